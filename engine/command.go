@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// markerVar is set to the job id in every job's environment, so a process
+// that escaped its job's session can still be told apart (DESIGN §3).
+const markerVar = "TEND_JOB"
+
+// engineVar holds a token of the engine that started a job: job ids are
+// unique within a state dir only, and engines with other state dirs may run
+// on the same machine.
+const engineVar = "TEND_ENGINE"
+
+// Limits are optional per-job resource limits (0 = unset).
+type Limits struct {
+	CPUSec  int `json:"cpu_sec,omitempty" jsonschema:"CPU seconds (RLIMIT_CPU)"`
+	RSSMB   int `json:"rss_mb,omitempty" jsonschema:"address space in MiB (RLIMIT_AS; Linux does not enforce RSS itself)"`
+	FsizeMB int `json:"fsize_mb,omitempty" jsonschema:"largest file the job may write, in MiB (RLIMIT_FSIZE)"`
+	Nofile  int `json:"nofile,omitempty" jsonschema:"open files (RLIMIT_NOFILE)"`
+}
+
+func (l Limits) ulimits() string {
+	var b strings.Builder
+	add := func(flag string, v int) {
+		if v > 0 {
+			fmt.Fprintf(&b, "ulimit -%s %d || exit 126; ", flag, v)
+		}
+	}
+	add("t", l.CPUSec)
+	add("v", l.RSSMB*1024)
+	add("f", l.FsizeMB*1024)
+	add("n", l.Nofile)
+	return b.String()
+}
+
+// shellMeta are the characters that make a command need bash rather than a
+// plain argv exec.
+const shellMeta = "|&;<>()$`\\\"'*?[]#~=%{}!\n"
+
+// commandArgv decides how to run command: bash -c when it uses shell syntax,
+// its words as argv otherwise. Limits are applied by bash's ulimit before the
+// command starts, so they hold from the first instruction.
+func commandArgv(command string, l Limits) ([]string, error) {
+	if strings.TrimSpace(command) == "" {
+		return nil, errors.New("command is empty")
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		return nil, errors.New("command contains a NUL byte")
+	}
+	words := strings.Fields(command)
+	if base := filepath.Base(words[0]); base == "zsh" || strings.HasPrefix(base, "zsh-") {
+		return nil, errors.New("zsh is not supported: tend runs every command with bash")
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return nil, errors.New("bash is not installed; tend needs it to run commands")
+	}
+	pre := l.ulimits()
+	if pre == "" && !strings.ContainsAny(command, shellMeta) {
+		if path, err := exec.LookPath(words[0]); err == nil {
+			return append([]string{path}, words[1:]...), nil
+		}
+		// Not found: let bash say so in its usual words, with exit 127.
+	}
+	return []string{bash, "-c", pre + command}, nil
+}
+
+// resolveCwd makes cwd absolute (relative to tend's own directory) and checks
+// that it is a directory.
+func resolveCwd(cwd string) (string, error) {
+	if cwd == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fmt.Errorf("cwd %q: %w", cwd, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("cwd %q does not exist", cwd)
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("cwd %q is not a directory", cwd)
+	}
+	return abs, nil
+}
+
+// jobEnv is tend's environment minus zsh's, plus pager and editor settings
+// that keep tools from waiting on a terminal, the job marker, and the call's.
+func jobEnv(id JobID, token string, extra map[string]string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "ZDOTDIR") || strings.HasPrefix(k, "ZSH_") || k == markerVar || strings.HasPrefix(k, "TEND_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat")
+	for k, v := range extra {
+		if k == "" || strings.ContainsAny(k, "=\x00") || k == markerVar || k == engineVar {
+			continue
+		}
+		env = append(env, k+"="+v)
+	}
+	return append(env, markerVar+"="+string(id), engineVar+"="+token)
+}
+
+// signalName is "SIGKILL" and the like.
+func signalName(s syscall.Signal) string {
+	if n := unix.SignalName(s); n != "" {
+		return n
+	}
+	return "SIG" + strconv.Itoa(int(s))
+}
+
+// ParseSignal accepts "TERM", "SIGTERM", "term" or a number.
+func ParseSignal(name string) (syscall.Signal, error) {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	if k, err := strconv.Atoi(n); err == nil && k > 0 && k < 65 {
+		return syscall.Signal(k), nil
+	}
+	if !strings.HasPrefix(n, "SIG") {
+		n = "SIG" + n
+	}
+	if s := unix.SignalNum(n); s != 0 {
+		return s, nil
+	}
+	return 0, fmt.Errorf("unknown signal %q", name)
+}
+

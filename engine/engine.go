@@ -1,0 +1,326 @@
+package engine
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults for [Config]; DESIGN §3 and RELIABILITY's assumed defaults.
+const (
+	DefaultMaxJobs   = 64
+	DefaultGrace     = 5 * time.Second
+	DefaultDrain     = 250 * time.Millisecond
+	DefaultLogCap    = 1 << 30
+	DefaultRetention = 200
+	DefaultQuiet     = 2 * time.Second
+)
+
+// Sentinel errors; match them with [errors.Is].
+var (
+	ErrNoSuchJob = errors.New("no such job")
+	ErrTooMany   = errors.New("too many running jobs")
+	ErrClosed    = errors.New("engine is shutting down")
+	ErrNotRunning = errors.New("job is not running")
+)
+
+// Config sets up an [Engine]. Zero values take the defaults.
+type Config struct {
+	StateDir  string        // jobs/<id>/ logs and metadata live here
+	MaxJobs   int           // concurrent running jobs
+	Grace     time.Duration // TERM → KILL
+	Drain     time.Duration // how long output may stay open after the process exits
+	LogCap    int64         // per-stream log cap; older bytes are dropped
+	Retention int           // finished jobs kept (registry and disk); oldest go first
+	Quiet     time.Duration // output silence before a prompt-like last line counts as waiting for input
+	Gate      Gate          // consulted before every command; nil runs everything
+	Logger    *slog.Logger
+}
+
+// Engine runs jobs. It is safe for concurrent use by any number of clients.
+type Engine struct {
+	cfg    Config
+	logger *slog.Logger
+	token  string // tells this engine's jobs from others' (see engineVar)
+
+	// spawnMu is held for reading while a job is started and registered, and
+	// for writing by the orphan reaper, so the reaper never takes a leader's
+	// exit status from os/exec before the leader is known.
+	spawnMu sync.RWMutex
+
+	mu      sync.Mutex
+	jobs    map[JobID]*Job
+	order   []JobID // creation order, for listing and retention
+	running int
+	closed  bool
+	handles map[string]handle
+
+	events  broker
+	ready   chan struct{} // output doorbell, capacity 1
+	stopSig chan struct{}
+	wg      sync.WaitGroup // job supervisors
+}
+
+// New starts an engine: it becomes a child subreaper, starts the orphan
+// reaper and loads earlier jobs from the state dir as history.
+func New(cfg Config) (*Engine, error) {
+	if cfg.StateDir == "" {
+		return nil, errors.New("engine: no state dir")
+	}
+	if cfg.MaxJobs <= 0 {
+		cfg.MaxJobs = DefaultMaxJobs
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
+	if cfg.Drain <= 0 {
+		cfg.Drain = DefaultDrain
+	}
+	if cfg.LogCap <= 0 {
+		cfg.LogCap = DefaultLogCap
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = DefaultRetention
+	}
+	if cfg.Quiet <= 0 {
+		cfg.Quiet = DefaultQuiet
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.StateDir, "jobs"), 0o700); err != nil {
+		return nil, fmt.Errorf("engine: state dir: %w", err)
+	}
+	if err := becomeSubreaper(); err != nil {
+		return nil, fmt.Errorf("engine: become subreaper: %w", err)
+	}
+	e := &Engine{
+		cfg:     cfg,
+		logger:  cfg.Logger,
+		token:   rand.Text()[:12],
+		jobs:    map[JobID]*Job{},
+		handles: map[string]handle{},
+		ready:   make(chan struct{}, 1),
+		stopSig: make(chan struct{}),
+	}
+	e.events.init()
+	e.loadHistory()
+	go e.reaper()
+	return e, nil
+}
+
+// reaper collects orphaned job descendants that exit under the subreaper.
+func (e *Engine) reaper() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGCHLD)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-e.stopSig:
+			return
+		case <-ch:
+			e.spawnMu.Lock()
+			reapOrphans(e.isLeader)
+			e.spawnMu.Unlock()
+		}
+	}
+}
+
+func (e *Engine) isLeader(pid int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, j := range e.jobs {
+		if j.pid == pid && !j.reaped.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// Ready is the output doorbell: it receives a value (coalesced) whenever any
+// job printed something. Lifecycle changes come through [Engine.Subscribe].
+func (e *Engine) Ready() <-chan struct{} { return e.ready }
+
+func (e *Engine) ring() {
+	select {
+	case e.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Subscribe returns the current jobs and a subscription that receives every
+// later lifecycle event, losslessly and in order.
+func (e *Engine) Subscribe() ([]Info, *Subscription) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.listLocked(), e.events.subscribe()
+}
+
+func (e *Engine) publish(kind EventKind, j *Job) {
+	e.events.publish(Event{Kind: kind, Job: j.ID, Info: j.Info()})
+}
+
+// Job returns the job with the given id.
+func (e *Engine) Job(id JobID) (*Job, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j, ok := e.jobs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q (list jobs with terminal_job_manage action=list)", ErrNoSuchJob, id)
+	}
+	return j, nil
+}
+
+// List returns every job, oldest first.
+func (e *Engine) List() []Info {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.listLocked()
+}
+
+func (e *Engine) listLocked() []Info {
+	out := make([]Info, 0, len(e.order))
+	for _, id := range e.order {
+		out = append(out, e.jobs[id].Info())
+	}
+	return out
+}
+
+// newID allocates the next job id by creating its directory, so engines
+// sharing a state dir (several headless `tend mcp`) never collide.
+func (e *Engine) newID() (JobID, string, error) {
+	n := 1
+	if ents, err := os.ReadDir(filepath.Join(e.cfg.StateDir, "jobs")); err == nil {
+		for _, d := range ents {
+			if k, err := strconv.Atoi(d.Name()); err == nil && k >= n {
+				n = k + 1
+			}
+		}
+	}
+	for range 1000 {
+		dir := filepath.Join(e.cfg.StateDir, "jobs", strconv.Itoa(n))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil {
+			return JobID(strconv.Itoa(n)), dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", "", fmt.Errorf("create job dir: %w", err)
+		}
+		n++
+	}
+	return "", "", errors.New("could not allocate a job id")
+}
+
+// register adds a started job.
+func (e *Engine) register(j *Job) {
+	e.mu.Lock()
+	e.jobs[j.ID] = j
+	e.order = append(e.order, j.ID)
+	e.mu.Unlock()
+}
+
+// retain drops the oldest finished jobs (and their logs) beyond the
+// retention limit.
+func (e *Engine) retain() {
+	e.mu.Lock()
+	var drop []*Job
+	finished := 0
+	for i := len(e.order) - 1; i >= 0; i-- {
+		if o := e.jobs[e.order[i]]; o.Done() {
+			if finished++; finished > e.cfg.Retention {
+				drop = append(drop, o)
+			}
+		}
+	}
+	for _, o := range drop {
+		e.forgetLocked(o.ID)
+	}
+	e.mu.Unlock()
+	for _, o := range drop {
+		o.release(true)
+		e.publish(JobRemoved, o)
+	}
+}
+
+func (e *Engine) forgetLocked(id JobID) {
+	delete(e.jobs, id)
+	e.order = slices.DeleteFunc(e.order, func(x JobID) bool { return x == id })
+	for k, h := range e.handles {
+		if h.job == id {
+			delete(e.handles, k)
+		}
+	}
+}
+
+// Remove deletes a finished job and its logs.
+func (e *Engine) Remove(id JobID) error {
+	j, err := e.Job(id)
+	if err != nil {
+		return err
+	}
+	if !j.Done() {
+		return fmt.Errorf("job %s is still running: kill it first", id)
+	}
+	e.mu.Lock()
+	e.forgetLocked(id)
+	e.mu.Unlock()
+	j.release(true)
+	e.publish(JobRemoved, j)
+	return nil
+}
+
+// Close ends every running job's whole tree (TERM, grace, KILL, sweep) and
+// waits for them. New jobs are refused from the first call on.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		e.wg.Wait()
+		return
+	}
+	e.closed = true
+	var live []*Job
+	for _, j := range e.jobs {
+		if !j.Done() {
+			live = append(live, j)
+		}
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, j := range live {
+		wg.Go(func() { j.Kill("tend is shutting down") })
+	}
+	wg.Wait()
+	e.wg.Wait()
+	close(e.stopSig)
+	e.spawnMu.Lock()
+	reapOrphans(func(int) bool { return false })
+	e.spawnMu.Unlock()
+}
+
+// StopJobs ends every running job started by the given session, as headless
+// `tend mcp` does when its agent disconnects.
+func (e *Engine) StopJobs(match func(Origin) bool) {
+	e.mu.Lock()
+	var live []*Job
+	for _, j := range e.jobs {
+		if !j.Done() && match(j.Origin) {
+			live = append(live, j)
+		}
+	}
+	e.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, j := range live {
+		wg.Go(func() { j.Kill("its client disconnected") })
+	}
+	wg.Wait()
+}

@@ -1,0 +1,593 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestExecBasics(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	tests := []struct {
+		name, cmd, stdin string
+		code             int
+		semantic, out    string
+		warn             bool
+	}{
+		{name: "echo", cmd: "echo hi", code: 0, semantic: SemanticOK, out: "hi\n"},
+		{name: "grep no match is ok", cmd: "echo a | grep zzz", code: 1, semantic: SemanticOK},
+		{name: "exit 3 is an error", cmd: "exit 3", code: 3, semantic: SemanticError},
+		{name: "stdin", cmd: "cat", stdin: "from stdin\n", code: 0, semantic: SemanticOK, out: "from stdin\n"},
+		{name: "argv exec", cmd: "printf %s argv", code: 0, semantic: SemanticOK, out: "argv"},
+		{name: "not found", cmd: "no-such-command-xyz", code: 127, semantic: SemanticError},
+		{name: "stdin is /dev/null", cmd: "cat; echo done", code: 0, semantic: SemanticOK, out: "done\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			spec := Spec{Command: tc.cmd, Timeout: 10 * time.Second}
+			if tc.stdin != "" {
+				spec.Stdin = []byte(tc.stdin)
+			}
+			env, err := e.Exec(t.Context(), spec, 10*time.Second, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if env.ExitCode == nil || *env.ExitCode != tc.code || env.SemanticStatus != tc.semantic {
+				t.Fatalf("got exit %v %s (%s), want %d %s; stderr %q", deref(env.ExitCode), env.SemanticStatus, env.SemanticMessage, tc.code, tc.semantic, env.Stderr)
+			}
+			if tc.out != "" && env.Stdout != tc.out {
+				t.Fatalf("stdout %q, want %q", env.Stdout, tc.out)
+			}
+		})
+	}
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func TestExecRefusesBadInput(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	for _, tc := range []struct{ cmd, cwd, want string }{
+		{cmd: "", want: "empty"},
+		{cmd: "zsh -c 'echo'", want: "zsh"},
+		{cmd: "echo a\x00b", want: "NUL"},
+		{cmd: "pwd", cwd: "/no/such/dir", want: "does not exist"},
+	} {
+		_, err := e.Exec(t.Context(), Spec{Command: tc.cmd, Cwd: tc.cwd}, time.Second, 1024)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q in %q: error %v, want one saying %q", tc.cmd, tc.cwd, err, tc.want)
+		}
+	}
+	if _, err := e.Job("999"); !errors.Is(err, ErrNoSuchJob) {
+		t.Errorf("unknown job: %v", err)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	t.Setenv("ZDOTDIR", "/x")
+	t.Setenv("ZSH_THEME", "y")
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: "env", Env: map[string]string{"FOO": "bar", "TEND_JOB": "forged"}}, 5*time.Second, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"FOO=bar", "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat", "TEND_JOB=" + string(env.JobID)} {
+		if !strings.Contains(env.Stdout, want+"\n") {
+			t.Errorf("env lacks %s", want)
+		}
+	}
+	for _, bad := range []string{"ZDOTDIR=", "ZSH_THEME=", "TEND_JOB=forged"} {
+		if strings.Contains(env.Stdout, bad) {
+			t.Errorf("env has %s", bad)
+		}
+	}
+}
+
+func TestGate(t *testing.T) {
+	t.Parallel()
+	var seen []GateRequest
+	var mu sync.Mutex
+	e := newEngine(t, Config{Gate: func(_ context.Context, r GateRequest) Verdict {
+		mu.Lock()
+		seen = append(seen, r)
+		mu.Unlock()
+		switch {
+		case strings.HasPrefix(r.Command, "rm "):
+			return Verdict{Warning: "destructive: rm"}
+		case strings.HasPrefix(r.Command, "forbidden"):
+			return Verdict{Deny: "a deny rule matches"}
+		}
+		return Verdict{}
+	}})
+	env, err := e.Exec(t.Context(), Spec{Command: "rm -rf ./nothing-here"}, 5*time.Second, 1024)
+	if err != nil || env.Warning != "destructive: rm" || env.SemanticStatus != SemanticOK {
+		t.Fatalf("warned exec: %+v, %v", env, err)
+	}
+	env, err = e.Exec(t.Context(), Spec{Command: "forbidden thing"}, 5*time.Second, 1024)
+	if err != nil || env.SemanticStatus != SemanticDenied || env.JobID != "" || !strings.Contains(env.SemanticMessage, "a deny rule matches") {
+		t.Fatalf("denied exec: %+v, %v", env, err)
+	}
+	if _, err := e.Start(t.Context(), Spec{Command: "forbidden too"}); !errors.Is(err, ErrDenied) {
+		t.Fatalf("denied start: %v", err)
+	}
+	if len(seen) != 3 || seen[0].Cwd == "" {
+		t.Fatalf("gate saw %+v", seen)
+	}
+}
+
+func TestInvalidUTF8AndNUL(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: `printf 'a\xff\xfeb\000c'`}, 5*time.Second, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Stdout != "a\uFFFDb\x00c" && env.Stdout != "a\uFFFD\uFFFDb\x00c" {
+		t.Fatalf("stdout %q", env.Stdout)
+	}
+	if !strings.Contains(env.Warning, "UTF-8") {
+		t.Fatalf("warning %q does not mention UTF-8", env.Warning)
+	}
+}
+
+// R2.1: a job whose shell, child and grandchild all trap TERM.
+func TestKillTrappedTree(t *testing.T) {
+	t.Parallel()
+	grace := 300 * time.Millisecond
+	e := newEngine(t, Config{Grace: grace})
+	j := start(t, e, Spec{Command: `trap '' TERM; bash -c "trap '' TERM; bash -c \"trap '' TERM; sleep 600\" & sleep 600" & echo ready; sleep 600`, Interactive: true})
+	waitOutput(t, j, "ready")
+	t0 := time.Now()
+	j.Kill("test")
+	took := time.Since(t0)
+	if took > grace+time.Second {
+		t.Errorf("kill took %s (grace %s)", took, grace)
+	}
+	assertGone(t, j)
+	if st, _, _ := j.Exit(); st != Killed {
+		t.Errorf("status %s, want killed", st)
+	}
+}
+
+// R2.2: setsid, nohup, a double fork and a setsid shell ignoring TERM and HUP.
+func TestKillEscapees(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Grace: 200 * time.Millisecond})
+	cmd := `setsid sleep 600 & nohup sleep 600 >/dev/null 2>&1 & (sleep 600 &) ; setsid sh -c 'trap "" TERM HUP; sleep 600' & echo ready; sleep 600`
+	j := start(t, e, Spec{Command: cmd, Interactive: true})
+	waitOutput(t, j, "ready")
+	waitUntil(t, 5*time.Second, "all escapees to start", func() bool { _, marked, _ := survivors(j); return marked >= 6 })
+	j.Kill("test")
+	assertGone(t, j)
+}
+
+// Headless shutdown: Close ends every job tree.
+func TestCloseEndsEverything(t *testing.T) {
+	t.Parallel()
+	e, err := New(Config{StateDir: t.TempDir(), Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []*Job
+	for range 3 {
+		jobs = append(jobs, start(t, e, Spec{Command: `setsid sh -c 'trap "" TERM; sleep 600' & trap '' TERM; echo ready; sleep 600`, Interactive: true}))
+	}
+	for _, j := range jobs {
+		waitOutput(t, j, "ready")
+	}
+	e.Close()
+	for _, j := range jobs {
+		assertGone(t, j)
+	}
+	if _, err := e.Start(t.Context(), Spec{Command: "true"}); !errors.Is(err, ErrClosed) {
+		t.Errorf("start after close: %v", err)
+	}
+}
+
+// R2.3: the process exits but a grandchild keeps stdout open.
+func TestExitWithDescendantHoldingOutput(t *testing.T) {
+	t.Parallel()
+	drain := 250 * time.Millisecond
+	e := newEngine(t, Config{Drain: drain})
+	t0 := time.Now()
+	env, err := e.Exec(t.Context(), Spec{Command: "sh -c 'sleep 30 & echo hi'"}, 10*time.Second, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(t0)
+	if env.Stdout != "hi\n" || env.ExitCode == nil || *env.ExitCode != 0 {
+		t.Fatalf("stdout %q exit %v", env.Stdout, deref(env.ExitCode))
+	}
+	if !strings.Contains(env.Warning, "kept the output open") {
+		t.Errorf("warning %q does not say a descendant held the output", env.Warning)
+	}
+	if took > 3*time.Second {
+		t.Errorf("took %s: collection after exit is not bounded", took)
+	}
+	j, _ := e.Job(env.JobID)
+	assertGone(t, j)
+}
+
+func TestTimeoutForegroundKills(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: "echo start; sleep 600", Timeout: 300 * time.Millisecond}, 0, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !env.TimedOut || env.SemanticStatus != SemanticError || env.Stdout != "start\n" {
+		t.Fatalf("timed_out %v semantic %s stdout %q", env.TimedOut, env.SemanticStatus, env.Stdout)
+	}
+	j, _ := e.Job(env.JobID)
+	assertGone(t, j)
+}
+
+func TestTimeoutAppliesAfterPromotion(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: "sleep 600", Timeout: 500 * time.Millisecond}, 100*time.Millisecond, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !env.AutoBackgrounded || env.ExitCode != nil {
+		t.Fatalf("not backgrounded: %+v", env)
+	}
+	j, _ := e.Job(env.JobID)
+	wait(t, j, 10*time.Second)
+	if st, _, _ := j.Exit(); st != TimedOut {
+		t.Fatalf("status %s, want timed_out", st)
+	}
+}
+
+func TestCancelKills(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	ctx, cancel := context.WithCancel(t.Context())
+	var id JobID
+	sub := subscribeStarted(e)
+	go func() {
+		id = <-sub
+		cancel()
+	}()
+	_, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0, 1024)
+	if !errors.Is(err, ErrCancelled) {
+		t.Fatalf("err %v, want cancelled", err)
+	}
+	j, _ := e.Job(id)
+	assertGone(t, j)
+}
+
+func TestDisconnectPromotes(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	ctx, cancel := context.WithCancelCause(t.Context())
+	sub := subscribeStarted(e)
+	go func() {
+		<-sub
+		cancel(errors.New("connection closed"))
+	}()
+	env, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0, 1024)
+	if err != nil || !env.AutoBackgrounded {
+		t.Fatalf("err %v env %+v: a disconnect must leave the job running", err, env)
+	}
+	j, _ := e.Job(env.JobID)
+	if j.Done() {
+		t.Fatal("job ended on disconnect")
+	}
+}
+
+func TestBackgroundByPerson(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	sub := subscribeStarted(e)
+	go func() {
+		id := <-sub
+		j, _ := e.Job(id)
+		j.Background()
+	}()
+	env, err := e.Exec(t.Context(), Spec{Command: "sleep 600"}, 0, 1024)
+	if err != nil || !env.AutoBackgrounded {
+		t.Fatalf("err %v env %+v", err, env)
+	}
+}
+
+func subscribeStarted(e *Engine) <-chan JobID {
+	_, sub := e.Subscribe()
+	out := make(chan JobID, 1)
+	go func() {
+		defer sub.Close()
+		for ev := range sub.C() {
+			if ev.Kind == JobStarted {
+				out <- ev.Job
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// R3.1: an exec that finishes just before the budget returns whole; one that
+// finishes just after returns a job id, and reading on from the returned
+// offsets gives the rest: the union is byte-exact.
+func TestAutoBackgroundLosesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	runs := 25
+	if testing.Short() {
+		runs = 5
+	}
+	const lines, gap = 40, 5 // about 200 ms of output
+	want := numbered(lines)
+	budgets := []time.Duration{150 * time.Millisecond, 250 * time.Millisecond, 400 * time.Millisecond}
+	var whole, promoted int
+	for i := range runs {
+		budget := budgets[i%len(budgets)]
+		env, err := e.Exec(t.Context(), Spec{Command: helperCmd(), Env: map[string]string{"TEND_HELPER": fmt.Sprintf("lines:%d:gapms:%d", lines, gap)}}, budget, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []byte(env.Stdout)
+		if env.AutoBackgrounded {
+			promoted++
+			if int64(len(got)) != *env.StdoutNextOffset {
+				t.Fatalf("returned %d bytes but next offset %d", len(got), *env.StdoutNextOffset)
+			}
+			j, _ := e.Job(env.JobID)
+			wait(t, j, 10*time.Second)
+			rest, _ := j.Read(Stdout, *env.StdoutNextOffset, 1<<20)
+			got = append(got, rest.Data...)
+		} else {
+			whole++
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("run %d (budget %s, backgrounded %v): union of %d bytes differs from the %d expected", i, budget, env.AutoBackgrounded, len(got), len(want))
+		}
+	}
+	t.Logf("%d runs returned whole, %d were backgrounded; all byte-exact", whole, promoted)
+	if promoted == 0 {
+		t.Error("no run was backgrounded: the test did not exercise promotion")
+	}
+}
+
+// R1.1 (scaled for CI): concurrent jobs each writing numbered lines; every
+// log byte-exact, memory bounded.
+func TestConcurrentOutputExact(t *testing.T) {
+	e := newEngine(t, Config{})
+	jobs, lines := 10, 10_000_000/14 // 10 jobs × 10 MB
+	if testing.Short() {
+		jobs, lines = 4, 100_000
+	}
+	runtime.GC()
+	before := rssKB()
+	var js []*Job
+	for range jobs {
+		js = append(js, start(t, e, Spec{Command: helperCmd(), Env: map[string]string{"TEND_HELPER": fmt.Sprintf("lines:%d", lines)}}))
+	}
+	want := sum(numbered(lines))
+	var wg sync.WaitGroup
+	errs := make(chan error, jobs)
+	peak := 0
+	for _, j := range js {
+		wg.Go(func() {
+			// R1.3: read concurrently with writing, in random chunk sizes.
+			h := sha256.New()
+			var n int64
+			var off int64
+			for {
+				c, _ := j.Read(Stdout, off, 1+rand.IntN(64<<10))
+				h.Write(c.Data)
+				n += int64(len(c.Data))
+				off = c.Next
+				if c.EOF {
+					break
+				}
+				if len(c.Data) == 0 {
+					ch, _, _, _ := j.Changed(Stdout)
+					<-ch
+				}
+			}
+			if fmt.Sprintf("%x", h.Sum(nil)) != want {
+				errs <- fmt.Errorf("job %s: %d bytes, checksum differs", j.ID, n)
+			}
+		})
+	}
+	wg.Wait()
+	peak = rssKB()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, j := range js {
+		if _, code, _ := j.Exit(); code != 0 {
+			t.Errorf("job %s exit %d", j.ID, code)
+		}
+		if got := fileSum(t, filepath.Join(j.dir, "stdout.log")); got != want {
+			t.Errorf("job %s: disk log differs", j.ID)
+		}
+	}
+	delta := (peak - before) / 1024
+	t.Logf("RSS %d MiB → %d MiB (delta %d MiB) for %d jobs", before/1024, peak/1024, delta, jobs)
+	if limit := jobs*4 + 32; delta > limit && !raceEnabled { // 3 rings a job, plus readers' garbage
+		t.Errorf("RSS grew %d MiB, more than %d MiB", delta, limit)
+	}
+}
+
+// R1.3: reads past the end, and reads older than the ring.
+func TestReadOffsets(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	lines := 3 * RingSize / 14
+	j := start(t, e, Spec{Command: helperCmd(), Env: map[string]string{"TEND_HELPER": fmt.Sprintf("lines:%d", lines)}, Interactive: true})
+	want := numbered(lines)
+	got := readAll(t, j, Stdout, 100_000)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("got %d bytes, want %d", len(got), len(want))
+	}
+	c, _ := j.Read(Stdout, int64(len(want))+100, 10)
+	if len(c.Data) != 0 || !c.EOF || c.Next != int64(len(want)) {
+		t.Errorf("read past the end: %d bytes, eof %v, next %d", len(c.Data), c.EOF, c.Next)
+	}
+	c, _ = j.Read(Stdout, 14, 14)
+	if string(c.Data) != "line 00000001\n" {
+		t.Errorf("old offset read %q", c.Data)
+	}
+}
+
+// The log cap drops the oldest bytes and reads say so (R1.3).
+func TestLogCap(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{LogCap: 4 << 20})
+	j := start(t, e, Spec{Command: "head -c 40000000 /dev/zero"})
+	wait(t, j, 30*time.Second)
+	c, _ := j.Read(Stdout, 0, 100)
+	if c.Dropped == 0 || c.Offset == 0 || !strings.Contains(c.Note, "dropped") {
+		t.Fatalf("read at 0 after the cap: dropped %d offset %d note %q", c.Dropped, c.Offset, c.Note)
+	}
+	end, _ := j.Len(Stdout)
+	c, _ = j.Read(Stdout, end-10, 100)
+	if len(c.Data) != 10 {
+		t.Fatalf("tail read %d bytes", len(c.Data))
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(filepath.Join(j.dir, "stdout.log"), &st); err != nil {
+		t.Fatal(err)
+	}
+	if used := st.Blocks * 512; used > 4<<20+2*punchChunk {
+		t.Errorf("capped log uses %d bytes on disk", used)
+	}
+}
+
+// R2.6 (scaled): churn leaves no zombies, fds or goroutines behind.
+func TestChurn(t *testing.T) {
+	e := newEngine(t, Config{Grace: 100 * time.Millisecond, Retention: 50})
+	n, killed := 1000, 100
+	if testing.Short() {
+		n, killed = 200, 20
+	}
+	// Warm up so lazily started runtime goroutines and fds are in the baseline.
+	j := start(t, e, Spec{Command: "true"})
+	wait(t, j, 5*time.Second)
+	runtime.GC()
+	fds, gor := openFDs(), runtime.NumGoroutine()
+	for range n {
+		j := start(t, e, Spec{Command: "true"})
+		wait(t, j, 5*time.Second)
+	}
+	var wg sync.WaitGroup
+	for range killed {
+		j := start(t, e, Spec{Command: "sleep 600 & sleep 600", Interactive: true})
+		wg.Go(func() { j.Kill("churn") })
+	}
+	wg.Wait()
+	waitUntil(t, 10*time.Second, "zombies to be reaped", func() bool { return zombies() == 0 })
+	waitUntil(t, 10*time.Second, "fds and goroutines to settle", func() bool {
+		return openFDs() <= fds+2 && runtime.NumGoroutine() <= gor+10
+	})
+	if got := len(e.List()); got > 50 {
+		t.Errorf("retention kept %d jobs, want ≤ 50", got)
+	}
+}
+
+func TestStdinQueueNeverBlocks(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	j := start(t, e, Spec{Command: "sleep 600", Interactive: true})
+	big := bytes.Repeat([]byte("x"), 8<<20)
+	n, err := j.Input(big)
+	if n == 0 || n >= len(big) || err == nil {
+		t.Fatalf("accepted %d of %d, err %v: want a partial accept with an error", n, len(big), err)
+	}
+	j.Kill("test")
+	if _, err := j.Input([]byte("late")); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("input after exit: %v", err)
+	}
+}
+
+func TestWaitingForInput(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Quiet: 100 * time.Millisecond})
+	// read -p prints its prompt only on a terminal, so print it ourselves.
+	j := start(t, e, Spec{Command: `printf "Continue? [y/N] "; read a; echo "got $a"`, Interactive: true})
+	waitUntil(t, 5*time.Second, "waiting_for_input", func() bool { return j.Info().WaitingForInput })
+	if _, err := j.Input([]byte("y\n")); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, j, 5*time.Second)
+	out, _ := j.Read(Stdout, 0, 1024)
+	if !strings.Contains(string(out.Data), "got y") {
+		t.Fatalf("output %q", out.Data)
+	}
+}
+
+func TestHistory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e1, err := New(Config{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := e1.Exec(t.Context(), Spec{Command: "echo remembered"}, 5*time.Second, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e1.Close()
+	e2 := newEngine(t, Config{StateDir: dir})
+	j, err := e2.Job(env.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := j.Read(Stdout, 0, 100)
+	if string(c.Data) != "remembered\n" || !c.EOF {
+		t.Fatalf("history read %q eof %v", c.Data, c.EOF)
+	}
+	j2 := start(t, e2, Spec{Command: "true"})
+	if j2.ID == j.ID {
+		t.Fatal("new job reused an old id")
+	}
+}
+
+// waitOutput waits until the job's merged output contains s.
+func waitOutput(t *testing.T, j *Job, s string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		ch, end, _, _ := j.Changed(Merged)
+		c, _ := j.Read(Merged, 0, int(end))
+		if strings.Contains(string(c.Data), s) {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("job %s never printed %q (got %q)", j.ID, s, c.Data)
+		}
+	}
+}
+
+// assertGone checks that nothing of the job is left, three ways.
+func assertGone(t *testing.T, j *Job) {
+	t.Helper()
+	wait(t, j, 10*time.Second)
+	var c, m, g int
+	waitUntil(t, 5*time.Second, "the job's processes to end", func() bool {
+		c, m, g = survivors(j)
+		return c+m+g == 0
+	})
+}

@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"context"
+	"errors"
+)
+
+// Gate decides, before a command runs, whether it may: it can attach a
+// warning, deny it, or hold the call while a person decides (the context is
+// the calling client's). main wires it to the policy package.
+type Gate func(ctx context.Context, r GateRequest) Verdict
+
+// GateRequest is a command about to run.
+type GateRequest struct {
+	Command     string
+	Cwd         string
+	Origin      Origin
+	Description string
+}
+
+// Verdict is a gate's answer.
+type Verdict struct {
+	Warning  string    // shown with the result (e.g. why the command is destructive)
+	Deny     string    // non-empty: do not run it, for this reason
+	Approval *Approval // set when a person was asked
+}
+
+// ErrDenied is wrapped by the error of a command the gate refused.
+var ErrDenied = errors.New("denied")
+
+// DeniedError is a refused command with the gate's reason.
+type DeniedError struct {
+	Reason   string
+	Approval *Approval
+}
+
+func (d *DeniedError) Error() string { return "denied: " + d.Reason }
+
+// Unwrap makes [errors.Is] match [ErrDenied].
+func (d *DeniedError) Unwrap() error { return ErrDenied }

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain doubles as the generator of deterministic output: with
+// TEND_HELPER set, the test binary prints and exits instead of testing.
+func TestMain(m *testing.M) {
+	if h := os.Getenv("TEND_HELPER"); h != "" {
+		os.Exit(helper(h))
+	}
+	os.Exit(m.Run())
+}
+
+// helper runs a generator: "lines:N" prints N numbered lines;
+// "lines:N:gapms:M" sleeps M ms between lines.
+func helper(spec string) int {
+	f := strings.Split(spec, ":")
+	switch f[0] {
+	case "lines":
+		n, _ := strconv.Atoi(f[1])
+		var gap time.Duration
+		if len(f) == 4 {
+			ms, _ := strconv.Atoi(f[3])
+			gap = time.Duration(ms) * time.Millisecond
+		}
+		w := bufio.NewWriterSize(os.Stdout, 64<<10)
+		for i := range n {
+			fmt.Fprintf(w, "line %08d\n", i)
+			if gap > 0 {
+				w.Flush()
+				time.Sleep(gap)
+			}
+		}
+		w.Flush()
+		return 0
+	}
+	return 2
+}
+
+// numbered is what helper lines:n prints, for comparison.
+func numbered(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "line %08d\n", i)
+	}
+	return []byte(b.String())
+}
+
+func helperCmd() string { return os.Args[0] }
+
+// newEngine returns an engine over a temp state dir, closed at cleanup.
+func newEngine(t *testing.T, cfg Config) *Engine {
+	t.Helper()
+	if cfg.StateDir == "" {
+		cfg.StateDir = t.TempDir()
+	}
+	if cfg.Grace == 0 {
+		cfg.Grace = 300 * time.Millisecond
+	}
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	return e
+}
+
+// readAll pages through a stream in chunks of size n.
+func readAll(t *testing.T, j *Job, stream string, n int) []byte {
+	t.Helper()
+	var out []byte
+	var off int64
+	for {
+		c, err := j.Read(stream, off, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Dropped != 0 {
+			t.Fatalf("read at %d dropped %d bytes: %s", off, c.Dropped, c.Note)
+		}
+		out = append(out, c.Data...)
+		off = c.Next
+		if c.EOF {
+			return out
+		}
+		if len(c.Data) == 0 {
+			// Not finished: wait for more.
+			ch, _, _, _ := j.Changed(stream)
+			select {
+			case <-ch:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no output for 10 s at offset %d", off)
+			}
+		}
+	}
+}
+
+func sum(b []byte) string { return fmt.Sprintf("%x", sha256.Sum256(b)) }
+
+func fileSum(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// survivors counts processes of job j three ways: the engine's children
+// that carry its marker, every process carrying its marker, and the members
+// of its process group.
+func survivors(j *Job) (children, marked, group int) {
+	mine := func(pid int) bool {
+		id, tok := jobOf(pid)
+		return id == j.ID && tok == j.e.token
+	}
+	for _, pid := range childrenOfSelf() {
+		if p, err := readProc(pid); err == nil && p.state != 'Z' && mine(pid) {
+			children++
+		}
+	}
+	for _, pid := range allPids() {
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		if mine(pid) {
+			marked++
+		}
+		if p.pgid == j.pid {
+			group++
+		}
+	}
+	return
+}
+
+func childrenOfSelf() []int { return children() }
+
+// waitUntil polls cond until it holds or the deadline passes.
+func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func rssKB() int {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(v)[0])
+			return n
+		}
+	}
+	return 0
+}
+
+func openFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents)
+}
+
+func zombies() int {
+	n := 0
+	for _, pid := range children() {
+		if p, err := readProc(pid); err == nil && p.state == 'Z' {
+			n++
+		}
+	}
+	return n
+}
+
+func start(t *testing.T, e *Engine, spec Spec) *Job {
+	t.Helper()
+	j, err := e.Start(t.Context(), spec)
+	if err != nil {
+		t.Fatalf("start %q: %v", spec.Command, err)
+	}
+	return j
+}
+
+func wait(t *testing.T, j *Job, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if err := j.Wait(ctx); err != nil {
+		t.Fatalf("job %s (%q) did not finish within %s", j.ID, j.Command, d)
+	}
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// meta is a job's metadata file (jobs/<id>/meta.json), written at start and
+// at exit, so the next engine can show the job as history.
+type meta struct {
+	ID          JobID     `json:"id"`
+	Name        string    `json:"name,omitempty"`
+	Command     string    `json:"command"`
+	Description string    `json:"description,omitempty"`
+	Cwd         string    `json:"cwd"`
+	Origin      Origin    `json:"origin"`
+	Pid         int       `json:"pid"`
+	PidStart    uint64    `json:"pid_start"`
+	Owner       int       `json:"owner_pid"`
+	OwnerStart  uint64    `json:"owner_start"`
+	Token       string    `json:"engine_token"`
+	Merged      bool      `json:"merged,omitempty"`
+	Started     time.Time `json:"started"`
+	Status      string    `json:"status"`
+	ExitCode    int       `json:"exit_code"`
+	Signal      string    `json:"signal,omitempty"`
+	Ended       time.Time `json:"ended,omitzero"`
+	Warning     string    `json:"warning,omitempty"`
+	Note        string    `json:"note,omitempty"`
+}
+
+var self = func() procInfo { p, _ := readProc(os.Getpid()); return p }()
+
+func (j *Job) writeMeta() {
+	j.mu.Lock()
+	m := meta{
+		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
+		Origin: j.Origin, Pid: j.pid, PidStart: j.leader.start, Owner: self.pid, OwnerStart: self.start,
+		Token: j.e.token, Merged: j.merged, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
+		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
+	}
+	j.mu.Unlock()
+	b, _ := json.MarshalIndent(m, "", "  ")
+	tmp := filepath.Join(j.dir, "meta.json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err == nil {
+		os.Rename(tmp, filepath.Join(j.dir, "meta.json"))
+	}
+}
+
+// loadHistory shows the jobs of earlier engines as finished jobs with
+// readable logs. A job whose engine died while it ran is "lost"; whatever of
+// it still runs is killed, but only when pid and start time both match.
+func (e *Engine) loadHistory() {
+	ents, _ := os.ReadDir(filepath.Join(e.cfg.StateDir, "jobs"))
+	var ms []meta
+	for _, d := range ents {
+		if _, err := strconv.Atoi(d.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(e.cfg.StateDir, "jobs", d.Name(), "meta.json"))
+		var m meta
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		if m.Status == Running.String() {
+			if owner, err := readProc(m.Owner); err == nil && owner.start == m.OwnerStart {
+				continue // another live engine runs it
+			}
+			m.Status = Lost.String()
+			if m.Ended.IsZero() {
+				m.Ended = m.Started
+			}
+			if p, err := readProc(m.Pid); err == nil && p.start == m.PidStart {
+				signalProcs(members(m.ID, m.Token, p), 9)
+			}
+		}
+		ms = append(ms, m)
+	}
+	slices.SortFunc(ms, func(a, b meta) int { return a.Started.Compare(b.Started) })
+	if len(ms) > e.cfg.Retention {
+		for _, m := range ms[:len(ms)-e.cfg.Retention] {
+			os.RemoveAll(filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)))
+		}
+		ms = ms[len(ms)-e.cfg.Retention:]
+	}
+	for _, m := range ms {
+		j := &Job{
+			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
+			Origin: m.Origin, Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
+			pid: m.Pid, merged: m.Merged, streams: map[string]*stream{}, done: make(chan struct{}), bg: make(chan struct{}),
+			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
+			warning: m.Warning, note: m.Note,
+		}
+		j.reaped.Store(true)
+		close(j.done)
+		for _, n := range []string{Stdout, Stderr, Merged} {
+			if s, err := openStream(filepath.Join(j.dir, n+".log")); err == nil {
+				j.streams[n] = s
+			}
+		}
+		e.jobs[j.ID] = j
+		e.order = append(e.order, j.ID)
+	}
+}
+
+func parseStatus(s string) Status {
+	for st := Running; st <= Lost; st++ {
+		if st.String() == s {
+			return st
+		}
+	}
+	return Lost
+}

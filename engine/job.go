@@ -1,0 +1,655 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// JobID names a job; ids are small decimal numbers, unique per state dir.
+type JobID string
+
+// Status is where a job is in its life.
+type Status int
+
+// The statuses. Only Running is not final.
+const (
+	Running  Status = iota
+	Exited          // the process exited by itself (any code)
+	Signaled        // it died from a signal tend did not send
+	Killed          // tend ended it: a person, an agent, a cancel, shutdown
+	TimedOut        // its timeout ended it
+	Failed          // it could not be started
+	Lost            // the engine that ran it died; seen in history
+)
+
+func (s Status) String() string {
+	switch s {
+	case Running:
+		return "running"
+	case Exited:
+		return "exited"
+	case Signaled:
+		return "signaled"
+	case Killed:
+		return "killed"
+	case TimedOut:
+		return "timed_out"
+	case Failed:
+		return "failed"
+	case Lost:
+		return "lost"
+	default:
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+}
+
+// Origin says who started a job: an MCP client, or a person ("human").
+type Origin struct {
+	Client  string `json:"client"`
+	Version string `json:"version,omitempty"`
+	Session string `json:"session,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+}
+
+// Human is the origin of jobs a person starts in the TUI.
+var Human = Origin{Client: "human"}
+
+func (o Origin) String() string {
+	if o.Version != "" {
+		return o.Client + " " + o.Version
+	}
+	return o.Client
+}
+
+// Stream names accepted by reads.
+const (
+	Stdout = "stdout"
+	Stderr = "stderr"
+	Merged = "merged"
+)
+
+// Job is one running or finished command.
+type Job struct {
+	ID          JobID
+	Name        string
+	Command     string
+	Description string
+	Cwd         string
+	Origin      Origin
+	Started     time.Time
+
+	e       *Engine
+	dir     string
+	cmd     *exec.Cmd
+	pid     int
+	leader  procInfo
+	reaped  atomic.Bool // os/exec has waited for the leader
+	streams map[string]*stream
+	merged  bool // stderr shares stdout's pipe
+	in      *inputQueue
+	lastOut atomic.Int64 // unix nanos of the last output, for waiting-for-input
+	timer   *time.Timer
+	done    chan struct{}
+	bg      chan struct{} // closed when a person backgrounds a waiting exec
+	bgOnce  sync.Once
+
+	mu         sync.Mutex // guards the fields below
+	status     Status
+	exitCode   int
+	signal     string
+	ended      time.Time
+	killReason string
+	warning    string
+	note       string
+	foreground bool // an exec call is waiting on it
+}
+
+// Info is a job's state for listing and events.
+type Info struct {
+	ID              JobID     `json:"job_id"`
+	Name            string    `json:"name,omitempty"`
+	Command         string    `json:"command"`
+	Description     string    `json:"description,omitempty"`
+	Cwd             string    `json:"cwd"`
+	Origin          Origin    `json:"origin"`
+	Pid             int       `json:"pid"`
+	Status          string    `json:"status"`
+	ExitCode        *int      `json:"exit_code,omitempty"`
+	Signal          string    `json:"signal,omitempty"`
+	StartedAt       time.Time `json:"started_at"`
+	RuntimeMs       int64     `json:"runtime_ms"`
+	StdoutBytes     int64     `json:"stdout_bytes"`
+	StderrBytes     int64     `json:"stderr_bytes"`
+	WaitingForInput bool      `json:"waiting_for_input,omitempty"`
+	Foreground      bool      `json:"foreground,omitempty"`
+	Warning         string    `json:"warning,omitempty"`
+	Note            string    `json:"note,omitempty"`
+}
+
+// Info returns a snapshot of the job's state.
+func (j *Job) Info() Info {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	in := Info{
+		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
+		Origin: j.Origin, Pid: j.pid, Status: j.status.String(), Signal: j.signal,
+		StartedAt: j.Started, Foreground: j.foreground && j.status == Running,
+		Warning: j.warning, Note: j.note,
+	}
+	end := time.Now()
+	if j.status != Running {
+		code := j.exitCode
+		in.ExitCode = &code
+		end = j.ended
+	}
+	in.RuntimeMs = end.Sub(j.Started).Milliseconds()
+	if s := j.streams[Stdout]; s != nil {
+		in.StdoutBytes = s.Len()
+	}
+	if s := j.streams[Stderr]; s != nil && !j.merged {
+		in.StderrBytes = s.Len()
+	}
+	in.WaitingForInput = j.status == Running && j.waitingLocked()
+	return in
+}
+
+// Done reports whether the job has finished.
+func (j *Job) Done() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Wait blocks until the job finishes or ctx ends.
+func (j *Job) Wait(ctx context.Context) error {
+	select {
+	case <-j.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Exit returns the status, exit code and signal name of a job.
+func (j *Job) Exit() (Status, int, string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.status, j.exitCode, j.signal
+}
+
+// Stream returns the named stream, resolving aliases: "merged" is stdout when
+// stderr shares its pipe; "" is merged.
+func (j *Job) stream(name string) (*stream, error) {
+	if name == "" {
+		name = Merged
+	}
+	if j.merged && (name == Merged || name == Stderr) {
+		if name == Stderr {
+			return nil, fmt.Errorf("job %s merges stderr into stdout: read stream %q", j.ID, Stdout)
+		}
+		name = Stdout
+	}
+	s, ok := j.streams[name]
+	if !ok {
+		return nil, fmt.Errorf("job %s has no stream %q (use stdout, stderr or merged)", j.ID, name)
+	}
+	return s, nil
+}
+
+// Read returns up to limit bytes of the named stream from offset off.
+func (j *Job) Read(name string, off int64, limit int) (Chunk, error) {
+	s, err := j.stream(name)
+	if err != nil {
+		return Chunk{}, err
+	}
+	return s.ReadAt(off, limit), nil
+}
+
+// Len returns the bytes written so far to the named stream.
+func (j *Job) Len(name string) (int64, error) {
+	s, err := j.stream(name)
+	if err != nil {
+		return 0, err
+	}
+	return s.Len(), nil
+}
+
+// Changed returns a channel closed on the next write to the named stream or
+// when it ends, and the stream's end and whether it is closed now.
+func (j *Job) Changed(name string) (<-chan struct{}, int64, bool, error) {
+	s, err := j.stream(name)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	end, closed, ch := s.state()
+	return ch, end, closed, nil
+}
+
+// Input queues data for the job's stdin. It never blocks: bytes beyond the
+// queue's room are refused and the count accepted says so.
+func (j *Job) Input(data []byte) (int, error) {
+	if j.Done() {
+		st, code, _ := j.Exit()
+		return 0, fmt.Errorf("job %s %s (code %d): %w", j.ID, st, code, ErrNotRunning)
+	}
+	if j.in == nil {
+		return 0, fmt.Errorf("job %s was started without stdin (terminal_exec reads /dev/null unless given stdin; start it with terminal_job_start)", j.ID)
+	}
+	return j.in.Write(data)
+}
+
+// CloseInput closes the job's stdin once queued bytes are written.
+func (j *Job) CloseInput() error {
+	if j.in == nil {
+		return fmt.Errorf("job %s has no open stdin", j.ID)
+	}
+	j.in.Close()
+	return nil
+}
+
+// Background lets an exec waiting on the job return now with its id.
+func (j *Job) Background() error {
+	if j.Done() {
+		return fmt.Errorf("job %s has already finished", j.ID)
+	}
+	j.bgOnce.Do(func() { close(j.bg) })
+	return nil
+}
+
+// Signal sends sig to the job's whole process group.
+func (j *Job) Signal(sig syscall.Signal) error {
+	if j.Done() || j.reaped.Load() {
+		return fmt.Errorf("job %s: %w", j.ID, ErrNotRunning)
+	}
+	if err := syscall.Kill(-j.pid, sig); err != nil {
+		return fmt.Errorf("signal job %s: %w", j.ID, err)
+	}
+	return nil
+}
+
+// Kill ends the job's whole tree: SIGTERM to its group and every process
+// found to belong to it, then after the grace period SIGKILL and sweeps until
+// none is left. It returns once the job has finished. reason is recorded.
+func (j *Job) Kill(reason string) {
+	j.mu.Lock()
+	if j.killReason == "" && j.status == Running {
+		j.killReason = reason
+	}
+	j.mu.Unlock()
+	j.e.endTree(j, j.e.cfg.Grace)
+	select {
+	case <-j.done:
+	case <-time.After(2*j.e.cfg.Drain + time.Second):
+	}
+}
+
+// endTree signals everything of the job: TERM, grace, KILL, sweep.
+func (e *Engine) endTree(j *Job, grace time.Duration) {
+	j.signalTree(syscall.SIGTERM)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(grace)
+wait:
+	for {
+		select {
+		case <-deadline:
+			break wait
+		case <-tick.C:
+			if j.Done() && len(members(j.ID, j.e.token, j.leader)) == 0 {
+				return
+			}
+		}
+	}
+	// A killed process can re-parent its own children to us after we listed
+	// them (RELIABILITY V3), so sweep until a round finds nothing.
+	for range 100 {
+		if j.signalTree(syscall.SIGKILL) == 0 && j.reaped.Load() {
+			return
+		}
+		<-tick.C
+	}
+	e.logger.Warn("processes of a job survived 100 kill rounds", "job", j.ID)
+}
+
+// signalTree signals the job's group and every live process that belongs to
+// it; it returns how many processes were found besides the group.
+func (j *Job) signalTree(sig syscall.Signal) int {
+	if !j.reaped.Load() {
+		_ = syscall.Kill(-j.pid, sig)
+	}
+	return signalProcs(members(j.ID, j.e.token, j.leader), sig)
+}
+
+func (j *Job) waitingLocked() bool {
+	last := j.lastOut.Load()
+	if last == 0 || time.Since(time.Unix(0, last)) < j.e.cfg.Quiet {
+		return false
+	}
+	s := j.streams[Merged]
+	if j.merged || s == nil {
+		s = j.streams[Stdout]
+	}
+	end := s.Len()
+	c := s.ReadAt(end-256, 256)
+	return looksLikePrompt(c.Data)
+}
+
+// release closes the job's streams; with files it deletes its dir.
+func (j *Job) release(files bool) {
+	for _, s := range j.streams {
+		s.Close()
+	}
+	if files && j.dir != "" {
+		os.RemoveAll(j.dir)
+	}
+}
+
+func (j *Job) setNote(format string, args ...any) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	msg := fmt.Sprintf(format, args...)
+	if j.note == "" {
+		j.note = msg
+	} else if !strings.Contains(j.note, msg) {
+		j.note += "; " + msg
+	}
+}
+
+// Spec describes a job to start.
+type Spec struct {
+	Command     string
+	Cwd         string
+	Env         map[string]string
+	Stdin       []byte // written to stdin, then closed (with Interactive false)
+	Interactive bool   // keep stdin open for later input
+	Name        string
+	Description string
+	MergeStderr bool
+	Limits      Limits
+	Timeout     time.Duration // 0: none
+	Origin      Origin
+	Foreground  bool // an exec call waits on it
+}
+
+// Start validates spec, passes it through the gate and starts it as a job in
+// its own session, with output going to its logs and rings. A command the
+// gate denies is not started: the error wraps [ErrDenied].
+func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
+	argv, err := commandArgv(spec.Command, spec.Limits)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := resolveCwd(spec.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	var verdict Verdict
+	if e.cfg.Gate != nil {
+		verdict = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description})
+		if verdict.Deny != "" {
+			return nil, &DeniedError{Reason: verdict.Deny, Approval: verdict.Approval}
+		}
+	}
+
+	e.mu.Lock()
+	switch {
+	case e.closed:
+		e.mu.Unlock()
+		return nil, ErrClosed
+	case e.running >= e.cfg.MaxJobs:
+		e.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d are running (limit %d); wait for one or kill one", ErrTooMany, e.running, e.cfg.MaxJobs)
+	}
+	e.running++
+	e.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			e.mu.Lock()
+			e.running--
+			e.mu.Unlock()
+		}
+	}()
+
+	id, dir, err := e.newID()
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{
+		ID: id, Name: spec.Name, Command: spec.Command, Description: spec.Description, Cwd: cwd,
+		Origin: spec.Origin, e: e, dir: dir, merged: spec.MergeStderr,
+		streams: map[string]*stream{}, done: make(chan struct{}), bg: make(chan struct{}),
+		foreground: spec.Foreground,
+	}
+	j.warning = verdict.Warning
+	names := []string{Stdout, Stderr, Merged}
+	if spec.MergeStderr {
+		names = []string{Stdout}
+	}
+	for _, n := range names {
+		s, err := newStream(filepath.Join(dir, n+".log"), e.cfg.LogCap)
+		if err != nil {
+			j.release(true)
+			return nil, fmt.Errorf("start job: %w", err)
+		}
+		j.streams[n] = s
+	}
+
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = cwd
+	cmd.Env = jobEnv(id, e.token, spec.Env)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var parentEnds, childEnds []*os.File
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			parentEnds, childEnds = append(parentEnds, r), append(childEnds, w)
+		}
+		return r, w, err
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		j.release(true)
+		return nil, fmt.Errorf("start job: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, outW
+	readers := map[string]*os.File{Stdout: outR}
+	if !spec.MergeStderr {
+		errR, errW, err := pipe()
+		if err != nil {
+			closeAll(parentEnds)
+			closeAll(childEnds)
+			j.release(true)
+			return nil, fmt.Errorf("start job: %w", err)
+		}
+		cmd.Stderr = errW
+		readers[Stderr] = errR
+	}
+	if spec.Interactive || spec.Stdin != nil {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			closeAll(parentEnds)
+			closeAll(childEnds)
+			j.release(true)
+			return nil, fmt.Errorf("start job: %w", err)
+		}
+		cmd.Stdin = inR
+		childEnds = append(childEnds, inR)
+		j.in = newInputQueue(inW)
+		if spec.Stdin != nil {
+			j.in.Write(spec.Stdin)
+			if !spec.Interactive {
+				j.in.Close()
+			}
+		}
+	}
+
+	e.spawnMu.RLock()
+	err = cmd.Start()
+	if err == nil {
+		j.pid = cmd.Process.Pid
+		j.leader, _ = readProc(j.pid)
+		j.leader.pid = j.pid
+		j.Started = time.Now()
+		j.cmd = cmd
+		e.register(j)
+	}
+	e.spawnMu.RUnlock()
+	closeAll(childEnds)
+	if err != nil {
+		closeAll(parentEnds)
+		if j.in != nil {
+			j.in.Close()
+		}
+		j.release(true)
+		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
+	}
+	started = true
+	j.writeMeta()
+	if spec.Timeout > 0 {
+		j.timer = time.AfterFunc(spec.Timeout, func() {
+			j.mu.Lock()
+			if j.status == Running && j.killReason == "" {
+				j.killReason = "timeout"
+			}
+			j.mu.Unlock()
+			j.Kill("timeout")
+		})
+	}
+	var pumps sync.WaitGroup
+	for name, r := range readers {
+		pumps.Go(func() { j.pump(r, name) })
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		j.supervise(&pumps, parentEnds)
+	}()
+	e.publish(JobStarted, j)
+	return j, nil
+}
+
+// pump copies one pipe into its stream (and the merged stream), never
+// waiting on readers.
+func (j *Job) pump(r *os.File, name string) {
+	buf := make([]byte, 64<<10)
+	s, m := j.streams[name], j.streams[Merged]
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			s.Write(buf[:n])
+			if m != nil {
+				m.Write(buf[:n])
+			}
+			j.lastOut.Store(time.Now().UnixNano())
+			j.e.ring()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// supervise waits for the leader, bounds how long descendants may keep the
+// output open, ends whatever of the job is left, and records the exit.
+func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
+	waitErr := j.cmd.Wait()
+	j.reaped.Store(true)
+	drained := make(chan struct{})
+	go func() { pumps.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(j.e.cfg.Drain):
+		// A descendant holds the pipe (RELIABILITY V1): end it so the rest of
+		// its output arrives, and stop waiting if it cannot be ended.
+		j.setNote("a background process kept the output open after the command exited; it was ended")
+		j.signalTree(syscall.SIGKILL)
+		select {
+		case <-drained:
+		case <-time.After(j.e.cfg.Drain):
+			for _, r := range readers {
+				r.Close()
+			}
+			<-drained
+		}
+	}
+	for _, r := range readers {
+		r.Close()
+	}
+	if left := members(j.ID, j.e.token, j.leader); len(left) > 0 {
+		j.setNote("%d background process(es) outlived the command and were ended", len(left))
+		j.e.wg.Add(1)
+		go func() {
+			defer j.e.wg.Done()
+			j.e.endTree(j, j.e.cfg.Grace)
+		}()
+	}
+	j.finish(waitErr)
+}
+
+// finish records the exit and publishes it.
+func (j *Job) finish(waitErr error) {
+	if j.timer != nil {
+		j.timer.Stop()
+	}
+	if j.in != nil {
+		j.in.Abort()
+	}
+	j.mu.Lock()
+	j.ended = time.Now()
+	j.status = Exited
+	var ee *exec.ExitError
+	switch {
+	case waitErr == nil:
+		j.exitCode = 0
+	case errors.As(waitErr, &ee):
+		ws := ee.Sys().(syscall.WaitStatus)
+		if ws.Signaled() {
+			j.signal = signalName(ws.Signal())
+			j.exitCode = 128 + int(ws.Signal())
+			j.status = Signaled
+		} else {
+			j.exitCode = ws.ExitStatus()
+		}
+	default:
+		j.exitCode = -1
+		j.status = Failed
+		j.note = waitErr.Error()
+	}
+	switch j.killReason {
+	case "":
+	case "timeout":
+		j.status = TimedOut
+	default:
+		j.status = Killed
+	}
+	j.mu.Unlock()
+	for _, s := range j.streams {
+		s.Close()
+	}
+	j.writeMeta()
+	close(j.done)
+	j.e.mu.Lock()
+	j.e.running--
+	j.e.mu.Unlock()
+	j.e.publish(JobExited, j)
+	j.e.retain()
+	j.e.ring()
+}

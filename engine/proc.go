@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// procInfo is what /proc/<pid>/stat says about a process that matters here.
+type procInfo struct {
+	pid, ppid, pgid, sid int
+	state                byte   // 'R', 'S', 'Z' …
+	start                uint64 // start time in clock ticks since boot: with pid, a process's identity
+}
+
+func readProc(pid int) (procInfo, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procInfo{}, err
+	}
+	// comm may hold spaces and parentheses: the fields start after the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return procInfo{}, fmt.Errorf("parse /proc/%d/stat", pid)
+	}
+	f := strings.Fields(string(b[i+2:]))
+	if len(f) < 20 {
+		return procInfo{}, fmt.Errorf("parse /proc/%d/stat: %d fields", pid, len(f))
+	}
+	p := procInfo{pid: pid, state: f[0][0]}
+	p.ppid, _ = strconv.Atoi(f[1])
+	p.pgid, _ = strconv.Atoi(f[2])
+	p.sid, _ = strconv.Atoi(f[3])
+	p.start, _ = strconv.ParseUint(f[19], 10, 64)
+	return p, nil
+}
+
+// children lists the direct children of this process (all threads). With the
+// engine a subreaper, orphaned descendants of jobs show up here.
+func children() []int {
+	var pids []int
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// jobOf reads the job marker from a live process's environment: the job id
+// and the token of the engine that started it ("" if none or unreadable).
+// env -i defeats it, hence the session check beside it.
+func jobOf(pid int) (JobID, string) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return "", ""
+	}
+	var id JobID
+	var token string
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte(markerVar+"=")); ok {
+			id = JobID(v)
+		} else if v, ok := bytes.CutPrefix(kv, []byte(engineVar+"=")); ok {
+			token = string(v)
+		}
+	}
+	return id, token
+}
+
+// allPids lists every process on the machine.
+func allPids() []int {
+	ents, _ := os.ReadDir("/proc")
+	pids := make([]int, 0, len(ents))
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// members finds the live processes that belong to job id of the engine with
+// the given token: those in its session (sid == its leader's pid, when the
+// leader is known by pid and start time) or carrying its marker. Zombies are
+// left to the reaper.
+func members(id JobID, token string, leader procInfo) []procInfo {
+	self := os.Getpid()
+	var out []procInfo
+	for _, pid := range allPids() {
+		if pid == self {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		inSession := leader.pid > 0 && p.sid == leader.pid && sessionAlive(leader)
+		if inSession {
+			out = append(out, p)
+			continue
+		}
+		if jid, tok := jobOf(pid); jid == id && tok == token {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sessionAlive reports whether sid leader.pid still names the job's session.
+// Linux does not reuse a pid while a session or group holds it, so if the
+// leader's pid now belongs to another process (another start time), the job's
+// session is gone and that pid's session is someone else's.
+func sessionAlive(leader procInfo) bool {
+	p, err := readProc(leader.pid)
+	return err != nil || p.start == leader.start
+}
+
+// signalProcs sends sig to each process, checking pid and start time first so
+// a reused pid is never hit.
+func signalProcs(ps []procInfo, sig syscall.Signal) int {
+	n := 0
+	for _, p := range ps {
+		cur, err := readProc(p.pid)
+		if err != nil || cur.start != p.start {
+			continue
+		}
+		if err := syscall.Kill(p.pid, sig); err == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// becomeSubreaper makes orphaned descendants of jobs re-parent to this
+// process instead of init, so the sweep can find and end them.
+func becomeSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// reapOrphans collects zombie children that are not job leaders (whose
+// os/exec Wait owns them) and that are in some job's session rather than the
+// engine's own (so children of other in-process code, such as ripgrep run by a
+// tool, are left to their owners). isLeader is called with the engine's spawn
+// lock held, so a leader is registered before it can be seen here.
+func reapOrphans(isLeader func(pid int) bool) {
+	mySid, _ := unix.Getsid(0)
+	for _, pid := range children() {
+		if isLeader(pid) {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.state != 'Z' || p.sid == mySid {
+			continue
+		}
+		var ws unix.WaitStatus
+		_, err = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+		if err != nil && !errors.Is(err, unix.ECHILD) {
+			continue
+		}
+	}
+}

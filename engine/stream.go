@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// RingSize is the in-memory window kept per running stream. Older offsets are
+// served from the stream's log file, so a reader can page through every byte a
+// job ever printed without the engine holding it all in memory.
+const RingSize = 1 << 20
+
+// punchChunk is how much of a log's head is released at a time once the log
+// is over its cap, so capping costs one fallocate per chunk, not per write.
+const punchChunk = 16 << 20
+
+// stream is one output channel of a job (stdout, stderr, merged or a PTY's).
+// Offsets are absolute: the log file's offset of a byte equals its stream
+// offset, even after the head of the log has been released.
+type stream struct {
+	mu      sync.Mutex
+	ring    []byte // circular; nil once the job has finished
+	end     int64  // total bytes written; the next write's offset
+	first   int64  // first offset still readable (older ones were dropped by the cap)
+	path    string
+	log     *os.File // the writer's descriptor; nil once the stream is closed
+	logCap  int64
+	logEnd  int64 // bytes safely in the log; less than end after a write error
+	logErr  error // first log write error, reported once to readers
+	closed  bool  // no more writes: reads at end are EOF
+	changed chan struct{}
+}
+
+func newStream(path string, logCap int64) (*stream, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open log: %w", err)
+	}
+	return &stream{path: path, ring: make([]byte, RingSize), log: f, logCap: logCap, changed: make(chan struct{})}, nil
+}
+
+// openStream opens the log of a finished job (history) for reading.
+func openStream(path string) (*stream, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return &stream{path: path, end: st.Size(), logEnd: st.Size(), first: firstData(f, st.Size()), closed: true, changed: make(chan struct{})}, nil
+}
+
+// firstData finds the first byte not in a punched hole, so a reopened capped
+// log reports its dropped head instead of returning zeros.
+func firstData(f *os.File, size int64) int64 {
+	off, err := unix.Seek(int(f.Fd()), 0, unix.SEEK_DATA)
+	if err != nil || off > size {
+		return size
+	}
+	return off
+}
+
+// Write appends p. It never blocks on readers: the child producing the
+// output must never wait for anyone watching it.
+func (s *stream) Write(p []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if s.logErr == nil {
+		if _, err := s.log.WriteAt(p, s.end); err != nil {
+			s.logErr = fmt.Errorf("log write failed at offset %d: %w", s.end, err)
+		} else {
+			s.logEnd = s.end + int64(len(p))
+		}
+	}
+	s.writeRing(p)
+	s.end += int64(len(p))
+	if s.logErr == nil && s.logCap > 0 && s.end-s.first > s.logCap+punchChunk {
+		s.dropHead(s.end - s.logCap)
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *stream) writeRing(p []byte) {
+	at := s.end // absolute offset of p[0]
+	if len(p) > len(s.ring) {
+		at += int64(len(p) - len(s.ring))
+		p = p[len(p)-len(s.ring):]
+	}
+	pos := int(at % int64(len(s.ring)))
+	n := copy(s.ring[pos:], p)
+	copy(s.ring, p[n:])
+}
+
+// dropHead releases the log below off (rounded down to a chunk), keeping the
+// file's offsets intact by punching a hole.
+func (s *stream) dropHead(off int64) {
+	off -= off % punchChunk
+	if off <= s.first {
+		return
+	}
+	err := unix.Fallocate(int(s.log.Fd()), unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, 0, off)
+	if err != nil {
+		// Without hole punching the cap cannot hold: stop logging rather than
+		// fill the disk, and say so to readers.
+		s.logErr = fmt.Errorf("log cap reached at offset %d and the file system cannot release space: %w", s.end, err)
+		return
+	}
+	s.first = off
+}
+
+// Close marks the stream finished, closes its log for writing and releases
+// its ring; later reads come from the log.
+func (s *stream) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.closed = true
+	s.log.Close()
+	s.log = nil
+	if s.logErr == nil {
+		s.ring = nil
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// Chunk is the answer to a read at an offset.
+type Chunk struct {
+	Data    []byte
+	Offset  int64 // where Data starts; later than asked when bytes were dropped
+	Next    int64 // the offset to ask for next
+	Dropped int64 // bytes between the asked offset and Offset that no longer exist
+	EOF     bool  // the stream is finished and Next is its end
+	Note    string
+}
+
+// ReadAt returns up to limit bytes starting at off. An offset past the end
+// returns no data; an offset older than what is kept says how much was dropped.
+func (s *stream) ReadAt(off int64, limit int) Chunk {
+	s.mu.Lock()
+	c := Chunk{Offset: min(max(off, 0), s.end)}
+	if c.Offset < s.first {
+		c.Dropped = s.first - c.Offset
+		c.Offset = s.first
+		c.Note = fmt.Sprintf("%d bytes were dropped by the log cap; the first available offset is %d", c.Dropped, s.first)
+	}
+	ringStart := s.end
+	if s.ring != nil {
+		ringStart = max(s.end-int64(len(s.ring)), 0)
+	}
+	if s.logErr != nil && c.Offset >= s.logEnd && c.Offset < ringStart {
+		// Neither the log (it failed) nor the ring holds these bytes.
+		c.Dropped += ringStart - c.Offset
+		c.Offset = ringStart
+		c.Note = s.logErr.Error()
+	}
+	want := min(int64(limit), s.end-c.Offset)
+	var fromLog int64 // read from the log after the lock is released
+	switch {
+	case want <= 0:
+	case c.Offset >= ringStart:
+		c.Data = s.ringCopy(c.Offset, want)
+	default:
+		fromLog = min(want, s.logEnd-c.Offset)
+	}
+	c.Next = c.Offset + int64(len(c.Data))
+	end, closed := s.end, s.closed
+	s.mu.Unlock()
+
+	if fromLog > 0 {
+		// Each read opens the log itself: finished jobs keep no descriptor,
+		// and no reader can see one closed under it.
+		buf, err := readFile(s.path, c.Offset, fromLog)
+		if err != nil && c.Note == "" {
+			c.Note = "reading the log failed: " + err.Error()
+		}
+		c.Data = buf
+		c.Next = c.Offset + int64(len(buf))
+	}
+	c.EOF = closed && c.Next >= end
+	return c
+}
+
+func readFile(path string, off, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := f.ReadAt(buf, off)
+	if k == len(buf) {
+		err = nil
+	}
+	return buf[:k], err
+}
+
+// ringCopy copies n bytes at absolute offset off out of the ring; the caller
+// holds mu and has checked that the range is in the ring.
+func (s *stream) ringCopy(off, n int64) []byte {
+	out := make([]byte, n)
+	pos := int(off % int64(len(s.ring)))
+	k := copy(out, s.ring[pos:])
+	copy(out[k:], s.ring)
+	return out
+}
+
+// state reports the stream's end and a channel closed on the next change.
+func (s *stream) state() (end int64, closed bool, changed <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end, s.closed, s.changed
+}
+
+// Len is the number of bytes written so far.
+func (s *stream) Len() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end
+}
