@@ -139,4 +139,3 @@ func ParseSignal(name string) (syscall.Signal, error) {
 	}
 	return 0, fmt.Errorf("unknown signal %q", name)
 }
-

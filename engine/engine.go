@@ -27,9 +27,9 @@ const (
 
 // Sentinel errors; match them with [errors.Is].
 var (
-	ErrNoSuchJob = errors.New("no such job")
-	ErrTooMany   = errors.New("too many running jobs")
-	ErrClosed    = errors.New("engine is shutting down")
+	ErrNoSuchJob  = errors.New("no such job")
+	ErrTooMany    = errors.New("too many running jobs")
+	ErrClosed     = errors.New("engine is shutting down")
 	ErrNotRunning = errors.New("job is not running")
 )
 
