@@ -1,0 +1,139 @@
+// Command tend supervises the shell work of AI coding agents: it runs their
+// commands as jobs a person can watch, and serves them as MCP tools.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"tend/engine"
+	"tend/mcpserver"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `tend — supervise the shell work of AI coding agents
+
+Usage:
+  tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
+  tend version           print the version
+  tend help              this text
+
+Add it to Claude Code:
+  claude mcp add tend -- tend mcp
+
+tend mcp runs headless for now: the jobs an agent starts run under it and end
+when the agent disconnects (stdin closes) or tend is signalled. The terminal UI
+(tend), tend serve, tend check and tend replay come in later versions.
+
+Flags of tend mcp:
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		mcpFlags(stderr).PrintDefaults()
+		fmt.Fprintln(stderr, "\ntend: the terminal UI is not built yet; run `tend mcp` from your agent's MCP config")
+		return 2
+	}
+	switch args[0] {
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "tend", version)
+		return 0
+	case "help", "--help", "-h", "-help":
+		fmt.Fprint(stdout, usage)
+		mcpFlags(stdout).PrintDefaults()
+		return 0
+	default:
+		fmt.Fprintf(stderr, "tend: unknown command %q (see tend --help)\n", args[0])
+		return 2
+	}
+}
+
+type mcpOptions struct {
+	stateDir string
+	grace    time.Duration
+	maxJobs  int
+	logLevel string
+}
+
+func mcpFlags(w io.Writer) *flag.FlagSet {
+	fs, _ := mcpFlagSet(w)
+	return fs
+}
+
+func mcpFlagSet(w io.Writer) (*flag.FlagSet, *mcpOptions) {
+	o := &mcpOptions{}
+	fs := flag.NewFlagSet("tend mcp", flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.StringVar(&o.stateDir, "state-dir", defaultStateDir(), "where job logs and metadata are kept")
+	fs.DurationVar(&o.grace, "grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
+	fs.IntVar(&o.maxJobs, "max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
+	fs.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	return fs, o
+}
+
+// defaultStateDir is $XDG_STATE_HOME/tend, or ~/.local/state/tend.
+func defaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "tend")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "tend-state")
+	}
+	return filepath.Join(home, ".local", "state", "tend")
+}
+
+// runMCP serves the tools over stdio, headless: the engine lives as long as
+// the agent's connection, and every job tree ends with it.
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, o := mcpFlagSet(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		fmt.Fprintf(stderr, "tend: bad -log-level %q\n", o.logLevel)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if err := os.MkdirAll(o.stateDir, 0o700); err != nil {
+		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
+		return 1
+	}
+	e, err := engine.New(engine.Config{StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, Logger: logger})
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 1
+	}
+	defer e.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	srv := mcpserver.New(e, mcpserver.Options{Version: version, Headless: true})
+	err = srv.Run(ctx, mcpserver.GuardedTransport(stdin, stdout))
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		logger.Info("client disconnected", "reason", err)
+	}
+	return 0
+}

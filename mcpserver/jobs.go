@@ -1,0 +1,287 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/engine"
+)
+
+type logsInput struct {
+	JobID          engine.JobID `json:"job_id" jsonschema:"the job to read"`
+	Stream         string       `json:"stream,omitempty" jsonschema:"stdout, stderr or merged (default merged: both, in arrival order)"`
+	SinceOffset    int64        `json:"since_offset,omitempty" jsonschema:"byte offset to read from (default 0); pass the last next_offset to read on"`
+	MaxBytes       int          `json:"max_bytes,omitempty" jsonschema:"most bytes to return (default 64000)"`
+	Tail           bool         `json:"tail,omitempty" jsonschema:"return the last max_bytes instead of reading from since_offset"`
+	WaitUntilExit  bool         `json:"wait_until_exit,omitempty" jsonschema:"wait until the job exits (up to wait_timeout_sec)"`
+	WaitFor        string       `json:"wait_for,omitempty" jsonschema:"a regular expression (RE2): wait until output after since_offset matches it (up to wait_timeout_sec)"`
+	WaitTimeoutSec *float64     `json:"wait_timeout_sec,omitempty" jsonschema:"longest wait in seconds (default 30)"`
+}
+
+type logsOutput struct {
+	Data                  string `json:"data"`
+	Offset                int64  `json:"offset"`
+	NextOffset            int64  `json:"next_offset"`
+	TruncatedBytesDropped int64  `json:"truncated_bytes_dropped"`
+	EOF                   bool   `json:"eof"`
+	Status                string `json:"status"`
+	ExitCode              *int   `json:"exit_code,omitempty"`
+	RuntimeMs             int64  `json:"runtime_ms"`
+	WaitingForInput       bool   `json:"waiting_for_input"`
+	Matched               bool   `json:"matched"`
+	TimedOut              bool   `json:"wait_timed_out,omitempty"`
+	Note                  string `json:"note,omitempty"`
+}
+
+type manageInput struct {
+	Action string       `json:"action" jsonschema:"list, signal_term, signal_kill, signal_int, signal_hup, signal_usr1, signal_usr2, kill (TERM, grace, KILL to the whole tree), stdin, close_stdin, resize or remove"`
+	JobID  engine.JobID `json:"job_id,omitempty" jsonschema:"the job (every action but list)"`
+	Data   string       `json:"data,omitempty" jsonschema:"text for action stdin (include the newline if the program reads lines)"`
+	Cols   int          `json:"cols,omitempty" jsonschema:"width for resize"`
+	Rows   int          `json:"rows,omitempty" jsonschema:"height for resize"`
+}
+
+type manageOutput struct {
+	Jobs          []engine.Info `json:"jobs,omitempty"`
+	JobID         engine.JobID  `json:"job_id,omitempty"`
+	Status        string        `json:"status,omitempty"`
+	ExitCode      *int          `json:"exit_code,omitempty"`
+	Signal        string        `json:"signal,omitempty"`
+	BytesAccepted *int          `json:"bytes_accepted,omitempty"`
+	Message       string        `json:"message,omitempty"`
+}
+
+type outputGetInput struct {
+	OutputHandle string `json:"output_handle" jsonschema:"the output_handle from terminal_exec"`
+	Stream       string `json:"stream,omitempty" jsonschema:"stdout, stderr or merged (default merged)"`
+	SinceOffset  int64  `json:"since_offset,omitempty" jsonschema:"byte offset to read from (default 0)"`
+	MaxKB        int    `json:"max_kb,omitempty" jsonschema:"most KiB to return (default 64)"`
+}
+
+type outputGetOutput struct {
+	Data       string `json:"data"`
+	Offset     int64  `json:"offset"`
+	NextOffset int64  `json:"next_offset"`
+	EOF        bool   `json:"eof"`
+	Expired    bool   `json:"expired"`
+	Note       string `json:"note,omitempty"`
+}
+
+func (s *Server) addJobTools() {
+	mcp.AddTool(s.Server, &mcp.Tool{
+		Name: "terminal_job_logs",
+		Description: "Read a job's output by byte offset (every byte it printed stays readable), optionally waiting until it exits or until new output matches wait_for. " +
+			"Continue from next_offset. Reports status, exit_code, and waiting_for_input when the job seems to wait on a prompt.",
+	}, s.logs)
+	mcp.AddTool(s.Server, &mcp.Tool{
+		Name:        "terminal_job_manage",
+		Description: "List jobs (every client's and the person's, with origin), signal or kill a job (kill ends its whole process tree), write to or close its stdin, resize a PTY job, or remove a finished job and its logs.",
+	}, s.manage)
+	mcp.AddTool(s.Server, &mcp.Tool{
+		Name:        "terminal_output_get",
+		Description: "Page through the whole output behind an output_handle from terminal_exec (handles last 5 minutes; a job's logs stay readable with terminal_job_logs).",
+	}, s.outputGet)
+}
+
+func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput) (*mcp.CallToolResult, logsOutput, error) {
+	max := in.MaxBytes
+	switch {
+	case max == 0:
+		max = 64000
+	case max < 0 || max > 16<<20:
+		return fail[logsOutput](fmt.Errorf("max_bytes must be between 1 and 16777216, not %d", max))
+	}
+	if in.SinceOffset < 0 {
+		return fail[logsOutput](fmt.Errorf("since_offset must not be negative"))
+	}
+	var re *regexp.Regexp
+	if in.WaitFor != "" {
+		var err error
+		if re, err = regexp.Compile(in.WaitFor); err != nil {
+			return fail[logsOutput](fmt.Errorf("wait_for is not a valid regular expression: %w", err))
+		}
+	}
+	j, err := s.e.Job(in.JobID)
+	if err != nil {
+		return fail[logsOutput](err)
+	}
+	if _, err := j.Len(in.Stream); err != nil {
+		return fail[logsOutput](err)
+	}
+	wait, err := seconds(orDefault(in.WaitTimeoutSec, 30))
+	if err != nil {
+		return fail[logsOutput](fmt.Errorf("wait_timeout_sec: %w", err))
+	}
+	var out logsOutput
+	if in.WaitUntilExit || re != nil {
+		wctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		if re != nil {
+			out.Matched, err = waitFor(wctx, j, in.Stream, in.SinceOffset, re)
+		}
+		if err == nil && in.WaitUntilExit {
+			err = j.Wait(wctx)
+		}
+		out.TimedOut = err != nil && ctx.Err() == nil
+	}
+	from := in.SinceOffset
+	if in.Tail {
+		end, _ := j.Len(in.Stream)
+		from = max64(end-int64(max), in.SinceOffset)
+	}
+	c, _ := j.Read(in.Stream, from, max)
+	info := j.Info()
+	text, bad := engine.ValidText(c.Data)
+	out.Data, out.Offset, out.NextOffset, out.TruncatedBytesDropped, out.EOF = text, c.Offset, c.Next, c.Dropped, c.EOF
+	out.Status, out.ExitCode, out.RuntimeMs, out.WaitingForInput = info.Status, info.ExitCode, info.RuntimeMs, info.WaitingForInput
+	out.Note = c.Note
+	if bad {
+		out.Note = joinNote(out.Note, "the output is not valid UTF-8 here: invalid bytes are shown as U+FFFD (offsets count raw bytes)")
+	}
+	return ok(out)
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// waitFor waits until the output after off matches re. It scans each byte
+// once, keeping an overlap so a match across two writes is still found.
+func waitFor(ctx context.Context, j *engine.Job, stream string, off int64, re *regexp.Regexp) (bool, error) {
+	const overlap = 4 << 10
+	var carry []byte
+	for {
+		changed, end, closed, err := j.Changed(stream)
+		if err != nil {
+			return false, err
+		}
+		for off < end {
+			c, _ := j.Read(stream, off, 1<<20)
+			if len(c.Data) == 0 {
+				break
+			}
+			buf := append(carry, c.Data...)
+			if re.Match(buf) {
+				return true, nil
+			}
+			carry = append([]byte(nil), buf[max(0, len(buf)-overlap):]...)
+			off = c.Next
+		}
+		if closed {
+			return false, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+var signals = map[string]syscall.Signal{
+	"signal_term": syscall.SIGTERM, "signal_kill": syscall.SIGKILL, "signal_int": syscall.SIGINT,
+	"signal_hup": syscall.SIGHUP, "signal_usr1": syscall.SIGUSR1, "signal_usr2": syscall.SIGUSR2,
+}
+
+func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageInput) (*mcp.CallToolResult, manageOutput, error) {
+	if in.Action == "list" {
+		return ok(manageOutput{Jobs: s.e.List()})
+	}
+	if _, known := signals[in.Action]; !known && !validAction(in.Action) {
+		return fail[manageOutput](fmt.Errorf("unknown action %q: use list, signal_term, signal_kill, signal_int, signal_hup, signal_usr1, signal_usr2, kill, stdin, close_stdin, resize or remove", in.Action))
+	}
+	if in.JobID == "" {
+		return fail[manageOutput](fmt.Errorf("action %s needs job_id", in.Action))
+	}
+	j, err := s.e.Job(in.JobID)
+	if err != nil {
+		return fail[manageOutput](err)
+	}
+	out := manageOutput{JobID: j.ID}
+	switch in.Action {
+	case "kill":
+		j.Kill("killed by " + s.origin(req).String())
+	case "stdin":
+		n, err := j.Input([]byte(in.Data))
+		if n == 0 && err != nil {
+			return fail[manageOutput](err)
+		}
+		out.BytesAccepted = &n
+		if err != nil {
+			out.Message = err.Error()
+		}
+	case "close_stdin":
+		if err := j.CloseInput(); err != nil {
+			return fail[manageOutput](err)
+		}
+	case "resize":
+		return fail[manageOutput](fmt.Errorf("job %s is not a PTY job: only PTY jobs can be resized", j.ID))
+	case "remove":
+		if err := s.e.Remove(j.ID); err != nil {
+			return fail[manageOutput](err)
+		}
+		out.Message = "removed"
+		return ok(out)
+	default:
+		if err := j.Signal(signals[in.Action]); err != nil {
+			return fail[manageOutput](err)
+		}
+		out.Signal = in.Action[len("signal_"):]
+	}
+	info := j.Info()
+	out.Status, out.ExitCode = info.Status, info.ExitCode
+	if info.Signal != "" {
+		out.Signal = info.Signal
+	}
+	return ok(out)
+}
+
+func validAction(a string) bool {
+	switch a {
+	case "kill", "stdin", "close_stdin", "resize", "remove":
+		return true
+	}
+	return false
+}
+
+func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputGetInput) (*mcp.CallToolResult, outputGetOutput, error) {
+	j, err := s.e.Handle(in.OutputHandle)
+	if errors.Is(err, engine.ErrHandleExpired) {
+		return ok(outputGetOutput{Expired: true, Note: err.Error()})
+	}
+	if err != nil {
+		return fail[outputGetOutput](err)
+	}
+	maxKB := in.MaxKB
+	switch {
+	case maxKB == 0:
+		maxKB = 64
+	case maxKB < 0 || maxKB > 16<<10:
+		return fail[outputGetOutput](fmt.Errorf("max_kb must be between 1 and 16384, not %d", maxKB))
+	}
+	c, err := j.Read(in.Stream, in.SinceOffset, maxKB<<10)
+	if err != nil {
+		return fail[outputGetOutput](err)
+	}
+	text, bad := engine.ValidText(c.Data)
+	out := outputGetOutput{Data: text, Offset: c.Offset, NextOffset: c.Next, EOF: c.EOF, Note: c.Note}
+	if bad {
+		out.Note = joinNote(out.Note, "invalid UTF-8 is shown as U+FFFD (offsets count raw bytes)")
+	}
+	return ok(out)
+}

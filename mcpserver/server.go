@@ -1,0 +1,98 @@
+package mcpserver
+
+import (
+	"crypto/rand"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/engine"
+)
+
+// Options configure [New].
+type Options struct {
+	Version  string // tend's version, reported as the server's
+	Headless bool   // no person is watching: said in the instructions
+}
+
+// Server serves the engine's tools to MCP clients.
+type Server struct {
+	*mcp.Server
+	e *engine.Engine
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
+}
+
+const instructions = `tend runs your shell commands where a person can watch them.
+terminal_exec runs a command and waits up to auto_background_after_sec (default 30); a command still running then keeps running as a background job, and the result says auto_backgrounded with its job_id: read the rest with terminal_job_logs (wait_until_exit or wait_for), manage it with terminal_job_manage. Start long-running processes (servers, watchers) with terminal_job_start. Output over max_output_kb is shown as head and tail; the whole output is behind output_handle (terminal_output_get) and every byte stays readable by offset in the job's logs.`
+
+const headlessNote = `
+This tend is headless: no person is watching, and the jobs you start end when this connection closes.`
+
+// New makes an MCP server with every tool of tend over e.
+func New(e *engine.Engine, opts Options) *Server {
+	ins := instructions
+	if opts.Headless {
+		ins += headlessNote
+	}
+	v := opts.Version
+	if v == "" {
+		v = "dev"
+	}
+	s := &Server{
+		e:        e,
+		sessions: map[*mcp.ServerSession]string{},
+		Server: mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: v}, &mcp.ServerOptions{
+			Instructions: ins,
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		}),
+	}
+	s.addExecTools()
+	s.addJobTools()
+	// addSearchTools(s.Server) // TODO(search): on when mcpserver/search.go lands
+	return s
+}
+
+// origin says who is calling: the client's name and version from initialize
+// (or the request's metadata in the 2026-07-28 protocol), its session and tool.
+func (s *Server) origin(req *mcp.CallToolRequest) engine.Origin {
+	o := engine.Origin{Client: "unknown client", Tool: req.Params.Name}
+	if ci := req.ClientInfo(); ci != nil && ci.Name != "" {
+		o.Client, o.Version = ci.Name, ci.Version
+	}
+	o.Session = s.sessionID(req.Session)
+	return o
+}
+
+func (s *Server) sessionID(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.sessions[ss]
+	if !ok {
+		id = "stdio-" + rand.Text()[:10]
+		s.sessions[ss] = id
+		go func() { // forget it when the session ends
+			_ = ss.Wait()
+			s.mu.Lock()
+			delete(s.sessions, ss)
+			s.mu.Unlock()
+		}()
+	}
+	return id
+}
+
+// ok is a result whose structured content is out.
+func ok[T any](out T) (*mcp.CallToolResult, T, error) { return nil, out, nil }
+
+// fail is a tool error: the client sees isError with the sentence.
+func fail[T any](err error) (*mcp.CallToolResult, T, error) {
+	var zero T
+	return nil, zero, err
+}
