@@ -274,7 +274,9 @@ func TestExitEndsJobs(t *testing.T) {
 			s := startServer(t, "")
 			mark := rand.Text()
 			for range 3 {
-				var started struct{ JobID string `json:"job_id"` }
+				var started struct {
+					JobID string `json:"job_id"`
+				}
 				s.call(t, "terminal_job_start", map[string]any{"command": `trap '' TERM; setsid sh -c 'trap "" TERM HUP; sleep 600' & sleep 600`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
 			}
 			waitCount(t, mark, 6)
