@@ -591,3 +591,31 @@ func assertGone(t *testing.T, j *Job) {
 		return c+m+g == 0
 	})
 }
+
+// Merged output interleaves stdout and stderr in arrival order, also after
+// the ring is gone and when read back as history.
+func TestMergedInterleave(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`})
+	wait(t, j, 10*time.Second)
+	want := "out1\nerr1\nout2\nerr2\nout3\nerr3\n"
+	for _, n := range []int{1, 3, 100} {
+		if got := string(readAll(t, j, Merged, n)); got != want {
+			t.Fatalf("merged in %d-byte reads: %q", n, got)
+		}
+	}
+	e.Close()
+	e2 := newEngine(t, Config{StateDir: dir})
+	h, err := e2.Job(j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(readAll(t, h, Merged, 7)); got != want {
+		t.Fatalf("merged from history: %q", got)
+	}
+}

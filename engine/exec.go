@@ -153,7 +153,7 @@ func (j *Job) envelope(maxOutput int, backgrounded bool) *Envelope {
 // whole if it fits, else head and tail around a marker line saying how many
 // bytes were left out. It returns the text, the bytes left out and whether
 // any invalid UTF-8 was replaced.
-func inline(s *stream, end int64, limit int, id JobID) (string, int64, bool) {
+func inline(s source, end int64, limit int, id JobID) (string, int64, bool) {
 	if end <= int64(limit) {
 		text, bad := ValidText(s.ReadAt(0, int(end)).Data)
 		return text, 0, bad

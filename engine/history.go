@@ -91,16 +91,24 @@ func (e *Engine) loadHistory() {
 		j := &Job{
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
 			Origin: m.Origin, Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
-			pid: m.Pid, merged: m.Merged, streams: map[string]*stream{}, done: make(chan struct{}), bg: make(chan struct{}),
+			pid: m.Pid, merged: m.Merged, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
 			warning: m.Warning, note: m.Note,
 		}
 		j.reaped.Store(true)
 		close(j.done)
-		for _, n := range []string{Stdout, Stderr, Merged} {
+		for _, n := range []string{Stdout, Stderr} {
 			if s, err := openStream(filepath.Join(j.dir, n+".log")); err == nil {
 				j.streams[n] = s
 			}
+		}
+		if out, errs := j.streams[Stdout], j.streams[Stderr]; out != nil && errs != nil {
+			if mv, err := openInterleave(filepath.Join(j.dir, mergedName), out, errs); err == nil {
+				j.streams[Merged] = mv
+			}
+		}
+		if j.streams[Stdout] == nil {
+			continue // no logs: nothing to show
 		}
 		e.jobs[j.ID] = j
 		e.order = append(e.order, j.ID)

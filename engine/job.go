@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // JobID names a job; ids are small decimal numbers, unique per state dir.
@@ -93,8 +95,8 @@ type Job struct {
 	pid     int
 	leader  procInfo
 	reaped  atomic.Bool // os/exec has waited for the leader
-	streams map[string]*stream
-	merged  bool // stderr shares stdout's pipe
+	streams map[string]source // stdout, stderr, merged (an interleave of the two)
+	merged  bool              // stderr shares stdout's pipe
 	in      *inputQueue
 	lastOut atomic.Int64 // unix nanos of the last output, for waiting-for-input
 	timer   *time.Timer
@@ -191,7 +193,7 @@ func (j *Job) Exit() (Status, int, string) {
 
 // Stream returns the named stream, resolving aliases: "merged" is stdout when
 // stderr shares its pipe; "" is merged.
-func (j *Job) stream(name string) (*stream, error) {
+func (j *Job) stream(name string) (source, error) {
 	if name == "" {
 		name = Merged
 	}
@@ -346,11 +348,21 @@ func (j *Job) waitingLocked() bool {
 	return looksLikePrompt(c.Data)
 }
 
+// closeStreams ends the job's streams, the merged view last.
+func (j *Job) closeStreams() {
+	for name, s := range j.streams {
+		if name != Merged {
+			s.Close()
+		}
+	}
+	if m := j.streams[Merged]; m != nil {
+		m.Close()
+	}
+}
+
 // release closes the job's streams; with files it deletes its dir.
 func (j *Job) release(files bool) {
-	for _, s := range j.streams {
-		s.Close()
-	}
+	j.closeStreams()
 	if files && j.dir != "" {
 		os.RemoveAll(j.dir)
 	}
@@ -430,13 +442,13 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 	j := &Job{
 		ID: id, Name: spec.Name, Command: spec.Command, Description: spec.Description, Cwd: cwd,
 		Origin: spec.Origin, e: e, dir: dir, merged: spec.MergeStderr,
-		streams: map[string]*stream{}, done: make(chan struct{}), bg: make(chan struct{}),
+		streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 		foreground: spec.Foreground,
 	}
 	j.warning = verdict.Warning
-	names := []string{Stdout, Stderr, Merged}
+	names := []string{Stdout, Stderr}
 	if spec.MergeStderr {
-		names = []string{Stdout}
+		names = names[:1]
 	}
 	for _, n := range names {
 		s, err := newStream(filepath.Join(dir, n+".log"), e.cfg.LogCap)
@@ -445,6 +457,14 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 			return nil, fmt.Errorf("start job: %w", err)
 		}
 		j.streams[n] = s
+	}
+	if !spec.MergeStderr {
+		m, err := newInterleave(filepath.Join(dir, mergedName), j.streams[Stdout], j.streams[Stderr])
+		if err != nil {
+			j.release(true)
+			return nil, fmt.Errorf("start job: %w", err)
+		}
+		j.streams[Merged] = m
 	}
 
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -461,6 +481,13 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		r, w, err = os.Pipe()
 		if err == nil {
 			parentEnds, childEnds = append(parentEnds, r), append(childEnds, w)
+			// A larger pipe lets a fast writer run ahead of us in bigger
+			// steps: fewer reads and log writes per byte. Best effort. (Not
+			// r.Fd(): that would make the pipe blocking, and Close could no
+			// longer interrupt a read.)
+			if rc, err := r.SyscallConn(); err == nil {
+				rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+			}
 		}
 		return r, w, err
 	}
@@ -546,18 +573,28 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 	return j, nil
 }
 
+// pipeSize is the capacity asked for each output pipe, and the read size.
+const pipeSize = 1 << 20
+
 // pump copies one pipe into its stream (and the merged stream), never
 // waiting on readers.
 func (j *Job) pump(r *os.File, name string) {
-	buf := make([]byte, 64<<10)
-	s, m := j.streams[name], j.streams[Merged]
+	buf := make([]byte, pipeSize)
+	s := j.streams[name].(*stream)
+	m, _ := j.streams[Merged].(*interleave)
+	src := uint8(srcStdout)
+	if name == Stderr {
+		src = srcStderr
+	}
+	var off int64
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
 			s.Write(buf[:n])
 			if m != nil {
-				m.Write(buf[:n])
+				m.add(src, off, n)
 			}
+			off += int64(n)
 			j.lastOut.Store(time.Now().UnixNano())
 			j.e.ring()
 		}
@@ -641,9 +678,7 @@ func (j *Job) finish(waitErr error) {
 		j.status = Killed
 	}
 	j.mu.Unlock()
-	for _, s := range j.streams {
-		s.Close()
-	}
+	j.closeStreams()
 	j.writeMeta()
 	close(j.done)
 	j.e.mu.Lock()
