@@ -94,7 +94,7 @@ type Job struct {
 	cmd     *exec.Cmd
 	pid     int
 	leader  procInfo
-	reaped  atomic.Bool // os/exec has waited for the leader
+	reaped  atomic.Bool       // os/exec has waited for the leader
 	streams map[string]source // stdout, stderr, merged (an interleave of the two)
 	merged  bool              // stderr shares stdout's pipe
 	in      *inputQueue
