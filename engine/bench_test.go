@@ -59,3 +59,20 @@ func BenchmarkPipeCapture(b *testing.B) {
 	b.ReportMetric(mbps(captured)/mbps(raw), "ratio")
 	b.ReportMetric(mbps(captured)/mbps(toFile), "ratio-file")
 }
+
+// BenchmarkExecEcho is the engine's share of a terminal_exec round trip.
+//
+//	go test -run '^$' -bench ExecEcho ./engine
+func BenchmarkExecEcho(b *testing.B) {
+	e, err := New(Config{StateDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	for b.Loop() {
+		env, err := e.Exec(b.Context(), Spec{Command: "echo hi"}, time.Minute, 1<<20)
+		if err != nil || env.Stdout != "hi\n" {
+			b.Fatalf("%v %+v", err, env)
+		}
+	}
+}

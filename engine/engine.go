@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -52,21 +50,16 @@ type Engine struct {
 	logger *slog.Logger
 	token  string // tells this engine's jobs from others' (see engineVar)
 
-	// spawnMu is held for reading while a job is started and registered, and
-	// for writing by the orphan reaper, so the reaper never takes a leader's
-	// exit status from os/exec before the leader is known.
-	spawnMu sync.RWMutex
-
 	mu      sync.Mutex
 	jobs    map[JobID]*Job
 	order   []JobID // creation order, for listing and retention
 	running int
 	closed  bool
 	handles map[string]handle
+	nextID  int // next job id to try; 0 until the state dir was read
 
 	events  broker
 	ready   chan struct{} // output doorbell, capacity 1
-	stopSig chan struct{}
 	wg      sync.WaitGroup // job supervisors
 }
 
@@ -100,8 +93,8 @@ func New(cfg Config) (*Engine, error) {
 	if err := os.MkdirAll(filepath.Join(cfg.StateDir, "jobs"), 0o700); err != nil {
 		return nil, fmt.Errorf("engine: state dir: %w", err)
 	}
-	if err := becomeSubreaper(); err != nil {
-		return nil, fmt.Errorf("engine: become subreaper: %w", err)
+	if err := startReaper(); err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e := &Engine{
 		cfg:     cfg,
@@ -110,40 +103,10 @@ func New(cfg Config) (*Engine, error) {
 		jobs:    map[JobID]*Job{},
 		handles: map[string]handle{},
 		ready:   make(chan struct{}, 1),
-		stopSig: make(chan struct{}),
 	}
 	e.events.init()
 	e.loadHistory()
-	go e.reaper()
 	return e, nil
-}
-
-// reaper collects orphaned job descendants that exit under the subreaper.
-func (e *Engine) reaper() {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGCHLD)
-	defer signal.Stop(ch)
-	for {
-		select {
-		case <-e.stopSig:
-			return
-		case <-ch:
-			e.spawnMu.Lock()
-			reapOrphans(e.isLeader)
-			e.spawnMu.Unlock()
-		}
-	}
-}
-
-func (e *Engine) isLeader(pid int) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, j := range e.jobs {
-		if j.pid == pid && !j.reaped.Load() {
-			return true
-		}
-	}
-	return false
 }
 
 // Ready is the output doorbell: it receives a value (coalesced) whenever any
@@ -198,15 +161,21 @@ func (e *Engine) listLocked() []Info {
 // newID allocates the next job id by creating its directory, so engines
 // sharing a state dir (several headless `tend mcp`) never collide.
 func (e *Engine) newID() (JobID, string, error) {
-	n := 1
-	if ents, err := os.ReadDir(filepath.Join(e.cfg.StateDir, "jobs")); err == nil {
-		for _, d := range ents {
-			if k, err := strconv.Atoi(d.Name()); err == nil && k >= n {
-				n = k + 1
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.nextID == 0 {
+		e.nextID = 1
+		if ents, err := os.ReadDir(filepath.Join(e.cfg.StateDir, "jobs")); err == nil {
+			for _, d := range ents {
+				if k, err := strconv.Atoi(d.Name()); err == nil && k >= e.nextID {
+					e.nextID = k + 1
+				}
 			}
 		}
 	}
 	for range 1000 {
+		n := e.nextID
+		e.nextID++
 		dir := filepath.Join(e.cfg.StateDir, "jobs", strconv.Itoa(n))
 		err := os.Mkdir(dir, 0o700)
 		if err == nil {
@@ -215,7 +184,6 @@ func (e *Engine) newID() (JobID, string, error) {
 		if !errors.Is(err, os.ErrExist) {
 			return "", "", fmt.Errorf("create job dir: %w", err)
 		}
-		n++
 	}
 	return "", "", errors.New("could not allocate a job id")
 }
@@ -301,10 +269,7 @@ func (e *Engine) Close() {
 	}
 	wg.Wait()
 	e.wg.Wait()
-	close(e.stopSig)
-	e.spawnMu.Lock()
-	reapOrphans(func(int) bool { return false })
-	e.spawnMu.Unlock()
+	reap()
 }
 
 // StopJobs ends every running job started by the given session, as headless

@@ -45,7 +45,7 @@ func TestExecBasics(t *testing.T) {
 				t.Fatal(err)
 			}
 			if env.ExitCode == nil || *env.ExitCode != tc.code || env.SemanticStatus != tc.semantic {
-				t.Fatalf("got exit %v %s (%s), want %d %s; stderr %q", deref(env.ExitCode), env.SemanticStatus, env.SemanticMessage, tc.code, tc.semantic, env.Stderr)
+				t.Fatalf("got exit %v %s (%s), want %d %s; stderr %q; warning %q", deref(env.ExitCode), env.SemanticStatus, env.SemanticMessage, tc.code, tc.semantic, env.Stderr, env.Warning)
 			}
 			if tc.out != "" && env.Stdout != tc.out {
 				t.Fatalf("stdout %q, want %q", env.Stdout, tc.out)

@@ -102,13 +102,11 @@ func (e *Engine) loadHistory() {
 				j.streams[n] = s
 			}
 		}
-		if out, errs := j.streams[Stdout], j.streams[Stderr]; out != nil && errs != nil {
-			if mv, err := openInterleave(filepath.Join(j.dir, mergedName), out, errs); err == nil {
-				j.streams[Merged] = mv
-			}
-		}
 		if j.streams[Stdout] == nil {
-			continue // no logs: nothing to show
+			continue // unreadable logs: nothing to show
+		}
+		if errs := j.streams[Stderr]; errs != nil && !m.Merged {
+			j.streams[Merged] = openInterleave(filepath.Join(j.dir, mergedName), j.streams[Stdout], errs)
 		}
 		e.jobs[j.ID] = j
 		e.order = append(e.order, j.ID)

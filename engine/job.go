@@ -451,20 +451,10 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		names = names[:1]
 	}
 	for _, n := range names {
-		s, err := newStream(filepath.Join(dir, n+".log"), e.cfg.LogCap)
-		if err != nil {
-			j.release(true)
-			return nil, fmt.Errorf("start job: %w", err)
-		}
-		j.streams[n] = s
+		j.streams[n] = newStream(filepath.Join(dir, n+".log"), e.cfg.LogCap)
 	}
 	if !spec.MergeStderr {
-		m, err := newInterleave(filepath.Join(dir, mergedName), j.streams[Stdout], j.streams[Stderr])
-		if err != nil {
-			j.release(true)
-			return nil, fmt.Errorf("start job: %w", err)
-		}
-		j.streams[Merged] = m
+		j.streams[Merged] = newInterleave(filepath.Join(dir, mergedName), j.streams[Stdout], j.streams[Stderr])
 	}
 
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -528,7 +518,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		}
 	}
 
-	e.spawnMu.RLock()
+	reaper.RLock()
 	err = cmd.Start()
 	if err == nil {
 		j.pid = cmd.Process.Pid
@@ -536,9 +526,10 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		j.leader.pid = j.pid
 		j.Started = time.Now()
 		j.cmd = cmd
+		addLeader(j.pid)
 		e.register(j)
 	}
-	e.spawnMu.RUnlock()
+	reaper.RUnlock()
 	closeAll(childEnds)
 	if err != nil {
 		closeAll(parentEnds)
@@ -549,7 +540,6 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
 	}
 	started = true
-	j.writeMeta()
 	if spec.Timeout > 0 {
 		j.timer = time.AfterFunc(spec.Timeout, func() {
 			j.mu.Lock()
@@ -607,7 +597,9 @@ func (j *Job) pump(r *os.File, name string) {
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
+	j.writeMeta() // here, not in Start: it is off the caller's path
 	waitErr := j.cmd.Wait()
+	removeLeader(j.pid)
 	j.reaped.Store(true)
 	drained := make(chan struct{})
 	go func() { pumps.Wait(); close(drained) }()
@@ -630,8 +622,8 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 	for _, r := range readers {
 		r.Close()
 	}
-	if left := members(j.ID, j.e.token, j.leader); len(left) > 0 {
-		j.setNote("%d background process(es) outlived the command and were ended", len(left))
+	if left := j.leftovers(); left > 0 {
+		j.setNote("%d background process(es) outlived the command and were ended", left)
 		j.e.wg.Add(1)
 		go func() {
 			defer j.e.wg.Done()
@@ -679,12 +671,33 @@ func (j *Job) finish(waitErr error) {
 	}
 	j.mu.Unlock()
 	j.closeStreams()
-	j.writeMeta()
 	close(j.done)
 	j.e.mu.Lock()
 	j.e.running--
 	j.e.mu.Unlock()
 	j.e.publish(JobExited, j)
+	j.writeMeta()
 	j.e.retain()
 	j.e.ring()
+}
+
+// leftovers counts live processes of the job once its leader has exited.
+// With the engine a subreaper, every surviving descendant's chain of
+// parents now ends at the engine, so looking at the engine's own children
+// finds them without scanning all of /proc (the common case: none).
+func (j *Job) leftovers() int {
+	n := 0
+	for _, pid := range children() {
+		if isLeader(pid) {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		if id, tok := jobOf(pid); p.sid == j.pid || (id == j.ID && tok == j.e.token) {
+			n++
+		}
+	}
+	return n
 }

@@ -43,30 +43,31 @@ type interleave struct {
 	runs    []run // the newest runs; all runs are also in the index file
 	nFile   int64 // runs in the index file
 	end     int64
-	idx     *os.File // append-only index; nil when read-only (history)
+	idx     *os.File // append-only index, made at the first switch of stream
 	path    string
 	closed  bool
 	changed chan struct{}
 }
 
-func newInterleave(path string, stdout, stderr source) (*interleave, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	return &interleave{srcs: [2]source{stdout, stderr}, idx: f, path: path, changed: make(chan struct{})}, nil
+func newInterleave(path string, stdout, stderr source) *interleave {
+	return &interleave{srcs: [2]source{stdout, stderr}, path: path, changed: make(chan struct{})}
 }
 
-// openInterleave reopens the merged view of a finished job.
-func openInterleave(path string, stdout, stderr source) (*interleave, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
+// openInterleave reopens the merged view of a finished job. Without an
+// index file the job never switched streams: one run covers everything.
+func openInterleave(path string, stdout, stderr source) *interleave {
 	m := &interleave{srcs: [2]source{stdout, stderr}, path: path, closed: true, changed: make(chan struct{})}
-	m.nFile = st.Size() / runSize
 	m.end = stdout.Len() + stderr.Len()
-	return m, nil
+	if st, err := os.Stat(path); err == nil {
+		m.nFile = st.Size() / runSize
+	} else if m.end > 0 {
+		src := uint8(srcStdout)
+		if stdout.Len() == 0 {
+			src = srcStderr
+		}
+		m.runs = []run{{src: src}}
+	}
+	return m
 }
 
 // add records that n bytes at srcOff of stream src just arrived. The
@@ -83,12 +84,15 @@ func (m *interleave) add(src uint8, srcOff int64, n int) {
 		}
 	}
 	r := run{start: m.end, srcOff: srcOff, src: src}
-	var rec [runSize]byte
-	binary.LittleEndian.PutUint64(rec[0:], uint64(r.start))
-	binary.LittleEndian.PutUint64(rec[8:], uint64(r.srcOff))
-	rec[16] = r.src
+	if m.nFile == 1 && m.idx == nil && m.path != "" {
+		// The first switch: from now on the runs need a file.
+		if f, err := os.OpenFile(m.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
+			m.idx = f
+			m.idx.WriteAt(encodeRun(m.runs[0]), 0)
+		}
+	}
 	if m.idx != nil {
-		m.idx.WriteAt(rec[:], m.nFile*runSize)
+		m.idx.WriteAt(encodeRun(r), m.nFile*runSize)
 	}
 	m.nFile++
 	if len(m.runs) == runsInMem {
@@ -97,6 +101,14 @@ func (m *interleave) add(src uint8, srcOff int64, n int) {
 	m.runs = append(m.runs, r)
 	m.end += int64(n)
 	m.notifyLocked()
+}
+
+func encodeRun(r run) []byte {
+	rec := make([]byte, runSize)
+	binary.LittleEndian.PutUint64(rec[0:], uint64(r.start))
+	binary.LittleEndian.PutUint64(rec[8:], uint64(r.srcOff))
+	rec[16] = r.src
+	return rec
 }
 
 func (m *interleave) notifyLocked() {
@@ -138,7 +150,7 @@ func (m *interleave) find(off int64) (r run, runEnd int64, ok bool) {
 	mem := m.runs
 	nFile := m.nFile
 	m.mu.Unlock()
-	if off >= end || nFile == 0 {
+	if off >= end || (len(mem) == 0 && nFile == 0) {
 		return run{}, 0, false
 	}
 	if len(mem) > 0 && off >= mem[0].start {

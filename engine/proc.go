@@ -2,12 +2,13 @@ package engine
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -145,18 +146,64 @@ func signalProcs(ps []procInfo, sig syscall.Signal) int {
 	return n
 }
 
-// becomeSubreaper makes orphaned descendants of jobs re-parent to this
-// process instead of init, so the sweep can find and end them.
-func becomeSubreaper() error {
-	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+// reaper guards the process-wide set of job leaders (every engine's). It
+// is held for reading while a job is started and its leader registered, and
+// for writing while orphans are reaped, so the reaper never takes a leader's
+// exit status away from os/exec.
+var reaper struct {
+	sync.RWMutex
+	once    sync.Once
+	err     error
+	mu      sync.Mutex // guards leaders
+	leaders map[int]bool
 }
 
-// reapOrphans collects zombie children that are not job leaders (whose
-// os/exec Wait owns them) and that are in some job's session rather than the
-// engine's own (so children of other in-process code, such as ripgrep run by a
-// tool, are left to their owners). isLeader is called with the engine's spawn
-// lock held, so a leader is registered before it can be seen here.
-func reapOrphans(isLeader func(pid int) bool) {
+func addLeader(pid int) {
+	reaper.mu.Lock()
+	reaper.leaders[pid] = true
+	reaper.mu.Unlock()
+}
+
+func removeLeader(pid int) {
+	reaper.mu.Lock()
+	delete(reaper.leaders, pid)
+	reaper.mu.Unlock()
+}
+
+func isLeader(pid int) bool {
+	reaper.mu.Lock()
+	defer reaper.mu.Unlock()
+	return reaper.leaders[pid]
+}
+
+// startReaper makes this process a child subreaper, so orphaned
+// descendants of jobs re-parent to it instead of init and the sweep can find
+// and end them, and starts reaping those that exit. Once per process.
+func startReaper() error {
+	reaper.once.Do(func() {
+		reaper.leaders = map[int]bool{}
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			reaper.err = fmt.Errorf("become subreaper: %w", err)
+			return
+		}
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGCHLD)
+		go func() {
+			for range ch {
+				reap()
+			}
+		}()
+	})
+	return reaper.err
+}
+
+// reap collects zombie children that are not job leaders (whose os/exec
+// Wait owns them) and that are in some job's session rather than this
+// process's own (so children of other in-process code, such as ripgrep run
+// by a tool, are left to their owners).
+func reap() {
+	reaper.Lock()
+	defer reaper.Unlock()
 	mySid, _ := unix.Getsid(0)
 	for _, pid := range children() {
 		if isLeader(pid) {
@@ -167,9 +214,6 @@ func reapOrphans(isLeader func(pid int) bool) {
 			continue
 		}
 		var ws unix.WaitStatus
-		_, err = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
-		if err != nil && !errors.Is(err, unix.ECHILD) {
-			continue
-		}
+		_, _ = unix.Wait4(pid, &ws, unix.WNOHANG, nil)
 	}
 }

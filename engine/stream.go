@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -22,11 +23,11 @@ const punchChunk = 16 << 20
 // offset, even after the head of the log has been released.
 type stream struct {
 	mu      sync.Mutex
-	ring    []byte // circular; nil once the job has finished
+	ring    []byte // circular once full (RingSize); grows until then; nil once finished
 	end     int64  // total bytes written; the next write's offset
 	first   int64  // first offset still readable (older ones were dropped by the cap)
 	path    string
-	log     *os.File // the writer's descriptor; nil once the stream is closed
+	log     *os.File // the writer's descriptor: made on the first write, nil once closed
 	logCap  int64
 	logEnd  int64 // bytes safely in the log; less than end after a write error
 	logErr  error // first log write error, reported once to readers
@@ -34,17 +35,20 @@ type stream struct {
 	changed chan struct{}
 }
 
-func newStream(path string, logCap int64) (*stream, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open log: %w", err)
-	}
-	return &stream{path: path, ring: make([]byte, RingSize), log: f, logCap: logCap, changed: make(chan struct{})}, nil
+// newStream makes a stream whose log will be path. The log file and the
+// ring are made when the first bytes arrive: most commands print little or
+// nothing on one of their streams, and creating files is not free.
+func newStream(path string, logCap int64) *stream {
+	return &stream{path: path, ring: []byte{}, logCap: logCap, changed: make(chan struct{})}
 }
 
-// openStream opens the log of a finished job (history) for reading.
+// openStream opens the log of a finished job (history) for reading; a
+// missing log is a stream that never printed.
 func openStream(path string) (*stream, error) {
 	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &stream{path: path, closed: true, changed: make(chan struct{})}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +78,13 @@ func (s *stream) Write(p []byte) {
 	if s.closed {
 		return
 	}
+	if s.log == nil && s.logErr == nil {
+		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			s.logErr = fmt.Errorf("log could not be created: %w", err)
+		}
+		s.log = f
+	}
 	if s.logErr == nil {
 		if _, err := s.log.WriteAt(p, s.end); err != nil {
 			s.logErr = fmt.Errorf("log write failed at offset %d: %w", s.end, err)
@@ -91,6 +102,16 @@ func (s *stream) Write(p []byte) {
 }
 
 func (s *stream) writeRing(p []byte) {
+	if need := s.end + int64(len(p)); need > int64(len(s.ring)) && len(s.ring) < RingSize {
+		// Still linear (nothing has wrapped): grow, keeping positions.
+		n := max(4096, 2*len(s.ring))
+		for int64(n) < need && n < RingSize {
+			n *= 2
+		}
+		grown := make([]byte, min(n, RingSize))
+		copy(grown, s.ring)
+		s.ring = grown
+	}
 	at := s.end // absolute offset of p[0]
 	if len(p) > len(s.ring) {
 		at += int64(len(p) - len(s.ring))
@@ -127,8 +148,10 @@ func (s *stream) Close() {
 		return
 	}
 	s.closed = true
-	s.log.Close()
-	s.log = nil
+	if s.log != nil {
+		s.log.Close()
+		s.log = nil
+	}
 	if s.logErr == nil {
 		s.ring = nil
 	}
