@@ -58,9 +58,9 @@ type Engine struct {
 	handles map[string]handle
 	nextID  int // next job id to try; 0 until the state dir was read
 
-	events  broker
-	ready   chan struct{} // output doorbell, capacity 1
-	wg      sync.WaitGroup // job supervisors
+	events broker
+	ready  chan struct{}  // output doorbell, capacity 1
+	wg     sync.WaitGroup // job supervisors
 }
 
 // New starts an engine: it becomes a child subreaper, starts the orphan
