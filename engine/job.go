@@ -622,8 +622,8 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 	for _, r := range readers {
 		r.Close()
 	}
-	if left := j.leftovers(); left > 0 {
-		j.setNote("%d background process(es) outlived the command and were ended", left)
+	if j.hasLeftovers() {
+		j.setNote("background processes outlived the command and were ended")
 		j.e.wg.Add(1)
 		go func() {
 			defer j.e.wg.Done()
@@ -681,12 +681,15 @@ func (j *Job) finish(waitErr error) {
 	j.e.ring()
 }
 
-// leftovers counts live processes of the job once its leader has exited.
-// With the engine a subreaper, every surviving descendant's chain of
-// parents now ends at the engine, so looking at the engine's own children
-// finds them without scanning all of /proc (the common case: none).
-func (j *Job) leftovers() int {
-	n := 0
+// hasLeftovers reports whether anything of the job still runs once its
+// leader has exited: its process group is not empty, or one of the engine's
+// own children belongs to it. With the engine a subreaper, every surviving
+// descendant's chain of parents now ends at the engine, so this finds them
+// without scanning all of /proc (the common case: nothing is left).
+func (j *Job) hasLeftovers() bool {
+	if syscall.Kill(-j.pid, 0) == nil {
+		return true
+	}
 	for _, pid := range children() {
 		if isLeader(pid) {
 			continue
@@ -696,8 +699,8 @@ func (j *Job) leftovers() int {
 			continue
 		}
 		if id, tok := jobOf(pid); p.sid == j.pid || (id == j.ID && tok == j.e.token) {
-			n++
+			return true
 		}
 	}
-	return n
+	return false
 }

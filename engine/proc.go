@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -46,10 +46,15 @@ func readProc(pid int) (procInfo, error) {
 // children lists the direct children of this process (all threads). With the
 // engine a subreaper, orphaned descendants of jobs show up here.
 func children() []int {
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
 	var pids []int
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
+	for _, tid := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + tid + "/children")
 		if err != nil {
 			continue
 		}
@@ -191,6 +196,9 @@ func startReaper() error {
 		go func() {
 			for range ch {
 				reap()
+				// Exits come in bursts; one look at our children per
+				// burst is enough, and zombies may wait a moment.
+				time.Sleep(20 * time.Millisecond)
 			}
 		}()
 	})
