@@ -619,3 +619,17 @@ func TestMergedInterleave(t *testing.T) {
 		t.Fatalf("merged from history: %q", got)
 	}
 }
+
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	dir := t.TempDir()
+	env, err := e.Exec(t.Context(), Spec{Command: "ulimit -n; ulimit -t", Limits: Limits{Nofile: 123, CPUSec: 7}}, 5*time.Second, 1024)
+	if err != nil || env.Stdout != "123\n7\n" {
+		t.Fatalf("limits: %q %v", env.Stdout, err)
+	}
+	env, err = e.Exec(t.Context(), Spec{Command: "head -c 3000000 /dev/zero > big", Cwd: dir, Limits: Limits{FsizeMB: 1}}, 5*time.Second, 1024)
+	if err != nil || env.SemanticStatus == SemanticOK {
+		t.Fatalf("a 3 MB write under a 1 MiB file limit succeeded: %+v %v", env, err)
+	}
+}
