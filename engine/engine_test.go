@@ -633,3 +633,50 @@ func TestLimits(t *testing.T) {
 		t.Fatalf("a 3 MB write under a 1 MiB file limit succeeded: %+v %v", env, err)
 	}
 }
+
+// Lifecycle events arrive in order and none is lost, even when the
+// subscriber is slow.
+func TestEventsLossless(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	_, sub := e.Subscribe()
+	defer sub.Close()
+	const n = 30
+	var jobs []*Job
+	for range n {
+		jobs = append(jobs, start(t, e, Spec{Command: "true"}))
+	}
+	for _, j := range jobs {
+		wait(t, j, 10*time.Second)
+	}
+	started, exited := map[JobID]bool{}, map[JobID]bool{}
+	timeout := time.After(10 * time.Second)
+	for len(exited) < n {
+		select {
+		case ev := <-sub.C():
+			switch ev.Kind {
+			case JobStarted:
+				started[ev.Job] = true
+			case JobExited:
+				if !started[ev.Job] {
+					t.Fatalf("job %s exited before it started", ev.Job)
+				}
+				exited[ev.Job] = true
+			}
+		case <-timeout:
+			t.Fatalf("got %d started, %d exited events of %d", len(started), len(exited), n)
+		}
+	}
+}
+
+func TestJobCap(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{MaxJobs: 2})
+	a := start(t, e, Spec{Command: "sleep 600", Interactive: true})
+	start(t, e, Spec{Command: "sleep 600", Interactive: true})
+	if _, err := e.Start(t.Context(), Spec{Command: "true"}); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("third job: %v", err)
+	}
+	a.Kill("test")
+	start(t, e, Spec{Command: "true"})
+}
