@@ -552,3 +552,26 @@ func waitNone(t *testing.T, mark string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestPTYOverMCP(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	var env envelope
+	s.call(t, "terminal_exec", map[string]any{"command": "test -t 1 && echo on a terminal", "pty": true}, &env)
+	if !strings.Contains(env.Stdout, "on a terminal") || *env.ExitCode != 0 {
+		t.Fatalf("%+v", env)
+	}
+	var started struct {
+		JobID string `json:"job_id"`
+	}
+	s.call(t, "terminal_job_start", map[string]any{"command": "read a; stty size", "pty": true, "cols": 50, "rows": 20, "startup_wait_sec": 0}, &started)
+	if res := s.call(t, "terminal_job_manage", map[string]any{"action": "resize", "job_id": started.JobID, "cols": 81, "rows": 23}, nil); res.IsError {
+		t.Fatal(errText(res))
+	}
+	s.call(t, "terminal_job_manage", map[string]any{"action": "stdin", "job_id": started.JobID, "data": "\n"}, nil)
+	var l logs
+	s.call(t, "terminal_job_logs", map[string]any{"job_id": started.JobID, "wait_for": "23 81"}, &l)
+	if !l.Matched {
+		t.Fatalf("resize not seen: %+v", l)
+	}
+}

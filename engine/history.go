@@ -24,6 +24,7 @@ type meta struct {
 	OwnerStart  uint64    `json:"owner_start"`
 	Token       string    `json:"engine_token"`
 	Merged      bool      `json:"merged,omitempty"`
+	PTY         bool      `json:"pty,omitempty"`
 	Started     time.Time `json:"started"`
 	Status      string    `json:"status"`
 	ExitCode    int       `json:"exit_code"`
@@ -40,7 +41,7 @@ func (j *Job) writeMeta() {
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
 		Origin: j.Origin, Pid: j.pid, PidStart: j.leader.start, Owner: self.pid, OwnerStart: self.start,
-		Token: j.e.token, Merged: j.merged, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
+		Token: j.e.token, Merged: j.merged, PTY: j.pty, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
 	}
 	j.mu.Unlock()
@@ -91,21 +92,25 @@ func (e *Engine) loadHistory() {
 		j := &Job{
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
 			Origin: m.Origin, Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
-			pid: m.Pid, merged: m.Merged, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
+			pid: m.Pid, merged: m.Merged, pty: m.PTY, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
 			warning: m.Warning, note: m.Note,
 		}
 		j.reaped.Store(true)
 		close(j.done)
-		for _, n := range []string{Stdout, Stderr} {
-			if s, err := openStream(filepath.Join(j.dir, n+".log")); err == nil {
+		logs := map[string]string{Stdout: "stdout.log", Stderr: "stderr.log"}
+		if m.PTY {
+			logs = map[string]string{Stdout: "pty.log"}
+		}
+		for n, file := range logs {
+			if s, err := openStream(filepath.Join(j.dir, file)); err == nil {
 				j.streams[n] = s
 			}
 		}
 		if j.streams[Stdout] == nil {
 			continue // unreadable logs: nothing to show
 		}
-		if errs := j.streams[Stderr]; errs != nil && !m.Merged {
+		if errs := j.streams[Stderr]; errs != nil && !m.Merged && !m.PTY {
 			j.streams[Merged] = openInterleave(filepath.Join(j.dir, mergedName), j.streams[Stdout], errs)
 		}
 		e.jobs[j.ID] = j

@@ -97,6 +97,9 @@ type Job struct {
 	reaped  atomic.Bool       // os/exec has waited for the leader
 	streams map[string]source // stdout, stderr, merged (an interleave of the two)
 	merged  bool              // stderr shares stdout's pipe
+	pty     bool              // runs on a pseudo-terminal: one stream, the terminal's
+	ptmx    *os.File          // the PTY master while the job runs
+	sizeMu  sync.Mutex        // serialises resizes
 	in      *inputQueue
 	lastOut atomic.Int64 // unix nanos of the last output, for waiting-for-input
 	timer   *time.Timer
@@ -131,6 +134,7 @@ type Info struct {
 	RuntimeMs       int64     `json:"runtime_ms"`
 	StdoutBytes     int64     `json:"stdout_bytes"`
 	StderrBytes     int64     `json:"stderr_bytes"`
+	PTY             bool      `json:"pty,omitempty"`
 	WaitingForInput bool      `json:"waiting_for_input,omitempty"`
 	Foreground      bool      `json:"foreground,omitempty"`
 	Warning         string    `json:"warning,omitempty"`
@@ -144,7 +148,7 @@ func (j *Job) Info() Info {
 	in := Info{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
 		Origin: j.Origin, Pid: j.pid, Status: j.status.String(), Signal: j.signal,
-		StartedAt: j.Started, Foreground: j.foreground && j.status == Running,
+		StartedAt: j.Started, Foreground: j.foreground && j.status == Running, PTY: j.pty,
 		Warning: j.warning, Note: j.note,
 	}
 	end := time.Now()
@@ -157,7 +161,7 @@ func (j *Job) Info() Info {
 	if s := j.streams[Stdout]; s != nil {
 		in.StdoutBytes = s.Len()
 	}
-	if s := j.streams[Stderr]; s != nil && !j.merged {
+	if s := j.streams[Stderr]; s != nil {
 		in.StderrBytes = s.Len()
 	}
 	in.WaitingForInput = j.status == Running && j.waitingLocked()
@@ -196,6 +200,15 @@ func (j *Job) Exit() (Status, int, string) {
 func (j *Job) stream(name string) (source, error) {
 	if name == "" {
 		name = Merged
+	}
+	if j.pty {
+		// A PTY job has one stream: the terminal's output.
+		if name == Stderr {
+			return nil, fmt.Errorf("job %s runs on a terminal and has one stream: read %q", j.ID, Stdout)
+		}
+		if name == Merged || name == "pty" {
+			name = Stdout
+		}
 	}
 	if j.merged && (name == Merged || name == Stderr) {
 		if name == Stderr {
@@ -249,13 +262,23 @@ func (j *Job) Input(data []byte) (int, error) {
 	if j.in == nil {
 		return 0, fmt.Errorf("job %s was started without stdin (terminal_exec reads /dev/null unless given stdin; start it with terminal_job_start)", j.ID)
 	}
+	if j.pty {
+		if err := j.checkCanonical(data); err != nil {
+			return 0, err
+		}
+	}
 	return j.in.Write(data)
 }
 
-// CloseInput closes the job's stdin once queued bytes are written.
+// CloseInput closes the job's stdin once queued bytes are written; on a
+// terminal it sends end-of-file (ctrl+d) instead.
 func (j *Job) CloseInput() error {
 	if j.in == nil {
 		return fmt.Errorf("job %s has no open stdin", j.ID)
+	}
+	if j.pty {
+		_, err := j.in.Write([]byte{4})
+		return err
 	}
 	j.in.Close()
 	return nil
@@ -389,6 +412,8 @@ type Spec struct {
 	Name        string
 	Description string
 	MergeStderr bool
+	PTY         bool // run on a pseudo-terminal: one stream, stdin is the terminal
+	Cols, Rows  int  // the terminal's size (default 120×40)
 	Limits      Limits
 	Timeout     time.Duration // 0: none
 	Origin      Origin
@@ -446,76 +471,19 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		foreground: spec.Foreground,
 	}
 	j.warning = verdict.Warning
-	names := []string{Stdout, Stderr}
-	if spec.MergeStderr {
-		names = names[:1]
-	}
-	for _, n := range names {
-		j.streams[n] = newStream(filepath.Join(dir, n+".log"), e.cfg.LogCap)
-	}
-	if !spec.MergeStderr {
-		j.streams[Merged] = newInterleave(filepath.Join(dir, mergedName), j.streams[Stdout], j.streams[Stderr])
-	}
-
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = jobEnv(id, e.token, spec.Env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var parentEnds, childEnds []*os.File
-	closeAll := func(fs []*os.File) {
-		for _, f := range fs {
-			f.Close()
-		}
+	var io jobIO
+	if spec.PTY {
+		io, err = j.ptyIO(cmd, spec)
+	} else {
+		io, err = j.pipeIO(cmd, spec)
 	}
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			parentEnds, childEnds = append(parentEnds, r), append(childEnds, w)
-			// A larger pipe lets a fast writer run ahead of us in bigger
-			// steps: fewer reads and log writes per byte. Best effort. (Not
-			// r.Fd(): that would make the pipe blocking, and Close could no
-			// longer interrupt a read.)
-			if rc, err := r.SyscallConn(); err == nil {
-				rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
-			}
-		}
-		return r, w, err
-	}
-	outR, outW, err := pipe()
 	if err != nil {
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, outW
-	readers := map[string]*os.File{Stdout: outR}
-	if !spec.MergeStderr {
-		errR, errW, err := pipe()
-		if err != nil {
-			closeAll(parentEnds)
-			closeAll(childEnds)
-			j.release(true)
-			return nil, fmt.Errorf("start job: %w", err)
-		}
-		cmd.Stderr = errW
-		readers[Stderr] = errR
-	}
-	if spec.Interactive || spec.Stdin != nil {
-		inR, inW, err := os.Pipe()
-		if err != nil {
-			closeAll(parentEnds)
-			closeAll(childEnds)
-			j.release(true)
-			return nil, fmt.Errorf("start job: %w", err)
-		}
-		cmd.Stdin = inR
-		childEnds = append(childEnds, inR)
-		j.in = newInputQueue(inW)
-		if spec.Stdin != nil {
-			j.in.Write(spec.Stdin)
-			if !spec.Interactive {
-				j.in.Close()
-			}
-		}
 	}
 
 	reaper.RLock()
@@ -530,11 +498,11 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		e.register(j)
 	}
 	reaper.RUnlock()
-	closeAll(childEnds)
+	closeAll(io.childEnds)
 	if err != nil {
-		closeAll(parentEnds)
+		closeAll(io.readers)
 		if j.in != nil {
-			j.in.Close()
+			j.in.Abort()
 		}
 		j.release(true)
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
@@ -551,16 +519,84 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		})
 	}
 	var pumps sync.WaitGroup
-	for name, r := range readers {
-		pumps.Go(func() { j.pump(r, name) })
+	for i, r := range io.readers {
+		pumps.Go(func() { j.pump(r, io.names[i]) })
 	}
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		j.supervise(&pumps, parentEnds)
+		j.supervise(&pumps, io.readers)
 	}()
 	e.publish(JobStarted, j)
 	return j, nil
+}
+
+// jobIO is a job's side of its stdio: what it reads (and the stream each
+// feeds), and the child's ends to close once the child has them.
+type jobIO struct {
+	readers   []*os.File
+	names     []string
+	childEnds []*os.File
+}
+
+func closeAll(fs []*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
+}
+
+// pipeIO gives the job pipes: stdout and stderr (or one for both), and
+// stdin when the call has input for it or the job is interactive.
+func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
+	defer func() {
+		if err != nil {
+			closeAll(io.readers)
+			closeAll(io.childEnds)
+		}
+	}()
+	names := []string{Stdout, Stderr}
+	if spec.MergeStderr {
+		names = names[:1]
+	}
+	for _, n := range names {
+		j.streams[n] = newStream(filepath.Join(j.dir, n+".log"), j.e.cfg.LogCap)
+		r, w, err := os.Pipe()
+		if err != nil {
+			return io, err
+		}
+		io.readers, io.names, io.childEnds = append(io.readers, r), append(io.names, n), append(io.childEnds, w)
+		// A larger pipe lets a fast writer run ahead of us in bigger steps:
+		// fewer reads and log writes per byte. Best effort. (Not r.Fd(): that
+		// would make the pipe blocking, and Close could no longer interrupt a
+		// read.)
+		if rc, err := r.SyscallConn(); err == nil {
+			rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+		}
+		if n == Stdout {
+			cmd.Stdout, cmd.Stderr = w, w
+		} else {
+			cmd.Stderr = w
+		}
+	}
+	if !spec.MergeStderr {
+		j.streams[Merged] = newInterleave(filepath.Join(j.dir, mergedName), j.streams[Stdout], j.streams[Stderr])
+	}
+	if spec.Interactive || spec.Stdin != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return io, err
+		}
+		cmd.Stdin = r
+		io.childEnds = append(io.childEnds, r)
+		j.in = newInputQueue(w)
+		if spec.Stdin != nil {
+			j.in.Write(spec.Stdin)
+			if !spec.Interactive {
+				j.in.Close()
+			}
+		}
+	}
+	return io, nil
 }
 
 // pipeSize is the capacity asked for each output pipe, and the read size.

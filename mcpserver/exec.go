@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -22,7 +21,7 @@ type execInput struct {
 	MaxOutputKB            int               `json:"max_output_kb,omitempty" jsonschema:"inline output cap per stream in KiB (default 256); beyond it head and tail are shown and the rest is behind output_handle"`
 	Limits                 *engine.Limits    `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	Description            string            `json:"description,omitempty" jsonschema:"what this command is for, shown to the person watching"`
-	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal"`
+	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal (120x40): for programs that need a terminal; output is one stream (stdout)"`
 }
 
 type jobStartInput struct {
@@ -82,9 +81,6 @@ func orDefault(p *float64, def float64) float64 {
 }
 
 func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInput) (*mcp.CallToolResult, *engine.Envelope, error) {
-	if in.PTY {
-		return fail[*engine.Envelope](errors.New("pty is not supported yet: run without pty, or use terminal_job_start"))
-	}
 	timeout, err := seconds(orDefault(in.TimeoutSec, 60))
 	if err != nil {
 		return fail[*engine.Envelope](fmt.Errorf("timeout_sec: %w", err))
@@ -105,7 +101,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: in.Cwd, Env: in.Env, Description: in.Description,
-		Timeout: timeout, Origin: s.origin(req),
+		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY,
 	}
 	if in.Limits != nil {
 		spec.Limits = *in.Limits
@@ -121,9 +117,6 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 }
 
 func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobStartInput) (*mcp.CallToolResult, jobStartOutput, error) {
-	if in.PTY {
-		return fail[jobStartOutput](errors.New("pty is not supported yet: start the job without pty"))
-	}
 	timeout, err := seconds(in.TimeoutSec)
 	if err != nil {
 		return fail[jobStartOutput](fmt.Errorf("timeout_sec: %w", err))
@@ -135,6 +128,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	spec := engine.Spec{
 		Command: in.Command, Cwd: in.Cwd, Env: in.Env, Name: in.Name, Description: in.Description,
 		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
+		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows,
 	}
 	if in.Limits != nil {
 		spec.Limits = *in.Limits

@@ -230,7 +230,9 @@ func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageIn
 			return fail[manageOutput](err)
 		}
 	case "resize":
-		return fail[manageOutput](fmt.Errorf("job %s is not a PTY job: only PTY jobs can be resized", j.ID))
+		if err := j.Resize(in.Cols, in.Rows); err != nil {
+			return fail[manageOutput](err)
+		}
 	case "remove":
 		if err := s.e.Remove(j.ID); err != nil {
 			return fail[manageOutput](err)

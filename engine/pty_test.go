@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPTYIsATerminal(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: `test -t 0 && test -t 1 && echo "tty $TERM" && stty size`, PTY: true, Cols: 97, Rows: 31}, 10*time.Second, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.ReplaceAll(env.Stdout, "\r\n", "\n"); got != "tty xterm-256color\n31 97\n" || *env.ExitCode != 0 {
+		t.Fatalf("stdout %q exit %v", env.Stdout, deref(env.ExitCode))
+	}
+}
+
+// R2.4: a PTY job that prints and exits at once loses nothing: EIO after
+// the child exits is the end only once everything is drained.
+func TestPTYShortLivedLosesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for i := range n {
+		env, err := e.Exec(t.Context(), Spec{Command: fmt.Sprintf("printf MARK-%d; exit 3", i), PTY: true}, 10*time.Second, 4096)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Stdout != fmt.Sprintf("MARK-%d", i) || *env.ExitCode != 3 {
+			t.Fatalf("run %d: stdout %q exit %v", i, env.Stdout, deref(env.ExitCode))
+		}
+	}
+}
+
+// R2.5: a grandchild that ignores SIGHUP keeps the terminal open after the
+// shell exits; the job still ends within the drain bound and the
+// grandchild is ended.
+func TestPTYGrandchildHoldingTerminal(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Drain: 200 * time.Millisecond})
+	t0 := time.Now()
+	env, err := e.Exec(t.Context(), Spec{Command: `(trap '' HUP; sleep 30; echo late) & echo early`, PTY: true}, 10*time.Second, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(t0); took > 5*time.Second {
+		t.Fatalf("took %s", took)
+	}
+	if !strings.Contains(env.Stdout, "early") || strings.Contains(env.Stdout, "late") {
+		t.Fatalf("stdout %q", env.Stdout)
+	}
+	j, _ := e.Job(env.JobID)
+	assertGone(t, j)
+}
+
+// R1.7: a line longer than canonical mode keeps is refused, never cut.
+func TestPTYLongLineRefused(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	j := start(t, e, Spec{Command: `IFS= read -r line; echo "len ${#line}"`, PTY: true, Interactive: true})
+	waitUntil(t, 5*time.Second, "the terminal to be in canonical mode", func() bool {
+		return j.checkCanonical(bytes.Repeat([]byte("x"), maxCanon+1)) != nil
+	})
+	if _, err := j.Input(append(bytes.Repeat([]byte("x"), 10000), '\n')); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("10000-byte line: %v", err)
+	}
+	if _, err := j.Input(append(bytes.Repeat([]byte("y"), 4000), '\n')); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, j, 10*time.Second)
+	waitOutput(t, j, "len 4000")
+}
+
+// R2.11: resize reaches the job; a storm of resizes ends on the last size.
+func TestPTYResize(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	j := start(t, e, Spec{Command: `read a; stty size; read b; stty size`, PTY: true, Interactive: true})
+	if err := j.Resize(120, 40); err != nil {
+		t.Fatal(err)
+	}
+	j.Input([]byte("\n"))
+	waitOutput(t, j, "40 120")
+	for i := range 1000 {
+		if err := j.Resize(10+i%200, 5+i%50); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Resize(77, 22)
+	j.Input([]byte("\n"))
+	waitOutput(t, j, "22 77")
+	if err := j.Resize(0, 5); err == nil {
+		t.Fatal("a 0-column terminal was accepted")
+	}
+	pipe := start(t, e, Spec{Command: "true"})
+	if err := pipe.Resize(80, 24); !errors.Is(err, ErrNotPTY) {
+		t.Fatalf("resize of a pipe job: %v", err)
+	}
+}
