@@ -25,6 +25,8 @@ type meta struct {
 	Token       string    `json:"engine_token"`
 	Merged      bool      `json:"merged,omitempty"`
 	PTY         bool      `json:"pty,omitempty"`
+	Cols        int       `json:"cols,omitempty"`
+	Rows        int       `json:"rows,omitempty"`
 	Started     time.Time `json:"started"`
 	Status      string    `json:"status"`
 	ExitCode    int       `json:"exit_code"`
@@ -41,7 +43,7 @@ func (j *Job) writeMeta() {
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
 		Origin: j.Origin, Pid: j.pid, PidStart: j.leader.start, Owner: self.pid, OwnerStart: self.start,
-		Token: j.e.token, Merged: j.merged, PTY: j.pty, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
+		Token: j.e.token, Merged: j.merged, PTY: j.pty, Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
 	}
 	j.mu.Unlock()
@@ -92,7 +94,7 @@ func (e *Engine) loadHistory() {
 		j := &Job{
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
 			Origin: m.Origin, Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
-			pid: m.Pid, merged: m.Merged, pty: m.PTY, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
+			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
 			warning: m.Warning, note: m.Note,
 		}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"tend/vterm"
 )
 
 // JobID names a job; ids are small decimal numbers, unique per state dir.
@@ -89,23 +91,28 @@ type Job struct {
 	Origin      Origin
 	Started     time.Time
 
-	e       *Engine
-	dir     string
-	cmd     *exec.Cmd
-	pid     int
-	leader  procInfo
-	reaped  atomic.Bool       // os/exec has waited for the leader
-	streams map[string]source // stdout, stderr, merged (an interleave of the two)
-	merged  bool              // stderr shares stdout's pipe
-	pty     bool              // runs on a pseudo-terminal: one stream, the terminal's
-	ptmx    *os.File          // the PTY master while the job runs
-	sizeMu  sync.Mutex        // serialises resizes
-	in      *inputQueue
-	lastOut atomic.Int64 // unix nanos of the last output, for waiting-for-input
-	timer   *time.Timer
-	done    chan struct{}
-	bg      chan struct{} // closed when a person backgrounds a waiting exec
-	bgOnce  sync.Once
+	e        *Engine
+	dir      string
+	cmd      *exec.Cmd
+	pid      int
+	leader   procInfo
+	reaped   atomic.Bool       // os/exec has waited for the leader
+	streams  map[string]source // stdout, stderr, merged (an interleave of the two)
+	merged   bool              // stderr shares stdout's pipe
+	pty      bool              // runs on a pseudo-terminal: one stream, the terminal's
+	ptmx     *os.File          // the PTY master while the job runs
+	sizeMu   sync.Mutex        // serialises resizes
+	term     *vterm.Term       // the rendered screen of a PTY job
+	cols     int               // its size at the last resize
+	rows     int
+	termAt   progress  // how far into the output the screen has caught up
+	termOnce sync.Once // makes term for PTY jobs from history
+	in       *inputQueue
+	lastOut  atomic.Int64 // unix nanos of the last output, for waiting-for-input
+	timer    *time.Timer
+	done     chan struct{}
+	bg       chan struct{} // closed when a person backgrounds a waiting exec
+	bgOnce   sync.Once
 
 	mu         sync.Mutex // guards the fields below
 	status     Status

@@ -2,15 +2,20 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"tend/vterm"
 )
 
 // PTY defaults and limits.
@@ -61,9 +66,14 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
-	j.pty, j.ptmx = true, ptmx
+	j.pty, j.ptmx, j.cols, j.rows = true, ptmx, cols, rows
 	j.streams[Stdout] = newStream(filepath.Join(j.dir, "pty.log"), j.e.cfg.LogCap)
 	j.in = newInputQueue(w)
+	// The terminal answers the program's queries (cursor position, device
+	// attributes) through the job's input, as a real terminal would.
+	j.term = vterm.New(cols, rows, vterm.WithReplies(func(b []byte) { j.in.Write(b) }))
+	j.termOnce.Do(func() {})
+	go j.emulate(j.streams[Stdout])
 	if len(spec.Stdin) > 0 {
 		j.Input(spec.Stdin)
 	}
@@ -109,9 +119,15 @@ func (j *Job) Resize(cols, rows int) error {
 	}
 	j.sizeMu.Lock()
 	defer j.sizeMu.Unlock()
+	if err := j.term.Resize(cols, rows); err != nil {
+		return err
+	}
 	if err := pty.Setsize(j.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		return fmt.Errorf("resize job %s: %w", j.ID, err)
 	}
+	j.mu.Lock()
+	j.cols, j.rows = cols, rows
+	j.mu.Unlock()
 	return nil
 }
 
@@ -133,4 +149,85 @@ func (j *Job) checkCanonical(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// emulate feeds the job's terminal output into its screen on a goroutine of
+// its own: the job's output reaches the ring and the log at full speed, and
+// the emulator catches up behind it (DESIGN §5b).
+func (j *Job) emulate(s source) {
+	buf := 256 << 10
+	var off int64
+	for {
+		changed, end, closed, _ := j.Changed(Stdout)
+		for off < end {
+			c := s.ReadAt(off, buf)
+			if len(c.Data) == 0 && c.Dropped == 0 {
+				break
+			}
+			j.term.Write(c.Data)
+			off = c.Next
+			j.termAt.set(off)
+		}
+		j.e.ring()
+		if closed && off >= end {
+			return
+		}
+		<-changed
+	}
+}
+
+// Screen returns the job's rendered terminal screen once the emulator has
+// caught up with the output printed so far (or after a short wait). Finished
+// PTY jobs from history are rendered from their log.
+func (j *Job) Screen() (*vterm.Snapshot, error) {
+	if !j.pty {
+		return nil, fmt.Errorf("job %s: %w: only PTY jobs have a screen", j.ID, ErrNotPTY)
+	}
+	j.termOnce.Do(func() {
+		if j.term == nil { // history: replay the log
+			j.term = vterm.New(cmp.Or(j.cols, DefaultCols), cmp.Or(j.rows, DefaultRows))
+			go j.emulate(j.streams[Stdout])
+		}
+	})
+	j.termAt.wait(j.streams[Stdout].Len(), 2*time.Second)
+	return j.term.Snapshot(), nil
+}
+
+// progress is an offset that goroutines can wait to reach.
+type progress struct {
+	mu    sync.Mutex
+	off   int64
+	moved chan struct{}
+}
+
+func (p *progress) set(off int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.off = off
+	if p.moved != nil {
+		close(p.moved)
+		p.moved = nil
+	}
+}
+
+// wait returns once the offset reaches target, or after d.
+func (p *progress) wait(target int64, d time.Duration) {
+	timeout := time.After(d)
+	for {
+		p.mu.Lock()
+		if p.off >= target {
+			p.mu.Unlock()
+			return
+		}
+		if p.moved == nil {
+			p.moved = make(chan struct{})
+		}
+		ch := p.moved
+		p.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timeout:
+			return
+		}
+	}
 }

@@ -106,3 +106,40 @@ func TestPTYResize(t *testing.T) {
 		t.Fatalf("resize of a pipe job: %v", err)
 	}
 }
+
+// The screen of a PTY job is the rendered terminal, also after the job has
+// finished and when it is read back from history.
+func TestPTYScreen(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := e.Exec(t.Context(), Spec{Command: `printf 'first\r\nsecond\r\n\033[1;31mred\033[0m\033[2;3HX'`, PTY: true, Cols: 40, Rows: 5}, 10*time.Second, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := e.Job(env.JobID)
+	snap, err := j.Screen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.Text(); !strings.HasPrefix(got, "first\nseXond\nred") {
+		t.Fatalf("screen:\n%s", got)
+	}
+	if snap.Cols != 40 || snap.Rows != 5 {
+		t.Fatalf("size %dx%d", snap.Cols, snap.Rows)
+	}
+	e.Close()
+	e2 := newEngine(t, Config{StateDir: dir})
+	h, _ := e2.Job(env.JobID)
+	snap, err = h.Screen()
+	if err != nil || !strings.HasPrefix(snap.Text(), "first\nseXond\nred") {
+		t.Fatalf("history screen: %v\n%s", err, snap.Text())
+	}
+	pipe := start(t, e2, Spec{Command: "true"})
+	if _, err := pipe.Screen(); !errors.Is(err, ErrNotPTY) {
+		t.Fatalf("screen of a pipe job: %v", err)
+	}
+}
