@@ -1,0 +1,256 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call classifies one simple command and returns the index of its Command.
+func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
+	c := w.c
+	w.seen[ce] = true
+	for _, a := range ce.Assigns {
+		w.nodeWords(a, sc)
+	}
+	w.words(sc, ce.Args...)
+	args, err := c.fields(sc, ce.Args)
+	if err != nil {
+		idx := c.record(nil)
+		c.flag(idx, Unparseable, "brace expansion would make too many words")
+		return idx
+	}
+	if len(ce.Args) == 0 {
+		return c.assignOnly(ce.Assigns, sc)
+	}
+	idx := c.run(args, sc, in, 0)
+	for _, a := range ce.Assigns {
+		c.assign(idx, a, sc, true)
+	}
+	return idx
+}
+
+// record appends a Command for args and returns its index.
+func (c *classifier) record(args []arg) int {
+	cmd := Command{Resolved: true}
+	for _, a := range args {
+		cmd.Argv = append(cmd.Argv, a.src)
+		if a.ok {
+			cmd.match = append(cmd.match, a.s)
+		} else {
+			cmd.match = append(cmd.match, unknownWord)
+			cmd.Resolved = false
+		}
+	}
+	c.cmds = append(c.cmds, cmd)
+	return len(c.cmds) - 1
+}
+
+// inv is one invocation being classified: a simple command, or a command
+// unwrapped from sudo, xargs, find -exec and the like.
+type inv struct {
+	c     *classifier
+	idx   int    // its Command
+	args  []arg  // argv, args[0] is the command
+	name  string // base name of args[0]
+	sc    *scope
+	in    source // what its stdin carries
+	depth int    // wrapper nesting
+}
+
+// run records args as a Command and classifies it through the catalogue.
+func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
+	idx := c.record(args)
+	if depth > maxUnwrap {
+		c.flag(idx, Unparseable, "wrappers nested too deep")
+		return idx
+	}
+	if len(args) == 0 {
+		c.flag(idx, Unparseable, "command name is computed at run time (expands to nothing)")
+		return idx
+	}
+	if !args[0].ok {
+		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].src)
+		return idx
+	}
+	if c.expired() {
+		return idx
+	}
+	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth}
+	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
+		return idx // prints usage: read-only whatever the command
+	}
+	lookup(iv.name)(iv)
+	return idx
+}
+
+// flag raises this invocation's class.
+func (iv *inv) flag(class Class, reason string) { iv.c.flag(iv.idx, class, reason) }
+
+// exec classifies args as a command run by this one (sudo, env, xargs …),
+// with the same stdin.
+func (iv *inv) exec(args []arg) {
+	iv.c.run(args, iv.sc, iv.in, iv.depth+1)
+}
+
+// shell re-parses code that this command runs as a shell script (bash -c,
+// eval, trap, ssh …), one level deeper.
+func (iv *inv) shell(code arg, sc *scope) {
+	if !code.ok {
+		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.src))
+		return
+	}
+	sub := *sc
+	sub.depth++
+	iv.c.script(code.s, &sub, &iv.idx)
+}
+
+// rest returns args from i on, or nil.
+func (iv *inv) rest(i int) []arg {
+	if i >= len(iv.args) {
+		return nil
+	}
+	return iv.args[i:]
+}
+
+// assignOnly handles "a=b c=d" with no command.
+func (c *classifier) assignOnly(as []*syntax.Assign, sc *scope) int {
+	var args []arg
+	for _, a := range as {
+		if a.Name != nil {
+			args = append(args, arg{s: a.Name.Value + "=", ok: true, src: a.Name.Value + "="})
+		}
+	}
+	idx := c.record(args)
+	for _, a := range as {
+		c.assign(idx, a, sc, false)
+	}
+	return idx
+}
+
+// assign checks one variable assignment. Some variables hold code that the
+// shell or a tool runs later (PROMPT_COMMAND, GIT_SSH_COMMAND), so their
+// values are re-parsed. prefix is true for "VAR=x cmd".
+func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	kind := varKind(name)
+	if kind == varPlain {
+		return
+	}
+	if !prefix {
+		c.flag(idx, Write, "")
+	}
+	if a.Value == nil {
+		return
+	}
+	val := arg{src: wordSource(sc.src, a.Value)}
+	if s, err := expand.Literal(c.expandConfig(sc), a.Value); err == nil {
+		val = arg{s: s, ok: true, src: s}
+	}
+	switch kind {
+	case varCode:
+		iv := &inv{c: c, idx: idx, name: name, sc: sc}
+		iv.shell(val, sc)
+	case varPrompt:
+		if !val.ok || strings.Contains(val.s, "$(") || strings.Contains(val.s, "`") {
+			c.flag(idx, Unparseable, name+" runs command substitutions at every prompt")
+		}
+	}
+}
+
+type varClass int
+
+const (
+	varPlain  varClass = iota
+	varEnv             // changes how later commands run (PATH, LD_PRELOAD)
+	varCode            // holds shell code run later
+	varPrompt          // prompt strings: $(…) in them runs at every prompt
+)
+
+// varKind says what assigning a variable can do.
+func varKind(name string) varClass {
+	switch name {
+	case "PROMPT_COMMAND", "BASH_ENV", "ENV", "GIT_SSH_COMMAND", "GIT_PAGER", "PAGER",
+		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
+		"GIT_SSH", "GIT_PROXY_COMMAND", "MANPAGER", "LESSOPEN", "LESSCLOSE":
+		return varCode
+	case "PS0", "PS1", "PS2", "PS4":
+		return varPrompt
+	case "PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "IFS",
+		"HOME", "CDPATH", "SHELLOPTS", "BASHOPTS", "PYTHONSTARTUP", "NODE_OPTIONS":
+		return varEnv
+	}
+	return varPlain
+}
+
+// decl handles export, declare, local, readonly, typeset.
+func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
+	c := w.c
+	args := []arg{{s: d.Variant.Value, ok: true, src: d.Variant.Value}}
+	for _, a := range d.Args {
+		w.nodeWords(a, sc)
+		switch {
+		case a.Name != nil:
+			args = append(args, arg{s: a.Name.Value, ok: true, src: a.Name.Value})
+		case a.Value != nil:
+			if fs, err := c.fields(sc, []*syntax.Word{a.Value}); err == nil {
+				args = append(args, fs...)
+			}
+		}
+	}
+	idx := c.record(args)
+	for _, a := range d.Args {
+		c.assign(idx, a, sc, false)
+		if a.Name != nil && !a.Naked {
+			c.flag(idx, Write, "")
+		}
+	}
+	return idx
+}
+
+// funcDecl walks a function body (defining it is enough to count it) and
+// recognises fork bombs: a function that calls itself more than once, or
+// in the background.
+func (w *walker) funcDecl(fd *syntax.FuncDecl, sc *scope) {
+	w.stmt(fd.Body, sc.sub(), source{})
+	if fd.Name == nil {
+		return
+	}
+	name := fd.Name.Value
+	calls, bg := 0, false
+	syntax.Walk(fd.Body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			if x.Background && callsName(x, name) {
+				bg = true
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) > 0 && litOf(x.Args[0]) == name {
+				calls++
+			}
+		}
+		return true
+	})
+	if calls >= 2 || (calls >= 1 && bg) {
+		idx := w.c.record(argsOf(name + "()"))
+		w.c.flag(idx, Destructive, fmt.Sprintf("fork bomb: function %s starts copies of itself", name))
+	}
+}
+
+// callsName reports whether a call to name occurs under n.
+func callsName(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && litOf(ce.Args[0]) == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,36 @@
+package policy
+
+import "path"
+
+// cd changes the tracked working directory of the current shell, so that
+// "cd / && rm -rf usr" is judged as rm -rf /usr. A directory computed at
+// run time makes it unknown; relative targets are then unknown too.
+func cd(iv *inv) {
+	args := iv.rest(1)
+	for len(args) > 0 && args[0].ok && len(args[0].s) > 1 && args[0].s[0] == '-' {
+		if args[0].s == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:]
+	}
+	sc := iv.sc
+	switch {
+	case len(args) == 0:
+		sc.cwd = iv.c.home
+		if sc.remote {
+			sc.cwd = remoteHome
+		}
+	case !args[0].ok || args[0].s == "-":
+		sc.cwd = ""
+	case path.IsAbs(args[0].s):
+		sc.cwd = path.Clean(args[0].s)
+	case sc.cwd != "":
+		sc.cwd = path.Join(sc.cwd, args[0].s)
+	}
+}
+
+func init() {
+	register(cd, "cd", "pushd")
+	register(func(iv *inv) { iv.sc.cwd = "" }, "popd")
+}

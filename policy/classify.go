@@ -1,0 +1,203 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits of one classification. Past any of them the command is
+// Unparseable: a person decides (RELIABILITY design rule 1, fail safe).
+const (
+	maxInput     = 64 << 10              // bytes of command text
+	maxDepth     = 4                     // nested re-parses: bash -c, eval, trap, ssh …
+	maxUnwrap    = 32                    // nested wrappers: sudo env nice …
+	maxFields    = 256                   // brace-expanded fields per word (V12)
+	maxCmdFields = 4096                  // expanded fields per simple command
+	budget       = 50 * time.Millisecond // wall time per classification (S4)
+)
+
+// Classify parses command as bash and classifies every simple command in it.
+// It never panics and always returns within about the time budget (50 ms);
+// anything it cannot understand — a parse error, NUL bytes or invalid UTF-8,
+// more than 64 KiB, re-parsing nested deeper than 4, a brace expansion too
+// large to expand, a command name computed at run time — is [Unparseable].
+func Classify(command string, env Env) (res Result) {
+	if len(command) > maxInput {
+		return unparseable(fmt.Sprintf("command longer than %d KiB", maxInput>>10))
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		// The parser silently drops NUL (V11), so what we would classify is
+		// not what bash would run.
+		return unparseable("command contains a NUL byte")
+	}
+	if !utf8.ValidString(command) {
+		return unparseable("command is not valid UTF-8")
+	}
+	c := newClassifier(env)
+	defer func() {
+		if r := recover(); r != nil {
+			res = unparseable(fmt.Sprintf("internal error while classifying: %v", r))
+		}
+	}()
+	c.script(command, c.top(), nil)
+	return c.result()
+}
+
+func unparseable(reason string) Result {
+	return Result{Class: Unparseable, Reasons: []string{reason}}
+}
+
+// classifier holds the state of one classification.
+type classifier struct {
+	deadline time.Time
+	project  string   // absolute working directory, or a placeholder when unknown
+	home     string   // absolute home directory, or a placeholder
+	temps    []string // temporary directories, where deleting is fine
+	cmds     []Command
+	timedOut bool
+}
+
+// Placeholders for unknown directories: absolute paths no real path can
+// equal or be under, since commands never contain NUL.
+const (
+	unknownProject = "/\x00cwd"
+	unknownHome    = "/\x00home"
+	remoteHome     = "/\x00remote"
+)
+
+func newClassifier(env Env) *classifier {
+	c := &classifier{deadline: time.Now().Add(budget)}
+	c.project = unknownProject
+	if filepath.IsAbs(env.Cwd) {
+		c.project = filepath.Clean(env.Cwd)
+	}
+	home := env.Home
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	c.home = unknownHome
+	if filepath.IsAbs(home) {
+		c.home = filepath.Clean(home)
+	}
+	c.temps = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp"}
+	if t := os.Getenv("TMPDIR"); filepath.IsAbs(t) {
+		t = filepath.Clean(t)
+		if t != "/" && t != c.home && !isUnder(c.home, t) {
+			c.temps = append(c.temps, t)
+		}
+	}
+	return c
+}
+
+// scope is what a shell knows while it runs one script: its working
+// directory (tracked through cd) and how deep in re-parses it is.
+type scope struct {
+	depth  int
+	src    string // the script text, for heredoc bodies
+	cwd    string // "" = unknown (after cd to a computed directory)
+	remote bool   // runs on another machine (ssh, kubectl exec)
+}
+
+func (c *classifier) top() *scope { return &scope{cwd: c.project} }
+
+// sub returns a copy for a subshell: cd inside it does not leak out.
+func (sc *scope) sub() *scope {
+	s := *sc
+	return &s
+}
+
+// expired reports whether the time budget is spent; the first time it is,
+// it records the reason.
+func (c *classifier) expired() bool {
+	if c.timedOut {
+		return true
+	}
+	if time.Now().After(c.deadline) {
+		c.timedOut = true
+		c.global(Unparseable, fmt.Sprintf("classification took longer than %v", budget))
+		return true
+	}
+	return false
+}
+
+// global records a finding that belongs to no simple command.
+func (c *classifier) global(class Class, reason string) {
+	c.cmds = append(c.cmds, Command{Class: class, Resolved: true, Reasons: []string{reason}})
+}
+
+// flag raises command i to class with a reason.
+func (c *classifier) flag(i int, class Class, reason string) {
+	cmd := &c.cmds[i]
+	cmd.Class = max(cmd.Class, class)
+	if reason != "" && !slices.Contains(cmd.Reasons, reason) {
+		cmd.Reasons = append(cmd.Reasons, reason)
+	}
+}
+
+// result folds the commands into a Result. Reasons are kept only for held
+// commands, so a Write result does not read like a warning.
+func (c *classifier) result() Result {
+	var r Result
+	r.Commands = c.cmds
+	for _, cmd := range c.cmds {
+		r.Class = max(r.Class, cmd.Class)
+	}
+	for _, cmd := range c.cmds {
+		if cmd.Class < Destructive {
+			continue
+		}
+		for _, why := range cmd.Reasons {
+			if !slices.Contains(r.Reasons, why) {
+				r.Reasons = append(r.Reasons, why)
+			}
+		}
+	}
+	return r
+}
+
+// script parses src and walks it. parent is the command that runs it
+// (bash -c, eval, …) or nil at the top; parse failures are recorded there.
+func (c *classifier) script(src string, sc *scope, parent *int) {
+	fail := func(class Class, why string) {
+		if parent != nil {
+			c.flag(*parent, class, why)
+		} else {
+			c.global(class, why)
+		}
+	}
+	if sc.depth > maxDepth {
+		fail(Unparseable, fmt.Sprintf("commands nested more than %d levels deep (bash -c, eval …)", maxDepth))
+		return
+	}
+	if c.expired() {
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		fail(Unparseable, "cannot parse: "+err.Error())
+		return
+	}
+	sc.src = src
+	seen := map[*syntax.CallExpr]bool{}
+	w := &walker{c: c, seen: seen}
+	w.stmts(f.Stmts, sc)
+	// Every CallExpr anywhere in the tree must have been classified; a node
+	// kind the walker does not know would otherwise hide a command.
+	missed := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && !seen[ce] {
+			missed = true
+		}
+		return !missed
+	})
+	if missed && !c.timedOut {
+		fail(Unparseable, "command in a construct the classifier does not understand")
+	}
+}

@@ -1,0 +1,185 @@
+package policy
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is one expanded field of a command. A word that cannot be expanded
+// statically ($var, $(…), an unset variable) becomes one arg with ok false;
+// src keeps its source text for display.
+type arg struct {
+	s   string
+	ok  bool
+	src string
+}
+
+// unknownWord stands for an unexpandable word when matching rules: it
+// contains NUL, which no command or rule can, so it equals nothing.
+const unknownWord = "\x00?"
+
+var errProcSubst = errors.New("process substitution is not expanded statically")
+
+// expandConfig is the static expansion environment: only the variables we
+// know (HOME and PWD), NoUnset so that any other variable is an error
+// instead of "", and a ProcSubst handler because expand calls it without a
+// nil check (V9). CmdSubst stays nil, which makes $(…) an error.
+func (c *classifier) expandConfig(sc *scope) *expand.Config {
+	home := c.home
+	if sc.remote {
+		home = remoteHome
+	}
+	vars := []string{"HOME=" + home}
+	if sc.cwd != "" && !sc.remote {
+		vars = append(vars, "PWD="+sc.cwd)
+	}
+	return &expand.Config{
+		Env:       expand.ListEnviron(vars...),
+		NoUnset:   true,
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errProcSubst },
+	}
+}
+
+// errBraces means a word would expand to too many fields (V12: 18 chained
+// {a,b} allocate 82 MiB inside expand before its own limit refuses).
+var errBraces = errors.New("brace expansion too large")
+
+// fields expands each word on its own, so one unexpandable word does not
+// hide the others. It fails only with errBraces.
+func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
+	cfg := c.expandConfig(sc)
+	out := make([]arg, 0, len(words))
+	total := 0
+	for _, w := range words {
+		n := braceCount(w)
+		total += n
+		if n > maxFields || total > maxCmdFields {
+			return nil, errBraces
+		}
+		fs, err := expand.Fields(cfg, w)
+		if err != nil {
+			out = append(out, arg{src: wordSource(sc.src, w)})
+			continue
+		}
+		for _, f := range fs {
+			out = append(out, arg{s: f, ok: true, src: f})
+		}
+	}
+	return out, nil
+}
+
+// wordSource is the text of w in src, or a printed form if positions do not
+// fit (a word built by us).
+func wordSource(src string, w *syntax.Word) string {
+	a, b := int(w.Pos().Offset()), int(w.End().Offset())
+	if 0 <= a && a <= b && b <= len(src) {
+		return src[a:b]
+	}
+	var sb strings.Builder
+	_ = syntax.NewPrinter().Print(&sb, w)
+	return sb.String()
+}
+
+// braceCount returns how many fields brace expansion makes of w, capped
+// just above maxFields. It splits a shallow copy, as expand does, so the
+// parsed tree never holds BraceExp nodes (syntax.Walk panics on them, V10).
+func braceCount(w *syntax.Word) int {
+	cp := *w
+	if !syntax.SplitBraces(&cp) {
+		return 1
+	}
+	return countParts(cp.Parts)
+}
+
+func countParts(parts []syntax.WordPart) int {
+	n := 1
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		m := 0
+		if br.Sequence {
+			m = seqLen(br)
+		} else {
+			for _, e := range br.Elems {
+				m += countParts(e.Parts)
+				if m > maxFields {
+					break
+				}
+			}
+		}
+		n *= max(m, 1)
+		if n > maxFields {
+			return maxFields + 1
+		}
+	}
+	return n
+}
+
+// seqLen is the length of {x..y[..step]}.
+func seqLen(br *syntax.BraceExp) int {
+	if len(br.Elems) < 2 {
+		return 1
+	}
+	from, to := litOf(br.Elems[0]), litOf(br.Elems[1])
+	a, err1 := strconv.ParseInt(from, 10, 64)
+	b, err2 := strconv.ParseInt(to, 10, 64)
+	if err1 != nil || err2 != nil {
+		if from == "" || to == "" {
+			return 1
+		}
+		a, b = int64(from[0]), int64(to[0])
+	}
+	d := b - a
+	if d < 0 {
+		d = -d
+	}
+	step := int64(1)
+	if len(br.Elems) > 2 {
+		if s, err := strconv.ParseInt(litOf(br.Elems[2]), 10, 64); err == nil && s != 0 {
+			step = max(s, -s)
+		}
+	}
+	if d/step > maxFields {
+		return maxFields + 1
+	}
+	return int(d/step) + 1
+}
+
+// litOf is the literal text of a word made only of *syntax.Lit parts.
+func litOf(w *syntax.Word) string {
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			return ""
+		}
+		sb.WriteString(l.Value)
+	}
+	return sb.String()
+}
+
+// strs returns the values of args and whether all were known.
+func strs(args []arg) ([]string, bool) {
+	out := make([]string, len(args))
+	ok := true
+	for i, a := range args {
+		out[i] = a.s
+		ok = ok && a.ok
+	}
+	return out, ok
+}
+
+// argsOf wraps known strings as args.
+func argsOf(ss ...string) []arg {
+	out := make([]arg, len(ss))
+	for i, s := range ss {
+		out[i] = arg{s: s, ok: true, src: s}
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// target is a path an operation acts on, resolved against the shell's
+// tracked working directory.
+type target struct {
+	path     string // absolute and clean; "" if unknown
+	children bool   // a glob: everything under path rather than path itself
+	src      string // as written
+}
+
+// resolve turns an argument into a target. Globs (unexpanded, since no
+// directory is read) become "everything under" their fixed prefix.
+func (c *classifier) resolve(sc *scope, a arg) target {
+	t := target{src: a.src}
+	if !a.ok {
+		return t
+	}
+	p := a.s
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		t.children = true
+		p = p[:i]
+		if j := strings.LastIndexByte(p, '/'); j >= 0 {
+			p = p[:j+1]
+		} else {
+			p = "."
+		}
+	}
+	if p == "" {
+		p = "."
+	}
+	if !path.IsAbs(p) {
+		if sc.cwd == "" {
+			return t
+		}
+		p = path.Join(sc.cwd, p)
+	}
+	t.path = path.Clean(p)
+	return t
+}
+
+// isUnder reports whether p is strictly inside dir.
+func isUnder(p, dir string) bool {
+	if dir == "/" {
+		return p != "/" && strings.HasPrefix(p, "/")
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+// trustedProject reports whether deleting inside the working directory is
+// ordinary work. A working directory of /, the home directory or one of its
+// parents, or a top-level system directory is not a project.
+func (c *classifier) trustedProject() bool {
+	p := c.project
+	if p == "/" || p == c.home || isUnder(c.home, p) {
+		return false
+	}
+	return strings.Count(p, "/") > 1
+}
+
+// inTemp reports whether p is strictly inside a temporary directory.
+func (c *classifier) inTemp(p string) bool {
+	for _, t := range c.temps {
+		if isUnder(p, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// danger says why deleting (or recursively changing) t is destructive, or
+// "" if it is ordinary work: strictly inside the project or a temp dir.
+// An unknown target returns "unresolved".
+func (c *classifier) danger(t target) string {
+	if t.path == "" {
+		return "unresolved"
+	}
+	p := t.path
+	if t.children {
+		// Everything under p: fine when p is the project or inside it, or a
+		// temp dir or inside one.
+		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
+			return ""
+		}
+		if c.inTemp(p) || c.isTempRoot(p) {
+			return ""
+		}
+		if p == c.project || isUnder(c.project, p) {
+			return "a glob over the working directory or a parent of it"
+		}
+		return "outside the working directory"
+	}
+	switch {
+	case p == c.project:
+		return "the working directory itself"
+	case isUnder(c.project, p):
+		return "a parent of the working directory"
+	case p == c.home:
+		return "the home directory"
+	case c.trustedProject() && isUnder(p, c.project):
+		return ""
+	case c.inTemp(p):
+		return ""
+	}
+	return "outside the working directory"
+}
+
+func (c *classifier) isTempRoot(p string) bool {
+	for _, t := range c.temps {
+		if p == t {
+			return true
+		}
+	}
+	return false
+}
+
+// show formats a target for a reason: as written, plus where it resolved
+// when that differs and is real.
+func (c *classifier) show(t target) string {
+	if t.path == "" || t.path == t.src || strings.Contains(t.path, "\x00") {
+		return t.src
+	}
+	p := t.path
+	if t.children {
+		p = strings.TrimSuffix(p, "/") + "/…"
+	}
+	return t.src + " (" + p + ")"
+}

@@ -1,0 +1,159 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mode says which commands wait for a person.
+type Mode int
+
+// The modes.
+const (
+	// ModeOff runs everything; the classification is only a warning.
+	ModeOff Mode = iota
+	// ModeDestructive holds Destructive and Unparseable commands.
+	ModeDestructive
+	// ModeAll holds every command that is not ReadOnly.
+	ModeAll
+)
+
+// String returns "off", "destructive" or "all".
+func (m Mode) String() string {
+	switch m {
+	case ModeOff:
+		return "off"
+	case ModeDestructive:
+		return "destructive"
+	case ModeAll:
+		return "all"
+	default:
+		return fmt.Sprintf("Mode(%d)", int(m))
+	}
+}
+
+// ParseMode parses the result of [Mode.String].
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "off":
+		return ModeOff, nil
+	case "destructive":
+		return ModeDestructive, nil
+	case "all":
+		return ModeAll, nil
+	}
+	return 0, fmt.Errorf("policy: unknown mode %q (want off, destructive or all)", s)
+}
+
+// Decision is what happens to a command.
+type Decision int
+
+// The decisions.
+const (
+	Allow Decision = iota // run it
+	Ask                   // wait for a person
+	Deny                  // refuse at once
+)
+
+// String returns "allow", "ask" or "deny".
+func (d Decision) String() string {
+	switch d {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	default:
+		return fmt.Sprintf("Decision(%d)", int(d))
+	}
+}
+
+// Rules are Claude Code permission-syntax patterns: "Bash(npm run test:*)",
+// "Bash(git status)", "Bash" (all). See [Rule].
+type Rules struct{ Allow, Ask, Deny []string }
+
+// Policy is a mode plus the user's rules.
+type Policy struct {
+	Mode  Mode
+	Rules Rules
+}
+
+// Verdict is the decision for one command.
+type Verdict struct {
+	Result
+	Decision Decision
+	Rule     string // the rule that decided, if any
+}
+
+// Check classifies command and decides what to do with it. Rules are matched
+// against every simple command of the command line (see [Result.Commands]),
+// including those run through wrappers (sudo, xargs, bash -c, …). Precedence:
+//
+//  1. A deny rule matching any simple command: Deny, in every mode.
+//  2. ModeOff: Allow (the Result still carries the warnings).
+//  3. An ask rule matching any simple command: Ask.
+//  4. The held commands are those of class Destructive or Unparseable
+//     (ModeDestructive) or of any class but ReadOnly (ModeAll); a command
+//     that could not be parsed at all counts as one held command with no argv,
+//     which only the rule "Bash" matches. No held command: Allow.
+//  5. Every held command matched by an allow rule: Allow (Rule names the
+//     allow rule of the last one). Otherwise Ask.
+//
+// Rules that [ParseRule] rejects are ignored here; validate them when they
+// are loaded with [Rules.Validate]. A deny rule cannot match a command whose
+// name is dynamic ($cmd …); such commands are Unparseable and so are held in
+// every mode but ModeOff.
+func (p Policy) Check(command string, env Env) Verdict {
+	r := Classify(command, env)
+	v := Verdict{Result: r, Decision: Allow}
+	cmds := r.Commands
+	if len(cmds) == 0 {
+		// Nothing parsed (or an empty command): one pseudo-command that only
+		// the catch-all rule matches.
+		cmds = []Command{{Class: r.Class, Reasons: r.Reasons}}
+	}
+	if rule, ok := firstMatch(compile(p.Rules.Deny), cmds); ok {
+		v.Decision, v.Rule = Deny, rule
+		return v
+	}
+	if p.Mode == ModeOff {
+		return v
+	}
+	if rule, ok := firstMatch(compile(p.Rules.Ask), cmds); ok {
+		v.Decision, v.Rule = Ask, rule
+		return v
+	}
+	threshold := Destructive
+	if p.Mode == ModeAll {
+		threshold = Write
+	}
+	allow := compile(p.Rules.Allow)
+	// A command whose parts are all below the threshold may still have a
+	// held class overall (e.g. a redirect or a fork bomb recorded on a
+	// pseudo-command), so the overall class is checked through cmds too.
+	for _, c := range cmds {
+		if c.Class < threshold {
+			continue
+		}
+		rule, ok := firstMatch(allow, []Command{c})
+		if !ok {
+			v.Decision, v.Rule = Ask, ""
+			return v
+		}
+		v.Rule = rule
+	}
+	return v
+}
+
+// firstMatch returns the first rule that matches any of cmds.
+func firstMatch(rules []Rule, cmds []Command) (string, bool) {
+	for _, r := range rules {
+		for _, c := range cmds {
+			if r.Match(c) {
+				return r.String(), true
+			}
+		}
+	}
+	return "", false
+}

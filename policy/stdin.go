@@ -1,0 +1,167 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// source describes what a command reads on stdin, for commands that run
+// their input as code (sh, python, psql …) and for exfiltration.
+type source struct {
+	kind srcKind
+	text string // srcText only
+}
+
+type srcKind int
+
+const (
+	srcNone     srcKind = iota // nothing known: the terminal or nothing
+	srcText                    // known text: heredoc, here-string, echo
+	srcDownload                // output of curl, wget …
+	srcSecret                  // the environment or a secrets file
+	srcFile                    // a local file (< script.sh, cat script.sh)
+	srcPipe                    // output of some other command
+)
+
+// redirIn describes stdin given by a redirection, if r is one.
+func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		if r.Hdoc == nil {
+			return source{kind: srcText}
+		}
+		return source{kind: srcText, text: wordSource(sc.src, r.Hdoc)}
+	case syntax.WordHdoc:
+		s, err := expand.Literal(w.c.expandConfig(sc), r.Word)
+		if err != nil {
+			return source{kind: srcPipe}
+		}
+		return source{kind: srcText, text: s}
+	case syntax.RdrIn:
+		if f, err := w.c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(f) == 1 && f[0].ok && isSecretPath(f[0].s) {
+			return source{kind: srcSecret}
+		}
+		return source{kind: srcFile}
+	}
+	return source{}
+}
+
+// describe says what a pipeline stage writes to the next one.
+func (w *walker) describe(st *syntax.Stmt, sc *scope) source {
+	for _, r := range st.Redirs {
+		// 2>&1 and > file do not change what a stage is, but a stage whose
+		// stdout is redirected away writes nothing to the pipe we know of.
+		if r.Op == syntax.RdrOut || r.Op == syntax.AppOut {
+			if r.N == nil || r.N.Value == "1" {
+				return source{kind: srcPipe}
+			}
+		}
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return source{kind: srcPipe}
+	}
+	args, err := w.c.fields(sc, ce.Args)
+	if err != nil || len(args) == 0 || !args[0].ok {
+		return source{kind: srcPipe}
+	}
+	args = unwrapQuiet(args)
+	if len(args) == 0 || !args[0].ok {
+		return source{kind: srcPipe}
+	}
+	name := path.Base(args[0].s)
+	switch {
+	case downloaders[name]:
+		return source{kind: srcDownload}
+	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
+		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret}
+	case name == "echo":
+		vals, ok := strs(args[1:])
+		if !ok {
+			return source{kind: srcPipe}
+		}
+		for len(vals) > 0 && (vals[0] == "-n" || vals[0] == "-e" || vals[0] == "-E" || vals[0] == "-ne" || vals[0] == "-en") {
+			vals = vals[1:]
+		}
+		return source{kind: srcText, text: strings.Join(vals, " ")}
+	case name == "printf":
+		vals, ok := strs(args[1:])
+		if !ok || len(vals) == 0 {
+			return source{kind: srcPipe}
+		}
+		s, _, err := expand.Format(w.c.expandConfig(sc), vals[0], vals[1:])
+		if err != nil {
+			return source{kind: srcPipe}
+		}
+		return source{kind: srcText, text: s}
+	case name == "cat" || name == "base64" || name == "xxd" || name == "gzip" || name == "tar" || name == "zip" || name == "gpg":
+		for _, a := range args[1:] {
+			if a.ok && isSecretPath(a.s) {
+				return source{kind: srcSecret}
+			}
+		}
+		if name == "cat" {
+			for _, r := range st.Redirs {
+				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
+					return source{kind: srcText, text: wordSource(sc.src, r.Hdoc)}
+				}
+			}
+			return source{kind: srcFile}
+		}
+	}
+	return source{kind: srcPipe}
+}
+
+// downloaders fetch remote content to stdout.
+var downloaders = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
+}
+
+// unwrapQuiet strips the simplest wrappers (sudo, env, nohup …) without
+// recording anything; used to describe a pipeline stage.
+func unwrapQuiet(args []arg) []arg {
+	for range maxUnwrap {
+		if len(args) == 0 || !args[0].ok {
+			return args
+		}
+		switch path.Base(args[0].s) {
+		case "sudo", "doas", "nohup", "time", "command", "builtin", "exec", "stdbuf", "unbuffer":
+			i := 1
+			for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") {
+				i++
+			}
+			args = args[i:]
+		case "env":
+			i := 1
+			for i < len(args) && args[i].ok && (strings.HasPrefix(args[i].s, "-") || strings.Contains(args[i].s, "=")) {
+				i++
+			}
+			if i == 1 && len(args) == 1 {
+				return args // plain env prints the environment
+			}
+			args = args[i:]
+		default:
+			return args
+		}
+	}
+	return args
+}
+
+// isSecretPath reports whether p names a file that usually holds secrets.
+func isSecretPath(p string) bool {
+	base := path.Base(p)
+	switch {
+	case base == ".env" || strings.HasPrefix(base, ".env."),
+		base == ".netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
+		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"),
+		base == "credentials" && strings.Contains(p, ".aws"),
+		strings.Contains(p, "/.ssh/"), strings.Contains(p, "/.gnupg/"),
+		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"):
+		return true
+	}
+	return false
+}

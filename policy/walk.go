@@ -1,0 +1,161 @@
+package policy
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker visits the statements of one parsed script in execution order, so
+// that cd can be tracked, and hands every simple command to the catalogue.
+type walker struct {
+	c    *classifier
+	seen map[*syntax.CallExpr]bool // every CallExpr classified, checked after the walk
+}
+
+func (w *walker) stmts(list []*syntax.Stmt, sc *scope) {
+	for _, st := range list {
+		w.stmt(st, sc, source{})
+	}
+}
+
+// stmt walks one statement. in is what its standard input carries when it is
+// a pipeline stage.
+func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
+	if w.c.expired() {
+		markAll(st, w.seen)
+		return
+	}
+	if st.Background {
+		// A background job runs in a subshell: its cd does not leak.
+		sc = sc.sub()
+	}
+	for _, r := range st.Redirs {
+		w.words(sc, r.Word, r.Hdoc)
+		if s := w.redirIn(r, sc); s.kind != srcNone {
+			in = s
+		}
+	}
+	idx := -1 // the Command redirect findings attach to
+	switch x := st.Cmd.(type) {
+	case nil:
+		// Only redirections, such as "> ~/.bashrc".
+	case *syntax.CallExpr:
+		idx = w.call(x, sc, in)
+	case *syntax.BinaryCmd:
+		w.binary(x, sc, in)
+	case *syntax.Subshell:
+		w.stmts(x.Stmts, sc.sub())
+	case *syntax.Block:
+		w.stmts(x.Stmts, sc)
+	case *syntax.IfClause:
+		for cl := x; cl != nil; cl = cl.Else {
+			w.stmts(cl.Cond, sc)
+			w.stmts(cl.Then, sc)
+		}
+	case *syntax.WhileClause:
+		w.stmts(x.Cond, sc)
+		w.stmts(x.Do, sc)
+	case *syntax.ForClause:
+		w.nodeWords(x.Loop, sc)
+		w.stmts(x.Do, sc)
+	case *syntax.CaseClause:
+		w.words(sc, x.Word)
+		for _, it := range x.Items {
+			w.words(sc, it.Patterns...)
+			w.stmts(it.Stmts, sc)
+		}
+	case *syntax.FuncDecl:
+		w.funcDecl(x, sc)
+	case *syntax.TimeClause:
+		if x.Stmt != nil {
+			w.stmt(x.Stmt, sc, in)
+		}
+	case *syntax.CoprocClause:
+		w.words(sc, x.Name)
+		w.stmt(x.Stmt, sc.sub(), in)
+	case *syntax.DeclClause:
+		idx = w.decl(x, sc)
+	default:
+		// ArithmCmd, TestClause, LetClause, TestDecl: only the command
+		// substitutions inside them run commands.
+		w.nodeWords(x, sc)
+	}
+	if len(st.Redirs) > 0 {
+		w.redirects(st, sc, idx)
+	}
+}
+
+// binary walks && || ; and pipelines. Pipeline stages run in subshells and
+// each stage's stdin is described by the stage before it.
+func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
+	switch b.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		stages := pipeline(b)
+		for i, st := range stages {
+			stdin := in
+			if i > 0 {
+				stdin = w.describe(stages[i-1], sc)
+			}
+			w.stmt(st, sc.sub(), stdin)
+		}
+	default:
+		w.stmt(b.X, sc, in)
+		w.stmt(b.Y, sc, in)
+	}
+}
+
+// pipeline flattens a | b | c into its stages.
+func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	var add func(st *syntax.Stmt)
+	add = func(st *syntax.Stmt) {
+		if x, ok := st.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && len(st.Redirs) == 0 && !st.Negated && !st.Background {
+			add(x.X)
+			add(x.Y)
+			return
+		}
+		out = append(out, st)
+	}
+	add(b.X)
+	add(b.Y)
+	return out
+}
+
+// words walks command and process substitutions inside words: they run
+// before the command that contains them.
+func (w *walker) words(sc *scope, ws ...*syntax.Word) {
+	for _, wd := range ws {
+		if wd != nil {
+			w.nodeWords(wd, sc)
+		}
+	}
+}
+
+// nodeWords finds every $(…), `…` and <(…) under n and walks its
+// statements in a subshell scope.
+func (w *walker) nodeWords(n syntax.Node, sc *scope) {
+	if n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			w.stmts(x.Stmts, sc.sub())
+			return false
+		case *syntax.ProcSubst:
+			w.stmts(x.Stmts, sc.sub())
+			return false
+		}
+		return true
+	})
+}
+
+// markAll marks every CallExpr under n as seen; used once the time budget
+// is spent, when the result is already Unparseable.
+func markAll(n syntax.Node, seen map[*syntax.CallExpr]bool) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok {
+			seen[ce] = true
+		}
+		return true
+	})
+}
