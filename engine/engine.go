@@ -35,6 +35,7 @@ var (
 type Config struct {
 	StateDir  string        // jobs/<id>/ logs and metadata live here
 	MaxJobs   int           // concurrent running jobs
+	MaxPTYs   int           // concurrent running PTY jobs (shells included)
 	Grace     time.Duration // TERM → KILL
 	Drain     time.Duration // how long output may stay open after the process exits
 	LogCap    int64         // per-stream log cap; older bytes are dropped
@@ -54,8 +55,10 @@ type Engine struct {
 	jobs    map[JobID]*Job
 	order   []JobID // creation order, for listing and retention
 	running int
+	ptys    int
 	closed  bool
 	handles map[string]handle
+	shells  map[JobID]*Shell
 	nextID  int // next job id to try; 0 until the state dir was read
 
 	events broker
@@ -71,6 +74,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.MaxJobs <= 0 {
 		cfg.MaxJobs = DefaultMaxJobs
+	}
+	if cfg.MaxPTYs <= 0 {
+		cfg.MaxPTYs = DefaultMaxPTYs
 	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = DefaultGrace
@@ -102,6 +108,7 @@ func New(cfg Config) (*Engine, error) {
 		token:   rand.Text()[:12],
 		jobs:    map[JobID]*Job{},
 		handles: map[string]handle{},
+		shells:  map[JobID]*Shell{},
 		ready:   make(chan struct{}, 1),
 	}
 	e.events.init()

@@ -455,14 +455,23 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 	case e.running >= e.cfg.MaxJobs:
 		e.mu.Unlock()
 		return nil, fmt.Errorf("%w: %d are running (limit %d); wait for one or kill one", ErrTooMany, e.running, e.cfg.MaxJobs)
+	case spec.PTY && e.ptys >= e.cfg.MaxPTYs:
+		e.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d terminal jobs and shells are running (limit %d); close one", ErrTooMany, e.ptys, e.cfg.MaxPTYs)
 	}
 	e.running++
+	if spec.PTY {
+		e.ptys++
+	}
 	e.mu.Unlock()
 	started := false
 	defer func() {
 		if !started {
 			e.mu.Lock()
 			e.running--
+			if spec.PTY {
+				e.ptys--
+			}
 			e.mu.Unlock()
 		}
 	}()
@@ -717,6 +726,9 @@ func (j *Job) finish(waitErr error) {
 	close(j.done)
 	j.e.mu.Lock()
 	j.e.running--
+	if j.pty {
+		j.e.ptys--
+	}
 	j.e.mu.Unlock()
 	j.e.publish(JobExited, j)
 	j.writeMeta()

@@ -1,0 +1,288 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"tend/vterm"
+)
+
+// Shell defaults.
+const (
+	DefaultShellIdle = 30 * time.Minute
+	DefaultMaxPTYs   = 16
+	settle           = 300 * time.Millisecond // quiet time that ends a keys/raw send without a prompt
+)
+
+// ErrShellBusy says a shell is still running an earlier command.
+var ErrShellBusy = errors.New("the shell is still running a command: wait for it with read_only, or interrupt it with keys [\"ctrl+c\"]")
+
+// Shell is a persistent bash on a terminal. Each command runs through the
+// prompt, which carries an invisible marker with the command's exit code, so
+// output and exit code are cut exactly; reads are cursor-based: each returns
+// only what the shell printed since the last.
+type Shell struct {
+	Job    *Job
+	marker *regexp.Regexp // OSC 7770 with this shell's token and $?
+
+	mu     sync.Mutex // one command at a time
+	cursor int64      // how far reads have returned output
+	idle   *time.Timer
+}
+
+// ShellSpec describes a shell to open.
+type ShellSpec struct {
+	Cwd        string
+	Env        map[string]string
+	Cols, Rows int
+	Idle       time.Duration // close it after this long unused (default 30 min)
+	Origin     Origin
+}
+
+// OpenShell starts a shell and waits for its first prompt.
+func (e *Engine) OpenShell(ctx context.Context, spec ShellSpec) (*Shell, error) {
+	token := rand.Text()[:10]
+	env := map[string]string{
+		// The marker is an OSC sequence, which terminals do not draw; \[ \]
+		// tell readline it takes no columns.
+		"PS1":      `\[` + "\x1b]7770;" + token + `;$?` + "\a" + `\]$ `,
+		"PS2":      "",
+		"HISTFILE": "",
+	}
+	for k, v := range spec.Env {
+		env[k] = v
+	}
+	j, err := e.Start(ctx, Spec{
+		Command: "bash --norc --noprofile", Cwd: spec.Cwd, Env: env, PTY: true, Interactive: true,
+		Cols: spec.Cols, Rows: spec.Rows, Origin: spec.Origin, Description: "persistent shell",
+	})
+	if err != nil {
+		return nil, err
+	}
+	sh := &Shell{Job: j, marker: regexp.MustCompile("\x1b\\]7770;" + token + ";(\\d+)\a")}
+	res := sh.wait(ctx, 0, nil, 10*time.Second, false)
+	if res.ExitCode == nil {
+		j.Kill("the shell did not start")
+		return nil, fmt.Errorf("the shell printed no prompt within 10 s: %q", res.Output)
+	}
+	sh.cursor = res.NextOffset
+	idle := spec.Idle
+	if idle <= 0 {
+		idle = DefaultShellIdle
+	}
+	sh.idle = time.AfterFunc(idle, func() { j.Kill("the shell was idle for " + idle.String()) })
+	go func() { <-j.done; sh.idle.Stop() }()
+	e.mu.Lock()
+	e.shells[j.ID] = sh
+	e.mu.Unlock()
+	return sh, nil
+}
+
+// Shell returns the open shell with the given id.
+func (e *Engine) Shell(id JobID) (*Shell, error) {
+	e.mu.Lock()
+	sh, ok := e.shells[id]
+	e.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: no shell session %q (open one with terminal_pty_open)", ErrNoSuchJob, id)
+	}
+	return sh, nil
+}
+
+// RunSpec is one use of a shell.
+type RunSpec struct {
+	Command  string
+	RawSend  bool     // send Command as typed bytes, without Enter, and do not wait for the prompt
+	Keys     []string // named keys sent after Command: "ctrl+c", "enter", "up" …
+	Expect   *regexp.Regexp
+	ReadOnly bool // send nothing: return what was printed since the last read
+	Timeout  time.Duration
+	Idle     time.Duration // resets the idle timer
+}
+
+// RunResult is what a shell printed for one use.
+type RunResult struct {
+	Output        string `json:"output"`
+	PromptAfter   bool   `json:"prompt_after"`
+	MatchedExpect bool   `json:"matched_expect"`
+	ExitCode      *int   `json:"exit_code,omitempty"`
+	NextOffset    int64  `json:"next_offset"`
+	TimedOut      bool   `json:"timed_out"`
+	Note          string `json:"note,omitempty"`
+}
+
+// Run sends a command (or keys, or raw bytes) and waits for the prompt that
+// follows it, for expect to match, or for the timeout; the shell goes on in
+// every case.
+func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
+	if !sh.mu.TryLock() {
+		return RunResult{}, ErrShellBusy
+	}
+	defer sh.mu.Unlock()
+	j := sh.Job
+	if j.Done() {
+		st, code, _ := j.Exit()
+		return RunResult{}, fmt.Errorf("shell %s has ended (%s, code %d): open a new one", j.ID, st, code)
+	}
+	if r.Idle > 0 {
+		sh.idle.Reset(r.Idle)
+	}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	if r.ReadOnly {
+		if r.Expect == nil {
+			timeout = time.Nanosecond // what is there now, without waiting
+		}
+		res := sh.wait(ctx, sh.cursor, r.Expect, timeout, false)
+		res.TimedOut = res.TimedOut && r.Expect != nil
+		sh.cursor = res.NextOffset
+		return res, nil
+	}
+	var send []byte
+	if r.Command != "" {
+		send = append(send, r.Command...)
+		if !r.RawSend {
+			send = append(send, '\r')
+		}
+	}
+	modes := j.term.Snapshot().Modes
+	for _, name := range r.Keys {
+		k, err := vterm.ParseKey(name)
+		if err != nil {
+			return RunResult{}, fmt.Errorf("keys: %w", err)
+		}
+		send = append(send, vterm.EncodeKey(k, modes)...)
+	}
+	if len(send) == 0 {
+		return RunResult{}, errors.New("nothing to send: give command, keys, or read_only")
+	}
+	// Output already printed but not read belongs to no command: skip it.
+	from := j.streams[Stdout].Len()
+	if _, err := j.Input(send); err != nil {
+		return RunResult{}, err
+	}
+	waitPrompt := r.Command != "" && !r.RawSend
+	res := sh.wait(ctx, from, r.Expect, timeout, !waitPrompt && r.Expect == nil)
+	if waitPrompt && r.Expect == nil {
+		res.Output = stripEcho(res.Output, r.Command)
+	}
+	sh.cursor = res.NextOffset
+	return res, nil
+}
+
+// wait reads from off until the prompt marker (or expect) appears, the
+// output settles (when settleOK), the job ends, or the timeout passes.
+func (sh *Shell) wait(ctx context.Context, off int64, expect *regexp.Regexp, timeout time.Duration, settleOK bool) RunResult {
+	j := sh.Job
+	s := j.streams[Stdout]
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	var quiet <-chan time.Time
+	res := RunResult{NextOffset: off}
+	var buf []byte
+	for {
+		end, closed, changed := s.state()
+		if end > off+int64(len(buf)) {
+			c := s.ReadAt(off+int64(len(buf)), int(end-off-int64(len(buf))))
+			buf = append(buf, c.Data...)
+			if settleOK {
+				quiet = time.After(settle)
+			}
+		}
+		if expect != nil && expect.Match(buf) {
+			res.MatchedExpect = true
+			break
+		}
+		if m := sh.marker.FindSubmatchIndex(buf); m != nil && expect == nil {
+			code, _ := strconv.Atoi(string(buf[m[2]:m[3]]))
+			res.ExitCode, res.PromptAfter = &code, true
+			// The output is what came before the marker; the prompt after it is not output.
+			after := m[1] + promptLen(buf[m[1]:])
+			res.Output = cleanOutput(buf[:m[0]])
+			res.NextOffset = off + int64(after)
+			return res
+		}
+		if closed {
+			res.Note = "the shell has exited"
+			break
+		}
+		select {
+		case <-changed:
+			continue
+		case <-quiet:
+		case <-deadline.C:
+			res.TimedOut = true
+		case <-ctx.Done():
+			res.Note = "cancelled"
+		}
+		break
+	}
+	res.Output = cleanOutput(buf)
+	res.NextOffset = off + int64(len(buf))
+	return res
+}
+
+// promptLen is the length of the visible prompt ("$ ") after the marker, if
+// it has arrived.
+func promptLen(b []byte) int {
+	if bytes.HasPrefix(b, []byte("$ ")) {
+		return 2
+	}
+	return 0
+}
+
+// readline's bracketed-paste switches and bare carriage returns are terminal
+// plumbing, not output.
+var plumbing = regexp.MustCompile("\x1b\\[\\?2004h|\x1b\\[\\?2004l\r?|\x1b\\]7770;[^\a]*\a")
+
+func cleanOutput(b []byte) string {
+	b = plumbing.ReplaceAll(b, nil)
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	s, _ := ValidText(b)
+	return s
+}
+
+// stripEcho removes the terminal's echo of the command line from the
+// start of its output.
+func stripEcho(out, cmd string) string {
+	echo := cmd + "\n"
+	if len(out) >= len(echo) && out[:len(echo)] == echo {
+		return out[len(echo):]
+	}
+	return out
+}
+
+// Close ends the shell: exit (or, with force or if exit does not work within
+// 2 s, a kill of its whole tree). It returns the output not read yet.
+func (sh *Shell) Close(force bool) (code int, final string, already bool) {
+	j := sh.Job
+	already = j.Done()
+	if !already {
+		if !force {
+			j.Input([]byte("exit\r"))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			j.Wait(ctx)
+			cancel()
+		}
+		if !j.Done() {
+			j.Kill("the shell was closed")
+		}
+	}
+	sh.mu.Lock()
+	c := j.streams[Stdout].ReadAt(sh.cursor, 1<<20)
+	sh.mu.Unlock()
+	_, code, _ = j.Exit()
+	j.e.mu.Lock()
+	delete(j.e.shells, j.ID)
+	j.e.mu.Unlock()
+	return code, stripEcho(cleanOutput(c.Data), "exit"), already
+}
