@@ -133,8 +133,8 @@ func TestExecOverStdio(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "")
 	dir := t.TempDir()
-	victim := filepath.Join(t.TempDir(), "victim")
-	os.Mkdir(victim, 0o700)
+	home, _ := os.UserHomeDir()
+	victim := filepath.Join(home, "tend-e2e-no-such-dir-"+rand.Text()) // outside the cwd and the temp dirs
 	tests := []struct {
 		name     string
 		args     map[string]any

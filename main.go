@@ -12,11 +12,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
 	"tend/engine"
 	"tend/mcpserver"
+	"tend/policy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -121,7 +123,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1
 	}
-	e, err := engine.New(engine.Config{StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, Logger: logger})
+	e, err := engine.New(engine.Config{StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, Logger: logger, Gate: warnGate})
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 1
@@ -136,4 +138,16 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logger.Info("client disconnected", "reason", err)
 	}
 	return 0
+}
+
+// warnGate classifies each command and warns about destructive or
+// unanalysable ones; headless, with no person to ask, it holds nothing
+// (DESIGN §5: the headless fallback runs the command with the warning).
+func warnGate(_ context.Context, r engine.GateRequest) engine.Verdict {
+	home, _ := os.UserHomeDir()
+	res := policy.Classify(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
+	if !res.Class.Held() {
+		return engine.Verdict{}
+	}
+	return engine.Verdict{Warning: res.Class.String() + ": " + strings.Join(res.Reasons, "; ")}
 }
