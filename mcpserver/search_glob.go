@@ -1,0 +1,236 @@
+package mcpserver
+
+// terminal_glob: the shell's globs over a walk that honours ignore files. A
+// pattern is matched segment by segment as the walk goes down, so a directory
+// no pattern can enter is never read.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// globSeg is one path segment of a glob: "**" or a name pattern.
+type globSeg struct {
+	any bool           // "**": any number of directories whose names do not start with a dot
+	re  *regexp.Regexp // a name; it matches a leading dot only if dot
+	dot bool           // the segment starts with a literal dot
+}
+
+// globPattern is one alternative of terminal_glob's pattern.
+type globPattern []globSeg
+
+// globState is a position in one alternative: segs[pos] is next.
+type globState struct{ alt, pos int }
+
+// globMatcher matches the alternatives of a pattern as the walk goes down.
+type globMatcher struct{ alts []globPattern }
+
+// globCompile turns terminal_glob's pattern into its alternatives (see
+// globInput.Pattern for the rules).
+func globCompile(pattern, root string) (*globMatcher, error) {
+	p := strings.TrimSpace(pattern)
+	if p == "" {
+		return nil, errors.New("pattern is empty: give a glob such as *.go or src/**/*.ts")
+	}
+	if filepath.IsAbs(p) {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("pattern %q is an absolute path outside path %q: give a pattern relative to path", pattern, root)
+		}
+		p = filepath.ToSlash(rel)
+	}
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	alts, err := searchExpandBraces(p)
+	if err != nil {
+		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+	}
+	m := &globMatcher{}
+	for _, a := range alts {
+		dir := strings.HasSuffix(a, "/")
+		a = strings.TrimRight(a, "/")
+		if a == "" {
+			continue
+		}
+		var forms []string
+		switch {
+		case strings.HasPrefix(a, "/"):
+			forms = []string{strings.TrimLeft(a, "/")}
+		case strings.Contains(a, "/"):
+			forms = []string{a}
+		case !strings.ContainsAny(a, `*?[\.`): // a bare name: name or name.*
+			forms = []string{"**/" + a, "**/" + a + ".*"}
+		default:
+			forms = []string{"**/" + a}
+		}
+		for _, f := range forms {
+			if dir {
+				f += "/**"
+			}
+			g, err := globParse(f)
+			if err != nil {
+				return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+			}
+			m.alts = append(m.alts, g)
+		}
+	}
+	if len(m.alts) == 0 {
+		return nil, fmt.Errorf("pattern %q matches nothing", pattern)
+	}
+	return m, nil
+}
+
+func globParse(p string) (globPattern, error) {
+	var g globPattern
+	for _, s := range strings.Split(p, "/") {
+		switch {
+		case s == "":
+			continue
+		case s == "**":
+			if len(g) == 0 || !g[len(g)-1].any {
+				g = append(g, globSeg{any: true})
+			}
+			continue
+		}
+		re, err := searchSegmentRegexp(s)
+		if err != nil {
+			return nil, err
+		}
+		c, err := regexp.Compile(`(?s)^` + re + `$`)
+		if err != nil {
+			return nil, err
+		}
+		g = append(g, globSeg{re: c, dot: strings.HasPrefix(s, ".")})
+	}
+	return g, nil
+}
+
+// start is the set of positions before any segment.
+func (m *globMatcher) start() []globState {
+	var st []globState
+	for i := range m.alts {
+		st = m.close(st, globState{i, 0})
+	}
+	return st
+}
+
+// close adds s and the positions reached from it by "**" matching nothing.
+func (m *globMatcher) close(st []globState, s globState) []globState {
+	for {
+		if slices.Contains(st, s) {
+			return st
+		}
+		st = append(st, s)
+		g := m.alts[s.alt]
+		if s.pos >= len(g) || !g[s.pos].any {
+			return st
+		}
+		s.pos++
+	}
+}
+
+// step moves the positions in st over one name; final says whether some
+// alternative is then complete.
+func (m *globMatcher) step(st []globState, name string) (next []globState, final bool) {
+	hidden := strings.HasPrefix(name, ".")
+	for _, s := range st {
+		g := m.alts[s.alt]
+		if s.pos >= len(g) {
+			continue
+		}
+		switch seg := g[s.pos]; {
+		case seg.any:
+			if !hidden {
+				next = m.close(next, s)
+			}
+		case (!hidden || seg.dot) && seg.re.MatchString(name):
+			next = m.close(next, globState{s.alt, s.pos + 1})
+		}
+	}
+	for _, s := range next {
+		if s.pos == len(m.alts[s.alt]) {
+			final = true
+		}
+	}
+	return next, final
+}
+
+func (c searchConfig) globTool(ctx context.Context, _ *mcp.CallToolRequest, in globInput) (*mcp.CallToolResult, globOutput, error) {
+	max := in.MaxResults
+	switch {
+	case max == 0:
+		max = 1000
+	case max < 0 || max > 100000:
+		return nil, globOutput{}, fmt.Errorf("max_results must be between 1 and 100000, not %d", max)
+	}
+	root, file, err := searchResolve(in.Path)
+	if err != nil {
+		return nil, globOutput{}, err
+	}
+	if file != "" {
+		return nil, globOutput{}, fmt.Errorf("path %q is a file: give the directory to list under", in.Path)
+	}
+	m, err := globCompile(in.Pattern, root)
+	if err != nil {
+		return nil, globOutput{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeLimit)
+	defer cancel()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	out := globOutput{Paths: []string{}}
+	// the positions reached at each directory, by depth (the walk is depth first)
+	states := [][]globState{m.start()}
+	w := &searchWalk{root: root, noIgnore: in.IncludeIgnored}
+	w.visit = func(e *searchEntry) bool {
+		if e.name == ".git" || (!in.IncludeIgnored && e.isDir && searchSkipDirs[e.name]) {
+			return false
+		}
+		next, final := m.step(states[e.depth-1], e.name)
+		if len(next) == 0 {
+			return false
+		}
+		if !in.IncludeIgnored && e.ignored() == searchIgnore {
+			return false
+		}
+		if e.isDir {
+			states = append(states[:e.depth], next)
+			return true
+		}
+		if final && (e.typ.IsRegular() || e.typ&fs.ModeSymlink != 0) {
+			if len(out.Paths) == max {
+				out.Truncated = true
+				stop()
+				return false
+			}
+			out.Paths = append(out.Paths, e.rel)
+		}
+		return false
+	}
+	w.run(ctx)
+	if err := context.Cause(ctx); err != nil && !out.Truncated {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return nil, globOutput{}, err
+		}
+		out.Truncated = true
+		out.Note = fmt.Sprintf("time limit of %v reached; the list is partial: narrow the pattern or path", c.timeLimit)
+	}
+	if out.Truncated && out.Note == "" {
+		out.Note = fmt.Sprintf("stopped at %d paths; narrow the pattern or path, or raise max_results", max)
+	}
+	if w.unreadable > 0 {
+		out.Note = strings.TrimPrefix(out.Note+fmt.Sprintf("; %d directories could not be read", w.unreadable), "; ")
+	}
+	out.Count = len(out.Paths)
+	return nil, out, nil
+}

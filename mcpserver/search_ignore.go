@@ -1,0 +1,538 @@
+package mcpserver
+
+// The ignore rules of terminal_rg's Go engine and of terminal_glob: globs with
+// ripgrep's gitignore semantics, ignore files (.gitignore, .ignore, .rgignore,
+// .git/info/exclude) stacked by directory, and a sorted directory walk.
+//
+// The rules follow the ignore crate that ripgrep is built on, so that the Go
+// walk and `rg --no-require-git --no-ignore-global` pick the same files:
+//   - the last matching line of an ignore file decides; a deeper file beats a
+//     shallower one; .rgignore beats .ignore beats .gitignore beats
+//     .git/info/exclude, whatever their depth;
+//   - ignore files of the directories above the search root apply too, but a
+//     .gitignore above the nearest directory holding .git does not;
+//   - a line without a slash (but for a trailing one) matches a name at any
+//     depth; one with a slash is anchored to its file's directory; a trailing
+//     slash matches directories only; "**" spans directories; "{a,b}" is an
+//     alternation (ripgrep's extension); "!" re-includes.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// searchVerdict is what an ignore rule or glob says about a path.
+type searchVerdict uint8
+
+const (
+	searchNone      searchVerdict = iota // no rule matched
+	searchIgnore                         // leave the path out
+	searchWhitelist                      // keep the path (a "!" line, or an include glob)
+)
+
+// searchSkipDirs are directories of dependencies, caches and build output that
+// are left out of every walk unless ignore rules are turned off: ripgrep only
+// leaves them out when a .gitignore says so, which many trees forget.
+var searchSkipDirs = map[string]bool{
+	"node_modules": true, "bower_components": true, "__pycache__": true,
+	".venv": true, "venv": true, ".tox": true, ".mypy_cache": true,
+	".pytest_cache": true, ".ruff_cache": true, ".next": true, ".gradle": true,
+	"target": true, "dist": true,
+}
+
+// searchMaxBraces bounds the alternatives one glob may expand to.
+const searchMaxBraces = 256
+
+// searchExpandBraces expands "{a,b}" alternations (nested ones too) outside
+// character classes; a backslash escapes the next character.
+func searchExpandBraces(pat string) ([]string, error) {
+	open, end, commas := -1, -1, []int(nil)
+	depth, inClass := 0, false
+scan:
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if i+1 < len(pat) && (pat[i+1] == '!' || pat[i+1] == '^') {
+				i++
+			}
+			if i+1 < len(pat) && pat[i+1] == ']' {
+				i++ // a leading ] is a member
+			}
+		case c == '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case c == ',' && depth == 1:
+			commas = append(commas, i)
+		case c == '}' && depth > 0:
+			depth--
+			if depth == 0 {
+				end = i
+				break scan
+			}
+		}
+	}
+	if open < 0 {
+		return []string{pat}, nil
+	}
+	if end < 0 {
+		return nil, fmt.Errorf("unclosed { in %q", pat)
+	}
+	prefix, suffix := pat[:open], pat[end+1:]
+	var parts []string
+	last := open + 1
+	for _, c := range commas {
+		parts = append(parts, pat[last:c])
+		last = c + 1
+	}
+	parts = append(parts, pat[last:end])
+	var out []string
+	for _, p := range parts {
+		alts, err := searchExpandBraces(prefix + p + suffix)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, alts...)
+		if len(out) > searchMaxBraces {
+			return nil, fmt.Errorf("%q expands to more than %d alternatives", pat, searchMaxBraces)
+		}
+	}
+	return out, nil
+}
+
+// searchSegmentRegexp translates one path segment of a glob (no slash, no
+// braces) into regexp syntax: * and ? stop at slashes, [...] and [!...] are
+// classes, a backslash escapes.
+func searchSegmentRegexp(seg string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(seg); {
+		r, n := utf8.DecodeRuneInString(seg[i:])
+		switch r {
+		case '*':
+			b.WriteString(`[^/]*`)
+			for i < len(seg) && seg[i] == '*' { // ** inside a name is *
+				i++
+			}
+			continue
+		case '?':
+			b.WriteString(`[^/]`)
+		case '\\':
+			if i+1 >= len(seg) {
+				return "", errors.New("a trailing backslash escapes nothing")
+			}
+			r, n = utf8.DecodeRuneInString(seg[i+1:])
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			i += 1 + n
+			continue
+		case '[':
+			cls, used, err := searchClassRegexp(seg[i:])
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(cls)
+			i += used
+			continue
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+		i += n
+	}
+	return b.String(), nil
+}
+
+// searchClassRegexp translates the class at the start of s ("[...]") and says
+// how many bytes it used.
+func searchClassRegexp(s string) (string, int, error) {
+	var b strings.Builder
+	b.WriteByte('[')
+	i := 1
+	if i < len(s) && (s[i] == '!' || s[i] == '^') {
+		b.WriteByte('^')
+		i++
+	}
+	first := true
+	for {
+		if i >= len(s) {
+			return "", 0, fmt.Errorf("unclosed character class in %q", s)
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == ']' && !first {
+			b.WriteByte(']')
+			return b.String(), i + 1, nil
+		}
+		first = false
+		if r == '\\' && i+1 < len(s) {
+			i++
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		i += n
+		fmt.Fprintf(&b, `\x{%x}`, r)
+		// a range a-z: a '-' that is neither first nor last
+		if i+1 < len(s) && s[i] == '-' && s[i+1] != ']' {
+			i++
+			hi, m := utf8.DecodeRuneInString(s[i:])
+			if hi == '\\' && i+1 < len(s) {
+				i++
+				hi, m = utf8.DecodeRuneInString(s[i:])
+			}
+			if hi < r {
+				return "", 0, fmt.Errorf("range %c-%c is out of order in %q", r, hi, s)
+			}
+			i += m
+			fmt.Fprintf(&b, `-\x{%x}`, hi)
+		}
+	}
+}
+
+// searchPathRegexp translates a glob over a slash-separated path (braces
+// already expanded) into an anchored regexp, with globset's rules for "**":
+// "**/x" is x at any depth, "a/**/b" spans zero or more directories, "a/**"
+// is everything inside a.
+func searchPathRegexp(pat string) (string, error) {
+	var segs []string
+	for _, s := range strings.Split(pat, "/") {
+		if s == "**" && len(segs) > 0 && segs[len(segs)-1] == "**" {
+			continue // a/**/**/b is a/**/b
+		}
+		segs = append(segs, s)
+	}
+	var b strings.Builder
+	b.WriteString(`^`)
+	for i, seg := range segs {
+		last := i == len(segs)-1
+		if seg == "**" {
+			switch {
+			case len(segs) == 1:
+				b.WriteString(`.*`)
+			case i == 0:
+				b.WriteString(`(?:.*/)?`)
+			case last:
+				b.WriteString(`/.*`)
+			default:
+				b.WriteString(`/(?:.*/)?`)
+			}
+			continue
+		}
+		if i > 0 && segs[i-1] != "**" {
+			b.WriteString(`/`)
+		}
+		re, err := searchSegmentRegexp(seg)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(re)
+	}
+	b.WriteString(`$`)
+	return b.String(), nil
+}
+
+// searchRule is one line of an ignore file, or one glob of terminal_rg.
+type searchRule struct {
+	re        *regexp.Regexp
+	whitelist bool // a "!" line
+	dirOnly   bool // a trailing slash
+}
+
+// searchRules are the lines of one ignore file, in order.
+type searchRules []searchRule
+
+// searchParseRule parses one ignore-file line; ok is false for blank lines and
+// comments.
+func searchParseRule(line string) (r searchRule, ok bool, err error) {
+	if strings.HasPrefix(line, "#") {
+		return r, false, nil
+	}
+	if !strings.HasSuffix(line, `\ `) {
+		line = strings.TrimRight(line, " \t\r")
+	}
+	if line == "" {
+		return r, false, nil
+	}
+	anchored := false
+	if strings.HasPrefix(line, `\!`) || strings.HasPrefix(line, `\#`) {
+		line = line[1:]
+	} else {
+		if strings.HasPrefix(line, "!") {
+			r.whitelist = true
+			line = line[1:]
+		}
+		if strings.HasPrefix(line, "/") {
+			anchored = true
+			line = line[1:]
+		}
+	}
+	if strings.HasSuffix(line, "/") {
+		r.dirOnly = true
+		line = strings.TrimSuffix(line, "/")
+		line = strings.TrimSuffix(line, `\`)
+	}
+	if line == "" {
+		return r, false, nil
+	}
+	alts, err := searchExpandBraces(line)
+	if err != nil {
+		return r, false, err
+	}
+	var res []string
+	for _, a := range alts {
+		if !anchored && !strings.Contains(a, "/") && !strings.HasPrefix(a, "**/") {
+			a = "**/" + a
+		}
+		if strings.HasSuffix(a, "/**") {
+			a += "/*" // everything inside, not the directory itself
+		}
+		re, err := searchPathRegexp(a)
+		if err != nil {
+			return r, false, err
+		}
+		res = append(res, re)
+	}
+	re := res[0]
+	if len(res) > 1 {
+		re = "(?:" + strings.Join(res, "|") + ")"
+	}
+	r.re, err = regexp.Compile("(?s)" + re)
+	if err != nil {
+		return r, false, err
+	}
+	return r, true, nil
+}
+
+// match gives the verdict of the last rule matching rel (relative to the
+// rules' directory).
+func (rs searchRules) match(rel string, isDir bool) searchVerdict {
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := &rs[i]
+		if r.dirOnly && !isDir {
+			continue
+		}
+		if r.re.MatchString(rel) {
+			if r.whitelist {
+				return searchWhitelist
+			}
+			return searchIgnore
+		}
+	}
+	return searchNone
+}
+
+// searchReadRules reads an ignore file; a missing file has no rules, and a
+// line that is not a valid glob is skipped (as ripgrep does).
+func searchReadRules(name string) searchRules {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var rs searchRules
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if r, ok, err := searchParseRule(sc.Text()); ok && err == nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// searchFrame holds the ignore files of one directory.
+type searchFrame struct {
+	rel    string // the directory relative to the search root ("" for the root)
+	prefix string // for a directory above the root: the root relative to it
+	above  bool
+
+	rgignore, ignore, gitignore, exclude searchRules
+	hasGit                               bool // holds .git: the .gitignores above it do not apply
+}
+
+// searchLoadFrame reads the ignore files of dir; nil when it has none.
+func searchLoadFrame(dir string) *searchFrame {
+	f := &searchFrame{
+		rgignore:  searchReadRules(filepath.Join(dir, ".rgignore")),
+		ignore:    searchReadRules(filepath.Join(dir, ".ignore")),
+		gitignore: searchReadRules(filepath.Join(dir, ".gitignore")),
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		f.hasGit = true
+		f.exclude = searchReadRules(filepath.Join(dir, ".git", "info", "exclude"))
+	}
+	if !f.hasGit && f.rgignore == nil && f.ignore == nil && f.gitignore == nil {
+		return nil
+	}
+	return f
+}
+
+// searchAncestorFrames loads the ignore files of the directories above root,
+// outermost first.
+func searchAncestorFrames(root string) []*searchFrame {
+	var frames []*searchFrame
+	prefix := ""
+	for dir := root; ; {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		prefix = filepath.ToSlash(filepath.Join(filepath.Base(dir), prefix))
+		if f := searchLoadFrame(parent); f != nil {
+			f.above, f.prefix = true, prefix
+			frames = append(frames, f)
+		}
+		dir = parent
+	}
+	for i, j := 0, len(frames)-1; i < j; i, j = i+1, j-1 {
+		frames[i], frames[j] = frames[j], frames[i]
+	}
+	return frames
+}
+
+// searchIgnored gives the verdict of the ignore files in frames (outermost
+// first) on rel, a path relative to the search root.
+func searchIgnored(frames []*searchFrame, rel string, isDir bool) searchVerdict {
+	var custom, dot, git, excl searchVerdict
+	sawGit := false
+	for i := len(frames) - 1; i >= 0; i-- {
+		f := frames[i]
+		p := rel
+		switch {
+		case f.above:
+			p = f.prefix + "/" + rel
+		case f.rel != "":
+			p = rel[len(f.rel)+1:]
+		}
+		if custom == searchNone {
+			custom = f.rgignore.match(p, isDir)
+		}
+		if dot == searchNone {
+			dot = f.ignore.match(p, isDir)
+		}
+		if !sawGit {
+			if git == searchNone {
+				git = f.gitignore.match(p, isDir)
+			}
+			if excl == searchNone {
+				excl = f.exclude.match(p, isDir)
+			}
+		}
+		sawGit = sawGit || f.hasGit
+	}
+	for _, v := range [...]searchVerdict{custom, dot, git, excl} {
+		if v != searchNone {
+			return v
+		}
+	}
+	return searchNone
+}
+
+// searchEntry is one directory entry met by [searchWalk].
+type searchEntry struct {
+	rel   string // slash-separated, relative to the root
+	name  string
+	depth int // 1 for the root's children
+	isDir bool
+	typ   fs.FileMode // the entry's type bits (not followed: a symlink is a symlink)
+
+	frames []*searchFrame
+}
+
+// ignored is the verdict of the ignore files on the entry.
+func (e *searchEntry) ignored() searchVerdict { return searchIgnored(e.frames, e.rel, e.isDir) }
+
+// hidden says whether the entry's name starts with a dot.
+func (e *searchEntry) hidden() bool { return strings.HasPrefix(e.name, ".") }
+
+// searchWalk walks the directory root depth first in name order (which is
+// also [searchPathCompare]'s order), calling visit for every entry; visit says
+// whether to enter a directory. Ignore files are read as directories are
+// entered, unless noIgnore. It stops early when ctx is done and counts the
+// directories it could not read.
+type searchWalk struct {
+	root     string
+	noIgnore bool
+	maxDepth int // 0: no limit
+	visit    func(e *searchEntry) bool
+
+	unreadable int
+}
+
+func (w *searchWalk) run(ctx context.Context) {
+	var frames []*searchFrame
+	if !w.noIgnore {
+		frames = searchAncestorFrames(w.root)
+		if f := searchLoadFrame(w.root); f != nil {
+			frames = append(frames, f)
+		}
+	}
+	w.dir(ctx, w.root, "", 0, frames)
+}
+
+func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames []*searchFrame) {
+	if ctx.Err() != nil {
+		return
+	}
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		w.unreadable++
+	}
+	for _, d := range ents {
+		if ctx.Err() != nil {
+			return
+		}
+		e := searchEntry{name: d.Name(), depth: depth + 1, typ: d.Type(), isDir: d.IsDir(), frames: frames}
+		e.rel = e.name
+		if rel != "" {
+			e.rel = rel + "/" + e.name
+		}
+		if w.maxDepth > 0 && e.depth > w.maxDepth {
+			continue
+		}
+		if !w.visit(&e) || !e.isDir || (w.maxDepth > 0 && e.depth >= w.maxDepth) {
+			continue
+		}
+		sub := filepath.Join(abs, e.name)
+		next := frames
+		if !w.noIgnore {
+			if f := searchLoadFrame(sub); f != nil {
+				f.rel = e.rel
+				next = append(frames[:len(frames):len(frames)], f)
+			}
+		}
+		w.dir(ctx, sub, e.rel, e.depth, next)
+	}
+}
+
+// searchPathCompare orders slash-separated paths as a depth-first walk in
+// name order meets them: "a/b" before "a.txt", since a directory's entries
+// come with it.
+func searchPathCompare(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		ca, cb := a[i], b[i]
+		if ca == '/' {
+			ca = 0
+		}
+		if cb == '/' {
+			cb = 0
+		}
+		if ca != cb {
+			return int(ca) - int(cb)
+		}
+	}
+	return len(a) - len(b)
+}

@@ -1,0 +1,269 @@
+package mcpserver
+
+// terminal_rg's ripgrep engine: rg --json, told everything that would make it
+// differ from the Go walk (no config file, no global gitignore, .gitignore
+// outside git repositories too, tend's left-outs as globs, tend's types).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// searchRGUnusableError says rg could not be run as tend runs it (missing,
+// too old); the Go walk takes over.
+type searchRGUnusableError struct{ msg string }
+
+func (e *searchRGUnusableError) Error() string { return e.msg }
+
+// rgArgs are the arguments for q.
+func (c searchConfig) rgArgs(q *searchQuery) []string {
+	args := []string{"--json", "--no-config", "--no-require-git", "--no-ignore-global",
+		"--max-filesize", strconv.FormatInt(c.maxFileSize, 10)}
+	in := q.in
+	if in.IgnoreCase {
+		args = append(args, "--ignore-case")
+	} else {
+		args = append(args, "--case-sensitive")
+	}
+	if in.Context > 0 {
+		args = append(args, "--context", strconv.Itoa(in.Context))
+	}
+	if in.MaxCount > 0 {
+		args = append(args, "--max-count", strconv.Itoa(in.MaxCount))
+	}
+	if in.MaxDepth > 0 {
+		args = append(args, "--max-depth", strconv.Itoa(in.MaxDepth))
+	}
+	if in.NoIgnore {
+		args = append(args, "--no-ignore")
+	}
+	if len(q.typeGlobs) > 0 {
+		for _, g := range q.typeGlobs {
+			args = append(args, "--type-add", "tendtype:"+g)
+		}
+		args = append(args, "--type", "tendtype")
+	}
+	// globs: the later wins, so tend's left-outs come after the caller's
+	if g := strings.TrimSpace(in.Glob); g != "" {
+		args = append(args, "--glob", g)
+	}
+	if !in.NoIgnore {
+		dirs := make([]string, 0, len(searchSkipDirs))
+		for d := range searchSkipDirs {
+			dirs = append(dirs, d)
+		}
+		slices.Sort(dirs)
+		for _, d := range dirs {
+			args = append(args, "--glob", "!"+d+"/")
+		}
+	}
+	if in.Hidden {
+		args = append(args, "--hidden")
+	} else {
+		args = append(args, "--glob", "!.*")
+	}
+	args = append(args, "--glob", "!.git", "--regexp", in.Pattern, "--")
+	if q.file != "" {
+		return append(args, q.file)
+	}
+	return append(args, ".")
+}
+
+// rgMessage is one line of rg --json.
+type rgMessage struct {
+	Type string `json:"type"`
+	Data struct {
+		Path       rgData `json:"path"`
+		Lines      rgData `json:"lines"`
+		LineNumber int    `json:"line_number"`
+	} `json:"data"`
+}
+
+// rgData is rg's arbitrary data: text when it is UTF-8, base64 bytes if not.
+type rgData struct {
+	Text  *string `json:"text"`
+	Bytes string  `json:"bytes"`
+}
+
+func (d rgData) raw() []byte {
+	if d.Text != nil {
+		return []byte(*d.Text)
+	}
+	b, _ := base64.StdEncoding.DecodeString(d.Bytes)
+	return b
+}
+
+// rgFile gathers one file's messages: rg writes each file's together.
+type rgFile struct {
+	path    string
+	lines   map[int][]byte // every line rg gave, matches and context
+	matches []int
+}
+
+func (f *rgFile) results(c searchConfig, ctxLines int) []rgMatch {
+	out := make([]rgMatch, 0, len(f.matches))
+	for _, n := range f.matches {
+		m := rgMatch{Path: f.path, Line: n, Text: searchText(f.lines[n], c.maxLine)}
+		for i := n - ctxLines; i < n; i++ {
+			if l, ok := f.lines[i]; ok {
+				m.Before = append(m.Before, searchText(l, c.maxLine))
+			} else {
+				m.Before = nil // only the run just before the match
+			}
+		}
+		for i := n + 1; i <= n+ctxLines; i++ {
+			l, ok := f.lines[i]
+			if !ok {
+				break
+			}
+			m.After = append(m.After, searchText(l, c.maxLine))
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// runRG searches with ripgrep at bin.
+func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (searchResult, error) {
+	var res searchResult
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	cmd := exec.CommandContext(runCtx, bin, c.rgArgs(q)...)
+	cmd.Dir = q.root
+	cmd.WaitDelay = 2 * time.Second
+	stderr := &searchTail{max: 4 << 10}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return res, fmt.Errorf("run rg: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return res, &searchRGUnusableError{msg: fmt.Sprintf("rg could not start (%v)", err)}
+	}
+	stopped, seen := false, 0
+	var f *rgFile
+	br := bufio.NewReaderSize(stdout, 256<<10)
+	for {
+		line, rerr := br.ReadSlice('\n')
+		if errors.Is(rerr, bufio.ErrBufferFull) { // a long line: gather it
+			big := append([]byte(nil), line...)
+			for errors.Is(rerr, bufio.ErrBufferFull) {
+				line, rerr = br.ReadSlice('\n')
+				big = append(big, line...)
+			}
+			line = big
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m rgMessage
+			if err := json.Unmarshal(line, &m); err != nil {
+				stop()
+				_ = cmd.Wait()
+				return res, fmt.Errorf("read rg --json: %w", err)
+			}
+			seen++
+			switch m.Type {
+			case "begin":
+				f = &rgFile{path: strings.TrimPrefix(string(m.Data.Path.raw()), "./"), lines: map[int][]byte{}}
+			case "context", "match":
+				if f == nil {
+					break
+				}
+				n := m.Data.LineNumber
+				f.lines[n] = m.Data.Lines.raw()
+				// rg 13 also reports the matches in the context after the
+				// max_count-th as matches: they are context here
+				if m.Type == "match" && (q.in.MaxCount == 0 || len(f.matches) < q.in.MaxCount) {
+					f.matches = append(f.matches, n)
+				}
+			case "end":
+				if f != nil {
+					res.matches = append(res.matches, f.results(c, q.in.Context)...)
+					f = nil
+				}
+				if len(res.matches) > c.maxMatches {
+					res.truncated, stopped = true, true
+					stop()
+				}
+			}
+		}
+		if rerr != nil || stopped {
+			break
+		}
+	}
+	if stopped {
+		_, _ = io.Copy(io.Discard, stdout)
+	}
+	werr := cmd.Wait()
+	if f != nil && !stopped { // cut off mid-file by the time limit or a cancel
+		res.matches = append(res.matches, f.results(c, q.in.Context)...)
+	}
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			res.timedOut = true
+			return res, nil
+		}
+		return res, err
+	}
+	if stopped {
+		return res, nil
+	}
+	var ee *exec.ExitError
+	switch {
+	case werr == nil:
+	case errors.As(werr, &ee) && ee.ExitCode() == 1: // no match
+	case errors.As(werr, &ee) && ee.ExitCode() == 2:
+		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "regex") {
+			return res, fmt.Errorf("pattern %q is not valid for ripgrep: %s", q.in.Pattern, msg)
+		}
+		if seen == 0 {
+			return res, &searchRGUnusableError{msg: "rg failed: " + searchFirstLine(msg)}
+		}
+		res.notes = append(res.notes, "rg: "+searchFirstLine(msg))
+	default:
+		return res, fmt.Errorf("rg: %w: %s", werr, searchFirstLine(stderr.String()))
+	}
+	return res, nil
+}
+
+func searchFirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// searchTail keeps the first max bytes written to it.
+type searchTail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *searchTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if room := t.max - len(t.b); room > 0 {
+		t.b = append(t.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (t *searchTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
