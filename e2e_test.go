@@ -575,3 +575,69 @@ func TestPTYOverMCP(t *testing.T) {
 		t.Fatalf("resize not seen: %+v", l)
 	}
 }
+
+// Persistent shells over MCP: state persists, each command reports its exit
+// code, a timed-out command is interrupted with ctrl+c, and screen=true shows
+// what less shows a person.
+func TestShellOverMCP(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	if res := s.call(t, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open); res.IsError {
+		t.Fatal(errText(res))
+	}
+	type runOut struct {
+		Output   string `json:"output"`
+		ExitCode *int   `json:"exit_code"`
+		TimedOut bool   `json:"timed_out"`
+		Matched  bool   `json:"matched_expect"`
+		Screen   string `json:"screen"`
+		Rows     int    `json:"rows"`
+	}
+	run := func(args map[string]any) runOut {
+		t.Helper()
+		args["session_id"] = open.SessionID
+		var out runOut
+		if res := s.call(t, "terminal_pty_run", args, &out); res.IsError {
+			t.Fatalf("%v: %s", args, errText(res))
+		}
+		return out
+	}
+	run(map[string]any{"command": "GREETING=hello; cd /etc"})
+	if out := run(map[string]any{"command": `echo "$GREETING from $(pwd)"`}); out.Output != "hello from /etc\n" || out.ExitCode == nil || *out.ExitCode != 0 {
+		t.Fatalf("state: %+v", out)
+	}
+	if out := run(map[string]any{"command": "grep -q nothing-like-this services"}); out.ExitCode == nil || *out.ExitCode != 1 {
+		t.Fatalf("exit code: %+v", out)
+	}
+	if out := run(map[string]any{"command": "sleep 600", "timeout_sec": 0.3}); !out.TimedOut {
+		t.Fatalf("timeout: %+v", out)
+	}
+	if out := run(map[string]any{"keys": []string{"ctrl+c"}}); out.ExitCode == nil || *out.ExitCode != 130 {
+		t.Fatalf("ctrl+c: %+v", out)
+	}
+	if out := run(map[string]any{"command": "echo still here"}); out.Output != "still here\n" {
+		t.Fatalf("after ctrl+c: %+v", out)
+	}
+	out := run(map[string]any{"command": "less +5 /etc/services", "expect": `services|\(END\)|:\s*$`, "screen": true})
+	want, _ := exec.Command("sed", "-n", "5p", "/etc/services").Output()
+	lines := strings.Split(out.Screen, "\n")
+	if out.Rows != 24 || len(lines) < 24 || lines[0] != strings.TrimRight(string(want), " \n") || !strings.Contains(lines[23], "services") {
+		t.Fatalf("less +5 screen (rows %d), want line 5 %q first and the prompt last:\n%s", out.Rows, want, out.Screen)
+	}
+	run(map[string]any{"keys": []string{"q"}})
+	var closed struct {
+		ExitCode      int  `json:"exit_code"`
+		AlreadyClosed bool `json:"already_closed"`
+	}
+	s.call(t, "terminal_pty_close", map[string]any{"session_id": open.SessionID}, &closed)
+	if closed.AlreadyClosed {
+		t.Fatal("first close said already closed")
+	}
+	s.call(t, "terminal_pty_close", map[string]any{"session_id": open.SessionID}, &closed)
+	if !closed.AlreadyClosed {
+		t.Fatal("second close did not say already closed")
+	}
+}

@@ -50,6 +50,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	}
 	s.addExecTools()
 	s.addJobTools()
+	s.addPTYTools()
 	// addSearchTools(s.Server) // TODO(search): on when mcpserver/search.go lands
 	return s
 }
