@@ -51,7 +51,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	s.addExecTools()
 	s.addJobTools()
 	s.addPTYTools()
-	// addSearchTools(s.Server) // TODO(search): on when mcpserver/search.go lands
+	addSearchTools(s.Server)
 	return s
 }
 
