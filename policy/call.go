@@ -52,13 +52,14 @@ func (c *classifier) record(args []arg) int {
 // inv is one invocation being classified: a simple command, or a command
 // unwrapped from sudo, xargs, find -exec and the like.
 type inv struct {
-	c     *classifier
-	idx   int    // its Command
-	args  []arg  // argv, args[0] is the command
-	name  string // base name of args[0]
-	sc    *scope
-	in    source // what its stdin carries
-	depth int    // wrapper nesting
+	c      *classifier
+	idx    int    // its Command
+	args   []arg  // argv, args[0] is the command
+	name   string // base name of args[0]
+	sc     *scope
+	in     source // what its stdin carries
+	depth  int    // wrapper nesting
+	pinned bool   // must stay at least Write (see lower)
 }
 
 // run records args as a Command and classifies it through the catalogue.

@@ -24,7 +24,7 @@ func lookup(name string) handler {
 	}
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
-		return destroys("mkfs formats a filesystem")
+		return destroys("formats a filesystem")
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		if h, ok := catalogue["python"]; ok {
 			return h
@@ -39,9 +39,10 @@ func readOnly(*inv) {}
 // writes marks the command Write.
 func writes(iv *inv) { iv.flag(Write, "") }
 
-// destroys returns a handler that marks every use Destructive.
+// destroys returns a handler that marks every use Destructive; the reason
+// follows the command name.
 func destroys(reason string) handler {
-	return func(iv *inv) { iv.flag(Destructive, reason) }
+	return func(iv *inv) { iv.flag(Destructive, iv.name+" "+reason) }
 }
 
 func init() {

@@ -95,12 +95,14 @@ func (c *classifier) danger(t target) string {
 		return "outside the working directory"
 	}
 	switch {
+	case p == "/":
+		return "the root directory"
+	case p == c.home:
+		return "the home directory"
 	case p == c.project:
 		return "the working directory itself"
 	case isUnder(c.project, p):
 		return "a parent of the working directory"
-	case p == c.home:
-		return "the home directory"
 	case c.trustedProject() && isUnder(p, c.project):
 		return ""
 	case c.inTemp(p):

@@ -1,0 +1,117 @@
+package policy
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+)
+
+// corpusRow is one line of testdata/policy-corpus.tsv.
+type corpusRow struct {
+	line        int
+	destructive bool
+	cmd, note   string
+}
+
+// testEnv is where corpus commands are imagined to run: a project under
+// the home directory, as for most users.
+var testEnv = Env{Cwd: "/home/user/project", Home: "/home/user"}
+
+// loadCorpus reads the corpus. Encoding (its header): a doubled backslash
+// is one backslash, backslash-n is a newline, no other escapes.
+func loadCorpus(tb testing.TB) []corpusRow {
+	tb.Helper()
+	f, err := os.Open("testdata/policy-corpus.tsv")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var rows []corpusRow
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, "\t", 3)
+		if len(parts) != 3 || (parts[0] != "destructive" && parts[0] != "safe") {
+			tb.Fatalf("corpus line %d: malformed: %q", n, line)
+		}
+		rows = append(rows, corpusRow{line: n, destructive: parts[0] == "destructive", cmd: decodeCorpus(parts[1]), note: parts[2]})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return rows
+}
+
+func decodeCorpus(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '\\':
+				sb.WriteByte('\\')
+				i++
+				continue
+			case 'n':
+				sb.WriteByte('\n')
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// maxFalsePositive is the share of safe rows that may be held.
+const maxFalsePositive = 0.05
+
+// TestCorpus: every destructive row is held (Destructive or Unparseable);
+// at most 5 % of safe rows are.
+func TestCorpus(t *testing.T) {
+	t.Parallel()
+	rows := loadCorpus(t)
+	safe, held := 0, 0
+	for _, r := range rows {
+		got := Classify(r.cmd, testEnv)
+		if r.destructive {
+			if !got.Class.Held() {
+				t.Errorf("line %d: %q classified %v, want held (%s)", r.line, r.cmd, got.Class, r.note)
+			} else if len(got.Reasons) == 0 {
+				t.Errorf("line %d: %q held without a reason", r.line, r.cmd)
+			}
+			continue
+		}
+		safe++
+		if got.Class.Held() {
+			held++
+			t.Logf("false positive, line %d: %q → %v %q", r.line, r.cmd, got.Class, got.Reasons)
+		}
+	}
+	rate := float64(held) / float64(safe)
+	t.Logf("safe rows held: %d of %d (%.1f %%)", held, safe, 100*rate)
+	if rate > maxFalsePositive {
+		t.Errorf("false positives %.1f %% > %.0f %%", 100*rate, 100*maxFalsePositive)
+	}
+}
+
+// TestProbe prints the classification of $POLICY_PROBE (newline-separated
+// commands); a debugging aid, skipped otherwise.
+func TestProbe(t *testing.T) {
+	probe := os.Getenv("POLICY_PROBE")
+	if probe == "" {
+		t.Skip("set POLICY_PROBE")
+	}
+	for _, c := range strings.Split(probe, "\n") {
+		r := Classify(c, testEnv)
+		t.Logf("%-50q %v %q", c, r.Class, r.Reasons)
+		for _, cmd := range r.Commands {
+			t.Logf("    %q %v %q", cmd.Argv, cmd.Class, cmd.Reasons)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	sqlDrop     = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE)\s+(\w+)`)
+	sqlDelete   = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
+	sqlUpdate   = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
+	sqlWhere    = regexp.MustCompile(`(?i)\bWHERE\b`)
+	mongoDanger = regexp.MustCompile(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
+)
+
+// sqlDanger returns why SQL text is destructive, or "".
+func sqlDanger(sql string) string {
+	if m := sqlDrop.FindStringSubmatch(sql); m != nil {
+		return "SQL " + strings.ToUpper(m[1]) + " " + m[2]
+	}
+	for _, m := range sqlDelete.FindAllString(sql, -1) {
+		if !sqlWhere.MatchString(m) {
+			return "SQL DELETE without WHERE"
+		}
+	}
+	for _, m := range sqlUpdate.FindAllString(sql, -1) {
+		if !sqlWhere.MatchString(m) {
+			return "SQL UPDATE without WHERE"
+		}
+	}
+	return ""
+}
+
+// sqlClient builds a handler for a SQL client whose query options are
+// listed (psql -c, mysql -e); extra operands are SQL too when operandSQL
+// (sqlite3 db "SQL"). A query read from stdin is checked when known.
+func sqlClient(queryOpts []string, operandSQL bool) handler {
+	return func(iv *inv) {
+		iv.flag(Write, "")
+		args := iv.rest(1)
+		check := func(a arg) {
+			if !a.ok {
+				return
+			}
+			if why := sqlDanger(a.s); why != "" {
+				iv.flag(Destructive, iv.name+": "+why)
+			}
+		}
+		queried := false
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if !a.ok {
+				continue
+			}
+			for _, o := range queryOpts {
+				switch {
+				case a.s == o && i+1 < len(args):
+					check(args[i+1])
+					queried = true
+				case strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"="):
+					check(arg{s: strings.TrimPrefix(a.s, o+"="), ok: true})
+					queried = true
+				case !strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o) && len(a.s) > len(o):
+					check(arg{s: a.s[len(o):], ok: true})
+					queried = true
+				}
+			}
+		}
+		if operandSQL {
+			_, ops := opts(args)
+			for _, a := range ops {
+				check(a)
+				queried = true
+			}
+		}
+		if !queried && iv.in.kind == srcText {
+			check(arg{s: iv.in.text, ok: true})
+		}
+	}
+}
+
+// mongo shells: --eval code.
+func mongo(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	text := ""
+	for i, a := range args {
+		if a.ok && a.s == "--eval" && i+1 < len(args) {
+			text += args[i+1].s + "\n"
+		} else if a.ok && strings.HasPrefix(a.s, "--eval=") {
+			text += strings.TrimPrefix(a.s, "--eval=") + "\n"
+		}
+	}
+	if iv.in.kind == srcText {
+		text += iv.in.text
+	}
+	if m := mongoDanger.FindString(text); m != "" {
+		iv.flag(Destructive, iv.name+": "+m+" deletes data")
+	}
+}
+
+// redis-cli FLUSHALL / FLUSHDB.
+func redis(iv *inv) {
+	iv.flag(Write, "")
+	for _, a := range iv.rest(1) {
+		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {
+			iv.flag(Destructive, "redis-cli "+strings.ToUpper(a.s)+" deletes every key")
+		}
+	}
+	if iv.in.kind == srcText && regexp.MustCompile(`(?i)\bFLUSH(ALL|DB)\b`).MatchString(iv.in.text) {
+		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
+	}
+}
+
+func init() {
+	register(sqlClient([]string{"-c", "--command"}, false), "psql")
+	register(sqlClient([]string{"-e", "--execute"}, false), "mysql", "mariadb")
+	register(sqlClient([]string{"-c", "--command", "-cmd"}, true), "sqlite3", "sqlite", "duckdb")
+	register(sqlClient([]string{"-q", "--query"}, false), "clickhouse-client", "cockroach")
+	register(mongo, "mongosh", "mongo")
+	register(redis, "redis-cli", "valkey-cli")
+}

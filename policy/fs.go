@@ -1,0 +1,356 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// opts splits GNU-style arguments into options and operands: every "-x"
+// before "--" is an option (GNU tools permute, so options may follow
+// operands), everything after "--" is an operand. An unknown word is
+// returned in both, since it might be either.
+func opts(args []arg) (flags []arg, operands []arg) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			flags = append(flags, a)
+			operands = append(operands, a)
+		case a.s == "--":
+			return flags, append(operands, args[i+1:]...)
+		case len(a.s) > 1 && a.s[0] == '-':
+			flags = append(flags, a)
+		default:
+			operands = append(operands, a)
+		}
+	}
+	return flags, operands
+}
+
+// hasFlag reports whether flags contain a long option (or --long=…), or a
+// short one alone or in a cluster (-rf holds r and f).
+func hasFlag(flags []arg, short string, long ...string) bool {
+	for _, f := range flags {
+		if !f.ok {
+			continue
+		}
+		s := f.s
+		if strings.HasPrefix(s, "--") {
+			name, _, _ := strings.Cut(s, "=")
+			for _, l := range long {
+				if name == l {
+					return true
+				}
+			}
+			continue
+		}
+		if short != "" && strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], short) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyUnknown reports whether some arg could not be expanded.
+func anyUnknown(args []arg) bool {
+	for _, a := range args {
+		if !a.ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rm deletes: destructive for the working directory, its parents, home,
+// and anything outside the project and the temp dirs, in any flag
+// spelling. Recursive deletion of a target that cannot be resolved is
+// destructive too (rm -rf "$d").
+func rm(iv *inv) {
+	iv.flag(Write, "")
+	flags, operands := opts(iv.rest(1))
+	recursive := hasFlag(flags, "rR", "--recursive", "--dir") || anyUnknown(flags)
+	verb := iv.name
+	if hasFlag(flags, "r", "--recursive") && hasFlag(flags, "f", "--force") {
+		verb += " -rf"
+	} else if recursive {
+		verb += " -r"
+	}
+	if iv.sc.remote {
+		if recursive {
+			iv.flag(Destructive, verb+" on a remote host")
+		}
+		return
+	}
+	for _, a := range operands {
+		t := iv.c.resolve(iv.sc, a)
+		switch why := iv.c.danger(t); why {
+		case "":
+		case "unresolved":
+			if recursive {
+				iv.flag(Destructive, verb+" of a path computed at run time: "+a.src)
+			}
+		default:
+			iv.flag(Destructive, phrase(verb, why)+": "+iv.c.show(t))
+		}
+	}
+}
+
+// find is read-only unless it deletes or runs commands; -exec commands are
+// classified with {} standing for everything under each root.
+func find(iv *inv) {
+	args := iv.rest(1)
+	var roots []arg
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a.ok && (strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!" || a.s == ")") {
+			if a.s == "-H" || a.s == "-L" || a.s == "-P" || strings.HasPrefix(a.s, "-O") || a.s == "-D" {
+				if a.s == "-D" {
+					i++
+				}
+				continue // options before the roots
+			}
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = argsOf(".")
+	}
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			continue
+		}
+		switch a.s {
+		case "-delete":
+			iv.flag(Write, "")
+			for _, r := range roots {
+				t := iv.c.resolve(iv.sc, r)
+				if iv.sc.remote {
+					iv.flag(Destructive, "find -delete on a remote host")
+				} else if why := iv.c.danger(t); why != "" {
+					if why == "unresolved" {
+						why = "a path computed at run time"
+					}
+					iv.flag(Destructive, phrase("find -delete", why)+": "+iv.c.show(t))
+				}
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(args) && !(args[j].ok && (args[j].s == ";" || args[j].s == "+")) {
+				j++
+			}
+			cmd := args[i+1 : j]
+			i = j
+			if len(cmd) == 0 {
+				continue
+			}
+			for _, r := range roots {
+				iv.exec(substitute(cmd, "{}", under(r)))
+			}
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if i+1 < len(args) {
+				class, why := iv.c.writeTarget(iv.sc, args[i+1], true)
+				iv.flag(max(class, Write), why)
+			}
+		}
+	}
+}
+
+// under is an arg standing for "anything under root": a glob, which
+// resolve treats as the root's children.
+func under(root arg) arg {
+	if !root.ok {
+		return root
+	}
+	s := strings.TrimSuffix(root.s, "/") + "/*"
+	return arg{s: s, ok: true, src: s}
+}
+
+// substitute returns cmd with every occurrence of pat inside an arg
+// replaced by repl (find's {} and xargs -I); if no arg holds pat, repl is
+// appended, as xargs and parallel do.
+func substitute(cmd []arg, pat string, repl arg) []arg {
+	out := make([]arg, 0, len(cmd)+1)
+	found := false
+	for _, a := range cmd {
+		if a.ok && strings.Contains(a.s, pat) {
+			found = true
+			if !repl.ok {
+				out = append(out, repl)
+				continue
+			}
+			s := strings.ReplaceAll(a.s, pat, repl.s)
+			out = append(out, arg{s: s, ok: true, src: s})
+			continue
+		}
+		out = append(out, a)
+	}
+	if !found {
+		out = append(out, repl)
+	}
+	return out
+}
+
+// phrase joins an operation and a danger: "rm -rf outside the working
+// directory", "rm -rf of the home directory".
+func phrase(verb, why string) string {
+	if strings.HasPrefix(why, "outside") {
+		return verb + " " + why
+	}
+	return verb + " of " + why
+}
+
+// chmodR: recursive permission or owner changes outside the project.
+func chmodR(iv *inv) {
+	iv.flag(Write, "")
+	flags, operands := opts(iv.rest(1))
+	if !hasFlag(flags, "R", "--recursive") {
+		return
+	}
+	for _, a := range operands {
+		if !a.ok {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, a)
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase(iv.name+" -R", why)+": "+iv.c.show(t))
+		}
+	}
+}
+
+// dd writes of=; a device or an existing file outside the project is
+// destructive.
+func dd(iv *inv) {
+	for _, a := range iv.rest(1) {
+		if !a.ok {
+			continue
+		}
+		if of, ok := strings.CutPrefix(a.s, "of="); ok {
+			class, why := iv.c.writeTarget(iv.sc, arg{s: of, ok: true, src: of}, true)
+			if strings.HasPrefix(why, "writes to") {
+				why = "dd " + why
+			}
+			iv.flag(max(class, Write), why)
+		}
+	}
+}
+
+// truncate -s 0 empties files.
+func truncate(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		size := ""
+		switch {
+		case a.s == "-s" || a.s == "--size":
+			if i+1 < len(args) {
+				size = args[i+1].s
+			}
+		case strings.HasPrefix(a.s, "--size="):
+			size = strings.TrimPrefix(a.s, "--size=")
+		case strings.HasPrefix(a.s, "-s"):
+			size = a.s[2:]
+		}
+		if size == "0" || size == "0K" || size == "0M" || strings.HasPrefix(size, "<") {
+			iv.flag(Destructive, "truncate -s 0 empties files")
+		}
+	}
+}
+
+// mv of the project, a parent of it, home, or a system directory.
+func mv(iv *inv) {
+	iv.flag(Write, "")
+	_, operands := opts(iv.rest(1))
+	if len(operands) < 2 || iv.sc.remote {
+		return
+	}
+	for _, a := range operands[:len(operands)-1] {
+		t := iv.c.resolve(iv.sc, a)
+		why := iv.c.danger(t)
+		if why == "the working directory itself" || why == "a parent of the working directory" || why == "the home directory" ||
+			(t.path != "" && (isSystemPath(t.path) || path.Dir(t.path) == "/")) {
+			if why == "" || why == "outside the working directory" {
+				why = "a system directory"
+			}
+			iv.flag(Destructive, "mv of "+why+": "+iv.c.show(t))
+		}
+	}
+}
+
+// rsync --delete removes files at the destination.
+func rsync(iv *inv) {
+	iv.flag(Write, "")
+	flags, operands := opts(iv.rest(1))
+	if !hasFlag(flags, "", "--delete", "--del", "--delete-before", "--delete-during", "--delete-delay",
+		"--delete-after", "--delete-excluded", "--remove-source-files") || len(operands) == 0 {
+		return
+	}
+	dst := operands[len(operands)-1]
+	if !dst.ok {
+		iv.flag(Destructive, "rsync --delete to a destination computed at run time")
+		return
+	}
+	if host, _, ok := strings.Cut(dst.s, ":"); ok && !strings.Contains(host, "/") {
+		iv.flag(Destructive, "rsync --delete removes files on the remote host: "+dst.s)
+		return
+	}
+	t := iv.c.resolve(iv.sc, dst)
+	if why := iv.c.danger(t); why != "" {
+		iv.flag(Destructive, phrase("rsync --delete", why)+": "+iv.c.show(t))
+	}
+}
+
+// tee writes its operands like a redirection.
+func tee(iv *inv) {
+	flags, operands := opts(iv.rest(1))
+	appending := hasFlag(flags, "a", "--append")
+	for _, a := range operands {
+		class, why := iv.c.writeTarget(iv.sc, a, !appending)
+		iv.flag(max(class, Write), why)
+	}
+}
+
+// sed is read-only unless it edits in place.
+func sed(iv *inv) {
+	flags, _ := opts(iv.rest(1))
+	for _, f := range flags {
+		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") ||
+			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
+			iv.flag(Write, "")
+		}
+	}
+}
+
+func init() {
+	register(rm, "rm", "unlink", "srm", "trash-put")
+	register(find, "find")
+	register(chmodR, "chmod", "chown", "chgrp", "setfacl")
+	register(dd, "dd")
+	register(truncate, "truncate")
+	register(mv, "mv")
+	register(rsync, "rsync")
+	register(tee, "tee")
+	register(sed, "sed")
+	register(destroys("destroys file contents beyond recovery"), "shred")
+	register(destroys("formats or erases a disk"), "mke2fs", "mkswap", "blkdiscard", "wipe")
+	register(func(iv *inv) {
+		flags, _ := opts(iv.rest(1))
+		if hasFlag(flags, "ao", "--all", "--offset") {
+			iv.flag(Destructive, "wipefs erases filesystem signatures")
+			return
+		}
+		iv.flag(Write, "")
+	}, "wipefs")
+	register(func(iv *inv) {
+		flags, _ := opts(iv.rest(1))
+		if hasFlag(flags, "lp", "--list", "--print") {
+			return
+		}
+		iv.flag(Destructive, iv.name+" rewrites a partition table")
+	}, "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk")
+}

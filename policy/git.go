@@ -1,0 +1,243 @@
+package policy
+
+import (
+	"strings"
+)
+
+// gitReadOnly are subcommands that only read the repository.
+var gitReadOnly = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "blame": true, "shortlog": true,
+	"describe": true, "rev-parse": true, "rev-list": true, "ls-files": true, "ls-tree": true,
+	"ls-remote": true, "cat-file": true, "grep": true, "version": true, "help": true,
+	"whatchanged": true, "name-rev": true, "merge-base": true, "for-each-ref": true,
+	"show-ref": true, "check-ignore": true, "count-objects": true, "var": true,
+	"diff-tree": true, "diff-files": true, "diff-index": true, "check-attr": true, "show-branch": true,
+}
+
+// gitCodeKey reports whether a git config key's value is a command that git
+// runs (git -c core.pager='rm -rf ~' log).
+func gitCodeKey(key string) bool {
+	key = strings.ToLower(key)
+	if strings.HasPrefix(key, "alias.") {
+		return true
+	}
+	for _, suf := range []string{"pager", "editor", "sshcommand", "fsmonitor", "textconv", "command",
+		".clean", ".smudge", ".process", "helper", "program", "askpass", "driver", "uploadpack",
+		"receivepack", "packobjectshook", "gitproxy", "external", "hookspath", "cmd", "tool"} {
+		if strings.HasSuffix(key, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// git classifies by subcommand after its global options.
+func git(iv *inv) {
+	args := iv.args
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if !a.ok {
+			iv.flag(Unparseable, "git argument computed at run time: "+a.src)
+			return
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			break
+		}
+		i++
+		switch a.s {
+		case "-c":
+			if i < len(args) {
+				iv.gitConfig(args[i])
+				i++
+			}
+		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds":
+			i++
+		}
+	}
+	if i >= len(args) {
+		return
+	}
+	sub, rest := args[i].s, args[i+1:]
+	flags, operands := opts(rest)
+	has := func(short string, long ...string) bool { return hasFlag(flags, short, long...) }
+	destroy := func(why string) { iv.flag(Destructive, why) }
+	if gitReadOnly[sub] {
+		return
+	}
+	iv.flag(Write, "")
+	switch sub {
+	case "clean":
+		if has("n", "--dry-run") {
+			iv.lower()
+			return
+		}
+		if has("f", "--force") {
+			destroy("git clean -f deletes untracked files")
+		}
+	case "push":
+		switch {
+		case has("f", "--force"):
+			destroy("git push --force rewrites the remote")
+		case has("", "--mirror"):
+			destroy("git push --mirror can delete remote refs")
+		case has("d", "--delete"):
+			destroy("git push --delete deletes remote refs")
+		case has("", "--prune"):
+			destroy("git push --prune deletes remote branches")
+		}
+		for j, op := range operands {
+			if j == 0 || !op.ok {
+				continue // the remote
+			}
+			if strings.HasPrefix(op.s, "+") {
+				destroy("git push +refspec force-pushes: " + op.s)
+			} else if strings.HasPrefix(op.s, ":") {
+				destroy("git push :ref deletes a remote ref: " + op.s)
+			}
+		}
+	case "reset":
+		if has("", "--hard", "--merge") {
+			destroy("git reset --hard discards uncommitted changes")
+		}
+	case "checkout":
+		if has("f", "--force") {
+			destroy("git checkout --force discards uncommitted changes")
+		}
+		if dashdash(rest) {
+			destroy("git checkout -- <paths> discards uncommitted changes")
+		} else if wholeTree(operands) {
+			destroy("git checkout . discards uncommitted changes")
+		}
+	case "restore":
+		if (!has("S", "--staged") || has("W", "--worktree")) && len(operands) > 0 {
+			destroy("git restore discards uncommitted changes in the working tree")
+		}
+	case "switch":
+		if has("f", "--force", "--discard-changes") {
+			destroy("git switch --discard-changes discards uncommitted changes")
+		}
+	case "branch":
+		if has("D", "") || (has("d", "--delete") && has("f", "--force")) {
+			destroy("git branch -D deletes a branch even if unmerged")
+		}
+		if len(operands) == 0 && !has("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description") {
+			iv.lower()
+		}
+	case "stash":
+		switch first(operands) {
+		case "drop", "clear":
+			destroy("git stash " + first(operands) + " deletes stashed changes")
+		case "list", "show":
+			iv.lower()
+		}
+	case "worktree":
+		switch first(operands) {
+		case "remove":
+			if has("f", "--force") {
+				destroy("git worktree remove --force deletes a worktree with changes")
+			}
+		case "list":
+			iv.lower()
+		}
+	case "reflog":
+		switch first(operands) {
+		case "expire", "delete":
+			destroy("git reflog " + first(operands) + " destroys recovery data")
+		case "", "show":
+			iv.lower()
+		}
+	case "gc", "prune":
+		for _, f := range flags {
+			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") {
+				destroy("git " + sub + " " + f.s + " destroys unreachable commits")
+			}
+		}
+	case "filter-branch", "filter-repo":
+		destroy("git " + sub + " rewrites history")
+	case "update-ref":
+		if has("d", "") {
+			destroy("git update-ref -d deletes a ref")
+		}
+	case "remote":
+		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
+			iv.lower()
+		}
+	case "tag":
+		if len(operands) == 0 && !has("dfsau", "--delete", "--force") {
+			iv.lower()
+		}
+	case "config":
+		if has("l", "--get", "--list", "--get-all", "--get-regexp") || (len(operands) == 1 && len(flags) == 0) {
+			iv.lower()
+		}
+		if len(operands) >= 2 && operands[0].ok && gitCodeKey(operands[0].s) {
+			iv.gitConfig(arg{s: operands[0].s + "=" + operands[1].s, ok: operands[1].ok, src: operands[1].src})
+		}
+	case "submodule":
+		if first(operands) == "foreach" && len(operands) > 1 {
+			iv.shell(joinRest(operands[1:]), iv.sc)
+		}
+	}
+}
+
+// lower makes a Write command ReadOnly again, unless something about it
+// (a -c value, an unexpandable word) was flagged.
+func (iv *inv) lower() {
+	cmd := &iv.c.cmds[iv.idx]
+	if cmd.Class == Write && len(cmd.Reasons) == 0 && !iv.pinned {
+		cmd.Class = ReadOnly
+	}
+}
+
+// gitConfig checks a -c key=value whose value git will run as a command.
+func (iv *inv) gitConfig(kv arg) {
+	iv.flag(Write, "")
+	iv.pinned = true
+	if !kv.ok {
+		iv.flag(Unparseable, "git -c value computed at run time: "+kv.src)
+		return
+	}
+	key, val, _ := strings.Cut(kv.s, "=")
+	if !gitCodeKey(key) {
+		return
+	}
+	if strings.HasPrefix(strings.ToLower(key), "alias.") && !strings.HasPrefix(val, "!") {
+		return // an alias to git arguments
+	}
+	val = strings.TrimPrefix(val, "!")
+	iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+}
+
+// dashdash reports whether args contain "--" followed by a pathspec.
+func dashdash(args []arg) bool {
+	for i, a := range args {
+		if a.ok && a.s == "--" {
+			return i+1 < len(args)
+		}
+	}
+	return false
+}
+
+// wholeTree reports whether some operand names the whole tree or a path
+// rather than a branch: ".", "./…", ":/", or a glob.
+func wholeTree(ops []arg) bool {
+	for _, a := range ops {
+		if a.ok && (a.s == "." || strings.HasPrefix(a.s, "./") || strings.HasPrefix(a.s, ":/") || strings.ContainsAny(a.s, "*?")) {
+			return true
+		}
+	}
+	return false
+}
+
+// first is the first operand, or "".
+func first(ops []arg) string {
+	if len(ops) == 0 {
+		return ""
+	}
+	return ops[0].s
+}
+
+func init() {
+	register(git, "git")
+}

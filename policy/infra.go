@@ -1,0 +1,291 @@
+package policy
+
+import (
+	"strings"
+)
+
+// positionals returns the operands of args after skipping options;
+// withValue lists options that take the next word.
+func positionals(args []arg, withValue ...string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			out = append(out, unknownWord)
+			continue
+		}
+		if strings.HasPrefix(a.s, "-") {
+			if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+				i++
+			}
+			continue
+		}
+		out = append(out, a.s)
+	}
+	return out
+}
+
+// at returns list[i] or "".
+func at(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
+	}
+	return ""
+}
+
+// verbClass builds a handler for CLIs whose first positionals are verbs:
+// a verb in destroy is destructive, in read is read-only, else Write.
+func verbClass(name string, withValue []string, read []string, destroy map[string]string) handler {
+	return func(iv *inv) {
+		pos := positionals(iv.rest(1), withValue...)
+		v := at(pos, 0)
+		if why, ok := destroy[v]; ok {
+			iv.flag(Destructive, name+" "+v+" "+why)
+			return
+		}
+		if contains(read, v) {
+			return
+		}
+		iv.flag(Write, "")
+	}
+}
+
+var kubeOpts = []string{"-n", "--namespace", "--context", "--kubeconfig", "-s", "--server", "--cluster", "--user", "-l", "--selector", "-o", "--output", "-f", "--filename", "-c", "--container"}
+
+func kubectl(iv *inv) {
+	pos := positionals(iv.rest(1), kubeOpts...)
+	switch at(pos, 0) {
+	case "delete":
+		iv.flag(Destructive, "kubectl delete removes cluster resources")
+	case "drain":
+		iv.flag(Destructive, "kubectl drain evicts every pod from a node")
+	case "get", "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info", "diff":
+	case "config":
+		if at(pos, 1) != "view" && at(pos, 1) != "get-contexts" && at(pos, 1) != "current-context" {
+			iv.flag(Write, "")
+		}
+	case "auth":
+	case "exec":
+		iv.flag(Write, "")
+		args := iv.rest(1)
+		for i, a := range args {
+			if a.ok && a.s == "--" {
+				if i+1 < len(args) {
+					iv.c.run(args[i+1:], remote(iv.sc), source{}, iv.depth+1)
+				}
+				return
+			}
+		}
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+// docker and podman.
+func docker(iv *inv) {
+	pos := positionals(iv.rest(1), "-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
+		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
+		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
+	v, w := at(pos, 0), at(pos, 1)
+	switch {
+	case v == "system" && w == "prune":
+		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
+	case v == "volume" && (w == "rm" || w == "prune" || w == "remove"):
+		iv.flag(Destructive, iv.name+" volume "+w+" deletes volume data")
+	case v == "compose" && w == "down" && hasFlag(iv.rest(1), "v", "--volumes"):
+		iv.flag(Destructive, iv.name+" compose down --volumes deletes volume data")
+	case v == "ps" || v == "images" || v == "logs" || v == "inspect" || v == "version" || v == "info" || v == "top" || v == "stats" || v == "history" || v == "search" ||
+		(v == "compose" && (w == "ps" || w == "logs" || w == "config")):
+	case v == "exec":
+		iv.flag(Write, "")
+		// docker exec [opts] CONTAINER cmd…: pos[1] is the container.
+		args := iv.rest(1)
+		n := 0
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a.ok && strings.HasPrefix(a.s, "-") {
+				if contains([]string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file"}, a.s) {
+					i++
+				}
+				continue
+			}
+			n++
+			if n == 3 { // exec, container, command
+				iv.c.run(args[i:], remote(iv.sc), source{}, iv.depth+1)
+				return
+			}
+		}
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+// terraform, tofu, terragrunt.
+func terraform(iv *inv) {
+	args := iv.rest(1)
+	pos := positionals(args, "-chdir")
+	switch v := at(pos, 0); v {
+	case "destroy":
+		iv.flag(Destructive, iv.name+" destroy deletes infrastructure")
+	case "apply":
+		if hasFlag(args, "", "-auto-approve", "--auto-approve") {
+			iv.flag(Destructive, iv.name+" apply -auto-approve changes infrastructure without review")
+		} else if hasFlag(args, "", "-destroy", "--destroy") {
+			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
+		} else {
+			iv.flag(Write, "")
+		}
+	case "plan", "show", "validate", "output", "version", "providers", "graph", "fmt":
+		if v == "plan" || v == "fmt" {
+			iv.flag(Write, "")
+		}
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+var awsOpts = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--color", "--ca-bundle"}
+
+func aws(iv *inv) {
+	args := iv.rest(1)
+	pos := positionals(args, awsOpts...)
+	svc, op := at(pos, 0), at(pos, 1)
+	switch {
+	case svc == "s3" && op == "rb":
+		iv.flag(Destructive, "aws s3 rb removes a bucket")
+	case svc == "s3" && op == "rm" && hasFlag(args, "", "--recursive"):
+		iv.flag(Destructive, "aws s3 rm --recursive deletes objects")
+	case svc == "s3" && op == "sync" && hasFlag(args, "", "--delete"):
+		iv.flag(Destructive, "aws s3 sync --delete deletes objects")
+	case svc == "s3" && op == "ls":
+	case hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "purge-", "destroy-"):
+		iv.flag(Destructive, "aws "+svc+" "+op+" deletes cloud resources")
+	case hasAnyPrefix(op, "describe-", "get-", "list-") || svc == "sts":
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloudVerb handles gcloud, az, gh, doctl …: a positional "delete" (or the
+// like) anywhere in the command path is destructive.
+func cloudVerb(iv *inv) {
+	pos := positionals(iv.rest(1), "--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method")
+	for _, v := range pos {
+		switch v {
+		case "delete", "destroy", "purge", "rb":
+			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
+			return
+		}
+	}
+	args := iv.rest(1)
+	for i, a := range args {
+		if a.ok && (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1].s, "DELETE") {
+			iv.flag(Destructive, iv.name+" api DELETE request")
+			return
+		}
+	}
+	for _, v := range pos {
+		if v == "list" || v == "describe" || v == "view" || v == "show" || v == "status" {
+			return
+		}
+	}
+	iv.flag(Write, "")
+}
+
+// kill: a pid operand of -1 signals every process we may signal.
+func kill(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if a.s == "-1" && (i > 0 || len(args) == 1) {
+			iv.flag(Destructive, "kill -1 signals every process")
+		}
+	}
+}
+
+// systemctl power verbs.
+func systemctl(iv *inv) {
+	pos := positionals(iv.rest(1), "-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal")
+	switch v := at(pos, 0); v {
+	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+		iv.flag(Destructive, "systemctl "+v+" stops the machine")
+	case "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "is-active", "is-enabled", "is-failed", "list-dependencies":
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+// firewall flushes.
+func iptables(iv *inv) {
+	args := iv.rest(1)
+	if hasFlag(args, "FX", "--flush", "--delete-chain") {
+		iv.flag(Destructive, iv.name+" flushes firewall rules")
+		return
+	}
+	if hasFlag(args, "LS", "--list", "--list-rules") {
+		return
+	}
+	iv.flag(Write, "")
+}
+
+func init() {
+	register(kubectl, "kubectl", "oc", "k")
+	register(docker, "docker", "podman", "nerdctl")
+	register(terraform, "terraform", "tofu", "terragrunt")
+	register(aws, "aws")
+	register(cloudVerb, "gcloud", "az", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "gsutil", "firebase", "supabase")
+	register(verbClass("helm", []string{"-n", "--namespace", "--kube-context", "-f", "--values", "--set"},
+		[]string{"list", "ls", "status", "get", "show", "template", "search", "history", "version", "lint", "env"},
+		map[string]string{"uninstall": "removes a release", "delete": "removes a release", "del": "removes a release", "un": "removes a release"}), "helm")
+	register(verbClass("pulumi", []string{"-s", "--stack", "-C", "--cwd"},
+		[]string{"preview", "stack", "whoami", "version", "about", "logs"},
+		map[string]string{"destroy": "deletes infrastructure"}), "pulumi")
+	register(kill, "kill")
+	register(systemctl, "systemctl")
+	register(iptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft")
+	register(func(iv *inv) {
+		if pos := positionals(iv.rest(1)); at(pos, 0) == "flush" {
+			iv.flag(Destructive, "nft flush removes firewall rules")
+			return
+		}
+		iv.flag(Write, "")
+	}, "nft")
+	register(func(iv *inv) {
+		if v := at(positionals(iv.rest(1)), 0); v == "disable" || v == "reset" {
+			iv.flag(Destructive, "ufw "+v+" turns the firewall off")
+			return
+		}
+		iv.flag(Write, "")
+	}, "ufw")
+	register(func(iv *inv) {
+		if hasFlag(iv.rest(1), "r", "--remove") {
+			iv.flag(Destructive, "crontab -r deletes the crontab")
+			return
+		}
+		if hasFlag(iv.rest(1), "l", "--list") {
+			return
+		}
+		iv.flag(Write, "")
+	}, "crontab")
+	register(destroys("stops the machine"), "shutdown", "reboot", "halt", "poweroff")
+	register(func(iv *inv) {
+		if v := at(positionals(iv.rest(1)), 0); v == "0" || v == "6" {
+			iv.flag(Destructive, "init "+v+" stops the machine")
+			return
+		}
+		iv.flag(Write, "")
+	}, "init", "telinit")
+	register(destroys("deletes a user account"), "userdel", "deluser")
+}

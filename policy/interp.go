@@ -1,0 +1,195 @@
+package policy
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Interpreter one-liners (python -c, node -e, perl -e, ruby -e, awk
+// programs) are not parsed; they are scanned for the obvious: shell-outs
+// with a literal command (re-parsed as shell) and recursive-delete APIs
+// (judged by their literal path, destructive when it is not literal).
+
+var (
+	// shellOut matches a call that runs a shell command; the argument
+	// follows the match.
+	shellOut = regexp.MustCompile(`(?:\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	// treeDelete matches a recursive delete; its path argument follows.
+	treeDelete = regexp.MustCompile(`(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
+	// pipeToShell is awk's print | "sh" and the like.
+	pipeToShell = regexp.MustCompile(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
+)
+
+// interpCode checks interpreter code.
+func (iv *inv) interpCode(code arg) {
+	iv.flag(Write, "")
+	if !code.ok {
+		iv.flag(Unparseable, iv.name+" runs code computed at run time: "+code.src)
+		return
+	}
+	s := code.s
+	for _, m := range shellOut.FindAllStringIndex(s, 8) {
+		rest := s[m[1]:]
+		if lit, ok := stringLit(rest); ok {
+			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
+			continue
+		}
+		if list, ok := stringList(rest); ok {
+			iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
+			continue
+		}
+		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+	}
+	if pipeToShell.MatchString(s) {
+		iv.flag(Unparseable, iv.name+" program pipes its output into a shell")
+	}
+	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
+		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
+		rest := s[m[1]:]
+		lit, ok := stringLit(rest)
+		if !ok {
+			iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a directory tree computed at run time")
+			continue
+		}
+		t := iv.c.resolve(iv.sc, arg{s: lit, ok: true, src: lit})
+		if why := iv.c.danger(t); why != "" {
+			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+		}
+	}
+}
+
+// stringLit reads a quoted string literal at the start of s.
+func stringLit(s string) (string, bool) {
+	lit, _, ok := stringLitN(s)
+	return lit, ok
+}
+
+// stringLitN is stringLit that also returns the length consumed.
+func stringLitN(s string) (string, int, bool) {
+	if s == "" || !strings.ContainsRune(`'"`+"`", rune(s[0])) {
+		return "", 0, false
+	}
+	q := s[0]
+	var sb strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s):
+			i++
+			switch s[i] {
+			case 'n':
+				sb.WriteByte('\n')
+			case 't':
+				sb.WriteByte('\t')
+			default:
+				sb.WriteByte(s[i])
+			}
+		case c == q:
+			return sb.String(), i + 1, true
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return "", 0, false
+}
+
+// stringList reads ["a", "b", …] (a Python or JS list of literals).
+func stringList(s string) ([]string, bool) {
+	if !strings.HasPrefix(s, "[") {
+		return nil, false
+	}
+	s = strings.TrimSpace(s[1:])
+	var out []string
+	for {
+		lit, n, ok := stringLitN(s)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, lit)
+		s = strings.TrimSpace(s[n:])
+		switch {
+		case strings.HasPrefix(s, ","):
+			s = strings.TrimSpace(s[1:])
+		case strings.HasPrefix(s, "]"):
+			return out, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// interp builds a handler for an interpreter whose code options are listed;
+// clustered short options ending in e (perl -pe, -ne) also take code.
+func interp(codeOpts ...string) handler {
+	return func(iv *inv) {
+		iv.flag(Write, "")
+		args := iv.rest(1)
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if !a.ok {
+				continue
+			}
+			isCode := contains(codeOpts, a.s) ||
+				(iv.name == "perl" && strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s[len(a.s)-1:], "eE"))
+			if isCode && i+1 < len(args) {
+				iv.interpCode(args[i+1])
+				return
+			}
+			for _, o := range codeOpts {
+				if strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
+					iv.interpCode(arg{s: strings.TrimPrefix(a.s, o+"="), ok: true})
+					return
+				}
+			}
+			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
+				if a.s != "-" {
+					return // a script file or module: ordinary work
+				}
+				break
+			}
+			if a.s == "-m" { // python -m module
+				return
+			}
+		}
+		// No code and no script: the interpreter runs its stdin.
+		iv.runStdin(func(code arg, _ *scope) { iv.interpCode(code) }, "code")
+	}
+}
+
+// awk's program is its first operand unless -f gives a file.
+func awk(iv *inv) {
+	args := iv.rest(1)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			iv.flag(Unparseable, "awk program computed at run time: "+a.src)
+			return
+		}
+		switch {
+		case a.s == "-f" || a.s == "--file":
+			iv.flag(Write, "")
+			return
+		case a.s == "-v" || a.s == "-F" || a.s == "--assign" || a.s == "--field-separator":
+			i++
+		case a.s == "--":
+		case strings.HasPrefix(a.s, "-"):
+		default:
+			if strings.Contains(a.s, "system") || pipeToShell.MatchString(a.s) || strings.Contains(a.s, "getline") {
+				iv.interpCode(a)
+			}
+			if regexp.MustCompile(`print[^;}]*>`).MatchString(a.s) {
+				iv.flag(Write, "")
+			}
+			return
+		}
+	}
+}
+
+func init() {
+	register(interp("-c"), "python", "python2", "python3", "pypy", "pypy3")
+	register(interp("-e", "--eval", "-p", "--print"), "node", "nodejs", "bun")
+	register(interp("-e", "-E"), "perl")
+	register(interp("-e"), "ruby")
+	register(interp("-r"), "php")
+	register(interp("eval"), "deno")
+	register(awk, "awk", "gawk", "mawk", "nawk", "busybox-awk")
+}

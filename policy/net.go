@@ -1,0 +1,54 @@
+package policy
+
+import "strings"
+
+// curl and wget: upload of the environment or a secrets file is
+// exfiltration (env | curl -d @- …).
+func curl(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	dataOpts := []string{"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii",
+		"-F", "--form", "-T", "--upload-file", "--json", "--post-file", "--body-file"}
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		val, isData := "", false
+		for _, o := range dataOpts {
+			if a.s == o && i+1 < len(args) {
+				val, isData = args[i+1].s, true
+			} else if strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
+				val, isData = strings.TrimPrefix(a.s, o+"="), true
+			}
+		}
+		if !isData {
+			continue
+		}
+		_, file, hasAt := strings.Cut(val, "@")
+		if !hasAt && (a.s == "-T" || a.s == "--upload-file" || strings.HasPrefix(a.s, "--post-file") || strings.HasPrefix(a.s, "--body-file")) {
+			file, hasAt = val, true
+		}
+		file, _, _ = strings.Cut(file, ";")
+		switch {
+		case hasAt && file == "-" && iv.in.kind == srcSecret:
+			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file")
+		case hasAt && file == "-" && iv.in.kind == srcPipe:
+			// Unknown data from a pipe: ordinary upload.
+		case hasAt && isSecretPath(file):
+			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
+		}
+	}
+}
+
+// netcat-like senders forward stdin.
+func netSend(iv *inv) {
+	iv.flag(Write, "")
+	if iv.in.kind == srcSecret {
+		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
+	}
+}
+
+func init() {
+	register(curl, "curl", "wget", "http", "https", "xh")
+	register(netSend, "nc", "ncat", "netcat", "socat", "telnet", "openssl")
+}

@@ -1,0 +1,156 @@
+package policy
+
+import (
+	"strings"
+)
+
+// shellCmd handles bash, sh, zsh …: -c code is re-parsed; with neither -c
+// nor a script file the shell runs its stdin, which is judged by where it
+// comes from (curl | sh runs downloaded code).
+func shellCmd(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.args
+	code, script := false, -1
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			script = i
+			break
+		}
+		s := a.s
+		if s == "--" || s == "-" {
+			if i+1 < len(args) && !code {
+				script = i + 1
+			}
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			continue // --norc, --login, --posix …
+		}
+		if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+			if strings.Contains(s[1:], "c") {
+				code = true
+			}
+			if strings.ContainsAny(s[1:], "oO") {
+				i++ // -o option / -O shopt take a value
+			}
+			continue
+		}
+		script = i
+		break
+	}
+	switch {
+	case code:
+		if script < 0 {
+			iv.flag(Unparseable, iv.name+" -c without code")
+			return
+		}
+		iv.shell(args[script], iv.sc)
+	case script >= 0 && !args[script].ok:
+		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].src)
+	case script >= 0:
+		// A local script file: ordinary work, Write.
+	default:
+		iv.runStdin(iv.shell, "commands")
+	}
+}
+
+// runStdin judges a command that executes its stdin as code; run handles
+// known text.
+func (iv *inv) runStdin(run func(code arg, sc *scope), what string) {
+	switch iv.in.kind {
+	case srcText:
+		run(arg{s: iv.in.text, ok: true, src: iv.in.text}, iv.sc)
+	case srcDownload:
+		iv.flag(Destructive, iv.name+" runs downloaded code (… | "+iv.name+")")
+	case srcSecret, srcPipe:
+		iv.flag(Unparseable, iv.name+" runs "+what+" read from a pipe")
+	}
+}
+
+// eval re-parses its arguments joined with spaces.
+func eval(iv *inv) {
+	code := joinRest(iv.rest(1))
+	if !code.ok && (strings.Contains(code.src, "curl") || strings.Contains(code.src, "wget")) {
+		iv.flag(Destructive, "eval runs downloaded code")
+	}
+	iv.shell(code, iv.sc)
+}
+
+// source runs a file in the current shell.
+func source_(iv *inv) {
+	iv.flag(Write, "")
+	if len(iv.args) < 2 {
+		return
+	}
+	a := iv.args[1]
+	switch {
+	case !a.ok:
+		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.src)
+	case a.s == "/dev/stdin" || a.s == "-":
+		iv.runStdin(iv.shell, "commands")
+	}
+}
+
+// trap installs code that runs later, on a signal or at exit.
+func trap(iv *inv) {
+	args := iv.rest(1)
+	if len(args) == 0 || (args[0].ok && (args[0].s == "-p" || args[0].s == "-l")) {
+		return
+	}
+	iv.flag(Write, "")
+	if args[0].ok && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || (args[0].ok && (args[0].s == "-" || args[0].s == "")) {
+		return // resets handlers
+	}
+	iv.shell(args[0], iv.sc)
+}
+
+// alias name=value defines code that runs when name is typed.
+func alias(iv *inv) {
+	for _, a := range iv.rest(1) {
+		if !a.ok {
+			iv.flag(Unparseable, "alias computed at run time: "+a.src)
+			continue
+		}
+		if _, val, ok := strings.Cut(a.s, "="); ok {
+			iv.flag(Write, "")
+			iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+		}
+	}
+}
+
+// ssh runs its trailing words as a shell command on another host, where
+// no path is inside our project.
+func ssh(iv *inv) {
+	iv.flag(Write, "")
+	i := skipOpts(iv.args, "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
+		"-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B")
+	if iv.in.kind == srcSecret {
+		iv.flag(Destructive, "sends the environment or a secrets file over the network")
+	}
+	if i+1 >= len(iv.args) {
+		return
+	}
+	iv.shell(joinRest(iv.args[i+1:]), remote(iv.sc))
+}
+
+// remote is a scope on another machine: cwd is its home, and nothing
+// there is our project.
+func remote(sc *scope) *scope {
+	s := sc.sub()
+	s.remote = true
+	s.cwd = remoteHome
+	return s
+}
+
+func init() {
+	register(shellCmd, "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash")
+	register(eval, "eval")
+	register(source_, "source", ".")
+	register(trap, "trap")
+	register(alias, "alias")
+	register(ssh, "ssh")
+}

@@ -1,0 +1,322 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// skipOpts returns the index of the first operand of args (args[0] is the
+// command), skipping options; withValue lists the options that take the
+// next word as their value. "--" ends the options.
+func skipOpts(args []arg, withValue ...string) int {
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if !a.ok || a.s == "-" || !strings.HasPrefix(a.s, "-") {
+			return i
+		}
+		if a.s == "--" {
+			return i + 1
+		}
+		i++
+		if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+			i++
+		}
+	}
+	return i
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapper returns a handler for commands that run the rest of their argv
+// after their own options: nohup, nice, stdbuf, setsid …
+func wrapper(withValue ...string) handler {
+	return func(iv *inv) {
+		i := skipOpts(iv.args, withValue...)
+		if i < len(iv.args) {
+			iv.exec(iv.args[i:])
+		}
+	}
+}
+
+// sudo runs its command as another user: Write itself (privilege), and the
+// command is classified as usual.
+func sudo(iv *inv) {
+	iv.flag(Write, "")
+	i := skipOpts(iv.args, "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-c",
+		"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout")
+	for _, a := range iv.args[1:i] {
+		if a.ok && (a.s == "-e" || a.s == "--edit") {
+			return // sudoedit: edits files
+		}
+	}
+	if i < len(iv.args) {
+		iv.exec(iv.args[i:])
+	}
+}
+
+// env runs a command with a changed environment, or prints it.
+func env(iv *inv) {
+	args := iv.args
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case !a.ok:
+			iv.flag(Unparseable, "env argument computed at run time: "+a.src)
+			return
+		case a.s == "--":
+			i++
+		case a.s == "-S" || a.s == "--split-string":
+			// The string is split into words like a shell would.
+			if i+1 < len(args) {
+				iv.shell(joinRest(args[i+1:]), iv.sc)
+			}
+			return
+		case strings.HasPrefix(a.s, "--split-string=") || (strings.HasPrefix(a.s, "-S") && len(a.s) > 2):
+			s := strings.TrimPrefix(strings.TrimPrefix(a.s, "--split-string="), "-S")
+			iv.shell(joinRest(append(argsOf(s), args[i+1:]...)), iv.sc)
+			return
+		case a.s == "-u" || a.s == "--unset" || a.s == "-C" || a.s == "--chdir" || a.s == "-P":
+			if a.s == "-C" || a.s == "--chdir" {
+				iv.sc = iv.sc.sub()
+				iv.sc.cwd = ""
+			}
+			i += 2
+			continue
+		case strings.HasPrefix(a.s, "-"):
+		case strings.Contains(a.s, "="):
+			name, _, _ := strings.Cut(a.s, "=")
+			if varKind(name) != varPlain {
+				iv.flag(Write, "")
+			}
+		default:
+			iv.exec(args[i:])
+			return
+		}
+		i++
+	}
+	// No command: prints the environment.
+}
+
+// joinRest joins args into one shell string, quoting known words.
+func joinRest(args []arg) arg {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		if !a.ok {
+			return arg{src: a.src}
+		}
+		parts = append(parts, a.s)
+	}
+	s := strings.Join(parts, " ")
+	return arg{s: s, ok: true, src: s}
+}
+
+// timeout DURATION COMMAND.
+func timeout(iv *inv) {
+	i := skipOpts(iv.args, "-s", "--signal", "-k", "--kill-after")
+	if i+1 < len(iv.args) {
+		iv.exec(iv.args[i+1:])
+	}
+}
+
+// command -v/-V only looks a name up; otherwise it runs the command.
+func command(iv *inv) {
+	i := skipOpts(iv.args)
+	for _, a := range iv.args[1:i] {
+		if a.ok && (strings.Contains(a.s, "v") || strings.Contains(a.s, "V")) {
+			return
+		}
+	}
+	if i < len(iv.args) {
+		iv.exec(iv.args[i:])
+	}
+}
+
+// xargs runs its command with words read from stdin appended (or put in
+// place of the -I string); those words are unknown.
+func xargs(iv *inv) {
+	args := iv.args
+	repl := ""
+	i := 1
+	for i < len(args) {
+		a := args[i]
+		if !a.ok || !strings.HasPrefix(a.s, "-") || a.s == "-" {
+			break
+		}
+		i++
+		if a.s == "--" {
+			break
+		}
+		switch {
+		case a.s == "-I" || a.s == "--replace":
+			if i < len(args) {
+				repl = args[i].s
+				i++
+			}
+		case strings.HasPrefix(a.s, "-I"):
+			repl = a.s[2:]
+		case strings.HasPrefix(a.s, "--replace="):
+			repl = strings.TrimPrefix(a.s, "--replace=")
+		case a.s == "-i":
+			repl = "{}"
+		case strings.HasPrefix(a.s, "-i"):
+			repl = a.s[2:]
+		case contains([]string{"-a", "-d", "-E", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter",
+			"--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, a.s):
+			i++
+		}
+	}
+	cmd := argsOf("echo")
+	if i < len(args) {
+		cmd = args[i:]
+	}
+	item := arg{src: "<items from stdin>"}
+	if repl != "" {
+		cmd = substitute(cmd, repl, item)
+	} else {
+		cmd = append(cmd[:len(cmd):len(cmd)], item)
+	}
+	iv.c.run(cmd, iv.sc, source{}, iv.depth+1)
+}
+
+// parallel runs its command once per input (after :::), or the inputs
+// themselves as commands when no command is given.
+func parallel(iv *inv) {
+	args := iv.args
+	i := skipOpts(args, "-j", "--jobs", "-n", "-N", "-L", "-P", "-S", "--sshlogin", "-a", "--arg-file",
+		"--joblog", "--results", "-I", "--delay", "--timeout", "--retries", "--tagstring", "--colsep",
+		"-C", "-d", "--halt", "--memfree", "--load", "--workdir", "--env")
+	for _, a := range args[1:min(i, len(args))] {
+		if a.ok && (a.s == "--dry-run" || a.s == "--dryrun") {
+			return
+		}
+	}
+	var cmd, inputs []arg
+	fromStdin := true
+	for j := i; j < len(args); j++ {
+		a := args[j]
+		if a.ok && strings.HasPrefix(a.s, ":::") {
+			fromStdin = false
+			if a.s == "::::" || a.s == "::::+" {
+				inputs = append(inputs, arg{src: "<items from a file>"})
+				j++
+			}
+			continue
+		}
+		if fromStdin {
+			cmd = append(cmd, a)
+		} else {
+			inputs = append(inputs, a)
+		}
+	}
+	if fromStdin {
+		inputs = []arg{{src: "<items from stdin>"}}
+	}
+	for _, in := range inputs {
+		if len(cmd) == 0 {
+			iv.shell(in, iv.sc)
+			continue
+		}
+		// parallel hands the line to a shell; known words are passed as is.
+		iv.c.run(substitute(cmd, "{}", in), iv.sc, source{}, iv.depth+1)
+	}
+}
+
+// exec replaces the shell with its command; alone it only redirects.
+func execBuiltin(iv *inv) {
+	i := skipOpts(iv.args, "-a")
+	if i < len(iv.args) {
+		iv.exec(iv.args[i:])
+	}
+}
+
+// time runs its command (the /usr/bin/time binary; the keyword is parsed).
+func timeCmd(iv *inv) {
+	i := skipOpts(iv.args, "-f", "--format", "-o", "--output")
+	if i < len(iv.args) {
+		iv.exec(iv.args[i:])
+	}
+}
+
+// watch runs its arguments through sh -c repeatedly.
+func watch(iv *inv) {
+	i := skipOpts(iv.args, "-n", "--interval", "-d", "-g", "--chgexit", "-q", "--equexit")
+	if i < len(iv.args) {
+		iv.shell(joinRest(iv.args[i:]), iv.sc)
+	}
+}
+
+// flock [opts] file command…, or flock [opts] file -c 'code'.
+func flock(iv *inv) {
+	args := iv.args
+	for j, a := range args {
+		if a.ok && (a.s == "-c" || a.s == "--command") && j+1 < len(args) {
+			iv.shell(args[j+1], iv.sc)
+			return
+		}
+	}
+	i := skipOpts(args, "-w", "--timeout", "-E", "--conflict-exit-code")
+	if i+1 < len(args) {
+		iv.exec(args[i+1:])
+	}
+}
+
+// busybox APPLET args.
+func busybox(iv *inv) {
+	if len(iv.args) > 1 {
+		iv.exec(iv.args[1:])
+	}
+}
+
+// chrootCmd: chroot DIR command.
+func chrootCmd(iv *inv) {
+	iv.flag(Write, "")
+	i := skipOpts(iv.args, "--userspec", "--groups")
+	if i+1 < len(iv.args) {
+		sc := iv.sc.sub()
+		sc.cwd = ""
+		iv.c.run(iv.args[i+1:], sc, iv.in, iv.depth+1)
+	}
+}
+
+// baseName is the base name of a known arg.
+func baseName(a arg) string {
+	if !a.ok {
+		return ""
+	}
+	return path.Base(a.s)
+}
+
+func init() {
+	register(sudo, "sudo", "doas", "run0", "pkexec")
+	register(env, "env")
+	register(timeout, "timeout", "gtimeout")
+	register(command, "command")
+	register(wrapper(), "builtin", "nohup", "unbuffer", "caffeinate", "catchsegv")
+	register(wrapper("-n", "--adjustment"), "nice", "renice-run")
+	register(wrapper("-c", "-n", "--class", "--classdata"), "ionice")
+	register(wrapper("-i", "-o", "-e", "--input", "--output", "--error"), "stdbuf")
+	register(wrapper(), "setsid")
+	register(func(iv *inv) { // taskset [opts] MASK command
+		i := skipOpts(iv.args)
+		if i+1 < len(iv.args) {
+			iv.exec(iv.args[i+1:])
+		}
+	}, "taskset", "chrt")
+	register(xargs, "xargs")
+	register(parallel, "parallel")
+	register(execBuiltin, "exec")
+	register(timeCmd, "time")
+	register(watch, "watch")
+	register(flock, "flock")
+	register(busybox, "busybox", "toybox")
+	register(chrootCmd, "chroot")
+}
