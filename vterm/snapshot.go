@@ -101,3 +101,57 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// asciiText holds the one-character strings of printable ASCII, so reading
+// a screen does not allocate per cell.
+var asciiText = func() (a [128]string) {
+	for i := 0x20; i < 0x7f; i++ {
+		a[i] = string(rune(i))
+	}
+	return a
+}()
+
+// snapshotLocked copies the screen out of vt10x, resolving style ids and
+// stand-in runes.
+func (t *Term) snapshotLocked() *Snapshot {
+	t.needCursor()
+	s := &Snapshot{Seq: t.seq, Cols: t.cols, Rows: t.rows, Title: t.title, Modes: t.modes, AltScreen: t.alt}
+	all := make([]Cell, t.cols*t.rows)
+	s.Cells = make([][]Cell, t.rows)
+	for y := range s.Cells {
+		s.Cells[y] = t.rowCells(y, all[y*t.cols:(y+1)*t.cols:(y+1)*t.cols])
+	}
+	s.Cursor = Cursor{X: t.cx, Y: t.cy}
+	return s
+}
+
+// rowCells resolves screen row y into row. Half of a wide character whose
+// other half was overwritten shows as a blank, as in tmux.
+func (t *Term) rowCells(y int, row []Cell) []Cell {
+	for x := range row {
+		g := t.vt.Cell(x, y)
+		st := t.styles.style(vtStyleID(g.FG))
+		c := Cell{Text: " ", Width: 1, FG: st.FG, BG: st.BG, Attr: st.Attr}
+		switch r := g.Char; {
+		case r >= 0x20 && r < 0x7f:
+			c.Text = asciiText[r]
+		case r == placeholderRune:
+			if x > 0 && row[x-1].Width == 2 {
+				c.Text, c.Width = "", 0
+			}
+		case r == 0:
+		default:
+			text := t.cellText(r)
+			first, _ := utf8.DecodeRuneInString(text)
+			if runeWidth(first) == 2 {
+				if x+1 < len(row) && t.vt.Cell(x+1, y).Char == placeholderRune {
+					c.Text, c.Width = text, 2
+				}
+			} else {
+				c.Text = text
+			}
+		}
+		row[x] = c
+	}
+	return row
+}

@@ -1,16 +1,16 @@
 package vterm
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
 )
 
-// MaxSize is the largest width or height Resize and New accept.
+// MaxSize is the largest width or height Resize accepts.
 const MaxSize = 1000
 
 // DefaultScrollback is the number of scrollback lines kept unless
@@ -21,8 +21,9 @@ const DefaultScrollback = 10000
 type Option func(*Term)
 
 // WithReplies sets where answers to the application's queries (DA1, DA2,
-// DSR, CPR) go, normally the PTY master. w is called from a goroutine of the
-// Term's own, in order, never while the emulator is locked, so it may block.
+// DSR, CPR, DECRQM, XTVERSION) go, normally the PTY master. w is called from
+// a goroutine of the Term's own, in order, never while the emulator is
+// locked, so it may block; replies beyond a small queue are dropped.
 func WithReplies(w func([]byte)) Option { return func(t *Term) { t.replies.w = w } }
 
 // WithScrollback sets how many lines that scroll off the top of the primary
@@ -34,16 +35,44 @@ func WithScrollback(lines int) Option {
 // Term is a terminal screen fed with the bytes a program writes to its
 // terminal. All methods are safe for concurrent use.
 type Term struct {
-	// mu guards everything the emulator touches: vt and the stream state.
-	// Write holds it for a whole chunk; Snapshot only tries it.
-	mu sync.Mutex
-	vt vt10x.Terminal
+	// mu guards everything below but snap and replies: Write holds it for a
+	// whole chunk, Snapshot only tries it.
+	mu  sync.Mutex
+	vt  vt10x.Terminal
+	p   parser
+	out []byte // canonical bytes for vt10x, written at the next flush
 
 	cols, rows int
-	pending    []byte // an incomplete UTF-8 sequence held back for the next Write
 	seq        uint64
-	modes      Modes
-	title      string
+
+	// Shadow of vt10x's cursor, valid while curOK: printing and line feeds
+	// need it for every character, and asking vt10x means a flush.
+	cx, cy   int
+	wrapNext bool
+	curOK    bool
+
+	top, bottom int  // scroll region, mirrored from what we sent vt10x
+	alt         bool // the alternate screen is shown
+
+	style    Style  // current rendition (SGR)
+	curID    uint32 // style id of style
+	vtStyle  uint32 // style id vt10x's cursor attribute carries now
+	styles   styleTable
+	clusters clusterTable
+	// Ids used on the primary screen while it is hidden behind the
+	// alternate one, where the garbage collector cannot look.
+	hiddenStyles, hiddenClusters map[uint32]bool
+
+	charset charsetState
+	saved   savedCursor // DECSC/DECRC; vt10x holds the position
+	alt1049 savedCursor // ?1049h saves its own cursor, as tmux does
+
+	last   rune // last printed character, for REP
+	lastOK bool
+
+	modes  Modes
+	title  string
+	panics uint64
 
 	sb      scrollback
 	replies replyQueue
@@ -53,60 +82,97 @@ type Term struct {
 	snap atomic.Pointer[Snapshot]
 }
 
+// charsetState is G0/G1 (DEC special graphics or not) and which is in GL.
+type charsetState struct {
+	gfx [2]bool
+	gl  int
+}
+
+// savedCursor is what DECSC and ?1049h save besides vt10x's position.
+type savedCursor struct {
+	ok      bool
+	x, y    int
+	style   Style
+	id      uint32
+	charset charsetState
+	origin  bool
+}
+
 // New returns a cols×rows terminal. Sizes outside 1..[MaxSize] are clamped.
 func New(cols, rows int, opts ...Option) *Term {
 	cols, rows = clampSize(cols), clampSize(rows)
-	t := &Term{cols: cols, rows: rows, modes: defaultModes()}
+	t := &Term{cols: cols, rows: rows}
 	t.sb.max = DefaultScrollback
 	for _, o := range opts {
 		o(t)
 	}
 	t.vt = vt10x.New(vt10x.WithSize(cols, rows))
+	t.reset()
 	t.snap.Store(t.snapshotLocked())
 	return t
 }
 
+// reset puts vterm's own state back to power-on (vt10x is reset separately).
+func (t *Term) reset() {
+	t.p = parser{osc: t.p.osc[:0]}
+	t.modes = defaultModes()
+	t.styles = newStyleTable()
+	t.clusters = newClusterTable()
+	t.style, t.curID, t.vtStyle = Style{}, 0, 0
+	t.hiddenStyles, t.hiddenClusters = nil, nil
+	t.charset = charsetState{}
+	t.saved, t.alt1049 = savedCursor{}, savedCursor{}
+	t.top, t.bottom = 0, t.rows-1
+	t.alt, t.lastOK, t.curOK = false, false, false
+}
+
 func clampSize(n int) int { return min(max(n, 1), MaxSize) }
 
-// Write feeds p to the terminal. It always consumes all of p; an incomplete
-// trailing UTF-8 sequence is held back for the next Write (vt10x drops it).
+// Write feeds p to the terminal. It always consumes all of p: an incomplete
+// trailing UTF-8 sequence is held for the next Write (vt10x drops it), and a
+// panic inside vt10x is recovered and counted rather than passed on.
 func (t *Term) Write(p []byte) (int, error) {
 	t.mu.Lock()
-	data := p
-	if len(t.pending) > 0 {
-		data = append(t.pending, p...)
-	}
-	cut := completePrefix(data)
-	_, _ = t.vt.Write(data[:cut])
-	t.pending = append(t.pending[:0], data[cut:]...)
+	defer t.mu.Unlock()
+	defer t.recoverPanic()
+	t.feed(p)
+	t.flush()
 	t.seq++
-	t.mu.Unlock()
 	return len(p), nil
 }
 
-// completePrefix returns the length of the longest prefix of p that does not
-// end inside a UTF-8 sequence.
-func completePrefix(p []byte) int {
-	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				return i
-			}
-			break
-		}
+// recoverPanic keeps a hostile stream from taking the job down with it: the
+// parser restarts in the ground state and the cursor is read back afresh.
+func (t *Term) recoverPanic() {
+	if r := recover(); r != nil {
+		t.panics++
+		t.p.state, t.p.u8n = stGround, 0
+		t.out = t.out[:0]
+		t.curOK = false
+		t.seq++
 	}
-	return len(p)
 }
+
+// Panics returns how many panics inside the emulator Write has recovered.
+func (t *Term) Panics() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.panics
+}
+
+// ErrSize is returned by Resize for a size outside 1x1..MaxSize x MaxSize.
+var ErrSize = errors.New("vterm: size out of range")
 
 // Resize changes the screen size. It rejects sizes below 1 or above [MaxSize].
 func (t *Term) Resize(cols, rows int) error {
 	if cols < 1 || rows < 1 || cols > MaxSize || rows > MaxSize {
-		return fmt.Errorf("vterm: resize to %dx%d: outside 1x1..%dx%d", cols, rows, MaxSize, MaxSize)
+		return fmt.Errorf("resize to %dx%d: %w", cols, rows, ErrSize)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.vt.Resize(cols, rows)
-	t.cols, t.rows = cols, rows
+	defer t.recoverPanic()
+	t.resize(cols, rows)
+	t.flush()
 	t.seq++
 	return nil
 }
@@ -118,7 +184,7 @@ func (t *Term) Snapshot() *Snapshot {
 		return t.snap.Load()
 	}
 	defer t.mu.Unlock()
-	if s := t.snap.Load(); s != nil && s.Seq == t.seq {
+	if s := t.snap.Load(); s.Seq == t.seq {
 		return s
 	}
 	s := t.snapshotLocked()
@@ -126,29 +192,12 @@ func (t *Term) Snapshot() *Snapshot {
 	return s
 }
 
-func (t *Term) snapshotLocked() *Snapshot {
-	s := &Snapshot{Seq: t.seq, Cols: t.cols, Rows: t.rows, Title: t.title, Modes: t.modes}
-	s.Cells = make([][]Cell, t.rows)
-	for y := range s.Cells {
-		row := make([]Cell, t.cols)
-		for x := range row {
-			g := t.vt.Cell(x, y)
-			row[x] = Cell{Text: string(g.Char), Width: 1}
-		}
-		s.Cells[y] = row
-	}
-	c := t.vt.Cursor()
-	s.Cursor = Cursor{X: c.X, Y: c.Y}
-	s.AltScreen = t.vt.Mode()&vt10x.ModeAltScreen != 0
-	return s
-}
-
 // Scrollback returns the lines that scrolled off the top of the primary
-// screen, oldest first, at most the configured number.
+// screen, oldest first: at most the number set with [WithScrollback].
 func (t *Term) Scrollback() []Line {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.sb.lines()
+	return t.sb.lines(0, t.sb.len())
 }
 
 // Replay writes everything r yields into a new cols×rows terminal in
@@ -161,7 +210,7 @@ func Replay(r io.Reader, cols, rows int) (*Term, error) {
 		if n > 0 {
 			_, _ = t.Write(buf[:n])
 		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return t, nil
 		}
 		if err != nil {

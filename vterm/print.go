@@ -1,0 +1,155 @@
+package vterm
+
+import "unicode/utf8"
+
+// decGraphics is the VT100 special graphics set (ESC ( 0) for 0x5f..0x7e.
+var decGraphics = [...]rune{
+	' ', // _ (blank)
+	'◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺',
+	'⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+func (t *Term) graphicsActive() bool { return t.charset.gfx[t.charset.gl] }
+
+// printASCII prints a run of printable ASCII: the common case, kept tight.
+func (t *Term) printASCII(b []byte) {
+	if t.graphicsActive() || t.modes.Insert {
+		for _, c := range b {
+			t.printRune(rune(c))
+		}
+		return
+	}
+	t.needCursor()
+	for _, c := range b {
+		if t.wrapNext && t.modes.AutoWrap {
+			t.lineFeed(true, false)
+		}
+		t.setVT(t.curID)
+		t.out = append(t.out, c)
+		t.advance(1)
+	}
+	t.last, t.lastOK = rune(b[len(b)-1]), true
+}
+
+// advance moves the shadow cursor over w cells just written, into the
+// pending-wrap state at the right margin as vt10x does.
+func (t *Term) advance(w int) {
+	if t.cx+w < t.cols {
+		t.cx += w
+		t.wrapNext = false
+	} else {
+		t.cx = t.cols - 1
+		t.wrapNext = true
+	}
+}
+
+// printRune prints one character of any width.
+func (t *Term) printRune(r rune) {
+	if r >= 0x5f && r <= 0x7e && t.graphicsActive() {
+		r = decGraphics[r-0x5f]
+	}
+	if r >= 0x80 && r < 0xa0 {
+		return // C1 controls arriving as UTF-8: not printable, and not honoured
+	}
+	w := runeWidth(r)
+	if w == 0 {
+		t.combine(r)
+		t.lastOK = false
+		return
+	}
+	cell := r
+	if needsCluster(r) {
+		cell = t.clusterRune(string(r))
+	}
+	t.put(cell, w)
+	t.last, t.lastOK = r, true
+}
+
+// put writes cell rune r of width w at the cursor. A wide character that
+// does not fit before the right margin wraps first (leaving the last column
+// as it was, like tmux), or is dropped when autowrap is off.
+func (t *Term) put(r rune, w int) {
+	t.needCursor()
+	if w == 2 && (t.wrapNext || t.cx == t.cols-1) {
+		if !t.modes.AutoWrap || t.cols < 2 {
+			return
+		}
+		t.lineFeed(true, false)
+	} else if t.wrapNext && t.modes.AutoWrap {
+		t.lineFeed(true, false)
+	}
+	if t.modes.Insert {
+		t.emitCSI('@', w) // IRM: vt10x only records the mode
+	}
+	t.setVT(t.curID)
+	t.emitRune(r)
+	if w == 2 {
+		t.emitRune(placeholderRune)
+	}
+	t.advance(w)
+}
+
+// combine attaches a zero-width rune (a combining mark, ZWJ, a variation
+// selector) to the character left of the cursor, as tmux does, by rewriting
+// that cell with a cluster stand-in in the cell's own style. The cursor ends
+// where it was, pending wrap included, because the cell is right before it.
+func (t *Term) combine(r rune) {
+	t.needCursor()
+	x := t.cx
+	if !t.wrapNext {
+		x--
+	}
+	if x < 0 {
+		return // nothing to attach to: dropped
+	}
+	t.flush()
+	g := t.vt.Cell(x, t.cy)
+	if g.Char == placeholderRune && x > 0 {
+		x--
+		g = t.vt.Cell(x, t.cy)
+	}
+	wide := x+1 < t.cols && t.vt.Cell(x+1, t.cy).Char == placeholderRune
+	text := t.cellText(g.Char)
+	if len(text)+utf8.RuneLen(r) > maxClusterBytes {
+		return
+	}
+	id := vtStyleID(g.FG)
+	cell := t.clusterRune(text + string(r))
+	t.emitCSI('G', x+1) // CHA: column only, so origin mode does not matter
+	t.setVT(id)
+	t.emitRune(cell)
+	if wide {
+		t.emitRune(placeholderRune)
+	}
+}
+
+// cellText returns the text a vt10x cell rune stands for.
+func (t *Term) cellText(r rune) string {
+	if id, ok := clusterID(r); ok {
+		return t.clusters.text(id)
+	}
+	switch r {
+	case 0:
+		return " "
+	case placeholderRune:
+		return ""
+	}
+	return string(r)
+}
+
+// repeat handles REP (CSI n b): the last printed character again, n times,
+// but like tmux never past the right margin.
+func (t *Term) repeat(n int) {
+	if !t.lastOK {
+		return
+	}
+	t.needCursor()
+	if t.wrapNext {
+		return
+	}
+	n = min(n, t.cols-t.cx)
+	r := t.last
+	for range n {
+		t.printRune(r)
+	}
+}

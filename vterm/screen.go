@@ -1,0 +1,203 @@
+package vterm
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Bits of vt10x's unexported state that vterm reads back; attr_test.go pins them.
+const (
+	vtCursorWrapNext = 1 << 1 // vt10x cursorWrapNext: the pending-wrap state
+)
+
+// emitCSI queues ESC [ args… final for vt10x.
+func (t *Term) emitCSI(final byte, args ...int) {
+	t.out = append(t.out, 0x1b, '[')
+	for i, a := range args {
+		if i > 0 {
+			t.out = append(t.out, ';')
+		}
+		t.out = strconv.AppendInt(t.out, int64(a), 10)
+	}
+	t.out = append(t.out, final)
+}
+
+func (t *Term) emitRune(r rune) { t.out = utf8.AppendRune(t.out, r) }
+
+// flush hands the queued bytes to vt10x.
+func (t *Term) flush() {
+	if len(t.out) == 0 {
+		return
+	}
+	_, _ = t.vt.Write(t.out)
+	t.out = t.out[:0]
+}
+
+// needCursor makes the shadow cursor valid, reading vt10x's if need be.
+func (t *Term) needCursor() {
+	if t.curOK {
+		return
+	}
+	t.flush()
+	c := t.vt.Cursor()
+	t.cx, t.cy = c.X, c.Y
+	t.wrapNext = c.State&vtCursorWrapNext != 0
+	t.curOK = true
+}
+
+// setVT makes vt10x's current attribute carry style id: the cells it writes
+// or erases from now on get that id as their "foreground".
+func (t *Term) setVT(id uint32) {
+	if t.vtStyle == id {
+		return
+	}
+	t.vtStyle = id
+	if id == 0 {
+		t.out = append(t.out, "\x1b[m"...)
+		return
+	}
+	t.emitCSI('m', 38, 2, int(id>>16), int(id>>8&0xff), int(id&0xff))
+}
+
+// styleID returns the id of s, collecting unused ids when the table is full.
+// If even that fails (a screen using 65536 styles at once) s falls back to
+// the default style rather than growing without bound.
+func (t *Term) styleID(s Style) uint32 {
+	if id, ok := t.styles.id(s); ok {
+		return id
+	}
+	t.collectGarbage()
+	id, _ := t.styles.id(s)
+	return id
+}
+
+// setStyle changes the current rendition.
+func (t *Term) setStyle(s Style) {
+	t.style = s
+	t.curID = t.styleID(s)
+}
+
+// eraseStyle prepares vt10x for an erase: like tmux and xterm (background
+// colour erase), erased cells keep only the current background colour.
+// vt10x would copy the whole current attribute into them.
+func (t *Term) eraseStyle() {
+	t.setVT(t.styleID(Style{BG: t.style.BG}))
+}
+
+func (t *Term) clampY(y int) int {
+	lo, hi := 0, t.rows-1
+	if t.modes.Origin {
+		lo, hi = t.top, t.bottom
+	}
+	return min(max(y, lo), hi)
+}
+
+// lineFeed moves the cursor down a line, scrolling at the bottom margin, and
+// returns the carriage first when cr is set. A scroll fills the new line with
+// the current background when bce is set (LF, IND, NEL as in tmux), with the
+// default one otherwise (an autowrap).
+func (t *Term) lineFeed(cr, bce bool) {
+	t.needCursor()
+	if t.cy == t.bottom {
+		if bce {
+			t.eraseStyle()
+		} else {
+			t.setVT(0)
+		}
+	}
+	t.advanceLine(cr)
+	if cr {
+		t.out = append(t.out, '\r')
+	}
+	t.out = append(t.out, 0x1b, 'D') // IND: never returns the carriage, whatever LNM says
+}
+
+// advanceLine mirrors vt10x's newline on the shadow cursor, first saving the
+// top line into the scrollback if it is about to scroll off the screen.
+func (t *Term) advanceLine(cr bool) {
+	if t.cy == t.bottom {
+		t.captureTop(1)
+	} else {
+		t.cy = t.clampY(t.cy + 1)
+	}
+	if cr {
+		t.cx = 0
+	}
+	t.wrapNext = false
+}
+
+// captureTop copies the top n lines into the scrollback before a scroll that
+// removes them: only on the primary screen and only when the scroll region
+// starts at the top, so a status line or a pager's region never leaks in.
+func (t *Term) captureTop(n int) {
+	if t.alt || t.top != 0 || t.sb.max == 0 {
+		return
+	}
+	t.flush()
+	n = min(n, t.bottom+1)
+	for y := 0; y < n; y++ {
+		t.sb.push(t.packRow(y))
+	}
+}
+
+// resize changes vt10x's size and fixes what its resize gets wrong.
+func (t *Term) resize(cols, rows int) {
+	t.needCursor()
+	// vt10x slides the screen up when the cursor would fall off the bottom;
+	// those lines leave the top, so they belong in the scrollback.
+	if slide := t.cy - rows + 1; slide > 0 {
+		t.top, t.bottom = 0, t.rows-1
+		t.captureTop(slide)
+	}
+	oldCols := t.cols
+	t.setVT(0) // vt10x fills new cells with the current attribute; tmux uses the default
+	t.flush()
+	t.vt.Resize(cols, rows)
+	t.cols, t.rows = cols, rows
+	t.top, t.bottom = 0, rows-1
+	t.curOK = false
+	if cols > oldCols {
+		// vt10x sets the new tab stops in the old slice it then drops; set
+		// them every 8 columns from the old margin, as a fresh terminal has.
+		t.needCursor()
+		for x := (oldCols + 7) / 8 * 8; x < cols; x += 8 {
+			t.emitCSI('G', x+1)
+			t.out = append(t.out, 0x1b, 'H')
+		}
+		t.emitCSI('G', t.cx+1)
+		t.curOK = false
+	}
+}
+
+// collectGarbage frees the style and cluster ids no cell uses any more.
+func (t *Term) collectGarbage() {
+	t.flush()
+	styles := map[uint32]bool{t.curID: true, t.saved.id: true, t.alt1049.id: true}
+	clusters := map[uint32]bool{}
+	for k := range t.hiddenStyles {
+		styles[k] = true
+	}
+	for k := range t.hiddenClusters {
+		clusters[k] = true
+	}
+	t.idsOnScreen(styles, clusters)
+	t.styles.sweep(styles)
+	t.clusters.sweep(clusters)
+	// vtStyle may have been freed and is re-sent before the next use.
+	if !styles[t.vtStyle] {
+		t.vtStyle = ^uint32(0)
+	}
+}
+
+// idsOnScreen adds the style and cluster ids of every visible cell.
+func (t *Term) idsOnScreen(styles, clusters map[uint32]bool) {
+	for y := 0; y < t.rows; y++ {
+		for x := 0; x < t.cols; x++ {
+			g := t.vt.Cell(x, y)
+			styles[vtStyleID(g.FG)] = true
+			if id, ok := clusterID(g.Char); ok {
+				clusters[id] = true
+			}
+		}
+	}
+}
