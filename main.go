@@ -55,6 +55,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "ui":
+		return runTUI(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "tend", version)
 		return 0
