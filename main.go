@@ -28,6 +28,10 @@ const usage = `tend — supervise the shell work of AI coding agents
 
 Usage:
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
+  tend check [--json] -- CMD
+                         classify a command with tend's policy without running it
+  tend replay [--cols N --rows M] [--json] [FILE]
+                         render a raw terminal stream (a PTY job's log) and print the final screen
   tend version           print the version
   tend help              this text
 
@@ -59,6 +63,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stdout, stderr)
 	case "ui":
 		return runTUI(args[1:], stdout, stderr)
+	case "replay":
+		return runReplay(args[1:], stdin, stdout, stderr)
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "tend", version)
 		return 0

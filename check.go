@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"tend/policy"
+)
+
+// runCheck is `tend check`: classify a command with the policy, without
+// running it, so a person can test their rules.
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tend check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, `print {"class", "reasons", "decision"} as JSON`)
+	cwd := fs.String("cwd", "", "the directory the command would run in (default: this one)")
+	mode := fs.String("mode", "destructive", "approval mode: off, destructive or all")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tend check [--json] [--cwd DIR] [--mode MODE] -- COMMAND")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	command := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(command) == "" {
+		fs.Usage()
+		return 2
+	}
+	m, err := policy.ParseMode(*mode)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend check: %v\n", err)
+		return 2
+	}
+	dir := *cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	home, _ := os.UserHomeDir()
+	v := policy.Policy{Mode: m}.Check(command, policy.Env{Cwd: dir, Home: home})
+	if *asJSON {
+		reasons := v.Reasons
+		if reasons == nil {
+			reasons = []string{}
+		}
+		b, _ := json.Marshal(struct {
+			Class    string   `json:"class"`
+			Reasons  []string `json:"reasons"`
+			Decision string   `json:"decision"`
+		}{v.Class.String(), reasons, v.Decision.String()})
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s → %s\n", v.Class, v.Decision)
+	for _, r := range v.Reasons {
+		fmt.Fprintf(stdout, "  %s\n", r)
+	}
+	return 0
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, out, errOut string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestReplay(t *testing.T) {
+	t.Parallel()
+	stream := "hello\r\n\x1b[1;31mred\x1b[0m \xe6\x97\xa5\xe6\x9c\xac"
+	code, out, errOut := runCLI(t, stream, "replay", "--cols", "20", "--rows", "3")
+	if code != 0 || out != "hello\nred 日本\n\n" && !strings.HasPrefix(out, "hello\nred 日本") {
+		t.Fatalf("replay: code %d out %q err %q", code, out, errOut)
+	}
+	file := filepath.Join(t.TempDir(), "pty.log")
+	os.WriteFile(file, []byte(stream), 0o600)
+	code, out, _ = runCLI(t, "", "replay", "--json", "--cols", "20", "--rows", "3", file)
+	var screen struct {
+		Cols, Rows int
+		Cells      [][]struct {
+			T string `json:"t"`
+			W int    `json:"w"`
+			S string `json:"s"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(out), &screen); err != nil || code != 0 {
+		t.Fatalf("replay --json: %v %q", err, out)
+	}
+	if screen.Cols != 20 || len(screen.Cells) != 3 || len(screen.Cells[1]) != 20 || screen.Cells[1][0].T != "r" || screen.Cells[1][0].S != "p9/B" {
+		t.Fatalf("screen JSON: %+v", screen.Cells[1][:4])
+	}
+	if code, _, _ := runCLI(t, "", "replay", "--cols", "0"); code != 2 {
+		t.Fatalf("bad size: exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "", "replay", "/no/such/file"); code != 1 {
+		t.Fatalf("missing file: exit %d", code)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCLI(t, "", "check", "--json", "--", "ls", "-la")
+	var v struct {
+		Class, Decision string
+		Reasons         []string
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.Class != "read-only" || v.Decision != "allow" {
+		t.Fatalf("check ls: %d %q %+v", code, out, v)
+	}
+	code, out, _ = runCLI(t, "", "check", "--json", "--", "rm -rf /")
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v.Class != "destructive" || v.Decision != "ask" || len(v.Reasons) == 0 {
+		t.Fatalf("check rm -rf /: %d %q %+v", code, out, v)
+	}
+	if code, _, _ := runCLI(t, "", "check"); code != 2 {
+		t.Fatalf("no command: exit %d", code)
+	}
+}
