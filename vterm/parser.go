@@ -11,20 +11,20 @@ import "unicode/utf8"
 type parseState uint8
 
 const (
-	stGround parseState = iota
-	stEsc               // after ESC
-	stEscInter          // ESC with intermediates (ESC ( 0, ESC # 8)
-	stCSI               // collecting parameters and intermediates
-	stCSIIgnore         // malformed CSI: swallow up to the final byte
-	stOSC               // OSC string, up to BEL or ST
-	stStr               // DCS, APC, PM, SOS, ESC k: swallowed up to ST
-	stStrEsc            // ESC seen inside a string: ST or the start of a new sequence
+	stGround    parseState = iota
+	stEsc                  // after ESC
+	stEscInter             // ESC with intermediates (ESC ( 0, ESC # 8)
+	stCSI                  // collecting parameters and intermediates
+	stCSIIgnore            // malformed CSI: swallow up to the final byte
+	stOSC                  // OSC string, up to BEL or ST
+	stStr                  // DCS, APC, PM, SOS, ESC k: swallowed up to ST
+	stStrEsc               // ESC seen inside a string: ST or the start of a new sequence
 )
 
 const (
-	maxParams   = 32   // tmux allows 24; more and the sequence is ignored, as in tmux
+	maxParams   = 32    // tmux allows 24; more and the sequence is ignored, as in tmux
 	maxParamVal = 65535 // larger values are clamped here, before any arithmetic
-	maxOSC      = 4096 // longer OSC payloads are cut; the rest is swallowed, bounded
+	maxOSC      = 4096  // longer OSC payloads are cut; the rest is swallowed, bounded
 )
 
 // param is one CSI parameter; sub is set for a ':'-separated sub-parameter.
