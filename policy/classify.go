@@ -28,7 +28,12 @@ const (
 // anything it cannot understand — a parse error, NUL bytes or invalid UTF-8,
 // more than 64 KiB, re-parsing nested deeper than 4, a brace expansion too
 // large to expand, a command name computed at run time — is [Unparseable].
-func Classify(command string, env Env) (res Result) {
+func Classify(command string, env Env) Result {
+	return classify(command, env, budget)
+}
+
+// classify is Classify with a given time budget (tests use a spent one).
+func classify(command string, env Env, budget time.Duration) (res Result) {
 	if len(command) > maxInput {
 		return unparseable(fmt.Sprintf("command longer than %d KiB", maxInput>>10))
 	}
@@ -40,7 +45,7 @@ func Classify(command string, env Env) (res Result) {
 	if !utf8.ValidString(command) {
 		return unparseable("command is not valid UTF-8")
 	}
-	c := newClassifier(env)
+	c := newClassifier(env, budget)
 	defer func() {
 		if r := recover(); r != nil {
 			res = unparseable(fmt.Sprintf("internal error while classifying: %v", r))
@@ -60,7 +65,9 @@ type classifier struct {
 	project  string   // absolute working directory, or a placeholder when unknown
 	home     string   // absolute home directory, or a placeholder
 	temps    []string // temporary directories, where deleting is fine
+	tmpdir   string   // $TMPDIR if it is one of them, for expansion
 	cmds     []Command
+	budget   time.Duration
 	timedOut bool
 }
 
@@ -72,8 +79,8 @@ const (
 	remoteHome     = "/\x00remote"
 )
 
-func newClassifier(env Env) *classifier {
-	c := &classifier{deadline: time.Now().Add(budget)}
+func newClassifier(env Env, budget time.Duration) *classifier {
+	c := &classifier{deadline: time.Now().Add(budget), budget: budget}
 	c.project = unknownProject
 	if filepath.IsAbs(env.Cwd) {
 		c.project = filepath.Clean(env.Cwd)
@@ -91,6 +98,7 @@ func newClassifier(env Env) *classifier {
 		t = filepath.Clean(t)
 		if t != "/" && t != c.home && !isUnder(c.home, t) {
 			c.temps = append(c.temps, t)
+			c.tmpdir = t
 		}
 	}
 	return c
@@ -121,7 +129,7 @@ func (c *classifier) expired() bool {
 	}
 	if time.Now().After(c.deadline) {
 		c.timedOut = true
-		c.global(Unparseable, fmt.Sprintf("classification took longer than %v", budget))
+		c.global(Unparseable, fmt.Sprintf("classification took longer than %v", c.budget))
 		return true
 	}
 	return false

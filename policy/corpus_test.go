@@ -68,6 +68,25 @@ func decodeCorpus(s string) string {
 	return sb.String()
 }
 
+// classifyT is Classify for tests that check a class: on this shared
+// 2-core machine under -race a descheduled goroutine can overrun the 50 ms
+// budget, which is fail-safe but not what those tests are about, so an
+// overrun is logged and retried. TestBudget covers the budget itself.
+func classifyT(tb testing.TB, cmd string) Result {
+	tb.Helper()
+	for try := 0; ; try++ {
+		r := Classify(cmd, testEnv)
+		if try == 3 || !overran(r) {
+			return r
+		}
+		tb.Logf("budget overrun on %q, retrying", cmd)
+	}
+}
+
+func overran(r Result) bool {
+	return len(r.Reasons) > 0 && strings.HasPrefix(r.Reasons[0], "classification took longer than")
+}
+
 // maxFalsePositive is the share of safe rows that may be held.
 const maxFalsePositive = 0.05
 
@@ -78,7 +97,7 @@ func TestCorpus(t *testing.T) {
 	rows := loadCorpus(t)
 	safe, held := 0, 0
 	for _, r := range rows {
-		got := Classify(r.cmd, testEnv)
+		got := classifyT(t, r.cmd)
 		if r.destructive {
 			if !got.Class.Held() {
 				t.Errorf("line %d: %q classified %v, want held (%s)", r.line, r.cmd, got.Class, r.note)

@@ -37,6 +37,9 @@ func (c *classifier) expandConfig(sc *scope) *expand.Config {
 	if sc.cwd != "" && !sc.remote {
 		vars = append(vars, "PWD="+sc.cwd)
 	}
+	if t := c.tmpdir; t != "" && !sc.remote {
+		vars = append(vars, "TMPDIR="+t)
+	}
 	return &expand.Config{
 		Env:       expand.ListEnviron(vars...),
 		NoUnset:   true,

@@ -128,9 +128,9 @@ func terraform(iv *inv) {
 	case "destroy":
 		iv.flag(Destructive, iv.name+" destroy deletes infrastructure")
 	case "apply":
-		if hasFlag(args, "", "-auto-approve", "--auto-approve") {
+		if hasWord(args, "-auto-approve", "--auto-approve") {
 			iv.flag(Destructive, iv.name+" apply -auto-approve changes infrastructure without review")
-		} else if hasFlag(args, "", "-destroy", "--destroy") {
+		} else if hasWord(args, "-destroy", "--destroy") {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
 		} else {
 			iv.flag(Write, "")
@@ -164,6 +164,21 @@ func aws(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// hasWord reports whether args hold one of words, alone or as word=value
+// (terraform's single-dash long options).
+func hasWord(args []arg, words ...string) bool {
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		name, val, _ := strings.Cut(a.s, "=")
+		if contains(words, name) && val != "false" {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAnyPrefix(s string, prefixes ...string) bool {

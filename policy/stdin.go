@@ -121,32 +121,49 @@ var downloaders = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
 }
 
-// unwrapQuiet strips the simplest wrappers (sudo, env, nohup …) without
+// quietWrappers are wrappers unwrapQuiet strips: the options that take a
+// value, and how many operands come before the command.
+var quietWrappers = map[string]struct {
+	withValue []string
+	skip      int
+}{
+	"sudo":  {[]string{"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"}, 0},
+	"doas":  {[]string{"-u", "-C"}, 0},
+	"nohup": {}, "time": {[]string{"-f", "-o"}, 0}, "command": {}, "builtin": {}, "exec": {[]string{"-a"}, 0},
+	"stdbuf": {[]string{"-i", "-o", "-e"}, 0}, "unbuffer": {}, "setsid": {},
+	"nice":     {[]string{"-n", "--adjustment"}, 0},
+	"ionice":   {[]string{"-c", "-n"}, 0},
+	"timeout":  {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
+	"gtimeout": {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
+}
+
+// unwrapQuiet strips the simplest wrappers (sudo, env, timeout …) without
 // recording anything; used to describe a pipeline stage.
 func unwrapQuiet(args []arg) []arg {
 	for range maxUnwrap {
 		if len(args) == 0 || !args[0].ok {
 			return args
 		}
-		switch path.Base(args[0].s) {
-		case "sudo", "doas", "nohup", "time", "command", "builtin", "exec", "stdbuf", "unbuffer":
-			i := 1
-			for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") {
-				i++
+		name := path.Base(args[0].s)
+		if w, ok := quietWrappers[name]; ok {
+			i := skipOpts(args, w.withValue...) + w.skip
+			if i >= len(args) {
+				return nil
 			}
 			args = args[i:]
-		case "env":
-			i := 1
-			for i < len(args) && args[i].ok && (strings.HasPrefix(args[i].s, "-") || strings.Contains(args[i].s, "=")) {
-				i++
-			}
-			if i == 1 && len(args) == 1 {
-				return args // plain env prints the environment
-			}
-			args = args[i:]
-		default:
+			continue
+		}
+		if name != "env" {
 			return args
 		}
+		i := 1
+		for i < len(args) && args[i].ok && (strings.HasPrefix(args[i].s, "-") || strings.Contains(args[i].s, "=")) {
+			i++
+		}
+		if i >= len(args) {
+			return args[:1] // plain env prints the environment
+		}
+		args = args[i:]
 	}
 	return args
 }

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// variant rewrites a command without changing what it does (RELIABILITY S2).
+type variant struct {
+	name string
+	wrap func(tb testing.TB, x string) string
+}
+
+func quote(tb testing.TB, x string) string {
+	tb.Helper()
+	q, err := syntax.Quote(x, syntax.LangBash)
+	if err != nil {
+		tb.Fatalf("quote %q: %v", x, err)
+	}
+	return q
+}
+
+var destructiveVariants = []variant{
+	{"true && X", func(_ testing.TB, x string) string { return "true && " + x }},
+	{"X; true", func(_ testing.TB, x string) string { return x + "; true" }},
+	{"(X)", func(_ testing.TB, x string) string { return "(" + x + ")" }},
+	{"{ X; }", func(_ testing.TB, x string) string { return "{ " + x + "; }" }},
+	{"bash -c 'X'", func(tb testing.TB, x string) string { return "bash -c " + quote(tb, x) }},
+	{"sh -c 'X'", func(tb testing.TB, x string) string { return "sh -c " + quote(tb, x) }},
+	{"sudo X", func(_ testing.TB, x string) string { return "sudo " + x }},
+	{"env X", func(_ testing.TB, x string) string { return "env " + x }},
+	{"timeout 5 X", func(_ testing.TB, x string) string { return "timeout 5 " + x }},
+	{"X # note", func(_ testing.TB, x string) string { return x + " # note" }},
+	{"X 2>/dev/null", func(_ testing.TB, x string) string { return x + " 2>/dev/null" }},
+}
+
+var safeVariants = []variant{
+	{"time X", func(_ testing.TB, x string) string { return "time " + x }},
+	{"X 2>&1", func(_ testing.TB, x string) string { return x + " 2>&1" }},
+	{"(X)", func(_ testing.TB, x string) string { return "(" + x + ")" }},
+}
+
+// TestMetamorphic: every variant of a destructive row stays held, and each
+// variant of the safe rows holds at most 5 % of them.
+func TestMetamorphic(t *testing.T) {
+	t.Parallel()
+	rows := loadCorpus(t)
+	for _, v := range destructiveVariants {
+		held, total := 0, 0
+		for _, r := range rows {
+			if !r.destructive {
+				continue
+			}
+			total++
+			cmd := v.wrap(t, r.cmd)
+			if got := classifyT(t, cmd); got.Class.Held() {
+				held++
+			} else {
+				t.Errorf("%s: line %d: %q classified %v, want held", v.name, r.line, cmd, got.Class)
+			}
+		}
+		t.Logf("destructive %-14s held %d/%d", v.name, held, total)
+	}
+	for _, v := range safeVariants {
+		held, total := 0, 0
+		for _, r := range rows {
+			if r.destructive {
+				continue
+			}
+			total++
+			cmd := v.wrap(t, r.cmd)
+			if got := classifyT(t, cmd); got.Class.Held() {
+				held++
+				t.Logf("%s: false positive, line %d: %q → %v %q", v.name, r.line, cmd, got.Class, got.Reasons)
+			}
+		}
+		rate := float64(held) / float64(total)
+		t.Logf("safe %-8s held %d/%d (%.1f %%)", v.name, held, total, 100*rate)
+		if rate > maxFalsePositive {
+			t.Errorf("%s: false positives %.1f %% > %.0f %%", v.name, 100*rate, 100*maxFalsePositive)
+		}
+	}
+}
