@@ -115,6 +115,7 @@ type searchQuery struct {
 	root      string         // the directory searched, or the directory of the file searched
 	file      string         // the name of the file searched, when path is a file
 	re        *regexp.Regexp // the Go walk's form of the pattern (see searchCompile)
+	lit       []byte         // a literal every match holds, to find candidate lines fast
 	glob      *searchRule    // from in.Glob; whitelist here means "leave out"
 	include   bool           // glob includes (no leading !): the files it misses are left out
 	typeGlobs []string       // from in.TypeFilter
@@ -191,7 +192,7 @@ func (c searchConfig) prepare(in rgInput) (*searchQuery, error) {
 		return nil, fmt.Errorf("max_depth must not be negative (it is %d)", in.MaxDepth)
 	}
 	var err error
-	if q.re, err = searchCompile(in.Pattern, in.IgnoreCase); err != nil {
+	if q.re, q.lit, err = searchCompile(in.Pattern, in.IgnoreCase); err != nil {
 		return nil, err
 	}
 	if q.root, q.file, err = searchResolve(in.Path); err != nil {
@@ -254,8 +255,9 @@ func searchResolve(p string) (root, file string, err error) {
 
 // searchCompile checks pattern and compiles the Go walk's form of it: a
 // multi-line regexp that cannot match a line break, so that one pass over a
-// whole file finds the same lines as ripgrep's line-by-line search.
-func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
+// whole file finds the same lines as ripgrep's line-by-line search; and the
+// longest literal that every match holds, if any.
+func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, []byte, error) {
 	flags := syntax.Perl
 	if ignoreCase {
 		flags |= syntax.FoldCase
@@ -264,18 +266,48 @@ func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, error) {
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("pattern %q is not a valid regular expression: %s: `%s` (RE2 syntax; put a backslash before ( ) [ ] { } . * + ? | ^ $ \\ to match one literally)", pattern, se.Code, se.Expr)
+			return nil, nil, fmt.Errorf("pattern %q is not a valid regular expression: %s: `%s` (RE2 syntax; put a backslash before ( ) [ ] { } . * + ? | ^ $ \\ to match one literally)", pattern, se.Code, se.Expr)
 		}
-		return nil, fmt.Errorf("pattern %q is not a valid regular expression: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q is not a valid regular expression: %w", pattern, err)
 	}
 	if err := searchNoNewline(re); err != nil {
-		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
 	out, err := regexp.Compile(re.String())
 	if err != nil { // a regexp that syntax printed should compile
-		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
-	return out, nil
+	var lit []byte
+	if l := searchRequired(re); l != "" {
+		lit = []byte(l)
+	}
+	return out, lit, nil
+}
+
+// searchRequired is the longest case-sensitive literal that every match of
+// re holds ("" if it finds none).
+func searchRequired(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase == 0 {
+			return string(re.Rune)
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return searchRequired(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return searchRequired(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := ""
+		for _, sub := range re.Sub {
+			if l := searchRequired(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+		return best
+	}
+	return ""
 }
 
 // searchNoNewline rewrites re in place so that it matches within lines: no

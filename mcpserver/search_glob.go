@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,11 +42,16 @@ func globCompile(pattern, root string) (*globMatcher, error) {
 		return nil, errors.New("pattern is empty: give a glob such as *.go or src/**/*.ts")
 	}
 	if filepath.IsAbs(p) {
+		// an absolute path under root is made relative; one elsewhere is a
+		// mistake, unless its first name is not in / (then a leading slash
+		// anchors the pattern to path, as in .gitignore)
 		rel, err := filepath.Rel(root, p)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, fmt.Errorf("pattern %q is an absolute path outside path %q: give a pattern relative to path", pattern, root)
+		switch first, _, _ := strings.Cut(strings.TrimLeft(p, "/"), "/"); {
+		case err == nil && rel != ".." && !strings.HasPrefix(rel, "../"):
+			p = filepath.ToSlash(rel)
+		case first != "" && !strings.ContainsAny(first, `*?[{\`) && searchExists(filepath.Join("/", first)):
+			return nil, fmt.Errorf("pattern %q is an absolute path outside path %q: give a pattern relative to path, or path to look under", pattern, root)
 		}
-		p = filepath.ToSlash(rel)
 	}
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
@@ -233,4 +239,9 @@ func (c searchConfig) globTool(ctx context.Context, _ *mcp.CallToolRequest, in g
 	}
 	out.Count = len(out.Paths)
 	return nil, out, nil
+}
+
+func searchExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

@@ -290,23 +290,11 @@ func (s *searcher) lines(rel string, data []byte) []rgMatch {
 	ctxLines, maxCount := s.q.in.Context, s.q.in.MaxCount
 	pos, line := 0, 1 // pos starts line number line
 	for pos < len(data) {
-		loc := s.q.re.FindIndex(data[pos:])
-		if loc == nil {
+		start, end, ok := s.next(data, pos)
+		if !ok {
 			break
 		}
-		at := pos + loc[0]
-		if at == len(data) && data[at-1] == '\n' {
-			break // the empty "line" after the last line break
-		}
-		start := pos
-		if i := bytes.LastIndexByte(data[pos:at], '\n'); i >= 0 {
-			start = pos + i + 1
-			line += bytes.Count(data[pos:start], []byte{'\n'})
-		}
-		end := len(data)
-		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
-			end = at + i
-		}
+		line += bytes.Count(data[pos:start], []byte{'\n'})
 		m := rgMatch{Path: rel, Line: line, Text: searchText(data[start:end], s.c.maxLine)}
 		if ctxLines > 0 {
 			m.Before = s.before(data, start, ctxLines)
@@ -319,6 +307,46 @@ func (s *searcher) lines(rel string, data []byte) []rgMatch {
 		pos, line = end+1, line+1
 	}
 	return out
+}
+
+// next finds the first matching line at or after pos (a line start): its
+// start and end (the index of its line break, or len(data)).
+func (s *searcher) next(data []byte, pos int) (start, end int, ok bool) {
+	lineOf := func(at int) (int, int) {
+		start, end := pos, len(data)
+		if i := bytes.LastIndexByte(data[pos:at], '\n'); i >= 0 {
+			start = pos + i + 1
+		}
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			end = at + i
+		}
+		return start, end
+	}
+	if lit := s.q.lit; lit != nil {
+		// every match holds lit: try the regexp on the lines that do
+		for pos < len(data) {
+			i := bytes.Index(data[pos:], lit)
+			if i < 0 {
+				return 0, 0, false
+			}
+			start, end := lineOf(pos + i)
+			if s.q.re.Match(data[start:end]) {
+				return start, end, true
+			}
+			pos = end + 1
+		}
+		return 0, 0, false
+	}
+	loc := s.q.re.FindIndex(data[pos:])
+	if loc == nil {
+		return 0, 0, false
+	}
+	at := pos + loc[0]
+	if at == len(data) && data[at-1] == '\n' {
+		return 0, 0, false // the empty "line" after the last line break
+	}
+	start, end = lineOf(at)
+	return start, end, true
 }
 
 // before gives up to n lines ending just before the line at start.
