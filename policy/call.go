@@ -35,7 +35,7 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 
 // record appends a Command for args and returns its index.
 func (c *classifier) record(args []arg) int {
-	cmd := Command{Resolved: true}
+	cmd := Command{Resolved: true, Argv: make([]string, 0, len(args)), match: make([]string, 0, len(args))}
 	for _, a := range args {
 		cmd.Argv = append(cmd.Argv, a.src)
 		if a.ok {

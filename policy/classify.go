@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -68,6 +69,7 @@ type classifier struct {
 	tmpdir   string   // $TMPDIR if it is one of them, for expansion
 	cmds     []Command
 	budget   time.Duration
+	cfgs     map[cfgKey]*expand.Config // see expandConfig
 	timedOut bool
 }
 

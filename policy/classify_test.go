@@ -184,7 +184,7 @@ func TestFailSafe(t *testing.T) {
 // Not parallel: its allocations would eat into the other tests' budgets.
 func TestDeepNesting(t *testing.T) {
 	cmd := "echo " + strings.Repeat("$(", 10000) + "ls" + strings.Repeat(")", 10000)
-	got := classifyT(t, cmd)
+	got := Classify(cmd, testEnv) // an overrun (Unparseable) is a fine answer here
 	if got.Class != ReadOnly && got.Class != Unparseable {
 		t.Errorf("got %v %q", got.Class, got.Reasons)
 	}

@@ -79,7 +79,7 @@ func classifyT(tb testing.TB, cmd string) Result {
 		if try == 3 || !overran(r) {
 			return r
 		}
-		tb.Logf("budget overrun on %q, retrying", cmd)
+		tb.Logf("budget overrun on %.80q, retrying", cmd)
 	}
 }
 

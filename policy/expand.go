@@ -28,7 +28,29 @@ var errProcSubst = errors.New("process substitution is not expanded statically")
 // know (HOME and PWD), NoUnset so that any other variable is an error
 // instead of "", and a ProcSubst handler because expand calls it without a
 // nil check (V9). CmdSubst stays nil, which makes $(…) an error.
+//
+// Configs are cached per (cwd, remote): building one allocates, and a
+// classification reuses a handful of them many times (one at a time: a
+// Config is not safe for concurrent use, nor is a classifier).
 func (c *classifier) expandConfig(sc *scope) *expand.Config {
+	key := cfgKey{sc.cwd, sc.remote}
+	if cfg, ok := c.cfgs[key]; ok {
+		return cfg
+	}
+	if c.cfgs == nil {
+		c.cfgs = map[cfgKey]*expand.Config{}
+	}
+	cfg := c.newExpandConfig(sc)
+	c.cfgs[key] = cfg
+	return cfg
+}
+
+type cfgKey struct {
+	cwd    string
+	remote bool
+}
+
+func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	home := c.home
 	if sc.remote {
 		home = remoteHome
@@ -54,10 +76,18 @@ var errBraces = errors.New("brace expansion too large")
 // fields expands each word on its own, so one unexpandable word does not
 // hide the others. It fails only with errBraces.
 func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
-	cfg := c.expandConfig(sc)
 	out := make([]arg, 0, len(words))
 	total := 0
+	var cfg *expand.Config
 	for _, w := range words {
+		if s, ok := plainWord(w); ok {
+			out = append(out, arg{s: s, ok: true, src: s})
+			total++
+			continue
+		}
+		if cfg == nil {
+			cfg = c.expandConfig(sc)
+		}
 		n := braceCount(w)
 		total += n
 		if n > maxFields || total > maxCmdFields {
@@ -73,6 +103,28 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 		}
 	}
 	return out, nil
+}
+
+// plainWord is the fast path of fields: a word that is one literal with
+// nothing to expand (no escapes, braces or leading tilde), or one
+// single-quoted string, is its own value.
+func plainWord(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		if strings.ContainsAny(p.Value, "\\{~") {
+			return "", false
+		}
+		return p.Value, true
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			return "", false
+		}
+		return p.Value, true
+	}
+	return "", false
 }
 
 // wordSource is the text of w in src, or a printed form if positions do not

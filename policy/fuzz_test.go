@@ -1,0 +1,38 @@
+package policy
+
+import (
+	"testing"
+)
+
+// FuzzClassify: any input classifies without a panic or a hang, to a valid
+// class, with reasons for held results (RELIABILITY S3). Seeded with the
+// corpus; crashers live in testdata/fuzz/FuzzClassify.
+//
+//	go test -run='^$' -fuzz=FuzzClassify -fuzztime=30s ./policy
+func FuzzClassify(f *testing.F) {
+	for _, r := range loadCorpus(f) {
+		f.Add(r.cmd)
+	}
+	for _, s := range []string{"cat <(id)", "echo {a,b}{c,d}{e,f}", "bash -c \"bash -c 'ls'\"", "f(){ f|f& };f", "> ~/.bashrc", "x=1", "git -c core.pager='less' log"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		r := Classify(cmd, testEnv)
+		if r.Class < ReadOnly || r.Class > Unparseable {
+			t.Fatalf("Classify(%q) = invalid class %d", cmd, r.Class)
+		}
+		if r.Class.Held() && len(r.Reasons) == 0 {
+			t.Fatalf("Classify(%q) = %v without a reason", cmd, r.Class)
+		}
+		for _, c := range r.Commands {
+			if c.Class > r.Class {
+				t.Fatalf("Classify(%q): command %q is %v, above the result %v", cmd, c.Argv, c.Class, r.Class)
+			}
+		}
+		// Check must agree with the classification in the default mode.
+		v := Policy{Mode: ModeDestructive}.Check(cmd, testEnv)
+		if (v.Decision == Ask) != v.Class.Held() {
+			t.Fatalf("Check(%q) = %v for class %v", cmd, v.Decision, v.Class)
+		}
+	})
+}
