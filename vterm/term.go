@@ -131,26 +131,29 @@ func clampSize(n int) int { return min(max(n, 1), MaxSize) }
 // Write feeds p to the terminal. It always consumes all of p: an incomplete
 // trailing UTF-8 sequence is held for the next Write (vt10x drops it), and a
 // panic inside vt10x is recovered and counted rather than passed on.
-func (t *Term) Write(p []byte) (int, error) {
+func (t *Term) Write(p []byte) (n int, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	defer t.recoverPanic()
+	defer func() {
+		if r := recover(); r != nil {
+			t.afterPanic()
+			n, err = len(p), nil
+		}
+	}()
 	t.feed(p)
 	t.flush()
 	t.seq++
 	return len(p), nil
 }
 
-// recoverPanic keeps a hostile stream from taking the job down with it: the
+// afterPanic keeps a hostile stream from taking the job down with it: the
 // parser restarts in the ground state and the cursor is read back afresh.
-func (t *Term) recoverPanic() {
-	if r := recover(); r != nil {
-		t.panics++
-		t.p.state, t.p.u8n = stGround, 0
-		t.out = t.out[:0]
-		t.curOK = false
-		t.seq++
-	}
+func (t *Term) afterPanic() {
+	t.panics++
+	t.p.state, t.p.u8n = stGround, 0
+	t.out = t.out[:0]
+	t.curOK = false
+	t.seq++
 }
 
 // Panics returns how many panics inside the emulator Write has recovered.
@@ -170,7 +173,11 @@ func (t *Term) Resize(cols, rows int) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	defer t.recoverPanic()
+	defer func() {
+		if r := recover(); r != nil {
+			t.afterPanic()
+		}
+	}()
 	t.resize(cols, rows)
 	t.flush()
 	t.seq++
