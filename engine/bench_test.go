@@ -2,11 +2,14 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // BenchmarkPipeCapture compares a job printing size bytes captured by the
@@ -75,4 +78,52 @@ func BenchmarkExecEcho(b *testing.B) {
 			b.Fatalf("%v %+v", err, env)
 		}
 	}
+}
+
+// BenchmarkPTYCapture compares a PTY job printing size bytes of coloured log
+// lines under the engine (ring, log, and the emulator catching up on its own
+// goroutine) with the same program on a raw PTY read to /dev/null, in the
+// same run. ratio is raw time ÷ tend time for the job to finish;
+// screen-ratio also waits for the screen to catch up.
+//
+//	go test -run '^$' -bench PTYCapture -benchtime 3x ./engine
+func BenchmarkPTYCapture(b *testing.B) {
+	const size = 100 << 20
+	gen := fmt.Sprintf(`yes $'\e[32m2026-11-22T01:13:00Z\e[0m \e[1;34mINFO\e[0m worker=7 request handled in \e[33m12ms\e[0m path=/api/v1/items' | head -c %d`, size)
+	e, err := New(Config{StateDir: b.TempDir(), Retention: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	var raw, job, screen time.Duration
+	b.SetBytes(size)
+	for b.Loop() {
+		t0 := time.Now()
+		cmd := exec.Command("bash", "-c", gen)
+		ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, ptmx) // ends with EIO once the child is gone
+		cmd.Wait()
+		ptmx.Close()
+		raw += time.Since(t0)
+		if n < size {
+			b.Fatalf("raw pty read %d bytes", n)
+		}
+
+		t0 = time.Now()
+		j, err := e.Start(b.Context(), Spec{Command: gen, PTY: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		j.Wait(b.Context())
+		job += time.Since(t0)
+		j.termAt.wait(j.streams[Stdout].Len(), time.Minute) // the emulator caught up
+		screen += time.Since(t0)
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/raw.Seconds()/1e6, "raw-MB/s")
+	b.ReportMetric(float64(size)*float64(b.N)/job.Seconds()/1e6, "tend-MB/s")
+	b.ReportMetric(raw.Seconds()/job.Seconds(), "ratio")
+	b.ReportMetric(raw.Seconds()/screen.Seconds(), "screen-ratio")
 }
