@@ -322,10 +322,10 @@ func (s *searcher) next(data []byte, pos int) (start, end int, ok bool) {
 		}
 		return start, end
 	}
-	if lit := s.q.lit; lit != nil {
+	if lit := &s.q.lit; lit.b != nil {
 		// every match holds lit: try the regexp on the lines that do
 		for pos < len(data) {
-			i := bytes.Index(data[pos:], lit)
+			i := lit.index(data[pos:])
 			if i < 0 {
 				return 0, 0, false
 			}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
@@ -752,5 +753,46 @@ func TestSearchPathCompare(t *testing.T) {
 	want := []string{"B", "a", "a/b", "a/b/c", "a-b", "a.txt", "ab"}
 	if !slices.Equal(ps, want) {
 		t.Errorf("got %q, want %q", ps, want)
+	}
+}
+
+func TestSearchLiteral(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		pattern    string
+		ignoreCase bool
+		want       string
+		fold       bool
+	}{
+		{"func New", false, "func New", false},
+		{`^func \(\w+ \*?[A-Z]\w*\) Close\(\) error`, false, ") Close() error", false},
+		{"(foo)+barx", false, "barx", false},
+		{"foo|barbaz", false, "", false},
+		{"x?abc", false, "abc", false},
+		{"func New", true, "func new", true},
+		{"Close", true, "clo", true},    // s folds to long s
+		{"Kelvin", true, "elvin", true}, // K folds to the Kelvin sign
+		{"a(?i:bcd)", false, "bcd", true},
+		{"ĳxy", true, "xy", true},
+	} {
+		re, err := syntax.Parse(tc.pattern, syntax.Perl|map[bool]syntax.Flags{true: syntax.FoldCase}[tc.ignoreCase])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := searchRequired(re)
+		if string(got.b) != tc.want || (got.b != nil && got.fold != tc.fold) {
+			t.Errorf("%q (ignore case %v): literal %q fold %v, want %q fold %v", tc.pattern, tc.ignoreCase, got.b, got.fold, tc.want, tc.fold)
+		}
+	}
+	lit := searchLiteral{b: []byte("func new"), fold: true, anchor: 7}
+	for _, tc := range []struct {
+		h    string
+		want int
+	}{
+		{"x FUNC NEW", 2}, {"func ne", -1}, {"w func New", 2}, {"", -1}, {"Func nEw func new", 0}, {"func nex func nEW", 9},
+	} {
+		if got := lit.index([]byte(tc.h)); got != tc.want {
+			t.Errorf("index(%q) = %d, want %d", tc.h, got, tc.want)
+		}
 	}
 }
