@@ -52,6 +52,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	s.addJobTools()
 	s.addPTYTools()
 	addSearchTools(s.Server)
+	installActivity(s)
 	return s
 }
 
