@@ -7,7 +7,6 @@ package mcpserver
 // the engines), so an agent never needs to know which one ran.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -116,7 +115,7 @@ type searchQuery struct {
 	root      string         // the directory searched, or the directory of the file searched
 	file      string         // the name of the file searched, when path is a file
 	re        *regexp.Regexp // the Go walk's form of the pattern (see searchCompile)
-	lit       searchLiteral  // a literal every match holds, to find candidate lines fast
+	lits      []searchLiteral // every match holds one of these: candidate lines are found fast
 	glob      *searchRule    // from in.Glob; whitelist here means "leave out"
 	include   bool           // glob includes (no leading !): the files it misses are left out
 	typeGlobs []string       // from in.TypeFilter
@@ -193,7 +192,7 @@ func (c searchConfig) prepare(in rgInput) (*searchQuery, error) {
 		return nil, fmt.Errorf("max_depth must not be negative (it is %d)", in.MaxDepth)
 	}
 	var err error
-	if q.re, q.lit, err = searchCompile(in.Pattern, in.IgnoreCase); err != nil {
+	if q.re, q.lits, err = searchCompile(in.Pattern, in.IgnoreCase); err != nil {
 		return nil, err
 	}
 	if q.root, q.file, err = searchResolve(in.Path); err != nil {
@@ -256,10 +255,9 @@ func searchResolve(p string) (root, file string, err error) {
 
 // searchCompile checks pattern and compiles the Go walk's form of it: a
 // multi-line regexp that cannot match a line break, so that one pass over a
-// whole file finds the same lines as ripgrep's line-by-line search; and the
-// longest literal that every match holds, if any.
-func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, searchLiteral, error) {
-	var lit searchLiteral
+// whole file finds the same lines as ripgrep's line-by-line search; and
+// literals one of which every match holds, if it finds some.
+func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, []searchLiteral, error) {
 	flags := syntax.Perl
 	if ignoreCase {
 		flags |= syntax.FoldCase
@@ -268,128 +266,18 @@ func searchCompile(pattern string, ignoreCase bool) (*regexp.Regexp, searchLiter
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, lit, fmt.Errorf("pattern %q is not a valid regular expression: %s: `%s` (RE2 syntax; put a backslash before ( ) [ ] { } . * + ? | ^ $ \\ to match one literally)", pattern, se.Code, se.Expr)
+			return nil, nil, fmt.Errorf("pattern %q is not a valid regular expression: %s: `%s` (RE2 syntax; put a backslash before ( ) [ ] { } . * + ? | ^ $ \\ to match one literally)", pattern, se.Code, se.Expr)
 		}
-		return nil, lit, fmt.Errorf("pattern %q is not a valid regular expression: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q is not a valid regular expression: %w", pattern, err)
 	}
 	if err := searchNoNewline(re); err != nil {
-		return nil, lit, fmt.Errorf("pattern %q: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
 	out, err := regexp.Compile(re.String())
 	if err != nil { // a regexp that syntax printed should compile
-		return nil, lit, fmt.Errorf("pattern %q: %w", pattern, err)
+		return nil, nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
 	return out, searchRequired(re), nil
-}
-
-// searchLiteral is a literal that every match holds.
-type searchLiteral struct {
-	b      []byte // nil: none; lower case when fold
-	fold   bool   // matched without regard to ASCII case
-	anchor int    // when fold: the index in b of its rarest letter
-}
-
-// searchRare ranks letters, rarest first, to pick what to scan for.
-const searchRare = "qjzxvwyfbghmpduclntoirae"
-
-// searchRequired is the longest literal that every match of re holds. A
-// literal matched regardless of case keeps only ASCII, and neither k nor s,
-// which also fold to non-ASCII (K: the Kelvin sign, s: long s): any part of
-// it is required too.
-func searchRequired(re *syntax.Regexp) searchLiteral {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase == 0 {
-			return searchLiteral{b: []byte(string(re.Rune))}
-		}
-		best := ""
-		for _, part := range strings.FieldsFunc(strings.ToLower(string(re.Rune)), func(r rune) bool {
-			return r >= utf8.RuneSelf || r == 'k' || r == 's'
-		}) {
-			if len(part) > len(best) {
-				best = part
-			}
-		}
-		lit := searchLiteral{b: []byte(best)}
-		for i := range searchRare {
-			if j := strings.IndexByte(best, searchRare[i]); j >= 0 {
-				lit.fold, lit.anchor = true, j
-				break
-			}
-		}
-		if len(lit.b) == 0 {
-			lit.b = nil
-		}
-		return lit
-	case syntax.OpCapture, syntax.OpPlus:
-		return searchRequired(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return searchRequired(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var best searchLiteral
-		for _, sub := range re.Sub {
-			l := searchRequired(sub)
-			if len(l.b) > len(best.b) || (len(l.b) == len(best.b) && best.fold && !l.fold) {
-				best = l
-			}
-		}
-		return best
-	}
-	return searchLiteral{}
-}
-
-// index finds the literal in h.
-func (l *searchLiteral) index(h []byte) int {
-	if !l.fold {
-		return bytes.Index(h, l.b)
-	}
-	lo := l.b[l.anchor]
-	up := lo - 'a' + 'A'
-	n, j := len(l.b), l.anchor
-	nextLo, nextUp := -1, -1 // the next of each at or after p, once known
-	for p := j; p < len(h); {
-		if nextLo < p && nextLo != -2 {
-			if i := bytes.IndexByte(h[p:], lo); i >= 0 {
-				nextLo = p + i
-			} else {
-				nextLo = -2 // none left
-			}
-		}
-		if nextUp < p && nextUp != -2 {
-			if i := bytes.IndexByte(h[p:], up); i >= 0 {
-				nextUp = p + i
-			} else {
-				nextUp = -2
-			}
-		}
-		c := nextLo
-		if c == -2 || (nextUp != -2 && nextUp < c) {
-			c = nextUp
-		}
-		if c == -2 {
-			return -1
-		}
-		if start := c - j; start+n <= len(h) && searchEqualFold(h[start:start+n], l.b) {
-			return start
-		}
-		p = c + 1
-	}
-	return -1
-}
-
-// searchEqualFold compares ASCII without regard to case; lower is lower case.
-func searchEqualFold(b, lower []byte) bool {
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // searchNoNewline rewrites re in place so that it matches within lines: no

@@ -178,9 +178,10 @@ func (r *searchRule) overrideMatch(rel string, isDir, include bool) searchVerdic
 
 // searcher searches files one at a time, reusing its buffer.
 type searcher struct {
-	c   searchConfig
-	q   *searchQuery
-	buf []byte
+	c    searchConfig
+	q    *searchQuery
+	buf  []byte
+	find searchFinder
 }
 
 // file searches one file; a file given as the path (explicit) is searched
@@ -288,6 +289,9 @@ func searchBeforeBinary(data []byte) []byte {
 func (s *searcher) lines(rel string, data []byte) []rgMatch {
 	var out []rgMatch
 	ctxLines, maxCount := s.q.in.Context, s.q.in.MaxCount
+	if s.q.lits != nil {
+		s.find.reset(s.q.lits, data)
+	}
 	pos, line := 0, 1 // pos starts line number line
 	for pos < len(data) {
 		start, end, ok := s.next(data, pos)
@@ -322,14 +326,14 @@ func (s *searcher) next(data []byte, pos int) (start, end int, ok bool) {
 		}
 		return start, end
 	}
-	if lit := &s.q.lit; lit.b != nil {
-		// every match holds lit: try the regexp on the lines that do
+	if s.q.lits != nil {
+		// every match holds a literal: try the regexp on the lines that do
 		for pos < len(data) {
-			i := lit.index(data[pos:])
-			if i < 0 {
+			at := s.find.find(pos)
+			if at < 0 {
 				return 0, 0, false
 			}
-			start, end := lineOf(pos + i)
+			start, end := lineOf(at)
 			if s.q.re.Match(data[start:end]) {
 				return start, end, true
 			}

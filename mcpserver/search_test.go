@@ -761,38 +761,63 @@ func TestSearchLiteral(t *testing.T) {
 	for _, tc := range []struct {
 		pattern    string
 		ignoreCase bool
-		want       string
-		fold       bool
+		want       string // the literals, fold ones in upper case
 	}{
-		{"func New", false, "func New", false},
-		{`^func \(\w+ \*?[A-Z]\w*\) Close\(\) error`, false, ") Close() error", false},
-		{"(foo)+barx", false, "barx", false},
-		{"foo|barbaz", false, "", false},
-		{"x?abc", false, "abc", false},
-		{"func New", true, "func new", true},
-		{"Close", true, "clo", true},    // s folds to long s
-		{"Kelvin", true, "elvin", true}, // K folds to the Kelvin sign
-		{"a(?i:bcd)", false, "bcd", true},
-		{"ĳxy", true, "xy", true},
+		{"func New", false, "func New"},
+		{`^func \(\w+ \*?[A-Z]\w*\) Close\(\) error`, false, ") Close() error"},
+		{"(foo)+barx", false, "barx"},
+		{"x?abc", false, "abc"},
+		{"TODO|FIXME", false, "TODO FIXME"},
+		{"a+|b", false, "a b"},
+		{"foo|.*", false, ""},
+		{"a|b|c|d|e|f|g|h|i", false, ""},
+		{"[ab]cd(ef|gh)", false, "cd"},
+		{"[ab]c(ef|gh)", false, "ef gh"},
+		{"func New", true, "FUNC NEW"},
+		{"Close", true, "CLO"},    // s folds to long s
+		{"Kelvin", true, "ELVIN"}, // K folds to the Kelvin sign
+		{"a(?i:bcd)", false, "BCD"},
+		{"ĳxy", true, "XY"},
+		{"12", true, "12"},
 	} {
-		re, err := syntax.Parse(tc.pattern, syntax.Perl|map[bool]syntax.Flags{true: syntax.FoldCase}[tc.ignoreCase])
+		flags := syntax.Perl
+		if tc.ignoreCase {
+			flags |= syntax.FoldCase
+		}
+		re, err := syntax.Parse(tc.pattern, flags)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := searchRequired(re)
-		if string(got.b) != tc.want || (got.b != nil && got.fold != tc.fold) {
-			t.Errorf("%q (ignore case %v): literal %q fold %v, want %q fold %v", tc.pattern, tc.ignoreCase, got.b, got.fold, tc.want, tc.fold)
+		var got []string
+		for _, l := range searchRequired(re) {
+			if l.fold {
+				got = append(got, strings.ToUpper(string(l.b)))
+			} else {
+				got = append(got, string(l.b))
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%q (ignore case %v): literals %q, want %q", tc.pattern, tc.ignoreCase, got, tc.want)
 		}
 	}
-	lit := searchLiteral{b: []byte("func new"), fold: true, anchor: 7}
-	for _, tc := range []struct {
-		h    string
-		want int
-	}{
-		{"x FUNC NEW", 2}, {"func ne", -1}, {"w func New", 2}, {"", -1}, {"Func nEw func new", 0}, {"func nex func nEW", 9},
-	} {
-		if got := lit.index([]byte(tc.h)); got != tc.want {
-			t.Errorf("index(%q) = %d, want %d", tc.h, got, tc.want)
+	var f searchFinder
+	data := []byte("x FUNC NEW then TODO and func new, Fixme")
+	f.reset([]searchLiteral{{b: []byte("func new"), fold: true}, {b: []byte("TODO")}}, data)
+	var at []int
+	for from := 0; ; {
+		i := f.find(from)
+		if i < 0 {
+			break
 		}
+		at, from = append(at, i), i+1
+	}
+	if want := []int{2, 16, 25}; !slices.Equal(at, want) {
+		t.Errorf("found at %v, want %v", at, want)
+	}
+	src := []byte("Hello, WORLD! @[`{ ÀÉ 0123456789 AZaz")
+	dst := make([]byte, len(src))
+	searchLowerASCII(dst, src)
+	if got, want := string(dst), "hello, world! @[`{ ÀÉ 0123456789 azaz"; got != want {
+		t.Errorf("lower: %q, want %q", got, want)
 	}
 }
