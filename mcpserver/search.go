@@ -112,14 +112,14 @@ func addSearchToolsWith(s *mcp.Server, c searchConfig) {
 // searchQuery is a checked terminal_rg call.
 type searchQuery struct {
 	in        rgInput
-	root      string         // the directory searched, or the directory of the file searched
-	file      string         // the name of the file searched, when path is a file
-	re        *regexp.Regexp // the Go walk's form of the pattern (see searchCompile)
+	root      string          // the directory searched, or the directory of the file searched
+	file      string          // the name of the file searched, when path is a file
+	re        *regexp.Regexp  // the Go walk's form of the pattern (see searchCompile)
 	lits      []searchLiteral // every match holds one of these: candidate lines are found fast
-	glob      *searchRule    // from in.Glob; whitelist here means "leave out"
-	include   bool           // glob includes (no leading !): the files it misses are left out
-	typeGlobs []string       // from in.TypeFilter
-	types     *regexp.Regexp // the same, over file names
+	glob      *searchRule     // from in.Glob; whitelist here means "leave out"
+	include   bool            // glob includes (no leading !): the files it misses are left out
+	typeGlobs []string        // from in.TypeFilter
+	types     *regexp.Regexp  // the same, over file names
 }
 
 // searchResult is what an engine found: matches in any order.
