@@ -91,28 +91,30 @@ type Job struct {
 	Origin      Origin
 	Started     time.Time
 
-	e        *Engine
-	dir      string
-	cmd      *exec.Cmd
-	pid      int
-	leader   procInfo
-	reaped   atomic.Bool       // os/exec has waited for the leader
-	streams  map[string]source // stdout, stderr, merged (an interleave of the two)
-	merged   bool              // stderr shares stdout's pipe
-	pty      bool              // runs on a pseudo-terminal: one stream, the terminal's
-	ptmx     *os.File          // the PTY master while the job runs
-	sizeMu   sync.Mutex        // serialises resizes
-	term     *vterm.Term       // the rendered screen of a PTY job
-	cols     int               // its size at the last resize
-	rows     int
-	termAt   progress  // how far into the output the screen has caught up
-	termOnce sync.Once // makes term for PTY jobs from history
-	in       *inputQueue
-	lastOut  atomic.Int64 // unix nanos of the last output, for waiting-for-input
-	timer    *time.Timer
-	done     chan struct{}
-	bg       chan struct{} // closed when a person backgrounds a waiting exec
-	bgOnce   sync.Once
+	e         *Engine
+	dir       string
+	cmd       *exec.Cmd
+	pid       int
+	leader    procInfo
+	reaped    atomic.Bool       // os/exec has waited for the leader
+	streams   map[string]source // stdout, stderr, merged (an interleave of the two)
+	merged    bool              // stderr shares stdout's pipe
+	pty       bool              // runs on a pseudo-terminal: one stream, the terminal's
+	ptmx      *os.File          // the PTY master while the job runs
+	sizeMu    sync.Mutex        // serialises resizes
+	term      *vterm.Term       // the rendered screen of a PTY job
+	cols      int               // its size at the last resize
+	rows      int
+	termAt    progress     // how far into the output the screen has caught up
+	termOnce  sync.Once    // makes term for PTY jobs from history
+	wanted    atomic.Int64 // unix nanos until which the emulator keeps up
+	emulating atomic.Bool  // an emulate goroutine runs
+	in        *inputQueue
+	lastOut   atomic.Int64 // unix nanos of the last output, for waiting-for-input
+	timer     *time.Timer
+	done      chan struct{}
+	bg        chan struct{} // closed when a person backgrounds a waiting exec
+	bgOnce    sync.Once
 
 	mu         sync.Mutex // guards the fields below
 	status     Status
@@ -635,6 +637,9 @@ func (j *Job) pump(r *os.File, name string) {
 			s.Write(buf[:n])
 			if m != nil {
 				m.add(src, off, n)
+			}
+			if j.pty && asksTerminal(buf[:n]) {
+				j.want() // the program waits for the terminal's answer
 			}
 			off += int64(n)
 			j.lastOut.Store(time.Now().UnixNano())

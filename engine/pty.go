@@ -73,7 +73,6 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	// attributes) through the job's input, as a real terminal would.
 	j.term = vterm.New(cols, rows, vterm.WithReplies(func(b []byte) { j.in.Write(b) }))
 	j.termOnce.Do(func() {})
-	go j.emulate(j.streams[Stdout])
 	if len(spec.Stdin) > 0 {
 		j.Input(spec.Stdin)
 	}
@@ -151,16 +150,31 @@ func (j *Job) checkCanonical(data []byte) error {
 	return nil
 }
 
+// wantFor is how long the emulator keeps up with a job after the last
+// look at its screen (or a terminal query from it).
+const wantFor = 5 * time.Second
+
+// want keeps the emulator running for a while: someone is looking at the
+// screen, or the program asked the terminal something and waits for the
+// answer. Nobody looking, a flooding job costs no emulation at all; the
+// screen catches up from the log when someone looks.
+func (j *Job) want() {
+	j.wanted.Store(time.Now().Add(wantFor).UnixNano())
+	if j.emulating.CompareAndSwap(false, true) {
+		go j.emulate(j.streams[Stdout])
+	}
+}
+
 // emulate feeds the job's terminal output into its screen on a goroutine of
-// its own: the job's output reaches the ring and the log at full speed, and
-// the emulator catches up behind it (DESIGN §5b).
+// its own, from where it left off: the job's output reaches the ring and the
+// log at full speed, and the emulator catches up behind it (DESIGN §5b).
 func (j *Job) emulate(s source) {
-	buf := 256 << 10
-	var off int64
+	const chunk = 256 << 10
+	off := j.termAt.get()
 	for {
-		changed, end, closed, _ := j.Changed(Stdout)
+		end, closed, changed := s.state()
 		for off < end {
-			c := s.ReadAt(off, buf)
+			c := s.ReadAt(off, chunk)
 			if len(c.Data) == 0 && c.Dropped == 0 {
 				break
 			}
@@ -170,9 +184,22 @@ func (j *Job) emulate(s source) {
 		}
 		j.e.ring()
 		if closed && off >= end {
+			j.emulating.Store(false)
 			return
 		}
-		<-changed
+		left := time.Until(time.Unix(0, j.wanted.Load()))
+		if left <= 0 {
+			j.emulating.Store(false)
+			// A want that came in just now must not be lost.
+			if time.Until(time.Unix(0, j.wanted.Load())) > 0 && j.emulating.CompareAndSwap(false, true) {
+				continue
+			}
+			return
+		}
+		select {
+		case <-changed:
+		case <-time.After(left):
+		}
 	}
 }
 
@@ -186,9 +213,9 @@ func (j *Job) Screen() (*vterm.Snapshot, error) {
 	j.termOnce.Do(func() {
 		if j.term == nil { // history: replay the log
 			j.term = vterm.New(cmp.Or(j.cols, DefaultCols), cmp.Or(j.rows, DefaultRows))
-			go j.emulate(j.streams[Stdout])
 		}
 	})
+	j.want()
 	j.termAt.wait(j.streams[Stdout].Len(), 2*time.Second)
 	return j.term.Snapshot(), nil
 }
@@ -198,6 +225,12 @@ type progress struct {
 	mu    sync.Mutex
 	off   int64
 	moved chan struct{}
+}
+
+func (p *progress) get() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.off
 }
 
 func (p *progress) set(off int64) {
@@ -230,4 +263,21 @@ func (p *progress) wait(target int64, d time.Duration) {
 			return
 		}
 	}
+}
+
+// queries are what programs ask a terminal and wait for the answer to:
+// device attributes and status / cursor position reports.
+var queries = [][]byte{[]byte("\x1b[c"), []byte("\x1b[0c"), []byte("\x1b[>c"), []byte("\x1b[>0c"), []byte("\x1b[5n"), []byte("\x1b[6n"), []byte("\x1b[?6n")}
+
+// asksTerminal reports whether output holds a query the emulator must answer.
+func asksTerminal(b []byte) bool {
+	if bytes.IndexByte(b, 0x1b) < 0 {
+		return false
+	}
+	for _, q := range queries {
+		if bytes.Contains(b, q) {
+			return true
+		}
+	}
+	return false
 }

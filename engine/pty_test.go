@@ -143,3 +143,17 @@ func TestPTYScreen(t *testing.T) {
 		t.Fatalf("screen of a pipe job: %v", err)
 	}
 }
+
+// A program that asks the terminal where the cursor is gets an answer, even
+// when nobody is looking at its screen.
+func TestPTYAnswersQueries(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	env, err := e.Exec(t.Context(), Spec{Command: `printf 'ab\033[6n'; IFS= read -rs -d R -t 5 ans; echo " got ${ans#*[}"`, PTY: true}, 10*time.Second, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(env.Stdout, "got 1;3") {
+		t.Fatalf("no cursor position report: %q", env.Stdout)
+	}
+}

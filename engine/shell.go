@@ -154,7 +154,14 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 			send = append(send, '\r')
 		}
 	}
-	modes := j.term.Snapshot().Modes
+	var modes vterm.Modes
+	if len(r.Keys) > 0 { // keys depend on the terminal's modes (application cursor keys …)
+		snap, err := j.Screen()
+		if err != nil {
+			return RunResult{}, err
+		}
+		modes = snap.Modes
+	}
 	for _, name := range r.Keys {
 		k, err := vterm.ParseKey(name)
 		if err != nil {
