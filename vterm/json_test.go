@@ -46,12 +46,12 @@ func TestScreenJSONGolden(t *testing.T) {
 
 	// The format is valid JSON with the documented shape.
 	var v struct {
-		Cols, Rows              int
-		CursorX                 int  `json:"cursor_x"`
-		CursorY                 int  `json:"cursor_y"`
-		CursorVisible           bool `json:"cursor_visible"`
-		AltScreen               bool `json:"alt_screen"`
-		Cells                   [][]struct {
+		Cols, Rows    int
+		CursorX       int  `json:"cursor_x"`
+		CursorY       int  `json:"cursor_y"`
+		CursorVisible bool `json:"cursor_visible"`
+		AltScreen     bool `json:"alt_screen"`
+		Cells         [][]struct {
 			T string
 			W int
 			S string

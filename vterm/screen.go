@@ -30,6 +30,8 @@ func (t *Term) flush() {
 		return
 	}
 	_, _ = t.vt.Write(t.out)
+	t.vtBytes += uint64(len(t.out))
+	t.vtWrites++
 	t.out = t.out[:0]
 }
 
@@ -52,11 +54,21 @@ func (t *Term) setVT(id uint32) {
 		return
 	}
 	t.vtStyle = id
-	if id == 0 {
+	// vt10x stores SGR 3x, 9x and 38;5;n as the bare colour number, the same
+	// value 38;2;0;0;n gives, so small ids take the shorter forms: vt10x's
+	// parser costs per byte.
+	switch {
+	case id == 0:
 		t.out = append(t.out, "\x1b[m"...)
-		return
+	case id < 8:
+		t.out = append(t.out, 0x1b, '[', '3', byte('0'+id), 'm')
+	case id < 16:
+		t.out = append(t.out, 0x1b, '[', '9', byte('0'+id-8), 'm')
+	case id < 256:
+		t.emitCSI('m', 38, 5, int(id))
+	default:
+		t.emitCSI('m', 38, 2, int(id>>16), int(id>>8&0xff), int(id&0xff))
 	}
-	t.emitCSI('m', 38, 2, int(id>>16), int(id>>8&0xff), int(id&0xff))
 }
 
 // styleID returns the id of s, collecting unused ids when the table is full.
@@ -98,18 +110,22 @@ func (t *Term) clampY(y int) int {
 // default one otherwise (an autowrap).
 func (t *Term) lineFeed(cr, bce bool) {
 	t.needCursor()
-	if t.cy == t.bottom {
-		if bce {
-			t.eraseStyle()
-		} else {
-			t.setVT(0)
-		}
+	// vt10x's LF (vterm never sets its LNM) scrolls in a line of default
+	// cells; IND scrolls in cells of the current attribute, so it serves
+	// when the new line must carry a background colour.
+	ind := bce && t.cy == t.bottom && t.style.BG != DefaultColor
+	if ind {
+		t.eraseStyle()
 	}
 	t.advanceLine(cr)
 	if cr {
 		t.out = append(t.out, '\r')
 	}
-	t.out = append(t.out, 0x1b, 'D') // IND: never returns the carriage, whatever LNM says
+	if ind {
+		t.out = append(t.out, 0x1b, 'D')
+	} else {
+		t.out = append(t.out, '\n')
+	}
 }
 
 // advanceLine mirrors vt10x's newline on the shadow cursor, first saving the

@@ -74,6 +74,8 @@ type Term struct {
 	title  string
 	panics uint64
 
+	vtBytes, vtWrites uint64 // what vterm handed vt10x, for benchmarks
+
 	sb      scrollback
 	replies replyQueue
 

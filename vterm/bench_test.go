@@ -1,0 +1,70 @@
+package vterm
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/hinshun/vt10x"
+)
+
+// benchStreams are the two workloads: a coloured log (mostly text, SGR and
+// line feeds, scrolling) and full-screen programs (cursor movement, erases,
+// regions, the alternate screen), both about 1 MiB.
+func benchStreams(b *testing.B) map[string][]byte {
+	b.Helper()
+	var log bytes.Buffer
+	levels := []string{"\x1b[32mINFO\x1b[0m", "\x1b[33mWARN\x1b[0m", "\x1b[1;31mERROR\x1b[0m", "\x1b[2mDEBUG\x1b[0m"}
+	for i := 0; log.Len() < 1<<20; i++ {
+		fmt.Fprintf(&log, "\x1b[90m2025-01-02T03:04:%02d.%03dZ\x1b[0m %s \x1b[36mjob=%d\x1b[0m request served path=/api/v1/items/%d status=\x1b[32m200\x1b[0m dur=%dms\r\n",
+			i%60, i%1000, levels[i%4], i%17, i, i%250)
+	}
+	var tui bytes.Buffer
+	for tui.Len() < 1<<20 {
+		for _, name := range []string{"vim", "htop", "less", "dialog"} {
+			raw, err := os.ReadFile("testdata/diff/" + name + ".bytes")
+			if err != nil {
+				b.Fatal(err)
+			}
+			tui.Write(raw)
+		}
+	}
+	return map[string][]byte{"colorlog": log.Bytes(), "tui": tui.Bytes()}
+}
+
+func writeChunks(w interface{ Write([]byte) (int, error) }, data []byte) {
+	for i := 0; i < len(data); i += 4096 {
+		_, _ = w.Write(data[i:min(i+4096, len(data))])
+	}
+}
+
+// BenchmarkParse compares vterm with raw vt10x on the same bytes, written in
+// 4096-byte chunks as a PTY read delivers them.
+func BenchmarkParse(b *testing.B) {
+	streams := benchStreams(b)
+	for _, name := range []string{"colorlog", "tui"} {
+		data := streams[name]
+		b.Run(name+"/vterm", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				writeChunks(New(80, 24), data)
+			}
+		})
+		b.Run(name+"/vt10x", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				writeChunks(vt10x.New(vt10x.WithSize(80, 24)), data)
+			}
+		})
+	}
+}
+
+func BenchmarkSnapshot(b *testing.B) {
+	tm := New(200, 60)
+	writeChunks(tm, benchStreams(b)["colorlog"])
+	for b.Loop() {
+		_, _ = tm.Write([]byte("x"))
+		_ = tm.Snapshot()
+	}
+}
