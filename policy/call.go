@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -151,7 +150,7 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 		return
 	}
 	val := arg{src: wordSource(sc.src, a.Value)}
-	if s, err := expand.Literal(c.expandConfig(sc), a.Value); err == nil {
+	if s, ok := c.literal(sc, a.Value); ok {
 		val = arg{s: s, ok: true, src: s}
 	}
 	switch kind {

@@ -45,9 +45,15 @@ func TestClassify(t *testing.T) {
 		{"terraform plan", Write},
 		{"python3 -m pytest", Write},
 		{"awk '{print $1}' file", ReadOnly},
+		{"rm -f *.o", Write},
+		{"chmod -R u+w .", Write},
+		{"npx rimraf dist", Write},
 
 		// destructive
 		{"rm -rf /tmp", Destructive}, // the temp root itself
+		{"rm -rf *", Destructive},    // every file of the project
+		{"su -c 'rm -rf /'", Destructive},
+		{"npx rimraf /", Destructive},
 		{"rm -rf \"$HOME\"", Destructive},
 		{"rm --recursive --force /opt", Destructive},
 		{"rm -r -f /opt", Destructive},
@@ -74,6 +80,7 @@ func TestClassify(t *testing.T) {
 		{"alias ls='rm -rf ~'", Destructive},
 		{"GIT_SSH_COMMAND='rm -rf ~' git fetch", Destructive},
 		{"find / -name x -exec rm -rf {} \\;", Destructive},
+		{"find . -exec rm -rf {} +", Destructive},
 		{":(){ :|:& };:", Destructive},
 		{"kill -9 -1", Destructive},
 		{"git push origin +main", Destructive},
@@ -128,6 +135,16 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// strBomb is ${HOME//?/${HOME//?/…$HOME}} n deep: each level multiplies
+// the length by len($HOME).
+func strBomb(n int) string {
+	s := "$HOME"
+	for range n {
+		s = "${HOME//?/" + s + "}"
+	}
+	return s
+}
+
 // nest wraps cmd in n levels of bash -c.
 func nest(t *testing.T, cmd string, n int) string {
 	t.Helper()
@@ -159,6 +176,8 @@ func TestFailSafe(t *testing.T) {
 		{"brace range", "echo {1..2000000}", Unparseable},
 		{"brace product", "echo {1..100}{1..100}", Unparseable},
 		{"many words", "echo " + strings.Repeat("{a,b,c,d,e,f,g,h} ", 600), Unparseable},
+		{"string bomb is not expanded", "rm -rf " + strBomb(8), Destructive},
+		{"printf width bomb", "printf '%99999999d' 1 | sh", Unparseable},
 		{"dynamic name", "x=rm; $x -rf /", Unparseable},
 		{"empty array name", "c=(rm -rf /); \"${c[@]}\"", Unparseable},
 		{"recovered panic", "echo ok && tend-test-panic", Unparseable},
@@ -170,7 +189,7 @@ func TestFailSafe(t *testing.T) {
 		if got.Class != tc.want {
 			t.Errorf("%s: got %v %q, want %v", tc.name, got.Class, got.Reasons, tc.want)
 		}
-		if len(got.Reasons) == 0 {
+		if got.Class.Held() && len(got.Reasons) == 0 {
 			t.Errorf("%s: no reason", tc.name)
 		}
 		// Generous: the budget is 50 ms, this machine is shared and -race is slow.

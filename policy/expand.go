@@ -93,6 +93,10 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 		if n > maxFields || total > maxCmdFields {
 			return nil, errBraces
 		}
+		if !boundedWord(w) {
+			out = append(out, arg{src: wordSource(sc.src, w)})
+			continue
+		}
 		fs, err := expand.Fields(cfg, w)
 		if err != nil {
 			out = append(out, arg{src: wordSource(sc.src, w)})
@@ -103,6 +107,38 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 		}
 	}
 	return out, nil
+}
+
+// boundedWord reports whether expanding w statically is cheap. Parameter
+// expansions with operators can nest into an exponential string bomb:
+// ${HOME//?/${HOME//?/…}} eight deep took 114 s and 5.8 GiB inside expand.
+// Only $NAME, ${NAME} and ${#NAME} are expanded; any other form is left
+// unexpanded (unknown), which is the conservative answer anyway.
+func boundedWord(w *syntax.Word) bool {
+	ok := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // an error for expand, and walked separately
+		case *syntax.ParamExp:
+			if x.Param == nil || x.Flags != nil || x.Excl || x.Width || x.IsSet || x.NestedParam != nil ||
+				x.Index != nil || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// literal expands w to one string (no field splitting), as for assignment
+// values and here-strings, with the same bounds as fields.
+func (c *classifier) literal(sc *scope, w *syntax.Word) (string, bool) {
+	if braceCount(w) > 1 || !boundedWord(w) {
+		return "", false
+	}
+	s, err := expand.Literal(c.expandConfig(sc), w)
+	return s, err == nil
 }
 
 // plainWord is the fast path of fields: a word that is one literal with

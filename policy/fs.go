@@ -117,6 +117,14 @@ func find(iv *inv) {
 	if len(roots) == 0 {
 		roots = argsOf(".")
 	}
+	// With a test such as -name, {} is some entries under each root;
+	// without one it is all of them (find . -exec rm -rf {} +).
+	filtered := false
+	for _, a := range args[i:] {
+		if a.ok && findTests[a.s] {
+			filtered = true
+		}
+	}
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.ok {
@@ -147,7 +155,7 @@ func find(iv *inv) {
 				continue
 			}
 			for _, r := range roots {
-				iv.exec(substitute(cmd, "{}", under(r)))
+				iv.exec(substitute(cmd, "{}", under(r, filtered)))
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
@@ -158,13 +166,25 @@ func find(iv *inv) {
 	}
 }
 
-// under is an arg standing for "anything under root": a glob, which
-// resolve treats as the root's children.
-func under(root arg) arg {
+// findTests are find predicates that select some entries.
+var findTests = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-newer": true, "-mtime": true, "-mmin": true, "-atime": true,
+	"-amin": true, "-ctime": true, "-cmin": true, "-size": true, "-empty": true, "-user": true,
+	"-group": true, "-perm": true, "-lname": true, "-links": true, "-inum": true, "-samefile": true,
+}
+
+// under is an arg standing for entries under root, as a glob that resolve
+// treats as the root's children: all of them (root/*) or, when find
+// filters, some (root/**/*).
+func under(root arg, some bool) arg {
 	if !root.ok {
 		return root
 	}
 	s := strings.TrimSuffix(root.s, "/") + "/*"
+	if some {
+		s = strings.TrimSuffix(root.s, "/") + "/**/*"
+	}
 	return arg{s: s, ok: true, src: s}
 }
 
@@ -214,7 +234,8 @@ func chmodR(iv *inv) {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, a)
-		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+		// The project itself is fine: chmod -R u+w . is ordinary work.
+		if why := iv.c.danger(t); why != "" && why != "unresolved" && why != "the working directory itself" && why != "every file in the working directory" {
 			iv.flag(Destructive, phrase(iv.name+" -R", why)+": "+iv.c.show(t))
 		}
 	}
@@ -328,6 +349,11 @@ func sed(iv *inv) {
 
 func init() {
 	register(rm, "rm", "unlink", "srm", "trash-put")
+	register(func(iv *inv) { // rimraf is always recursive
+		args := append([]arg{iv.args[0], {s: "-r", ok: true, src: "-r"}}, iv.rest(1)...)
+		iv.args = args
+		rm(iv)
+	}, "rimraf", "del-cli")
 	register(find, "find")
 	register(chmodR, "chmod", "chown", "chgrp", "setfacl")
 	register(dd, "dd")

@@ -10,6 +10,7 @@ import (
 type target struct {
 	path     string // absolute and clean; "" if unknown
 	children bool   // a glob: everything under path rather than path itself
+	all      bool   // the glob is a bare * (or .*, **): every entry of path
 	src      string // as written
 }
 
@@ -23,6 +24,8 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	p := a.s
 	if i := strings.IndexAny(p, "*?["); i >= 0 {
 		t.children = true
+		rest := strings.TrimRight(p[strings.LastIndexByte(p[:i+1], '/')+1:], "/")
+		t.all = rest == "*" || rest == ".*" || rest == "**" || rest == "*.*"
 		p = p[:i]
 		if j := strings.LastIndexByte(p, '/'); j >= 0 {
 			p = p[:j+1]
@@ -83,6 +86,9 @@ func (c *classifier) danger(t target) string {
 	if t.children {
 		// Everything under p: fine when p is the project or inside it, or a
 		// temp dir or inside one.
+		if t.all && p == c.project {
+			return "every file in the working directory"
+		}
 		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
 			return ""
 		}

@@ -48,6 +48,7 @@ func TestCheck(t *testing.T) {
 		{"Bash(*) is catch-all", ModeAll, Rules{Allow: []string{"Bash(*)"}}, "touch x", Allow, "Bash(*)"},
 		{"quoted rule matches expanded argv", ModeAll, Rules{Allow: []string{`Bash(git commit -m "wip")`}}, "git commit -m 'wip'", Allow, `Bash(git commit -m "wip")`},
 		{"unexpandable word never matches exactly", ModeAll, Rules{Allow: []string{"Bash(rm $f)"}}, "rm $f", Ask, ""},
+		{"allowing a command does not allow its destructive redirect", ModeDestructive, Rules{Allow: []string{"Bash(echo:*)"}}, "echo x >> ~/.bashrc", Ask, ""},
 		{"bad rules are ignored", ModeDestructive, Rules{Deny: []string{"Bash(", "Read(./x)"}}, "ls", Allow, ""},
 	}
 	for _, tc := range tests {
@@ -70,7 +71,7 @@ func TestParseRule(t *testing.T) {
 			t.Errorf("ParseRule(%q): %v", s, err)
 		}
 	}
-	bad := []string{"", "Bash(", "Bash()", "Bash(:*)", "Bash(ls) x", "Bash(a:*b)", "Bash (ls)", "(ls)"}
+	bad := []string{"", "Bash(", "Bash()", "Bash(:*)", "Bash(ls) x", "Bash(a:*b)", "Bash (ls)", "(ls)", "Bash(ls *)"}
 	for _, s := range bad {
 		if _, err := ParseRule(s); err == nil || errors.Is(err, ErrNotBash) {
 			t.Errorf("ParseRule(%q) = %v, want a syntax error", s, err)

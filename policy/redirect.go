@@ -11,6 +11,8 @@ import (
 // redirects checks the output redirections of st. idx is the Command they
 // belong to, or -1 for a statement without a simple command, in which case
 // a pseudo-command is recorded if anything is found.
+//
+// Redirect pseudo-commands have argv [">target"].
 func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 	c := w.c
 	for _, r := range st.Redirs {
@@ -28,13 +30,16 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 			a = fs[0]
 		}
 		class, why := c.writeTarget(sc, a, truncating)
-		if class == ReadOnly {
-			continue
+		switch {
+		case class == ReadOnly:
+		case class >= Destructive || idx < 0:
+			// A destructive redirection is its own pseudo-command, so that
+			// an allow rule for the command (Bash(echo:*)) does not cover
+			// writing ~/.bashrc; only the catch-all rule "Bash" does.
+			c.flag(c.record(argsOf(">"+a.src)), class, why)
+		default:
+			c.flag(idx, class, why)
 		}
-		if idx < 0 {
-			idx = c.record(argsOf(">" + a.src))
-		}
-		c.flag(idx, class, why)
 	}
 }
 

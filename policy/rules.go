@@ -61,8 +61,8 @@ func ParseRule(s string) (Rule, error) {
 			return Rule{}, fmt.Errorf("rule %q: empty prefix before :*", raw)
 		}
 	}
-	if strings.Contains(pat, ":*") {
-		return Rule{}, fmt.Errorf("rule %q: :* is only allowed at the end", raw)
+	if strings.Contains(pat, "*") {
+		return Rule{}, fmt.Errorf("rule %q: the only wildcard is a trailing :*", raw)
 	}
 	text, err := ruleText(pat)
 	if err != nil {
@@ -129,7 +129,7 @@ func ruleText(pat string) (string, error) {
 			var out []string
 			ok := true
 			for _, w := range ce.Args {
-				if braceCount(w) > 1 {
+				if braceCount(w) > 1 || !boundedWord(w) {
 					ok = false
 					break
 				}

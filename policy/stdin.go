@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -35,8 +36,8 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		}
 		return source{kind: srcText, text: wordSource(sc.src, r.Hdoc)}
 	case syntax.WordHdoc:
-		s, err := expand.Literal(w.c.expandConfig(sc), r.Word)
-		if err != nil {
+		s, ok := w.c.literal(sc, r.Word)
+		if !ok {
 			return source{kind: srcPipe}
 		}
 		return source{kind: srcText, text: s}
@@ -90,7 +91,7 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope) source {
 		return source{kind: srcText, text: strings.Join(vals, " ")}
 	case name == "printf":
 		vals, ok := strs(args[1:])
-		if !ok || len(vals) == 0 {
+		if !ok || len(vals) == 0 || printfBomb.MatchString(vals[0]) {
 			return source{kind: srcPipe}
 		}
 		s, _, err := expand.Format(w.c.expandConfig(sc), vals[0], vals[1:])
@@ -115,6 +116,10 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope) source {
 	}
 	return source{kind: srcPipe}
 }
+
+// printfBomb matches a printf width or precision that is computed or too
+// large to format statically (%*d, %99999999d).
+var printfBomb = regexp.MustCompile(`%[-+ #0]*(\*|\d{4,})|\.(\*|\d{4,})`)
 
 // downloaders fetch remote content to stdout.
 var downloaders = map[string]bool{

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"path"
 	"strings"
 )
 
@@ -287,12 +286,18 @@ func chrootCmd(iv *inv) {
 	}
 }
 
-// baseName is the base name of a known arg.
-func baseName(a arg) string {
-	if !a.ok {
-		return ""
+// su [opts] [user] [-c code]: the code is re-parsed; without it su starts
+// a shell.
+func su(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.args
+	for i, a := range args {
+		if a.ok && (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
+			iv.shell(args[i+1], iv.sc)
+		} else if a.ok && strings.HasPrefix(a.s, "--command=") {
+			iv.shell(arg{s: strings.TrimPrefix(a.s, "--command="), ok: true, src: a.s}, iv.sc)
+		}
 	}
-	return path.Base(a.s)
 }
 
 func init() {
@@ -319,4 +324,6 @@ func init() {
 	register(flock, "flock")
 	register(busybox, "busybox", "toybox")
 	register(chrootCmd, "chroot")
+	register(wrapper("-p", "--package", "-c", "--call"), "npx", "bunx", "pnpx")
+	register(su, "su", "runuser")
 }
