@@ -1,4 +1,57 @@
 // Package policy classifies shell commands (read-only, write, destructive,
 // unparseable) by parsing them with mvdan.cc/sh, and decides allow, ask or
-// deny under the user's rules. It imports nothing of tend's.
+// deny under the user's rules. It imports nothing of tend's; the engine, the
+// MCP server and the TUI may all import it.
+//
+// # Contract
+//
+// [Classify] parses a command as bash and classifies every simple command
+// in it — through &&, ||, ;, pipelines, subshells, blocks, if/for/while/case,
+// function bodies, $(…), `…`, <(…), redirections, and re-parsed code
+// (bash -c, sh -c, eval, trap, alias, su -c, ssh host cmd, watch, git -c
+// core.pager=…, PROMPT_COMMAND=…, heredocs and here-strings fed to shells,
+// echo … | sh) up to 4 levels deep — after unwrapping sudo, env, nohup,
+// timeout, time, nice, stdbuf, command, builtin, exec, xargs, parallel,
+// find -exec and the like. The result is the most severe [Class] over all
+// of them, with reasons a person can read, and the list of simple commands
+// with their statically expanded argv ([Result.Commands]).
+//
+// Classification is static. Words are expanded with expand.Fields (quote
+// removal, brace and tilde expansion) knowing only $HOME, $PWD and $TMPDIR;
+// any other variable, $(…), or parameter operator (${x:-y}, ${x//a/b}) is
+// left unexpanded and treated as unknown: an unknown command name is
+// [Unparseable], an unknown rm -r target is [Destructive]. cd is tracked
+// within a sequence, so "cd / && rm -rf usr" is rm -rf /usr.
+//
+// Destructive means: deleting, or recursively changing, the working
+// directory itself, a parent of it, the home directory, or anything outside
+// it except inside the temp dirs (/tmp, /var/tmp, /dev/shm, $TMPDIR); the
+// catalogue of dangerous tools (git push --force, git reset --hard, SQL
+// DROP/TRUNCATE/DELETE without WHERE, kubectl delete, terraform destroy,
+// mkfs, dd to a device, …); writing startup files (~/.bashrc) or system
+// files, or overwriting an existing file outside the project; piping
+// downloaded code into a shell; sending the environment or a secrets file
+// over the network; fork bombs. Deleting build outputs inside the project
+// (rm -rf build/) is [Write]. Commands the catalogue does not know are
+// [Write]; a short list of known readers (ls, cat, grep, git status, …)
+// is [ReadOnly].
+//
+// Fail safe (RELIABILITY design rule 1): input over 64 KiB, containing NUL
+// or invalid UTF-8, a parse error, re-parsing deeper than 4 levels, a brace
+// expansion over 256 words per word or 4096 per command, a classification
+// over 50 ms of wall time, and a recovered panic are all [Unparseable],
+// which [Policy.Check] treats as needing a person.
+//
+// The only side effects are reading $TMPDIR, the home directory (when
+// [Env].Home is empty), the user database (for ~user) and os.Lstat on
+// redirection targets outside the project (to tell overwriting an existing
+// file from creating one). Classify and Check are safe for concurrent use.
+//
+// This is a heuristic guard for a person's attention, not a sandbox: a
+// determined program can always hide what it does (a script file, a
+// compiled binary, an interpreter one-liner beyond the obvious patterns).
+//
+// [Policy.Check] applies the mode and Claude Code permission rules
+// ("Bash(npm run test:*)") to the classification; its doc comment states
+// the precedence.
 package policy
