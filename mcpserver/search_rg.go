@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,11 +75,80 @@ func (c searchConfig) rgArgs(q *searchQuery) []string {
 	} else {
 		args = append(args, "--glob", "!.*")
 	}
-	args = append(args, "--glob", "!.git", "--regexp", in.Pattern, "--")
+	args = append(args, "--glob", "!.git", "--regexp", searchRGPattern(in.Pattern), "--")
 	if q.file != "" {
 		return append(args, q.file)
 	}
 	return append(args, ".")
+}
+
+// searchRGPattern gives rg a pattern (already checked as RE2) with RE2's
+// meaning: \w \d \s \b and their negations are ASCII in RE2 and Unicode in
+// rg, and rg has no \Q...\E.
+func searchRGPattern(p string) string {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			e := p[i+1]
+			i++
+			switch {
+			case e == 'Q':
+				end := strings.Index(p[i+1:], `\E`)
+				lit := p[i+1:]
+				if end >= 0 {
+					lit = p[i+1 : i+1+end]
+					i += end + 2
+				} else {
+					i = len(p)
+				}
+				if inClass {
+					for _, r := range lit {
+						fmt.Fprintf(&b, `\x{%x}`, r)
+					}
+				} else {
+					b.WriteString(regexp.QuoteMeta(lit))
+				}
+			case !inClass && strings.IndexByte("wWdDsSbB", e) >= 0:
+				b.WriteString(`(?-u:\` + string(e) + `)`)
+			case inClass && strings.IndexByte("wWdDsS", e) >= 0:
+				b.WriteString(map[byte]string{
+					'w': `0-9A-Za-z_`, 'd': `0-9`, 's': `\t\n\x0C\r\x20`,
+					'W': `[:^word:]`, 'D': `[:^digit:]`, 'S': `[:^space:]`,
+				}[e])
+			default:
+				b.WriteByte(c)
+				b.WriteByte(e)
+			}
+		case !inClass && c == '[':
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' { // a leading ] is a member
+				b.WriteByte(']')
+				i++
+			}
+		case inClass && c == '[' && strings.HasPrefix(p[i:], "[:"):
+			end := strings.Index(p[i:], ":]")
+			if end < 0 {
+				b.WriteString(p[i:])
+				return b.String()
+			}
+			b.WriteString(p[i : i+end+2])
+			i += end + 1
+		case inClass && c == ']':
+			inClass = false
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // rgMessage is one line of rg --json.

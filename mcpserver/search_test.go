@@ -306,6 +306,7 @@ func TestSearchEnginesAgree(t *testing.T) {
 		"repo/x.log":             "TODO a log: the .gitignore above the repo does not apply\n",
 		"repo/.rgignore":         "!x.log\nb.go\n",
 		"repo/c.go":              "TODO c\n",
+		"uni/ko.txt":             "xxx의 TODO\nxxx. a.b\n숫자 ٣٤ é\nnaïve café\n",
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -329,6 +330,8 @@ func TestSearchEnginesAgree(t *testing.T) {
 		{"pattern": "TODO", "path": "sub", "glob": "!deep/"},
 		{"pattern": "MARK", "context": 4, "max_count": 2},
 		{"pattern": "(?i)^[a-z]+ \\d$", "max_depth": 2},
+		{"pattern": `\bxxx\b|\w\s\d|[^\w\s]{2}|caf\W|\Qa.b\E`, "path": "uni"},
+		{"pattern": `(?i)NAÏVE|\S+ \D+ é`, "path": "uni"},
 	}
 	for i := range calls {
 		if calls[i]["path"] == nil {
@@ -819,5 +822,26 @@ func TestSearchLiteral(t *testing.T) {
 	searchLowerASCII(dst, src)
 	if got, want := string(dst), "hello, world! @[`{ ÀÉ 0123456789 azaz"; got != want {
 		t.Errorf("lower: %q, want %q", got, want)
+	}
+}
+
+func TestSearchRGPattern(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`foo`, `foo`},
+		{`\bfoo\b`, `(?-u:\b)foo(?-u:\b)`},
+		{`\w+\s\d\W\S\D\B`, `(?-u:\w)+(?-u:\s)(?-u:\d)(?-u:\W)(?-u:\S)(?-u:\D)(?-u:\B)`},
+		{`[\w.-]+@[^\s\d]`, `[0-9A-Za-z_.-]+@[^\t\n\x0C\r\x200-9]`},
+		{`[\W]`, `[[:^word:]]`},
+		{`[[:alpha:]\d]x\w`, `[[:alpha:]0-9]x(?-u:\w)`},
+		{`[]\w]`, `[]0-9A-Za-z_]`},
+		{`\\w \.\[\w`, `\\w \.\[(?-u:\w)`},
+		{`\Qa.b\E+c`, `a\.b+c`},
+		{`\Q(x`, `\(x`},
+		{`\pL\p{Greek}\x{41}`, `\pL\p{Greek}\x{41}`},
+	} {
+		if got := searchRGPattern(tc.in); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
+		}
 	}
 }
