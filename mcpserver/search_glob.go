@@ -56,6 +56,9 @@ func globCompile(pattern, root string) (*globMatcher, error) {
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
 	}
+	if p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
+		return nil, fmt.Errorf("pattern %q goes up with ..: give the directory to look under as path instead", pattern)
+	}
 	alts, err := searchExpandBraces(p)
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", pattern, err)

@@ -198,7 +198,10 @@ func (s *searcher) file(abs, rel string, explicit bool) ([]rgMatch, error) {
 	}
 	size := st.Size()
 	if size > s.c.maxFileSize {
-		return nil, nil
+		if explicit {
+			return nil, fmt.Errorf("the file is %d MiB, and without rg tend searches files of up to %d MiB: use terminal_exec with grep", size>>20, s.c.maxFileSize>>20)
+		}
+		return nil, nil // as rg --max-filesize
 	}
 	if int64(cap(s.buf)) < size+1 {
 		s.buf = make([]byte, 0, size+size/8+512)

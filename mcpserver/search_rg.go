@@ -220,6 +220,12 @@ func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (se
 		return res, fmt.Errorf("run rg: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.timedOut = true
+			return res, nil
+		} else if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
 		return res, &searchRGUnusableError{msg: fmt.Sprintf("rg could not start (%v)", err)}
 	}
 	stopped, seen := false, 0

@@ -612,6 +612,7 @@ func TestSearchGlob(t *testing.T) {
 		{map[string]any{"pattern": "", "path": root}, "pattern is empty"},
 		{map[string]any{"pattern": "{a,b", "path": root}, "unclosed {"},
 		{map[string]any{"pattern": "/etc/*", "path": root}, "outside path"},
+		{map[string]any{"pattern": "../*.go", "path": root}, "goes up"},
 		{map[string]any{"pattern": "*", "path": filepath.Join(root, "a.go")}, "is a file"},
 		{map[string]any{"pattern": "*", "path": root, "max_results": -1}, "max_results"},
 	} {
@@ -843,5 +844,40 @@ func TestSearchRGPattern(t *testing.T) {
 		if got := searchRGPattern(tc.in); got != tc.want {
 			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestSearchFileSize(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{"small.txt": "hit\n", "big.txt": strings.Repeat("hit\n", 25)} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range searchEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			skipNoRG(t, c)
+			cfg := *c
+			cfg.maxFileSize = 50
+			cs := searchSession(t, cfg)
+			out := searchRG(t, cs, map[string]any{"pattern": "hit", "path": root})
+			if got := searchPaths(out); !slices.Equal(got, []string{"small.txt"}) {
+				t.Errorf("files searched: %q, want only small.txt (big.txt is over the limit)", got)
+			}
+			var big rgOutput
+			msg := searchCall(t, cs, "terminal_rg", map[string]any{"pattern": "hit", "path": filepath.Join(root, "big.txt")}, &big)
+			switch name {
+			case "rg": // rg searches a file it is given whatever its size
+				if msg != "" || len(big.Matches) != 25 {
+					t.Errorf("big.txt given: error %q, %d matches", msg, len(big.Matches))
+				}
+			case "go":
+				if !strings.Contains(msg, "terminal_exec with grep") {
+					t.Errorf("big.txt given: error %q, want one pointing to grep", msg)
+				}
+			}
+		})
 	}
 }
