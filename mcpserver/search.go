@@ -49,7 +49,7 @@ type rgOutput struct {
 	Total     int       `json:"total" jsonschema:"the number of matches returned"`
 	Truncated bool      `json:"truncated" jsonschema:"there were more matches than returned (result cap, output size or time limit: see note)"`
 	Engine    string    `json:"engine" jsonschema:"rg (ripgrep) or go (tend's own walk, when rg is not installed)"`
-	Note      string    `json:"note,omitempty"`
+	Note      string    `json:"note,omitempty" jsonschema:"what was left out and why, or what went wrong on the way"`
 }
 
 type globInput struct {
@@ -63,7 +63,7 @@ type globOutput struct {
 	Paths     []string `json:"paths" jsonschema:"matching files (and symlinks), relative to path, sorted"`
 	Count     int      `json:"count" jsonschema:"the number of paths returned"`
 	Truncated bool     `json:"truncated" jsonschema:"more files matched than max_results (or the time limit was hit: see note)"`
-	Note      string   `json:"note,omitempty"`
+	Note      string   `json:"note,omitempty" jsonschema:"what was left out and why"`
 }
 
 // searchConfig holds the search tools' limits; tests shrink them and force
