@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hinshun/vt10x"
 )
@@ -47,16 +49,35 @@ func BenchmarkParse(b *testing.B) {
 		data := streams[name]
 		b.Run(name+"/vterm", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			cpu := cpuTime()
 			for b.Loop() {
 				writeChunks(New(80, 24), data)
 			}
+			reportCPU(b, cpu, len(data))
 		})
 		b.Run(name+"/vt10x", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			cpu := cpuTime()
 			for b.Loop() {
 				writeChunks(vt10x.New(vt10x.WithSize(80, 24)), data)
 			}
+			reportCPU(b, cpu, len(data))
 		})
+	}
+}
+
+// cpuTime is the process's CPU time. On a shared machine wall-clock MB/s
+// swings with the load; MiB per CPU second (cpu-MiB/s) holds still.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func reportCPU(b *testing.B, start time.Duration, size int) {
+	b.Helper()
+	if d := cpuTime() - start; d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/d.Seconds(), "cpu-MiB/s")
 	}
 }
 

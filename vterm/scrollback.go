@@ -30,7 +30,12 @@ func packLine(cells []Cell) packedLine {
 	for end > 0 && cells[end-1] == blankCell {
 		end--
 	}
+	size := 0
+	for _, c := range cells[:end] {
+		size += len(c.Text)
+	}
 	var b strings.Builder
+	b.Grow(size)
 	pl := packedLine{cells: make([]uint8, end)}
 	for i, c := range cells[:end] {
 		b.WriteString(c.Text)
@@ -118,5 +123,8 @@ func (t *Term) ScrollbackRange(from, n int) []Line {
 
 // packRow packs screen row y for the scrollback.
 func (t *Term) packRow(y int) packedLine {
-	return packLine(t.rowCells(y, make([]Cell, t.cols)))
+	if cap(t.rowBuf) < t.cols {
+		t.rowBuf = make([]Cell, t.cols)
+	}
+	return packLine(t.rowCells(y, t.rowBuf[:t.cols]))
 }

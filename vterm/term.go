@@ -75,6 +75,7 @@ type Term struct {
 	panics uint64
 
 	vtBytes, vtWrites uint64 // what vterm handed vt10x, for benchmarks
+	rowBuf            []Cell // scratch row for the scrollback
 
 	sb      scrollback
 	replies replyQueue
