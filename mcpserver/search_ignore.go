@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -363,15 +364,23 @@ type searchFrame struct {
 	hasGit                               bool // holds .git: the .gitignores above it do not apply
 }
 
-// searchLoadFrame reads the ignore files of dir; nil when it has none.
-func searchLoadFrame(dir string) *searchFrame {
-	f := &searchFrame{
-		rgignore:  searchReadRules(filepath.Join(dir, ".rgignore")),
-		ignore:    searchReadRules(filepath.Join(dir, ".ignore")),
-		gitignore: searchReadRules(filepath.Join(dir, ".gitignore")),
+// searchLoadFrame reads the ignore files of dir; nil when it has none. has
+// says whether dir holds a name (nil: try every file).
+func searchLoadFrame(dir string, has func(name string) bool) *searchFrame {
+	read := func(name string) searchRules {
+		if has != nil && !has(name) {
+			return nil
+		}
+		return searchReadRules(filepath.Join(dir, name))
 	}
-	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-		f.hasGit = true
+	f := &searchFrame{rgignore: read(".rgignore"), ignore: read(".ignore"), gitignore: read(".gitignore")}
+	if has != nil {
+		f.hasGit = has(".git")
+	} else {
+		_, err := os.Lstat(filepath.Join(dir, ".git"))
+		f.hasGit = err == nil
+	}
+	if f.hasGit {
 		f.exclude = searchReadRules(filepath.Join(dir, ".git", "info", "exclude"))
 	}
 	if !f.hasGit && f.rgignore == nil && f.ignore == nil && f.gitignore == nil {
@@ -391,7 +400,7 @@ func searchAncestorFrames(root string) []*searchFrame {
 			break
 		}
 		prefix = filepath.ToSlash(filepath.Join(filepath.Base(dir), prefix))
-		if f := searchLoadFrame(parent); f != nil {
+		if f := searchLoadFrame(parent, nil); f != nil {
 			f.above, f.prefix = true, prefix
 			frames = append(frames, f)
 		}
@@ -476,13 +485,12 @@ func (w *searchWalk) run(ctx context.Context) {
 	var frames []*searchFrame
 	if !w.noIgnore {
 		frames = searchAncestorFrames(w.root)
-		if f := searchLoadFrame(w.root); f != nil {
-			frames = append(frames, f)
-		}
 	}
 	w.dir(ctx, w.root, "", 0, frames)
 }
 
+// dir walks the directory abs (rel from the root); frames are the ignore
+// files of the directories above it.
 func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames []*searchFrame) {
 	if ctx.Err() != nil {
 		return
@@ -490,6 +498,17 @@ func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames
 	ents, err := os.ReadDir(abs)
 	if err != nil {
 		w.unreadable++
+	}
+	if !w.noIgnore {
+		// the listing says which ignore files exist: no failed opens
+		has := func(name string) bool {
+			i, found := slices.BinarySearchFunc(ents, name, func(d os.DirEntry, name string) int { return strings.Compare(d.Name(), name) })
+			return found && (name == ".git" || !ents[i].IsDir())
+		}
+		if f := searchLoadFrame(abs, has); f != nil {
+			f.rel = rel
+			frames = append(frames[:len(frames):len(frames)], f)
+		}
 	}
 	for _, d := range ents {
 		if ctx.Err() != nil {
@@ -506,15 +525,7 @@ func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames
 		if !w.visit(&e) || !e.isDir || (w.maxDepth > 0 && e.depth >= w.maxDepth) {
 			continue
 		}
-		sub := filepath.Join(abs, e.name)
-		next := frames
-		if !w.noIgnore {
-			if f := searchLoadFrame(sub); f != nil {
-				f.rel = e.rel
-				next = append(frames[:len(frames):len(frames)], f)
-			}
-		}
-		w.dir(ctx, sub, e.rel, e.depth, next)
+		w.dir(ctx, filepath.Join(abs, e.name), e.rel, e.depth, frames)
 	}
 }
 
