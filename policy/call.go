@@ -36,7 +36,11 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 func (c *classifier) record(args []arg) int {
 	cmd := Command{Resolved: true, Argv: make([]string, 0, len(args)), match: make([]string, 0, len(args))}
 	for _, a := range args {
-		cmd.Argv = append(cmd.Argv, a.src)
+		if a.ok {
+			cmd.Argv = append(cmd.Argv, a.s)
+		} else {
+			cmd.Argv = append(cmd.Argv, a.src)
+		}
 		if a.ok {
 			cmd.match = append(cmd.match, a.s)
 		} else {
@@ -97,15 +101,17 @@ func (iv *inv) exec(args []arg) {
 }
 
 // shell re-parses code that this command runs as a shell script (bash -c,
-// eval, trap, ssh …), one level deeper.
-func (iv *inv) shell(code arg, sc *scope) {
+// eval, trap, ssh …), one level deeper. It returns the working directory
+// the code ends in ("" if unknown), for eval.
+func (iv *inv) shell(code arg, sc *scope) string {
 	if !code.ok {
 		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.src))
-		return
+		return ""
 	}
 	sub := *sc
 	sub.depth++
 	iv.c.script(code.s, &sub, &iv.idx)
+	return sub.cwd
 }
 
 // rest returns args from i on, or nil.
@@ -156,7 +162,7 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 	switch kind {
 	case varCode:
 		iv := &inv{c: c, idx: idx, name: name, sc: sc}
-		iv.shell(val, sc)
+		_ = iv.shell(val, sc)
 	case varPrompt:
 		if !val.ok || strings.Contains(val.s, "$(") || strings.Contains(val.s, "`") {
 			c.flag(idx, Unparseable, name+" runs command substitutions at every prompt")

@@ -81,6 +81,9 @@ const (
 	remoteHome     = "/\x00remote"
 )
 
+// placeholders makes reasons printable if a placeholder leaks into one.
+var placeholders = strings.NewReplacer(unknownProject, "<working directory>", unknownHome, "~", remoteHome, "<remote home>", "\x00", "")
+
 func newClassifier(env Env, budget time.Duration) *classifier {
 	c := &classifier{deadline: time.Now().Add(budget), budget: budget}
 	c.project = unknownProject
@@ -146,6 +149,9 @@ func (c *classifier) global(class Class, reason string) {
 func (c *classifier) flag(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
 	cmd.Class = max(cmd.Class, class)
+	if strings.IndexByte(reason, 0) >= 0 {
+		reason = placeholders.Replace(reason)
+	}
 	if reason != "" && !slices.Contains(cmd.Reasons, reason) {
 		cmd.Reasons = append(cmd.Reasons, reason)
 	}
@@ -197,7 +203,7 @@ func (c *classifier) script(src string, sc *scope, parent *int) {
 	sc.src = src
 	seen := map[*syntax.CallExpr]bool{}
 	w := &walker{c: c, seen: seen}
-	w.stmts(f.Stmts, sc)
+	w.stmts(f.Stmts, sc, source{})
 	// Every CallExpr anywhere in the tree must have been classified; a node
 	// kind the walker does not know would otherwise hide a command.
 	missed := false

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"errors"
 	"strconv"
 	"strings"
@@ -102,8 +103,12 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 			out = append(out, arg{src: wordSource(sc.src, w)})
 			continue
 		}
+		src := ""
+		if len(fs) == 1 {
+			src = wordSource(sc.src, w) // reasons show what was written
+		}
 		for _, f := range fs {
-			out = append(out, arg{s: f, ok: true, src: f})
+			out = append(out, arg{s: f, ok: true, src: cmp.Or(src, f)})
 		}
 	}
 	return out, nil

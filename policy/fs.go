@@ -86,7 +86,12 @@ func rm(iv *inv) {
 		switch why := iv.c.danger(t); why {
 		case "":
 		case "unresolved":
-			if recursive {
+			if !recursive {
+				break
+			}
+			if a.ok {
+				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.src)
+			} else {
 				iv.flag(Destructive, verb+" of a path computed at run time: "+a.src)
 			}
 		default:

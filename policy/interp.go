@@ -151,7 +151,7 @@ func interp(codeOpts ...string) handler {
 			}
 		}
 		// No code and no script: the interpreter runs its stdin.
-		iv.runStdin(func(code arg, _ *scope) { iv.interpCode(code) }, "code")
+		iv.runStdin(iv.interpCode, "code")
 	}
 }
 

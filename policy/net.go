@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // curl and wget: upload of the environment or a secrets file is
 // exfiltration (env | curl -d @- …).
@@ -24,6 +27,10 @@ func curl(iv *inv) {
 		if !isData {
 			continue
 		}
+		if i+1 < len(args) && !args[i+1].ok && secretSubst.MatchString(args[i+1].src) {
+			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].src)
+			continue
+		}
 		_, file, hasAt := strings.Cut(val, "@")
 		if !hasAt && (a.s == "-T" || a.s == "--upload-file" || strings.HasPrefix(a.s, "--post-file") || strings.HasPrefix(a.s, "--body-file")) {
 			file, hasAt = val, true
@@ -39,6 +46,10 @@ func curl(iv *inv) {
 		}
 	}
 }
+
+// secretSubst matches a command substitution that reads the environment
+// or a secrets file: curl -d "$(env)".
+var secretSubst = regexp.MustCompile(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*\)|\$\(\s*cat\s+[^)]*(\.env|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519)`)
 
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {

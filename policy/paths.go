@@ -59,6 +59,9 @@ func isUnder(p, dir string) bool {
 // parents, or a top-level system directory is not a project.
 func (c *classifier) trustedProject() bool {
 	p := c.project
+	if p == unknownProject {
+		return true // relative paths without .. are still inside it
+	}
 	if p == "/" || p == c.home || isUnder(c.home, p) {
 		return false
 	}

@@ -51,16 +51,16 @@ func shellCmd(iv *inv) {
 	case script >= 0:
 		// A local script file: ordinary work, Write.
 	default:
-		iv.runStdin(iv.shell, "commands")
+		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
 }
 
 // runStdin judges a command that executes its stdin as code; run handles
 // known text.
-func (iv *inv) runStdin(run func(code arg, sc *scope), what string) {
+func (iv *inv) runStdin(run func(code arg), what string) {
 	switch iv.in.kind {
 	case srcText:
-		run(arg{s: iv.in.text, ok: true, src: iv.in.text}, iv.sc)
+		run(arg{s: iv.in.text, ok: true, src: iv.in.text})
 	case srcDownload:
 		iv.flag(Destructive, iv.name+" runs downloaded code (… | "+iv.name+")")
 	case srcSecret, srcPipe:
@@ -68,13 +68,14 @@ func (iv *inv) runStdin(run func(code arg, sc *scope), what string) {
 	}
 }
 
-// eval re-parses its arguments joined with spaces.
+// eval re-parses its arguments joined with spaces, in the current shell:
+// a cd inside it moves the commands after it (eval 'cd /'; rm -rf usr).
 func eval(iv *inv) {
 	code := joinRest(iv.rest(1))
 	if !code.ok && (strings.Contains(code.src, "curl") || strings.Contains(code.src, "wget")) {
 		iv.flag(Destructive, "eval runs downloaded code")
 	}
-	iv.shell(code, iv.sc)
+	iv.sc.cwd = iv.shell(code, iv.sc)
 }
 
 // source runs a file in the current shell.
@@ -88,7 +89,7 @@ func source_(iv *inv) {
 	case !a.ok:
 		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.src)
 	case a.s == "/dev/stdin" || a.s == "-":
-		iv.runStdin(iv.shell, "commands")
+		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
 }
 

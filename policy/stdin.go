@@ -50,8 +50,17 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 	return source{}
 }
 
-// describe says what a pipeline stage writes to the next one.
-func (w *walker) describe(st *syntax.Stmt, sc *scope) source {
+// passThrough are filters that, without file operands, pass their input's
+// nature on: env | base64 | curl -d @- is still the environment.
+var passThrough = map[string]bool{
+	"cat": true, "base64": true, "base32": true, "gzip": true, "xz": true, "bzip2": true, "zstd": true,
+	"xxd": true, "od": true, "tr": true, "sed": true, "awk": true, "sort": true, "uniq": true,
+	"head": true, "tail": true, "tee": true, "grep": true, "cut": true, "rev": true, "openssl": true, "gpg": true,
+}
+
+// describe says what a pipeline stage writes to the next one; prev is what
+// the stage itself reads.
+func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 	for _, r := range st.Redirs {
 		// 2>&1 and > file do not change what a stage is, but a stage whose
 		// stdout is redirected away writes nothing to the pipe we know of.
@@ -74,6 +83,11 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope) source {
 		return source{kind: srcPipe}
 	}
 	name := path.Base(args[0].s)
+	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
+		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" {
+			return prev
+		}
+	}
 	switch {
 	case downloaders[name]:
 		return source{kind: srcDownload}

@@ -11,9 +11,11 @@ type walker struct {
 	seen map[*syntax.CallExpr]bool // every CallExpr classified, checked after the walk
 }
 
-func (w *walker) stmts(list []*syntax.Stmt, sc *scope) {
+// stmts walks a list; in is the stdin they share (a block or subshell in
+// a pipeline, "curl … | { sh; }", passes its stdin to every statement).
+func (w *walker) stmts(list []*syntax.Stmt, sc *scope, in source) {
 	for _, st := range list {
-		w.stmt(st, sc, source{})
+		w.stmt(st, sc, in)
 	}
 }
 
@@ -43,25 +45,25 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 	case *syntax.BinaryCmd:
 		w.binary(x, sc, in)
 	case *syntax.Subshell:
-		w.stmts(x.Stmts, sc.sub())
+		w.stmts(x.Stmts, sc.sub(), in)
 	case *syntax.Block:
-		w.stmts(x.Stmts, sc)
+		w.stmts(x.Stmts, sc, in)
 	case *syntax.IfClause:
 		for cl := x; cl != nil; cl = cl.Else {
-			w.stmts(cl.Cond, sc)
-			w.stmts(cl.Then, sc)
+			w.stmts(cl.Cond, sc, in)
+			w.stmts(cl.Then, sc, in)
 		}
 	case *syntax.WhileClause:
-		w.stmts(x.Cond, sc)
-		w.stmts(x.Do, sc)
+		w.stmts(x.Cond, sc, in)
+		w.stmts(x.Do, sc, in)
 	case *syntax.ForClause:
 		w.nodeWords(x.Loop, sc)
-		w.stmts(x.Do, sc)
+		w.stmts(x.Do, sc, in)
 	case *syntax.CaseClause:
 		w.words(sc, x.Word)
 		for _, it := range x.Items {
 			w.words(sc, it.Patterns...)
-			w.stmts(it.Stmts, sc)
+			w.stmts(it.Stmts, sc, in)
 		}
 	case *syntax.FuncDecl:
 		w.funcDecl(x, sc)
@@ -90,10 +92,10 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 	switch b.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		stages := pipeline(b)
+		stdin := in
 		for i, st := range stages {
-			stdin := in
 			if i > 0 {
-				stdin = w.describe(stages[i-1], sc)
+				stdin = w.describe(stages[i-1], sc, stdin)
 			}
 			w.stmt(st, sc.sub(), stdin)
 		}
@@ -139,10 +141,16 @@ func (w *walker) nodeWords(n syntax.Node, sc *scope) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
-			w.stmts(x.Stmts, sc.sub())
+			w.stmts(x.Stmts, sc.sub(), source{})
 			return false
 		case *syntax.ProcSubst:
-			w.stmts(x.Stmts, sc.sub())
+			// >(…) reads what the command writes, which we cannot describe:
+			// echo 'rm -rf /' > >(sh) must not look like an idle shell.
+			in := source{}
+			if x.Op == syntax.CmdOut {
+				in = source{kind: srcPipe}
+			}
+			w.stmts(x.Stmts, sc.sub(), in)
 			return false
 		}
 		return true
