@@ -540,6 +540,26 @@ func TestSearchCancel(t *testing.T) {
 		t.Errorf("err = %v, want the cancel", err)
 	}
 	searchGone(t, pidFile)
+
+	// the same through MCP: the client's cancel reaches the handler
+	bin, pidFile = searchSlowRG(t)
+	cfg.rg = bin
+	cs := searchSession(t, cfg)
+	ctx, cancel = context.WithCancel(t.Context())
+	go func() {
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "terminal_rg", Arguments: map[string]any{"pattern": "hit", "path": t.TempDir()}})
+	if err == nil {
+		t.Error("a cancelled call returned no error")
+	}
+	searchGone(t, pidFile)
 }
 
 // TestSearchRGMissing checks the fallback when the rg given cannot run.
