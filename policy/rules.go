@@ -75,7 +75,9 @@ func ParseRule(s string) (Rule, error) {
 // String returns the rule as it was written.
 func (r Rule) String() string { return r.raw }
 
-// Match reports whether the rule matches the simple command c.
+// Match reports whether the rule matches the simple command c, one of
+// [Result.Commands]. A command with no argv (a parse failure, a fork bomb)
+// and a word that could not be expanded are matched only by the catch-all.
 func (r Rule) Match(c Command) bool {
 	if r.all {
 		return true
