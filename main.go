@@ -50,11 +50,8 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		mcpFlags(stderr).PrintDefaults()
-		fmt.Fprintln(stderr, "\ntend: the terminal UI is not built yet; run `tend mcp` from your agent's MCP config")
-		return 2
+	if len(args) == 0 || len(args[0]) > 1 && args[0][0] == '-' && !isHelpOrVersion(args[0]) {
+		return runTUI(args, stdout, stderr)
 	}
 	switch args[0] {
 	case "mcp":
@@ -78,6 +75,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: unknown command %q (see tend --help)\n", args[0])
 		return 2
 	}
+}
+
+// isHelpOrVersion reports whether arg is one of the help or version flags
+// that are commands of their own.
+func isHelpOrVersion(arg string) bool {
+	switch arg {
+	case "--help", "-h", "-help", "--version", "-v":
+		return true
+	}
+	return false
 }
 
 type mcpOptions struct {

@@ -1,13 +1,127 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tend/engine"
+	"tend/mcpserver"
+	"tend/ui"
 )
 
 // runTUI is `tend` with no command: the terminal UI hosting the engine and
-// the MCP servers. (Being built.)
+// the MCP server. When it ends, every job's tree is ended.
 func runTUI(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "the tend terminal UI is not built yet")
-	return 2
+	fs := flag.NewFlagSet("tend", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	stateDir := fs.String("state-dir", defaultStateDir(), "where job logs and metadata are kept")
+	grace := fs.Duration("grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
+	maxJobs := fs.Int("max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
+	logLevel := fs.String("log-level", "info", "level of the log written to <state-dir>/tui.log: debug, info, warn or error")
+	theme := fs.String("theme", "", "dark or light (default: from the terminal's background)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *theme != "" && *theme != "dark" && *theme != "light" {
+		fmt.Fprintf(stderr, "tend: -theme must be dark or light, not %q\n", *theme)
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "tend: bad -log-level %q\n", *logLevel)
+		return 2
+	}
+	if err := os.MkdirAll(*stateDir, 0o700); err != nil {
+		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
+		return 1
+	}
+	// The terminal belongs to the UI: the log goes to a file.
+	logFile, err := os.OpenFile(filepath.Join(*stateDir, "tui.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: log: %v\n", err)
+		return 1
+	}
+	defer logFile.Close()
+	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
+
+	e, err := engine.New(engine.Config{StateDir: *stateDir, Grace: *grace, MaxJobs: *maxJobs, Logger: logger, Gate: warnGate})
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 1
+	}
+	srv := mcpserver.New(e, mcpserver.Options{Version: version})
+
+	// SIGTERM and SIGHUP (the terminal went away) end the UI like q does, so
+	// the job trees are still ended below.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	// MCP over HTTP and the unix socket comes with the transport
+	// (startServers in serve.go); until it lands the UI runs without, and
+	// its status bar says so.
+	address := ""
+
+	err = ui.Run(ctx, ui.Options{
+		Backend:  ui.FromEngine(e),
+		Activity: activitySource{srv.Activity()},
+		Address:  address,
+		Version:  version,
+		Theme:    *theme,
+	}, tea.WithOutput(stdout))
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+		logger.Error("ui", "err", err)
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+	}
+	running := 0
+	for _, in := range e.List() {
+		if in.Status == engine.Running.String() {
+			running++
+		}
+	}
+	if running > 0 {
+		fmt.Fprintf(stderr, "tend: ending %d running job(s) and their process trees…\n", running)
+	}
+	e.Close()
+	if err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return 1
+	}
+	return 0
+}
+
+// activitySource adapts mcpserver's record of tool calls to the UI's.
+type activitySource struct{ a *mcpserver.Activity }
+
+func (s activitySource) Watch() (<-chan struct{}, func()) { return s.a.Watch() }
+
+func (s activitySource) Since(seq uint64) []ui.Call {
+	calls := s.a.Since(seq)
+	out := make([]ui.Call, len(calls))
+	for i, c := range calls {
+		out[i] = ui.Call{
+			Seq: c.Seq, Time: c.Time, Client: c.Client, Tool: c.Tool, Args: c.Args,
+			Result: c.Result, IsError: c.IsError, Duration: c.Duration,
+		}
+	}
+	return out
+}
+
+func (s activitySource) Clients() []string {
+	var out []string
+	for _, c := range s.a.Clients() {
+		out = append(out, c.Name)
+	}
+	return out
 }

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"context"
+	"syscall"
+	"time"
+
+	"tend/engine"
+	"tend/vterm"
+)
+
+// Backend is what the UI needs of the engine. [FromEngine] adapts an
+// *engine.Engine; tests use fakes.
+type Backend interface {
+	// Subscribe returns the current jobs, their later lifecycle events (in
+	// order, losslessly) and a function that ends the subscription.
+	Subscribe() ([]engine.Info, <-chan engine.Event, func())
+	// Ready is the output doorbell.
+	Ready() <-chan struct{}
+	List() []engine.Info
+	Job(id engine.JobID) (Job, error)
+	Start(ctx context.Context, spec engine.Spec) (Job, error)
+	Remove(id engine.JobID) error
+}
+
+// Job is what the UI needs of one job; *engine.Job satisfies it.
+type Job interface {
+	Info() engine.Info
+	IsPTY() bool
+	Read(stream string, off int64, limit int) (engine.Chunk, error)
+	Len(stream string) (int64, error)
+	Screen() (*vterm.Snapshot, error)
+	Input(data []byte) (int, error)
+	CloseInput() error
+	Signal(sig syscall.Signal) error
+	Kill(reason string)
+	Background() error
+	Resize(cols, rows int) error
+}
+
+// FromEngine adapts e to a [Backend].
+func FromEngine(e *engine.Engine) Backend { return engineBackend{e} }
+
+type engineBackend struct{ e *engine.Engine }
+
+func (b engineBackend) Subscribe() ([]engine.Info, <-chan engine.Event, func()) {
+	infos, sub := b.e.Subscribe()
+	return infos, sub.C(), sub.Close
+}
+
+func (b engineBackend) Ready() <-chan struct{} { return b.e.Ready() }
+func (b engineBackend) List() []engine.Info    { return b.e.List() }
+func (b engineBackend) Remove(id engine.JobID) error {
+	return b.e.Remove(id)
+}
+
+func (b engineBackend) Job(id engine.JobID) (Job, error) {
+	j, err := b.e.Job(id)
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+func (b engineBackend) Start(ctx context.Context, spec engine.Spec) (Job, error) {
+	j, err := b.e.Start(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// Call is one MCP tool call, as the Activity view shows it.
+type Call struct {
+	Seq      uint64
+	Time     time.Time
+	Client   string
+	Tool     string
+	Args     string
+	Result   string
+	IsError  bool
+	Duration time.Duration
+}
+
+// ActivitySource is the record of MCP tool calls and connected clients
+// (main adapts mcpserver's). It may be nil: the Activity view then says that
+// nothing is served.
+type ActivitySource interface {
+	// Watch returns a coalesced doorbell rung on every new call or client
+	// change, and a function that stops it.
+	Watch() (<-chan struct{}, func())
+	// Since returns the calls after sequence number seq, oldest first.
+	Since(seq uint64) []Call
+	// Clients names the connected clients.
+	Clients() []string
+}

@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"tend/engine"
+	"tend/keymap"
+	"tend/themes"
+)
+
+// Options configure [New].
+type Options struct {
+	Backend  Backend
+	Activity ActivitySource // nil: no MCP server runs
+	Address  string         // where MCP is served, for the status bar ("" when it is not)
+	Version  string
+	Theme    string           // "dark" (default) or "light"
+	Cwd      string           // where a person's jobs start (default: the working directory)
+	Shell    string           // the command of a new shell job (default "bash")
+	Now      func() time.Time // the clock (tests)
+}
+
+// Common is what every part of the UI shares: styles and keys.
+type Common struct {
+	Styles *themes.Styles
+	Keys   keymap.KeyMap
+}
+
+type viewKind int
+
+const (
+	jobsView viewKind = iota
+	activityView
+)
+
+type focusKind int
+
+const (
+	focusList focusKind = iota
+	focusTerm           // keys go to the selected job
+)
+
+// mode is a modal state that takes the keyboard.
+type mode int
+
+const (
+	modeNone mode = iota
+	modeHelp
+	modeConfirmKill
+	modeConfirmQuit
+	modeSignal
+	modeFilter
+	modeCommand
+	modeSearch
+	modeCopy
+)
+
+// Model is the root model of the terminal UI.
+type Model struct {
+	c    Common
+	opts Options
+	be   Backend
+	now  func() time.Time
+
+	events   <-chan engine.Event
+	unsub    func()
+	width    int
+	height   int
+	view     viewKind
+	focus    focusKind
+	mode     mode
+	zoom     bool
+	themeSet bool // the person chose a theme: ignore the terminal's background
+
+	jobs     map[engine.JobID]engine.Info
+	order    []engine.JobID // visible jobs, in list order
+	selected engine.JobID
+	listTop  int // first visible row of the list
+	filter   string
+	input    lineInput // the filter, command or search being typed
+	confirm  engine.JobID
+	sigIndex int
+
+	pane pane
+	act  activity
+
+	status    string
+	statusLvl level
+	statusID  int
+
+	tickID int       // the pending runtime tick
+	tickAt time.Time // when it fires; zero: none pending
+
+	help help.Model
+
+	// Cached renderings; View only joins them.
+	listBox  []string
+	paneBox  []string
+	mainBox  []string // the Activity view or an overlay over the whole main area
+	statusLn string
+	helpLn   string
+	frame    string
+	cursor   *tea.Cursor
+}
+
+// level is a status message's importance.
+type level int
+
+const (
+	levelInfo level = iota
+	levelWarn
+	levelError
+)
+
+// New returns the UI over opts.Backend, subscribed to its events. Call
+// [Model.Close] when done; [Run] does all of it.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Cwd == "" {
+		opts.Cwd, _ = os.Getwd()
+	}
+	if opts.Shell == "" {
+		opts.Shell = "bash"
+	}
+	pal := themes.Dark()
+	if opts.Theme == "light" {
+		pal = themes.Light()
+	}
+	m := &Model{
+		c:    Common{Styles: themes.New(pal), Keys: keymap.Default()},
+		opts: opts,
+		be:   opts.Backend,
+		now:  opts.Now,
+		jobs: map[engine.JobID]engine.Info{},
+		help: help.New(),
+	}
+	m.themeSet = opts.Theme != ""
+	m.applyHelpStyles()
+	infos, events, unsub := m.be.Subscribe()
+	m.events, m.unsub = events, unsub
+	for _, in := range infos {
+		m.jobs[in.ID] = in
+	}
+	m.act.init(opts.Activity)
+	m.width, m.height = 100, 30
+	m.rebuildOrder()
+	if len(m.order) > 0 {
+		m.selected = m.order[0]
+	}
+	m.layout()
+	m.refresh()
+	return m
+}
+
+// Events is the engine's event stream for [Pump].
+func (m *Model) Events() <-chan engine.Event { return m.events }
+
+// Close ends the engine subscription.
+func (m *Model) Close() {
+	if m.unsub != nil {
+		m.unsub()
+	}
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.selectJob(m.selected, true), m.scheduleTick()}
+	if !m.themeSet {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// View implements tea.Model: it only joins what Update rendered.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.frame)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "tend"
+	v.Cursor = m.cursor
+	if p := m.c.Styles.Palette; p.Bg != nil {
+		v.BackgroundColor = p.Bg
+		v.ForegroundColor = p.Fg
+	}
+	return v
+}
+
+// Run runs the UI on the terminal until the person quits: it wires the
+// engine's events and the activity record to the program through [Pump].
+func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error {
+	m := New(opts)
+	defer m.Close()
+	progOpts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFilter(NewFilter())}, progOpts...)
+	p := tea.NewProgram(m, progOpts...)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go Pump(ctx, p.Send, m.Events(), opts.Backend.Ready())
+	if opts.Activity != nil {
+		bell, stop := opts.Activity.Watch()
+		defer stop()
+		go PumpActivity(ctx, p.Send, bell)
+	}
+	_, err := p.Run()
+	return err
+}
+
+// Running reports how many jobs are running.
+func (m *Model) Running() int {
+	n := 0
+	for _, in := range m.jobs {
+		if in.Status == "running" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tend/engine"
+	"tend/themes"
+)
+
+// statusMsg shows a message in the status bar; errors arrive this way,
+// never as panics.
+type statusMsg struct {
+	lvl  level
+	text string
+}
+
+// statusClearMsg clears the status message it names (by id) after a while.
+type statusClearMsg struct{ id int }
+
+// runtimeTickMsg redraws the runtimes of running jobs when their shown
+// value changes; id tags the one pending tick (like spinner.TickMsg).
+type runtimeTickMsg struct{ id int }
+
+// infosMsg refreshes the state of known jobs (waiting for input, bytes).
+type infosMsg struct{ infos []engine.Info }
+
+// jobStartedMsg reports a job a person started.
+type jobStartedMsg struct {
+	id     engine.JobID
+	attach bool
+}
+
+// reportErr turns err into a status message.
+func reportErr(err error) tea.Cmd {
+	return func() tea.Msg { return statusMsg{levelError, err.Error()} }
+}
+
+func info(format string, args ...any) tea.Cmd {
+	text := fmt.Sprintf(format, args...)
+	return func() tea.Msg { return statusMsg{levelInfo, text} }
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.refresh()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 20), max(msg.Height, 8)
+		return m.layout()
+	case tea.BackgroundColorMsg:
+		if !m.themeSet && !msg.IsDark() {
+			m.setTheme(themes.Light())
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.handlePaste(msg.Content)
+	case tea.MouseWheelMsg:
+		return m.handleWheel(msg)
+	case tea.MouseClickMsg:
+		return m.handleClick(msg)
+	case engineEventMsg:
+		return m.handleEvent(msg.ev)
+	case screenDirtyMsg:
+		return tea.Batch(m.fetchPane(), m.refreshInfos())
+	case activityDirtyMsg:
+		m.act.pull()
+		return nil
+	case infosMsg:
+		for _, in := range msg.infos {
+			if _, ok := m.jobs[in.ID]; ok {
+				m.jobs[in.ID] = in
+			}
+		}
+		m.syncKeys()
+		return nil
+	case outputMsg:
+		return m.applyOutput(msg)
+	case screenMsg:
+		return m.applyScreen(msg)
+	case historyMsg:
+		return m.applyHistory(msg)
+	case resizedMsg:
+		if msg.id == m.pane.id {
+			return m.fetchPane()
+		}
+		return nil
+	case jobStartedMsg:
+		cmd := m.selectJob(msg.id, true)
+		if msg.attach {
+			m.focus = focusTerm
+			return tea.Batch(cmd, info("attached to job %s: keys go to it; ctrl+b detaches", msg.id))
+		}
+		return cmd
+	case runtimeTickMsg:
+		if msg.id != m.tickID {
+			return nil
+		}
+		m.tickAt = time.Time{}
+		return tea.Batch(m.refreshInfos(), m.scheduleTick())
+	case statusMsg:
+		m.statusID++
+		m.status, m.statusLvl = msg.text, msg.lvl
+		id := m.statusID
+		return tea.Tick(6*time.Second, func(time.Time) tea.Msg { return statusClearMsg{id} })
+	case statusClearMsg:
+		if msg.id == m.statusID {
+			m.status = ""
+		}
+		return nil
+	}
+	return nil
+}
+
+// handleEvent applies one lifecycle event.
+func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
+	var cmds []tea.Cmd
+	switch ev.Kind {
+	case engine.JobRemoved:
+		delete(m.jobs, ev.Job)
+	default:
+		m.jobs[ev.Job] = ev.Info
+	}
+	prev := slices.Index(m.order, m.selected)
+	m.rebuildOrder()
+	switch {
+	case m.selected == "" && len(m.order) > 0:
+		cmds = append(cmds, m.selectJob(m.order[0], false))
+	case ev.Kind == engine.JobRemoved && ev.Job == m.selected:
+		next := engine.JobID("")
+		if len(m.order) > 0 {
+			next = m.order[min(max(prev, 0), len(m.order)-1)]
+		}
+		cmds = append(cmds, m.selectJob(next, false))
+	case ev.Job == m.selected:
+		m.pane.pty = ev.Info.PTY
+		if ev.Kind == engine.JobExited {
+			if m.focus == focusTerm {
+				m.focus = focusList
+				cmds = append(cmds, info("job %s ended (%s); detached", ev.Job, exitText(ev.Info)))
+			}
+			cmds = append(cmds, m.fetchPane())
+		}
+	}
+	if m.confirm == ev.Job && ev.Kind != engine.JobStarted && ev.Info.Status != "running" && (m.mode == modeConfirmKill || m.mode == modeSignal) {
+		m.mode = modeNone
+	}
+	m.syncKeys()
+	cmds = append(cmds, m.scheduleTick())
+	return tea.Batch(cmds...)
+}
+
+// rebuildOrder sorts and filters the job list: running jobs first, newest
+// first; then finished jobs, most recently started first.
+func (m *Model) rebuildOrder() {
+	m.order = m.order[:0]
+	for id, in := range m.jobs {
+		if m.filter == "" || matchesFilter(in, m.filter) {
+			m.order = append(m.order, id)
+		}
+	}
+	slices.SortFunc(m.order, func(a, b engine.JobID) int {
+		ia, ib := m.jobs[a], m.jobs[b]
+		ra, rb := ia.Status == "running", ib.Status == "running"
+		if ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		if c := ib.StartedAt.Compare(ia.StartedAt); c != 0 {
+			return c
+		}
+		return compareIDs(b, a)
+	})
+}
+
+// compareIDs orders numeric ids by value.
+func compareIDs(a, b engine.JobID) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(string(a), string(b))
+}
+
+func matchesFilter(in engine.Info, f string) bool {
+	f = strings.ToLower(f)
+	for _, s := range []string{string(in.ID), in.Name, in.Command, in.Description, in.Origin.Client, in.Origin.Tool, in.Status, in.Cwd} {
+		if strings.Contains(strings.ToLower(s), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// setTheme switches every style to palette p.
+func (m *Model) setTheme(p themes.Palette) {
+	m.c.Styles = themes.New(p)
+	m.applyHelpStyles()
+	m.pane.restyle(m.c.Styles)
+}
+
+func (m *Model) applyHelpStyles() {
+	st := m.c.Styles
+	m.help.Styles.ShortKey = st.HelpKey
+	m.help.Styles.ShortDesc = st.HelpDesc
+	m.help.Styles.ShortSeparator = st.HelpSep
+	m.help.Styles.Ellipsis = st.HelpSep
+	m.help.Styles.FullKey = st.HelpKey
+	m.help.Styles.FullDesc = st.HelpDesc
+	m.help.Styles.FullSeparator = st.HelpSep
+}
+
+// selectedInfo returns the selected job's state.
+func (m *Model) selectedInfo() (engine.Info, bool) {
+	in, ok := m.jobs[m.selected]
+	return in, ok && m.selected != ""
+}
+
+// syncKeys enables the bindings that apply to the selected job.
+func (m *Model) syncKeys() {
+	in, ok := m.selectedInfo()
+	running := ok && in.Status == "running"
+	k := &m.c.Keys
+	k.Jobs.Attach.SetEnabled(running)
+	k.Jobs.Kill.SetEnabled(running)
+	k.Jobs.Signal.SetEnabled(running)
+	k.Jobs.Background.SetEnabled(running && in.Foreground)
+	k.Jobs.Remove.SetEnabled(ok && !running)
+	k.Pane.Next.SetEnabled(m.pane.search != "")
+	k.Pane.Prev.SetEnabled(m.pane.search != "")
+	k.Pane.Live.SetEnabled(m.pane.scroll > 0 || m.pane.hist != nil)
+}
+
+// scheduleTick arms one timer for the moment the shown runtime of some
+// running job changes (each second under a minute, then each minute). With
+// no running job nothing is armed: an idle UI does not wake.
+func (m *Model) scheduleTick() tea.Cmd {
+	now := m.now()
+	var next time.Time
+	for _, in := range m.jobs {
+		if in.Status != "running" {
+			continue
+		}
+		age := now.Sub(in.StartedAt)
+		step := time.Second
+		if age >= time.Minute {
+			step = time.Minute
+		}
+		at := in.StartedAt.Add((age/step + 1) * step)
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	if next.IsZero() || (!m.tickAt.IsZero() && !next.Before(m.tickAt)) {
+		return nil
+	}
+	m.tickID++
+	m.tickAt = next
+	id := m.tickID
+	return tea.Tick(max(next.Sub(now), time.Millisecond), func(time.Time) tea.Msg { return runtimeTickMsg{id} })
+}
+
+func exitText(in engine.Info) string {
+	switch {
+	case in.Signal != "":
+		return in.Status + " by " + in.Signal
+	case in.ExitCode != nil:
+		return fmt.Sprintf("%s, code %d", in.Status, *in.ExitCode)
+	default:
+		return in.Status
+	}
+}
+
+// errText is the sentence of err for the status bar.
+func errText(err error) string {
+	var d *engine.DeniedError
+	if errors.As(err, &d) {
+		return "denied: " + d.Reason
+	}
+	return err.Error()
+}

@@ -1,0 +1,520 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tend/engine"
+	"tend/keymap"
+	"tend/themes"
+)
+
+// listWidth is the width of the job list box (0 when zoomed).
+func (m *Model) listWidth() int {
+	if m.zoom {
+		return 0
+	}
+	if m.width < 70 {
+		return m.width / 2
+	}
+	return min(max(m.width*34/100, 30), 60)
+}
+
+func (m *Model) mainHeight() int { return max(m.height-2, 3) }
+
+// layout sizes the pane after a resize or zoom, and resizes the selected
+// PTY job to it.
+func (m *Model) layout() tea.Cmd {
+	w := m.width - m.listWidth() - 2
+	h := m.mainHeight() - 2 - 2 // borders, two header lines
+	p := &m.pane
+	if w == p.w && h == p.h {
+		return nil
+	}
+	p.w, p.h = max(w, 1), max(h, 1)
+	p.screen = nil
+	if p.hist != nil {
+		p.hist = nil // rendered for the old width
+		p.scroll = 0
+	}
+	return tea.Batch(m.resizeToPane(), m.fetchPane())
+}
+
+// scrollListTo keeps the selected job in view.
+func (m *Model) scrollListTo() {
+	rows := m.mainHeight() - 2
+	i := 0
+	for j, id := range m.order {
+		if id == m.selected {
+			i = j
+		}
+	}
+	if i < m.listTop {
+		m.listTop = i
+	}
+	if i >= m.listTop+rows {
+		m.listTop = i - rows + 1
+	}
+	m.listTop = min(max(m.listTop, 0), max(len(m.order)-rows, 0))
+}
+
+// refresh renders every part into the cached strings View joins.
+func (m *Model) refresh() {
+	st := m.c.Styles
+	mh := m.mainHeight()
+	m.cursor = nil
+	m.mainBox = nil
+	switch {
+	case m.mode == modeHelp:
+		m.mainBox = m.renderHelp(m.width, mh)
+	case m.view == activityView:
+		title := st.Title.Render("Activity") + st.Muted.Render(fmt.Sprintf(" · %d tool calls", len(m.act.calls)))
+		m.mainBox = box(st, st.BorderFocus, title, "", m.act.render(st, m.width-2, mh-2), m.width, mh)
+	default:
+		if lw := m.listWidth(); lw > 0 {
+			m.listBox = m.renderList(lw, mh)
+		} else {
+			m.listBox = nil
+		}
+		m.paneBox = m.renderPane(m.width-m.listWidth(), mh)
+	}
+	m.statusLn = m.renderStatus()
+	m.helpLn = m.renderHelpBar()
+
+	var b strings.Builder
+	if m.mainBox != nil {
+		for _, l := range m.mainBox {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	} else {
+		for i := range mh {
+			if i < len(m.listBox) {
+				b.WriteString(m.listBox[i])
+			}
+			if i < len(m.paneBox) {
+				b.WriteString(m.paneBox[i])
+			}
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString(m.statusLn)
+	b.WriteByte('\n')
+	b.WriteString(m.helpLn)
+	m.frame = paint(st, b.String(), m.width)
+}
+
+// paint puts the theme's own background under everything, when it has one:
+// every reset returns to the theme's colours instead of the terminal's.
+func paint(st *themes.Styles, frame string, width int) string {
+	p := st.Palette
+	if p.Bg == nil {
+		return frame
+	}
+	base := string(appendRGB(appendRGB([]byte("\x1b[0"), 38, p.Fg), 48, p.Bg)) + "m"
+	lines := strings.Split(frame, "\n")
+	for i, l := range lines {
+		l = strings.ReplaceAll(l, "\x1b[0m", "\x1b[m")
+		l = strings.ReplaceAll(l, "\x1b[m", "\x1b[m"+base)
+		if w := ansi.StringWidth(l); w < width {
+			l += strings.Repeat(" ", width-w)
+		}
+		lines[i] = base + l + "\x1b[m"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// box draws a rounded frame of w×h around lines, with a title in the top
+// border and a hint in the bottom one.
+func box(st *themes.Styles, border lipgloss.Style, title, hint string, lines []string, w, h int) []string {
+	iw := max(w-2, 0)
+	out := make([]string, 0, h)
+	title = ansi.Truncate(title, max(iw-3, 0), "…")
+	tw := ansi.StringWidth(title)
+	top := border.Render("╭─") + title
+	if tw > 0 {
+		top = border.Render("╭─ ") + title + border.Render(" ")
+		tw += 2
+	}
+	top += border.Render(strings.Repeat("─", max(iw-1-tw, 0)) + "╮")
+	out = append(out, top)
+	side := border.Render("│")
+	for i := range max(h-2, 0) {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		out = append(out, side+fit(st, l, iw)+side)
+	}
+	hint = ansi.Truncate(hint, max(iw-4, 0), "…")
+	hw := ansi.StringWidth(hint)
+	bottom := border.Render("╰" + strings.Repeat("─", max(iw-hw-3, 0)))
+	if hw > 0 {
+		bottom += border.Render(" ") + hint + border.Render(" ─╯")
+	} else {
+		bottom = border.Render("╰" + strings.Repeat("─", iw) + "╯")
+	}
+	if h >= 2 {
+		out = append(out, bottom)
+	}
+	return out
+}
+
+// fit cuts or pads a styled line to exactly w cells.
+func fit(st *themes.Styles, s string, w int) string {
+	n := ansi.StringWidth(s)
+	switch {
+	case n > w:
+		return ansi.Truncate(s, w, "")
+	case n < w:
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// glyph is a job's status mark.
+func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
+	switch in.Status {
+	case "running":
+		switch {
+		case in.WaitingForInput:
+			return "?", st.Warn
+		case in.Foreground:
+			return "▶", st.Accent
+		}
+		return "●", st.Running
+	case "exited":
+		if in.ExitCode != nil && *in.ExitCode == 0 {
+			return "✓", st.OK
+		}
+		return "✗", st.Error
+	case "killed":
+		return "■", st.Muted
+	case "lost":
+		return "!", st.Warn
+	default: // signaled, timed_out, failed
+		return "✗", st.Error
+	}
+}
+
+// runtime is a job's runtime as shown in the list.
+func (m *Model) runtime(in engine.Info) time.Duration {
+	if in.Status == "running" {
+		return m.now().Sub(in.StartedAt)
+	}
+	return time.Duration(in.RuntimeMs) * time.Millisecond
+}
+
+// shortAge prints a runtime: 12s, 3m, 1h05m, 2d3h.
+func shortAge(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
+	}
+}
+
+// label is what the list calls a job: its name, description or command.
+func label(in engine.Info) string {
+	for _, s := range []string{in.Name, in.Description, in.Command} {
+		if s = oneLine(s); s != "" {
+			return s
+		}
+	}
+	return "(no command)"
+}
+
+func originName(o engine.Origin) string {
+	if o.Client == "" {
+		return "?"
+	}
+	return o.Client
+}
+
+// exitCell is the exit column of the list.
+func exitCell(in engine.Info) string {
+	switch {
+	case in.Status == "running":
+		return ""
+	case in.Signal != "":
+		return strings.TrimPrefix(in.Signal, "SIG")
+	case in.ExitCode != nil:
+		return fmt.Sprint(*in.ExitCode)
+	}
+	return ""
+}
+
+func (m *Model) renderList(w, h int) []string {
+	st := m.c.Styles
+	iw := w - 2
+	rows := h - 2
+	running := m.Running()
+	title := st.Title.Render("Jobs")
+	counts := fmt.Sprintf(" %d running · %d done", running, len(m.jobs)-running)
+	title += st.Muted.Render(counts)
+	if m.filter != "" {
+		title += st.Warn.Render(" · f:" + m.filter)
+	}
+	var lines []string
+	showOrigin := iw >= 40
+	for i := m.listTop; i < len(m.order) && i < m.listTop+rows; i++ {
+		in := m.jobs[m.order[i]]
+		g, gs := glyph(st, in)
+		ex := exitCell(in)
+		right := fmt.Sprintf(" %5s %4s", shortAge(m.runtime(in)), ex)
+		if showOrigin {
+			right = " " + pad(ansi.Truncate(originName(in.Origin), 10, "…"), 10) + right
+		}
+		idw := 3
+		lw := max(iw-2-idw-1-ansi.StringWidth(right), 4)
+		text := fmt.Sprintf("%*s %s", idw, in.ID, pad(ansi.Truncate(label(in), lw, "…"), lw)) + right
+		sel := m.order[i] == m.selected
+		switch {
+		case sel && m.view == jobsView && m.focus == focusList:
+			lines = append(lines, gs.Background(st.Palette.Selection).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
+		case sel:
+			lines = append(lines, gs.Render(g+" ")+st.Accent.Render(pad(text, iw-2)))
+		case in.Status != "running":
+			lines = append(lines, gs.Render(g+" ")+st.Muted.Render(text))
+		default:
+			lines = append(lines, gs.Render(g+" ")+st.Base.Render(text))
+		}
+	}
+	if len(m.order) == 0 {
+		if m.filter != "" {
+			lines = append(lines, st.Muted.Render(" no job matches the filter"))
+		} else {
+			lines = append(lines, st.Muted.Render(" no jobs yet"), "", st.Muted.Render(" s  opens a shell"), st.Muted.Render(" :  runs a command"), st.Muted.Render(" or let an agent run one"))
+		}
+	}
+	hint := ""
+	if n := len(m.order); n > rows {
+		hint = st.Muted.Render(fmt.Sprintf("%d–%d of %d", m.listTop+1, min(m.listTop+rows, n), n))
+	}
+	border := st.Border
+	if m.focus == focusList && m.mode != modeHelp {
+		border = st.BorderFocus
+	}
+	return box(st, border, title, hint, lines, w, h)
+}
+
+// tilde shortens a path under the home directory.
+func tilde(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "/" && strings.HasPrefix(p, home) {
+		return "~" + strings.TrimPrefix(p, home)
+	}
+	return p
+}
+
+func (m *Model) renderPane(w, h int) []string {
+	st := m.c.Styles
+	p := &m.pane
+	in, ok := m.selectedInfo()
+	if !ok {
+		return box(st, st.Border, "", "", []string{st.Muted.Render("Select a job on the left.")}, w, h)
+	}
+	title := st.Title.Render("#"+string(in.ID)) + " " + st.Base.Render("$ "+oneLine(in.Command))
+	g, gs := glyph(st, in)
+	state := in.Status + " " + shortAge(m.runtime(in))
+	if in.Status != "running" {
+		state = exitText(in) + " after " + shortAge(m.runtime(in))
+	}
+	who := "you"
+	if in.Origin.Client != "human" {
+		who = in.Origin.String()
+		if in.Origin.Tool != "" {
+			who += " · " + in.Origin.Tool
+		}
+	}
+	meta1 := gs.Render(g+" "+state) + st.Muted.Render(fmt.Sprintf(" · pid %d · by ", in.Pid)) + st.Base.Render(who)
+	meta2 := st.Muted.Render("cwd ") + st.Base.Render(tilde(in.Cwd))
+	if in.PTY && p.snap != nil {
+		meta2 += st.Muted.Render(fmt.Sprintf(" · pty %d×%d", p.snap.Cols, p.snap.Rows))
+	}
+	if in.Foreground {
+		meta2 += st.Accent.Render(" · an agent is waiting on it: b backgrounds it")
+	}
+	if in.WaitingForInput {
+		meta2 += st.Warn.Render(" · waiting for input")
+	}
+	if in.Warning != "" {
+		meta2 += st.Warn.Render(" · ⚠ " + oneLine(in.Warning))
+	}
+	if in.Note != "" {
+		meta2 += st.Muted.Render(" · " + oneLine(in.Note))
+	}
+	lines := []string{meta1, meta2}
+	body := p.body(st)
+	if m.mode == modeSignal {
+		body = m.overlaySignals(body)
+	}
+	lines = append(lines, body...)
+	border := st.Border
+	var hint string
+	switch {
+	case m.focus == focusTerm:
+		border = st.BorderTerm
+		hint = st.Warn.Render("attached · ctrl+b detaches")
+	case m.mode == modeCopy:
+		border = st.BorderFocus
+		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
+	case p.histLoading:
+		hint = st.Muted.Render("loading scrollback…")
+	case p.scroll > 0 || p.hist != nil:
+		hint = st.Accent.Render(fmt.Sprintf("↑ %d lines · esc back to live", p.scroll))
+	case !p.pty && p.eof:
+		hint = st.Muted.Render("end of output")
+	}
+	if p.search != "" {
+		s := fmt.Sprintf("/%s %d matches", p.search, len(p.matches))
+		if p.match >= 0 {
+			s = fmt.Sprintf("/%s %d/%d", p.search, len(p.matches)-p.match, len(p.matches))
+		}
+		if hint != "" {
+			hint += st.Muted.Render(" · ")
+		}
+		hint += st.Warn.Render(s)
+	}
+	out := box(st, border, title, hint, lines, w, h)
+	if m.focus == focusTerm && p.pty && p.snap != nil && p.snap.Modes.CursorVisible && p.hist == nil {
+		x, y := p.snap.Cursor.X, p.snap.Cursor.Y
+		if x < p.w && y < p.h {
+			m.cursor = tea.NewCursor(m.listWidth()+1+x, 1+2+y)
+		}
+	}
+	if m.focus == focusTerm && !p.pty {
+		// The stdin line of an attached pipe job takes the body's last row.
+		row := st.Prompt.Render(m.input.prompt) + st.Base.Render(m.input.value)
+		out[h-2] = st.BorderTerm.Render("│") + fit(st, row, w-2) + st.BorderTerm.Render("│")
+		m.cursor = tea.NewCursor(m.listWidth()+1+ansi.StringWidth(m.input.prompt+m.input.value), h-2)
+	}
+	return out
+}
+
+// overlaySignals draws the signal picker over the top of the pane body.
+func (m *Model) overlaySignals(body []string) []string {
+	st := m.c.Styles
+	out := append([]string(nil), body...)
+	lines := []string{st.Dialog.Render(fmt.Sprintf(" Send a signal to job %s's process group:", m.confirm))}
+	for i, s := range signals {
+		row := fmt.Sprintf("   %-9s", sigName(s))
+		if i == m.sigIndex {
+			lines = append(lines, st.Selected.Render(" ▸ "+fmt.Sprintf("%-9s", sigName(s))))
+		} else {
+			lines = append(lines, st.Base.Render(row))
+		}
+	}
+	for i, l := range lines {
+		if i < len(out) {
+			out[i] = fit(st, l, m.pane.w)
+		}
+	}
+	return out
+}
+
+func (m *Model) renderStatus() string {
+	st := m.c.Styles
+	w := m.width
+	switch m.mode {
+	case modeConfirmKill:
+		in := m.jobs[m.confirm]
+		return fit(st, st.Dialog.Render(fmt.Sprintf("Kill job %s (%s) and its whole process tree? y/n", m.confirm, ansi.Truncate(label(in), 40, "…"))), w)
+	case modeConfirmQuit:
+		n := m.Running()
+		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? y/n", n)), w)
+	}
+	running := m.Running()
+	right := st.Running.Render(fmt.Sprintf("● %d running", running)) + st.Muted.Render(fmt.Sprintf(" · %d finished · %s ", len(m.jobs)-running, m.c.Styles.Palette.Name))
+	var left string
+	if m.status != "" {
+		ls := st.Base
+		switch m.statusLvl {
+		case levelWarn:
+			ls = st.Warn
+		case levelError:
+			ls = st.Error
+		}
+		left = ls.Render(" " + m.status)
+	} else {
+		left = st.StatusKey.Render(" tend")
+		if m.opts.Address != "" {
+			left += st.Muted.Render(" · MCP ") + st.Base.Render(m.opts.Address)
+		} else {
+			left += st.Muted.Render(" · MCP not served")
+		}
+		if cl := m.act.clients; len(cl) > 0 {
+			left += st.Muted.Render(" · clients ") + st.Base.Render(strings.Join(cl, ", "))
+		} else if m.opts.Address != "" {
+			left += st.Muted.Render(" · no client connected")
+		}
+	}
+	rw := ansi.StringWidth(right)
+	return fit(st, ansi.Truncate(left, max(w-rw-1, 0), "…"), max(w-rw, 0)) + right
+}
+
+func (m *Model) renderHelpBar() string {
+	st := m.c.Styles
+	k := m.c.Keys
+	m.help.SetWidth(m.width - 1)
+	var bs []key.Binding
+	switch m.mode {
+	case modeFilter, modeCommand, modeSearch:
+		prompt := st.Prompt.Render(" "+m.input.prompt) + st.Base.Render(m.input.value)
+		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt+m.input.value), m.height-1)
+		hint := m.help.ShortHelpView(k.Input.ShortHelp())
+		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
+	case modeConfirmKill, modeConfirmQuit:
+		bs = k.Confirm.ShortHelp()
+	case modeSignal:
+		bs = k.Picker.ShortHelp()
+	case modeCopy:
+		bs = k.Copy.ShortHelp()
+	case modeHelp:
+		return fit(st, st.Muted.Render(" any key closes the help"), m.width)
+	default:
+		switch {
+		case m.focus == focusTerm:
+			bs = k.Term.ShortHelp()
+		case m.view == activityView:
+			bs = append(k.Activity.ShortHelp(), k.Global.ShortHelp()...)
+		default:
+			bs = append(append(k.Jobs.ShortHelp(), k.Pane.ShortHelp()...), k.Global.ShortHelp()...)
+		}
+	}
+	return fit(st, " "+m.help.ShortHelpView(bs), m.width)
+}
+
+// renderHelp draws the full key help over the main area.
+func (m *Model) renderHelp(w, h int) []string {
+	st := m.c.Styles
+	km := keymap.Default() // everything, enabled or not
+	col := func(name string, g keymap.HelpKeyMap) string {
+		var rows []string
+		rows = append(rows, st.Title.Render(name))
+		for _, c := range g.FullHelp() {
+			for _, b := range c {
+				h := b.Help()
+				rows = append(rows, st.HelpKey.Render(fmt.Sprintf("%-8s", h.Key))+" "+st.HelpDesc.Render(h.Desc))
+			}
+		}
+		return strings.Join(rows, "\n")
+	}
+	gap := "    "
+	top := lipgloss.JoinHorizontal(lipgloss.Top, col("Jobs", km.Jobs), gap, col("Output", km.Pane), gap, col("Everywhere", km.Global))
+	bottom := lipgloss.JoinHorizontal(lipgloss.Top, col("Attached", km.Term), gap, col("Copy mode", km.Copy), gap, col("Activity", km.Activity), gap, col("Questions", km.Confirm))
+	lines := strings.Split(top+"\n\n"+bottom, "\n")
+	lines = append(lines, "", st.Muted.Render("While attached, every key but ctrl+b goes to the job (ctrl+c too). Quit with q from the list."))
+	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
+}
