@@ -213,8 +213,9 @@ func (c searchConfig) globTool(ctx context.Context, _ *mcp.CallToolRequest, in g
 			return false
 		}
 		if e.isDir {
+			more := slices.ContainsFunc(next, func(s globState) bool { return s.pos < len(m.alts[s.alt]) })
 			states = append(states[:e.depth], next)
-			return true
+			return more
 		}
 		if final && (e.typ.IsRegular() || e.typ&fs.ModeSymlink != 0) {
 			if len(out.Paths) == max {

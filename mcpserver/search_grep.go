@@ -101,6 +101,9 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 		}
 	}
 	for d := range done {
+		if res.truncated {
+			continue // draining
+		}
 		pending[d.seq] = d
 		for {
 			d, ok := pending[next]
