@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -621,11 +622,24 @@ func TestShellOverMCP(t *testing.T) {
 	if out := run(map[string]any{"command": "echo still here"}); out.Output != "still here\n" {
 		t.Fatalf("after ctrl+c: %+v", out)
 	}
-	out := run(map[string]any{"command": "less +5 /etc/services", "expect": `services|\(END\)|:\s*$`, "screen": true})
 	want, _ := exec.Command("sed", "-n", "5p", "/etc/services").Output()
-	lines := strings.Split(out.Screen, "\n")
-	if out.Rows != 24 || len(lines) < 24 || lines[0] != strings.TrimRight(string(want), " \n") || !strings.Contains(lines[23], "services") {
-		t.Fatalf("less +5 screen (rows %d), want line 5 %q first and the prompt last:\n%s", out.Rows, want, out.Screen)
+	line5 := strings.TrimRight(string(want), " \n")
+	out := run(map[string]any{"command": "less +5 /etc/services", "expect": regexp.QuoteMeta(line5)})
+	if !out.Matched {
+		t.Fatalf("less did not show line 5: %+v", out)
+	}
+	// less draws its prompt last: look at the screen until it is there.
+	deadline := time.Now().Add(10 * time.Second)
+	var lines []string
+	for {
+		out = run(map[string]any{"read_only": true, "screen": true})
+		lines = strings.Split(out.Screen, "\n")
+		if len(lines) == 24 && strings.TrimSpace(lines[23]) != "" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if out.Rows != 24 || len(lines) != 24 || lines[0] != line5 || !strings.Contains(lines[23], "services") {
+		t.Fatalf("less +5 screen (rows %d), want line 5 %q first and the prompt last:\n%s", out.Rows, line5, out.Screen)
 	}
 	run(map[string]any{"keys": []string{"q"}})
 	var closed struct {

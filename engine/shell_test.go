@@ -97,17 +97,22 @@ func TestShellScreen(t *testing.T) {
 		b.WriteString(strings.Repeat("x", i%7) + " line " + strconv.Itoa(i) + "\n")
 	}
 	os.WriteFile(file, []byte(b.String()), 0o600)
-	res := shellRun(t, sh, RunSpec{Command: "less +5 " + file, Expect: regexp.MustCompile(`lines\.txt`)})
+	res := shellRun(t, sh, RunSpec{Command: "less +5 " + file, Expect: regexp.MustCompile(` line 5\r`)})
 	if !res.MatchedExpect {
 		t.Fatalf("less did not start: %+v", res)
 	}
-	snap, err := sh.Job.Screen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(snap.Text(), "\n")
-	if !strings.HasSuffix(lines[0], " line 5") || !strings.Contains(lines[len(lines)-1], "lines.txt") {
-		t.Fatalf("want line 5 on top and less's prompt at the bottom:\n%s", snap.Text())
+	// less draws its prompt last: look at the screen until it is there.
+	var lines []string
+	waitUntil(t, 10*time.Second, "less's prompt", func() bool {
+		snap, err := sh.Job.Screen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = strings.Split(snap.Text(), "\n")
+		return strings.Contains(lines[len(lines)-1], "lines.txt")
+	})
+	if !strings.HasSuffix(lines[0], " line 5") {
+		t.Fatalf("want line 5 on top:\n%s", strings.Join(lines, "\n"))
 	}
 	if res := shellRun(t, sh, RunSpec{Keys: []string{"q"}}); res.ExitCode == nil {
 		t.Fatalf("q did not return to the prompt: %+v", res)
