@@ -329,7 +329,7 @@ func subscribeStarted(e *Engine) <-chan JobID {
 func TestAutoBackgroundLosesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	runs := 25
+	runs := 50 // RELIABILITY R3.1 asks 500 nightly, 50 per change
 	if testing.Short() {
 		runs = 5
 	}
