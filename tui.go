@@ -87,8 +87,14 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	}
 	running := 0
 	for _, in := range e.List() {
-		if in.Status == engine.Running.String() {
-			running++
+		if in.Status != engine.Running.String() {
+			continue
+		}
+		running++
+		if j, err := e.Job(in.ID); err == nil && in.PTY {
+			// Hang up terminal jobs first, as a closing terminal does: an
+			// interactive shell ignores SIGTERM but leaves on SIGHUP.
+			_ = j.Signal(syscall.SIGHUP)
 		}
 	}
 	if running > 0 {

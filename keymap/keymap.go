@@ -102,7 +102,7 @@ func Default() KeyMap {
 			Live:     b(k("esc"), "esc", "back to live"),
 		},
 		Term: Term{
-			Detach: b(k("ctrl+b"), "ctrl+b", "detach (all other keys, ctrl+c too, go to the job)"),
+			Detach: b(k("ctrl+b"), "ctrl+b", "detach (every other key goes to the job)"),
 		},
 		Confirm: Confirm{
 			Yes: b(k("y", "Y"), "y", "yes"),

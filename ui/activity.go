@@ -120,7 +120,7 @@ func (a *activity) render(st *themes.Styles, w, h int) []string {
 	a.top = min(max(a.top, 0), max(len(a.calls)-rows, 0))
 	clientW := 16
 	toolW := 19
-	restW := max(w-8-1-clientW-1-toolW-1-7-1-2, 10)
+	restW := max(w-2-(8+1+clientW+1+toolW+1+1+1+7), 10) // mark, then the columns and their gaps
 	argsW := restW / 2
 	resW := restW - argsW
 	for i := a.top; i < len(a.calls) && i < a.top+rows; i++ {

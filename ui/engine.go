@@ -367,6 +367,11 @@ func (m *Model) killJob(id engine.JobID) tea.Cmd {
 		if err != nil {
 			return statusMsg{levelError, err.Error()}
 		}
+		if j.IsPTY() {
+			// Hang up first, as a closing terminal does: an interactive
+			// shell ignores SIGTERM but leaves on SIGHUP.
+			_ = j.Signal(syscall.SIGHUP)
+		}
 		j.Kill("killed by a person in the TUI")
 		return statusMsg{levelInfo, fmt.Sprintf("job %s killed", id)}
 	}

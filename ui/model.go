@@ -93,8 +93,9 @@ type Model struct {
 	statusLvl level
 	statusID  int
 
-	tickID int       // the pending runtime tick
-	tickAt time.Time // when it fires; zero: none pending
+	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd // tea.Tick; tests stub it
+	tickID int                                                  // the pending runtime tick
+	tickAt time.Time                                            // when it fires; zero: none pending
 
 	help help.Model
 
@@ -140,6 +141,7 @@ func New(opts Options) *Model {
 		now:  opts.Now,
 		jobs: map[engine.JobID]engine.Info{},
 		help: help.New(),
+		tick: tea.Tick,
 	}
 	m.themeSet = opts.Theme != ""
 	m.applyHelpStyles()

@@ -114,7 +114,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.statusID++
 		m.status, m.statusLvl = msg.text, msg.lvl
 		id := m.statusID
-		return tea.Tick(6*time.Second, func(time.Time) tea.Msg { return statusClearMsg{id} })
+		return m.tick(6*time.Second, func(time.Time) tea.Msg { return statusClearMsg{id} })
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.status = ""
@@ -270,7 +270,7 @@ func (m *Model) scheduleTick() tea.Cmd {
 	m.tickID++
 	m.tickAt = next
 	id := m.tickID
-	return tea.Tick(max(next.Sub(now), time.Millisecond), func(time.Time) tea.Msg { return runtimeTickMsg{id} })
+	return m.tick(max(next.Sub(now), time.Millisecond), func(time.Time) tea.Msg { return runtimeTickMsg{id} })
 }
 
 func exitText(in engine.Info) string {

@@ -372,8 +372,10 @@ func (m *Model) renderPane(w, h int) []string {
 		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
 	case p.histLoading:
 		hint = st.Muted.Render("loading scrollback…")
-	case p.scroll > 0 || p.hist != nil:
+	case p.scroll > 0:
 		hint = st.Accent.Render(fmt.Sprintf("↑ %d lines · esc back to live", p.scroll))
+	case p.hist != nil:
+		hint = st.Accent.Render("scrollback · esc back to live")
 	case !p.pty && p.eof:
 		hint = st.Muted.Render("end of output")
 	}
@@ -496,25 +498,56 @@ func (m *Model) renderHelpBar() string {
 	return fit(st, " "+m.help.ShortHelpView(bs), m.width)
 }
 
-// renderHelp draws the full key help over the main area.
+// renderHelp draws the full key help over the main area: one column per
+// help column of each group, flowed into rows that fit the width.
 func (m *Model) renderHelp(w, h int) []string {
 	st := m.c.Styles
 	km := keymap.Default() // everything, enabled or not
-	col := func(name string, g keymap.HelpKeyMap) string {
-		var rows []string
-		rows = append(rows, st.Title.Render(name))
-		for _, c := range g.FullHelp() {
-			for _, b := range c {
-				h := b.Help()
-				rows = append(rows, st.HelpKey.Render(fmt.Sprintf("%-8s", h.Key))+" "+st.HelpDesc.Render(h.Desc))
+	var cols []string
+	add := func(name string, g keymap.HelpKeyMap) {
+		for i, c := range g.FullHelp() {
+			rows := []string{st.Title.Render(name)}
+			if i > 0 {
+				rows[0] = ""
 			}
+			for _, b := range c {
+				hb := b.Help()
+				rows = append(rows, st.HelpKey.Render(fmt.Sprintf("%-7s", hb.Key))+" "+st.HelpDesc.Render(hb.Desc))
+			}
+			cols = append(cols, strings.Join(rows, "\n"))
 		}
-		return strings.Join(rows, "\n")
 	}
-	gap := "    "
-	top := lipgloss.JoinHorizontal(lipgloss.Top, col("Jobs", km.Jobs), gap, col("Output", km.Pane), gap, col("Everywhere", km.Global))
-	bottom := lipgloss.JoinHorizontal(lipgloss.Top, col("Attached", km.Term), gap, col("Copy mode", km.Copy), gap, col("Activity", km.Activity), gap, col("Questions", km.Confirm))
-	lines := strings.Split(top+"\n\n"+bottom, "\n")
-	lines = append(lines, "", st.Muted.Render("While attached, every key but ctrl+b goes to the job (ctrl+c too). Quit with q from the list."))
+	add("Jobs", km.Jobs)
+	add("Output", km.Pane)
+	add("Everywhere", km.Global)
+	add("Attached", km.Term)
+	add("Copy mode", km.Copy)
+	add("Activity", km.Activity)
+	add("Questions", km.Confirm)
+	const gap = "   "
+	var lines []string
+	var row []string
+	rowW := 0
+	flush := func() {
+		if len(row) > 0 {
+			lines = append(lines, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, row...), "\n")...)
+			lines = append(lines, "")
+		}
+		row, rowW = nil, 0
+	}
+	for _, c := range cols {
+		cw := lipgloss.Width(c)
+		if rowW > 0 && rowW+len(gap)+cw > w-2 {
+			flush()
+		}
+		if rowW > 0 {
+			row = append(row, gap)
+			rowW += len(gap)
+		}
+		row = append(row, c)
+		rowW += cw
+	}
+	flush()
+	lines = append(lines, st.Muted.Render("While attached, every key but ctrl+b goes to the job, ctrl+c too. q quits from the list."))
 	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
 }

@@ -1,0 +1,319 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tend/engine"
+	"tend/vterm"
+)
+
+// fakeJob is a job with fixed output, recording what the UI asks of it.
+type fakeJob struct {
+	mu           sync.Mutex
+	info         engine.Info
+	merged       []byte
+	stderr       []byte
+	term         *vterm.Term
+	inputs       []string
+	signals      []syscall.Signal
+	killed       bool
+	backgrounded bool
+	resized      [2]int
+}
+
+func (j *fakeJob) Info() engine.Info {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.info
+}
+
+func (j *fakeJob) IsPTY() bool { return j.info.PTY }
+
+func (j *fakeJob) data(stream string) ([]byte, error) {
+	switch {
+	case j.info.PTY && stream != engine.Stderr:
+		return j.merged, nil
+	case j.info.PTY:
+		return nil, errors.New("one stream")
+	case stream == engine.Stderr:
+		return j.stderr, nil
+	default:
+		return j.merged, nil
+	}
+}
+
+func (j *fakeJob) Read(stream string, off int64, limit int) (engine.Chunk, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	b, err := j.data(stream)
+	if err != nil {
+		return engine.Chunk{}, err
+	}
+	off = min(off, int64(len(b)))
+	end := min(off+int64(limit), int64(len(b)))
+	return engine.Chunk{Data: b[off:end], Offset: off, Next: end, EOF: j.info.Status != "running" && end == int64(len(b))}, nil
+}
+
+func (j *fakeJob) Len(stream string) (int64, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	b, err := j.data(stream)
+	return int64(len(b)), err
+}
+
+func (j *fakeJob) Screen() (*vterm.Snapshot, error) {
+	if j.term == nil {
+		return nil, engine.ErrNotPTY
+	}
+	return j.term.Snapshot(), nil
+}
+
+func (j *fakeJob) Input(data []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.inputs = append(j.inputs, string(data))
+	return len(data), nil
+}
+
+func (j *fakeJob) CloseInput() error { return nil }
+
+func (j *fakeJob) Signal(sig syscall.Signal) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.signals = append(j.signals, sig)
+	return nil
+}
+
+func (j *fakeJob) Kill(string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.killed = true
+}
+
+func (j *fakeJob) Background() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.backgrounded = true
+	return nil
+}
+
+func (j *fakeJob) Resize(cols, rows int) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.resized = [2]int{cols, rows}
+	return nil
+}
+
+// fakeBackend holds fake jobs.
+type fakeBackend struct {
+	mu      sync.Mutex
+	jobs    map[engine.JobID]*fakeJob
+	order   []engine.JobID
+	started []engine.Spec
+}
+
+func newFakeBackend() *fakeBackend { return &fakeBackend{jobs: map[engine.JobID]*fakeJob{}} }
+
+func (b *fakeBackend) add(j *fakeJob) *fakeJob {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.jobs[j.info.ID] = j
+	b.order = append(b.order, j.info.ID)
+	return j
+}
+
+func (b *fakeBackend) Subscribe() ([]engine.Info, <-chan engine.Event, func()) {
+	return b.List(), make(chan engine.Event), func() {}
+}
+
+func (b *fakeBackend) Ready() <-chan struct{} { return make(chan struct{}) }
+
+func (b *fakeBackend) List() []engine.Info {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []engine.Info
+	for _, id := range b.order {
+		out = append(out, b.jobs[id].Info())
+	}
+	return out
+}
+
+func (b *fakeBackend) Job(id engine.JobID) (Job, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	j, ok := b.jobs[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", engine.ErrNoSuchJob, id)
+	}
+	return j, nil
+}
+
+func (b *fakeBackend) Start(_ context.Context, spec engine.Spec) (Job, error) {
+	b.mu.Lock()
+	b.started = append(b.started, spec)
+	id := engine.JobID(fmt.Sprint(100 + len(b.started)))
+	b.mu.Unlock()
+	return b.add(&fakeJob{info: engine.Info{ID: id, Command: spec.Command, Status: "running", PTY: spec.PTY, Origin: spec.Origin}}), nil
+}
+
+func (b *fakeBackend) Remove(engine.JobID) error { return nil }
+
+// fakeActivity is a fixed record of tool calls.
+type fakeActivity struct{ calls []Call }
+
+func (a *fakeActivity) Watch() (<-chan struct{}, func()) { return make(chan struct{}), func() {} }
+func (a *fakeActivity) Clients() []string                 { return []string{"claude-code 2.1"} }
+func (a *fakeActivity) Since(seq uint64) []Call {
+	var out []Call
+	for _, c := range a.calls {
+		if c.Seq > seq {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// now is the fixed clock of the model tests.
+var now = time.Date(2026, 8, 24, 15, 4, 5, 0, time.UTC)
+
+func code(n int) *int { return &n }
+
+// fixture is a backend with one job of each kind.
+func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
+	t.Helper()
+	b := newFakeBackend()
+	term := vterm.New(60, 10)
+	_, _ = term.Write([]byte("$ make test\r\n\x1b[32mok\x1b[0m  tend/engine  1.2s\r\n\x1b[1;31mFAIL\x1b[0m tend/ui\r\n$ "))
+	claude := engine.Origin{Client: "claude-code", Version: "2.1", Tool: "terminal_exec"}
+	jobs := map[string]*fakeJob{
+		"pipe": b.add(&fakeJob{
+			info: engine.Info{
+				ID: "7", Command: "go test ./...", Description: "run the tests", Cwd: "/srv/app", Origin: claude,
+				Pid: 4242, Status: "running", StartedAt: now.Add(-42 * time.Second), Foreground: true,
+			},
+			merged: []byte("=== RUN   TestA\n--- PASS: TestA\nwarning: deprecated flag\n=== RUN   TestB\npanic: boom\n"),
+			stderr: []byte("warning: deprecated flag\npanic: boom\n"),
+		}),
+		"pty": b.add(&fakeJob{
+			info: engine.Info{
+				ID: "8", Command: "bash", Description: "persistent shell", Cwd: "/srv/app", PTY: true,
+				Origin: engine.Origin{Client: "codex", Version: "0.9", Tool: "terminal_pty_open"},
+				Pid: 4343, Status: "running", StartedAt: now.Add(-3 * time.Minute),
+			},
+			merged: []byte("$ make test\r\nok\r\n"),
+			term:   term,
+		}),
+		"done": b.add(&fakeJob{
+			info: engine.Info{
+				ID: "3", Command: "rm -rf build", Cwd: "/srv/app", Origin: engine.Human, Pid: 4000,
+				Status: "exited", ExitCode: code(0), StartedAt: now.Add(-10 * time.Minute), RuntimeMs: 1200,
+			},
+			merged: []byte("removed\n"),
+		}),
+		"failed": b.add(&fakeJob{
+			info: engine.Info{
+				ID: "2", Command: "npm run lint", Cwd: "/srv/app", Origin: claude, Pid: 3900,
+				Status: "exited", ExitCode: code(2), StartedAt: now.Add(-20 * time.Minute), RuntimeMs: 65000,
+				Warning: "write: redirects over an existing file",
+			},
+		}),
+	}
+	return b, jobs
+}
+
+// harness drives a Model synchronously: every command runs at once and
+// its message goes back to Update; ticks are recorded, never waited for.
+type harness struct {
+	t     *testing.T
+	m     *Model
+	quit  bool
+	ticks []time.Duration
+}
+
+func newHarness(t *testing.T, b Backend, act ActivitySource, theme string) *harness {
+	t.Helper()
+	h := &harness{t: t}
+	h.m = New(Options{Backend: b, Activity: act, Address: "http://127.0.0.1:7878/mcp", Theme: theme, Now: func() time.Time { return now }, Cwd: "/srv/app"})
+	h.m.tick = func(d time.Duration, _ func(time.Time) tea.Msg) tea.Cmd {
+		h.ticks = append(h.ticks, d)
+		return nil
+	}
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	h.run(h.m.Init())
+	return h
+}
+
+func (h *harness) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+	case tea.QuitMsg:
+		h.quit = true
+	default:
+		h.send(msg)
+	}
+}
+
+func (h *harness) send(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+// press sends key presses by name ("x", "enter", "ctrl+c", "tab") or text.
+func (h *harness) press(keys ...string) {
+	for _, k := range keys {
+		h.send(keyMsg(k))
+	}
+}
+
+func keyMsg(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+b":
+		return tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}
+	}
+	r := []rune(name)
+	if len(r) != 1 {
+		panic("keyMsg: " + name)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}
+
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *harness) selectJob(id engine.JobID) { h.run(h.m.selectJob(id, false)) }
+
+func (h *harness) view() string { return h.m.View().Content }

@@ -1,0 +1,393 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"tend/engine"
+)
+
+func plain(h *harness) string { return ansi.Strip(h.view()) }
+
+func wantIn(t *testing.T, s string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			t.Errorf("view lacks %q:\n%s", sub, s)
+		}
+	}
+}
+
+func activityFixture() *fakeActivity {
+	return &fakeActivity{calls: []Call{
+		{Seq: 1, Time: now.Add(-time.Minute), Client: "claude-code 2.1", Tool: "terminal_exec", Args: `{"command":"go test ./..."}`, Result: "job_id=7 auto_backgrounded=true", Duration: 30 * time.Second},
+		{Seq: 2, Time: now.Add(-30 * time.Second), Client: "claude-code 2.1", Tool: "terminal_job_logs", Args: `{"job_id":"99"}`, Result: `no such job: "99"`, IsError: true, Duration: 900 * time.Microsecond},
+		{Seq: 3, Time: now.Add(-5 * time.Second), Client: "codex 0.9", Tool: "terminal_pty_open", Args: `{"cols":120}`, Result: "session_id=8", Duration: 45 * time.Millisecond},
+	}}
+}
+
+// The layout golden: the job list (running first, then finished), the
+// selected pipe job's output with stderr apart, the status and help bars.
+func TestGoldenLayout(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, activityFixture(), "dark")
+	golden.RequireEqual(t, plain(h))
+}
+
+// The same view in colour, once per theme: stderr lines, glyphs and the
+// selection are told apart by colour.
+func TestGoldenColours(t *testing.T) {
+	t.Parallel()
+	for _, theme := range []string{"dark", "light"} {
+		t.Run(theme, func(t *testing.T) {
+			t.Parallel()
+			b, _ := fixture(t)
+			h := newHarness(t, b, activityFixture(), theme)
+			golden.RequireEqual(t, h.view())
+		})
+	}
+}
+
+func TestGoldenPTYScreen(t *testing.T) {
+	t.Parallel()
+	for _, theme := range []string{"dark", "light"} {
+		t.Run(theme, func(t *testing.T) {
+			t.Parallel()
+			b, jobs := fixture(t)
+			h := newHarness(t, b, nil, theme)
+			h.press("down") // from the pipe job (7) to the shell (8)
+			if h.m.selected != "8" {
+				t.Fatalf("selected %q, want 8", h.m.selected)
+			}
+			v := plain(h)
+			wantIn(t, v, "$ make test", "ok  tend/engine", "FAIL tend/ui", "pty 60×10", "codex 0.9 · terminal_pty_open")
+			// The job is resized to the pane.
+			if got := jobs["pty"].resized; got != [2]int{h.m.pane.w, h.m.pane.h} {
+				t.Errorf("PTY resized to %v, want the pane's %dx%d", got, h.m.pane.w, h.m.pane.h)
+			}
+			golden.RequireEqual(t, h.view())
+		})
+	}
+}
+
+func TestGoldenHelp(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.press("?")
+	golden.RequireEqual(t, plain(h))
+	h.press("x") // any key closes the help, and does nothing else
+	if h.m.mode != modeNone || strings.Contains(plain(h), "Kill job") {
+		t.Fatalf("help did not close cleanly: mode %v", h.m.mode)
+	}
+}
+
+func TestGoldenActivity(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, activityFixture(), "dark")
+	h.press("tab")
+	golden.RequireEqual(t, plain(h))
+	h.press("up")
+	wantIn(t, plain(h), `result no such job: "99"`)
+	h.press("tab")
+	wantIn(t, plain(h), "Jobs 2 running · 2 done")
+}
+
+func TestListOrderRunningFirst(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	if got, want := h.m.order, []engine.JobID{"7", "8", "3", "2"}; !slices.Equal(got, want) {
+		// 7 started after 8: newest first among the running.
+		t.Errorf("order = %v, want %v", got, want)
+	}
+}
+
+func TestKillAsksFirst(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	h.press("x")
+	wantIn(t, plain(h), "Kill job 7 (run the tests) and its whole process tree? y/n")
+	h.press("n")
+	if jobs["pipe"].killed {
+		t.Fatal("n killed the job")
+	}
+	if strings.Contains(plain(h), "Kill job") {
+		t.Fatal("the question stayed after n")
+	}
+	h.press("x", "enter") // a stray enter does not confirm
+	if jobs["pipe"].killed {
+		t.Fatal("enter killed the job")
+	}
+	h.press("esc", "x", "y")
+	if !jobs["pipe"].killed {
+		t.Fatal("y did not kill the job")
+	}
+	wantIn(t, plain(h), "job 7 killed")
+}
+
+func TestKillIsOffForFinishedJobs(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("3")
+	h.press("x")
+	if h.m.mode != modeNone {
+		t.Fatalf("x on a finished job opened mode %v", h.m.mode)
+	}
+}
+
+func TestBackgroundAForegroundExec(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	wantIn(t, plain(h), "an agent is waiting on it: b backgrounds it", "b background")
+	h.press("b")
+	if !jobs["pipe"].backgrounded {
+		t.Fatal("b did not background the job")
+	}
+	wantIn(t, plain(h), "job 7 backgrounded")
+	// Not for a job nobody waits on.
+	h.selectJob("8")
+	h.press("b")
+	if jobs["pty"].backgrounded {
+		t.Fatal("b backgrounded a job no agent waits on")
+	}
+}
+
+func TestAttachSendsKeysAndCtrlBDetaches(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("8")
+	h.press("enter")
+	if h.m.focus != focusTerm {
+		t.Fatal("enter did not attach")
+	}
+	wantIn(t, plain(h), "attached · ctrl+b detaches")
+	h.typeText("ls")
+	h.press("enter", "ctrl+c", "q", "x") // q and x are the job's too while attached
+	if got, want := jobs["pty"].inputs, []string{"l", "s", "\r", "\x03", "q", "x"}; !slices.Equal(got, want) {
+		t.Errorf("inputs = %q, want %q", got, want)
+	}
+	if h.quit || h.m.mode != modeNone {
+		t.Fatal("a key meant for the job acted on the UI")
+	}
+	if h.m.View().Cursor == nil {
+		t.Error("no cursor shown in the attached terminal")
+	}
+	h.press("ctrl+b")
+	if h.m.focus != focusList {
+		t.Fatal("ctrl+b did not detach")
+	}
+	if n := len(jobs["pty"].inputs); n != 6 {
+		t.Errorf("ctrl+b reached the job (%d inputs)", n)
+	}
+	// Detached, q asks before quitting: jobs are running.
+	h.press("q")
+	wantIn(t, plain(h), "2 job(s) still running. Quit tend and end them all? y/n")
+	h.press("y")
+	if !h.quit {
+		t.Fatal("y did not quit")
+	}
+}
+
+func TestAttachToAPipeJobSendsLines(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	h.press("enter")
+	h.typeText("yes")
+	wantIn(t, plain(h), "stdin> yes")
+	h.press("enter", "ctrl+c")
+	if got := jobs["pipe"].inputs; !slices.Equal(got, []string{"yes\n"}) {
+		t.Errorf("inputs = %q", got)
+	}
+	if got := jobs["pipe"].signals; !slices.Equal(got, []syscall.Signal{syscall.SIGINT}) {
+		t.Errorf("signals = %v, want [SIGINT]", got)
+	}
+}
+
+func TestSignalPicker(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	h.press("K")
+	wantIn(t, plain(h), "Send a signal to job 7's process group:", "▸ SIGINT")
+	h.press("down", "enter")
+	if got := jobs["pipe"].signals; !slices.Equal(got, []syscall.Signal{syscall.SIGTERM}) {
+		t.Errorf("signals = %v, want [SIGTERM]", got)
+	}
+	wantIn(t, plain(h), "sent SIGTERM to job 7")
+}
+
+func TestFilter(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.press("f")
+	h.typeText("npm")
+	if got := h.m.order; !slices.Equal(got, []engine.JobID{"2"}) {
+		t.Fatalf("filtered order = %v, want [2]", got)
+	}
+	if h.m.selected != "2" {
+		t.Errorf("selected %q, want the only match", h.m.selected)
+	}
+	h.press("enter")
+	wantIn(t, plain(h), "f:npm")
+	h.press("f", "esc")
+	if len(h.m.order) != 4 || h.m.filter != "" {
+		t.Errorf("esc did not clear the filter: %v %q", h.m.order, h.m.filter)
+	}
+}
+
+func TestSearchOutput(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	h.press("/")
+	h.typeText("run")
+	h.press("enter")
+	p := &h.m.pane
+	if !slices.Equal(p.matches, []int{0, 3}) {
+		t.Fatalf("matches = %v, want [0 3]", p.matches)
+	}
+	if p.matches[p.match] != 3 {
+		t.Errorf("the newest match should be current, got line %d", p.matches[p.match])
+	}
+	wantIn(t, plain(h), "/run 1/2")
+	h.press("n")
+	if p.matches[p.match] != 0 {
+		t.Errorf("n went to line %d, want the older match 0", p.matches[p.match])
+	}
+	h.press("N")
+	if p.matches[p.match] != 3 {
+		t.Errorf("N went to line %d, want 3", p.matches[p.match])
+	}
+}
+
+func TestStderrLinesAreTold(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	var errs []string
+	for _, l := range h.m.pane.out.lines {
+		if l.errLen > 0 {
+			errs = append(errs, l.text)
+		}
+	}
+	if want := []string{"warning: deprecated flag", "panic: boom"}; !slices.Equal(errs, want) {
+		t.Errorf("stderr lines = %q, want %q", errs, want)
+	}
+}
+
+func TestCopyModeCopiesViaOSC52(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("7")
+	h.press("v")
+	if h.m.mode != modeCopy {
+		t.Fatal("v did not enter copy mode")
+	}
+	h.press(" ", "up", "up") // from the cursor on the last line, select two more up
+	if got, want := h.m.pane.selection(), "warning: deprecated flag\n=== RUN   TestB\npanic: boom"; got != want {
+		t.Errorf("selection = %q, want %q", got, want)
+	}
+	h.press("y")
+	wantIn(t, plain(h), "copied 3 line(s) to the clipboard")
+	if h.m.mode != modeNone {
+		t.Error("y did not leave copy mode")
+	}
+}
+
+func TestCommandAndShellStartHumanJobs(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.press(":")
+	h.typeText("make build")
+	h.press("enter")
+	h.press("s")
+	if len(b.started) != 2 {
+		t.Fatalf("started %d jobs, want 2", len(b.started))
+	}
+	for i, want := range []string{"make build", "bash"} {
+		s := b.started[i]
+		if s.Command != want || s.Origin != engine.Human || !s.PTY || s.Cwd != "/srv/app" {
+			t.Errorf("job %d: %+v", i, s)
+		}
+	}
+	if h.m.selected != "102" || h.m.focus != focusTerm {
+		t.Errorf("the new shell should be selected and attached: %q %v", h.m.selected, h.m.focus)
+	}
+}
+
+func TestEventsUpdateTheList(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	in := engine.Info{ID: "9", Command: "sleep 5", Status: "running", StartedAt: now, Origin: engine.Human}
+	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "9", Info: in}})
+	wantIn(t, plain(h), "sleep 5", "Jobs 3 running · 2 done")
+	in.Status, in.ExitCode = "killed", code(143)
+	h.send(engineEventMsg{engine.Event{Kind: engine.JobExited, Job: "9", Info: in}})
+	wantIn(t, plain(h), "Jobs 2 running · 3 done")
+	h.send(engineEventMsg{engine.Event{Kind: engine.JobRemoved, Job: "9", Info: in}})
+	if strings.Contains(plain(h), "sleep 5") {
+		t.Error("a removed job is still listed")
+	}
+}
+
+// The runtime clock ticks only when a shown runtime changes: each second
+// for young jobs, each minute for older ones, never with nothing running.
+func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		ages []time.Duration
+		want time.Duration // 0: no tick
+	}{
+		{"nothing running", nil, 0},
+		{"young job", []time.Duration{4*time.Second + 300*time.Millisecond}, 700 * time.Millisecond},
+		{"old job", []time.Duration{3*time.Minute + 10*time.Second}, 50 * time.Second},
+		{"earliest wins", []time.Duration{3 * time.Minute, 10*time.Second + 900*time.Millisecond}, 100 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := newFakeBackend()
+			for i, age := range tc.ages {
+				b.add(&fakeJob{info: engine.Info{ID: engine.JobID(rune('1' + i)), Status: "running", StartedAt: now.Add(-age)}})
+			}
+			b.add(&fakeJob{info: engine.Info{ID: "9", Status: "exited", ExitCode: code(0), StartedAt: now.Add(-time.Hour)}})
+			h := newHarness(t, b, nil, "dark")
+			var got time.Duration
+			if len(h.ticks) > 0 {
+				got = h.ticks[0]
+			}
+			for _, d := range h.ticks {
+				if d != got && d != 6*time.Second { // status messages clear after 6 s
+					t.Errorf("ticks = %v", h.ticks)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("first tick in %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
