@@ -1,0 +1,164 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultApprovalTimeout is how long a held command waits for a person
+// before it counts as denied (DESIGN §5).
+const DefaultApprovalTimeout = 10 * time.Minute
+
+// Request is a command waiting for a person's decision.
+type Request struct {
+	ID      int
+	Command string
+	Cwd     string
+	Client  string // who asked: an MCP client's name and version
+	Class   Class
+	Reasons []string
+	Asked   time.Time
+}
+
+// Answer is a person's decision on a [Request].
+type Answer struct {
+	Approve bool
+	// Command, when not empty, is the command as the person edited it; it
+	// runs instead of the one asked for.
+	Command string
+	// Reason is returned to the agent with a denial.
+	Reason string
+	// AllowPrefix, with Approve, allows every later command of this session
+	// starting with the same words (the argv prefix given here).
+	AllowPrefix string
+	By          string
+	Waited      time.Duration
+}
+
+// ErrNoRequest says a decision named a request that is not pending.
+var ErrNoRequest = errors.New("no such pending approval")
+
+// Approvals is the queue of held commands. Only [Approvals.Decide] settles a
+// request; the UI calls it on a person's key press, and nothing an agent or
+// a job can send reaches it.
+type Approvals struct {
+	mu       sync.Mutex
+	next     int
+	pending  map[int]chan Answer
+	requests []Request
+	allowed  []Rule // prefixes a person allowed for the rest of the session
+	changed  chan struct{}
+	Timeout  time.Duration // 0: DefaultApprovalTimeout
+}
+
+// NewApprovals returns an empty queue.
+func NewApprovals() *Approvals {
+	return &Approvals{pending: map[int]chan Answer{}, changed: make(chan struct{}, 1)}
+}
+
+// Changed receives a value (coalesced) whenever a request is added or settled.
+func (a *Approvals) Changed() <-chan struct{} { return a.changed }
+
+func (a *Approvals) notify() {
+	select {
+	case a.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Allowed reports whether a person already allowed every held command of v
+// for this session.
+func (a *Approvals) Allowed(v Verdict) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.allowed) == 0 {
+		return false
+	}
+	held := 0
+	for _, c := range v.Commands {
+		if !c.Class.Held() {
+			continue
+		}
+		held++
+		if !slices.ContainsFunc(a.allowed, func(r Rule) bool { return r.Match(c) }) {
+			return false
+		}
+	}
+	return held > 0
+}
+
+// Ask queues r and waits for a decision, the timeout (a denial), or ctx.
+func (a *Approvals) Ask(ctx context.Context, r Request) (Answer, error) {
+	ch := make(chan Answer, 1)
+	a.mu.Lock()
+	a.next++
+	r.ID, r.Asked = a.next, time.Now()
+	a.pending[r.ID] = ch
+	a.requests = append(a.requests, r)
+	timeout := a.Timeout
+	a.mu.Unlock()
+	a.notify()
+	if timeout <= 0 {
+		timeout = DefaultApprovalTimeout
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var ans Answer
+	var err error
+	select {
+	case ans = <-ch:
+	case <-t.C:
+		ans = Answer{Reason: fmt.Sprintf("no one answered within %s", timeout), By: "timeout"}
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	a.remove(r.ID)
+	ans.Waited = time.Since(r.Asked)
+	return ans, err
+}
+
+func (a *Approvals) remove(id int) {
+	a.mu.Lock()
+	delete(a.pending, id)
+	a.requests = slices.DeleteFunc(a.requests, func(r Request) bool { return r.ID == id })
+	a.mu.Unlock()
+	a.notify()
+}
+
+// Pending returns the requests waiting, oldest first.
+func (a *Approvals) Pending() []Request {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.requests)
+}
+
+// Decide settles request id. An AllowPrefix must be a valid rule body
+// ("npm run test" allows commands starting with those words).
+func (a *Approvals) Decide(id int, ans Answer) error {
+	var rule Rule
+	if ans.Approve && ans.AllowPrefix != "" {
+		var err error
+		if rule, err = ParseRule("Bash(" + strings.TrimSpace(ans.AllowPrefix) + ":*)"); err != nil {
+			return err
+		}
+	}
+	a.mu.Lock()
+	ch, ok := a.pending[id]
+	if ok {
+		delete(a.pending, id)
+		if ans.AllowPrefix != "" && ans.Approve {
+			a.allowed = append(a.allowed, rule)
+		}
+	}
+	a.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %d", ErrNoRequest, id)
+	}
+	ch <- ans
+	return nil
+}
