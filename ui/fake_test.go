@@ -170,7 +170,7 @@ func (b *fakeBackend) Remove(engine.JobID) error { return nil }
 type fakeActivity struct{ calls []Call }
 
 func (a *fakeActivity) Watch() (<-chan struct{}, func()) { return make(chan struct{}), func() {} }
-func (a *fakeActivity) Clients() []string                 { return []string{"claude-code 2.1"} }
+func (a *fakeActivity) Clients() []string                { return []string{"claude-code 2.1"} }
 func (a *fakeActivity) Since(seq uint64) []Call {
 	var out []Call
 	for _, c := range a.calls {
@@ -206,7 +206,7 @@ func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
 			info: engine.Info{
 				ID: "8", Command: "bash", Description: "persistent shell", Cwd: "/srv/app", PTY: true,
 				Origin: engine.Origin{Client: "codex", Version: "0.9", Tool: "terminal_pty_open"},
-				Pid: 4343, Status: "running", StartedAt: now.Add(-3 * time.Minute),
+				Pid:    4343, Status: "running", StartedAt: now.Add(-3 * time.Minute),
 			},
 			merged: []byte("$ make test\r\nok\r\n"),
 			term:   term,
