@@ -12,13 +12,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"tend/engine"
 	"tend/mcpserver"
-	"tend/policy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -157,16 +155,4 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logger.Info("client disconnected", "reason", err)
 	}
 	return 0
-}
-
-// warnGate classifies each command and warns about destructive or
-// unanalysable ones; headless, with no person to ask, it holds nothing
-// (DESIGN §5: the headless fallback runs the command with the warning).
-func warnGate(_ context.Context, r engine.GateRequest) engine.Verdict {
-	home, _ := os.UserHomeDir()
-	res := policy.Classify(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
-	if !res.Class.Held() {
-		return engine.Verdict{}
-	}
-	return engine.Verdict{Warning: res.Class.String() + ": " + strings.Join(res.Reasons, "; ")}
 }

@@ -96,9 +96,12 @@ func (e *Engine) Exec(ctx context.Context, spec Spec, budget time.Duration, maxO
 func (j *Job) envelope(maxOutput int, backgrounded bool) *Envelope {
 	info := j.Info()
 	st, code, sig := j.Exit()
+	j.mu.Lock()
+	approval := j.approval
+	j.mu.Unlock()
 	env := &Envelope{
 		RuntimeMs: info.RuntimeMs, Pid: info.Pid, JobID: j.ID, Warning: info.Warning,
-		AutoBackgrounded: backgrounded,
+		AutoBackgrounded: backgrounded, Approval: approval,
 	}
 	var notes []string
 	if info.Note != "" {

@@ -23,6 +23,7 @@ type Verdict struct {
 	Warning  string    // shown with the result (e.g. why the command is destructive)
 	Deny     string    // non-empty: do not run it, for this reason
 	Approval *Approval // set when a person was asked
+	Command  string    // non-empty: run this instead (a person edited the command)
 }
 
 // ErrDenied is wrapped by the error of a command the gate refused.

@@ -124,7 +124,8 @@ type Job struct {
 	killReason string
 	warning    string
 	note       string
-	foreground bool // an exec call is waiting on it
+	foreground bool      // an exec call is waiting on it
+	approval   *Approval // a person's decision that let it run
 }
 
 // Info is a job's state for listing and events.
@@ -447,6 +448,12 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		if verdict.Deny != "" {
 			return nil, &DeniedError{Reason: verdict.Deny, Approval: verdict.Approval}
 		}
+		if verdict.Command != "" && verdict.Command != spec.Command {
+			spec.Command = verdict.Command
+			if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
+				return nil, fmt.Errorf("the edited command: %w", err)
+			}
+		}
 	}
 
 	e.mu.Lock()
@@ -488,7 +495,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 		foreground: spec.Foreground,
 	}
-	j.warning = verdict.Warning
+	j.warning, j.approval = verdict.Warning, verdict.Approval
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = jobEnv(id, e.token, spec.Env)

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"tend/engine"
+	"tend/policy"
+)
+
+// gate decides before each command runs, with tend's policy (DESIGN §5):
+// a deny rule refuses it at once; a held command waits for a person when
+// one is watching (approvals set), and otherwise gets the fallback.
+type gate struct {
+	policy    policy.Policy
+	approvals *policy.Approvals // nil: no person is watching (headless)
+	denyAlone bool              // headless fallback: deny held commands instead of running them with a warning
+}
+
+func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
+	home, _ := os.UserHomeDir()
+	v := g.policy.Check(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
+	var out engine.Verdict
+	if v.Class.Held() {
+		out.Warning = v.Class.String() + ": " + strings.Join(v.Reasons, "; ")
+	}
+	switch v.Decision {
+	case policy.Allow:
+		return out
+	case policy.Deny:
+		out.Deny = "a deny rule matches (" + v.Rule + ")"
+		return out
+	}
+	// Ask.
+	switch {
+	case g.approvals == nil && g.denyAlone:
+		out.Deny = "no person is watching to approve it (" + out.Warning + ")"
+		return out
+	case g.approvals == nil:
+		return out // the headless fallback: run it, with the warning
+	case g.approvals.Allowed(v):
+		out.Approval = &engine.Approval{Required: false, Decision: "allow", By: "a prefix the person allowed for this session"}
+		return out
+	}
+	ans, err := g.approvals.Ask(ctx, policy.Request{
+		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Class: v.Class, Reasons: v.Reasons,
+	})
+	out.Approval = &engine.Approval{Required: true, Decision: "deny", By: ans.By, Reason: ans.Reason, WaitedMs: ans.Waited.Milliseconds()}
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		out.Deny = "the call ended while waiting for a person's approval"
+	case err != nil:
+		out.Deny = err.Error()
+	case !ans.Approve:
+		out.Deny = "a person denied it"
+		if ans.Reason != "" {
+			out.Deny += ": " + ans.Reason
+		}
+	default:
+		out.Approval.Decision = "allow"
+		out.Command = ans.Command
+	}
+	return out
+}
+
+// headless is the gate with no person to ask: deny rules deny, destructive
+// commands run with a warning.
+var headless = &gate{policy: policy.Policy{Mode: policy.ModeDestructive}}
+
+// warnGate is the headless gate's check.
+func warnGate(ctx context.Context, r engine.GateRequest) engine.Verdict { return headless.check(ctx, r) }

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tend/engine"
+	"tend/policy"
+)
+
+// A held command waits for a person; only a decision on the approval queue
+// settles it: deny returns the reason, approve runs it, edit runs the edited
+// command, and the timeout denies. Exercised on a real git push --force to a
+// local remote.
+func TestApprovalFlow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "--bare", "remote.git")
+	git("init", "-q", "work")
+	dir = filepath.Join(dir, "work")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	git("remote", "add", "origin", "../remote.git")
+	git("push", "-q", "origin", "HEAD:main")
+	before := git("rev-parse", "origin/main")
+	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
+
+	approvals := policy.NewApprovals()
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals}
+	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Gate: g.check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	push := engine.Spec{Command: "git push --force origin HEAD:main", Cwd: dir, Origin: engine.Origin{Client: "agent"}}
+
+	decide := func(want string, ans policy.Answer) {
+		for {
+			if p := approvals.Pending(); len(p) > 0 {
+				if !strings.Contains(p[0].Command, want) || len(p[0].Reasons) == 0 {
+					t.Errorf("pending request %+v", p[0])
+				}
+				approvals.Decide(p[0].ID, ans)
+				return
+			}
+			<-approvals.Changed()
+		}
+	}
+	// Deny with a reason: the agent gets denied, the remote is untouched.
+	go decide("push --force", policy.Answer{Reason: "not on main", By: "person"})
+	env, err := e.Exec(t.Context(), push, time.Minute, 1<<16)
+	if err != nil || env.SemanticStatus != engine.SemanticDenied || !strings.Contains(env.SemanticMessage, "not on main") || env.Approval == nil || env.Approval.Decision != "deny" {
+		t.Fatalf("denied push: %+v %v", env, err)
+	}
+	if got := git("ls-remote", "origin", "main"); !strings.HasPrefix(got, before) {
+		t.Fatalf("the remote moved after a denial: %s", got)
+	}
+	// Approve: the push lands.
+	go decide("push --force", policy.Answer{Approve: true, By: "person"})
+	env, err = e.Exec(t.Context(), push, time.Minute, 1<<16)
+	if err != nil || env.SemanticStatus != engine.SemanticOK || env.Approval == nil || env.Approval.Decision != "allow" || !env.Approval.Required {
+		t.Fatalf("approved push: %+v %v", env, err)
+	}
+	if got := git("ls-remote", "origin", "main"); strings.HasPrefix(got, before) {
+		t.Fatalf("the approved push did not land: %s", got)
+	}
+	// Edit then approve: the edited command runs.
+	go decide("rm -rf", policy.Answer{Approve: true, Command: "echo edited", By: "person"})
+	env, err = e.Exec(t.Context(), engine.Spec{Command: "rm -rf ~/tend-approval-test", Cwd: dir}, time.Minute, 1<<16)
+	if err != nil || env.Stdout != "edited\n" {
+		t.Fatalf("edited command: %+v %v", env, err)
+	}
+	// Nobody answers: the timeout denies.
+	approvals.Timeout = 100 * time.Millisecond
+	env, err = e.Exec(t.Context(), push, time.Minute, 1<<16)
+	if err != nil || env.SemanticStatus != engine.SemanticDenied || env.Approval.By != "timeout" {
+		t.Fatalf("timed-out approval: %+v %v", env, err)
+	}
+	// A cancelled call stops waiting and is denied.
+	approvals.Timeout = time.Minute
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		for len(approvals.Pending()) == 0 {
+			<-approvals.Changed()
+		}
+		cancel()
+	}()
+	env, err = e.Exec(ctx, push, time.Minute, 1<<16)
+	if err != nil || env.SemanticStatus != engine.SemanticDenied {
+		t.Fatalf("cancelled while waiting: %+v %v", env, err)
+	}
+}
+
+func TestHeadlessGate(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	req := engine.GateRequest{Command: "rm -rf /", Cwd: t.TempDir()}
+	if v := headless.check(ctx, req); v.Deny != "" || !strings.Contains(v.Warning, "destructive") {
+		t.Fatalf("headless fallback: %+v", v)
+	}
+	strict := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, denyAlone: true}
+	if v := strict.check(ctx, req); v.Deny == "" {
+		t.Fatalf("deny fallback: %+v", v)
+	}
+	rules := &gate{policy: policy.Policy{Mode: policy.ModeOff, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}}
+	if v := rules.check(ctx, engine.GateRequest{Command: "true && curl example.invalid", Cwd: t.TempDir()}); v.Deny == "" {
+		t.Fatalf("deny rule: %+v", v)
+	}
+	if v := headless.check(ctx, engine.GateRequest{Command: "ls", Cwd: t.TempDir()}); v != (engine.Verdict{}) {
+		t.Fatalf("ls: %+v", v)
+	}
+}
