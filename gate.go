@@ -70,4 +70,6 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 var headless = &gate{policy: policy.Policy{Mode: policy.ModeDestructive}}
 
 // warnGate is the headless gate's check.
-func warnGate(ctx context.Context, r engine.GateRequest) engine.Verdict { return headless.check(ctx, r) }
+func warnGate(ctx context.Context, r engine.GateRequest) engine.Verdict {
+	return headless.check(ctx, r)
+}
