@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -146,6 +147,19 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 		res.TimedOut = res.TimedOut && r.Expect != nil
 		sh.cursor = res.NextOffset
 		return res, nil
+	}
+	if r.Command != "" && j.e.cfg.Gate != nil {
+		// What is typed into a shell is a command like any other: the same
+		// policy holds it (DESIGN §5), each line of it.
+		for line := range strings.Lines(r.Command) {
+			v := j.e.cfg.Gate(ctx, GateRequest{Command: strings.TrimRight(line, "\r\n"), Cwd: j.Cwd, Origin: j.Origin})
+			if v.Deny != "" {
+				return RunResult{}, &DeniedError{Reason: v.Deny, Approval: v.Approval}
+			}
+			if v.Command != "" {
+				return RunResult{}, errors.New("an edited command cannot be typed into a shell: run it again as edited")
+			}
+		}
 	}
 	var send []byte
 	if r.Command != "" {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -132,5 +134,24 @@ func TestShellClose(t *testing.T) {
 	}
 	if _, err := e.Shell(sh.Job.ID); err == nil {
 		t.Fatal("a closed shell is still listed")
+	}
+}
+
+// What is typed into a shell passes the gate, line by line.
+func TestShellGate(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Gate: func(_ context.Context, r GateRequest) Verdict {
+		if strings.Contains(r.Command, "forbidden") {
+			return Verdict{Deny: "a deny rule matches"}
+		}
+		return Verdict{}
+	}})
+	sh := openShell(t, e)
+	_, err := sh.Run(t.Context(), RunSpec{Command: "echo fine\necho forbidden", Timeout: 5 * time.Second})
+	if !errors.Is(err, ErrDenied) {
+		t.Fatalf("denied line: %v", err)
+	}
+	if res := shellRun(t, sh, RunSpec{Command: "echo fine"}); res.Output != "fine\n" {
+		t.Fatalf("allowed line: %+v", res)
 	}
 }

@@ -109,6 +109,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if in.Stdin != nil {
 		spec.Stdin = []byte(*in.Stdin)
 	}
+	defer s.keepAlive(ctx, req, "terminal_exec")()
 	env, err := s.e.Exec(ctx, spec, budget, maxKB<<10)
 	if err != nil {
 		return fail[*engine.Envelope](err)
@@ -133,6 +134,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	if in.Limits != nil {
 		spec.Limits = *in.Limits
 	}
+	defer s.keepAlive(ctx, req, "terminal_job_start")()
 	j, err := s.e.Start(ctx, spec)
 	if err != nil {
 		return fail[jobStartOutput](err)

@@ -95,7 +95,7 @@ func (s *Server) ptyOpen(ctx context.Context, req *mcp.CallToolRequest, in ptyOp
 	return ok(ptyOpenOutput{SessionID: sh.Job.ID, Pid: sh.Job.Info().Pid, Shell: "bash --norc --noprofile"})
 }
 
-func (s *Server) ptyRun(ctx context.Context, _ *mcp.CallToolRequest, in ptyRunInput) (*mcp.CallToolResult, ptyRunOutput, error) {
+func (s *Server) ptyRun(ctx context.Context, req *mcp.CallToolRequest, in ptyRunInput) (*mcp.CallToolResult, ptyRunOutput, error) {
 	timeout, err := seconds(orDefault(in.TimeoutSec, 60))
 	if err != nil {
 		return fail[ptyRunOutput](fmt.Errorf("timeout_sec: %w", err))
@@ -113,6 +113,7 @@ func (s *Server) ptyRun(ctx context.Context, _ *mcp.CallToolRequest, in ptyRunIn
 	if err != nil {
 		return fail[ptyRunOutput](err)
 	}
+	defer s.keepAlive(ctx, req, "terminal_pty_run")()
 	res, err := sh.Run(ctx, r)
 	if err != nil {
 		return fail[ptyRunOutput](err)

@@ -1,8 +1,12 @@
 package mcpserver
 
 import (
+	"cmp"
+	"context"
 	"crypto/rand"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,12 +17,16 @@ import (
 type Options struct {
 	Version  string // tend's version, reported as the server's
 	Headless bool   // no person is watching: said in the instructions
+	// ProgressEvery is how often a call that asked for progress hears that
+	// it is still running, or still waiting for a person (default 5 s).
+	ProgressEvery time.Duration
 }
 
 // Server serves the engine's tools to MCP clients.
 type Server struct {
 	*mcp.Server
-	e *engine.Engine
+	e             *engine.Engine
+	progressEvery time.Duration
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
@@ -41,8 +49,9 @@ func New(e *engine.Engine, opts Options) *Server {
 		v = "dev"
 	}
 	s := &Server{
-		e:        e,
-		sessions: map[*mcp.ServerSession]string{},
+		e:             e,
+		progressEvery: cmp.Or(opts.ProgressEvery, 5*time.Second),
+		sessions:      map[*mcp.ServerSession]string{},
 		Server: mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: v}, &mcp.ServerOptions{
 			Instructions: ins,
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -97,4 +106,32 @@ func ok[T any](out T) (*mcp.CallToolResult, T, error) { return nil, out, nil }
 func fail[T any](err error) (*mcp.CallToolResult, T, error) {
 	var zero T
 	return nil, zero, err
+}
+
+// keepAlive sends a progress notification every progressEvery while a long
+// call runs (or waits for a person's approval), when the client asked for
+// progress; it stops when stop is called.
+func (s *Server) keepAlive(ctx context.Context, req *mcp.CallToolRequest, what string) (stop func()) {
+	tok := req.Params.GetProgressToken()
+	if tok == nil || req.Session == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(s.progressEvery)
+		defer t.Stop()
+		start := time.Now()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				msg := fmt.Sprintf("%s: %s so far (waiting for it to finish or for a person's approval)", what, time.Since(start).Round(time.Second))
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(n), Message: msg})
+			}
+		}
+	}()
+	return func() { close(done) }
 }
