@@ -196,7 +196,7 @@ func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
 	jobs := map[string]*fakeJob{
 		"pipe": b.add(&fakeJob{
 			info: engine.Info{
-				ID: "7", Command: "go test ./...", Description: "run the tests", Cwd: "/srv/app", Origin: claude,
+				ID: "8", Command: "go test ./...", Description: "run the tests", Cwd: "/srv/app", Origin: claude,
 				Pid: 4242, Status: "running", StartedAt: now.Add(-42 * time.Second), Foreground: true,
 			},
 			merged: []byte("=== RUN   TestA\n--- PASS: TestA\nwarning: deprecated flag\n=== RUN   TestB\npanic: boom\n"),
@@ -204,7 +204,7 @@ func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
 		}),
 		"pty": b.add(&fakeJob{
 			info: engine.Info{
-				ID: "8", Command: "bash", Description: "persistent shell", Cwd: "/srv/app", PTY: true,
+				ID: "7", Command: "bash", Description: "persistent shell", Cwd: "/srv/app", PTY: true,
 				Origin: engine.Origin{Client: "codex", Version: "0.9", Tool: "terminal_pty_open"},
 				Pid:    4343, Status: "running", StartedAt: now.Add(-3 * time.Minute),
 			},

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"tend/engine"
+	"tend/vterm"
 )
 
 func plain(h *harness) string { return ansi.Strip(h.view()) }
@@ -26,9 +27,9 @@ func wantIn(t *testing.T, s string, subs ...string) {
 
 func activityFixture() *fakeActivity {
 	return &fakeActivity{calls: []Call{
-		{Seq: 1, Time: now.Add(-time.Minute), Client: "claude-code 2.1", Tool: "terminal_exec", Args: `{"command":"go test ./..."}`, Result: "job_id=7 auto_backgrounded=true", Duration: 30 * time.Second},
+		{Seq: 1, Time: now.Add(-time.Minute), Client: "claude-code 2.1", Tool: "terminal_exec", Args: `{"command":"go test ./..."}`, Result: "job_id=8 auto_backgrounded=true", Duration: 30 * time.Second},
 		{Seq: 2, Time: now.Add(-30 * time.Second), Client: "claude-code 2.1", Tool: "terminal_job_logs", Args: `{"job_id":"99"}`, Result: `no such job: "99"`, IsError: true, Duration: 900 * time.Microsecond},
-		{Seq: 3, Time: now.Add(-5 * time.Second), Client: "codex 0.9", Tool: "terminal_pty_open", Args: `{"cols":120}`, Result: "session_id=8", Duration: 45 * time.Millisecond},
+		{Seq: 3, Time: now.Add(-5 * time.Second), Client: "codex 0.9", Tool: "terminal_pty_open", Args: `{"cols":120}`, Result: "session_id=7", Duration: 45 * time.Millisecond},
 	}}
 }
 
@@ -62,9 +63,9 @@ func TestGoldenPTYScreen(t *testing.T) {
 			t.Parallel()
 			b, jobs := fixture(t)
 			h := newHarness(t, b, nil, theme)
-			h.press("down") // from the pipe job (7) to the shell (8)
-			if h.m.selected != "8" {
-				t.Fatalf("selected %q, want 8", h.m.selected)
+			h.press("down") // from the pipe job (8) to the shell (7)
+			if h.m.selected != "7" {
+				t.Fatalf("selected %q, want 7", h.m.selected)
 			}
 			v := plain(h)
 			wantIn(t, v, "$ make test", "ok  tend/engine", "FAIL tend/ui", "pty 60×10", "codex 0.9 · terminal_pty_open")
@@ -105,8 +106,8 @@ func TestListOrderRunningFirst(t *testing.T) {
 	t.Parallel()
 	b, _ := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	if got, want := h.m.order, []engine.JobID{"7", "8", "3", "2"}; !slices.Equal(got, want) {
-		// 7 started after 8: newest first among the running.
+	if got, want := h.m.order, []engine.JobID{"8", "7", "3", "2"}; !slices.Equal(got, want) {
+		// Running first, then finished; newest first in each.
 		t.Errorf("order = %v, want %v", got, want)
 	}
 }
@@ -115,9 +116,9 @@ func TestKillAsksFirst(t *testing.T) {
 	t.Parallel()
 	b, jobs := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	h.press("x")
-	wantIn(t, plain(h), "Kill job 7 (run the tests) and its whole process tree? y/n")
+	wantIn(t, plain(h), "Kill job 8 (run the tests) and its whole process tree? y/n")
 	h.press("n")
 	if jobs["pipe"].killed {
 		t.Fatal("n killed the job")
@@ -133,7 +134,7 @@ func TestKillAsksFirst(t *testing.T) {
 	if !jobs["pipe"].killed {
 		t.Fatal("y did not kill the job")
 	}
-	wantIn(t, plain(h), "job 7 killed")
+	wantIn(t, plain(h), "job 8 killed")
 }
 
 func TestKillIsOffForFinishedJobs(t *testing.T) {
@@ -151,15 +152,15 @@ func TestBackgroundAForegroundExec(t *testing.T) {
 	t.Parallel()
 	b, jobs := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	wantIn(t, plain(h), "an agent is waiting on it: b backgrounds it", "b background")
 	h.press("b")
 	if !jobs["pipe"].backgrounded {
 		t.Fatal("b did not background the job")
 	}
-	wantIn(t, plain(h), "job 7 backgrounded")
+	wantIn(t, plain(h), "job 8 backgrounded")
 	// Not for a job nobody waits on.
-	h.selectJob("8")
+	h.selectJob("7")
 	h.press("b")
 	if jobs["pty"].backgrounded {
 		t.Fatal("b backgrounded a job no agent waits on")
@@ -170,7 +171,7 @@ func TestAttachSendsKeysAndCtrlBDetaches(t *testing.T) {
 	t.Parallel()
 	b, jobs := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("8")
+	h.selectJob("7")
 	h.press("enter")
 	if h.m.focus != focusTerm {
 		t.Fatal("enter did not attach")
@@ -207,7 +208,7 @@ func TestAttachToAPipeJobSendsLines(t *testing.T) {
 	t.Parallel()
 	b, jobs := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	h.press("enter")
 	h.typeText("yes")
 	wantIn(t, plain(h), "stdin> yes")
@@ -224,14 +225,14 @@ func TestSignalPicker(t *testing.T) {
 	t.Parallel()
 	b, jobs := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	h.press("K")
-	wantIn(t, plain(h), "Send a signal to job 7's process group:", "▸ SIGINT")
+	wantIn(t, plain(h), "Send a signal to job 8's process group:", "▸ SIGINT")
 	h.press("down", "enter")
 	if got := jobs["pipe"].signals; !slices.Equal(got, []syscall.Signal{syscall.SIGTERM}) {
 		t.Errorf("signals = %v, want [SIGTERM]", got)
 	}
-	wantIn(t, plain(h), "sent SIGTERM to job 7")
+	wantIn(t, plain(h), "sent SIGTERM to job 8")
 }
 
 func TestFilter(t *testing.T) {
@@ -258,7 +259,7 @@ func TestSearchOutput(t *testing.T) {
 	t.Parallel()
 	b, _ := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	h.press("/")
 	h.typeText("run")
 	h.press("enter")
@@ -284,7 +285,7 @@ func TestStderrLinesAreTold(t *testing.T) {
 	t.Parallel()
 	b, _ := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	var errs []string
 	for _, l := range h.m.pane.out.lines {
 		if l.errLen > 0 {
@@ -300,7 +301,7 @@ func TestCopyModeCopiesViaOSC52(t *testing.T) {
 	t.Parallel()
 	b, _ := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	h.selectJob("7")
+	h.selectJob("8")
 	h.press("v")
 	if h.m.mode != modeCopy {
 		t.Fatal("v did not enter copy mode")
@@ -390,4 +391,22 @@ func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A person's new job can be selected before its first event arrives; once
+// the event says it is a PTY job, its screen is shown.
+func TestNewJobSelectedBeforeItsEvent(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	term := vterm.New(20, 5)
+	_, _ = term.Write([]byte("top-like screen"))
+	in := engine.Info{ID: "50", Command: "top", Status: "running", PTY: true, StartedAt: now, Origin: engine.Human}
+	b.add(&fakeJob{info: in, term: term})
+	h.send(jobStartedMsg{id: "50"})
+	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "50", Info: in}})
+	if !h.m.pane.pty || h.m.pane.snap == nil {
+		t.Fatalf("the pane is not showing the PTY job's screen: pty=%v snap=%v", h.m.pane.pty, h.m.pane.snap != nil)
+	}
+	wantIn(t, plain(h), "top-like screen")
 }

@@ -144,8 +144,11 @@ func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
 			next = m.order[min(max(prev, 0), len(m.order)-1)]
 		}
 		cmds = append(cmds, m.selectJob(next, false))
+	case ev.Job == m.selected && m.pane.pty != ev.Info.PTY:
+		// Selected before its first event arrived (a person's new job):
+		// now that its kind is known, load it as what it is.
+		cmds = append(cmds, m.selectJob(ev.Job, true))
 	case ev.Job == m.selected:
-		m.pane.pty = ev.Info.PTY
 		if ev.Kind == engine.JobExited {
 			if m.focus == focusTerm {
 				m.focus = focusList
@@ -162,8 +165,8 @@ func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// rebuildOrder sorts and filters the job list: running jobs first, newest
-// first; then finished jobs, most recently started first.
+// rebuildOrder sorts and filters the job list: running jobs first, then
+// finished ones, newest first in each.
 func (m *Model) rebuildOrder() {
 	m.order = m.order[:0]
 	for id, in := range m.jobs {
@@ -180,9 +183,7 @@ func (m *Model) rebuildOrder() {
 			}
 			return 1
 		}
-		if c := ib.StartedAt.Compare(ia.StartedAt); c != 0 {
-			return c
-		}
+		// Newest first: ids are allocated in creation order.
 		return compareIDs(b, a)
 	})
 }
