@@ -38,7 +38,20 @@ type meta struct {
 
 var self = func() procInfo { p, _ := readProc(os.Getpid()); return p }()
 
-func (j *Job) writeMeta() {
+// metaAfter is how long a job runs before its metadata is written: a crash
+// can then tell which jobs were lost. Shorter jobs write it once, at the end,
+// saving two file operations per command on the caller's path.
+const metaAfter = time.Second
+
+// writeMeta writes the job's metadata; final is the write at exit, after
+// which no earlier write may land.
+func (j *Job) writeMeta(final bool) {
+	j.metaMu.Lock()
+	defer j.metaMu.Unlock()
+	if j.metaFinal {
+		return
+	}
+	j.metaFinal = final
 	j.mu.Lock()
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
@@ -48,9 +61,15 @@ func (j *Job) writeMeta() {
 	}
 	j.mu.Unlock()
 	b, _ := json.MarshalIndent(m, "", "  ")
-	tmp := filepath.Join(j.dir, "meta.json.tmp")
+	path := filepath.Join(j.dir, "meta.json")
+	if !j.metaWritten {
+		// First write: nothing to replace atomically.
+		j.metaWritten = os.WriteFile(path, b, 0o600) == nil
+		return
+	}
+	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o600); err == nil {
-		os.Rename(tmp, filepath.Join(j.dir, "meta.json"))
+		os.Rename(tmp, path)
 	}
 }
 
@@ -64,9 +83,15 @@ func (e *Engine) loadHistory() {
 		if _, err := strconv.Atoi(d.Name()); err != nil {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(e.cfg.StateDir, "jobs", d.Name(), "meta.json"))
+		dir := filepath.Join(e.cfg.StateDir, "jobs", d.Name())
+		b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 		var m meta
 		if err != nil || json.Unmarshal(b, &m) != nil {
+			// A job that ended with its engine within its first second has
+			// no metadata; once surely not running, its logs go.
+			if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(dir)
+			}
 			continue
 		}
 		if m.Status == Running.String() {

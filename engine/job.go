@@ -126,6 +126,10 @@ type Job struct {
 	note       string
 	foreground bool      // an exec call is waiting on it
 	approval   *Approval // a person's decision that let it run
+
+	metaMu      sync.Mutex // orders metadata writes
+	metaWritten bool       // meta.json exists
+	metaFinal   bool       // the exit has been written
 }
 
 // Info is a job's state for listing and events.
@@ -661,7 +665,7 @@ func (j *Job) pump(r *os.File, name string) {
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
-	j.writeMeta() // here, not in Start: it is off the caller's path
+	metaTimer := time.AfterFunc(metaAfter, func() { j.writeMeta(false) })
 	waitErr := j.cmd.Wait()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
@@ -694,6 +698,7 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 			j.e.endTree(j, j.e.cfg.Grace)
 		}()
 	}
+	metaTimer.Stop()
 	j.finish(waitErr)
 }
 
@@ -743,7 +748,7 @@ func (j *Job) finish(waitErr error) {
 	}
 	j.e.mu.Unlock()
 	j.e.publish(JobExited, j)
-	j.writeMeta()
+	j.writeMeta(true)
 	j.e.retain()
 	j.e.ring()
 }

@@ -79,3 +79,32 @@ func TestOrigin(t *testing.T) {
 		t.Fatalf("origin %v", o)
 	}
 }
+
+// BenchmarkExecInProcess is terminal_exec of echo hi through the MCP layer
+// in process (no stdio): the server's share of a round trip.
+//
+//	go test -run '^$' -bench ExecInProcess ./mcpserver
+func BenchmarkExecInProcess(b *testing.B) {
+	e, err := engine.New(engine.Config{StateDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(e, Options{}).Connect(b.Context(), st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(b.Context(), ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
+	for b.Loop() {
+		if res, err := cs.CallTool(b.Context(), args); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}
