@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,6 +30,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	maxJobs := fs.Int("max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
 	logLevel := fs.String("log-level", "info", "level of the log written to <state-dir>/tui.log: debug, info, warn or error")
 	theme := fs.String("theme", "", "dark or light (default: from the terminal's background)")
+	fps := fs.Int("fps", 60, "most frames drawn per second (Bubble Tea's renderer wakes this often even when idle)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -80,27 +82,41 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		Address:  address,
 		Version:  version,
 		Theme:    *theme,
-	}, tea.WithOutput(stdout))
+	}, tea.WithOutput(stdout), tea.WithFPS(*fps))
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		logger.Error("ui", "err", err)
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 	}
+	var ptys []engine.JobID
 	running := 0
 	for _, in := range e.List() {
-		if in.Status != engine.Running.String() {
-			continue
-		}
-		running++
-		if j, err := e.Job(in.ID); err == nil && in.PTY {
-			// Hang up terminal jobs first, as a closing terminal does: an
-			// interactive shell ignores SIGTERM but leaves on SIGHUP.
-			_ = j.Signal(syscall.SIGHUP)
+		if in.Status == engine.Running.String() {
+			running++
+			if in.PTY {
+				ptys = append(ptys, in.ID)
+			}
 		}
 	}
 	if running > 0 {
 		fmt.Fprintf(stderr, "tend: ending %d running job(s) and their process trees…\n", running)
 	}
-	e.Close()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		e.Close()
+	}()
+	select {
+	case <-closed:
+	case <-time.After(100 * time.Millisecond):
+		// An interactive shell ignores SIGTERM but leaves on SIGHUP: hang
+		// up the terminal jobs too, as a closing terminal does.
+		for _, id := range ptys {
+			if j, err := e.Job(id); err == nil {
+				_ = j.Signal(syscall.SIGHUP)
+			}
+		}
+		<-closed
+	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return 1
 	}

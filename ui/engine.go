@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -359,6 +360,9 @@ func (m *Model) refreshInfos() tea.Cmd {
 	}
 }
 
+// hangupAfter is how long a kill of a PTY job waits before it hangs up too.
+const hangupAfter = 100 * time.Millisecond
+
 // killJob ends a job's whole tree.
 func (m *Model) killJob(id engine.JobID) tea.Cmd {
 	be := m.be
@@ -367,12 +371,22 @@ func (m *Model) killJob(id engine.JobID) tea.Cmd {
 		if err != nil {
 			return statusMsg{levelError, err.Error()}
 		}
+		killed := make(chan struct{})
+		go func() {
+			defer close(killed)
+			j.Kill("killed by a person in the TUI")
+		}()
 		if j.IsPTY() {
-			// Hang up first, as a closing terminal does: an interactive
-			// shell ignores SIGTERM but leaves on SIGHUP.
-			_ = j.Signal(syscall.SIGHUP)
+			// An interactive shell ignores SIGTERM but leaves on SIGHUP: hang
+			// up too, as a closing terminal does, once Kill has recorded that
+			// the job was killed (so it is not reported as "signaled").
+			select {
+			case <-killed:
+			case <-time.After(hangupAfter):
+				_ = j.Signal(syscall.SIGHUP)
+			}
 		}
-		j.Kill("killed by a person in the TUI")
+		<-killed
 		return statusMsg{levelInfo, fmt.Sprintf("job %s killed", id)}
 	}
 }
