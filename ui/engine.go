@@ -32,6 +32,7 @@ type outputMsg struct {
 	errNext     int64
 	more        bool // more output is waiting: read again
 	eof         bool
+	final       bool // read after the job ended: nothing more will come
 }
 
 // screenMsg carries a PTY job's screen.
@@ -43,6 +44,7 @@ type screenMsg struct {
 	lines     []string
 	w, h      int
 	unchanged bool
+	final     bool // read after the job ended
 }
 
 // historyMsg carries a PTY job's scrollback and screen.
@@ -88,37 +90,48 @@ func (m *Model) fetchPane() tea.Cmd {
 	if p.id == "" || p.hist != nil && p.pty {
 		return nil
 	}
+	if p.settled {
+		return nil // finished and fully shown: other jobs' output does not concern it
+	}
+	// A fetch that starts once the UI has seen the job end reads all of it.
+	final := m.jobs[p.id].Status != "running"
 	if p.loading {
 		p.again = true
 		return nil
 	}
 	p.loading, p.again = true, false
 	if p.pty {
-		return fetchScreen(m.be, m.c.Styles, p.id, p.gen, p.w, p.h, p.snap)
+		return fetchScreen(m.be, m.c.Styles, p.id, p.gen, p.w, p.h, p.snap, final)
 	}
-	return fetchOutput(m.be, p.id, p.gen, p.started, p.mergedOff, p.errOff, p.noStderr)
+	return fetchOutput(m.be, p.id, p.gen, p.started, p.mergedOff, p.errOff, p.noStderr, final)
 }
 
-func fetchScreen(be Backend, st *themes.Styles, id engine.JobID, gen, w, h int, prev *vterm.Snapshot) tea.Cmd {
+func fetchScreen(be Backend, st *themes.Styles, id engine.JobID, gen, w, h int, prev *vterm.Snapshot, final bool) tea.Cmd {
 	return func() tea.Msg {
-		j, err := be.Job(id)
-		if err != nil {
-			return screenMsg{id: id, gen: gen, err: err}
-		}
-		s, err := j.Screen()
-		if err != nil {
-			return screenMsg{id: id, gen: gen, err: err}
-		}
-		if prev != nil && s.Seq == prev.Seq && s.Cols == prev.Cols && s.Rows == prev.Rows {
-			return screenMsg{id: id, gen: gen, snap: s, unchanged: true, w: w, h: h}
-		}
-		return screenMsg{id: id, gen: gen, snap: s, lines: renderScreen(st, s, w, h), w: w, h: h}
+		msg := fetchScreenNow(be, st, id, gen, w, h, prev)
+		msg.final = final
+		return msg
 	}
 }
 
-func fetchOutput(be Backend, id engine.JobID, gen int, started bool, mergedOff, errOff int64, noStderr bool) tea.Cmd {
+func fetchScreenNow(be Backend, st *themes.Styles, id engine.JobID, gen, w, h int, prev *vterm.Snapshot) screenMsg {
+	j, err := be.Job(id)
+	if err != nil {
+		return screenMsg{id: id, gen: gen, err: err}
+	}
+	s, err := j.Screen()
+	if err != nil {
+		return screenMsg{id: id, gen: gen, err: err}
+	}
+	if prev != nil && s.Seq == prev.Seq && s.Cols == prev.Cols && s.Rows == prev.Rows {
+		return screenMsg{id: id, gen: gen, snap: s, unchanged: true, w: w, h: h}
+	}
+	return screenMsg{id: id, gen: gen, snap: s, lines: renderScreen(st, s, w, h), w: w, h: h}
+}
+
+func fetchOutput(be Backend, id engine.JobID, gen int, started bool, mergedOff, errOff int64, noStderr, final bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := outputMsg{id: id, gen: gen, noStderr: noStderr}
+		msg := outputMsg{id: id, gen: gen, noStderr: noStderr, final: final}
 		j, err := be.Job(id)
 		if err != nil {
 			msg.err = err
@@ -183,6 +196,7 @@ func (m *Model) applyOutput(msg outputMsg) tea.Cmd {
 	before := p.lineCount()
 	p.out.add(merged, msg.stderr)
 	p.mergedOff, p.errOff, p.eof = msg.mergedNext, msg.errNext, msg.eof
+	p.settled = msg.final && !msg.more
 	if p.scroll > 0 {
 		// Keep the view still while the person reads back.
 		p.scroll += p.lineCount() - before
@@ -215,6 +229,7 @@ func (m *Model) applyScreen(msg screenMsg) tea.Cmd {
 	if msg.err != nil {
 		return reportErr(msg.err)
 	}
+	p.settled = msg.final
 	sizeChanged := p.snap == nil || p.snap.Cols != msg.snap.Cols || p.snap.Rows != msg.snap.Rows
 	p.snap = msg.snap
 	switch {

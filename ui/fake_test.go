@@ -27,6 +27,7 @@ type fakeJob struct {
 	killed       bool
 	backgrounded bool
 	resized      [2]int
+	reads        int
 }
 
 func (j *fakeJob) Info() engine.Info {
@@ -53,6 +54,7 @@ func (j *fakeJob) data(stream string) ([]byte, error) {
 func (j *fakeJob) Read(stream string, off int64, limit int) (engine.Chunk, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.reads++
 	b, err := j.data(stream)
 	if err != nil {
 		return engine.Chunk{}, err

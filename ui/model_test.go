@@ -410,3 +410,25 @@ func TestNewJobSelectedBeforeItsEvent(t *testing.T) {
 	}
 	wantIn(t, plain(h), "top-like screen")
 }
+
+// Output of other jobs does not make the UI re-read a finished job it has
+// shown whole; a running one is read on each frame.
+func TestFinishedJobIsNotReread(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("3")
+	wantIn(t, plain(h), "removed", "end of output")
+	before := jobs["done"].reads
+	h.send(screenDirtyMsg{})
+	h.send(screenDirtyMsg{})
+	if got := jobs["done"].reads; got != before {
+		t.Errorf("a finished job was read %d more times", got-before)
+	}
+	h.selectJob("8")
+	before = jobs["pipe"].reads
+	h.send(screenDirtyMsg{})
+	if jobs["pipe"].reads == before {
+		t.Error("a running job was not read on a dirty frame")
+	}
+}

@@ -21,6 +21,9 @@ type pane struct {
 	// A fetch of output or screen is in flight; again: another was asked
 	// for meanwhile (the trailing frame).
 	loading, again bool
+	// settled: the job had ended when the last fetch began, so the pane
+	// holds all of it and needs no more fetches.
+	settled bool
 
 	// PTY jobs.
 	snap   *vterm.Snapshot
