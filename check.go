@@ -18,7 +18,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, `print {"class", "reasons", "decision"} as JSON`)
 	cwd := fs.String("cwd", "", "the directory the command would run in (default: this one)")
-	mode := fs.String("mode", "destructive", "approval mode: off, destructive or all")
+	mode := fs.String("mode", "", "approval mode: off, destructive or all (default: the config's, else destructive)")
+	cfgPath := fs.String("config", defaultConfigPath(), "config file whose rules apply")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tend check [--json] [--cwd DIR] [--mode MODE] -- COMMAND")
 		fs.PrintDefaults()
@@ -31,17 +32,24 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	m, err := policy.ParseMode(*mode)
+	cfg, err := loadConfig(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "tend check: %v\n", err)
 		return 2
+	}
+	p, _ := cfg.policy()
+	if *mode != "" {
+		if p.Mode, err = policy.ParseMode(*mode); err != nil {
+			fmt.Fprintf(stderr, "tend check: %v\n", err)
+			return 2
+		}
 	}
 	dir := *cwd
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
 	home, _ := os.UserHomeDir()
-	v := policy.Policy{Mode: m}.Check(command, policy.Env{Cwd: dir, Home: home})
+	v := p.Check(command, policy.Env{Cwd: dir, Home: home})
 	if *asJSON {
 		reasons := v.Reasons
 		if reasons == nil {

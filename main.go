@@ -86,6 +86,7 @@ func isHelpOrVersion(arg string) bool {
 }
 
 type mcpOptions struct {
+	config   string
 	stateDir string
 	grace    time.Duration
 	maxJobs  int
@@ -101,6 +102,7 @@ func mcpFlagSet(w io.Writer) (*flag.FlagSet, *mcpOptions) {
 	o := &mcpOptions{}
 	fs := flag.NewFlagSet("tend mcp", flag.ContinueOnError)
 	fs.SetOutput(w)
+	fs.StringVar(&o.config, "config", defaultConfigPath(), "config file (approval mode, rules, budgets); a missing file is the defaults")
 	fs.StringVar(&o.stateDir, "state-dir", defaultStateDir(), "where job logs and metadata are kept")
 	fs.DurationVar(&o.grace, "grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
 	fs.IntVar(&o.maxJobs, "max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
@@ -136,11 +138,27 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg, err := loadConfig(o.config)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["grace"] && cfg.Jobs.Grace.Duration > 0 {
+		o.grace = cfg.Jobs.Grace.Duration
+	}
+	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
+		o.maxJobs = cfg.Jobs.MaxJobs
+	}
 	if err := os.MkdirAll(o.stateDir, 0o700); err != nil {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1
 	}
-	e, err := engine.New(engine.Config{StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, Logger: logger, Gate: warnGate})
+	e, err := engine.New(engine.Config{
+		StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
+		Logger: logger, Gate: cfg.gate(nil).check, // headless: no person to ask
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 1

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tend/policy"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConfig(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig(writeConfig(t, `
+port = 9000
+theme = "light"
+[approval]
+mode = "all"
+timeout = "2m"
+headless = "deny"
+[rules]
+allow = ["Bash(npm run test:*)"]
+deny = ["Bash(curl:*)"]
+[jobs]
+grace = "2s"
+max_jobs = 8
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := c.policy()
+	if c.Port != 9000 || c.Theme != "light" || p.Mode != policy.ModeAll || c.Approval.Timeout.Duration != 2*time.Minute || c.Jobs.Grace.Duration != 2*time.Second || c.Jobs.MaxJobs != 8 {
+		t.Fatalf("config %+v", c)
+	}
+	if g := c.gate(nil); !g.denyAlone || len(g.policy.Rules.Deny) != 1 {
+		t.Fatalf("gate %+v", g)
+	}
+	if c, err := loadConfig(filepath.Join(t.TempDir(), "missing.toml")); err != nil || c.path != "" {
+		t.Fatalf("missing file: %+v %v", c, err)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{`[approval]` + "\n" + `mode = "sometimes"`, "approval.mode"},
+		{`[rules]` + "\n" + `deny = ["Bash(curl"]`, "rules"},
+		{`[jobs]` + "\n" + `grace = "soon"`, "duration"},
+		{`colour = "red"`, "unknown setting"},
+		{`theme = "neon"`, "theme"},
+		{`port = 70000`, "port"},
+		{`port = `, "config"},
+	} {
+		if _, err := loadConfig(writeConfig(t, bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want one about %s", bad.text, err, bad.want)
+		}
+	}
+}
+
+// tend check applies the config's rules.
+func TestCheckUsesConfigRules(t *testing.T) {
+	t.Parallel()
+	path := writeConfig(t, "[rules]\ndeny = [\"Bash(curl:*)\"]\nallow = [\"Bash(git push:*)\"]\n")
+	if code, out, _ := runCLI(t, "", "check", "--config", path, "--", "curl", "example.invalid"); code != 0 || !strings.Contains(out, "deny") {
+		t.Fatalf("deny rule: %d %q", code, out)
+	}
+	if code, out, _ := runCLI(t, "", "check", "--config", path, "--", "git push --force"); code != 0 || !strings.Contains(out, "allow") {
+		t.Fatalf("allow rule: %d %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "check", "--config", writeConfig(t, "port = \"x\""), "--", "ls"); code != 2 || !strings.Contains(errOut, "config") {
+		t.Fatalf("bad config: %d %q", code, errOut)
+	}
+}
