@@ -655,3 +655,30 @@ func TestShellOverMCP(t *testing.T) {
 		t.Fatal("second close did not say already closed")
 	}
 }
+
+// Every tool call lands in audit.jsonl with its client and result summary.
+func TestAuditLog(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	var env envelope
+	s.call(t, "terminal_exec", map[string]any{"command": "echo audited"}, &env)
+	s.call(t, "terminal_job_logs", map[string]any{"job_id": "no-such-job"}, nil)
+	s.cs.Close() // tend mcp exits, having written what it saw
+	b, err := os.ReadFile(filepath.Join(s.state, "audit.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		if r["kind"] == "call" {
+			calls = append(calls, r)
+		}
+	}
+	if len(calls) != 2 || calls[0]["client"] != "e2e-agent 1.2.3" || calls[0]["tool"] != "terminal_exec" || !strings.Contains(calls[0]["args"].(string), "echo audited") || calls[1]["is_error"] != true {
+		t.Fatalf("audit calls: %v", calls)
+	}
+}

@@ -17,6 +17,7 @@ type gate struct {
 	policy    policy.Policy
 	approvals *policy.Approvals // nil: no person is watching (headless)
 	denyAlone bool              // headless fallback: deny held commands instead of running them with a warning
+	audit     *auditLog         // records each decision; nil records nothing
 }
 
 func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
@@ -62,6 +63,7 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 		out.Approval.Decision = "allow"
 		out.Command = ans.Command
 	}
+	g.audit.approval(r, out.Approval)
 	return out
 }
 

@@ -41,7 +41,12 @@ func TestApprovalFlow(t *testing.T) {
 	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
 
 	approvals := policy.NewApprovals()
-	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals}
+	auditDir := t.TempDir()
+	audit, err := openAudit(auditDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals, audit: audit}
 	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Gate: g.check})
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +108,12 @@ func TestApprovalFlow(t *testing.T) {
 	env, err = e.Exec(ctx, push, time.Minute, 1<<16)
 	if err != nil || env.SemanticStatus != engine.SemanticDenied {
 		t.Fatalf("cancelled while waiting: %+v %v", env, err)
+	}
+	// Every decision is in the audit log, with who made it.
+	b, _ := os.ReadFile(filepath.Join(auditDir, "audit.jsonl"))
+	got := strings.Count(string(b), `"kind":"approval"`)
+	if got != 5 || !strings.Contains(string(b), `"reason":"not on main"`) || !strings.Contains(string(b), `"by":"timeout"`) {
+		t.Fatalf("%d approval records:\n%s", got, b)
 	}
 }
 

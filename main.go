@@ -155,9 +155,17 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1
 	}
+	audit, err := openAudit(o.stateDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 1
+	}
+	defer audit.Close()
+	g := cfg.gate(nil) // headless: no person to ask
+	g.audit = audit
 	e, err := engine.New(engine.Config{
 		StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
-		Logger: logger, Gate: cfg.gate(nil).check, // headless: no person to ask
+		Logger: logger, Gate: g.check,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
@@ -168,6 +176,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	srv := mcpserver.New(e, mcpserver.Options{Version: version, Headless: true})
+	followCtx, stopFollow := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() { audit.follow(followCtx, srv.Activity()); close(followed) }()
+	defer func() { stopFollow(); <-followed }()
 	err = srv.Run(ctx, mcpserver.GuardedTransport(stdin, stdout))
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		logger.Info("client disconnected", "reason", err)
