@@ -29,13 +29,30 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	grace := fs.Duration("grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
 	maxJobs := fs.Int("max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
 	logLevel := fs.String("log-level", "info", "level of the log written to <state-dir>/tui.log: debug, info, warn or error")
-	theme := fs.String("theme", "", "dark or light (default: from the terminal's background)")
+	configPath := fs.String("config", defaultConfigPath(), "config file (approval mode, rules, budgets, theme); a missing file is the defaults")
+	theme := fs.String("theme", "", "dark or light (default: the config's, else from the terminal's background)")
 	fps := fs.Int("fps", 60, "most frames drawn per second (Bubble Tea's renderer wakes this often even when idle)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	cfg, err := loadConfig(*configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["grace"] && cfg.Jobs.Grace.Duration > 0 {
+		*grace = cfg.Jobs.Grace.Duration
+	}
+	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
+		*maxJobs = cfg.Jobs.MaxJobs
+	}
+	if *theme == "" {
+		*theme = cfg.Theme
 	}
 	if *theme != "" && *theme != "dark" && *theme != "light" {
 		fmt.Fprintf(stderr, "tend: -theme must be dark or light, not %q\n", *theme)
@@ -59,12 +76,30 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	defer logFile.Close()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
 
-	e, err := engine.New(engine.Config{StateDir: *stateDir, Grace: *grace, MaxJobs: *maxJobs, Logger: logger, Gate: warnGate})
+	audit, err := openAudit(*stateDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n", err)
+		return 1
+	}
+	defer audit.Close()
+	// The UI has no approval view yet, so held commands get the headless
+	// fallback (run with a warning, or deny) rather than waiting for a
+	// person who cannot answer.
+	g := cfg.gate(nil)
+	g.audit = audit
+	e, err := engine.New(engine.Config{
+		StateDir: *stateDir, Grace: *grace, MaxJobs: *maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
+		Logger: logger, Gate: g.check,
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 1
 	}
 	srv := mcpserver.New(e, mcpserver.Options{Version: version})
+	followCtx, stopFollow := context.WithCancel(context.Background())
+	followed := make(chan struct{})
+	go func() { audit.follow(followCtx, srv.Activity()); close(followed) }()
+	defer func() { stopFollow(); <-followed }()
 
 	// SIGTERM and SIGHUP (the terminal went away) end the UI like q does, so
 	// the job trees are still ended below.
@@ -82,6 +117,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		Address:  address,
 		Version:  version,
 		Theme:    *theme,
+		OnAction: audit.person,
 	}, tea.WithOutput(stdout), tea.WithFPS(*fps))
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		logger.Error("ui", "err", err)

@@ -375,13 +375,22 @@ func (m *Model) refreshInfos() tea.Cmd {
 	}
 }
 
+// audit returns the person-action hook, or one that does nothing.
+func (m *Model) audit() func(action string, job engine.JobID, detail string) {
+	if m.opts.OnAction != nil {
+		return m.opts.OnAction
+	}
+	return func(string, engine.JobID, string) {}
+}
+
 // hangupAfter is how long a kill of a PTY job waits before it hangs up too.
 const hangupAfter = 100 * time.Millisecond
 
 // killJob ends a job's whole tree.
 func (m *Model) killJob(id engine.JobID) tea.Cmd {
-	be := m.be
+	be, audit := m.be, m.audit()
 	return func() tea.Msg {
+		audit("kill", id, "")
 		j, err := be.Job(id)
 		if err != nil {
 			return statusMsg{levelError, err.Error()}
@@ -408,8 +417,9 @@ func (m *Model) killJob(id engine.JobID) tea.Cmd {
 
 // signalJob sends sig to a job's process group.
 func (m *Model) signalJob(id engine.JobID, sig syscall.Signal) tea.Cmd {
-	be := m.be
+	be, audit := m.be, m.audit()
 	return func() tea.Msg {
+		audit("signal", id, sigName(sig))
 		j, err := be.Job(id)
 		if err == nil {
 			err = j.Signal(sig)
@@ -423,8 +433,9 @@ func (m *Model) signalJob(id engine.JobID, sig syscall.Signal) tea.Cmd {
 
 // backgroundJob lets the agent's exec waiting on a job return now.
 func (m *Model) backgroundJob(id engine.JobID) tea.Cmd {
-	be := m.be
+	be, audit := m.be, m.audit()
 	return func() tea.Msg {
+		audit("background", id, "")
 		j, err := be.Job(id)
 		if err == nil {
 			err = j.Background()
@@ -438,8 +449,9 @@ func (m *Model) backgroundJob(id engine.JobID) tea.Cmd {
 
 // removeJob deletes a finished job and its logs.
 func (m *Model) removeJob(id engine.JobID) tea.Cmd {
-	be := m.be
+	be, audit := m.be, m.audit()
 	return func() tea.Msg {
+		audit("remove", id, "")
 		if err := be.Remove(id); err != nil {
 			return statusMsg{levelError, err.Error()}
 		}
@@ -455,11 +467,13 @@ func (m *Model) startJob(command, desc string, attach bool) tea.Cmd {
 		Command: command, Description: desc, Cwd: m.opts.Cwd, PTY: true, Interactive: true,
 		Cols: max(m.pane.w, 20), Rows: max(m.pane.h, 5), Origin: engine.Human,
 	}
+	audit := m.audit()
 	return func() tea.Msg {
 		j, err := be.Start(context.Background(), spec)
 		if err != nil {
 			return statusMsg{levelError, fmt.Sprintf("start %q: %s", command, errText(err))}
 		}
+		audit("start", j.Info().ID, command)
 		return jobStartedMsg{id: j.Info().ID, attach: attach}
 	}
 }

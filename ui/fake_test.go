@@ -234,16 +234,25 @@ func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
 // harness drives a Model synchronously: every command runs at once and
 // its message goes back to Update; ticks are recorded, never waited for.
 type harness struct {
-	t     *testing.T
-	m     *Model
-	quit  bool
-	ticks []time.Duration
+	t       *testing.T
+	mu      sync.Mutex
+	actions []string // what OnAction was told: "kill 8"
+	m       *Model
+	quit    bool
+	ticks   []time.Duration
 }
 
 func newHarness(t *testing.T, b Backend, act ActivitySource, theme string) *harness {
 	t.Helper()
 	h := &harness{t: t}
-	h.m = New(Options{Backend: b, Activity: act, Address: "http://127.0.0.1:7878/mcp", Theme: theme, Now: func() time.Time { return now }, Cwd: "/srv/app"})
+	h.m = New(Options{
+		Backend: b, Activity: act, Address: "http://127.0.0.1:7878/mcp", Theme: theme, Now: func() time.Time { return now }, Cwd: "/srv/app",
+		OnAction: func(action string, job engine.JobID, _ string) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.actions = append(h.actions, action+" "+string(job))
+		},
+	})
 	h.m.tick = func(d time.Duration, _ func(time.Time) tea.Msg) tea.Cmd {
 		h.ticks = append(h.ticks, d)
 		return nil

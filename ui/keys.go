@@ -116,11 +116,12 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus = focusTerm
 		p.scroll, p.hist = 0, nil
 		m.syncKeys()
+		audit := m.auditCmd("attach", in.ID, "keys go to the job until ctrl+b")
 		if in.PTY {
-			return tea.Batch(info("attached to job %s: keys go to it, ctrl+c too; ctrl+b detaches", in.ID), m.fetchPane())
+			return tea.Batch(audit, info("attached to job %s: keys go to it, ctrl+c too; ctrl+b detaches", in.ID), m.fetchPane())
 		}
 		m.input = lineInput{prompt: "stdin> "}
-		return info("attached to job %s: type a line for its stdin, enter sends it, ctrl+d closes stdin, ctrl+c interrupts; ctrl+b detaches", in.ID)
+		return tea.Batch(audit, info("attached to job %s: type a line for its stdin, enter sends it, ctrl+d closes stdin, ctrl+c interrupts; ctrl+b detaches", in.ID))
 	case key.Matches(msg, k.Jobs.Background):
 		if ok {
 			return m.backgroundJob(in.ID)
@@ -378,17 +379,31 @@ func (m *Model) pipeInputKey(j Job, msg tea.KeyPressMsg) tea.Cmd {
 		if _, err := j.Input([]byte(line)); err != nil {
 			return reportErr(err)
 		}
+		return m.auditCmd("stdin", m.selected, line)
 	case "ctrl+d":
 		if err := j.CloseInput(); err != nil {
 			return reportErr(err)
 		}
-		return info("closed the stdin of job %s", m.selected)
+		return tea.Batch(m.auditCmd("close_stdin", m.selected, ""), info("closed the stdin of job %s", m.selected))
 	case "ctrl+c":
 		return m.signalJob(m.selected, signals[0])
 	default:
 		m.input.key(msg)
 	}
 	return nil
+}
+
+// auditCmd records what a person did, off the Update goroutine (the hook
+// writes a file).
+func (m *Model) auditCmd(action string, id engine.JobID, detail string) tea.Cmd {
+	if m.opts.OnAction == nil {
+		return nil
+	}
+	audit := m.opts.OnAction
+	return func() tea.Msg {
+		audit(action, id, detail)
+		return nil
+	}
 }
 
 // handlePaste sends pasted text to an attached job or the input line.

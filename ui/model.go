@@ -23,6 +23,10 @@ type Options struct {
 	Cwd      string           // where a person's jobs start (default: the working directory)
 	Shell    string           // the command of a new shell job (default "bash")
 	Now      func() time.Time // the clock (tests)
+	// OnAction, when set, is told of everything a person does to a job
+	// (kill, signal, stdin, background, start, remove), for the audit log.
+	// It is called off the Update goroutine and must not block for long.
+	OnAction func(action string, job engine.JobID, detail string)
 }
 
 // Common is what every part of the UI shares: styles and keys.

@@ -135,6 +135,9 @@ func TestKillAsksFirst(t *testing.T) {
 		t.Fatal("y did not kill the job")
 	}
 	wantIn(t, plain(h), "job 8 killed")
+	if !slices.Equal(h.actions, []string{"kill 8"}) {
+		t.Errorf("audited actions = %q, want [kill 8]", h.actions)
+	}
 }
 
 func TestKillIsOffForFinishedJobs(t *testing.T) {
