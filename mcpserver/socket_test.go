@@ -1,0 +1,225 @@
+package mcpserver
+
+import (
+	"context"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/engine"
+)
+
+// privateDir is a new 0700 directory (t.TempDir's are 0755 under umask 022).
+func privateDir(t *testing.T) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "p")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// serveSocket serves a new server over e on a socket in a private dir.
+func serveSocket(t *testing.T, e *engine.Engine, o SocketOptions) string {
+	t.Helper()
+	path := filepath.Join(privateDir(t), "s")
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- New(e, Options{Version: "test"}).ServeSocket(ctx, ln, o) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ServeSocket: %v", err)
+		}
+	})
+	return path
+}
+
+func connectSocket(t *testing.T, path, name string) *mcp.ClientSession {
+	t.Helper()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := mcp.NewClient(&mcp.Implementation{Name: name, Version: "2.0"}, nil)
+	cs, err := cl.Connect(t.Context(), &mcp.IOTransport{Reader: c, Writer: c}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v", name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestSocketModes(t *testing.T) {
+	t.Parallel()
+	dir := privateDir(t)
+	path := filepath.Join(dir, "tend.sock")
+	ln, err := ListenSocket(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{dir: 0o700, path: 0o600} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %#o, want %#o", p, fi.Mode().Perm(), want)
+		}
+	}
+	// A second listen replaces the socket only because the caller said no
+	// live tend owns it; closing the listener removes the file.
+	ln.Close()
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("socket left after close: %v", err)
+	}
+}
+
+func TestSocketRefusesBadDir(t *testing.T) {
+	t.Parallel()
+	open := t.TempDir()
+	if err := os.Chmod(open, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := privateDir(t)
+	if os.Getuid() == 0 {
+		if err := os.Chown(other, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notSock := privateDir(t)
+	if err := os.WriteFile(filepath.Join(notSock, "s"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(privateDir(t), link); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"mode 0755":              filepath.Join(open, "s"),
+		"a file is in the way":   filepath.Join(notSock, "s"),
+		"the dir is a symlink":   filepath.Join(link, "s"),
+		"missing dir":            filepath.Join(open, "nope", "s"),
+		"path over 107 bytes":    filepath.Join(privateDir(t), strings.Repeat("x", 120)),
+		"owned by someone else ": filepath.Join(other, "s"),
+	}
+	if os.Getuid() != 0 {
+		delete(cases, "owned by someone else ")
+	}
+	for name, path := range cases {
+		t.Run(name, func(t *testing.T) {
+			ln, err := ListenSocket(path)
+			if err == nil {
+				ln.Close()
+				t.Fatalf("listened on %s", path)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// Two agents over the socket at once share one engine: each sees the
+// other's jobs, with both client names as origins.
+func TestSocketTwoClients(t *testing.T) {
+	t.Parallel()
+	path := serveSocket(t, newEngine(t), SocketOptions{})
+	a := connectSocket(t, path, "agent-a")
+	b := connectSocket(t, path, "agent-b")
+	callJSON(t, a, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, nil)
+	callJSON(t, b, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+	for _, cs := range []*mcp.ClientSession{a, b} {
+		var list struct {
+			Jobs []engine.Info `json:"jobs"`
+		}
+		callJSON(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
+		var clients, sessions []string
+		for _, j := range list.Jobs {
+			clients = append(clients, j.Origin.Client+" "+j.Origin.Version)
+			sessions = append(sessions, j.Origin.Session)
+		}
+		slices.Sort(clients)
+		if !slices.Equal(clients, []string{"agent-a 2.0", "agent-b 2.0"}) {
+			t.Fatalf("origins %q", clients)
+		}
+		if sessions[0] == "" || sessions[0] == sessions[1] {
+			t.Fatalf("sessions %q, want two distinct ones", sessions)
+		}
+	}
+}
+
+// A peer whose SO_PEERCRED uid is not the one served is dropped unread.
+func TestSocketDropsOtherUID(t *testing.T) {
+	t.Parallel()
+	other := os.Getuid() + 12345
+	path := serveSocket(t, newEngine(t), SocketOptions{UID: &other})
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte(initBody + "\n"))
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	n, err := c.Read(make([]byte, 100))
+	if err != io.EOF && !strings.Contains(err.Error(), "reset") {
+		t.Fatalf("read %d bytes, %v: want the connection closed", n, err)
+	}
+	uc := c.(*net.UnixConn)
+	if uid, err := PeerUID(uc); err != nil || uid != os.Getuid() {
+		t.Fatalf("PeerUID = %d, %v", uid, err)
+	}
+}
+
+// The bridge carries a session byte for byte; when the agent's input ends
+// it closes the socket and the server keeps the job.
+func TestBridge(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	path := serveSocket(t, e, SocketOptions{})
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agentOut, bridgeIn := io.Pipe() // agent → bridge
+	bridgeOut, agentIn := io.Pipe() // bridge → agent
+	done := make(chan error, 1)
+	go func() { done <- Bridge(t.Context(), c.(*net.UnixConn), agentOut, agentIn) }()
+	cl := mcp.NewClient(&mcp.Implementation{Name: "bridged", Version: "3"}, nil)
+	cs, err := cl.Connect(t.Context(), &mcp.IOTransport{Reader: bridgeOut, Writer: bridgeIn}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs.InitializeResult().ServerInfo.Name; got != "tend" {
+		t.Fatalf("server %q", got)
+	}
+	var started struct {
+		JobID engine.JobID `json:"job_id"`
+	}
+	callJSON(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, &started)
+	bridgeIn.Close() // the agent's stdin ends
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Bridge: %v", err)
+		}
+	case <-time.After(BridgeLinger + 5*time.Second):
+		t.Fatal("the bridge did not end with its input")
+	}
+	j, err := e.Job(started.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Done() || j.Info().Origin.Client != "bridged" {
+		t.Fatalf("job %+v", j.Info())
+	}
+}
