@@ -3,8 +3,9 @@ package mcpserver
 // terminal_rg and terminal_glob: code search for agents without a shell
 // round-trip. terminal_rg runs ripgrep (--json) when it is on PATH and a Go
 // walk otherwise; both engines take the same flags to the same results (see
-// search_ignore.go for the ignore rules, search_grep.go and search_rg.go for
-// the engines), so an agent never needs to know which one ran.
+// search_ignore.go for the ignore rules, search_grep.go, search_literal.go and
+// search_rg.go for the engines), so an agent never needs to know which one
+// ran. terminal_glob (search_glob.go) walks with the same ignore rules.
 
 import (
 	"context"
