@@ -26,6 +26,8 @@ const usage = `tend — supervise the shell work of AI coding agents
 
 Usage:
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
+  tend serve [flags]     serve them headless over HTTP on 127.0.0.1 and a unix socket
+                         (tend serve -help lists its flags)
   tend check [--json] -- CMD
                          classify a command with tend's policy without running it
   tend replay [--cols N --rows M] [--json] [FILE]
@@ -36,9 +38,11 @@ Usage:
 Add it to Claude Code:
   claude mcp add tend -- tend mcp
 
-tend mcp runs headless for now: the jobs an agent starts run under it and end
-when the agent disconnects (stdin closes) or tend is signalled. The terminal UI
-(tend), tend serve, tend check and tend replay come in later versions.
+tend mcp finds a running tend (the terminal UI or tend serve) through the
+discovery file tend.json in its state dir and bridges the agent to it, so the
+agent's jobs appear there and outlive the agent. With none running (or with
+-headless) it serves the tools itself: the jobs then end when the agent
+disconnects (stdin closes) or tend mcp is signalled.
 
 Flags of tend mcp:
 `
@@ -88,6 +92,7 @@ func isHelpOrVersion(arg string) bool {
 type mcpOptions struct {
 	config   string
 	stateDir string
+	headless bool
 	grace    time.Duration
 	maxJobs  int
 	logLevel string
@@ -107,6 +112,7 @@ func mcpFlagSet(w io.Writer) (*flag.FlagSet, *mcpOptions) {
 	fs.DurationVar(&o.grace, "grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
 	fs.IntVar(&o.maxJobs, "max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "log level on stderr: debug, info, warn or error")
+	fs.BoolVar(&o.headless, "headless", false, "serve in-process even when a tend is running (do not bridge to it)")
 	return fs, o
 }
 
@@ -122,8 +128,11 @@ func defaultStateDir() string {
 	return filepath.Join(home, ".local", "state", "tend")
 }
 
-// runMCP serves the tools over stdio, headless: the engine lives as long as
-// the agent's connection, and every job tree ends with it.
+// runMCP serves the tools over stdio. If a tend serves the state dir (the
+// TUI or tend serve), it bridges stdio to that tend's socket byte for byte,
+// so the agent's session, client info and cancels reach it and its jobs live
+// there. Otherwise (or with -headless) it serves headless: the engine lives
+// as long as the agent's connection, and every job tree ends with it.
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, o := mcpFlagSet(stderr)
 	if err := fs.Parse(args); err != nil {
@@ -138,6 +147,21 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if !o.headless {
+		d, conn, err := findLive(o.stateDir)
+		if err != nil {
+			logger.Warn("discovery file unreadable: serving headless", "err", err)
+		}
+		if d != nil {
+			logger.Info("bridging to a running tend", "pid", d.Pid, "socket", d.Socket)
+			ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+			defer stop()
+			if err := mcpserver.Bridge(ctx, conn, stdin, stdout); err != nil {
+				logger.Info("bridge ended", "reason", err)
+			}
+			return 0
+		}
+	}
 	cfg, err := loadConfig(o.config)
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)

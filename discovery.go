@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// discoveryName is the discovery file in the state dir (DESIGN §1, §7).
+const discoveryName = "tend.json"
+
+// socketName is the control socket in the state dir.
+const socketName = "tend.sock"
+
+// discovery is what a serving tend (the TUI or tend serve) writes so that
+// `tend mcp` and people can find it.
+type discovery struct {
+	URL    string `json:"url"`
+	Token  string `json:"token"`
+	Socket string `json:"socket"`
+	Pid    int    `json:"pid"`
+}
+
+func discoveryPath(stateDir string) string { return filepath.Join(stateDir, discoveryName) }
+
+// readDiscovery reads the discovery file of stateDir, whatever its state.
+func readDiscovery(stateDir string) (*discovery, error) {
+	b, err := os.ReadFile(discoveryPath(stateDir))
+	if err != nil {
+		return nil, err
+	}
+	var d discovery
+	if err := json.Unmarshal(b, &d); err != nil {
+		return nil, fmt.Errorf("%s: %w", discoveryPath(stateDir), err)
+	}
+	return &d, nil
+}
+
+// pidAlive says whether a process with that pid exists (a zombie counts as
+// gone).
+func pidAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: trust kill(0)
+	}
+	i := len(stat) - 1
+	for i > 0 && stat[i] != ')' {
+		i--
+	}
+	return !(i+2 < len(stat) && stat[i+2] == 'Z')
+}
+
+// findLive returns the discovery of a live tend serving stateDir and a
+// connection to its socket, or nil (and no error) when there is none: no
+// file, a stale one (its pid is dead or its socket refuses), or one that is
+// ours. A file that cannot be read as JSON is an error.
+func findLive(stateDir string) (*discovery, *net.UnixConn, error) {
+	d, err := readDiscovery(stateDir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Pid == os.Getpid() || !pidAlive(d.Pid) || d.Socket == "" {
+		return nil, nil, nil
+	}
+	c, err := net.DialTimeout("unix", d.Socket, 2*time.Second)
+	if err != nil {
+		return nil, nil, nil
+	}
+	return d, c.(*net.UnixConn), nil
+}
+
+// writeDiscovery writes d atomically, mode 0600.
+func writeDiscovery(stateDir string, d *discovery) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(stateDir, ".tend.json-*")
+	if err != nil {
+		return fmt.Errorf("write discovery file: %w", err)
+	}
+	defer os.Remove(f.Name()) // after a successful rename this is a no-op
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("write discovery file: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write discovery file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write discovery file: %w", err)
+	}
+	if err := os.Rename(f.Name(), discoveryPath(stateDir)); err != nil {
+		return fmt.Errorf("write discovery file: %w", err)
+	}
+	return nil
+}
+
+// removeDiscovery removes the discovery file if it is still ours.
+func removeDiscovery(stateDir string) {
+	if d, err := readDiscovery(stateDir); err == nil && d.Pid == os.Getpid() {
+		os.Remove(discoveryPath(stateDir))
+	}
+}
