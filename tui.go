@@ -101,9 +101,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	go func() { audit.follow(followCtx, srv.Activity()); close(followed) }()
 	defer func() { stopFollow(); <-followed }()
 
-	// SIGTERM and SIGHUP (the terminal went away) end the UI like q does, so
+	// SIGTERM, SIGINT and SIGHUP (the terminal went away) end the UI like q does, so
 	// the job trees are still ended below.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
 
 	// MCP over HTTP and the unix socket comes with the transport
@@ -118,7 +118,14 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		Version:  version,
 		Theme:    *theme,
 		OnAction: audit.person,
-	}, tea.WithOutput(stdout), tea.WithFPS(*fps))
+	},
+		tea.WithOutput(stdout), tea.WithFPS(*fps),
+		// tend handles SIGTERM and SIGHUP itself (ctx above). With Bubble
+		// Tea's handler on too, a SIGTERM could reach both: the context ends
+		// the program while the handler blocks forever sending a QuitMsg
+		// nobody reads, and shutdown waits on the handler (bubbletea
+		// v2.0.10; seen as a 1-in-3 hang in TestTUIPersonRunsAnswersAndKills).
+		tea.WithoutSignalHandler())
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		logger.Error("ui", "err", err)
 		fmt.Fprintf(stderr, "tend: %v\n", err)
