@@ -27,6 +27,12 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 	if v.Class.Held() {
 		out.Warning = v.Class.String() + ": " + strings.Join(v.Reasons, "; ")
 	}
+	if byPersonIn(ctx, r.Origin) {
+		// The person at the TUI is the approver: what they run themselves
+		// is neither held nor refused by rules written for agents. It
+		// still carries the warning.
+		return out
+	}
 	switch v.Decision {
 	case policy.Allow:
 		return out
@@ -65,6 +71,24 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 	}
 	g.audit.approval(r, out.Approval)
 	return out
+}
+
+// personKey marks the context of a job the person at the TUI started.
+type personKey struct{}
+
+// byPerson marks ctx as the person's own: the gate runs the command the
+// person typed without asking them about it. Only tend's own code can mark
+// a context (the key is unexported), so an agent cannot: an MCP client that
+// calls itself "human" still waits for approval.
+func byPerson(ctx context.Context) context.Context {
+	return context.WithValue(ctx, personKey{}, true)
+}
+
+// byPersonIn reports whether a command with origin o comes from the person
+// at the TUI: its context is marked and its origin is [engine.Human].
+func byPersonIn(ctx context.Context, o engine.Origin) bool {
+	marked, _ := ctx.Value(personKey{}).(bool)
+	return marked && o == engine.Human
 }
 
 // headless is the gate with no person to ask: deny rules deny, destructive

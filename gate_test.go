@@ -136,3 +136,47 @@ func TestHeadlessGate(t *testing.T) {
 		t.Fatalf("ls: %+v", v)
 	}
 }
+
+// What the person at the TUI runs is theirs to approve: it neither waits
+// nor is refused. An agent cannot pass for the person: an MCP client named
+// "human", or the person's origin without the TUI's mark, still waits.
+func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
+	t.Parallel()
+	approvals := policy.NewApprovals()
+	approvals.Timeout = time.Minute
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}, approvals: approvals}
+	cwd := t.TempDir()
+	for _, cmd := range []string{"rm -rf /", "curl example.invalid"} {
+		v := g.check(byPerson(t.Context()), engine.GateRequest{Command: cmd, Cwd: cwd, Origin: engine.Human})
+		if v.Deny != "" || v.Approval != nil {
+			t.Errorf("the person's %q: %+v", cmd, v)
+		}
+		if cmd == "rm -rf /" && !strings.Contains(v.Warning, "destructive") {
+			t.Errorf("the person's %q lost its warning: %+v", cmd, v)
+		}
+	}
+	if n := len(approvals.Pending()); n != 0 {
+		t.Fatalf("%d requests queued for the person's own commands", n)
+	}
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		origin engine.Origin
+	}{
+		{"an MCP client named human", byPerson(t.Context()), engine.Origin{Client: "human", Tool: "terminal_exec", Session: "s1"}},
+		{"the person's origin without the mark", t.Context(), engine.Human},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(tc.ctx)
+			done := make(chan engine.Verdict, 1)
+			go func() { done <- g.check(ctx, engine.GateRequest{Command: "rm -rf /", Cwd: cwd, Origin: tc.origin}) }()
+			for len(approvals.Pending()) == 0 {
+				<-approvals.Changed()
+			}
+			cancel()
+			if v := <-done; v.Deny == "" || v.Approval == nil || !v.Approval.Required {
+				t.Fatalf("not held: %+v", v)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"tend/engine"
 	"tend/mcpserver"
+	"tend/policy"
 	"tend/ui"
 )
 
@@ -32,6 +33,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", defaultConfigPath(), "config file (approval mode, rules, budgets, theme); a missing file is the defaults")
 	theme := fs.String("theme", "", "dark or light (default: the config's, else from the terminal's background)")
 	fps := fs.Int("fps", 60, "most frames drawn per second (Bubble Tea's renderer wakes this often even when idle)")
+	port := fs.Int("port", DefaultPort, "HTTP port of MCP on 127.0.0.1 (0: a free one; default: the config's, else 7878, else a free one)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -50,6 +52,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	}
 	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
 		*maxJobs = cfg.Jobs.MaxJobs
+	}
+	if !set["port"] && cfg.Port > 0 {
+		*port = cfg.Port
 	}
 	if *theme == "" {
 		*theme = cfg.Theme
@@ -82,10 +87,10 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer audit.Close()
-	// The UI has no approval view yet, so held commands get the headless
-	// fallback (run with a warning, or deny) rather than waiting for a
-	// person who cannot answer.
-	g := cfg.gate(nil)
+	// A person is watching: held commands wait for their answer in the UI
+	// (or the config's timeout, a denial), and every decision is audited.
+	approvals := policy.NewApprovals()
+	g := cfg.gate(approvals)
 	g.audit = audit
 	e, err := engine.New(engine.Config{
 		StateDir: *stateDir, Grace: *grace, MaxJobs: *maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
@@ -106,18 +111,34 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
 
-	// MCP over HTTP and the unix socket comes with the transport
-	// (startServers in serve.go); until it lands the UI runs without, and
-	// its status bar says so.
-	address := ""
+	// MCP over HTTP and the unix socket, advertised in the state dir so
+	// that `tend mcp` bridges agents here. Without it the UI still runs,
+	// and says why.
+	address, notice := "", ""
+	servers, err := startServers(ctx, srv, serveOptions{stateDir: *stateDir, port: *port, logger: logger})
+	if err != nil && *port != 0 && !set["port"] && !errors.Is(err, errLive) {
+		// The default port is taken (another tend?): any free one will do,
+		// the discovery file tells `tend mcp` where.
+		logger.Warn("MCP port taken: using a free one", "port", *port, "err", err)
+		servers, err = startServers(ctx, srv, serveOptions{stateDir: *stateDir, port: 0, logger: logger})
+	}
+	if err != nil {
+		logger.Error("MCP not served", "err", err)
+		notice = "MCP not served: " + err.Error()
+	} else {
+		address = servers.URL
+		defer servers.Close()
+	}
 
 	err = ui.Run(ctx, ui.Options{
-		Backend:  ui.FromEngine(e),
-		Activity: activitySource{srv.Activity()},
-		Address:  address,
-		Version:  version,
-		Theme:    *theme,
-		OnAction: audit.person,
+		Backend:   personBackend{ui.FromEngine(e)},
+		Activity:  activitySource{srv.Activity()},
+		Approvals: approvals,
+		Address:   address,
+		Notice:    notice,
+		Version:   version,
+		Theme:     *theme,
+		OnAction:  audit.person,
 	},
 		tea.WithOutput(stdout), tea.WithFPS(*fps),
 		// tend handles SIGTERM and SIGHUP itself (ctx above). With Bubble
@@ -129,6 +150,9 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		logger.Error("ui", "err", err)
 		fmt.Fprintf(stderr, "tend: %v\n", err)
+	}
+	if servers != nil {
+		servers.Close() // no new call, and calls waiting for approval end denied
 	}
 	var ptys []engine.JobID
 	running := 0
@@ -164,6 +188,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// personBackend is the engine as the person at the TUI uses it: the jobs
+// they start (":" and "s") are theirs, and the gate does not hold them for
+// their own approval (gate.go, byPerson).
+type personBackend struct{ ui.Backend }
+
+func (b personBackend) Start(ctx context.Context, spec engine.Spec) (ui.Job, error) {
+	return b.Backend.Start(byPerson(ctx), spec)
 }
 
 // activitySource adapts mcpserver's record of tool calls to the UI's.

@@ -13,6 +13,8 @@ type KeyMap struct {
 	Input    Input    // the filter, command and search lines
 	Copy     Copy     // copy mode
 	Activity Activity // the Activity view
+	Approve  Approve  // a pending approval: the Approvals view, or its row selected in the job list
+	Queue    Queue    // the Approvals view: which request is shown
 }
 
 // Global are the keys that work in every view.
@@ -55,6 +57,18 @@ type Copy struct {
 	Up, Down, PageUp, PageDown, Mark, Yank, Cancel key.Binding
 }
 
+// Approve are the only keys that settle a held command (DESIGN §5,
+// RELIABILITY S5): active only in the Approvals view and while a pending
+// approval is selected in the job list. Enter is not among them.
+type Approve struct {
+	Approve, Deny, Reason, Edit, Prefix, PageUp, PageDown key.Binding
+}
+
+// Queue moves between the pending approvals of the Approvals view.
+type Queue struct {
+	Up, Down key.Binding
+}
+
 // Activity are the keys of the Activity view.
 type Activity struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
@@ -73,7 +87,7 @@ func Default() KeyMap {
 	return KeyMap{
 		Global: Global{
 			Help:  b(k("?"), "?", "help"),
-			Views: b(k("tab"), "tab", "jobs/activity"),
+			Views: b(k("tab"), "tab", "next view"),
 			Theme: b(k("t"), "t", "theme"),
 			Quit:  b(k("q", "ctrl+c"), "q", "quit"),
 		},
@@ -126,6 +140,19 @@ func Default() KeyMap {
 			Mark:     b(k("space", "v"), "space", "start/clear selection"),
 			Yank:     b(k("y", "enter"), "y", "copy (OSC 52)"),
 			Cancel:   b(k("esc", "q"), "esc", "leave"),
+		},
+		Approve: Approve{
+			Approve:  b(k("y"), "y", "approve once"),
+			Deny:     b(k("n"), "n", "deny"),
+			Reason:   b(k("r"), "r", "deny with reason"),
+			Edit:     b(k("e"), "e", "edit+approve"),
+			Prefix:   b(k("a"), "a", "allow prefix"),
+			PageUp:   b(k("pgup"), "pgup", "scroll the command up"),
+			PageDown: b(k("pgdown"), "pgdn", "scroll the command down"),
+		},
+		Queue: Queue{
+			Up:   b(k("up", "k"), "↑/k", "older request"),
+			Down: b(k("down", "j"), "↓/j", "newer request"),
 		},
 		Activity: Activity{
 			Up:       b(k("up", "k"), "↑/k", "up"),
@@ -200,6 +227,22 @@ func (c Copy) FullHelp() [][]key.Binding {
 }
 
 // ShortHelp implements help.KeyMap.
+func (a Approve) ShortHelp() []key.Binding {
+	return []key.Binding{a.Approve, a.Deny, a.Reason, a.Edit, a.Prefix}
+}
+
+// FullHelp implements help.KeyMap.
+func (a Approve) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{a.Approve, a.Deny, a.Reason, a.Edit, a.Prefix, a.PageUp, a.PageDown}}
+}
+
+// ShortHelp implements help.KeyMap.
+func (q Queue) ShortHelp() []key.Binding { return []key.Binding{q.Up, q.Down} }
+
+// FullHelp implements help.KeyMap.
+func (q Queue) FullHelp() [][]key.Binding { return [][]key.Binding{q.ShortHelp()} }
+
+// ShortHelp implements help.KeyMap.
 func (a Activity) ShortHelp() []key.Binding { return []key.Binding{a.Up, a.Down, a.Bottom} }
 
 // FullHelp implements help.KeyMap.
@@ -213,7 +256,7 @@ func (m KeyMap) Groups() []Group {
 	return []Group{
 		{"Global", m.Global}, {"Jobs", m.Jobs}, {"Pane", m.Pane}, {"Term", m.Term},
 		{"Confirm", m.Confirm}, {"Picker", m.Picker}, {"Input", m.Input}, {"Copy", m.Copy},
-		{"Activity", m.Activity},
+		{"Activity", m.Activity}, {"Approve", m.Approve}, {"Queue", m.Queue},
 	}
 }
 

@@ -59,6 +59,8 @@ func TestNoDuplicateKeysAcrossActiveGroups(t *testing.T) {
 	}{
 		{"jobs view", []any{km.Global, km.Jobs, km.Pane}},
 		{"activity view", []any{km.Global, km.Activity}},
+		{"approvals view", []any{km.Global, km.Approve, km.Queue}},
+		{"approval selected in the job list", []any{km.Global, km.Jobs, km.Approve}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -97,5 +99,19 @@ func TestTermTakesOnlyThePrefix(t *testing.T) {
 	term := Default().Term
 	if got := term.Detach.Keys(); !reflect.DeepEqual(got, []string{"ctrl+b"}) {
 		t.Errorf("Term.Detach keys = %v, want [ctrl+b]", got)
+	}
+}
+
+// Only deliberate keys settle an approval: never enter, space, esc or a
+// key an attached job or a paste is likely to send on its own.
+func TestApprovalKeysAreDeliberate(t *testing.T) {
+	t.Parallel()
+	for name, b := range allBindings(t, Default().Approve) {
+		for _, k := range b.Keys() {
+			switch k {
+			case "enter", "space", " ", "esc", "tab", "ctrl+c", "ctrl+d", "ctrl+j", "ctrl+m":
+				t.Errorf("Approve.%s is bound to %q", name, k)
+			}
+		}
 	}
 }

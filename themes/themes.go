@@ -101,6 +101,8 @@ type Styles struct {
 	HelpSep     lipgloss.Style
 	Dialog      lipgloss.Style // confirmations and pickers
 	Prompt      lipgloss.Style // the input line (filter, command, search)
+	Approval    lipgloss.Style // a command waiting for a person's approval: its row, its title, the count
+	Escaped     lipgloss.Style // a control or invisible character of a held command, shown as an escape
 
 	// ANSI is the palette's remap of a child's colours 0–15.
 	ANSI [16]color.Color
@@ -141,6 +143,8 @@ func New(p Palette) *Styles {
 		HelpSep:     fg(p.Subtle),
 		Dialog:      fg(p.Warn).Bold(true),
 		Prompt:      fg(p.Accent).Bold(true),
+		Approval:    fg(p.Warn).Bold(true),
+		Escaped:     fg(p.Error).Bold(true),
 		ANSI:        p.ANSI,
 	}
 }

@@ -29,7 +29,7 @@ func TestEndToEnd(t *testing.T) {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 30))
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go Pump(ctx, tm.Send, m.Events(), be.Ready())
+	go Pump(ctx, tm.Send, m.Events(), be.Ready(), nil)
 
 	// The output stream is cumulative: wait for text to appear in it.
 	var seen bytes.Buffer

@@ -242,17 +242,21 @@ type harness struct {
 	ticks   []time.Duration
 }
 
-func newHarness(t *testing.T, b Backend, act ActivitySource, theme string) *harness {
+func newHarness(t *testing.T, b Backend, act ActivitySource, theme string, more ...func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t}
-	h.m = New(Options{
+	opts := Options{
 		Backend: b, Activity: act, Address: "http://127.0.0.1:7878/mcp", Theme: theme, Now: func() time.Time { return now }, Cwd: "/srv/app",
 		OnAction: func(action string, job engine.JobID, _ string) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			h.actions = append(h.actions, action+" "+string(job))
 		},
-	})
+	}
+	for _, f := range more {
+		f(&opts)
+	}
+	h.m = New(opts)
 	h.m.tick = func(d time.Duration, _ func(time.Time) tea.Msg) tea.Cmd {
 		h.ticks = append(h.ticks, d)
 		return nil
@@ -307,6 +311,12 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyPgUp}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "ctrl+w":
+		return tea.KeyPressMsg{Code: 'w', Mod: tea.ModCtrl}
+	case " ":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "ctrl+b":

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -53,6 +54,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case modeFilter, modeCommand, modeSearch:
 		return m.handleInputKey(msg)
+	case modeApprReason, modeApprEdit, modeApprPrefix:
+		return m.handleApprovalInputKey(msg)
 	case modeCopy:
 		return m.handleCopyKey(msg)
 	}
@@ -70,12 +73,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeHelp
 		return nil
 	case key.Matches(msg, k.Global.Views):
-		if m.view == jobsView {
+		switch m.view {
+		case jobsView:
 			m.view = activityView
 			m.act.pull()
-		} else {
+		case activityView:
+			m.view = approvalsView
+		default:
 			m.view = jobsView
 		}
+		m.syncKeys()
 		return nil
 	case key.Matches(msg, k.Global.Theme):
 		if m.c.Styles.Palette.Name == "light" {
@@ -86,11 +93,30 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.themeSet = true
 		return nil
 	}
-	if m.view == activityView {
+	switch {
+	case m.view == activityView:
 		m.act.key(msg, k.Activity)
 		return nil
+	case m.view == approvalsView:
+		return m.handleApprovalKey(msg)
+	case m.listAppr:
+		return m.handleListApprovalKey(msg)
 	}
 	return m.handleJobsKey(msg)
+}
+
+// handleListApprovalKey handles the keys while a pending approval is
+// selected in the job list: its own keys, moving in the list, and the list
+// keys that do not act on a job.
+func (m *Model) handleListApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	switch {
+	case key.Matches(msg, k.Approve.Approve, k.Approve.Deny, k.Approve.Reason, k.Approve.Edit, k.Approve.Prefix, k.Approve.PageUp, k.Approve.PageDown):
+		return m.handleApprovalKey(msg)
+	case key.Matches(msg, k.Jobs.Up, k.Jobs.Down, k.Jobs.Top, k.Jobs.Bottom, k.Jobs.Shell, k.Jobs.Command, k.Jobs.Zoom, k.Jobs.Filter):
+		return m.handleJobsKey(msg)
+	}
+	return nil
 }
 
 func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -207,18 +233,47 @@ func (m *Model) scrollPane(d int) tea.Cmd {
 	return nil
 }
 
+// moveSelection moves the job list's selection d rows: over the pending
+// approvals at its top, then the jobs.
 func (m *Model) moveSelection(d int) tea.Cmd {
-	if len(m.order) == 0 {
+	return m.selectRow(m.selIndex() + d)
+}
+
+// selectRow selects row i of the job list (clamped).
+func (m *Model) selectRow(i int) tea.Cmd {
+	na := len(m.appr.reqs)
+	n := na + len(m.order)
+	if n == 0 {
 		return nil
 	}
-	i := 0
-	for j, id := range m.order {
-		if id == m.selected {
-			i = j
-		}
+	i = min(max(i, 0), n-1)
+	if i < na {
+		m.listAppr = true
+		m.appr.setCur(m.appr.reqs[i].ID)
+		m.syncKeys()
+		m.scrollListTo()
+		return nil
 	}
-	i = min(max(i+d, 0), len(m.order)-1)
-	return m.selectJob(m.order[i], false)
+	m.listAppr = false
+	cmd := m.selectJob(m.order[i-na], false)
+	m.syncKeys()
+	m.scrollListTo()
+	return cmd
+}
+
+// selIndex is the row of the job list's selection.
+func (m *Model) selIndex() int {
+	na := len(m.appr.reqs)
+	if m.listAppr {
+		if i := m.appr.index(m.appr.cur); i >= 0 {
+			return i
+		}
+		return 0
+	}
+	if i := slices.Index(m.order, m.selected); i >= 0 {
+		return na + i
+	}
+	return na
 }
 
 // handleInputKey edits the filter, command or search line.
@@ -409,7 +464,9 @@ func (m *Model) auditCmd(action string, id engine.JobID, detail string) tea.Cmd 
 // handlePaste sends pasted text to an attached job or the input line.
 func (m *Model) handlePaste(s string) tea.Cmd {
 	switch {
-	case m.mode == modeFilter || m.mode == modeCommand || m.mode == modeSearch:
+	case m.mode == modeFilter || m.mode == modeCommand || m.mode == modeSearch || isApprovalMode(m.mode):
+		// Into a line being typed: it edits the text and never submits it.
+		// Anywhere else on an approval a paste is dropped: it cannot answer.
 		m.input.paste(s)
 		if m.mode == modeFilter {
 			m.setFilter(m.input.value)
@@ -449,6 +506,10 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		m.act.scroll(-d)
 		return nil
 	}
+	if m.view == approvalsView || m.listAppr && (m.zoom || msg.X >= m.listWidth()) {
+		m.appr.scroll = max(m.appr.scroll-d, 0) // clamped when drawn
+		return nil
+	}
 	if !m.zoom && msg.X < m.listWidth() {
 		return m.moveSelection(-d / 3)
 	}
@@ -464,8 +525,8 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 		return nil
 	}
 	row := msg.Y - 1 + m.listTop // the box's top border is row 0
-	if row >= 0 && row < len(m.order) && msg.Y >= 1 {
-		return m.selectJob(m.order[row], false)
+	if row >= 0 && row < len(m.appr.reqs)+len(m.order) && msg.Y >= 1 {
+		return m.selectRow(row)
 	}
 	return nil
 }

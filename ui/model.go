@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -17,12 +18,18 @@ import (
 type Options struct {
 	Backend  Backend
 	Activity ActivitySource // nil: no MCP server runs
-	Address  string         // where MCP is served, for the status bar ("" when it is not)
-	Version  string
-	Theme    string           // "dark" (default) or "light"
-	Cwd      string           // where a person's jobs start (default: the working directory)
-	Shell    string           // the command of a new shell job (default "bash")
-	Now      func() time.Time // the clock (tests)
+	// Approvals is the queue of held commands the person answers; nil:
+	// nothing waits for a person here.
+	Approvals Approvals
+	// Notice, when set, is shown in the status bar at start as a warning
+	// (e.g. why MCP is not served).
+	Notice  string
+	Address string // where MCP is served, for the status bar ("" when it is not)
+	Version string
+	Theme   string           // "dark" (default) or "light"
+	Cwd     string           // where a person's jobs start (default: the working directory)
+	Shell   string           // the command of a new shell job (default "bash")
+	Now     func() time.Time // the clock (tests)
 	// OnAction, when set, is told of everything a person does to a job
 	// (kill, signal, stdin, background, start, remove), for the audit log.
 	// It is called off the Update goroutine and must not block for long.
@@ -40,6 +47,7 @@ type viewKind int
 const (
 	jobsView viewKind = iota
 	activityView
+	approvalsView
 )
 
 type focusKind int
@@ -62,6 +70,9 @@ const (
 	modeCommand
 	modeSearch
 	modeCopy
+	modeApprReason // typing the reason of a denial
+	modeApprEdit   // editing a held command before approving it
+	modeApprPrefix // editing the prefix allowed for the session
 )
 
 // Model is the root model of the terminal UI.
@@ -90,8 +101,10 @@ type Model struct {
 	confirm  engine.JobID
 	sigIndex int
 
-	pane pane
-	act  activity
+	pane     pane
+	act      activity
+	appr     approvals
+	listAppr bool // the job list's selection is on the pending approval appr.cur
 
 	status    string
 	statusLvl level
@@ -155,6 +168,7 @@ func New(opts Options) *Model {
 		m.jobs[in.ID] = in
 	}
 	m.act.init(opts.Activity)
+	m.appr.init(opts.Approvals)
 	m.width, m.height = 100, 30
 	m.rebuildOrder()
 	if len(m.order) > 0 {
@@ -178,6 +192,10 @@ func (m *Model) Close() {
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.selectJob(m.selected, true), m.scheduleTick()}
+	if m.opts.Notice != "" {
+		notice := m.opts.Notice
+		cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, notice} })
+	}
 	if !m.themeSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -190,6 +208,9 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "tend"
+	if n := len(m.appr.reqs); n > 0 {
+		v.WindowTitle = fmt.Sprintf("tend · %d to approve", n)
+	}
 	v.Cursor = m.cursor
 	if p := m.c.Styles.Palette; p.Bg != nil {
 		v.BackgroundColor = p.Bg
@@ -207,7 +228,11 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 	p := tea.NewProgram(m, progOpts...)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go Pump(ctx, p.Send, m.Events(), opts.Backend.Ready())
+	var changed <-chan struct{}
+	if opts.Approvals != nil {
+		changed = opts.Approvals.Changed()
+	}
+	go Pump(ctx, p.Send, m.Events(), opts.Backend.Ready(), changed)
 	if opts.Activity != nil {
 		bell, stop := opts.Activity.Watch()
 		defer stop()

@@ -98,6 +98,8 @@ func TestGoldenActivity(t *testing.T) {
 	golden.RequireEqual(t, plain(h))
 	h.press("up")
 	wantIn(t, plain(h), `result no such job: "99"`)
+	h.press("tab") // Jobs → Activity → Approvals → Jobs
+	wantIn(t, plain(h), "Nothing waits for approval")
 	h.press("tab")
 	wantIn(t, plain(h), "Jobs 2 running · 2 done")
 }

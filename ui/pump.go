@@ -26,10 +26,12 @@ type activityDirtyMsg struct{}
 // Pump turns engine events into engineEventMsg (each one, in order) and the
 // output doorbell into at most one screenDirtyMsg per frame: the first ring
 // arms a timer, rings until it fires are absorbed, and a ring after it
-// arms the next, so the trailing frame is always sent. Idle, it waits
-// without waking. send is tea.Program.Send (tests pass a func); Pump returns
-// when ctx ends.
-func Pump(ctx context.Context, send func(tea.Msg), events <-chan engine.Event, ready <-chan struct{}) {
+// arms the next, so the trailing frame is always sent. A ring of approvals
+// (the approval queue's doorbell; nil when there is none) is sent at once
+// as approvalsDirtyMsg: a person is told of a held command without waiting
+// for a frame. Idle, it waits without waking. send is tea.Program.Send
+// (tests pass a func); Pump returns when ctx ends.
+func Pump(ctx context.Context, send func(tea.Msg), events <-chan engine.Event, ready, approvals <-chan struct{}) {
 	var tick <-chan time.Time // nil while no frame is pending
 	for {
 		select {
@@ -37,6 +39,8 @@ func Pump(ctx context.Context, send func(tea.Msg), events <-chan engine.Event, r
 			return
 		case ev := <-events:
 			send(engineEventMsg{ev})
+		case <-approvals:
+			send(approvalsDirtyMsg{})
 		case <-ready:
 			if tick == nil {
 				tick = time.After(frame)

@@ -45,7 +45,7 @@ func startPump(t *testing.T) (*recorder, chan engine.Event, chan struct{}) {
 	ready := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go Pump(ctx, r.send, events, ready)
+	go Pump(ctx, r.send, events, ready, nil)
 	return r, events, ready
 }
 
@@ -135,7 +135,7 @@ func TestPumpStopsWithItsContext(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
-			Pump(ctx, func(tea.Msg) {}, make(chan engine.Event), make(chan struct{}))
+			Pump(ctx, func(tea.Msg) {}, make(chan engine.Event), make(chan struct{}), nil)
 			close(done)
 		}()
 		cancel()

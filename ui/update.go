@@ -78,6 +78,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case activityDirtyMsg:
 		m.act.pull()
 		return nil
+	case approvalsDirtyMsg:
+		return m.applyApprovals()
+	case decidedMsg:
+		return m.applyDecided(msg)
 	case infosMsg:
 		for _, in := range msg.infos {
 			if _, ok := m.jobs[in.ID]; ok {
@@ -98,6 +102,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case jobStartedMsg:
+		m.listAppr = false
 		cmd := m.selectJob(msg.id, true)
 		if msg.attach {
 			m.focus = focusTerm
@@ -233,6 +238,7 @@ func (m *Model) selectedInfo() (engine.Info, bool) {
 // syncKeys enables the bindings that apply to the selected job.
 func (m *Model) syncKeys() {
 	in, ok := m.selectedInfo()
+	ok = ok && !m.listAppr // a pending approval is selected, not a job
 	running := ok && in.Status == "running"
 	k := &m.c.Keys
 	k.Jobs.Attach.SetEnabled(running)
@@ -246,24 +252,30 @@ func (m *Model) syncKeys() {
 }
 
 // scheduleTick arms one timer for the moment the shown runtime of some
-// running job changes (each second under a minute, then each minute). With
-// no running job nothing is armed: an idle UI does not wake.
+// running job, or the shown wait of some pending approval, changes (each
+// second under a minute, then each minute). With neither nothing is armed:
+// an idle UI does not wake.
 func (m *Model) scheduleTick() tea.Cmd {
 	now := m.now()
 	var next time.Time
-	for _, in := range m.jobs {
-		if in.Status != "running" {
-			continue
-		}
-		age := now.Sub(in.StartedAt)
+	consider := func(since time.Time) {
+		age := now.Sub(since)
 		step := time.Second
 		if age >= time.Minute {
 			step = time.Minute
 		}
-		at := in.StartedAt.Add((age/step + 1) * step)
+		at := since.Add((age/step + 1) * step)
 		if next.IsZero() || at.Before(next) {
 			next = at
 		}
+	}
+	for _, in := range m.jobs {
+		if in.Status == "running" {
+			consider(in.StartedAt)
+		}
+	}
+	for _, r := range m.appr.reqs {
+		consider(r.Asked)
 	}
 	if next.IsZero() || (!m.tickAt.IsZero() && !next.Before(m.tickAt)) {
 		return nil

@@ -50,19 +50,14 @@ func (m *Model) layout() tea.Cmd {
 // scrollListTo keeps the selected job in view.
 func (m *Model) scrollListTo() {
 	rows := m.mainHeight() - 2
-	i := 0
-	for j, id := range m.order {
-		if id == m.selected {
-			i = j
-		}
-	}
+	i := m.selIndex()
 	if i < m.listTop {
 		m.listTop = i
 	}
 	if i >= m.listTop+rows {
 		m.listTop = i - rows + 1
 	}
-	m.listTop = min(max(m.listTop, 0), max(len(m.order)-rows, 0))
+	m.listTop = min(max(m.listTop, 0), max(len(m.appr.reqs)+len(m.order)-rows, 0))
 }
 
 // refresh renders every part into the cached strings View joins.
@@ -77,6 +72,8 @@ func (m *Model) refresh() {
 	case m.view == activityView:
 		title := st.Title.Render("Activity") + st.Muted.Render(fmt.Sprintf(" · %d tool calls", len(m.act.calls)))
 		m.mainBox = box(st, st.BorderFocus, title, "", m.act.render(st, m.width-2, mh-2), m.width, mh)
+	case m.view == approvalsView:
+		m.mainBox = m.renderApprovals(m.width, mh)
 	default:
 		if lw := m.listWidth(); lw > 0 {
 			m.listBox = m.renderList(lw, mh)
@@ -262,6 +259,11 @@ func (m *Model) renderList(w, h int) []string {
 	rows := h - 2
 	running := m.Running()
 	title := st.Title.Render("Jobs")
+	na := len(m.appr.reqs)
+	if na > 0 {
+		// First: the title is cut to the list's width.
+		title += st.Approval.Render(fmt.Sprintf(" ⚠ %d to approve ·", na))
+	}
 	counts := fmt.Sprintf(" %d running · %d done", running, len(m.jobs)-running)
 	title += st.Muted.Render(counts)
 	if m.filter != "" {
@@ -269,7 +271,13 @@ func (m *Model) renderList(w, h int) []string {
 	}
 	var lines []string
 	showOrigin := iw >= 40
-	for i := m.listTop; i < len(m.order) && i < m.listTop+rows; i++ {
+	// Pending approvals first, then the jobs.
+	for i := m.listTop; i < na && i < m.listTop+rows; i++ {
+		r := m.appr.reqs[i]
+		sel := m.listAppr && r.ID == m.appr.cur && m.view == jobsView && m.focus == focusList
+		lines = append(lines, m.approvalRow(r, iw, sel, showOrigin))
+	}
+	for i := max(m.listTop-na, 0); i < len(m.order) && i+na < m.listTop+rows; i++ {
 		in := m.jobs[m.order[i]]
 		g, gs := glyph(st, in)
 		ex := exitCell(in)
@@ -280,7 +288,7 @@ func (m *Model) renderList(w, h int) []string {
 		idw := 3
 		lw := max(iw-2-idw-1-ansi.StringWidth(right), 4)
 		text := fmt.Sprintf("%*s %s", idw, in.ID, pad(ansi.Truncate(label(in), lw, "…"), lw)) + right
-		sel := m.order[i] == m.selected
+		sel := m.order[i] == m.selected && !m.listAppr
 		switch {
 		case sel && m.view == jobsView && m.focus == focusList:
 			lines = append(lines, gs.Background(st.Palette.Selection).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
@@ -292,7 +300,7 @@ func (m *Model) renderList(w, h int) []string {
 			lines = append(lines, gs.Render(g+" ")+st.Base.Render(text))
 		}
 	}
-	if len(m.order) == 0 {
+	if len(m.order) == 0 && na == 0 {
 		if m.filter != "" {
 			lines = append(lines, st.Muted.Render(" no job matches the filter"))
 		} else {
@@ -300,7 +308,7 @@ func (m *Model) renderList(w, h int) []string {
 		}
 	}
 	hint := ""
-	if n := len(m.order); n > rows {
+	if n := na + len(m.order); n > rows {
 		hint = st.Muted.Render(fmt.Sprintf("%d–%d of %d", m.listTop+1, min(m.listTop+rows, n), n))
 	}
 	border := st.Border
@@ -321,6 +329,9 @@ func tilde(p string) string {
 func (m *Model) renderPane(w, h int) []string {
 	st := m.c.Styles
 	p := &m.pane
+	if r, ok := m.appr.current(); ok && m.listAppr {
+		return m.renderApprovalPane(r, w, h)
+	}
 	in, ok := m.selectedInfo()
 	if !ok {
 		return box(st, st.Border, "", "", []string{st.Muted.Render("Select a job on the left.")}, w, h)
@@ -439,6 +450,12 @@ func (m *Model) renderStatus() string {
 	}
 	running := m.Running()
 	right := st.Running.Render(fmt.Sprintf("● %d running", running)) + st.Muted.Render(fmt.Sprintf(" · %d finished · %s ", len(m.jobs)-running, m.c.Styles.Palette.Name))
+	if m.status != "" {
+		right = st.Running.Render(fmt.Sprintf("● %d running ", running)) // room for the message
+	}
+	if n := len(m.appr.reqs); n > 0 {
+		right = st.Approval.Render(fmt.Sprintf("⚠ %d to approve", n)) + st.Muted.Render(" · ") + right
+	}
 	var left string
 	if m.status != "" {
 		ls := st.Base
@@ -477,6 +494,18 @@ func (m *Model) renderHelpBar() string {
 		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt+m.input.value), m.height-1)
 		hint := m.help.ShortHelpView(k.Input.ShortHelp())
 		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
+	case modeApprReason, modeApprEdit, modeApprPrefix:
+		// The line being typed: its end stays in view, and hidden
+		// characters and newlines show as escapes.
+		hint := m.help.ShortHelpView(k.Input.ShortHelp())
+		value := oneLineEscaped(m.input.value)
+		room := max(m.width-ansi.StringWidth(hint)-2-ansi.StringWidth(m.input.prompt)-1, 1)
+		if vw := ansi.StringWidth(value); vw > room {
+			value = "…" + ansi.TruncateLeft(value, vw-room+1, "")
+		}
+		prompt := st.Approval.Render(" "+m.input.prompt) + st.Base.Render(value)
+		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt)+ansi.StringWidth(value), m.height-1)
+		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
 	case modeConfirmKill, modeConfirmQuit:
 		bs = k.Confirm.ShortHelp()
 	case modeSignal:
@@ -489,6 +518,10 @@ func (m *Model) renderHelpBar() string {
 		switch {
 		case m.focus == focusTerm:
 			bs = k.Term.ShortHelp()
+		case m.onApproval():
+			bs = append(k.Approve.ShortHelp(), k.Global.ShortHelp()...)
+		case m.view == approvalsView:
+			bs = k.Global.ShortHelp()
 		case m.view == activityView:
 			bs = append(k.Activity.ShortHelp(), k.Global.ShortHelp()...)
 		default:
@@ -520,6 +553,8 @@ func (m *Model) renderHelp(w, h int) []string {
 	add("Jobs", km.Jobs)
 	add("Output", km.Pane)
 	add("Everywhere", km.Global)
+	add("Approvals", km.Approve)
+	add("", km.Queue)
 	add("Attached", km.Term)
 	add("Copy mode", km.Copy)
 	add("Activity", km.Activity)

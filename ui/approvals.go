@@ -1,0 +1,541 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tend/policy"
+	"tend/themes"
+)
+
+// Approvals is the queue of held commands a person decides on (DESIGN §5);
+// *policy.Approvals satisfies it. The UI calls Decide only on a key press in
+// the Approvals view or on a pending approval selected in the job list
+// (RELIABILITY S5): never on Enter, a paste, keys meant for an attached job,
+// or anything an agent or a job sends.
+type Approvals interface {
+	// Pending returns the requests waiting, oldest first.
+	Pending() []policy.Request
+	// Decide settles request id.
+	Decide(id int, ans policy.Answer) error
+	// Changed is rung (coalesced) when a request is added or settled.
+	Changed() <-chan struct{}
+}
+
+// approvalsDirtyMsg says the approval queue changed.
+type approvalsDirtyMsg struct{}
+
+// decidedMsg reports a decision sent to the queue.
+type decidedMsg struct {
+	id   int
+	err  error
+	text string // what was decided, for the status bar
+}
+
+// decidedBy is who the audit log says decided: the person at the TUI.
+const decidedBy = "person"
+
+// approvals is the TUI's copy of the approval queue.
+type approvals struct {
+	src     Approvals
+	reqs    []policy.Request // pending and not yet decided here, oldest first
+	decided map[int]bool     // decided by a key here, until the queue lets go of them
+	cur     int              // the request shown (its ID); 0 when none waits
+	seen    int              // the newest request ID seen, to tell new ones
+	scroll  int              // first line of the shown request's detail
+	target  int              // the request a reason, edit or prefix is typed for
+
+	// The shown request's rendered command, kept while it, the width and
+	// the styles stay the same (a command can be long).
+	cacheID    int
+	cacheW     int
+	cacheSt    *themes.Styles
+	cacheCmd   string
+	cacheLines []string
+}
+
+func (a *approvals) init(src Approvals) {
+	a.src, a.decided = src, map[int]bool{}
+	a.pull()
+}
+
+// pull re-reads the queue; it returns the requests not seen before.
+func (a *approvals) pull() []policy.Request {
+	if a.src == nil {
+		return nil
+	}
+	all := a.src.Pending()
+	var fresh []policy.Request
+	a.reqs = a.reqs[:0]
+	live := map[int]bool{}
+	for _, r := range all {
+		live[r.ID] = true
+		if a.decided[r.ID] {
+			continue
+		}
+		a.reqs = append(a.reqs, r)
+		if r.ID > a.seen {
+			fresh = append(fresh, r)
+		}
+	}
+	for id := range a.decided {
+		if !live[id] {
+			delete(a.decided, id)
+		}
+	}
+	for _, r := range fresh {
+		a.seen = max(a.seen, r.ID)
+	}
+	a.fixCur()
+	return fresh
+}
+
+// fixCur shows the oldest request when the shown one is gone.
+func (a *approvals) fixCur() {
+	if a.index(a.cur) >= 0 {
+		return
+	}
+	a.cur, a.scroll = 0, 0
+	if len(a.reqs) > 0 {
+		a.cur = a.reqs[0].ID
+	}
+}
+
+func (a *approvals) index(id int) int {
+	return slices.IndexFunc(a.reqs, func(r policy.Request) bool { return r.ID == id })
+}
+
+// current is the request shown.
+func (a *approvals) current() (policy.Request, bool) {
+	if i := a.index(a.cur); i >= 0 {
+		return a.reqs[i], true
+	}
+	return policy.Request{}, false
+}
+
+func (a *approvals) setCur(id int) {
+	if id != a.cur {
+		a.cur, a.scroll = id, 0
+	}
+}
+
+// move shows the request d places later in the queue.
+func (a *approvals) move(d int) {
+	if len(a.reqs) == 0 {
+		return
+	}
+	i := min(max(a.index(a.cur)+d, 0), len(a.reqs)-1)
+	a.setCur(a.reqs[i].ID)
+}
+
+// take marks id decided here: it leaves the view at once, before the
+// queue lets go of it.
+func (a *approvals) take(id int) {
+	i := a.index(id)
+	a.decided[id] = true
+	if i < 0 {
+		return
+	}
+	a.reqs = slices.Delete(a.reqs, i, i+1)
+	if a.cur == id {
+		a.cur, a.scroll = 0, 0
+		if len(a.reqs) > 0 {
+			a.cur = a.reqs[min(i, len(a.reqs)-1)].ID
+		}
+	}
+}
+
+// onApproval reports whether the keyboard is on a pending approval: the
+// Approvals view, or an approval selected in the job list, with no dialog
+// or text input open and no job attached.
+func (m *Model) onApproval() bool {
+	if m.mode != modeNone || m.focus != focusList {
+		return false
+	}
+	if _, ok := m.appr.current(); !ok {
+		return false
+	}
+	return m.view == approvalsView || m.view == jobsView && m.listAppr
+}
+
+// handleApprovalKey acts on the keys of a pending approval. Only the
+// Approve group settles it; everything else is ignored.
+func (m *Model) handleApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys
+	r, ok := m.appr.current()
+	if !ok || !m.onApproval() {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Approve.Approve):
+		return m.decide(r, policy.Answer{Approve: true, By: decidedBy}, "approved")
+	case key.Matches(msg, k.Approve.Deny):
+		return m.decide(r, policy.Answer{By: decidedBy}, "denied")
+	case key.Matches(msg, k.Approve.Reason):
+		m.mode, m.appr.target = modeApprReason, r.ID
+		m.input = lineInput{prompt: "reason for the agent (enter denies): "}
+	case key.Matches(msg, k.Approve.Edit):
+		m.mode, m.appr.target = modeApprEdit, r.ID
+		m.input = lineInput{prompt: "edit (enter approves the edit): ", value: r.Command}
+	case key.Matches(msg, k.Approve.Prefix):
+		m.mode, m.appr.target = modeApprPrefix, r.ID
+		m.input = lineInput{prompt: "allow for this session every command starting with: ", value: commandPrefix(r.Command)}
+	case key.Matches(msg, k.Approve.PageUp):
+		m.appr.scroll = max(m.appr.scroll-max(m.detailRows()-1, 1), 0)
+	case key.Matches(msg, k.Approve.PageDown):
+		m.appr.scroll += max(m.detailRows()-1, 1) // clamped when drawn
+	case m.view == approvalsView && key.Matches(msg, k.Queue.Up):
+		m.appr.move(-1)
+	case m.view == approvalsView && key.Matches(msg, k.Queue.Down):
+		m.appr.move(1)
+	}
+	return nil
+}
+
+// handleApprovalInputKey edits a reason, an edited command or a prefix;
+// enter sends the decision, esc goes back to the request.
+func (m *Model) handleApprovalInputKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.c.Keys.Input
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.mode = modeNone
+		return nil
+	case key.Matches(msg, k.Submit):
+		i := m.appr.index(m.appr.target)
+		if i < 0 {
+			m.mode = modeNone
+			return func() tea.Msg { return statusMsg{levelWarn, "that request is no longer pending"} }
+		}
+		r := m.appr.reqs[i]
+		v := m.input.value
+		switch m.mode {
+		case modeApprReason:
+			m.mode = modeNone
+			return m.decide(r, policy.Answer{Reason: strings.TrimSpace(v), By: decidedBy}, "denied with a reason")
+		case modeApprEdit:
+			v = strings.TrimSpace(v)
+			if v == "" {
+				return info("the edited command is empty: type one, or esc")
+			}
+			m.mode = modeNone
+			if v == r.Command {
+				return m.decide(r, policy.Answer{Approve: true, By: decidedBy}, "approved")
+			}
+			return m.decide(r, policy.Answer{Approve: true, Command: v, By: decidedBy}, "approved as edited: "+oneLineEscaped(v))
+		case modeApprPrefix:
+			v = oneLine(v)
+			if v == "" {
+				return info("say which words to allow, or esc")
+			}
+			m.mode = modeNone
+			return m.decide(r, policy.Answer{Approve: true, AllowPrefix: v, By: decidedBy}, fmt.Sprintf("approved, and %q allowed for this session", v))
+		}
+		return nil
+	}
+	m.input.key(msg)
+	return nil
+}
+
+// decide sends a decision on r to the queue. The request leaves the view
+// at once; it comes back if the queue refuses the decision.
+func (m *Model) decide(r policy.Request, ans policy.Answer, what string) tea.Cmd {
+	m.appr.take(r.ID)
+	m.afterApprovalsChange()
+	src := m.appr.src
+	text := fmt.Sprintf("%s #%d: %s", what, r.ID, ansi.Truncate(oneLineEscaped(r.Command), 60, "…"))
+	return func() tea.Msg {
+		return decidedMsg{id: r.ID, err: src.Decide(r.ID, ans), text: text}
+	}
+}
+
+func (m *Model) applyDecided(msg decidedMsg) tea.Cmd {
+	switch {
+	case errors.Is(msg.err, policy.ErrNoRequest):
+		return func() tea.Msg {
+			return statusMsg{levelWarn, fmt.Sprintf("request #%d had already ended (timed out, or the agent gave up)", msg.id)}
+		}
+	case msg.err != nil:
+		delete(m.appr.decided, msg.id) // still pending: show it again
+		m.appr.pull()
+		m.afterApprovalsChange()
+		return reportErr(msg.err)
+	}
+	return info("%s", msg.text)
+}
+
+// applyApprovals re-reads the queue and tells the person of new requests,
+// whatever is on screen.
+func (m *Model) applyApprovals() tea.Cmd {
+	fresh := m.appr.pull()
+	var cmds []tea.Cmd
+	if isApprovalMode(m.mode) && m.appr.index(m.appr.target) < 0 {
+		m.mode = modeNone
+		cmds = append(cmds, func() tea.Msg {
+			return statusMsg{levelWarn, "the request you were answering ended (timed out, or the agent gave up)"}
+		})
+	}
+	m.afterApprovalsChange()
+	if n := len(fresh); n > 0 {
+		r := fresh[n-1]
+		where := "tab: Approvals"
+		if m.view == approvalsView {
+			where = "y approves, n denies"
+		}
+		text := fmt.Sprintf("⚠ %s asks to run %s · %s", originOf(r), ansi.Truncate(oneLineEscaped(r.Command), 40, "…"), where)
+		if n > 1 {
+			text = fmt.Sprintf("⚠ %d new requests for approval · %s", n, where)
+		}
+		cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, text} })
+	}
+	cmds = append(cmds, m.scheduleTick())
+	return tea.Batch(cmds...)
+}
+
+// afterApprovalsChange keeps the job list's selection valid.
+func (m *Model) afterApprovalsChange() {
+	if m.listAppr && len(m.appr.reqs) == 0 {
+		m.listAppr = false
+	}
+	m.syncKeys()
+	m.scrollListTo()
+}
+
+func isApprovalMode(md mode) bool {
+	return md == modeApprReason || md == modeApprEdit || md == modeApprPrefix
+}
+
+func originOf(r policy.Request) string {
+	if r.Client == "" {
+		return "an unknown client"
+	}
+	return r.Client
+}
+
+// commandPrefix is the default of "allow a prefix": the command's first two
+// words ("git push").
+func commandPrefix(cmd string) string {
+	f := strings.Fields(cmd)
+	return strings.Join(f[:min(len(f), 2)], " ")
+}
+
+// visibleRune is how a rune of a held command is shown: itself, or an
+// escape for anything that could hide or rearrange what is run (control
+// characters, bidi and other invisible format characters, odd spaces).
+func visibleRune(r rune) (string, bool) {
+	switch {
+	case r == '\t':
+		return `\t`, true
+	case r == utf8.RuneError:
+		return `\ufffd`, true
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+		return fmt.Sprintf(`\x%02x`, r), true
+	case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r) ||
+		r != ' ' && unicode.Is(unicode.Zs, r) || unicode.Is(unicode.Co, r):
+		return fmt.Sprintf(`\u%04x`, r), true
+	}
+	return string(r), false
+}
+
+// oneLineEscaped is a command on one line for lists and messages: newlines
+// become ⏎ and hidden characters escapes.
+func oneLineEscaped(s string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteString(" ⏎ ")
+		}
+		for _, r := range line {
+			t, _ := visibleRune(r)
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}
+
+// commandLines wraps a held command to w cells, whole: every line of it,
+// hidden characters shown as escapes, "$ " before the first line, "> "
+// before each further line and two spaces before wrapped parts.
+func commandLines(st *themes.Styles, cmd string, w int) []string {
+	w = max(w, 4)
+	var out []string
+	for i, line := range strings.Split(cmd, "\n") {
+		gutter := "$ "
+		if i > 0 {
+			gutter = "> "
+		}
+		var b, run strings.Builder
+		b.WriteString(st.Approval.Render(gutter))
+		col := 2
+		flushRun := func() {
+			if run.Len() > 0 {
+				b.WriteString(st.Base.Render(run.String()))
+				run.Reset()
+			}
+		}
+		for _, r := range line {
+			text, esc := visibleRune(r)
+			tw := ansi.StringWidth(text)
+			if col+tw > w && col > 2 {
+				flushRun()
+				out = append(out, b.String())
+				b.Reset()
+				b.WriteString(st.Base.Render("  "))
+				col = 2
+			}
+			if esc {
+				flushRun()
+				b.WriteString(st.Escaped.Render(text))
+			} else {
+				run.WriteString(text)
+			}
+			col += tw
+		}
+		flushRun()
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// wrapText wraps plain text to w cells (for the reasons).
+func wrapText(s string, w int) []string {
+	return strings.Split(ansi.Wrap(oneLineEscaped(s), max(w, 4), " "), "\n")
+}
+
+// approvalDetail is everything about request r, w cells wide: who asks,
+// how long it has waited, the class, cwd and reasons, then the whole
+// command. While the person edits r's command, the edit is shown instead.
+func (m *Model) approvalDetail(r policy.Request, w int) []string {
+	st := m.c.Styles
+	a := &m.appr
+	class := r.Class.String()
+	head := st.Approval.Render("⚠ "+originOf(r)+" asks to run a "+class+" command") +
+		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(m.now().Sub(r.Asked)), r.ID))
+	lines := []string{head}
+	lines = append(lines, st.Muted.Render("cwd  ")+st.Base.Render(oneLineEscaped(tilde(r.Cwd))))
+	for i, reason := range r.Reasons {
+		for j, l := range wrapText(reason, w-5) {
+			label := "     "
+			if i == 0 && j == 0 {
+				label = "why  "
+			}
+			lines = append(lines, st.Muted.Render(label)+st.Warn.Render(l))
+		}
+	}
+	lines = append(lines, "")
+	cmd := r.Command
+	if m.mode == modeApprEdit && a.target == r.ID {
+		lines = append(lines, st.Accent.Render("as you edit it (enter approves this, esc goes back):"))
+		cmd = m.input.value
+		return append(lines, commandLines(st, cmd, w)...)
+	}
+	if a.cacheID != r.ID || a.cacheW != w || a.cacheSt != st || a.cacheCmd != cmd {
+		a.cacheID, a.cacheW, a.cacheSt, a.cacheCmd = r.ID, w, st, cmd
+		a.cacheLines = commandLines(st, cmd, w)
+	}
+	return append(lines, a.cacheLines...)
+}
+
+// scrolled shows h of lines from the request's scroll position, and says
+// where that is when they do not all fit.
+func (m *Model) scrolled(lines []string, h int) ([]string, string) {
+	st := m.c.Styles
+	a := &m.appr
+	a.scroll = min(max(a.scroll, 0), max(len(lines)-h, 0))
+	if len(lines) <= h {
+		return lines, ""
+	}
+	end := min(a.scroll+h, len(lines))
+	hint := st.Accent.Render(fmt.Sprintf("lines %d–%d of %d · pgup/pgdn scroll", a.scroll+1, end, len(lines)))
+	return lines[a.scroll:end], hint
+}
+
+// detailRows is how many rows the shown request's detail has on screen.
+func (m *Model) detailRows() int {
+	if m.view == approvalsView {
+		return max(m.mainHeight()-2-m.queueRows()-1, 1)
+	}
+	return max(m.mainHeight()-2, 1)
+}
+
+// queueRows is how many rows the Approvals view gives the queue.
+func (m *Model) queueRows() int { return min(len(m.appr.reqs), 5) }
+
+// renderApprovalPane is the right pane while a pending approval is
+// selected in the job list.
+func (m *Model) renderApprovalPane(r policy.Request, w, h int) []string {
+	st := m.c.Styles
+	lines, hint := m.scrolled(m.approvalDetail(r, w-2), h-2)
+	title := st.Approval.Render(fmt.Sprintf("Approval #%d", r.ID)) + st.Muted.Render(" · "+r.Class.String())
+	return box(st, st.BorderTerm, title, hint, lines, w, h)
+}
+
+// renderApprovals is the Approvals view: the queue, then the shown
+// request in full.
+func (m *Model) renderApprovals(w, h int) []string {
+	st := m.c.Styles
+	a := &m.appr
+	title := st.Title.Render("Approvals")
+	if n := len(a.reqs); n > 0 {
+		title += st.Approval.Render(fmt.Sprintf(" · %d waiting", n))
+	}
+	iw := w - 2
+	r, ok := a.current()
+	if !ok {
+		lines := []string{
+			st.Muted.Render("Nothing waits for approval."),
+			"",
+			st.Muted.Render("A command an agent runs that is destructive or cannot be read for sure waits here, and at the top"),
+			st.Muted.Render("of the job list, until you answer: y approves it once, n denies it, r denies it with a reason for"),
+			st.Muted.Render("the agent, e edits it then approves, a allows its first words for the rest of the session."),
+			st.Muted.Render("Nothing else answers: not enter, not a paste, not keys sent to a job."),
+		}
+		return box(st, st.BorderFocus, title, "", lines, w, h)
+	}
+	var lines []string
+	qr := m.queueRows()
+	i := a.index(r.ID)
+	top := min(max(i-qr+1, 0), max(len(a.reqs)-qr, 0))
+	for j := top; j < top+qr && j < len(a.reqs); j++ {
+		q := a.reqs[j]
+		text := fmt.Sprintf("#%-3d %-8s %-20s %5s  %s", q.ID, q.Class.String(), ansi.Truncate(originOf(q), 20, "…"),
+			shortAge(m.now().Sub(q.Asked)), oneLineEscaped(q.Command))
+		text = ansi.Truncate(text, iw-2, "…")
+		if q.ID == r.ID {
+			lines = append(lines, st.Approval.Background(st.Palette.Selection).Render(pad("▸ "+text, iw)))
+		} else {
+			lines = append(lines, st.Approval.Render("  "+text))
+		}
+	}
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", iw)))
+	detail, hint := m.scrolled(m.approvalDetail(r, iw), h-2-len(lines))
+	lines = append(lines, detail...)
+	if len(a.reqs) > qr {
+		hint = st.Muted.Render(fmt.Sprintf("request %d of %d · ", i+1, len(a.reqs))) + hint
+	}
+	return box(st, st.BorderTerm, title, hint, lines, w, h)
+}
+
+// approvalRow is a pending approval's row at the top of the job list, as
+// wide as a job's row.
+func (m *Model) approvalRow(r policy.Request, iw int, selected, showOrigin bool) string {
+	st := m.c.Styles
+	right := fmt.Sprintf(" %5s %4s", shortAge(m.now().Sub(r.Asked)), "")
+	if showOrigin {
+		right = " " + pad(ansi.Truncate(originOf(r), 10, "…"), 10) + right
+	}
+	lw := max(iw-2-3-1-ansi.StringWidth(right), 4)
+	text := "ask " + pad(ansi.Truncate(oneLineEscaped(r.Command), lw, "…"), lw) + right
+	if selected {
+		s := st.Approval.Background(st.Palette.Selection)
+		return s.Render("⚠ " + pad(text, iw-2))
+	}
+	return st.Approval.Render("⚠ " + text)
+}

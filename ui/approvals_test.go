@@ -1,0 +1,474 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"tend/engine"
+	"tend/policy"
+)
+
+// fakeApprovals is an approval queue that records every decision. Like the
+// real one, a decided request stays pending until the waiting call lets go
+// of it (finish).
+type fakeApprovals struct {
+	mu        sync.Mutex
+	reqs      []policy.Request
+	decisions []decision
+	refuse    error // Decide's error, when set
+	changed   chan struct{}
+}
+
+type decision struct {
+	id  int
+	ans policy.Answer
+}
+
+func newFakeApprovals(reqs ...policy.Request) *fakeApprovals {
+	return &fakeApprovals{reqs: reqs, changed: make(chan struct{}, 1)}
+}
+
+func (f *fakeApprovals) Pending() []policy.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.reqs)
+}
+
+func (f *fakeApprovals) Decide(id int, ans policy.Answer) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.refuse != nil {
+		return f.refuse
+	}
+	if !slices.ContainsFunc(f.reqs, func(r policy.Request) bool { return r.ID == id }) {
+		return policy.ErrNoRequest
+	}
+	if slices.ContainsFunc(f.decisions, func(d decision) bool { return d.id == id }) {
+		return policy.ErrNoRequest // the real queue takes one decision
+	}
+	f.decisions = append(f.decisions, decision{id, ans})
+	return nil
+}
+
+func (f *fakeApprovals) Changed() <-chan struct{} { return f.changed }
+
+func (f *fakeApprovals) add(r policy.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = append(f.reqs, r)
+}
+
+// finish drops request id, as the real queue does once its call returns.
+func (f *fakeApprovals) finish(id int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reqs = slices.DeleteFunc(f.reqs, func(r policy.Request) bool { return r.ID == id })
+}
+
+func (f *fakeApprovals) got() []decision {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.decisions)
+}
+
+const pushCmd = "git push --force origin HEAD:main"
+
+func pushRequest() policy.Request {
+	return policy.Request{
+		ID: 3, Command: pushCmd, Cwd: "/srv/app", Client: "claude-code 2.1", Class: policy.Destructive,
+		Reasons: []string{"git push --force rewrites the remote branch's history"}, Asked: now.Add(-12 * time.Second),
+	}
+}
+
+func approvalHarness(t *testing.T, theme string, reqs ...policy.Request) (*harness, *fakeApprovals, map[string]*fakeJob) {
+	t.Helper()
+	b, jobs := fixture(t)
+	f := newFakeApprovals(reqs...)
+	h := newHarness(t, b, activityFixture(), theme, func(o *Options) { o.Approvals = f })
+	return h, f, jobs
+}
+
+// toView switches with tab until view v shows.
+func (h *harness) toView(v viewKind) {
+	h.t.Helper()
+	for range 3 {
+		if h.m.view == v {
+			return
+		}
+		h.press("tab")
+	}
+	h.t.Fatalf("tab never reached view %v", v)
+}
+
+// A pending request in the Approvals view, once per theme: who asks, how
+// long it has waited, the class, cwd, reasons and the whole command.
+func TestGoldenApprovals(t *testing.T) {
+	t.Parallel()
+	for _, theme := range []string{"dark", "light"} {
+		t.Run(theme, func(t *testing.T) {
+			t.Parallel()
+			second := policy.Request{ID: 4, Command: "rm -rf ~/old-builds", Cwd: "/srv/app", Client: "codex 0.9", Class: policy.Destructive,
+				Reasons: []string{"rm -r of a path outside the working directory"}, Asked: now.Add(-3 * time.Second)}
+			h, _, _ := approvalHarness(t, theme, pushRequest(), second)
+			h.toView(approvalsView)
+			v := plain(h)
+			wantIn(t, v, "Approvals · 2 waiting", "claude-code 2.1 asks to run a destructive command", "waiting 12s", "cwd  /srv/app",
+				"why  git push --force rewrites", "$ "+pushCmd, "y approve once • n deny • r deny with reason • e edit+approve • a allow prefix • tab next view • ? help • q quit", "⚠ 2 to approve")
+			golden.RequireEqual(t, h.view())
+		})
+	}
+}
+
+// The pending request is first in the job list, highlighted; selected
+// there, the pane shows it and its keys.
+func TestGoldenApprovalInTheJobList(t *testing.T) {
+	t.Parallel()
+	h, _, _ := approvalHarness(t, "dark", pushRequest())
+	v := plain(h)
+	wantIn(t, v, "Jobs ⚠ 1 to approve ·", "⚠ ask git push --force")
+	list := strings.Split(v, "\n")
+	if !strings.Contains(list[1], "⚠ ask git push") {
+		t.Errorf("the approval is not the list's first row:\n%s", v)
+	}
+	// The list's selection starts on a job: an arrival does not move it.
+	if h.m.listAppr {
+		t.Fatal("the selection jumped to the approval")
+	}
+	h.press("up")
+	if !h.m.listAppr || !h.m.onApproval() {
+		t.Fatal("up from the first job did not select the approval")
+	}
+	golden.RequireEqual(t, plain(h))
+	h.press("down")
+	if h.m.listAppr || h.m.selected != "8" {
+		t.Errorf("down did not go back to job 8: listAppr=%v selected=%q", h.m.listAppr, h.m.selected)
+	}
+}
+
+// Each approval key sends the right decision, from the Approvals view and
+// from the job list; the request then leaves the view at once.
+func TestApprovalKeysDecide(t *testing.T) {
+	t.Parallel()
+	typed := func(s string) []string {
+		var out []string
+		for _, r := range s {
+			out = append(out, string(r))
+		}
+		return out
+	}
+	keys := func(k ...any) []string {
+		var out []string
+		for _, x := range k {
+			switch x := x.(type) {
+			case string:
+				out = append(out, x)
+			case []string:
+				out = append(out, x...)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want policy.Answer
+	}{
+		{"y approves once", keys("y"), policy.Answer{Approve: true, By: "person"}},
+		{"n denies", keys("n"), policy.Answer{By: "person"}},
+		{"r denies with the typed reason", keys("r", typed("use a branch"), "enter"), policy.Answer{Reason: "use a branch", By: "person"}},
+		{"e approves the edit", keys("e", "backspace", "backspace", "backspace", "backspace", typed("dev"), "enter"),
+			policy.Answer{Approve: true, Command: "git push --force origin HEAD:dev", By: "person"}},
+		{"e unchanged approves once", keys("e", "enter"), policy.Answer{Approve: true, By: "person"}},
+		{"a allows the first two words", keys("a", "enter"), policy.Answer{Approve: true, AllowPrefix: "git push", By: "person"}},
+		{"a allows an edited prefix", keys("a", "ctrl+w", typed("push --force"), "enter"), policy.Answer{Approve: true, AllowPrefix: "git push --force", By: "person"}},
+	} {
+		for _, where := range []string{"view", "list"} {
+			t.Run(tc.name+" in the "+where, func(t *testing.T) {
+				t.Parallel()
+				h, f, _ := approvalHarness(t, "dark", pushRequest())
+				if where == "view" {
+					h.toView(approvalsView)
+				} else {
+					h.press("up")
+				}
+				h.press(tc.keys...)
+				got := f.got()
+				if len(got) != 1 || got[0].id != 3 || got[0].ans != tc.want {
+					t.Fatalf("decisions = %+v, want one on #3: %+v", got, tc.want)
+				}
+				v := plain(h)
+				if strings.Contains(v, "HEAD:main") && !strings.Contains(v, "#3: git push") {
+					t.Errorf("the decided request is still shown:\n%s", v)
+				}
+				if h.m.listAppr || h.m.mode != modeNone {
+					t.Errorf("after the decision: listAppr=%v mode=%v", h.m.listAppr, h.m.mode)
+				}
+				// The queue lets go of it: it stays gone, and no second
+				// decision is sent.
+				f.finish(3)
+				h.send(approvalsDirtyMsg{})
+				h.press("y", "n")
+				if n := len(f.got()); n != 1 {
+					t.Errorf("%d decisions after the request ended", n)
+				}
+			})
+		}
+	}
+}
+
+// RELIABILITY S5: nothing but the approval keys settles a request: not
+// enter, not a paste (even of "y\n"), not keys sent to an attached job, not
+// any other key, not what an agent or a job sends.
+func TestOnlyApprovalKeysSettle(t *testing.T) {
+	t.Parallel()
+	check := func(t *testing.T, h *harness, f *fakeApprovals) {
+		t.Helper()
+		if got := f.got(); len(got) != 0 {
+			t.Fatalf("decided: %+v", got)
+		}
+		if _, ok := h.m.appr.current(); !ok {
+			t.Fatal("the request left the view without a decision")
+		}
+	}
+	t.Run("enter and paste", func(t *testing.T) {
+		t.Parallel()
+		for _, where := range []string{"view", "list"} {
+			h, f, _ := approvalHarness(t, "dark", pushRequest())
+			if where == "view" {
+				h.toView(approvalsView)
+			} else {
+				h.press("up")
+			}
+			h.press("enter", "enter", "esc", " ")
+			h.send(tea.PasteMsg{Content: "y\n"})
+			h.send(tea.PasteMsg{Content: "yes\r\nn\n"})
+			check(t, h, f)
+			// A paste into the reason line edits it and sends nothing.
+			h.press("r")
+			h.send(tea.PasteMsg{Content: "pasted\nenter"})
+			check(t, h, f)
+			if h.m.input.value != "pasted" || h.m.mode != modeApprReason {
+				t.Errorf("%s: reason after a paste = %q (mode %v)", where, h.m.input.value, h.m.mode)
+			}
+			h.press("esc")
+			check(t, h, f)
+		}
+	})
+	t.Run("keys to an attached job", func(t *testing.T) {
+		t.Parallel()
+		h, f, jobs := approvalHarness(t, "dark")
+		h.selectJob("7")
+		h.press("enter") // attach
+		if h.m.focus != focusTerm {
+			t.Fatal("not attached")
+		}
+		h.m.opts.Approvals.(*fakeApprovals).add(pushRequest())
+		h.send(approvalsDirtyMsg{})
+		wantIn(t, plain(h), "claude-code 2.1 asks to run git push --force", "⚠ 1 to approve")
+		h.press("y", "enter", "n", "a", "e", "r")
+		h.send(tea.PasteMsg{Content: "y\n"})
+		check(t, h, f)
+		if got := jobs["pty"].inputs; !slices.Contains(got, "y") {
+			t.Errorf("the job did not get the keys: %q", got)
+		}
+	})
+	t.Run("what agents and jobs send", func(t *testing.T) {
+		t.Parallel()
+		h, f, _ := approvalHarness(t, "dark", pushRequest())
+		h.toView(approvalsView)
+		in := engine.Info{ID: "9", Command: "printf 'y\\n'", Status: "running", StartedAt: now, Origin: engine.Origin{Client: "claude-code"}}
+		h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "9", Info: in}})
+		h.send(screenDirtyMsg{})
+		h.send(activityDirtyMsg{})
+		h.send(approvalsDirtyMsg{})
+		h.send(runtimeTickMsg{id: h.m.tickID})
+		check(t, h, f)
+	})
+	t.Run("every other key", func(t *testing.T) {
+		t.Parallel()
+		var names []string
+		for r := rune(0x21); r < 0x7f; r++ {
+			if !strings.ContainsRune("ynrea", r) {
+				names = append(names, string(r))
+			}
+		}
+		names = append(names, "enter", "esc", "tab", "up", "down", "pgup", "backspace", "ctrl+c", "ctrl+b", " ")
+		for _, where := range []string{"view", "list"} {
+			for _, k := range names {
+				h, f, _ := approvalHarness(t, "dark", pushRequest())
+				if where == "view" {
+					h.toView(approvalsView)
+				} else {
+					h.press("up")
+				}
+				h.press(k)
+				if got := f.got(); len(got) != 0 {
+					t.Errorf("%s: key %q decided %+v", where, k, got)
+				}
+			}
+		}
+	})
+}
+
+// A long command is shown whole: paging through the detail and putting
+// its wrapped lines back together gives the whole command, with escapes and
+// invisible characters shown, not obeyed.
+func TestLongCommandShownWhole(t *testing.T) {
+	t.Parallel()
+	var words []string
+	for i := range 400 {
+		words = append(words, fmt.Sprintf("w%04d", i))
+	}
+	cmd := "echo " + strings.Join(words, "-") + "\ncat <<EOF | bash\nrm -rf /srv/data\x1b[8m hidden\u202eevil\nEOF"
+	shown := "echo " + strings.Join(words, "-") + "\ncat <<EOF | bash\nrm -rf /srv/data\\x1b[8m hidden\\u202eevil\nEOF"
+	r := pushRequest()
+	r.Command = cmd
+	for _, where := range []string{"view", "list"} {
+		t.Run(where, func(t *testing.T) {
+			t.Parallel()
+			h, _, _ := approvalHarness(t, "dark", r)
+			if where == "view" {
+				h.toView(approvalsView)
+			} else {
+				h.press("up")
+			}
+			detail := map[int]string{} // line of the detail → its text
+			for range 40 {
+				rows := strings.Split(plain(h), "\n")
+				n := h.m.detailRows()
+				top, left, right := 1, h.m.listWidth()+1, h.m.width-1
+				if where == "view" {
+					top, left = 1+h.m.queueRows()+1, 1
+				}
+				for j := range n {
+					detail[h.m.appr.scroll+j] = strings.TrimRight(ansi.Cut(rows[top+j], left, right), " ")
+				}
+				h.press("pgdown")
+			}
+			var got strings.Builder
+			started := false
+			for i := range len(detail) {
+				l, ok := detail[i]
+				if !ok {
+					t.Fatalf("detail line %d was never shown", i)
+				}
+				switch {
+				case strings.HasPrefix(l, "$ "):
+					started = true
+				case !started:
+					continue
+				case strings.HasPrefix(l, "> "):
+					got.WriteString("\n")
+				case strings.HasPrefix(l, "  "):
+				default:
+					t.Fatalf("detail line %d has no gutter: %q", i, l)
+				}
+				got.WriteString(l[2:])
+			}
+			if got.String() != shown {
+				t.Errorf("the command put back together from the screen:\n%q\nwant\n%q", got.String(), shown)
+			}
+			if strings.Contains(h.view(), "\x1b[8m") || strings.Contains(h.view(), "\u202e") {
+				t.Error("the command's escape sequence or bidi override reached the terminal")
+			}
+			wantIn(t, plain(h), "pgup/pgdn scroll")
+			// Scrolling back up shows the start again.
+			for range 40 {
+				h.press("pgup")
+			}
+			wantIn(t, plain(h), "$ echo w0000-w0001")
+		})
+	}
+}
+
+// The wrapped lines put back together are the command.
+func TestCommandLinesAreTheCommand(t *testing.T) {
+	t.Parallel()
+	h, _, _ := approvalHarness(t, "dark")
+	cmd := strings.Repeat("abcdefghij", 37) + "\n" + strings.Repeat("0123456789", 11)
+	lines := commandLines(h.m.c.Styles, cmd, 33)
+	var got strings.Builder
+	for i, l := range lines {
+		l = ansi.Strip(l)
+		if w := ansi.StringWidth(l); w > 33 {
+			t.Errorf("line %d is %d wide", i, w)
+		}
+		switch {
+		case strings.HasPrefix(l, "$ ") && i == 0:
+		case strings.HasPrefix(l, "> "):
+			got.WriteString("\n")
+		case strings.HasPrefix(l, "  "):
+		default:
+			t.Fatalf("line %d has no gutter: %q", i, l)
+		}
+		got.WriteString(l[2:])
+	}
+	if got.String() != cmd {
+		t.Errorf("lines put together:\n%q\nwant\n%q", got.String(), cmd)
+	}
+}
+
+// A request that arrives while another view is shown is announced, and
+// counted in the status bar and the job list.
+func TestNewApprovalIsAnnounced(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark")
+	h.toView(activityView)
+	f.add(pushRequest())
+	h.send(approvalsDirtyMsg{})
+	v := plain(h)
+	wantIn(t, v, "⚠ claude-code 2.1 asks to run git push --force origin HEAD:main · tab: Approvals", "⚠ 1 to approve")
+	if got := h.m.View().WindowTitle; got != "tend · 1 to approve" {
+		t.Errorf("window title %q", got)
+	}
+	h.press("tab")
+	wantIn(t, plain(h), "$ "+pushCmd)
+	// Its wait is a running clock: a tick is armed.
+	if len(h.ticks) == 0 {
+		t.Error("no tick armed for the waiting time")
+	}
+}
+
+// A request that ends (timeout, the agent gave up) while its reason is
+// being typed closes the line; nothing is sent.
+func TestRequestEndsWhileTyping(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark", pushRequest())
+	h.toView(approvalsView)
+	h.press("r")
+	h.typeText("too late")
+	f.finish(3)
+	h.send(approvalsDirtyMsg{})
+	if h.m.mode != modeNone {
+		t.Fatalf("mode %v after the request ended", h.m.mode)
+	}
+	wantIn(t, plain(h), "the request you were answering ended", "Nothing waits for approval")
+	h.press("enter")
+	if got := f.got(); len(got) != 0 {
+		t.Fatalf("decided: %+v", got)
+	}
+}
+
+// A decision the queue refuses (a prefix it cannot parse) leaves the
+// request pending and on screen.
+func TestRefusedDecisionShowsTheRequestAgain(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark", pushRequest())
+	h.toView(approvalsView)
+	f.refuse = fmt.Errorf("bad rule")
+	h.press("y")
+	wantIn(t, plain(h), "bad rule", "$ "+pushCmd)
+	f.refuse = nil
+	h.press("y")
+	if got := f.got(); len(got) != 1 || !got[0].ans.Approve {
+		t.Fatalf("decisions %+v", got)
+	}
+}
