@@ -263,7 +263,10 @@ The URL and token are also in %s. Stop with Ctrl-C or SIGTERM: every job ends wi
 `, os.Getpid(), s.URL, s.Socket, s.URL, s.Token, stateFlag, discoveryPath(o.stateDir))
 	<-ctx.Done()
 	o.logger.Info("shutting down: ending every job", "signal", context.Cause(ctx))
+	t0 := time.Now()
 	s.Close()
+	o.logger.Debug("servers closed", "took", time.Since(t0))
 	e.Close()
+	o.logger.Debug("every job ended", "took", time.Since(t0))
 	return 0
 }

@@ -2,10 +2,12 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -221,5 +223,66 @@ func TestBridge(t *testing.T) {
 	}
 	if j.Done() || j.Info().Origin.Client != "bridged" {
 		t.Fatalf("job %+v", j.Info())
+	}
+}
+
+// Clients that come, read every log and vanish leave nothing behind in the
+// server: no goroutine, no live memory (R4.1's "RSS unchanged", measured
+// where it can be: RSS of a Go process follows GC pacing, not leaks).
+func TestSocketClientsLeaveNothing(t *testing.T) {
+	e := newEngine(t) // not parallel: it counts goroutines and heap
+	path := serveSocket(t, e, SocketOptions{})
+	a := connectSocket(t, path, "starter")
+	var ids []string
+	for i := range 5 {
+		var st struct {
+			JobID string `json:"job_id"`
+		}
+		callJSON(t, a, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", 2000+500*i), "startup_wait_sec": 0}, &st)
+		ids = append(ids, st.JobID)
+	}
+	round := func() {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close() // vanish without a goodbye
+		cl := mcp.NewClient(&mcp.Implementation{Name: "reader", Version: "1"}, nil)
+		cs, err := cl.Connect(t.Context(), &mcp.IOTransport{Reader: c, Writer: c}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			var l struct {
+				Data string `json:"data"`
+			}
+			callJSON(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout"}, &l)
+		}
+	}
+	settle := func() (heap uint64, g int) {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc, runtime.NumGoroutine()
+	}
+	round() // warm up: lazily built schemas, pools
+	time.Sleep(50 * time.Millisecond)
+	heap0, g0 := settle()
+	for range 6 {
+		round()
+	}
+	var heap1 uint64
+	var g1 int
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if heap1, g1 = settle(); g1 <= g0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	t.Logf("after 6 clients: live heap %d → %d KiB, goroutines %d → %d", heap0>>10, heap1>>10, g0, g1)
+	if g1 > g0 {
+		t.Errorf("goroutines %d → %d: sessions left behind", g0, g1)
+	}
+	if heap1 > heap0+1<<20 {
+		t.Errorf("live heap grew by %d KiB", (heap1-heap0)>>10)
 	}
 }

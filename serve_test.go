@@ -1,0 +1,434 @@
+package main
+
+// End-to-end tests of tend serve and of tend mcp bridging to it, through the
+// built binary (tendBin, from TestMain in e2e_test.go).
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/engine"
+)
+
+// stateDir is a new private (0700) state dir; t.TempDir's own are 0755.
+func stateDir(t *testing.T) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "st")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// served is a running `tend serve`.
+type served struct {
+	cmd   *exec.Cmd
+	state string
+	disc  *discovery
+	out   *lockedBuf
+	done  chan error
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServe runs `tend serve --port 0` on state and waits for its
+// discovery file.
+func startServe(t *testing.T, state string) *served {
+	t.Helper()
+	s := &served{state: state, out: &lockedBuf{}, done: make(chan error, 1)}
+	s.cmd = exec.Command(tendBin, "serve", "--port", "0", "--state-dir", state, "--grace", "300ms", "--log-level", "debug", "--config", filepath.Join(state, "none.toml"))
+	s.cmd.Stderr = s.out
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.done <- s.cmd.Wait() }()
+	t.Cleanup(func() {
+		s.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.done:
+		case <-time.After(20 * time.Second):
+			s.cmd.Process.Kill()
+			<-s.done
+		}
+		if t.Failed() {
+			t.Logf("tend serve stderr:\n%s", s.out.String())
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		d, err := readDiscovery(state)
+		if err == nil && d.Pid == s.cmd.Process.Pid {
+			s.disc = d
+			return s
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("tend serve exited: %v\n%s", err, s.out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no discovery file after 20 s:\n%s", s.out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// bridged is `tend mcp --state-dir state` with a go-sdk client on its stdio.
+func bridged(t *testing.T, state, name string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(tendBin, append([]string{"mcp", "--state-dir", state, "--grace", "300ms", "--log-level", "info"}, args...)...)
+	cmd.Stderr = &testWriter{t: t}
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
+	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v", name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, cmd
+}
+
+type bearerRT struct {
+	token string
+}
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// overHTTP is a go-sdk client of d's URL with its token.
+func overHTTP(t *testing.T, d *discovery, name string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: d.URL, HTTPClient: &http.Client{Transport: bearerRT{d.Token}}}, nil)
+	if err != nil {
+		t.Fatalf("connect over HTTP: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callOK(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: %s", tool, errText(res))
+	}
+	if out != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: decode %s: %v", tool, b, err)
+		}
+	}
+}
+
+func listJobs(t *testing.T, cs *mcp.ClientSession) []engine.Info {
+	t.Helper()
+	var out struct {
+		Jobs []engine.Info `json:"jobs"`
+	}
+	callOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &out)
+	return out.Jobs
+}
+
+// The discovery file, the socket and the HTTP endpoint of tend serve; a job
+// started through the bridge is the HTTP client's to see.
+func TestServeBridgeAndHTTP(t *testing.T) {
+	t.Parallel()
+	state := stateDir(t)
+	s := startServe(t, state)
+	fi, err := os.Stat(discoveryPath(state))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("discovery file: %v, %v", fi, err)
+	}
+	if !strings.HasPrefix(s.disc.URL, "http://127.0.0.1:") || s.disc.Socket != filepath.Join(state, socketName) || len(s.disc.Token) < 26 {
+		t.Fatalf("discovery %+v", s.disc)
+	}
+	if !strings.Contains(s.out.String(), `claude mcp add --transport http tend `+s.disc.URL+` --header "Authorization: Bearer `+s.disc.Token+`"`) {
+		t.Fatalf("no claude mcp add line on stderr:\n%s", s.out.String())
+	}
+
+	b, _ := bridged(t, state, "bridge-agent")
+	if ins := b.InitializeResult().Instructions; strings.Contains(ins, "headless") {
+		t.Fatalf("the bridge served headless: %q", ins)
+	}
+	var env envelope
+	callOK(t, b, "terminal_exec", map[string]any{"command": "echo through-the-bridge"}, &env)
+	if env.Stdout != "through-the-bridge\n" {
+		t.Fatalf("envelope %+v", env)
+	}
+	h := overHTTP(t, s.disc, "http-agent")
+	jobs := listJobs(t, h)
+	if len(jobs) != 1 || jobs[0].Origin.Client != "bridge-agent" || jobs[0].Command != "echo through-the-bridge" {
+		t.Fatalf("HTTP client sees %+v", jobs)
+	}
+	// And the other way round: an HTTP job is the bridged client's to see.
+	callOK(t, h, "terminal_exec", map[string]any{"command": "true"}, nil)
+	if jobs := listJobs(t, b); len(jobs) != 2 || jobs[1].Origin.Client != "http-agent" {
+		t.Fatalf("bridged client sees %+v", jobs)
+	}
+
+	// --headless serves in-process: its own engine, not tend serve's.
+	hl, _ := bridged(t, state, "headless-agent", "--headless")
+	if ins := hl.InitializeResult().Instructions; !strings.Contains(ins, "headless") {
+		t.Fatalf("--headless did not serve headless: %q", ins)
+	}
+	callOK(t, hl, "terminal_exec", map[string]any{"command": "true"}, nil)
+	if jobs := listJobs(t, h); len(jobs) != 2 {
+		t.Fatalf("the headless job reached tend serve: %+v", jobs)
+	}
+}
+
+// R4.1: the stdio client dies during a foreground exec and 10 background
+// jobs; the jobs run on, the exec promotes, and a new client lists them and
+// reads every log from offset 0, byte-exact.
+func TestServeClientKilled(t *testing.T) {
+	t.Parallel()
+	state := stateDir(t)
+	s := startServe(t, state)
+	b, bcmd := bridged(t, state, "doomed-agent")
+	const n = 10
+	want := map[string]string{}
+	for i := range n {
+		var st struct {
+			JobID string `json:"job_id"`
+		}
+		lines := 2000 + 500*i
+		callOK(t, b, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
+		var w strings.Builder
+		for k := 1; k <= lines; k++ {
+			fmt.Fprintf(&w, "%d\n", k)
+		}
+		want[st.JobID] = w.String()
+	}
+	execDone := make(chan struct{})
+	go func() {
+		defer close(execDone)
+		b.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
+			"command": "echo fg-start; sleep 600 # the foreground one", "auto_background_after_sec": 0, "timeout_sec": 600}})
+	}()
+	h := overHTTP(t, s.disc, "watcher")
+	var fg engine.Info
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		found := false
+		for _, j := range listJobs(t, h) {
+			if strings.Contains(j.Command, "the foreground one") && j.StdoutBytes > 0 {
+				fg, found = j, true
+			}
+		}
+		if found {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the foreground exec did not start")
+		}
+	}
+	if !fg.Foreground {
+		t.Fatalf("exec not in the foreground before the kill: %+v", fg)
+	}
+	rss0 := rssNow(t, s.cmd.Process.Pid)
+
+	bcmd.Process.Kill() // the stdio side dies mid-call
+	<-execDone
+
+	// A new client, over the bridge again, finds every job running.
+	b2, _ := bridged(t, state, "next-agent")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		jobs := listJobs(t, b2)
+		promoted := false
+		running := 0
+		for _, j := range jobs {
+			if j.Status == engine.Running.String() {
+				running++
+			}
+			if j.ID == fg.ID && !j.Foreground && j.Status == engine.Running.String() {
+				promoted = true
+			}
+		}
+		if promoted && running == n+1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the kill: %d running, exec promoted %v: %+v", running, promoted, jobs)
+		}
+	}
+	readAll(t, b2, want)
+	var l logs
+	callOK(t, b2, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
+	if l.Data != "fg-start\n" || l.Status != engine.Running.String() {
+		t.Fatalf("the promoted exec's log: %+v", l)
+	}
+	rss1 := rssNow(t, s.cmd.Process.Pid)
+	// Three more agents come, read everything and are killed: the server
+	// must not keep anything of them.
+	for i := range 3 {
+		c, cmd := bridged(t, state, fmt.Sprint("agent-", i))
+		readAll(t, c, want)
+		cmd.Process.Kill()
+	}
+	rss2 := rssNow(t, s.cmd.Process.Pid)
+	// A figure, not a bound: RSS follows the GC's pacing over the jobs' 1 MiB
+	// rings; mcpserver's TestSocketClientsLeaveNothing bounds live heap and
+	// goroutines per client instead.
+	t.Logf("tend serve RSS: %d KiB before the kill, %d KiB after a new client read every log (Δ %+d KiB), %d KiB after 3 more clients did and were killed (Δ %+d KiB)",
+		rss0, rss1, rss1-rss0, rss2, rss2-rss1)
+}
+
+// readAll reads each job's stdout from offset 0 and checks it byte-exact.
+func readAll(t *testing.T, cs *mcp.ClientSession, want map[string]string) {
+	t.Helper()
+	for id, w := range want {
+		var got strings.Builder
+		off := int64(0)
+		for deadline := time.Now().Add(10 * time.Second); got.Len() < len(w) && time.Now().Before(deadline); {
+			var l logs
+			callOK(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout", "since_offset": off}, &l)
+			got.WriteString(l.Data)
+			off = l.NextOffset
+		}
+		if got.String() != w {
+			t.Fatalf("job %s: read %d bytes, want %d, byte-exact", id, got.Len(), len(w))
+		}
+	}
+}
+
+// SIGTERM to tend serve ends every job tree, even TERM-ignoring setsid
+// grandchildren, and removes the discovery file and the socket.
+func TestServeSIGTERM(t *testing.T) {
+	t.Parallel()
+	state := stateDir(t)
+	s := startServe(t, state)
+	b, _ := bridged(t, state, "agent")
+	h := overHTTP(t, s.disc, "http-agent")
+	mark := rand.Text()
+	for i, cs := range []*mcp.ClientSession{b, h, b} {
+		callOK(t, cs, "terminal_job_start", map[string]any{
+			"command":          `trap '' TERM; setsid sh -c 'trap "" TERM HUP; sleep 600' & sleep 600`,
+			"env":              map[string]any{"E2E_MARK": mark},
+			"name":             fmt.Sprint("tree-", i),
+			"startup_wait_sec": 0,
+		}, nil)
+	}
+	waitCount(t, mark, 6)
+	start := time.Now()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		s.done <- err
+		if err != nil {
+			t.Fatalf("tend serve: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("tend serve did not exit on SIGTERM")
+	}
+	t.Logf("tend serve exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+	waitNone(t, mark)
+	for _, p := range []string{discoveryPath(state), filepath.Join(state, socketName)} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind: %v", p, err)
+		}
+	}
+}
+
+// A stale discovery file (dead pid) is replaced by tend serve and ignored by
+// tend mcp; a live one makes a second tend serve refuse; a state dir that
+// others can enter is refused.
+func TestServeDiscoveryRules(t *testing.T) {
+	t.Parallel()
+	state := stateDir(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := &discovery{URL: "http://127.0.0.1:1/mcp", Token: "old", Socket: filepath.Join(state, socketName), Pid: dead.Process.Pid}
+	if err := writeDiscovery(state, stale); err != nil {
+		t.Fatal(err)
+	}
+	hl, _ := bridged(t, state, "early-agent")
+	if ins := hl.InitializeResult().Instructions; !strings.Contains(ins, "headless") {
+		t.Fatalf("tend mcp bridged to a dead tend: %q", ins)
+	}
+	hl.Close()
+
+	s := startServe(t, state)
+	if s.disc.Token == "old" {
+		t.Fatal("stale discovery file kept")
+	}
+	out, err := exec.Command(tendBin, "serve", "--port", "0", "--state-dir", state).CombinedOutput()
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "pid "+strconv.Itoa(s.disc.Pid)) {
+		t.Fatalf("second tend serve: exit %d: %s", code, out)
+	}
+	if d, _ := readDiscovery(state); d == nil || d.Pid != s.disc.Pid {
+		t.Fatalf("the refused tend serve touched the discovery file: %+v", d)
+	}
+
+	open := filepath.Join(t.TempDir(), "open")
+	if err := os.Mkdir(open, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err = exec.Command(tendBin, "serve", "--port", "0", "--state-dir", open).CombinedOutput()
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "0700") {
+		t.Fatalf("tend serve on a 0755 dir: exit %d: %s", code, out)
+	}
+}
+
+// rssNow is a process's resident set (VmRSS) in KiB.
+func rssNow(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(v)[0])
+			return n
+		}
+	}
+	return 0
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
