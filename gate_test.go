@@ -143,7 +143,7 @@ func TestHeadlessGate(t *testing.T) {
 func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
 	t.Parallel()
 	approvals := policy.NewApprovals()
-	approvals.Timeout = time.Minute
+	approvals.Timeout = 10 * time.Second // a held command here is a failure: do not wait long for it
 	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}, approvals: approvals}
 	cwd := t.TempDir()
 	for _, cmd := range []string{"rm -rf /", "curl example.invalid"} {

@@ -6,9 +6,11 @@ package main
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/vterm"
 )
@@ -32,7 +35,8 @@ type screen struct {
 
 func startTUI(t *testing.T, state string, args ...string) *screen {
 	t.Helper()
-	cmd := exec.Command(tendBin, append([]string{"ui", "--state-dir", state, "--grace", "300ms"}, args...)...)
+	// --port 0: tests run side by side (args may say otherwise: the last wins).
+	cmd := exec.Command(tendBin, append([]string{"ui", "--state-dir", state, "--grace", "300ms", "--port", "0"}, args...)...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 160, Rows: 45})
 	if err != nil {
@@ -167,4 +171,237 @@ func TestTUIHangupEndsJobs(t *testing.T) {
 		t.Fatal("tend did not exit on SIGHUP")
 	}
 	waitNone(t, mark)
+}
+
+// scratchRepo is a git work tree whose origin is a local bare repository:
+// main was pushed, then the local commit was rewritten, so only a force
+// push moves the remote. git runs a git command in the work tree.
+func scratchRepo(t *testing.T) (dir string, git func(args ...string) string) {
+	t.Helper()
+	dir = t.TempDir()
+	git = func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "--bare", "remote.git")
+	git("init", "-q", "work")
+	dir = filepath.Join(dir, "work")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	git("remote", "add", "origin", "../remote.git")
+	git("push", "-q", "origin", "HEAD:main")
+	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
+	return dir, git
+}
+
+// agent is an MCP client connected through `tend mcp --state-dir state`,
+// which bridges it to the tend serving that state dir (the TUI).
+func agent(t *testing.T, state string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(tendBin, "mcp", "--state-dir", state, "--log-level", "info")
+	cmd.Stderr = &testWriter{t: t}
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.2.3"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// execResult is what terminal_exec returns, as far as approval goes.
+type execResult struct {
+	SemanticStatus  string `json:"semantic_status"`
+	SemanticMessage string `json:"semantic_message"`
+	ExitCode        *int   `json:"exit_code"`
+	Approval        *struct {
+		Required bool   `json:"required"`
+		Decision string `json:"decision"`
+		By       string `json:"by"`
+		Reason   string `json:"reason"`
+	} `json:"approval"`
+}
+
+// execAsync calls terminal_exec as the agent; the result arrives on the
+// channel once the call returns.
+func execAsync(t *testing.T, cs *mcp.ClientSession, command, cwd string) <-chan execResult {
+	t.Helper()
+	ch := make(chan execResult, 1)
+	go func() {
+		var r execResult
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": command, "cwd": cwd}})
+		if err != nil {
+			r.SemanticMessage = "call failed: " + err.Error()
+		} else if b, err := json.Marshal(res.StructuredContent); err == nil {
+			json.Unmarshal(b, &r)
+		}
+		ch <- r
+	}()
+	return ch
+}
+
+// settled waits for a call's result.
+func settled(t *testing.T, ch <-chan execResult) execResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never returned")
+	}
+	return execResult{}
+}
+
+// pending fails if the call has returned.
+func pending(t *testing.T, ch <-chan execResult, after string) {
+	t.Helper()
+	select {
+	case r := <-ch:
+		t.Fatalf("after %s the call returned: %+v", after, r)
+	default:
+	}
+}
+
+// barrier makes sure the UI has handled every key sent before it: it opens
+// the help (keys are handled in order) and closes it again with esc.
+func (s *screen) barrier() {
+	s.t.Helper()
+	s.keys("?")
+	s.waitFor("any key closes the help")
+	s.keys("<esc>")
+	s.waitGone("any key closes the help")
+}
+
+// privateDir is a new state dir tend will serve: ours and 0700.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	d := t.TempDir()
+	if err := os.Chmod(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// An agent's force push waits for the person at the TUI (DESIGN §5,
+// RELIABILITY S5): the screen shows it; a stray enter, a paste of "y" and
+// other keys settle nothing; n denies it and the remote stays; y lets the
+// next one land; r sends the typed reason to the agent. The agent reaches
+// the TUI through `tend mcp`, bridged over the TUI's socket.
+func TestTUIApprovals(t *testing.T) {
+	t.Parallel()
+	state := privateDir(t)
+	repo, git := scratchRepo(t)
+	before := git("rev-parse", "origin/main")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[approval]\ntimeout = \"5m\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startTUI(t, state, "--config", cfg)
+	s.waitFor("MCP http://127.0.0.1:")
+	cs := agent(t, state)
+	const push = "git push --force origin HEAD:main"
+
+	// The request shows at once, wherever the person is: here, the job list.
+	call := execAsync(t, cs, push, repo)
+	s.waitFor("e2e-agent 1.2.3 asks to run git push --force")
+	s.waitFor("⚠ 1 to approve")
+	s.keys("<tab>", "<tab>") // Jobs → Activity → Approvals
+	text := s.waitFor("$ " + push)
+	for _, want := range []string{"asks to run a destructive command", "why  git push --force", "cwd  "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the Approvals view lacks %q:\n%s", want, text)
+		}
+	}
+	// Nothing but the approval keys settles it.
+	s.keys("<enter>", "<enter>", " ", "Y", "x")
+	s.write([]byte("\x1b[200~y\r\x1b[201~")) // a bracketed paste of "y⏎"
+	s.barrier()
+	pending(t, call, "enter, a paste and other keys")
+	if got := git("ls-remote", "origin", "main"); !strings.HasPrefix(got, before) {
+		t.Fatalf("the remote moved before any decision: %s", got)
+	}
+
+	// n denies: the agent is told, the remote stays.
+	s.keys("n")
+	r := settled(t, call)
+	if r.SemanticStatus != "denied" || r.Approval == nil || r.Approval.Decision != "deny" || r.Approval.By != "person" {
+		t.Fatalf("after n: %+v", r)
+	}
+	if got := git("ls-remote", "origin", "main"); !strings.HasPrefix(got, before) {
+		t.Fatalf("the remote moved after a denial: %s", got)
+	}
+	s.waitFor("Nothing waits for approval")
+
+	// y approves: the push lands.
+	call = execAsync(t, cs, push, repo)
+	s.waitFor("$ " + push)
+	s.keys("y")
+	r = settled(t, call)
+	if r.SemanticStatus != "ok" || r.ExitCode == nil || *r.ExitCode != 0 || r.Approval == nil || r.Approval.Decision != "allow" {
+		t.Fatalf("after y: %+v", r)
+	}
+	if got := git("ls-remote", "origin", "main"); strings.HasPrefix(got, before) {
+		t.Fatalf("the approved push did not land: %s", got)
+	}
+	s.waitFor("Nothing waits for approval")
+
+	// r denies with the reason the person types.
+	call = execAsync(t, cs, push, repo)
+	s.waitFor("$ " + push)
+	s.keys("r")
+	s.waitFor("reason for the agent")
+	s.keys("push to a branch instead", "<enter>")
+	r = settled(t, call)
+	if r.SemanticStatus != "denied" || !strings.Contains(r.SemanticMessage, "push to a branch instead") || r.Approval == nil || r.Approval.Reason != "push to a branch instead" {
+		t.Fatalf("after r: %+v", r)
+	}
+
+	// What the person runs themselves is not held.
+	s.keys("<tab>") // back to Jobs
+	s.keys(":", "git -C "+repo+" push --force origin HEAD:refs/heads/mine", "<enter>")
+	s.waitFor("by you")
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(git("ls-remote", "origin"), "refs/heads/mine") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the person's own push never ran:\n%s", s.term.Snapshot().Text())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Every decision is in the audit log.
+	b, _ := os.ReadFile(filepath.Join(state, "audit.jsonl"))
+	if n := strings.Count(string(b), `"kind":"approval"`); n != 3 {
+		t.Errorf("%d approval records:\n%s", n, b)
+	}
+}
+
+// No answer within the configured timeout is a denial, and the request
+// leaves the screen.
+func TestTUIApprovalTimeout(t *testing.T) {
+	t.Parallel()
+	state := privateDir(t)
+	repo, git := scratchRepo(t)
+	before := git("rev-parse", "origin/main")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[approval]\ntimeout = \"2s\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startTUI(t, state, "--config", cfg)
+	s.waitFor("MCP http://127.0.0.1:")
+	cs := agent(t, state)
+	call := execAsync(t, cs, "git push --force origin HEAD:main", repo)
+	s.waitFor("⚠ 1 to approve")
+	r := settled(t, call)
+	if r.SemanticStatus != "denied" || r.Approval == nil || r.Approval.By != "timeout" || !strings.Contains(r.SemanticMessage, "no one answered within 2s") {
+		t.Fatalf("after the timeout: %+v", r)
+	}
+	if got := git("ls-remote", "origin", "main"); !strings.HasPrefix(got, before) {
+		t.Fatalf("the remote moved after a timeout: %s", got)
+	}
+	s.waitGone("to approve")
 }
