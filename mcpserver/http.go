@@ -40,7 +40,8 @@ type HTTPOptions struct {
 //
 // Sessions are stateful (Mcp-Session-Id), so each client's name from
 // initialize is recorded on its jobs and notifications/cancelled reaches
-// the call it names. A client whose connection drops does not cancel
+// the call it names. Streams are resumable (Last-Event-ID). A client whose
+// connection drops does not cancel
 // anything: the SDK does not tie a handler to its POST (the default
 // PropagateRequestCancellation=false), so an exec in flight goes on and
 // auto-promotes to a background job as for any other client.
@@ -54,6 +55,10 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
 		MaxRequestBodyBytes: o.MaxBody,
 		SessionTimeout:      SessionIdle,
+		// Resumable streams: a client whose SSE stream drops mid-call
+		// reconnects with Last-Event-ID and gets the result (R4.2); 10 MiB
+		// of events are kept across sessions, oldest dropped first.
+		EventStore: mcp.NewMemoryEventStore(nil),
 	})
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, methodNotFound(h, o.MaxBody))

@@ -390,3 +390,77 @@ func TestHTTPDropLeavesJob(t *testing.T) {
 		t.Fatalf("logs %+v", logs)
 	}
 }
+
+// R4.2: the SSE stream of a call drops mid-call; the client comes back with
+// Last-Event-ID and gets the call's result, nothing lost.
+func TestHTTPResumeAfterDrop(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	url := serveHTTP(t, e)
+	const proto = "2025-11-25"
+	resp := post(t, url, strings.Replace(initBody, "2025-06-18", proto, 1), nil)
+	rpcReply(t, resp)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	hdr := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": proto}
+	if r := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, hdr); r.StatusCode != 202 {
+		t.Fatalf("initialized: %s", r.Status)
+	}
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"terminal_exec","arguments":{"command":"cat %s; echo resumed # resume-me","auto_background_after_sec":0}}}`, fifo)
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("MCP-Protocol-Version", proto)
+	time.AfterFunc(10*time.Second, cancel) // no endless wait if no event comes
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The priming event carries the id to resume from.
+	sc := bufio.NewScanner(r.Body)
+	last := ""
+	for last == "" && sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+			last = v
+		}
+	}
+	if last == "" {
+		t.Fatal("no event id on the call's stream")
+	}
+	j := waitJob(t, e, "resume-me")
+	cancel() // the stream drops
+	r.Body.Close()
+	if err := os.WriteFile(fifo, []byte("all of it\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithTimeout(t.Context(), 10*time.Second)
+	defer stop()
+	if err := j.Wait(wctx); err != nil {
+		t.Fatal(err)
+	}
+	gctx, gstop := context.WithTimeout(t.Context(), 10*time.Second)
+	defer gstop()
+	get, _ := http.NewRequestWithContext(gctx, "GET", url, nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("Authorization", "Bearer "+testToken)
+	get.Header.Set("Mcp-Session-Id", sid)
+	get.Header.Set("MCP-Protocol-Version", proto)
+	get.Header.Set("Last-Event-ID", last)
+	gr, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gr.Body.Close()
+	m := rpcReply(t, gr)
+	res, _ := m["result"].(map[string]any)
+	sc2, _ := res["structuredContent"].(map[string]any)
+	if m["id"] != float64(9) || sc2 == nil || sc2["stdout"] != "all of it\nresumed\n" {
+		t.Fatalf("resumed reply %v", m)
+	}
+}
