@@ -202,13 +202,31 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 		t.Fatalf("bridged client sees %+v", jobs)
 	}
 
+	// S8: the token is in no job's environment, and in no log or audit line.
+	var envOut envelope
+	callOK(t, h, "terminal_exec", map[string]any{"command": "env; cat /proc/$PPID/environ | tr '\\0' '\\n'"}, &envOut)
+	if envOut.Stdout == "" || strings.Contains(envOut.Stdout, s.disc.Token) {
+		t.Fatalf("the token is in a job's environment (or env printed nothing): %q", envOut.Stdout)
+	}
+	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && p != discoveryPath(state) {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), s.disc.Token) {
+				t.Errorf("the token is in %s", p)
+			}
+		}
+		return nil
+	})
+	if jobs := listJobs(t, b); len(jobs) != 3 {
+		t.Fatalf("jobs %+v", jobs)
+	}
+
 	// --headless serves in-process: its own engine, not tend serve's.
 	hl, _ := bridged(t, state, "headless-agent", "--headless")
 	if ins := hl.InitializeResult().Instructions; !strings.Contains(ins, "headless") {
 		t.Fatalf("--headless did not serve headless: %q", ins)
 	}
 	callOK(t, hl, "terminal_exec", map[string]any{"command": "true"}, nil)
-	if jobs := listJobs(t, h); len(jobs) != 2 {
+	if jobs := listJobs(t, h); len(jobs) != 3 {
 		t.Fatalf("the headless job reached tend serve: %+v", jobs)
 	}
 }
