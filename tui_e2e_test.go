@@ -150,6 +150,10 @@ func TestTUIPersonRunsAnswersAndKills(t *testing.T) {
 	mark := rand.Text()
 	s.keys(":", "E2E_MARK="+mark+" bash -c 'trap \"\" TERM; sleep 600 & sleep 600'", "<enter>")
 	waitCount(t, mark, 2)
+	// The processes can exist before the UI has selected their job: wait
+	// for its pane, or x goes to the job selected before (seen once under
+	// load).
+	s.waitFor("$ E2E_MARK=" + mark)
 	s.keys("x")
 	s.waitFor("y/n")
 	s.keys("y")

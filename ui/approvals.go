@@ -52,6 +52,11 @@ type approvals struct {
 	seen    int              // the newest request ID seen, to tell new ones
 	scroll  int              // first line of the shown request's detail
 	target  int              // the request a reason, edit or prefix is typed for
+	// swapped says the request shown replaced another without the person
+	// choosing it (the one before was settled or ended): the next answer
+	// key only says so, so that a double press or a key meant for the one
+	// before never answers one the person has not looked at.
+	swapped bool
 
 	// The shown request's rendered command, kept while it, the width and
 	// the styles stay the same (a command can be long).
@@ -103,10 +108,21 @@ func (a *approvals) fixCur() {
 	if a.index(a.cur) >= 0 {
 		return
 	}
-	a.cur, a.scroll = 0, 0
+	next := 0
 	if len(a.reqs) > 0 {
-		a.cur = a.reqs[0].ID
+		next = a.reqs[0].ID
 	}
+	a.replace(next)
+}
+
+// replace shows request id in place of the one shown, not by the person's
+// choice.
+func (a *approvals) replace(id int) {
+	a.swapped = a.cur != 0 && id != 0 && id != a.cur
+	if id == 0 {
+		a.swapped = false
+	}
+	a.cur, a.scroll = id, 0
 }
 
 func (a *approvals) index(id int) int {
@@ -121,7 +137,9 @@ func (a *approvals) current() (policy.Request, bool) {
 	return policy.Request{}, false
 }
 
+// setCur shows request id, as the person chose.
 func (a *approvals) setCur(id int) {
+	a.swapped = false
 	if id != a.cur {
 		a.cur, a.scroll = id, 0
 	}
@@ -146,10 +164,11 @@ func (a *approvals) take(id int) {
 	}
 	a.reqs = slices.Delete(a.reqs, i, i+1)
 	if a.cur == id {
-		a.cur, a.scroll = 0, 0
+		next := 0
 		if len(a.reqs) > 0 {
-			a.cur = a.reqs[min(i, len(a.reqs)-1)].ID
+			next = a.reqs[min(i, len(a.reqs)-1)].ID
 		}
+		a.replace(next)
 	}
 }
 
@@ -173,6 +192,11 @@ func (m *Model) handleApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
 	r, ok := m.appr.current()
 	if !ok || !m.onApproval() {
 		return nil
+	}
+	if m.appr.swapped && key.Matches(msg, k.Approve.Approve, k.Approve.Deny, k.Approve.Reason, k.Approve.Edit, k.Approve.Prefix) {
+		m.appr.swapped = false
+		text := fmt.Sprintf("now showing request #%d from %s: read it, then answer", r.ID, originOf(r))
+		return func() tea.Msg { return statusMsg{levelWarn, text} }
 	}
 	switch {
 	case key.Matches(msg, k.Approve.Approve):
@@ -286,8 +310,11 @@ func (m *Model) applyApprovals() tea.Cmd {
 	if n := len(fresh); n > 0 {
 		r := fresh[n-1]
 		where := "tab: Approvals"
-		if m.view == approvalsView {
-			where = "y approves, n denies"
+		switch {
+		case m.view == approvalsView && m.appr.cur == r.ID:
+			where = "shown below"
+		case m.view == approvalsView:
+			where = "↓/j shows it"
 		}
 		text := fmt.Sprintf("⚠ %s asks to run %s · %s", originOf(r), ansi.Truncate(oneLineEscaped(r.Command), 40, "…"), where)
 		if n > 1 {

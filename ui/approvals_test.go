@@ -472,3 +472,47 @@ func TestRefusedDecisionShowsTheRequestAgain(t *testing.T) {
 		t.Fatalf("decisions %+v", got)
 	}
 }
+
+// When the request shown is replaced by another one (the one before was
+// answered, or ended), the next answer key does not answer the new one: a
+// double press of y approves one request, not two.
+func TestReplacedRequestIsNotAnsweredByTheSameKeys(t *testing.T) {
+	t.Parallel()
+	second := policy.Request{ID: 4, Command: "rm -rf ~/old-builds", Cwd: "/srv/app", Client: "codex 0.9", Class: policy.Destructive, Asked: now}
+	for _, where := range []string{"view", "list"} {
+		t.Run(where, func(t *testing.T) {
+			t.Parallel()
+			h, f, _ := approvalHarness(t, "dark", pushRequest(), second)
+			if where == "view" {
+				h.toView(approvalsView)
+			} else {
+				h.press("up", "up")
+			}
+			if r, _ := h.m.appr.current(); r.ID != 3 {
+				t.Fatalf("showing #%d, want the oldest, #3", r.ID)
+			}
+			h.press("y", "y")
+			if got := f.got(); len(got) != 1 || got[0].id != 3 {
+				t.Fatalf("a double y decided %+v", got)
+			}
+			wantIn(t, plain(h), "now showing request #4 from codex 0.9: read it, then answer", "$ rm -rf ~/old-builds")
+			h.press("n")
+			if got := f.got(); len(got) != 2 || got[1].id != 4 || got[1].ans.Approve {
+				t.Fatalf("decisions %+v", got)
+			}
+		})
+	}
+	// The same when the shown request ends on its own.
+	h, f, _ := approvalHarness(t, "dark", pushRequest(), second)
+	h.toView(approvalsView)
+	f.finish(3)
+	h.send(approvalsDirtyMsg{})
+	h.press("y")
+	if got := f.got(); len(got) != 0 {
+		t.Fatalf("y right after the shown request ended decided %+v", got)
+	}
+	h.press("y")
+	if got := f.got(); len(got) != 1 || got[0].id != 4 {
+		t.Fatalf("decisions %+v", got)
+	}
+}

@@ -79,6 +79,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.act.pull()
 		case activityView:
 			m.view = approvalsView
+			m.appr.swapped = false // the person comes to look at what is shown
 		default:
 			m.view = jobsView
 		}
