@@ -7,6 +7,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -408,4 +409,68 @@ func TestTUIApprovalTimeout(t *testing.T) {
 		t.Fatalf("the remote moved after a timeout: %s", got)
 	}
 	s.waitGone("to approve")
+}
+
+// An agent connected through `tend mcp` starts a job and it appears on the
+// person's screen with the agent's name; a second agent lists it; the person
+// backgrounds an exec the agent is blocked on, and the agent's call returns
+// at once with the job id, the job still running.
+func TestTUIAgentJobsAndBackground(t *testing.T) {
+	t.Parallel()
+	state := privateDir(t)
+	s := startTUI(t, state)
+	s.waitFor("Jobs")
+	s.waitGone("MCP not served")
+	first := agent(t, state)
+	mark := rand.Text()
+	var started struct {
+		JobID string `json:"job_id"`
+	}
+	res, err := first.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_start", Arguments: map[string]any{
+		"command": "echo agent-" + mark + "; sleep 600", "description": "the agent's server", "startup_wait_sec": 0,
+	}})
+	if err != nil || res.IsError {
+		t.Fatalf("job start: %v %v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &started)
+	s.waitFor("the agent's server")
+	s.waitFor("e2e-agent")
+
+	second := agent(t, state)
+	res, err = second.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}})
+	if err != nil || !strings.Contains(fmt.Sprint(res.StructuredContent), "agent-"+mark) {
+		t.Fatalf("the second agent does not see the first one's job: %v %v", err, res)
+	}
+
+	// A foreground exec the agent is blocked on (no auto-background).
+	done := make(chan map[string]any, 1)
+	go func() {
+		res, err := first.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
+			"command": "echo blocking-" + mark + "; sleep 600", "auto_background_after_sec": 0, "timeout_sec": 600,
+		}})
+		if err != nil {
+			done <- map[string]any{"error": err.Error()}
+			return
+		}
+		done <- res.StructuredContent.(map[string]any)
+	}()
+	s.waitFor("▶") // an agent is blocked on a job
+	s.keys("k")    // select it (newest first, above the agent's server)
+	s.waitFor("$ echo blocking-" + mark)
+	select {
+	case r := <-done:
+		t.Fatalf("the exec returned before the person backgrounded it: %v", r)
+	default:
+	}
+	s.keys("b")
+	var r map[string]any
+	select {
+	case r = <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("b did not return the agent's call")
+	}
+	if r["auto_backgrounded"] != true || r["job_id"] == "" || r["job_id"] == nil {
+		t.Fatalf("the agent's call returned %v", r)
+	}
 }
