@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -144,4 +145,21 @@ func (c config) gate(approvals *policy.Approvals) *gate {
 		approvals.Timeout = c.Approval.Timeout.Duration
 	}
 	return &gate{policy: p, approvals: approvals, denyAlone: c.Approval.Headless == "deny"}
+}
+
+// fillFlags sets grace, maxJobs and port (any may be nil) from the config
+// where the command line did not; it returns the flags that were set there.
+func (c config) fillFlags(fs *flag.FlagSet, grace *time.Duration, maxJobs, port *int) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if grace != nil && !set["grace"] && c.Jobs.Grace.Duration > 0 {
+		*grace = c.Jobs.Grace.Duration
+	}
+	if maxJobs != nil && !set["max-jobs"] && c.Jobs.MaxJobs > 0 {
+		*maxJobs = c.Jobs.MaxJobs
+	}
+	if port != nil && !set["port"] && c.Port > 0 {
+		*port = c.Port
+	}
+	return set
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,26 +18,8 @@ import (
 // local remote.
 func TestApprovalFlow(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "--bare", "remote.git")
-	git("init", "-q", "work")
-	dir = filepath.Join(dir, "work")
-	git("commit", "-q", "--allow-empty", "-m", "one")
-	git("remote", "add", "origin", "../remote.git")
-	git("push", "-q", "origin", "HEAD:main")
+	dir, git := scratchRepo(t) // pushed once, then amended: a push now needs --force
 	before := git("rev-parse", "origin/main")
-	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
 
 	approvals := policy.NewApprovals()
 	auditDir := t.TempDir()

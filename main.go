@@ -167,14 +167,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 2
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["grace"] && cfg.Jobs.Grace.Duration > 0 {
-		o.grace = cfg.Jobs.Grace.Duration
-	}
-	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
-		o.maxJobs = cfg.Jobs.MaxJobs
-	}
+	cfg.fillFlags(fs, &o.grace, &o.maxJobs, nil)
 	if err := os.MkdirAll(o.stateDir, 0o700); err != nil {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1

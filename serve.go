@@ -195,17 +195,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend serve: %v\n", err)
 		return 2
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["grace"] && cfg.Jobs.Grace.Duration > 0 {
-		o.grace = cfg.Jobs.Grace.Duration
-	}
-	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
-		o.maxJobs = cfg.Jobs.MaxJobs
-	}
-	if !set["port"] && cfg.Port > 0 {
-		o.port = cfg.Port
-	}
+	cfg.fillFlags(fs, &o.grace, &o.maxJobs, &o.port)
 	// Refuse before the engine loads anything if the dir is wrong or taken.
 	if err := os.MkdirAll(o.stateDir, 0o700); err != nil {
 		fmt.Fprintf(stderr, "tend serve: state dir: %v\n", err)

@@ -45,17 +45,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 2
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["grace"] && cfg.Jobs.Grace.Duration > 0 {
-		*grace = cfg.Jobs.Grace.Duration
-	}
-	if !set["max-jobs"] && cfg.Jobs.MaxJobs > 0 {
-		*maxJobs = cfg.Jobs.MaxJobs
-	}
-	if !set["port"] && cfg.Port > 0 {
-		*port = cfg.Port
-	}
+	set := cfg.fillFlags(fs, grace, maxJobs, port)
 	if *theme == "" {
 		*theme = cfg.Theme
 	}
