@@ -25,6 +25,8 @@ var version = "0.1.0-dev"
 const usage = `tend — supervise the shell work of AI coding agents
 
 Usage:
+  tend [flags]           the terminal UI: watch, type into, background, kill and approve
+                         every job; serves MCP over HTTP and a unix socket (tend ui -help)
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
   tend serve [flags]     serve them headless over HTTP on 127.0.0.1 and a unix socket
                          (tend serve -help lists its flags)
