@@ -547,6 +547,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 			j.Kill("timeout")
 		})
 	}
+	// Started goes out before the supervisor runs: only it publishes the
+	// exit, so no one can see a job end before it began.
+	e.publish(JobStarted, j)
 	var pumps sync.WaitGroup
 	for i, r := range io.readers {
 		pumps.Go(func() { j.pump(r, io.names[i]) })
@@ -556,7 +559,6 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		defer e.wg.Done()
 		j.supervise(&pumps, io.readers)
 	}()
-	e.publish(JobStarted, j)
 	return j, nil
 }
 
