@@ -682,3 +682,22 @@ func TestAuditLog(t *testing.T) {
 		t.Fatalf("audit calls: %v", calls)
 	}
 }
+
+// A second SIGTERM while tend mcp is ending its jobs must not cut it short.
+func TestSecondSigtermDuringShutdown(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "", "-grace", "2s")
+	mark := rand.Text()
+	var started struct {
+		JobID string `json:"job_id"`
+	}
+	s.call(t, "terminal_job_start", map[string]any{"command": `trap '' TERM; sleep 600`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
+	waitCount(t, mark, 1)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	// The second signal must land while tend is ending its jobs (the grace
+	// is 2 s): a deliberate gap, not a wait for a condition.
+	time.Sleep(500 * time.Millisecond)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	s.cs.Close()
+	waitNone(t, mark)
+}

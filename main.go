@@ -203,5 +203,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		logger.Info("client disconnected", "reason", err)
 	}
+	// End every job tree here, while the signals are still ours: a second
+	// SIGTERM (a client that waited and signals again) must not kill tend
+	// halfway through and orphan the jobs.
+	e.Close()
 	return 0
 }
