@@ -63,6 +63,7 @@ func (p *parser) resetSeq() {
 // feed runs the state machine over b, calling t for every action.
 func (t *Term) feed(b []byte) {
 	p := &t.p
+	noFlood := 0 // flood has looked at the run up to here
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if p.state == stGround {
@@ -84,6 +85,16 @@ func (t *Term) feed(b []byte) {
 				t.utf8Byte(c)
 				continue
 			}
+		}
+		if c == '\n' && p.state == stGround && i+1 >= noFlood {
+			scrolls := t.curOK && t.cy == t.bottom
+			t.controlByte(c)
+			if scrolls {
+				n, end := t.flood(b[i+1:])
+				i += n
+				noFlood = i + 1 + end - n
+			}
+			continue
 		}
 		t.controlByte(c)
 	}

@@ -76,6 +76,8 @@ type Term struct {
 
 	vtBytes, vtWrites uint64 // what vterm handed vt10x, for benchmarks
 	rowBuf            []Cell // scratch row for the scrollback
+	floodStarts       []int  // scratch for flood
+	slowOnly          bool   // no flood: tests compare with the slow path
 
 	sb      scrollback
 	replies replyQueue

@@ -1,0 +1,153 @@
+package vterm
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fullState is everything a flood could get wrong: the screen cell by cell
+// with styles, the cursor, the modes and the scrollback with styles.
+func fullState(t *testing.T, tm *Term) string {
+	t.Helper()
+	checkShadow(t, tm)
+	s := tm.Snapshot()
+	var b strings.Builder
+	fmt.Fprintf(&b, "cursor %+v alt %v modes %+v\n", s.Cursor, s.AltScreen, s.Modes)
+	for _, row := range s.Cells {
+		fmt.Fprintf(&b, "%v\n", row)
+	}
+	b.WriteString("scrollback\n")
+	for _, l := range tm.Scrollback() {
+		fmt.Fprintf(&b, "%v\n", l.Cells)
+	}
+	return b.String()
+}
+
+// floodInput writes lines that take the flood path, mixed with what must
+// end it or keep it from starting: lines exactly as wide as the screen and
+// wider, empty lines, lone CR and LF, tabs, colours, a background colour,
+// the alternate screen, a scroll region, autowrap off, wide characters,
+// the cursor sent home over older lines.
+func floodInput(r *rand.Rand, cols int) []byte {
+	var b bytes.Buffer
+	for range r.IntN(8) + 1 {
+		n := r.IntN(300)
+		for range n {
+			switch r.IntN(6) {
+			case 0:
+				b.WriteString(strings.Repeat("x", cols*(1+r.IntN(2))))
+			case 1:
+				b.WriteString(strings.Repeat("ab ", r.IntN(cols*3/3+5)))
+			case 2: // empty line
+			default:
+				fmt.Fprintf(&b, "%d", r.IntN(1000000))
+			}
+			b.WriteString("\r\n")
+		}
+		for range r.IntN(3) + 1 {
+			writeInterruption(&b, r)
+		}
+		if r.IntN(4) == 0 { // the lines that follow overwrite older ones
+			b.WriteString("left on the row\x1b[H")
+		}
+	}
+	return b.Bytes()
+}
+
+// writeInterruption writes something that ends a run of plain lines.
+func writeInterruption(b *bytes.Buffer, r *rand.Rand) {
+	switch r.IntN(17) {
+	case 0:
+		b.WriteString("\rover")
+	case 1:
+		b.WriteString("bare\nfeed")
+	case 2:
+		b.WriteString("\ttab")
+	case 3:
+		b.WriteString("\x1b[31;1mred\x1b[m")
+	case 4:
+		b.WriteString("\x1b[44m")
+	case 5:
+		b.WriteString("\x1b[49m")
+	case 6:
+		b.WriteString("\x1b[?1049h")
+	case 7:
+		b.WriteString("\x1b[?1049l")
+	case 8:
+		b.WriteString("\x1b[3;7r")
+	case 9:
+		b.WriteString("\x1b[r")
+	case 10:
+		b.WriteString("\x1b[?7l")
+	case 11:
+		b.WriteString("\x1b[?7h")
+	case 12:
+		b.WriteString("世界\u0301")
+	case 13:
+		b.WriteString("\x1b[35m")
+	case 14:
+		b.WriteString("\x1b[5;1H")
+	case 15:
+		b.WriteString("\x1b[2J")
+	case 16: // a line without its end
+		b.WriteString("unended line")
+	}
+}
+
+// The flood shortcut leaves exactly the state the byte-by-byte path leaves,
+// however the input is cut into writes.
+func TestFloodMatchesSlowPath(t *testing.T) {
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 1))
+		cols, rows := 5+r.IntN(40), 1+r.IntN(12)
+		sb := []int{0, 7, 50, DefaultScrollback}[r.IntN(4)]
+		in := floodInput(r, cols)
+
+		slow := New(cols, rows, WithScrollback(sb))
+		slow.slowOnly = true
+		slow.Write(in)
+
+		whole := New(cols, rows, WithScrollback(sb))
+		whole.Write(in)
+
+		split := New(cols, rows, WithScrollback(sb))
+		for rest := in; len(rest) > 0; {
+			n := min(1+r.IntN(4096), len(rest))
+			split.Write(rest[:n])
+			rest = rest[n:]
+		}
+
+		want := fullState(t, slow)
+		for name, tm := range map[string]*Term{"whole": whole, "split": split} {
+			if got := fullState(t, tm); got != want {
+				t.Fatalf("seed %d (%dx%d, scrollback %d), %s: flood differs from the slow path\ninput %q\ngot:\n%s\nwant:\n%s",
+					seed, cols, rows, sb, name, in, got, want)
+			}
+		}
+	}
+}
+
+// The shortcut is taken: a flood of lines reaches vt10x as one screenful.
+func TestFloodSkipsVT10x(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 100000 {
+		fmt.Fprintf(&in, "%d\r\n", i)
+	}
+	tm := New(80, 24)
+	tm.Write(in.Bytes())
+	if tm.vtBytes > 4096 {
+		t.Errorf("vt10x was handed %d bytes for a %d-byte flood", tm.vtBytes, in.Len())
+	}
+	sb := tm.Scrollback()
+	if len(sb) != DefaultScrollback || sb[len(sb)-1].Text() != "99976" {
+		t.Errorf("scrollback has %d lines, the last %q", len(sb), sb[len(sb)-1].Text())
+	}
+	s := tm.Snapshot()
+	if line(s, 0) != "99977" || line(s, 22) != "99999" || !reflect.DeepEqual(s.Cursor, Cursor{X: 0, Y: 23}) {
+		t.Errorf("screen:\n%s\ncursor %+v", s.Text(), s.Cursor)
+	}
+}
