@@ -1,10 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
+
+	"tend/vterm"
 )
 
 // BenchmarkTUIKeyLatency times a key press to its effect on the screen (z
@@ -45,4 +56,81 @@ func BenchmarkTUIKeyLatency(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// floodScript runs seq 1 2000000 on the terminal and writes how long it took
+// (ms, as the program saw it) to file.
+func floodScript(file string) string {
+	return fmt.Sprintf(`bash -c 's=$(date +%%s%%N); seq 1 2000000; e=$(date +%%s%%N); echo $(((e-s)/1000000)) > %s'`, file)
+}
+
+// waitMS polls file for the milliseconds floodScript wrote.
+func waitMS(b *testing.B, file string) float64 {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(file); err == nil && bytes.HasSuffix(data, []byte("\n")) {
+			ms, err := strconv.ParseFloat(strings.TrimSpace(string(data)), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return ms
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Fatalf("%s never written", file)
+	return 0
+}
+
+// BenchmarkTUIVisibleFlood times `seq 1 2000000` in a PTY job shown on
+// tend's screen against the same in a tmux pane with a client attached, both
+// 160×45 and both drawn into a terminal read by vterm in this process. It
+// reports each in ms and tend's time as a ratio of tmux's (below 1: tend is
+// faster).
+//
+//	go test -run '^$' -bench TUIVisibleFlood -benchtime 3x .
+func BenchmarkTUIVisibleFlood(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("no tmux")
+	}
+	dir := b.TempDir()
+	t := &testing.T{}
+	s := startTUI(t, filepath.Join(dir, "state"))
+	s.t = t
+	s.waitFor("Jobs")
+
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) {
+		if out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput(); err != nil {
+			b.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+	}
+	tmux("new-session", "-d", "-x", "160", "-y", "45", "bash --norc --noprofile")
+	defer tmux("kill-server")
+	client := exec.Command("tmux", "-S", sock, "attach")
+	client.Env = append(os.Environ(), "TERM=xterm-256color")
+	ptmx, err := pty.StartWithSize(client, &pty.Winsize{Cols: 160, Rows: 45})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { client.Process.Kill(); client.Wait(); ptmx.Close() }()
+	outer := vterm.New(160, 45, vterm.WithReplies(func(p []byte) { ptmx.Write(p) }))
+	go io.Copy(outer, ptmx)
+
+	var tendMS, tmuxMS float64
+	n := 0
+	for b.Loop() {
+		n++
+		f := filepath.Join(dir, fmt.Sprintf("tend%d", n))
+		s.keys(":", floodScript(f), "<enter>")
+		tendMS += waitMS(b, f)
+		f = filepath.Join(dir, fmt.Sprintf("tmux%d", n))
+		tmux("send-keys", "-l", floodScript(f))
+		tmux("send-keys", "Enter")
+		tmuxMS += waitMS(b, f)
+	}
+	b.ReportMetric(tendMS/float64(n), "tend-ms")
+	b.ReportMetric(tmuxMS/float64(n), "tmux-ms")
+	b.ReportMetric(tendMS/tmuxMS, "tend/tmux")
+	s.keys("x")
+	s.keys("y")
 }
