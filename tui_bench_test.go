@@ -21,7 +21,8 @@ import (
 // BenchmarkTUIKeyLatency times a key press to its effect on the screen (z
 // zooms the selected job, hiding the job list, and back) while the selected
 // PTY job floods its terminal, through the real binary on a PTY read by
-// vterm. It reports p50 and p95 in milliseconds.
+// vterm. It reports p50 and p95 in milliseconds, and as the baseline the
+// same with a selected job that prints nothing.
 //
 //	go test -run '^$' -bench TUIKeyLatency -benchtime 40x .
 func BenchmarkTUIKeyLatency(b *testing.B) {
@@ -33,29 +34,43 @@ func BenchmarkTUIKeyLatency(b *testing.B) {
 		s.keys("y")
 	}()
 	s.waitFor("Jobs")
-	s.keys(":", `yes "flooding the terminal with a line of text that wraps nowhere"`, "<enter>")
-	s.waitFor("flooding the terminal")
-	var lat []time.Duration
 	zoomed := false
-	for b.Loop() {
+	toggle := func() time.Duration {
 		t0 := time.Now()
 		s.keys("z")
 		zoomed = !zoomed
 		for {
 			listShown := strings.Contains(s.term.Snapshot().Text(), "─ Jobs ")
 			if listShown != zoomed {
-				break
+				return time.Since(t0)
 			}
 			if time.Since(t0) > 10*time.Second {
 				b.Fatalf("z had no effect in 10 s (zoomed %v)", zoomed)
 			}
 			time.Sleep(time.Millisecond)
 		}
-		lat = append(lat, time.Since(t0))
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+	// The baseline: the same key with a job selected that prints nothing.
+	s.keys(":", `sleep 600`, "<enter>")
+	s.waitFor("sleep 600")
+	var idle []time.Duration
+	for range 40 {
+		idle = append(idle, toggle())
+	}
+	s.keys(":", `yes "flooding the terminal with a line of text that wraps nowhere"`, "<enter>")
+	s.waitFor("flooding the terminal")
+	var lat []time.Duration
+	for b.Loop() {
+		lat = append(lat, toggle())
+	}
+	ms := func(d []time.Duration, q int) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)*q/100].Microseconds()) / 1000
+	}
+	b.ReportMetric(ms(lat, 50), "p50-ms")
+	b.ReportMetric(ms(lat, 95), "p95-ms")
+	b.ReportMetric(ms(idle, 50), "idle-p50-ms")
+	b.ReportMetric(ms(idle, 95), "idle-p95-ms")
 }
 
 // floodScript runs seq 1 2000000 on the terminal and writes how long it took
