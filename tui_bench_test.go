@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +37,8 @@ func BenchmarkTUIKeyLatency(b *testing.B) {
 	s.waitFor("Jobs")
 	zoomed := false
 	toggle := func() time.Duration {
+		// A person's keys come at any moment, not just after a frame.
+		time.Sleep(rand.N(20 * time.Millisecond))
 		t0 := time.Now()
 		s.keys("z")
 		zoomed = !zoomed
