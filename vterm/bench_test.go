@@ -11,9 +11,10 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// benchStreams are the two workloads: a coloured log (mostly text, SGR and
-// line feeds, scrolling) and full-screen programs (cursor movement, erases,
-// regions, the alternate screen), both about 1 MiB.
+// benchStreams are the workloads, about 1 MiB each: plain lines (seq's
+// output), a coloured log (mostly text, SGR and line feeds, scrolling) and
+// full-screen programs (cursor movement, erases, regions, the alternate
+// screen).
 func benchStreams(b *testing.B) map[string][]byte {
 	b.Helper()
 	var log bytes.Buffer
@@ -21,6 +22,10 @@ func benchStreams(b *testing.B) map[string][]byte {
 	for i := 0; log.Len() < 1<<20; i++ {
 		fmt.Fprintf(&log, "\x1b[90m2025-01-02T03:04:%02d.%03dZ\x1b[0m %s \x1b[36mjob=%d\x1b[0m request served path=/api/v1/items/%d status=\x1b[32m200\x1b[0m dur=%dms\r\n",
 			i%60, i%1000, levels[i%4], i%17, i, i%250)
+	}
+	var plain bytes.Buffer
+	for i := 1; plain.Len() < 1<<20; i++ {
+		fmt.Fprintf(&plain, "%d\r\n", i)
 	}
 	var tui bytes.Buffer
 	for tui.Len() < 1<<20 {
@@ -32,7 +37,7 @@ func benchStreams(b *testing.B) map[string][]byte {
 			tui.Write(raw)
 		}
 	}
-	return map[string][]byte{"colorlog": log.Bytes(), "tui": tui.Bytes()}
+	return map[string][]byte{"plain": plain.Bytes(), "colorlog": log.Bytes(), "tui": tui.Bytes()}
 }
 
 func writeChunks(w interface{ Write([]byte) (int, error) }, data []byte) {
@@ -45,7 +50,7 @@ func writeChunks(w interface{ Write([]byte) (int, error) }, data []byte) {
 // 4096-byte chunks as a PTY read delivers them.
 func BenchmarkParse(b *testing.B) {
 	streams := benchStreams(b)
-	for _, name := range []string{"colorlog", "tui"} {
+	for _, name := range []string{"plain", "colorlog", "tui"} {
 		data := streams[name]
 		b.Run(name+"/vterm", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
