@@ -117,12 +117,18 @@ func (t *Term) lineFeed(cr, bce bool) {
 	if ind {
 		t.eraseStyle()
 	}
+	wrapNext := t.wrapNext
 	t.advanceLine(cr)
 	if cr {
 		t.out = append(t.out, '\r')
 	}
 	if ind {
 		t.out = append(t.out, 0x1b, 'D')
+		if wrapNext && !cr {
+			// vt10x's IND at the bottom keeps a pending wrap, which a line
+			// feed ends: a CHA to the same column ends it.
+			t.emitCSI('G', t.cx+1)
+		}
 	} else {
 		t.out = append(t.out, '\n')
 	}
