@@ -6,11 +6,13 @@ package vterm
 // that costs a parse per byte and a whole row read back per line. flood
 // takes such a run of lines in one step instead: the lines that pass
 // through go to the scrollback from the text itself, and vt10x gets only
-// the screenful that stays.
+// the screenful that stays. The run may colour its text (SGR) and erase to
+// the end of a line (EL), as compilers and grep do.
 
 // flood is called right after a line feed at the bottom row scrolled a
 // blank line in. It takes the longest run at the start of b of printable
-// ASCII lines ended by CR LF (lines longer than the screen wrap), when the
+// ASCII lines ended by CR LF (lines longer than the screen wrap; no line may
+// end with a background colour set, which would fill the next), when the
 // run scrolls more than a screenful and the terminal is in the plain state
 // the shortcut assumes. It returns how many bytes it took (0: none) and
 // where the run it looked at ends, so the caller need not look again
@@ -20,27 +22,34 @@ func (t *Term) flood(b []byte) (n, end int) {
 		t.graphicsActive() || t.style.BG != DefaultColor || !t.curOK || t.cx != 0 || t.wrapNext || t.cy != t.bottom {
 		return 0, 0
 	}
-	// starts holds where each line on the screen after the first begins: a
-	// wrap or a CR LF ends the one before.
-	starts := t.floodStarts[:0]
+	// starts holds where each line on the screen after the first begins (a
+	// wrap or a CR LF ends the one before), pens the rendition there.
+	starts, pens := t.floodStarts[:0], t.floodPens[:0]
+	pen := t.style
 	col, i := 0, 0
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c >= 0x20 && c < 0x7f {
+scan:
+	for i < len(b) {
+		switch c := b[i]; {
+		case c >= 0x20 && c < 0x7f:
 			if col == t.cols {
-				starts, col = append(starts, i), 0
+				starts, pens, col = append(starts, i), append(pens, pen), 0
 			}
 			col++
-			continue
-		}
-		if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
 			i++
-			starts, col = append(starts, i+1), 0
-			continue
+		case c == '\r' && i+1 < len(b) && b[i+1] == '\n' && pen.BG == DefaultColor:
+			i += 2
+			starts, pens, col = append(starts, i), append(pens, pen), 0
+		case c == 0x1b:
+			n, next, ok := t.floodCSI(b[i:], pen, col)
+			if !ok {
+				break scan
+			}
+			i, pen = i+n, next
+		default:
+			break scan
 		}
-		break
 	}
-	t.floodStarts = starts
+	t.floodStarts, t.floodPens = starts, pens
 	if len(starts) < 2*t.rows { // not worth it
 		return 0, i
 	}
@@ -55,19 +64,23 @@ func (t *Term) flood(b []byte) (n, end int) {
 		t.sb.push(t.packRow(y))
 	}
 	if t.sb.max > 0 {
-		st := t.styles.style(t.curID)
 		row := t.rowBuf[:0]
 		for k := max(skip-(t.rows-1), 0); k < through; k++ {
-			from, to := 0, starts[k]
+			from, to, pen := 0, starts[k], t.style
 			if k > 0 {
-				from = starts[k-1]
+				from, pen = starts[k-1], pens[k-1]
 			}
 			if b[to-1] == '\n' {
 				to -= 2
 			}
 			row = row[:0]
-			for _, c := range b[from:to] {
-				row = append(row, Cell{Text: asciiText[c], Width: 1, FG: st.FG, BG: st.BG, Attr: st.Attr})
+			for j := from; j < to; j++ {
+				if b[j] == 0x1b {
+					n, next, _ := t.floodCSI(b[j:], pen, 0)
+					j, pen = j+n-1, next
+					continue
+				}
+				row = append(row, Cell{Text: asciiText[b[j]], Width: 1, FG: pen.FG, BG: pen.BG, Attr: pen.Attr})
 			}
 			t.sb.push(packLine(row))
 		}
@@ -75,9 +88,47 @@ func (t *Term) flood(b []byte) (n, end int) {
 	}
 
 	// vt10x: a blank screen, and the last screenful printed from the top.
+	t.setStyle(pens[through-1])
 	t.setVT(0)
 	t.out = append(t.out, "\x1b[2J\x1b[H"...)
 	t.cx, t.cy = 0, 0
 	t.feed(b[starts[through-1]:i])
 	return i, i
+}
+
+// floodCSI reads the CSI sequence at the start of b, one a run of lines may
+// hold: SGR, whose rendition it returns applied to pen, or EL to the end of
+// the line with the default background, which changes nothing on a line
+// scrolled in blank while the cursor is left of the margin (col cells
+// printed). ok is false for anything else, or a sequence cut short.
+func (t *Term) floodCSI(b []byte, pen Style, col int) (n int, next Style, ok bool) {
+	if len(b) < 3 || b[1] != '[' {
+		return 0, pen, false
+	}
+	p := &t.floodParser
+	p.state = stCSI
+	p.resetSeq()
+	for n = 2; n < len(b) && n < 64; n++ {
+		c := b[n]
+		if c < 0x20 || c >= 0x7f {
+			return 0, pen, false
+		}
+		if !p.csiCollect(c) {
+			if p.state != stCSI {
+				return 0, pen, false
+			}
+			continue
+		}
+		if p.toomany || p.prefix != 0 || p.ninter > 0 {
+			return 0, pen, false
+		}
+		switch {
+		case c == 'm':
+			return n + 1, p.sgr(pen), true
+		case c == 'K' && p.arg(0, 0) == 0 && pen.BG == DefaultColor && col < t.cols:
+			return n + 1, pen, true
+		}
+		return 0, pen, false
+	}
+	return 0, pen, false
 }

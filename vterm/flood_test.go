@@ -37,7 +37,13 @@ func floodInput(r *rand.Rand, cols int) []byte {
 	for range r.IntN(8) + 1 {
 		n := r.IntN(300)
 		for range n {
-			switch r.IntN(6) {
+			switch r.IntN(9) {
+			case 6: // coloured, as a compiler or grep writes it
+				fmt.Fprintf(&b, "\x1b[01m\x1b[Kfile.go:%d:\x1b[m\x1b[K \x1b[01;31m\x1b[Kerror:\x1b[m\x1b[K bad", r.IntN(100))
+			case 7: // colours that outlast the line, a background in it, colon forms
+				b.WriteString([]string{"\x1b[32mgreen", "\x1b[41m on red \x1b[49m", "\x1b[38:5:200mpink", "\x1b[1;4m", "\x1b[0m", "\x1b[44m", "abc\x1b[1Kdef", "abc\x1b[2K"}[r.IntN(8)])
+			case 8: // an erase at the margin, with the wrap pending
+				b.WriteString(strings.Repeat("y", cols) + "\x1b[K")
 			case 0:
 				b.WriteString(strings.Repeat("x", cols*(1+r.IntN(2))))
 			case 1:
@@ -150,4 +156,25 @@ func TestFloodSkipsVT10x(t *testing.T) {
 	if line(s, 0) != "99977" || line(s, 22) != "99999" || !reflect.DeepEqual(s.Cursor, Cursor{X: 0, Y: 23}) {
 		t.Errorf("screen:\n%s\ncursor %+v", s.Text(), s.Cursor)
 	}
+}
+
+// FuzzFlood: on a small screen any input takes the flood path often, and
+// must leave what the byte-by-byte path leaves.
+func FuzzFlood(f *testing.F) {
+	f.Add([]byte("1\r\n22\r\n333\r\n4444\r\n55555\r\n666666\r\n7777777\r\n88888888\r\n9"))
+	f.Add([]byte("a\r\n\x1b[31mb\x1b[K\r\nc\x1b[m\r\n\r\n\x1b[44md\x1b[49m\r\ne\r\nf\x1b[Hg\r\nh\r\ni\r\nj\r\n"))
+	f.Add([]byte("x\x1b[2;2r\r\n1\r\n2\r\n3\r\n4\x1b[r\r\n5\r\n6\r\n7\x1b[?7l\r\n8\r\n9\r\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 1<<16 {
+			return
+		}
+		slow := New(7, 2, WithScrollback(9))
+		slow.slowOnly = true
+		slow.Write(in)
+		fast := New(7, 2, WithScrollback(9))
+		fast.Write(in)
+		if got, want := fullState(t, fast), fullState(t, slow); got != want {
+			t.Fatalf("flood differs from the slow path\ngot:\n%s\nwant:\n%s", got, want)
+		}
+	})
 }

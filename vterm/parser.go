@@ -222,19 +222,27 @@ func (t *Term) enterEsc() {
 
 // csiByte collects one byte of a CSI sequence and dispatches at the final byte.
 func (t *Term) csiByte(c byte) {
-	p := &t.p
+	if t.p.csiCollect(c) && !t.p.toomany {
+		t.csiDispatch(c)
+	}
+}
+
+// csiCollect takes one byte of a CSI sequence: a parameter, a private
+// marker or an intermediate. A malformed sequence moves to stCSIIgnore; the
+// final byte moves back to the ground state and reports true.
+func (p *parser) csiCollect(c byte) (final bool) {
 	switch {
 	case c >= '0' && c <= '9':
 		if p.ninter > 0 {
 			p.state = stCSIIgnore
-			return
+			return false
 		}
 		if p.nparams == 0 {
 			p.nparams = 1
 			p.params[0] = param{}
 		}
 		if p.nparams > maxParams {
-			return
+			return false
 		}
 		q := &p.params[p.nparams-1]
 		q.v = min(q.v*10+int(c-'0'), maxParamVal)
@@ -242,7 +250,7 @@ func (t *Term) csiByte(c byte) {
 	case c == ';' || c == ':':
 		if p.ninter > 0 {
 			p.state = stCSIIgnore
-			return
+			return false
 		}
 		if p.nparams == 0 {
 			p.nparams = 1
@@ -251,30 +259,28 @@ func (t *Term) csiByte(c byte) {
 		if p.nparams >= maxParams {
 			p.toomany = true
 			p.nparams = maxParams + 1 // stop collecting; the sequence is ignored
-			return
+			return false
 		}
 		p.params[p.nparams] = param{sub: c == ':'}
 		p.nparams++
 	case c >= '<' && c <= '?':
 		if p.nparams > 0 || p.prefix != 0 || p.ninter > 0 {
 			p.state = stCSIIgnore
-			return
+			return false
 		}
 		p.prefix = c
 	case c >= 0x20 && c <= 0x2f:
 		if p.ninter == len(p.inter) {
 			p.state = stCSIIgnore
-			return
+			return false
 		}
 		p.inter[p.ninter] = c
 		p.ninter++
 	case c >= 0x40 && c <= 0x7e:
 		p.state = stGround
-		if p.toomany {
-			return
-		}
-		t.csiDispatch(c)
+		return true
 	}
+	return false
 }
 
 // oscByte collects an OSC payload, bounded by maxOSC.

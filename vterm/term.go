@@ -74,10 +74,12 @@ type Term struct {
 	title  string
 	panics uint64
 
-	vtBytes, vtWrites uint64 // what vterm handed vt10x, for benchmarks
-	rowBuf            []Cell // scratch row for the scrollback
-	floodStarts       []int  // scratch for flood
-	slowOnly          bool   // no flood: tests compare with the slow path
+	vtBytes, vtWrites uint64  // what vterm handed vt10x, for benchmarks
+	rowBuf            []Cell  // scratch row for the scrollback
+	floodStarts       []int   // scratch for flood: where lines start,
+	floodPens         []Style // the rendition there,
+	floodParser       parser  // and a parser for their CSI sequences
+	slowOnly          bool    // no flood: tests compare with the slow path
 
 	sb      scrollback
 	replies replyQueue
