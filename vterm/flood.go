@@ -1,5 +1,7 @@
 package vterm
 
+import "bytes"
+
 // A program that floods its terminal (seq, a chatty build, cat of a log)
 // writes lines that scroll straight through the screen: each is printed on
 // the bottom row and pushed off the top a screenful later. Through vt10x
@@ -31,11 +33,17 @@ scan:
 	for i < len(b) {
 		switch c := b[i]; {
 		case c >= 0x20 && c < 0x7f:
-			if col == t.cols {
-				starts, pens, col = append(starts, i), append(pens, pen), 0
+			j := i + 1
+			for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
+				j++
 			}
-			col++
-			i++
+			for i < j {
+				if col == t.cols {
+					starts, pens, col = append(starts, i), append(pens, pen), 0
+				}
+				step := min(t.cols-col, j-i)
+				col, i = col+step, i+step
+			}
 		case c == '\r' && i+1 < len(b) && b[i+1] == '\n' && pen.BG == DefaultColor:
 			i += 2
 			starts, pens, col = append(starts, i), append(pens, pen), 0
@@ -72,6 +80,10 @@ scan:
 			}
 			if b[to-1] == '\n' {
 				to -= 2
+			}
+			if bytes.IndexByte(b[from:to], 0x1b) < 0 {
+				t.sb.push(packText(b[from:to], pen))
+				continue
 			}
 			row = row[:0]
 			for j := from; j < to; j++ {
@@ -131,4 +143,21 @@ func (t *Term) floodCSI(b []byte, pen Style, col int) (n int, next Style, ok boo
 		return 0, pen, false
 	}
 	return 0, pen, false
+}
+
+// asciiCells is the packed form of a line of ASCII: one byte wide, one
+// cell wide, every cell.
+var asciiCells = bytes.Repeat([]byte{1<<2 | 1}, MaxSize)
+
+// packText packs a line of printable ASCII in one rendition, as packLine
+// packs the same cells.
+func packText(text []byte, pen Style) packedLine {
+	if pen == (Style{}) {
+		text = bytes.TrimRight(text, " ")
+	}
+	pl := packedLine{text: string(text), cells: asciiCells[:len(text):len(text)]}
+	if len(text) > 0 {
+		pl.runs = []styleRun{{len(text), pen}}
+	}
+	return pl
 }
