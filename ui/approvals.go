@@ -444,7 +444,7 @@ func (m *Model) approvalDetail(r policy.Request, w int) []string {
 	a := &m.appr
 	class := r.Class.String()
 	head := st.Approval.Render("⚠ "+originOf(r)+" asks to run a "+class+" command") +
-		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(m.now().Sub(r.Asked)), r.ID))
+		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(m.since(r.Asked)), r.ID))
 	lines := []string{head}
 	lines = append(lines, st.Muted.Render("cwd  ")+st.Base.Render(oneLineEscaped(tilde(r.Cwd))))
 	for i, reason := range r.Reasons {
@@ -533,7 +533,7 @@ func (m *Model) renderApprovals(w, h int) []string {
 	for j := top; j < top+qr && j < len(a.reqs); j++ {
 		q := a.reqs[j]
 		text := fmt.Sprintf("#%-3d %-8s %-20s %5s  %s", q.ID, q.Class.String(), ansi.Truncate(originOf(q), 20, "…"),
-			shortAge(m.now().Sub(q.Asked)), oneLineEscaped(q.Command))
+			shortAge(m.since(q.Asked)), oneLineEscaped(q.Command))
 		text = ansi.Truncate(text, iw-2, "…")
 		if q.ID == r.ID {
 			lines = append(lines, st.Approval.Background(st.Palette.Selection).Render(pad("▸ "+text, iw)))
@@ -554,7 +554,7 @@ func (m *Model) renderApprovals(w, h int) []string {
 // wide as a job's row.
 func (m *Model) approvalRow(r policy.Request, iw int, selected, showOrigin bool) string {
 	st := m.c.Styles
-	right := fmt.Sprintf(" %5s %4s", shortAge(m.now().Sub(r.Asked)), "")
+	right := fmt.Sprintf(" %5s %4s", shortAge(m.since(r.Asked)), "")
 	if showOrigin {
 		right = " " + pad(ansi.Truncate(originOf(r), 10, "…"), 10) + right
 	}

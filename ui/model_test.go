@@ -361,7 +361,8 @@ func TestEventsUpdateTheList(t *testing.T) {
 }
 
 // The runtime clock ticks only when a shown runtime changes: each second
-// for young jobs, each minute for older ones, never with nothing running.
+// of the clock for young jobs (all of them at once), each minute for older
+// ones, never with nothing running. now is on a whole second.
 func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -370,9 +371,11 @@ func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 		want time.Duration // 0: no tick
 	}{
 		{"nothing running", nil, 0},
-		{"young job", []time.Duration{4*time.Second + 300*time.Millisecond}, 700 * time.Millisecond},
+		{"young job", []time.Duration{4*time.Second + 300*time.Millisecond}, time.Second},
+		{"young jobs of every phase tick together", []time.Duration{300 * time.Millisecond, 2*time.Second + 600*time.Millisecond, 5*time.Second + 900*time.Millisecond}, time.Second},
 		{"old job", []time.Duration{3*time.Minute + 10*time.Second}, 50 * time.Second},
-		{"earliest wins", []time.Duration{3 * time.Minute, 10*time.Second + 900*time.Millisecond}, 100 * time.Millisecond},
+		{"old job, started mid-second", []time.Duration{3*time.Minute + 10*time.Second + 400*time.Millisecond}, 49 * time.Second},
+		{"earliest wins", []time.Duration{3*time.Minute + 59*time.Second + 500*time.Millisecond, 10*time.Second + 900*time.Millisecond}, time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

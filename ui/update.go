@@ -259,6 +259,7 @@ func (m *Model) scheduleTick() tea.Cmd {
 	now := m.now()
 	var next time.Time
 	consider := func(since time.Time) {
+		since = since.Truncate(time.Second) // as m.since counts
 		age := now.Sub(since)
 		step := time.Second
 		if age >= time.Minute {

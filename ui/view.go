@@ -204,9 +204,16 @@ func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
 // runtime is a job's runtime as shown in the list.
 func (m *Model) runtime(in engine.Info) time.Duration {
 	if in.Status == "running" {
-		return m.now().Sub(in.StartedAt)
+		return m.since(in.StartedAt)
 	}
 	return time.Duration(in.RuntimeMs) * time.Millisecond
+}
+
+// since is how long ago t was, counted in the clock's whole seconds: every
+// age shown changes at the same moment, so many running jobs cost one
+// redraw a second, not one each.
+func (m *Model) since(t time.Time) time.Duration {
+	return m.now().Truncate(time.Second).Sub(t.Truncate(time.Second))
 }
 
 // shortAge prints a runtime: 12s, 3m, 1h05m, 2d3h.
