@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/vterm"
 )
@@ -151,4 +152,95 @@ func BenchmarkTUIVisibleFlood(b *testing.B) {
 	b.ReportMetric(tendMS/tmuxMS, "tend/tmux")
 	s.keys("x")
 	s.keys("y")
+}
+
+// cpuOf returns the user+system CPU time a process has used so far.
+func cpuOf(b *testing.B, pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Fields after the command name (which may hold spaces, inside parens).
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// BenchmarkTUIIdleCPU measures the CPU an idle tend uses with 50 finished
+// and 5 sleeping agent jobs in its list, 10 s per iteration, against a tmux
+// server (with a client attached) holding 5 windows of sleep over the same
+// time. It reports both as a percentage of one CPU.
+//
+//	go test -run '^$' -bench TUIIdleCPU -benchtime 3x .
+func BenchmarkTUIIdleCPU(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("no tmux")
+	}
+	dir := b.TempDir()
+	t := &testing.T{}
+	state := filepath.Join(dir, "state")
+	s := startTUI(t, state)
+	s.t = t
+	s.waitFor("Jobs")
+	cmd := exec.Command(tendBin, "mcp", "--state-dir", state)
+	client := mcp.NewClient(&mcp.Implementation{Name: "idle-agent", Version: "1"}, nil)
+	cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	for i := range 55 {
+		tool, command := "terminal_exec", fmt.Sprintf("echo finished %d", i)
+		if i >= 50 {
+			tool, command = "terminal_job_start", "sleep 600"
+		}
+		if _, err := cs.CallTool(b.Context(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"command": command}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.waitFor("finished 49")
+
+	sock := filepath.Join(dir, "tmux.sock")
+	tmux := func(args ...string) {
+		if out, err := exec.Command("tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput(); err != nil {
+			b.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+	}
+	tmux("new-session", "-d", "-x", "160", "-y", "45", "sleep 600")
+	defer tmux("kill-server")
+	for range 4 {
+		tmux("new-window", "sleep 600")
+	}
+	tc := exec.Command("tmux", "-S", sock, "attach")
+	tc.Env = append(os.Environ(), "TERM=xterm-256color")
+	ptmx, err := pty.StartWithSize(tc, &pty.Winsize{Cols: 160, Rows: 45})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { tc.Process.Kill(); tc.Wait(); ptmx.Close() }()
+	go io.Copy(io.Discard, ptmx)
+	out, err := exec.Command("tmux", "-S", sock, "display", "-p", "#{pid}").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+
+	time.Sleep(2 * time.Second) // both settle after drawing
+	tend0, tmux0, start := cpuOf(b, s.cmd.Process.Pid), cpuOf(b, tmuxPid)+cpuOf(b, tc.Process.Pid), time.Now()
+	for b.Loop() {
+		time.Sleep(10 * time.Second) // idle is what is measured
+	}
+	wall := time.Since(start)
+	tendCPU := cpuOf(b, s.cmd.Process.Pid) - tend0
+	tmuxCPU := cpuOf(b, tmuxPid) + cpuOf(b, tc.Process.Pid) - tmux0
+	b.ReportMetric(100*tendCPU.Seconds()/wall.Seconds(), "tend-%cpu")
+	b.ReportMetric(100*tmuxCPU.Seconds()/wall.Seconds(), "tmux-%cpu")
+	s.keys("q")
+	s.keys("y")
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		b.Fatal("tend did not quit")
+	}
 }
