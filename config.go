@@ -19,6 +19,7 @@ import (
 //
 //	port = 7878
 //	theme = "dark"                 # or "light"
+//	fps = 60                       # most frames a second (1–120)
 //
 //	[approval]
 //	mode = "destructive"           # off | destructive | all
@@ -37,6 +38,7 @@ import (
 type config struct {
 	Port     int            `toml:"port"`
 	Theme    string         `toml:"theme"`
+	FPS      int            `toml:"fps"`
 	Approval approvalConfig `toml:"approval"`
 	Rules    policy.Rules   `toml:"rules"`
 	Jobs     jobsConfig     `toml:"jobs"`
@@ -115,6 +117,9 @@ func loadConfig(path string) (config, error) {
 	case "", "dark", "light":
 	default:
 		return c, fmt.Errorf("config %s: theme is %q: say dark or light", path, c.Theme)
+	}
+	if c.FPS < 0 || c.FPS > 120 {
+		return c, fmt.Errorf("config %s: fps %d is out of range (1 to 120)", path, c.FPS)
 	}
 	if c.Port < 0 || c.Port > 65535 {
 		return c, fmt.Errorf("config %s: port %d is out of range", path, c.Port)

@@ -24,6 +24,7 @@ func TestConfig(t *testing.T) {
 	c, err := loadConfig(writeConfig(t, `
 port = 9000
 theme = "light"
+fps = 20
 [approval]
 mode = "all"
 timeout = "2m"
@@ -39,7 +40,7 @@ max_jobs = 8
 		t.Fatal(err)
 	}
 	p, _ := c.policy()
-	if c.Port != 9000 || c.Theme != "light" || p.Mode != policy.ModeAll || c.Approval.Timeout.Duration != 2*time.Minute || c.Jobs.Grace.Duration != 2*time.Second || c.Jobs.MaxJobs != 8 {
+	if c.Port != 9000 || c.Theme != "light" || c.FPS != 20 || p.Mode != policy.ModeAll || c.Approval.Timeout.Duration != 2*time.Minute || c.Jobs.Grace.Duration != 2*time.Second || c.Jobs.MaxJobs != 8 {
 		t.Fatalf("config %+v", c)
 	}
 	if g := c.gate(nil); !g.denyAlone || len(g.policy.Rules.Deny) != 1 {
@@ -55,6 +56,7 @@ max_jobs = 8
 		{`colour = "red"`, "unknown setting"},
 		{`theme = "neon"`, "theme"},
 		{`port = 70000`, "port"},
+		{`fps = 500`, "fps"},
 		{`port = `, "config"},
 	} {
 		if _, err := loadConfig(writeConfig(t, bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
