@@ -168,9 +168,11 @@ func cpuOf(b *testing.B, pid int) time.Duration {
 }
 
 // BenchmarkTUIIdleCPU measures the CPU an idle tend uses with 50 finished
-// and 5 sleeping agent jobs in its list, 10 s per iteration, against a tmux
-// server (with a client attached) holding 5 windows of sleep over the same
-// time. It reports both as a percentage of one CPU.
+// and 5 sleeping agent jobs in its list, 10 s per iteration once the jobs
+// are a minute old, against a tmux server (with a client attached) holding 5
+// windows of sleep over the same time; and tend's over 20 s of the jobs'
+// first minute, while their runtimes tick each second. It reports each as a
+// percentage of one CPU.
 //
 //	go test -run '^$' -bench TUIIdleCPU -benchtime 3x .
 func BenchmarkTUIIdleCPU(b *testing.B) {
@@ -227,15 +229,32 @@ func BenchmarkTUIIdleCPU(b *testing.B) {
 	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 
 	time.Sleep(2 * time.Second) // both settle after drawing
-	tend0, tmux0, start := cpuOf(b, s.cmd.Process.Pid), cpuOf(b, tmuxPid)+cpuOf(b, tc.Process.Pid), time.Now()
-	for b.Loop() {
-		time.Sleep(10 * time.Second) // idle is what is measured
+	measure := func(d time.Duration) (tend, tmux float64) {
+		tend0, tmux0, start := cpuOf(b, s.cmd.Process.Pid), cpuOf(b, tmuxPid)+cpuOf(b, tc.Process.Pid), time.Now()
+		time.Sleep(d) // idle is what is measured
+		wall := time.Since(start).Seconds()
+		tendCPU := cpuOf(b, s.cmd.Process.Pid) - tend0
+		tmuxCPU := cpuOf(b, tmuxPid) + cpuOf(b, tc.Process.Pid) - tmux0
+		return 100 * tendCPU.Seconds() / wall, 100 * tmuxCPU.Seconds() / wall
 	}
-	wall := time.Since(start)
-	tendCPU := cpuOf(b, s.cmd.Process.Pid) - tend0
-	tmuxCPU := cpuOf(b, tmuxPid) + cpuOf(b, tc.Process.Pid) - tmux0
-	b.ReportMetric(100*tendCPU.Seconds()/wall.Seconds(), "tend-%cpu")
-	b.ReportMetric(100*tmuxCPU.Seconds()/wall.Seconds(), "tmux-%cpu")
+	// In their first minute the sleeping jobs' runtimes tick each second.
+	young, _ := measure(20 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
+	for !strings.Contains(s.term.Snapshot().Text(), "1m") {
+		if time.Now().After(deadline) {
+			b.Fatal("the runtimes never reached a minute")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var tendPct, tmuxPct float64
+	n := 0
+	for b.Loop() {
+		tend, tmux := measure(10 * time.Second)
+		tendPct, tmuxPct, n = tendPct+tend, tmuxPct+tmux, n+1
+	}
+	b.ReportMetric(young, "tend-first-minute-%cpu")
+	b.ReportMetric(tendPct/float64(n), "tend-%cpu")
+	b.ReportMetric(tmuxPct/float64(n), "tmux-%cpu")
 	s.keys("q")
 	s.keys("y")
 	select {
