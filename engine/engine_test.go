@@ -500,9 +500,9 @@ func TestChurn(t *testing.T) {
 	waitUntil(t, 10*time.Second, "fds and goroutines to settle", func() bool {
 		return openFDs() <= fds+2 && runtime.NumGoroutine() <= gor+10
 	})
-	if got := len(e.List()); got > 50 {
-		t.Errorf("retention kept %d jobs, want ≤ 50", got)
-	}
+	// A job's exit is observable (Kill returns) just before its own
+	// retention pass runs, so the last pass may still be on its way.
+	waitUntil(t, 10*time.Second, "retention to keep ≤ 50 jobs", func() bool { return len(e.List()) <= 50 })
 }
 
 func TestStdinQueueNeverBlocks(t *testing.T) {

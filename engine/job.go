@@ -446,6 +446,9 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkStdin(spec); err != nil {
+		return nil, err
+	}
 	var verdict Verdict
 	if e.cfg.Gate != nil {
 		verdict = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description})
@@ -621,7 +624,7 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 		io.childEnds = append(io.childEnds, r)
 		j.in = newInputQueue(w)
 		if spec.Stdin != nil {
-			j.in.Write(spec.Stdin)
+			j.in.Write(spec.Stdin) // fits: checkStdin
 			if !spec.Interactive {
 				j.in.Close()
 			}

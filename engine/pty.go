@@ -74,7 +74,7 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	j.term = vterm.New(cols, rows, vterm.WithReplies(func(b []byte) { j.in.Write(b) }))
 	j.termOnce.Do(func() {})
 	if len(spec.Stdin) > 0 {
-		j.Input(spec.Stdin)
+		j.in.Write(spec.Stdin) // fits, and no line is cut: checkStdin
 	}
 	return jobIO{readers: []*os.File{ptmx}, names: []string{Stdout}, childEnds: []*os.File{tty}}, nil
 }
@@ -142,10 +142,29 @@ func (j *Job) checkCanonical(data []byte) error {
 	if err != nil || t.Lflag&unix.ICANON == 0 {
 		return nil
 	}
+	return checkLines(data)
+}
+
+// checkLines refuses data with a line longer than a canonical-mode terminal
+// keeps.
+func checkLines(data []byte) error {
 	for line := range bytes.FieldsFuncSeq(data, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if len(line) > maxCanon {
 			return ErrLineTooLong
 		}
+	}
+	return nil
+}
+
+// checkStdin refuses a call's stdin that would not arrive whole: more than
+// the input queue holds, or (a new terminal being in canonical mode) a line
+// the terminal would cut.
+func checkStdin(spec Spec) error {
+	if len(spec.Stdin) > inputCap {
+		return fmt.Errorf("stdin of %d bytes is over the %d-byte limit: write it to a file and redirect from it", len(spec.Stdin), inputCap)
+	}
+	if spec.PTY {
+		return checkLines(spec.Stdin)
 	}
 	return nil
 }

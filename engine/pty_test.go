@@ -78,6 +78,18 @@ func TestPTYLongLineRefused(t *testing.T) {
 	}
 	wait(t, j, 10*time.Second)
 	waitOutput(t, j, "len 4000")
+
+	// The call's own stdin: refused before anything runs, or delivered whole.
+	cmd := `IFS= read -r line; echo "len ${#line}"`
+	if _, err := e.Start(t.Context(), Spec{Command: cmd, PTY: true, Stdin: append(bytes.Repeat([]byte("x"), 10000), '\n')}); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("10000-byte stdin line: %v", err)
+	}
+	j = start(t, e, Spec{Command: cmd, PTY: true, Stdin: append(bytes.Repeat([]byte("y"), 4000), '\n')})
+	wait(t, j, 10*time.Second)
+	waitOutput(t, j, "len 4000")
+	if _, err := e.Start(t.Context(), Spec{Command: "cat", Stdin: make([]byte, inputCap+1)}); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("stdin over the queue: %v", err)
+	}
 }
 
 // R2.11: resize reaches the job; a storm of resizes ends on the last size.

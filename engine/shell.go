@@ -33,9 +33,10 @@ type Shell struct {
 	Job    *Job
 	marker *regexp.Regexp // OSC 7770 with this shell's token and $?
 
-	mu     sync.Mutex // one command at a time
-	cursor int64      // how far reads have returned output
-	idle   *time.Timer
+	mu      sync.Mutex // one command at a time
+	cursor  int64      // how far reads have returned output
+	idle    *time.Timer
+	idleFor time.Duration // unused this long, the shell is closed
 }
 
 // ShellSpec describes a shell to open.
@@ -78,6 +79,7 @@ func (e *Engine) OpenShell(ctx context.Context, spec ShellSpec) (*Shell, error) 
 	if idle <= 0 {
 		idle = DefaultShellIdle
 	}
+	sh.idleFor = idle
 	sh.idle = time.AfterFunc(idle, func() { j.Kill("the shell was idle for " + idle.String()) })
 	go func() { <-j.done; sh.idle.Stop() }()
 	e.mu.Lock()
@@ -105,7 +107,6 @@ type RunSpec struct {
 	Expect   *regexp.Regexp
 	ReadOnly bool // send nothing: return what was printed since the last read
 	Timeout  time.Duration
-	Idle     time.Duration // resets the idle timer
 }
 
 // RunResult is what a shell printed for one use.
@@ -132,9 +133,9 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 		st, code, _ := j.Exit()
 		return RunResult{}, fmt.Errorf("shell %s has ended (%s, code %d): open a new one", j.ID, st, code)
 	}
-	if r.Idle > 0 {
-		sh.idle.Reset(r.Idle)
-	}
+	// A shell in use is not idle: the clock starts again when this use ends.
+	sh.idle.Stop()
+	defer sh.idle.Reset(sh.idleFor)
 	timeout := r.Timeout
 	if timeout <= 0 {
 		timeout = 60 * time.Second

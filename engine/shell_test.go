@@ -155,3 +155,26 @@ func TestShellGate(t *testing.T) {
 		t.Fatalf("allowed line: %+v", res)
 	}
 }
+
+// A shell in use is never reaped as idle; one left unused is.
+func TestShellIdleReaping(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	sh, err := e.OpenShell(t.Context(), ShellSpec{Cols: 80, Rows: 24, Idle: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sh.Close(true) })
+	for range 3 { // each use longer than the idle limit, back to back
+		if res := shellRun(t, sh, RunSpec{Command: "sleep 0.5; echo still-here"}); res.Output != "still-here\n" {
+			t.Fatalf("a shell in use was closed: %+v", res)
+		}
+	}
+	wait(t, sh.Job, 10*time.Second)
+	if _, err := sh.Run(t.Context(), RunSpec{Command: "true"}); err == nil || !strings.Contains(err.Error(), "has ended") {
+		t.Fatalf("run on a reaped shell: %v", err)
+	}
+	if st, _, _ := sh.Job.Exit(); st != Killed {
+		t.Fatalf("reaped shell status %v", st)
+	}
+}
