@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"tend/keymap"
 	"tend/policy"
 )
 
@@ -35,14 +36,19 @@ import (
 //	grace = "5s"                   # SIGTERM → SIGKILL
 //	max_jobs = 64
 //	max_ptys = 16
+//
+//	[keys.jobs]                    # group → action → keys; see tend --help
+//	kill = ["X"]
+//	[keys.term]
+//	detach = ["ctrl+a"]
 type config struct {
-	Port     int            `toml:"port"`
-	Theme    string         `toml:"theme"`
-	FPS      int            `toml:"fps"`
-	Approval approvalConfig `toml:"approval"`
-	Rules    policy.Rules   `toml:"rules"`
-	Jobs     jobsConfig     `toml:"jobs"`
-	Keys     map[string]any `toml:"keys"` // key bindings, read by the UI
+	Port     int                            `toml:"port"`
+	Theme    string                         `toml:"theme"`
+	FPS      int                            `toml:"fps"`
+	Approval approvalConfig                 `toml:"approval"`
+	Rules    policy.Rules                   `toml:"rules"`
+	Jobs     jobsConfig                     `toml:"jobs"`
+	Keys     map[string]map[string][]string `toml:"keys"` // group → action → keys
 
 	path string // where it was read from ("" if there was no file)
 }
@@ -118,6 +124,9 @@ func loadConfig(path string) (config, error) {
 	default:
 		return c, fmt.Errorf("config %s: theme is %q: say dark or light", path, c.Theme)
 	}
+	if _, err := c.keys(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
 	if c.FPS < 0 || c.FPS > 120 {
 		return c, fmt.Errorf("config %s: fps %d is out of range (1 to 120)", path, c.FPS)
 	}
@@ -141,6 +150,13 @@ func (c config) policy() (policy.Policy, error) {
 		return policy.Policy{}, fmt.Errorf("rules: %w", err)
 	}
 	return policy.Policy{Mode: mode, Rules: c.Rules}, nil
+}
+
+// keys is the default key map with the config's [keys] applied.
+func (c config) keys() (keymap.KeyMap, error) {
+	km := keymap.Default()
+	err := km.Override(c.Keys)
+	return km, err
 }
 
 // gate is the config's gate; approvals is nil when no person is watching.

@@ -35,6 +35,8 @@ deny = ["Bash(curl:*)"]
 [jobs]
 grace = "2s"
 max_jobs = 8
+[keys.jobs]
+kill = ["X"]
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +47,9 @@ max_jobs = 8
 	}
 	if g := c.gate(nil); !g.denyAlone || len(g.policy.Rules.Deny) != 1 {
 		t.Fatalf("gate %+v", g)
+	}
+	if km, err := c.keys(); err != nil || km.Jobs.Kill.Help().Key != "X" {
+		t.Fatalf("keys: %v %v", km.Jobs.Kill.Keys(), err)
 	}
 	if c, err := loadConfig(filepath.Join(t.TempDir(), "missing.toml")); err != nil || c.path != "" {
 		t.Fatalf("missing file: %+v %v", c, err)
@@ -58,6 +63,9 @@ max_jobs = 8
 		{`port = 70000`, "port"},
 		{`fps = 500`, "fps"},
 		{`port = `, "config"},
+		{"[keys.jobs]\nkill = [\"z\"]", `key "z" is bound to both`},
+		{"[keys.jobs]\nexplode = [\"e\"]", `no action "explode"`},
+		{"[keys.approve]\napprove = [\"enter\"]", "by accident"},
 	} {
 		if _, err := loadConfig(writeConfig(t, bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: error %v, want one about %s", bad.text, err, bad.want)

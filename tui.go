@@ -46,6 +46,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	set := cfg.fillFlags(fs, grace, maxJobs, port)
+	keys, _ := cfg.keys() // checked by loadConfig
 	if *theme == "" {
 		*theme = cfg.Theme
 	}
@@ -135,6 +136,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		Notice:    notice,
 		Version:   version,
 		Theme:     *theme,
+		Keys:      &keys,
 		OnAction:  audit.person,
 	},
 		tea.WithOutput(stdout), tea.WithFPS(*fps),

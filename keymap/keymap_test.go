@@ -2,70 +2,14 @@ package keymap
 
 import (
 	"reflect"
+	"strings"
 	"testing"
-
-	"charm.land/bubbles/v2/key"
 )
 
-// allBindings returns every key.Binding field of a group struct, so a
-// binding left out of FullHelp is still checked.
-func allBindings(t *testing.T, g any) map[string]key.Binding {
-	t.Helper()
-	out := map[string]key.Binding{}
-	v := reflect.ValueOf(g)
-	for i := range v.NumField() {
-		if b, ok := v.Field(i).Interface().(key.Binding); ok {
-			out[v.Type().Field(i).Name] = b
-		}
-	}
-	return out
-}
-
-func checkNoDuplicates(t *testing.T, groups ...any) {
-	t.Helper()
-	seen := map[string]string{}
-	for _, g := range groups {
-		for name, b := range allBindings(t, g) {
-			for _, k := range b.Keys() {
-				if other, ok := seen[k]; ok {
-					t.Errorf("key %q is bound to both %s and %s", k, other, name)
-				}
-				seen[k] = name
-			}
-		}
-	}
-}
-
-func TestNoDuplicateKeysInAGroup(t *testing.T) {
+func TestDefaultPassesCheck(t *testing.T) {
 	t.Parallel()
-	km := Default()
-	v := reflect.ValueOf(km)
-	for i := range v.NumField() {
-		name := v.Type().Field(i).Name
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			checkNoDuplicates(t, v.Field(i).Interface())
-		})
-	}
-}
-
-// Groups that are active at the same time must not share a key either.
-func TestNoDuplicateKeysAcrossActiveGroups(t *testing.T) {
-	t.Parallel()
-	km := Default()
-	for _, tc := range []struct {
-		name   string
-		groups []any
-	}{
-		{"jobs view", []any{km.Global, km.Jobs, km.Pane}},
-		{"activity view", []any{km.Global, km.Activity}},
-		{"approvals view", []any{km.Global, km.Approve, km.Queue}},
-		{"approval selected in the job list", []any{km.Global, km.Jobs, km.Approve}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			checkNoDuplicates(t, tc.groups...)
-		})
+	if err := Default().Check(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -77,7 +21,7 @@ func TestEveryBindingHasHelpAndIsListed(t *testing.T) {
 		for _, b := range g.Bindings() {
 			listed[b.Help().Key+"|"+b.Help().Desc] = true
 		}
-		for name, b := range allBindings(t, g.Keys) {
+		for name, b := range bindings(g.Keys) {
 			h := b.Help()
 			if h.Key == "" || h.Desc == "" {
 				t.Errorf("%s.%s has no help", g.Name, name)
@@ -102,16 +46,57 @@ func TestTermTakesOnlyThePrefix(t *testing.T) {
 	}
 }
 
-// Only deliberate keys settle an approval: never enter, space, esc or a
-// key an attached job or a paste is likely to send on its own.
-func TestApprovalKeysAreDeliberate(t *testing.T) {
+func TestOverride(t *testing.T) {
 	t.Parallel()
-	for name, b := range allBindings(t, Default().Approve) {
-		for _, k := range b.Keys() {
-			switch k {
-			case "enter", "space", " ", "esc", "tab", "ctrl+c", "ctrl+d", "ctrl+j", "ctrl+m":
-				t.Errorf("Approve.%s is bound to %q", name, k)
+	km := Default()
+	err := km.Override(map[string]map[string][]string{
+		"jobs": {"Kill": {"X", "delete"}},
+		"Term": {"detach": {"ctrl+a"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := km.Jobs.Kill.Keys(); !reflect.DeepEqual(got, []string{"X", "delete"}) {
+		t.Errorf("Jobs.Kill keys = %v", got)
+	}
+	if h := km.Jobs.Kill.Help(); h.Key != "X/delete" || h.Desc != "kill" {
+		t.Errorf("Jobs.Kill help = %+v", h)
+	}
+	if got := km.Term.Detach.Keys(); !reflect.DeepEqual(got, []string{"ctrl+a"}) {
+		t.Errorf("Term.Detach keys = %v", got)
+	}
+	if got := km.Jobs.Zoom.Keys(); !reflect.DeepEqual(got, []string{"z"}) {
+		t.Errorf("an action not named changed: Jobs.Zoom keys = %v", got)
+	}
+}
+
+// A bad [keys] table is an error that names what is wrong, and leaves the
+// key map as it was.
+func TestOverrideRefuses(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		keys map[string]map[string][]string
+		want string
+	}{
+		{"unknown group", map[string]map[string][]string{"nope": {"kill": {"X"}}}, `no group "nope"`},
+		{"unknown action", map[string]map[string][]string{"jobs": {"explode": {"X"}}}, `no action "explode"`},
+		{"no keys", map[string]map[string][]string{"jobs": {"kill": {}}}, "at least one key"},
+		{"clash in one view", map[string]map[string][]string{"jobs": {"kill": {"z"}}}, `key "z" is bound to both`},
+		{"clash with a global key", map[string]map[string][]string{"jobs": {"kill": {"q"}}}, `key "q" is bound to both`},
+		{"enter approves", map[string]map[string][]string{"approve": {"approve": {"enter"}}}, `Approve cannot be "enter"`},
+		{"esc detaches", map[string]map[string][]string{"term": {"detach": {"esc"}}}, `Detach cannot be "esc"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			km := Default()
+			err := km.Override(tc.keys)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one with %q", err, tc.want)
 			}
-		}
+			if !reflect.DeepEqual(km.Jobs.Kill.Keys(), []string{"x"}) || !reflect.DeepEqual(km.Approve.Approve.Keys(), []string{"y"}) {
+				t.Fatal("a refused override changed the key map")
+			}
+		})
 	}
 }

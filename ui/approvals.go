@@ -309,7 +309,7 @@ func (m *Model) applyApprovals() tea.Cmd {
 	m.afterApprovalsChange()
 	if n := len(fresh); n > 0 {
 		r := fresh[n-1]
-		where := "tab: Approvals"
+		where := keyName(m.keys.Global.Views) + ": Approvals"
 		switch {
 		case m.view == approvalsView && m.appr.cur == r.ID:
 			where = "shown below"
@@ -516,12 +516,15 @@ func (m *Model) renderApprovals(w, h int) []string {
 	iw := w - 2
 	r, ok := a.current()
 	if !ok {
+		k := m.keys.Approve
 		lines := []string{
 			st.Muted.Render("Nothing waits for approval."),
 			"",
 			st.Muted.Render("A command an agent runs that is destructive or cannot be read for sure waits here, and at the top"),
-			st.Muted.Render("of the job list, until you answer: y approves it once, n denies it, r denies it with a reason for"),
-			st.Muted.Render("the agent, e edits it then approves, a allows its first words for the rest of the session."),
+			st.Muted.Render(fmt.Sprintf("of the job list, until you answer: %s approves it once, %s denies it, %s denies it with a reason for",
+				keyName(k.Approve), keyName(k.Deny), keyName(k.Reason))),
+			st.Muted.Render(fmt.Sprintf("the agent, %s edits it then approves, %s allows its first words for the rest of the session.",
+				keyName(k.Edit), keyName(k.Prefix))),
 			st.Muted.Render("Nothing else answers: not enter, not a paste, not keys sent to a job."),
 		}
 		return box(st, st.BorderFocus, title, "", lines, w, h)

@@ -143,12 +143,13 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.focus = focusTerm
 		p.scroll, p.hist = 0, nil
 		m.syncKeys()
-		audit := m.auditCmd("attach", in.ID, "keys go to the job until ctrl+b")
+		detach := keyName(m.c.Keys.Term.Detach)
+		audit := m.auditCmd("attach", in.ID, "keys go to the job until "+detach)
 		if in.PTY {
-			return tea.Batch(audit, info("attached to job %s: keys go to it, ctrl+c too; ctrl+b detaches", in.ID), m.fetchPane())
+			return tea.Batch(audit, info("attached to job %s: keys go to it, ctrl+c too; %s detaches", in.ID, detach), m.fetchPane())
 		}
 		m.input = lineInput{prompt: "stdin> "}
-		return tea.Batch(audit, info("attached to job %s: type a line for its stdin, enter sends it, ctrl+d closes stdin, ctrl+c interrupts; ctrl+b detaches", in.ID))
+		return tea.Batch(audit, info("attached to job %s: type a line for its stdin, enter sends it, ctrl+d closes stdin, ctrl+c interrupts; %s detaches", in.ID, detach))
 	case key.Matches(msg, k.Jobs.Background):
 		if ok {
 			return m.backgroundJob(in.ID)

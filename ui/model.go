@@ -27,6 +27,7 @@ type Options struct {
 	Address string // where MCP is served, for the status bar ("" when it is not)
 	Version string
 	Theme   string           // "dark" (default) or "light"
+	Keys    *keymap.KeyMap   // the key bindings (default: keymap.Default())
 	Cwd     string           // where a person's jobs start (default: the working directory)
 	Shell   string           // the command of a new shell job (default "bash")
 	Now     func() time.Time // the clock (tests)
@@ -78,6 +79,7 @@ const (
 // Model is the root model of the terminal UI.
 type Model struct {
 	c    Common
+	keys keymap.KeyMap // every binding as configured, enabled or not (the help)
 	opts Options
 	be   Backend
 	now  func() time.Time
@@ -151,8 +153,13 @@ func New(opts Options) *Model {
 	if opts.Theme == "light" {
 		pal = themes.Light()
 	}
+	keys := keymap.Default()
+	if opts.Keys != nil {
+		keys = *opts.Keys
+	}
 	m := &Model{
-		c:    Common{Styles: themes.New(pal), Keys: keymap.Default()},
+		c:    Common{Styles: themes.New(pal), Keys: keys},
+		keys: keys,
 		opts: opts,
 		be:   opts.Backend,
 		now:  opts.Now,

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"tend/engine"
+	"tend/keymap"
 	"tend/vterm"
 )
 
@@ -140,6 +141,35 @@ func TestKillAsksFirst(t *testing.T) {
 	if !slices.Equal(h.actions, []string{"kill 8"}) {
 		t.Errorf("audited actions = %q, want [kill 8]", h.actions)
 	}
+}
+
+// Keys from the config file replace the defaults, in the help and in what
+// the questions say, and the default key no longer acts.
+func TestConfiguredKeys(t *testing.T) {
+	t.Parallel()
+	km := keymap.Default()
+	if err := km.Override(map[string]map[string][]string{"jobs": {"kill": {"X"}}, "confirm": {"yes": {"o"}}}); err != nil {
+		t.Fatal(err)
+	}
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark", func(o *Options) { o.Keys = &km })
+	h.selectJob("8")
+	h.press("x")
+	if h.m.mode != modeNone {
+		t.Fatal("the default kill key still asks")
+	}
+	h.press("X")
+	wantIn(t, plain(h), "Kill job 8 (run the tests) and its whole process tree? o/n")
+	h.press("y")
+	if jobs["pipe"].killed {
+		t.Fatal("the default yes key still kills")
+	}
+	h.press("X", "o")
+	if !jobs["pipe"].killed {
+		t.Fatal("the configured yes key did not kill")
+	}
+	h.press("?")
+	wantIn(t, plain(h), "X       kill")
 }
 
 func TestKillIsOffForFinishedJobs(t *testing.T) {

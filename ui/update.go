@@ -106,7 +106,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmd := m.selectJob(msg.id, true)
 		if msg.attach {
 			m.focus = focusTerm
-			return tea.Batch(cmd, info("attached to job %s: keys go to it; ctrl+b detaches", msg.id))
+			return tea.Batch(cmd, info("attached to job %s: keys go to it; %s detaches", msg.id, keyName(m.c.Keys.Term.Detach)))
 		}
 		return cmd
 	case runtimeTickMsg:

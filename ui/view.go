@@ -384,7 +384,7 @@ func (m *Model) renderPane(w, h int) []string {
 	switch {
 	case m.focus == focusTerm:
 		border = st.BorderTerm
-		hint = st.Warn.Render("attached · ctrl+b detaches")
+		hint = st.Warn.Render("attached · " + keyName(m.c.Keys.Term.Detach) + " detaches")
 	case m.mode == modeCopy:
 		border = st.BorderFocus
 		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
@@ -450,10 +450,10 @@ func (m *Model) renderStatus() string {
 	switch m.mode {
 	case modeConfirmKill:
 		in := m.jobs[m.confirm]
-		return fit(st, st.Dialog.Render(fmt.Sprintf("Kill job %s (%s) and its whole process tree? y/n", m.confirm, ansi.Truncate(label(in), 40, "…"))), w)
+		return fit(st, st.Dialog.Render(fmt.Sprintf("Kill job %s (%s) and its whole process tree? %s", m.confirm, ansi.Truncate(label(in), 40, "…"), m.yesNo())), w)
 	case modeConfirmQuit:
 		n := m.Running()
-		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? y/n", n)), w)
+		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? %s", n, m.yesNo())), w)
 	}
 	running := m.Running()
 	right := st.Running.Render(fmt.Sprintf("● %d running", running)) + st.Muted.Render(fmt.Sprintf(" · %d finished · %s ", len(m.jobs)-running, m.c.Styles.Palette.Name))
@@ -542,7 +542,7 @@ func (m *Model) renderHelpBar() string {
 // help column of each group, flowed into rows that fit the width.
 func (m *Model) renderHelp(w, h int) []string {
 	st := m.c.Styles
-	km := keymap.Default() // everything, enabled or not
+	km := m.keys
 	var cols []string
 	add := func(name string, g keymap.HelpKeyMap) {
 		for i, c := range g.FullHelp() {
@@ -590,6 +590,15 @@ func (m *Model) renderHelp(w, h int) []string {
 		rowW += cw
 	}
 	flush()
-	lines = append(lines, st.Muted.Render("While attached, every key but ctrl+b goes to the job, ctrl+c too. q quits from the list."))
+	lines = append(lines, st.Muted.Render(fmt.Sprintf("While attached, every key but %s goes to the job, ctrl+c too. %s quits from the list.",
+		keyName(m.keys.Term.Detach), keyName(m.keys.Global.Quit))))
 	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
+}
+
+// keyName is how the help names a binding's keys.
+func keyName(b key.Binding) string { return b.Help().Key }
+
+// yesNo names the keys that answer a question.
+func (m *Model) yesNo() string {
+	return strings.SplitN(keyName(m.c.Keys.Confirm.Yes), "/", 2)[0] + "/" + strings.SplitN(keyName(m.c.Keys.Confirm.No), "/", 2)[0]
 }
