@@ -66,3 +66,25 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("no command: exit %d", code)
 	}
 }
+
+func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if code, out, _ := runCLI(t, "", args...); code != 0 || !strings.HasPrefix(out, "tend ") {
+			t.Errorf("%v: %d %q", args, code, out)
+		}
+	}
+	code, out, errOut := runCLI(t, "", "--help")
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	help := out + errOut
+	for _, want := range []string{"tend mcp", "tend serve", "tend check", "tend replay", "-state-dir"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not mention %q:\n%s", want, help)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "frobnicate"); code != 2 || !strings.Contains(errOut, "frobnicate") {
+		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+}

@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	tendBin = filepath.Join(dir, "tend")
+	// No tend started by a test reads the config or state of the person
+	// running the tests.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	args := []string{"build", "-o", tendBin}
 	if raceEnabled {
 		args = append(args, "-race")
@@ -282,7 +286,9 @@ func TestExitEndsJobs(t *testing.T) {
 			}
 			waitCount(t, mark, 6)
 			if how == "SIGTERM" {
+				// stdin stays open: the signal alone ends the jobs.
 				s.cmd.Process.Signal(syscall.SIGTERM)
+				waitNone(t, mark)
 			}
 			s.cs.Close() // closes stdin, then waits for the process
 			waitNone(t, mark)
@@ -700,4 +706,48 @@ func TestSecondSigtermDuringShutdown(t *testing.T) {
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	s.cs.Close()
 	waitNone(t, mark)
+}
+
+// What an agent types into a shell passes the same policy as terminal_exec:
+// with no person watching and approval.headless = "deny", a force push is
+// refused before the shell sees it, as a command or as raw input, and the
+// shell goes on; the remote never moves.
+func TestShellPolicyOverMCP(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfg, []byte("[approval]\nheadless = \"deny\"\n"), 0o600)
+	s := startServer(t, "", "--config", cfg)
+	repo, git := scratchRepo(t)
+	remoteHead := git("rev-parse", "origin/main")
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	s.call(t, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24, "cwd": repo}, &open)
+	for _, args := range []map[string]any{
+		{"command": "git push --force origin HEAD:main"},
+		{"command": "true && git push -f origin HEAD:main"},
+		{"command": "git push origin +HEAD:main\n", "raw_send": true},
+	} {
+		args["session_id"] = open.SessionID
+		res := s.call(t, "terminal_pty_run", args, nil)
+		if !res.IsError || !strings.Contains(errText(res), "denied") {
+			t.Fatalf("%v: %v %q", args, res.IsError, errText(res))
+		}
+	}
+	var run struct {
+		Output   string `json:"output"`
+		ExitCode *int   `json:"exit_code"`
+	}
+	s.call(t, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "git log -1 --format=%s"}, &run)
+	if run.Output != "rewritten\n" || run.ExitCode == nil || *run.ExitCode != 0 {
+		t.Fatalf("after the denials: %+v", run)
+	}
+	var env envelope
+	res := s.call(t, "terminal_exec", map[string]any{"command": "git push --force origin HEAD:main", "cwd": repo}, &env)
+	if res.IsError || env.SemanticStatus != "denied" {
+		t.Fatalf("terminal_exec of the same push: %v %+v %q", res.IsError, env, errText(res))
+	}
+	if got := git("--git-dir", "../remote.git", "rev-parse", "main"); got != remoteHead {
+		t.Fatalf("the remote moved: %s, was %s", got, remoteHead)
+	}
 }

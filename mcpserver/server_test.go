@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -59,6 +60,67 @@ func TestProgressWhileRunning(t *testing.T) {
 	cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "sleep 0.3"}})
 	if got.Load() != 0 {
 		t.Fatalf("%d notifications without a progress token", got.Load())
+	}
+}
+
+// A call held for a person's approval hears that it still waits, in
+// terminal_exec and in terminal_pty_run: the gate here lets a command go
+// only once the client has had three progress notifications for it.
+func TestProgressWhileHeld(t *testing.T) {
+	t.Parallel()
+	heard := make(chan struct{}, 100)
+	var gate engine.Gate = func(ctx context.Context, r engine.GateRequest) engine.Verdict {
+		if !strings.Contains(r.Command, "held") {
+			return engine.Verdict{}
+		}
+		for range 3 {
+			select {
+			case <-heard:
+			case <-time.After(10 * time.Second):
+				return engine.Verdict{Deny: "no progress notification while held"}
+			}
+		}
+		return engine.Verdict{}
+	}
+	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Grace: 200 * time.Millisecond, Gate: gate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Close)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(e, Options{ProgressEvery: 20 * time.Millisecond}).Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "9"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case heard <- struct{}{}:
+			default:
+			}
+		},
+	}).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	call := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		params := &mcp.CallToolParams{Name: tool, Arguments: args}
+		params.SetProgressToken(tool)
+		res, err := cs.CallTool(t.Context(), params)
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v", tool, err, res)
+		}
+		return res.StructuredContent.(map[string]any)
+	}
+	if out := call("terminal_exec", map[string]any{"command": "echo held"}); out["stdout"] != "held\n" {
+		t.Fatalf("terminal_exec: %v", out)
+	}
+	id := call("terminal_pty_open", map[string]any{})["session_id"]
+	if out := call("terminal_pty_run", map[string]any{"session_id": id, "command": "echo held"}); out["output"] != "held\n" {
+		t.Fatalf("terminal_pty_run: %v", out)
 	}
 }
 
