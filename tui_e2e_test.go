@@ -474,3 +474,20 @@ func TestTUIAgentJobsAndBackground(t *testing.T) {
 		t.Fatalf("the agent's call returned %v", r)
 	}
 }
+
+// Jobs of an earlier tend show as history on the next start, their output
+// readable in the pane.
+func TestTUIHistory(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, "")
+	mark := rand.Text()[:12]
+	var env envelope
+	srv.call(t, "terminal_exec", map[string]any{"command": "echo remembered-" + mark, "description": "earlier " + mark}, &env)
+	if env.Stdout != "remembered-"+mark+"\n" {
+		t.Fatalf("exec: %+v", env)
+	}
+	srv.cs.Close() // that tend mcp exits
+	s := startTUI(t, srv.state)
+	s.waitFor("earlier " + mark)
+	s.waitFor("remembered-" + mark)
+}

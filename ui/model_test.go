@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -468,5 +470,49 @@ func TestFinishedJobIsNotReread(t *testing.T) {
 	h.send(screenDirtyMsg{})
 	if jobs["pipe"].reads == before {
 		t.Error("a running job was not read on a dirty frame")
+	}
+}
+
+// The wheel moves the selection over the list and scrolls the output over
+// the pane; the filter drops mouse motion and lets a wheel event through.
+func TestMouseWheel(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	var long strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	jobs["pipe"].merged = []byte(long.String())
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("8")
+	wantIn(t, plain(h), "line 99")
+	h.send(tea.MouseWheelMsg{X: 1, Y: 3, Button: tea.MouseWheelDown})
+	if h.m.selected != "7" {
+		t.Fatalf("wheel down over the list selected %q, want the next job (7)", h.m.selected)
+	}
+	h.send(tea.MouseWheelMsg{X: 1, Y: 3, Button: tea.MouseWheelUp})
+	if h.m.selected != "8" {
+		t.Fatalf("wheel up over the list selected %q, want 8 again", h.m.selected)
+	}
+	x := h.m.listWidth() + 5
+	h.send(tea.MouseWheelMsg{X: x, Y: 5, Button: tea.MouseWheelUp})
+	if h.m.pane.scroll != 3 {
+		t.Fatalf("wheel up over the pane scrolled %d lines, want 3", h.m.pane.scroll)
+	}
+	if strings.Contains(plain(h), "line 99") {
+		t.Fatal("the newest line is still shown after scrolling up")
+	}
+	h.send(tea.MouseWheelMsg{X: x, Y: 5, Button: tea.MouseWheelDown})
+	if h.m.pane.scroll != 0 {
+		t.Fatalf("wheel down did not come back to the live bottom: %d", h.m.pane.scroll)
+	}
+	wantIn(t, plain(h), "line 99")
+
+	f := NewFilter()
+	if f(h.m, tea.MouseMotionMsg{X: 3, Y: 3}) != nil {
+		t.Error("the filter let mouse motion through")
+	}
+	if f(h.m, tea.MouseWheelMsg{Button: tea.MouseWheelUp}) == nil {
+		t.Error("the filter dropped the first wheel event")
 	}
 }
