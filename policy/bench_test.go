@@ -35,42 +35,34 @@ func BenchmarkClassify(b *testing.B) {
 	}
 }
 
-// TestLatency measures classification latency over the corpus (S4: p99
-// ≤ 5 ms for commands ≤ 4 KiB, ≤ 50 ms for 64 KiB) and logs it with -v.
-// It only reports: wall-clock figures on a shared machine (other test
-// binaries, a fuzzer, -race) are not a pass/fail signal; the 50 ms budget
-// inside Classify is the enforced bound. Skipped under -short.
+// BenchmarkLatency reports the latency of classifying each corpus row
+// (S4: p99 ≤ 5 ms for commands ≤ 4 KiB) and of the 4 KiB and 64 KiB
+// commands (≤ 50 ms), as percentiles over every classification of the run.
+// Reported, never asserted: the 50 ms budget inside Classify is the
+// enforced bound. BenchmarkClassify reports the bytes allocated.
 //
-//	go test -run TestLatency -v ./policy
-func TestLatency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("latency measurement")
-	}
-	rows := loadCorpus(t)
-	rounds, bigRounds := 20, 10
-	if raceEnabled {
-		rounds, bigRounds = 3, 2 // only the shape matters under -race
-	}
-	var lat []time.Duration
-	for range rounds {
-		for _, r := range rows {
-			start := time.Now()
-			Classify(r.cmd, testEnv)
-			lat = append(lat, time.Since(start))
-		}
-	}
-	slices.Sort(lat)
-	var big, mid []time.Duration
-	for range bigRounds {
+//	go test -run '^$' -bench Latency -benchtime 20x ./policy
+func BenchmarkLatency(b *testing.B) {
+	rows := loadCorpus(b)
+	var lat, mid, big []time.Duration
+	timed := func(into *[]time.Duration, cmd string) {
 		start := time.Now()
-		Classify(benchCommands["64KiB"], testEnv)
-		big = append(big, time.Since(start))
-		start = time.Now()
-		Classify(benchCommands["4KiB"], testEnv)
-		mid = append(mid, time.Since(start))
+		Classify(cmd, testEnv)
+		*into = append(*into, time.Since(start))
 	}
-	slices.Sort(big)
-	slices.Sort(mid)
-	t.Logf("corpus: %d classifications, p50 %v, p99 %v, max %v (race %v)", len(lat), lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1], raceEnabled)
-	t.Logf("4 KiB: median %v, max %v; 64 KiB: median %v, max %v", mid[len(mid)/2], mid[len(mid)-1], big[len(big)/2], big[len(big)-1])
+	for b.Loop() {
+		for _, r := range rows {
+			timed(&lat, r.cmd)
+		}
+		timed(&mid, benchCommands["4KiB"])
+		timed(&big, benchCommands["64KiB"])
+	}
+	ms := func(d []time.Duration, q float64) float64 {
+		slices.Sort(d)
+		return float64(d[min(int(float64(len(d))*q), len(d)-1)]) / 1e6
+	}
+	b.ReportMetric(ms(lat, 0.5), "corpus-p50-ms")
+	b.ReportMetric(ms(lat, 0.99), "corpus-p99-ms")
+	b.ReportMetric(ms(mid, 0.99), "4KiB-p99-ms")
+	b.ReportMetric(ms(big, 0.99), "64KiB-p99-ms")
 }
