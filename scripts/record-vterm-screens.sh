@@ -61,6 +61,23 @@ checkpoint() {
 keys() { tm send-keys -t "$NAME" "$@"; }
 text() { tm send-keys -t "$NAME" -l "$1"; }
 
+# screen_has tells whether tmux's screen matches an extended regexp.
+screen_has() { tm capture-pane -p -t "$NAME" | grep -qE "$1"; }
+
+# wait_screen waits until the output settles on a screen matching an extended
+# regexp: a keypress that was not taken stops the script instead of
+# recording the wrong screens.
+wait_screen() {
+	for _ in $(seq 1 20); do
+		settle
+		screen_has "$1" && return 0
+		sleep 0.2
+	done
+	echo "error: $NAME: no screen matching '$1'" >&2
+	tm capture-pane -p -t "$NAME" >&2
+	exit 1
+}
+
 # start runs a command in a new pane; output is recorded from its first byte:
 # the shell waits (echo off) until pipe-pane is attached.
 start() {
@@ -204,32 +221,28 @@ if want whiptail; then
 fi
 
 if want vttest; then
+	# vttest_menu runs item $1 of vttest's main menu: it checkpoints every
+	# screen of the test (each ends in "Push <RETURN>") and answers it with
+	# RETURN, until vttest is back at its main menu, which it checkpoints too.
+	# Counting the screens instead once let a menu choice answer a test's
+	# last screen, so the choice was never taken.
+	vttest_menu() {
+		text "$1"
+		keys Enter
+		while :; do
+			wait_screen 'Push <RETURN>|Choose test type'
+			checkpoint
+			screen_has 'Choose test type' && return 0
+			keys Enter
+		done
+	}
 	start vttest "vttest"
+	wait_screen 'Enter choice number'
 	checkpoint
-	# 1: cursor movements (six screens)
-	text '1'
-	keys Enter
-	for _ in 1 2 3 4 5 6; do
-		checkpoint
-		keys Enter
-	done
-	checkpoint
-	# 2: screen features
-	text '2'
-	keys Enter
-	for _ in $(seq 1 14); do
-		checkpoint
-		keys Enter
-	done
-	checkpoint
-	# 8: VT102 insert/delete
-	text '8'
-	keys Enter
-	for _ in $(seq 1 10); do
-		checkpoint
-		keys Enter
-	done
-	checkpoint
+	vttest_menu 1 # cursor movements (six screens)
+	vttest_menu 2 # screen features (fifteen screens)
+	vttest_menu 8 # VT102 insert/delete, at 80 then 132 columns (fourteen screens)
+	vttest_menu 3 # character sets (one screen in VT100 mode)
 	stop
 fi
 
