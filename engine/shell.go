@@ -37,6 +37,7 @@ type Shell struct {
 	cursor  int64      // how far reads have returned output
 	idle    *time.Timer
 	idleFor time.Duration // unused this long, the shell is closed
+	typed   string        // raw_send text after the last line end: the start of the line being typed
 }
 
 // ShellSpec describes a shell to open.
@@ -151,9 +152,11 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 	}
 	if r.Command != "" && j.e.cfg.Gate != nil {
 		// What is typed into a shell is a command like any other: the same
-		// policy holds it (DESIGN §5), each line of it.
-		for line := range strings.Lines(r.Command) {
-			v := j.e.cfg.Gate(ctx, GateRequest{Command: strings.TrimRight(line, "\r\n"), Cwd: j.Cwd, Origin: j.Origin})
+		// policy holds it (DESIGN §5), each line of it. A line can be typed
+		// over several calls (raw_send without Enter), so what is checked
+		// is the line as typed so far, not only this call's part of it.
+		for _, line := range typedLines(sh.typed + r.Command) {
+			v := j.e.cfg.Gate(ctx, GateRequest{Command: line, Cwd: j.Cwd, Origin: j.Origin})
 			if v.Deny != "" {
 				return RunResult{}, &DeniedError{Reason: v.Deny, Approval: v.Approval}
 			}
@@ -191,6 +194,16 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 	from := j.streams[Stdout].Len()
 	if _, err := j.Input(send); err != nil {
 		return RunResult{}, err
+	}
+	switch {
+	case len(r.Keys) > 0 || !r.RawSend:
+		sh.typed = "" // Enter ended the line, or a key (ctrl+c, enter) took it
+	default:
+		lines := typedLines(sh.typed + r.Command)
+		sh.typed = ""
+		if end := strings.LastIndexAny(r.Command, "\r\n"); end < len(r.Command)-1 && len(lines) > 0 {
+			sh.typed = lines[len(lines)-1] // a line begun and not yet ended
+		}
 	}
 	waitPrompt := r.Command != "" && !r.RawSend
 	res := sh.wait(ctx, from, r.Expect, timeout, !waitPrompt && r.Expect == nil)
@@ -307,4 +320,10 @@ func (sh *Shell) Close(force bool) (code int, final string, already bool) {
 	delete(j.e.shells, j.ID)
 	j.e.mu.Unlock()
 	return code, stripEcho(cleanOutput(c.Data), "exit"), already
+}
+
+// typedLines splits typed text into lines at Enter (\r) or newline; the
+// last may be a line not yet ended.
+func typedLines(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == '\r' || r == '\n' })
 }

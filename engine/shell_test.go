@@ -154,6 +154,23 @@ func TestShellGate(t *testing.T) {
 	if res := shellRun(t, sh, RunSpec{Command: "echo fine"}); res.Output != "fine\n" {
 		t.Fatalf("allowed line: %+v", res)
 	}
+	// A line typed in parts is checked whole: each part joins what came
+	// before it on the line, raw or not.
+	shellRun(t, sh, RunSpec{Command: "echo forb", RawSend: true})
+	for _, r := range []RunSpec{{Command: "idden", RawSend: true}, {Command: "idden"}, {Command: "x; echo forbidden\r", RawSend: true}} {
+		r.Timeout = 5 * time.Second
+		if _, err := sh.Run(t.Context(), r); !errors.Is(err, ErrDenied) {
+			t.Fatalf("%+v after a raw \"echo forb\": %v", r, err)
+		}
+	}
+	res := shellRun(t, sh, RunSpec{Command: "den\r", RawSend: true, Expect: regexp.MustCompile(`forbden`)})
+	if !res.MatchedExpect {
+		t.Fatalf("the line typed in parts: %+v", res)
+	}
+	// Enter ended that line: the next one starts afresh.
+	if res := shellRun(t, sh, RunSpec{Command: "idden-alone"}); res.ExitCode == nil || *res.ExitCode != 127 {
+		t.Fatalf("a new line: %+v", res)
+	}
 }
 
 // A shell in use is never reaped as idle; one left unused is.
