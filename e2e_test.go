@@ -534,6 +534,16 @@ func marked(mark string) []int {
 	return pids
 }
 
+// waitUntil polls cond for up to 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func waitCount(t *testing.T, mark string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -697,12 +707,13 @@ func TestSecondSigtermDuringShutdown(t *testing.T) {
 	var started struct {
 		JobID string `json:"job_id"`
 	}
-	s.call(t, "terminal_job_start", map[string]any{"command": `trap '' TERM; sleep 600`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
+	told := filepath.Join(t.TempDir(), "told")
+	s.call(t, "terminal_job_start", map[string]any{"command": `trap 'echo TERM > ` + told + `' TERM; while :; do sleep 0.1; done`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
 	waitCount(t, mark, 1)
 	s.cmd.Process.Signal(syscall.SIGTERM)
-	// The second signal must land while tend is ending its jobs (the grace
-	// is 2 s): a deliberate gap, not a wait for a condition.
-	time.Sleep(500 * time.Millisecond)
+	// The second signal lands while tend is ending its jobs: the job has
+	// had its SIGTERM (and shrugged it off), the 2 s grace is running.
+	waitUntil(t, "the job to be told to end", func() bool { _, err := os.Stat(told); return err == nil })
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	s.cs.Close()
 	waitNone(t, mark)
