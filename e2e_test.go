@@ -708,8 +708,12 @@ func TestSecondSigtermDuringShutdown(t *testing.T) {
 		JobID string `json:"job_id"`
 	}
 	told := filepath.Join(t.TempDir(), "told")
-	s.call(t, "terminal_job_start", map[string]any{"command": `trap 'echo TERM > ` + told + `' TERM; while :; do sleep 0.1; done`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
-	waitCount(t, mark, 1)
+	s.call(t, "terminal_job_start", map[string]any{"command": `trap 'echo TERM > ` + told + `' TERM; echo trapped; while :; do sleep 0.1; done`, "env": map[string]any{"E2E_MARK": mark}, "startup_wait_sec": 0}, &started)
+	var l logs
+	s.call(t, "terminal_job_logs", map[string]any{"job_id": started.JobID, "wait_for": "trapped"}, &l)
+	if !l.Matched {
+		t.Fatalf("the job never set its trap: %+v", l)
+	}
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	// The second signal lands while tend is ending its jobs: the job has
 	// had its SIGTERM (and shrugged it off), the 2 s grace is running.

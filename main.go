@@ -17,6 +17,7 @@ import (
 
 	"tend/engine"
 	"tend/mcpserver"
+	"tend/policy"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -174,22 +175,12 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1
 	}
-	audit, err := openAudit(o.stateDir)
+	e, audit, err := openEngine(cfg, o.stateDir, o.grace, o.maxJobs, logger, nil) // headless: no person to ask
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 1
 	}
 	defer audit.Close()
-	g := cfg.gate(nil) // headless: no person to ask
-	g.audit = audit
-	e, err := engine.New(engine.Config{
-		StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
-		Logger: logger, Gate: g.check,
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "tend: %v\n", err)
-		return 1
-	}
 	defer e.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -208,4 +199,25 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// halfway through and orphan the jobs.
 	e.Close()
 	return 0
+}
+
+// openEngine opens the state dir's audit log and an engine over it whose
+// gate is the config's policy, every decision audited. approvals is the
+// queue a person answers; nil: nobody is watching (the headless fallback).
+func openEngine(cfg config, stateDir string, grace time.Duration, maxJobs int, logger *slog.Logger, approvals *policy.Approvals) (*engine.Engine, *auditLog, error) {
+	audit, err := openAudit(stateDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := cfg.gate(approvals)
+	g.audit = audit
+	e, err := engine.New(engine.Config{
+		StateDir: stateDir, Grace: grace, MaxJobs: maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
+		Logger: logger, Gate: g.check,
+	})
+	if err != nil {
+		audit.Close()
+		return nil, nil, err
+	}
+	return e, audit, nil
 }

@@ -210,22 +210,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend serve: another tend (pid %d) is serving %s at %s\n", d.Pid, o.stateDir, d.URL)
 		return 1
 	}
-	audit, err := openAudit(o.stateDir)
+	e, audit, err := openEngine(cfg, o.stateDir, o.grace, o.maxJobs, o.logger, nil) // headless: no person to ask
 	if err != nil {
 		fmt.Fprintf(stderr, "tend serve: %v\n", err)
 		return 1
 	}
 	defer audit.Close()
-	g := cfg.gate(nil) // headless: no person to ask
-	g.audit = audit
-	e, err := engine.New(engine.Config{
-		StateDir: o.stateDir, Grace: o.grace, MaxJobs: o.maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
-		Logger: o.logger, Gate: g.check,
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "tend serve: %v\n", err)
-		return 1
-	}
 	defer e.Close()
 	srv := mcpserver.New(e, mcpserver.Options{Version: version})
 	followCtx, stopFollow := context.WithCancel(context.Background())

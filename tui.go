@@ -79,25 +79,15 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	defer logFile.Close()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
 
-	audit, err := openAudit(*stateDir)
+	// A person is watching: held commands wait for their answer in the UI
+	// (or the config's timeout, a denial), and every decision is audited.
+	approvals := policy.NewApprovals()
+	e, audit, err := openEngine(cfg, *stateDir, *grace, *maxJobs, logger, approvals)
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 		return 1
 	}
 	defer audit.Close()
-	// A person is watching: held commands wait for their answer in the UI
-	// (or the config's timeout, a denial), and every decision is audited.
-	approvals := policy.NewApprovals()
-	g := cfg.gate(approvals)
-	g.audit = audit
-	e, err := engine.New(engine.Config{
-		StateDir: *stateDir, Grace: *grace, MaxJobs: *maxJobs, MaxPTYs: cfg.Jobs.MaxPTYs,
-		Logger: logger, Gate: g.check,
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "tend: %v\n", err)
-		return 1
-	}
 	srv := mcpserver.New(e, mcpserver.Options{Version: version})
 	followCtx, stopFollow := context.WithCancel(context.Background())
 	followed := make(chan struct{})
