@@ -680,3 +680,24 @@ func TestJobCap(t *testing.T) {
 	a.Kill("test")
 	start(t, e, Spec{Command: "true"})
 }
+
+// Terminals have a cap of their own, shells included; pipe jobs do not
+// count against it.
+func TestPTYCap(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{MaxPTYs: 1})
+	a := start(t, e, Spec{Command: "sleep 600", PTY: true})
+	if _, err := e.Start(t.Context(), Spec{Command: "true", PTY: true}); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("second terminal job: %v", err)
+	}
+	if _, err := e.OpenShell(t.Context(), ShellSpec{}); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("a shell past the cap: %v", err)
+	}
+	wait(t, start(t, e, Spec{Command: "true"}), 5*time.Second) // a pipe job still runs
+	a.Kill("test")
+	sh, err := e.OpenShell(t.Context(), ShellSpec{})
+	if err != nil {
+		t.Fatalf("a shell once the terminal ended: %v", err)
+	}
+	sh.Close(true)
+}
