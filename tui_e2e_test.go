@@ -169,11 +169,15 @@ func TestTUIHangupEndsJobs(t *testing.T) {
 	mark := rand.Text()
 	s.keys(":", "E2E_MARK="+mark+" setsid bash -c 'trap \"\" TERM HUP; sleep 600' & E2E_MARK="+mark+" sleep 600", "<enter>")
 	waitCount(t, mark, 2)
-	s.cmd.Process.Signal(syscall.SIGHUP)
+	// Close the terminal, as when its window is closed: the kernel hangs
+	// up tend's terminal (SIGHUP to tend, its session's leader).
+	exited := make(chan error, 1)
+	go func() { exited <- s.cmd.Wait() }()
+	s.ptmx.Close()
 	select {
-	case <-s.done:
+	case <-exited:
 	case <-time.After(15 * time.Second):
-		t.Fatal("tend did not exit on SIGHUP")
+		t.Fatal("tend did not exit when its terminal closed")
 	}
 	waitNone(t, mark)
 }
