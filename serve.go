@@ -87,8 +87,8 @@ func startServers(ctx context.Context, srv *mcpserver.Server, o serveOptions) (*
 	ln, err := mcpserver.ListenLoopback(o.port)
 	if err != nil {
 		sock.Close()
-		if o.port != 0 {
-			err = fmt.Errorf("%w (another program has the port? try --port 0)", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			err = fmt.Errorf("%w (another program has the port: try --port 0 for a free one)", err)
 		}
 		return nil, err
 	}
