@@ -43,6 +43,28 @@ func (m *KeyMap) Override(groups map[string]map[string][]string) error {
 	return nil
 }
 
+// Action is one binding with the names the config file's [keys] tables
+// give it: group "jobs", action "kill".
+type Action struct {
+	Group, Name string
+	Binding     key.Binding
+}
+
+// Actions lists every binding of m in the order of its groups and fields.
+func (m KeyMap) Actions() []Action {
+	var out []Action
+	v := reflect.ValueOf(m)
+	for i := range v.NumField() {
+		g := v.Field(i)
+		for j := range g.NumField() {
+			if b, ok := g.Field(j).Interface().(key.Binding); ok {
+				out = append(out, Action{strings.ToLower(v.Type().Field(i).Name), strings.ToLower(g.Type().Field(j).Name), b})
+			}
+		}
+	}
+	return out
+}
+
 // field finds a struct field by name, in any case.
 func field(v reflect.Value, name string) (reflect.Value, bool) {
 	for i := range v.NumField() {
