@@ -37,7 +37,7 @@ import (
 //	max_jobs = 64
 //	max_ptys = 16
 //
-//	[keys.jobs]                    # group → action → keys; see tend --help
+//	[keys.jobs]                    # group → action → keys (the README lists them)
 //	kill = ["X"]
 //	[keys.term]
 //	detach = ["ctrl+a"]
