@@ -21,6 +21,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"tend/engine"
 	"tend/vterm"
 )
 
@@ -494,4 +495,72 @@ func TestTUIHistory(t *testing.T) {
 	s := startTUI(t, srv.state)
 	s.waitFor("earlier " + mark)
 	s.waitFor("remembered-" + mark)
+}
+
+// R4.1 with a person watching: an agent killed in the middle of a call
+// leaves its jobs running on the person's screen, its foreground exec
+// becomes a background job, and the next agent reads every log byte-exact.
+func TestTUIAgentKilledMidCall(t *testing.T) {
+	t.Parallel()
+	state := privateDir(t)
+	s := startTUI(t, state)
+	s.waitFor("Jobs")
+	s.waitGone("MCP not served")
+	doomed, dcmd := bridged(t, state, "doomed-agent")
+	want := map[string]string{}
+	for i := range 3 {
+		var st struct {
+			JobID string `json:"job_id"`
+		}
+		lines := 3000 + 1000*i
+		callOK(t, doomed, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
+		var w strings.Builder
+		for k := 1; k <= lines; k++ {
+			fmt.Fprintf(&w, "%d\n", k)
+		}
+		want[st.JobID] = w.String()
+	}
+	execDone := make(chan struct{})
+	go func() {
+		defer close(execDone)
+		doomed.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
+			"command": "echo fg-start; sleep 600 # the doomed call", "auto_background_after_sec": 0, "timeout_sec": 600}})
+	}()
+	watcher, _ := bridged(t, state, "watcher")
+	var fg engine.Info
+	waitUntil(t, "the foreground exec to print", func() bool {
+		for _, j := range listJobs(t, watcher) {
+			if strings.Contains(j.Command, "the doomed call") && j.StdoutBytes > 0 {
+				fg = j
+				return true
+			}
+		}
+		return false
+	})
+	if !fg.Foreground {
+		t.Fatalf("the exec is not in the foreground before the kill: %+v", fg)
+	}
+	s.waitFor("4 running")
+
+	dcmd.Process.Kill() // the agent's side dies mid-call
+	<-execDone
+
+	next, _ := bridged(t, state, "next-agent")
+	waitUntil(t, "the exec to go on in the background", func() bool {
+		running, promoted := 0, false
+		for _, j := range listJobs(t, next) {
+			if j.Status == engine.Running.String() {
+				running++
+				promoted = promoted || j.ID == fg.ID && !j.Foreground
+			}
+		}
+		return running == 4 && promoted
+	})
+	s.waitFor("4 running")
+	readAll(t, next, want)
+	var l logs
+	callOK(t, next, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
+	if l.Data != "fg-start\n" || l.Status != engine.Running.String() {
+		t.Fatalf("the exec's log after its agent died: %+v", l)
+	}
 }
