@@ -72,7 +72,6 @@ scan:
 		t.sb.push(t.packRow(y))
 	}
 	if t.sb.max > 0 {
-		row := t.rowBuf[:0]
 		for k := max(skip-(t.rows-1), 0); k < through; k++ {
 			from, to, pen := 0, starts[k], t.style
 			if k > 0 {
@@ -83,20 +82,10 @@ scan:
 			}
 			if bytes.IndexByte(b[from:to], 0x1b) < 0 {
 				t.sb.push(packText(b[from:to], pen))
-				continue
+			} else {
+				t.sb.push(t.packStyled(b[from:to], pen))
 			}
-			row = row[:0]
-			for j := from; j < to; j++ {
-				if b[j] == 0x1b {
-					n, next, _ := t.floodCSI(b[j:], pen, 0)
-					j, pen = j+n-1, next
-					continue
-				}
-				row = append(row, Cell{Text: asciiText[b[j]], Width: 1, FG: pen.FG, BG: pen.BG, Attr: pen.Attr})
-			}
-			t.sb.push(packLine(row))
 		}
-		t.rowBuf = row
 	}
 
 	// vt10x: a blank screen, and the last screenful printed from the top.
@@ -143,6 +132,41 @@ func (t *Term) floodCSI(b []byte, pen Style, col int) (n int, next Style, ok boo
 		return 0, pen, false
 	}
 	return 0, pen, false
+}
+
+// packStyled packs a line of printable ASCII with SGR and EL sequences in
+// it (as flood took it; pen is the rendition at its start) as packLine
+// packs the same cells, without making them.
+func (t *Term) packStyled(b []byte, pen Style) packedLine {
+	text := t.floodText[:0]
+	var runs []styleRun
+	for j := 0; j < len(b); {
+		if b[j] == 0x1b {
+			n, next, _ := t.floodCSI(b[j:], pen, 0)
+			j, pen = j+n, next
+			continue
+		}
+		k := j + 1
+		for k < len(b) && b[k] != 0x1b {
+			k++
+		}
+		text = append(text, b[j:k]...)
+		if n := len(runs); n > 0 && runs[n-1].s == pen {
+			runs[n-1].n += k - j
+		} else {
+			runs = append(runs, styleRun{k - j, pen})
+		}
+		j = k
+	}
+	t.floodText = text
+	// Blank cells in the default rendition at the end are not kept.
+	for len(runs) > 0 && runs[len(runs)-1].s == (Style{}) && text[len(text)-1] == ' ' {
+		text = text[:len(text)-1]
+		if runs[len(runs)-1].n--; runs[len(runs)-1].n == 0 {
+			runs = runs[:len(runs)-1]
+		}
+	}
+	return packedLine{text: string(text), cells: asciiCells[:len(text):len(text)], runs: runs}
 }
 
 // asciiCells is the packed form of a line of ASCII: one byte wide, one

@@ -76,6 +76,7 @@ type Term struct {
 
 	vtBytes, vtWrites uint64  // what vterm handed vt10x, for benchmarks
 	rowBuf            []Cell  // scratch row for the scrollback
+	floodText         []byte  // scratch for flood: a scrolled line's text
 	floodStarts       []int   // scratch for flood: where lines start,
 	floodPens         []Style // the rendition there,
 	floodParser       parser  // and a parser for their CSI sequences
