@@ -647,6 +647,7 @@ func (j *Job) pump(r *os.File, name string) {
 		src = srcStderr
 	}
 	var off int64
+	var between seam // a query split between two reads
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
@@ -654,7 +655,7 @@ func (j *Job) pump(r *os.File, name string) {
 			if m != nil {
 				m.add(src, off, n)
 			}
-			if j.pty && asksTerminal(buf[:n]) {
+			if j.pty && (between.asks(buf[:n]) || asksTerminal(buf[:n])) {
 				j.want() // the program waits for the terminal's answer
 			}
 			off += int64(n)

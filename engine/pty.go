@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -288,15 +289,47 @@ func (p *progress) wait(target int64, d time.Duration) {
 // device attributes and status / cursor position reports.
 var queries = [][]byte{[]byte("\x1b[c"), []byte("\x1b[0c"), []byte("\x1b[>c"), []byte("\x1b[>0c"), []byte("\x1b[5n"), []byte("\x1b[6n"), []byte("\x1b[?6n")}
 
-// asksTerminal reports whether output holds a query the emulator must answer.
+// asksTerminal reports whether output holds a query the emulator must
+// answer. It runs on every read of a PTY job's output, so it looks at each
+// escape once (a coloured log has one every dozen bytes).
 func asksTerminal(b []byte) bool {
-	if bytes.IndexByte(b, 0x1b) < 0 {
-		return false
-	}
-	for _, q := range queries {
-		if bytes.Contains(b, q) {
-			return true
+	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
+		if q := b[i:]; len(q) >= 3 && q[1] == '[' && strings.IndexByte("c0>56?", q[2]) >= 0 {
+			for _, want := range queries {
+				if bytes.HasPrefix(q, want) {
+					return true
+				}
+			}
 		}
+		j := bytes.IndexByte(b[i+1:], 0x1b)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
 	}
 	return false
+}
+
+// maxQuery is the length of the longest query.
+const maxQuery = 5
+
+// seam is the end of a PTY job's output so far, to find a query split
+// between two reads.
+type seam struct {
+	b [maxQuery - 1]byte
+	n int
+}
+
+// asks reports whether a query starts in the output before next and ends in
+// next; it then keeps the end of next.
+func (s *seam) asks(next []byte) bool {
+	var both [2 * (maxQuery - 1)]byte
+	k := copy(both[:], s.b[:s.n])
+	k += copy(both[k:], next)
+	found := asksTerminal(both[:k])
+	s.n = copy(s.b[:], both[max(k-len(s.b), 0):k])
+	if len(next) >= len(s.b) {
+		s.n = copy(s.b[:], next[len(next)-len(s.b):])
+	}
+	return found
 }

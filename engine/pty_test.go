@@ -169,3 +169,26 @@ func TestPTYAnswersQueries(t *testing.T) {
 		t.Fatalf("no cursor position report: %q", env.Stdout)
 	}
 }
+
+// Every query is found wherever the reads split the output; plain and
+// coloured output holds none.
+func TestAsksTerminal(t *testing.T) {
+	t.Parallel()
+	for _, q := range queries {
+		out := append([]byte("\x1b[32mok\x1b[0m "), q...)
+		out = append(out, " more\x1b[1m"...)
+		for cut := range len(out) + 1 {
+			var s seam
+			a, b := out[:cut], out[cut:]
+			if !(s.asks(a) || asksTerminal(a)) && !(s.asks(b) || asksTerminal(b)) {
+				t.Errorf("%q split at %d: not found", out, cut)
+			}
+		}
+	}
+	for _, plain := range []string{"", "hello", "\x1b[32mok\x1b[0m \x1b[1;34mINFO\x1b[0m", "\x1b[cx"[1:], "\x1b[?25l\x1b[6;1H\x1b[>4;2m", "\x1b"} {
+		var s seam
+		if s.asks([]byte(plain)) || asksTerminal([]byte(plain)) {
+			t.Errorf("%q: a query found", plain)
+		}
+	}
+}
