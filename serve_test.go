@@ -106,7 +106,15 @@ func startServe(t *testing.T, state string) *served {
 // bridged is `tend mcp --state-dir state` with a go-sdk client on its stdio.
 func bridged(t *testing.T, state, name string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
+	return bridgedIn(t, "", state, name, args...)
+}
+
+// bridgedIn is bridged with tend mcp started in dir, as an agent working
+// there starts it.
+func bridgedIn(t *testing.T, dir, state, name string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(tendBin, append([]string{"mcp", "--state-dir", state, "--grace", "300ms", "--log-level", "info"}, args...)...)
+	cmd.Dir = dir
 	cmd.Stderr = &testWriter{t: t}
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
@@ -449,4 +457,62 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
+}
+
+// An agent bridged through tend mcp works in its own directory, wherever
+// tend was started: a command, a shell and a search without a directory run
+// there, and a relative one is taken from there. A client over HTTP, whose
+// directory tend cannot know, gets tend's.
+func TestBridgedAgentWorksInItsDirectory(t *testing.T) {
+	t.Parallel()
+	state := stateDir(t)
+	s := startServe(t, state)
+	project, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(project, "sub"), 0o700)
+	os.WriteFile(filepath.Join(project, "sub", "marker.txt"), []byte("found me\n"), 0o600)
+	cs, _ := bridgedIn(t, project, state, "agent-in-project")
+	var env envelope
+	callOK(t, cs, "terminal_exec", map[string]any{"command": "pwd"}, &env)
+	if env.Stdout != project+"\n" {
+		t.Fatalf("pwd without a cwd: %q, want %q", env.Stdout, project)
+	}
+	callOK(t, cs, "terminal_exec", map[string]any{"command": "pwd", "cwd": "sub"}, &env)
+	if env.Stdout != filepath.Join(project, "sub")+"\n" {
+		t.Fatalf("pwd in a relative cwd: %q", env.Stdout)
+	}
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	callOK(t, cs, "terminal_pty_open", map[string]any{}, &open)
+	var run struct {
+		Output string `json:"output"`
+	}
+	callOK(t, cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "pwd"}, &run)
+	if run.Output != project+"\n" {
+		t.Fatalf("a shell's pwd: %q", run.Output)
+	}
+	var glob struct {
+		Paths []string `json:"paths"`
+	}
+	callOK(t, cs, "terminal_glob", map[string]any{"pattern": "*.txt"}, &glob)
+	if len(glob.Paths) != 1 || glob.Paths[0] != "sub/marker.txt" {
+		t.Fatalf("glob without a path: %v", glob.Paths)
+	}
+	var rg struct {
+		Matches []struct {
+			Path string `json:"path"`
+		} `json:"matches"`
+	}
+	callOK(t, cs, "terminal_rg", map[string]any{"pattern": "found me", "path": "sub"}, &rg)
+	if len(rg.Matches) != 1 || rg.Matches[0].Path != "marker.txt" {
+		t.Fatalf("rg in a relative path: %+v", rg.Matches)
+	}
+	h := overHTTP(t, s.disc, "http-agent")
+	callOK(t, h, "terminal_exec", map[string]any{"command": "pwd"}, &env)
+	if wd, _ := os.Getwd(); env.Stdout != wd+"\n" { // tend serve runs in the test's directory
+		t.Fatalf("pwd over HTTP: %q, want tend's %q", env.Stdout, wd)
+	}
 }

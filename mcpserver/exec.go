@@ -13,7 +13,7 @@ import (
 
 type execInput struct {
 	Command                string            `json:"command" jsonschema:"the command line; it runs with bash -c when it uses shell syntax (never zsh)"`
-	Cwd                    string            `json:"cwd,omitempty" jsonschema:"working directory (default: tend's)"`
+	Cwd                    string            `json:"cwd,omitempty" jsonschema:"working directory (default: the agent's, when it connects through tend mcp; else tend's)"`
 	Env                    map[string]string `json:"env,omitempty" jsonschema:"extra environment variables"`
 	TimeoutSec             *float64          `json:"timeout_sec,omitempty" jsonschema:"kill the command after this many seconds (default 60); it keeps applying after the command is backgrounded"`
 	AutoBackgroundAfterSec *float64          `json:"auto_background_after_sec,omitempty" jsonschema:"return after this many seconds with the command still running as a background job (default 30); 0 waits until it ends or times out"`
@@ -26,7 +26,7 @@ type execInput struct {
 
 type jobStartInput struct {
 	Command        string            `json:"command" jsonschema:"the command line; it runs with bash -c when it uses shell syntax (never zsh)"`
-	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: tend's)"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the agent's, when it connects through tend mcp; else tend's)"`
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables"`
 	Name           string            `json:"name,omitempty" jsonschema:"a short name for the job"`
 	Description    string            `json:"description,omitempty" jsonschema:"what this job is for, shown to the person watching"`
@@ -100,7 +100,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 		return fail[*engine.Envelope](fmt.Errorf("max_output_kb must be between 1 and 16384, not %d", maxKB))
 	}
 	spec := engine.Spec{
-		Command: in.Command, Cwd: in.Cwd, Env: in.Env, Description: in.Description,
+		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
 		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY,
 	}
 	if in.Limits != nil {
@@ -127,7 +127,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 		return fail[jobStartOutput](fmt.Errorf("startup_wait_sec: %w", err))
 	}
 	spec := engine.Spec{
-		Command: in.Command, Cwd: in.Cwd, Env: in.Env, Name: in.Name, Description: in.Description,
+		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Name: in.Name, Description: in.Description,
 		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
 		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows,
 	}

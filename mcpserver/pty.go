@@ -11,7 +11,7 @@ import (
 )
 
 type ptyOpenInput struct {
-	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: tend's)"`
+	Cwd            string            `json:"cwd,omitempty" jsonschema:"working directory (default: the agent's, when it connects through tend mcp; else tend's)"`
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables"`
 	Cols           int               `json:"cols,omitempty" jsonschema:"terminal width (default 120)"`
 	Rows           int               `json:"rows,omitempty" jsonschema:"terminal height (default 40)"`
@@ -88,7 +88,7 @@ func (s *Server) ptyOpen(ctx context.Context, req *mcp.CallToolRequest, in ptyOp
 	if err != nil {
 		return fail[ptyOpenOutput](fmt.Errorf("idle_timeout_sec: %w", err))
 	}
-	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: in.Cwd, Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(req)})
+	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: s.dir(req, in.Cwd), Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(req)})
 	if err != nil {
 		return fail[ptyOpenOutput](err)
 	}

@@ -26,7 +26,7 @@ import (
 
 type rgInput struct {
 	Pattern    string `json:"pattern" jsonschema:"regular expression (RE2 syntax: escape ( ) [ ] { } . * + ? | ^ $ \\ to match them literally), matched line by line; it cannot match a line break"`
-	Path       string `json:"path,omitempty" jsonschema:"directory or file to search (default .: tend's working directory); result paths are relative to it"`
+	Path       string `json:"path,omitempty" jsonschema:"directory or file to search (default .: the agent's working directory when it connects through tend mcp, else tend's); result paths are relative to it"`
 	Glob       string `json:"glob,omitempty" jsonschema:"only files whose path (relative to path) matches this glob, e.g. *.go or src/**/*.{ts,tsx}; a glob without / matches names at any depth; a leading ! excludes instead"`
 	TypeFilter string `json:"type_filter,omitempty" jsonschema:"only files of these types, comma-separated: go, py, js, ts, rust, c, cpp, java, kotlin, swift, ruby, php, cs, sh, md, json, yaml, toml, html, css, sql, proto, make, docker, lua, zig, txt, xml, tf, scala, ex, erl, hs, dart, r, nix, svelte"`
 	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
@@ -55,7 +55,7 @@ type rgOutput struct {
 
 type globInput struct {
 	Pattern        string `json:"pattern" jsonschema:"glob of the files to list, relative to path: * and ? stay within a name, ** spans directories, [abc] and {a,b} as in the shell; a pattern without / matches names at any depth (*.go is **/*.go); a bare name without wildcards or dot also finds name.* (main finds main.go, main.py, main); a trailing / lists everything under matching directories; wildcards do not match a leading dot (write .github/** or **/.env*)"`
-	Path           string `json:"path,omitempty" jsonschema:"directory to list under (default .: tend's working directory); result paths are relative to it"`
+	Path           string `json:"path,omitempty" jsonschema:"directory to list under (default .: the agent's working directory when it connects through tend mcp, else tend's); result paths are relative to it"`
 	MaxResults     int    `json:"max_results,omitempty" jsonschema:"at most this many paths (default 1000)"`
 	IncludeIgnored bool   `json:"include_ignored,omitempty" jsonschema:"also list what .gitignore/.ignore/.rgignore exclude, and node_modules, __pycache__, .venv, venv, target, dist and similar directories"`
 }
@@ -77,6 +77,9 @@ type searchConfig struct {
 	maxFileSize int64         // larger files are not searched (rg --max-filesize)
 	timeLimit   time.Duration // per call; the results so far are returned, saying so
 	workers     int           // files searched at once by the Go walk
+	// dir resolves a call's path against the agent's working directory
+	// (Server.dir); nil: as given.
+	dir func(*mcp.CallToolRequest, string) string
 }
 
 // searchNoRG as searchConfig.rg forces the Go walk.
@@ -101,8 +104,13 @@ const globDescription = "List files whose path matches a glob, like the shell's 
 	"Skips what .gitignore/.ignore/.rgignore exclude, .git, and node_modules, __pycache__, .venv, venv, target, dist and similar directories unless include_ignored. " +
 	"Returns {paths, count, truncated}, sorted, relative to path."
 
-// addSearchTools registers terminal_rg and terminal_glob on s.
-func addSearchTools(s *mcp.Server) { addSearchToolsWith(s, defaultSearchConfig()) }
+// addSearchTools registers the search tools; dir resolves the path a call
+// gives against the agent's working directory.
+func addSearchTools(s *mcp.Server, dir func(*mcp.CallToolRequest, string) string) {
+	c := defaultSearchConfig()
+	c.dir = dir
+	addSearchToolsWith(s, c)
+}
 
 func addSearchToolsWith(s *mcp.Server, c searchConfig) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
@@ -131,7 +139,10 @@ type searchResult struct {
 	notes     []string
 }
 
-func (c searchConfig) rgTool(ctx context.Context, _ *mcp.CallToolRequest, in rgInput) (*mcp.CallToolResult, rgOutput, error) {
+func (c searchConfig) rgTool(ctx context.Context, req *mcp.CallToolRequest, in rgInput) (*mcp.CallToolResult, rgOutput, error) {
+	if c.dir != nil {
+		in.Path = c.dir(req, in.Path)
+	}
 	q, err := c.prepare(in)
 	if err != nil {
 		return nil, rgOutput{}, err

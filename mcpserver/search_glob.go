@@ -173,7 +173,10 @@ func (m *globMatcher) step(st []globState, name string) (next []globState, final
 	return next, final
 }
 
-func (c searchConfig) globTool(ctx context.Context, _ *mcp.CallToolRequest, in globInput) (*mcp.CallToolResult, globOutput, error) {
+func (c searchConfig) globTool(ctx context.Context, req *mcp.CallToolRequest, in globInput) (*mcp.CallToolResult, globOutput, error) {
+	if c.dir != nil {
+		in.Path = c.dir(req, in.Path)
+	}
 	max := in.MaxResults
 	switch {
 	case max == 0:

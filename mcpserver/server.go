@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +32,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
+	cwds     map[*mcp.ServerSession]string // a bridged agent's working directory (its tend mcp's)
 }
 
 const instructions = `tend runs your shell commands where a person can watch them.
@@ -52,6 +55,7 @@ func New(e *engine.Engine, opts Options) *Server {
 		e:             e,
 		progressEvery: cmp.Or(opts.ProgressEvery, 5*time.Second),
 		sessions:      map[*mcp.ServerSession]string{},
+		cwds:          map[*mcp.ServerSession]string{},
 		Server: mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: v}, &mcp.ServerOptions{
 			Instructions: ins,
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -60,7 +64,7 @@ func New(e *engine.Engine, opts Options) *Server {
 	s.addExecTools()
 	s.addJobTools()
 	s.addPTYTools()
-	addSearchTools(s.Server)
+	addSearchTools(s.Server, s.dir)
 	installActivity(s)
 	return s
 }
@@ -134,4 +138,22 @@ func (s *Server) keepAlive(ctx context.Context, req *mcp.CallToolRequest, what s
 		}
 	}()
 	return func() { close(done) }
+}
+
+// dir resolves a directory an agent gave (a cwd, a search path) against the
+// agent's own working directory when tend knows it, as it does for an agent
+// bridged by tend mcp over the socket: "" and relative paths then mean what
+// they mean to the agent, not what they mean to tend, which may have been
+// started anywhere.
+func (s *Server) dir(req *mcp.CallToolRequest, p string) string {
+	if req == nil || filepath.IsAbs(p) || p == "~" || strings.HasPrefix(p, "~/") {
+		return p
+	}
+	s.mu.Lock()
+	base := s.cwds[req.Session]
+	s.mu.Unlock()
+	if base == "" {
+		return p
+	}
+	return filepath.Join(base, p)
 }

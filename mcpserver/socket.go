@@ -92,21 +92,29 @@ func ListenSocket(path string) (*net.UnixListener, error) {
 
 // PeerUID is the uid of the process at the other end of c (SO_PEERCRED).
 func PeerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+	cred, err := peerCred(c)
 	if err != nil {
 		return -1, err
+	}
+	return int(cred.Uid), nil
+}
+
+func peerCred(c *net.UnixConn) (*syscall.Ucred, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return nil, err
 	}
 	var cred *syscall.Ucred
 	var serr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, serr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	}); err != nil {
-		return -1, err
+		return nil, err
 	}
 	if serr != nil {
-		return -1, fmt.Errorf("SO_PEERCRED: %w", serr)
+		return nil, fmt.Errorf("SO_PEERCRED: %w", serr)
 	}
-	return int(cred.Uid), nil
+	return cred, nil
 }
 
 // SocketOptions configure [Server.ServeSocket].
@@ -162,12 +170,14 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 			}
 			continue
 		}
-		peer, err := PeerUID(c)
-		if err != nil || peer != uid {
-			logger.Warn("dropped a socket peer", "uid", peer, "want", uid, "err", err)
+		cred, err := peerCred(c)
+		if err != nil || int(cred.Uid) != uid {
+			logger.Warn("dropped a socket peer", "cred", cred, "want uid", uid, "err", err)
 			c.Close()
 			continue
 		}
+		// The peer is the agent's tend mcp, started where the agent works.
+		cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", cred.Pid))
 		mu.Lock()
 		if ctx.Err() != nil {
 			mu.Unlock()
@@ -183,12 +193,22 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 				mu.Unlock()
 				c.Close()
 			}()
-			ss, err := s.Connect(ctx, GuardedTransport(c, c), nil)
+			// Nothing of the session is read before its directory is known.
+			known := make(chan struct{})
+			ss, err := s.Connect(ctx, GuardedTransport(afterReader{known, c}, c), nil)
 			if err != nil {
+				close(known)
 				logger.Info("socket client failed to connect", "err", err)
 				return
 			}
+			s.mu.Lock()
+			s.cwds[ss] = cwd
+			s.mu.Unlock()
+			close(known)
 			err = ss.Wait()
+			s.mu.Lock()
+			delete(s.cwds, ss)
+			s.mu.Unlock()
 			if err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 				logger.Info("client disconnected", "reason", err)
 			} else {
@@ -196,4 +216,15 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 			}
 		})
 	}
+}
+
+// afterReader reads from r once ready is closed.
+type afterReader struct {
+	ready <-chan struct{}
+	r     io.Reader
+}
+
+func (a afterReader) Read(p []byte) (int, error) {
+	<-a.ready
+	return a.r.Read(p)
 }
