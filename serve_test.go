@@ -248,25 +248,8 @@ func TestServeClientKilled(t *testing.T) {
 	s := startServe(t, state)
 	b, bcmd := bridged(t, state, "doomed-agent")
 	const n = 10
-	want := map[string]string{}
-	for i := range n {
-		var st struct {
-			JobID string `json:"job_id"`
-		}
-		lines := 2000 + 500*i
-		callOK(t, b, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
-		var w strings.Builder
-		for k := 1; k <= lines; k++ {
-			fmt.Fprintf(&w, "%d\n", k)
-		}
-		want[st.JobID] = w.String()
-	}
-	execDone := make(chan struct{})
-	go func() {
-		defer close(execDone)
-		b.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
-			"command": "echo fg-start; sleep 600 # the foreground one", "auto_background_after_sec": 0, "timeout_sec": 600}})
-	}()
+	want := startNumbered(t, b, n, 2000, 500)
+	execDone := blockedExec(t, b, "the foreground one")
 	h := overHTTP(t, s.disc, "watcher")
 	var fg engine.Info
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
@@ -332,6 +315,39 @@ func TestServeClientKilled(t *testing.T) {
 	// goroutines per client instead.
 	t.Logf("tend serve RSS: %d KiB before the kill, %d KiB after a new client read every log (Δ %+d KiB), %d KiB after 3 more clients did and were killed (Δ %+d KiB)",
 		rss0, rss1, rss1-rss0, rss2, rss2-rss1)
+}
+
+// startNumbered starts n jobs that print numbered lines (first, then step
+// more each) and stay running; it returns what each printed by job id.
+func startNumbered(t *testing.T, cs *mcp.ClientSession, n, first, step int) map[string]string {
+	t.Helper()
+	want := map[string]string{}
+	for i := range n {
+		var st struct {
+			JobID string `json:"job_id"`
+		}
+		lines := first + step*i
+		callOK(t, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
+		var w strings.Builder
+		for k := 1; k <= lines; k++ {
+			fmt.Fprintf(&w, "%d\n", k)
+		}
+		want[st.JobID] = w.String()
+	}
+	return want
+}
+
+// blockedExec calls terminal_exec of a command that prints fg-start and
+// runs on in the foreground (no auto-background), tagged with a comment;
+// the channel closes when the call returns.
+func blockedExec(t *testing.T, cs *mcp.ClientSession, tag string) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
+			"command": "echo fg-start; sleep 600 # " + tag, "auto_background_after_sec": 0, "timeout_sec": 600}})
+	}()
+	return done
 }
 
 // readAll reads each job's stdout from offset 0 and checks it byte-exact.

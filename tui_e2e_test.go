@@ -507,25 +507,8 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 	s.waitFor("Jobs")
 	s.waitGone("MCP not served")
 	doomed, dcmd := bridged(t, state, "doomed-agent")
-	want := map[string]string{}
-	for i := range 3 {
-		var st struct {
-			JobID string `json:"job_id"`
-		}
-		lines := 3000 + 1000*i
-		callOK(t, doomed, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
-		var w strings.Builder
-		for k := 1; k <= lines; k++ {
-			fmt.Fprintf(&w, "%d\n", k)
-		}
-		want[st.JobID] = w.String()
-	}
-	execDone := make(chan struct{})
-	go func() {
-		defer close(execDone)
-		doomed.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{
-			"command": "echo fg-start; sleep 600 # the doomed call", "auto_background_after_sec": 0, "timeout_sec": 600}})
-	}()
+	want := startNumbered(t, doomed, 3, 3000, 1000)
+	execDone := blockedExec(t, doomed, "the doomed call")
 	watcher, _ := bridged(t, state, "watcher")
 	var fg engine.Info
 	waitUntil(t, "the foreground exec to print", func() bool {
