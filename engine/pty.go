@@ -339,10 +339,10 @@ func (s *seam) asks(next []byte) bool {
 	var both [2 * (maxQuery - 1)]byte
 	k := copy(both[:], s.b[:s.n])
 	k += copy(both[k:], next)
-	found := asksTerminal(both[:k])
-	s.n = copy(s.b[:], both[max(k-len(s.b), 0):k])
 	if len(next) >= len(s.b) {
 		s.n = copy(s.b[:], next[len(next)-len(s.b):])
+	} else {
+		s.n = copy(s.b[:], both[max(k-len(s.b), 0):k])
 	}
-	return found
+	return asksTerminal(both[:k])
 }

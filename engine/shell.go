@@ -195,15 +195,11 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 	if _, err := j.Input(send); err != nil {
 		return RunResult{}, err
 	}
-	switch {
-	case len(r.Keys) > 0 || !r.RawSend:
+	if r.RawSend && len(r.Keys) == 0 {
+		typed := sh.typed + r.Command
+		sh.typed = typed[strings.LastIndexAny(typed, "\r\n")+1:] // a line begun and not yet ended
+	} else {
 		sh.typed = "" // Enter ended the line, or a key (ctrl+c, enter) took it
-	default:
-		lines := typedLines(sh.typed + r.Command)
-		sh.typed = ""
-		if end := strings.LastIndexAny(r.Command, "\r\n"); end < len(r.Command)-1 && len(lines) > 0 {
-			sh.typed = lines[len(lines)-1] // a line begun and not yet ended
-		}
 	}
 	waitPrompt := r.Command != "" && !r.RawSend
 	res := sh.wait(ctx, from, r.Expect, timeout, !waitPrompt && r.Expect == nil)

@@ -309,7 +309,7 @@ func (m *Model) applyApprovals() tea.Cmd {
 	m.afterApprovalsChange()
 	if n := len(fresh); n > 0 {
 		r := fresh[n-1]
-		where := keyName(m.keys.Global.Views) + ": Approvals"
+		where := keyName(m.c.Keys.Global.Views) + ": Approvals"
 		switch {
 		case m.view == approvalsView && m.appr.cur == r.ID:
 			where = "shown below"
@@ -516,7 +516,7 @@ func (m *Model) renderApprovals(w, h int) []string {
 	iw := w - 2
 	r, ok := a.current()
 	if !ok {
-		k := m.keys.Approve
+		k := m.c.Keys.Approve
 		lines := []string{
 			st.Muted.Render("Nothing waits for approval."),
 			"",

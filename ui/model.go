@@ -79,7 +79,6 @@ const (
 // Model is the root model of the terminal UI.
 type Model struct {
 	c    Common
-	keys keymap.KeyMap // every binding as configured, enabled or not (the help)
 	opts Options
 	be   Backend
 	now  func() time.Time
@@ -159,7 +158,6 @@ func New(opts Options) *Model {
 	}
 	m := &Model{
 		c:    Common{Styles: themes.New(pal), Keys: keys},
-		keys: keys,
 		opts: opts,
 		be:   opts.Backend,
 		now:  opts.Now,

@@ -542,7 +542,7 @@ func (m *Model) renderHelpBar() string {
 // help column of each group, flowed into rows that fit the width.
 func (m *Model) renderHelp(w, h int) []string {
 	st := m.c.Styles
-	km := m.keys
+	km := m.c.Keys // every binding, enabled here or not
 	var cols []string
 	add := func(name string, g keymap.HelpKeyMap) {
 		for i, c := range g.FullHelp() {
@@ -591,14 +591,14 @@ func (m *Model) renderHelp(w, h int) []string {
 	}
 	flush()
 	lines = append(lines, st.Muted.Render(fmt.Sprintf("While attached, every key but %s goes to the job, ctrl+c too. %s quits from the list.",
-		keyName(m.keys.Term.Detach), keyName(m.keys.Global.Quit))))
+		keyName(m.c.Keys.Term.Detach), keyName(m.c.Keys.Global.Quit))))
 	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
 }
 
 // keyName is how the help names a binding's keys.
 func keyName(b key.Binding) string { return b.Help().Key }
 
-// yesNo names the keys that answer a question.
+// yesNo names the first keys that answer a question.
 func (m *Model) yesNo() string {
-	return strings.SplitN(keyName(m.c.Keys.Confirm.Yes), "/", 2)[0] + "/" + strings.SplitN(keyName(m.c.Keys.Confirm.No), "/", 2)[0]
+	return m.c.Keys.Confirm.Yes.Keys()[0] + "/" + m.c.Keys.Confirm.No.Keys()[0]
 }
