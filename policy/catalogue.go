@@ -8,14 +8,8 @@ type handler func(iv *inv)
 
 // catalogue maps a command's base name to its handler. Commands not in it
 // are Write: they may change things, but nothing known to be destructive.
-var catalogue = map[string]handler{}
-
-// register adds h under every name.
-func register(h handler, names ...string) {
-	for _, n := range names {
-		catalogue[n] = h
-	}
-}
+// It is filled once, by the init below, and only read after that.
+var catalogue map[string]handler
 
 // lookup returns the handler for a command name.
 func lookup(name string) handler {
@@ -45,18 +39,140 @@ func destroys(reason string) handler {
 	return func(iv *inv) { iv.flag(Destructive, iv.name+" "+reason) }
 }
 
+// init fills the catalogue from one table, so all of it reads in one place.
+// It cannot be a map literal at package level: handlers that run another
+// command (sudo, xargs, bash -c …) reach lookup, which reads catalogue, and
+// Go refuses a variable whose initializer refers back to the variable
+// through the functions it calls (an initialization cycle).
 func init() {
-	register(readOnly,
-		"ls", "ll", "la", "dir", "cat", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "head", "tail",
-		"less", "more", "wc", "uniq", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
-		"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
-		"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
-		"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
-		"man", "help", "nl", "od", "hexdump", "xxd", "md5sum", "sha1sum", "sha256sum",
-		"sha512sum", "cksum", "column", "fold", "fmt", "paste", "join", "expand", "unexpand",
-		"rev", "tac", "strings", "locale", "groups", "uptime", "free", "w", "who", "history",
-		"jobs", "getconf", "nproc", "arch", "tty", "yes", "wait", ":", "cal", "top", "htop",
-		"look", "zcat", "zgrep", "zless", "shasum", "b2sum", "numfmt", "lscpu",
-		"lsblk", "dirs", "hash", "set", "shopt",
-		"getent", "host", "dig", "nslookup", "ping", "base32")
+	catalogue = map[string]handler{}
+	for _, e := range []struct {
+		h     handler
+		names []string
+	}{
+		// Read-only tools.
+		{readOnly, []string{
+			"ls", "ll", "la", "dir", "cat", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "head", "tail",
+			"less", "more", "wc", "uniq", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
+			"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
+			"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
+			"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
+			"man", "help", "nl", "od", "hexdump", "xxd", "md5sum", "sha1sum", "sha256sum",
+			"sha512sum", "cksum", "column", "fold", "fmt", "paste", "join", "expand", "unexpand",
+			"rev", "tac", "strings", "locale", "groups", "uptime", "free", "w", "who", "history",
+			"jobs", "getconf", "nproc", "arch", "tty", "yes", "wait", ":", "cal", "top", "htop",
+			"look", "zcat", "zgrep", "zless", "shasum", "b2sum", "numfmt", "lscpu",
+			"lsblk", "dirs", "hash", "set", "shopt",
+			"getent", "host", "dig", "nslookup", "ping", "base32"}},
+
+		// The working directory, tracked for the commands after it.
+		{cd, []string{"cd", "pushd"}},
+		{popd, []string{"popd"}},
+
+		// File-system deletes and writes.
+		{rm, []string{"rm", "unlink", "srm", "trash-put"}},
+		{rimraf, []string{"rimraf", "del-cli"}},
+		{find, []string{"find"}},
+		{chmodR, []string{"chmod", "chown", "chgrp", "setfacl"}},
+		{dd, []string{"dd"}},
+		{truncate, []string{"truncate"}},
+		{mv, []string{"mv"}},
+		{rsync, []string{"rsync"}},
+		{tee, []string{"tee"}},
+		{sed, []string{"sed"}},
+		{destroys("destroys file contents beyond recovery"), []string{"shred"}},
+
+		// Disks: formatting, wiping, partitioning (mkfs and mkfs.*: see lookup).
+		{destroys("formats or erases a disk"), []string{"mke2fs", "mkswap", "blkdiscard", "wipe"}},
+		{wipefs, []string{"wipefs"}},
+		{fdisk, []string{"fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk"}},
+
+		// Git.
+		{git, []string{"git"}},
+
+		// Databases.
+		{sqlClient([]string{"-c", "--command"}, false), []string{"psql"}},
+		{sqlClient([]string{"-e", "--execute"}, false), []string{"mysql", "mariadb"}},
+		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
+		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
+		{mongo, []string{"mongosh", "mongo"}},
+		{redis, []string{"redis-cli", "valkey-cli"}},
+
+		// Infrastructure: clusters, containers, clouds.
+		{kubectl, []string{"kubectl", "oc", "k"}},
+		{docker, []string{"docker", "podman", "nerdctl"}},
+		{terraform, []string{"terraform", "tofu", "terragrunt"}},
+		{aws, []string{"aws"}},
+		{cloudVerb, []string{"gcloud", "az", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "gsutil", "firebase", "supabase"}},
+		{verbClass("helm", []string{"-n", "--namespace", "--kube-context", "-f", "--values", "--set"},
+			[]string{"list", "ls", "status", "get", "show", "template", "search", "history", "version", "lint", "env"},
+			map[string]string{"uninstall": "removes a release", "delete": "removes a release", "del": "removes a release", "un": "removes a release"}),
+			[]string{"helm"}},
+		{verbClass("pulumi", []string{"-s", "--stack", "-C", "--cwd"},
+			[]string{"preview", "stack", "whoami", "version", "about", "logs"},
+			map[string]string{"destroy": "deletes infrastructure"}),
+			[]string{"pulumi"}},
+
+		// The machine: processes, services, firewall, cron, power, users.
+		{kill, []string{"kill"}},
+		{systemctl, []string{"systemctl"}},
+		{iptables, []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft"}},
+		{nft, []string{"nft"}},
+		{ufw, []string{"ufw"}},
+		{crontab, []string{"crontab"}},
+		{destroys("stops the machine"), []string{"shutdown", "reboot", "halt", "poweroff"}},
+		{telinit, []string{"init", "telinit"}},
+		{destroys("deletes a user account"), []string{"userdel", "deluser"}},
+
+		// Interpreters: their inline code is looked at (other python* and pypy*
+		// names: see lookup).
+		{interp("-c"), []string{"python", "python2", "python3", "pypy", "pypy3"}},
+		{interp("-e", "--eval", "-p", "--print"), []string{"node", "nodejs", "bun"}},
+		{interp("-e", "-E"), []string{"perl"}},
+		{interp("-e"), []string{"ruby"}},
+		{interp("-r"), []string{"php"}},
+		{interp("eval"), []string{"deno"}},
+		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
+
+		// Network: downloads and senders.
+		{curl, []string{"curl", "wget", "http", "https", "xh"}},
+		{netSend, []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}},
+
+		// Shells and the builtins that run code: the code is re-parsed.
+		{shellCmd, []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash"}},
+		{eval, []string{"eval"}},
+		{source_, []string{"source", "."}},
+		{trap, []string{"trap"}},
+		{alias, []string{"alias"}},
+		{ssh, []string{"ssh"}},
+
+		// Wrappers: the command they run is classified as usual.
+		{sudo, []string{"sudo", "doas", "run0", "pkexec"}},
+		{env, []string{"env"}},
+		{timeout, []string{"timeout", "gtimeout"}},
+		{command, []string{"command"}},
+		{wrapper(), []string{"builtin", "nohup", "unbuffer", "caffeinate", "catchsegv"}},
+		{wrapper("-n", "--adjustment"), []string{"nice", "renice-run"}},
+		{wrapper("-c", "-n", "--class", "--classdata"), []string{"ionice"}},
+		{wrapper("-i", "-o", "-e", "--input", "--output", "--error"), []string{"stdbuf"}},
+		{wrapper(), []string{"setsid"}},
+		{taskset, []string{"taskset", "chrt"}},
+		{xargs, []string{"xargs"}},
+		{parallel, []string{"parallel"}},
+		{execBuiltin, []string{"exec"}},
+		{timeCmd, []string{"time"}},
+		{watch, []string{"watch"}},
+		{flock, []string{"flock"}},
+		{busybox, []string{"busybox", "toybox"}},
+		{chrootCmd, []string{"chroot"}},
+		{wrapper("-p", "--package", "-c", "--call"), []string{"npx", "bunx", "pnpx"}},
+		{su, []string{"su", "runuser"}},
+	} {
+		for _, n := range e.names {
+			if _, dup := catalogue[n]; dup {
+				panic("policy: " + n + " is in the catalogue twice")
+			}
+			catalogue[n] = e.h
+		}
+	}
 }

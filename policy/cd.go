@@ -30,7 +30,5 @@ func cd(iv *inv) {
 	}
 }
 
-func init() {
-	register(cd, "cd", "pushd")
-	register(func(iv *inv) { iv.sc.cwd = "" }, "popd")
-}
+// popd leaves the working directory unknown: the stack is not tracked.
+func popd(iv *inv) { iv.sc.cwd = "" }

@@ -111,12 +111,3 @@ func redis(iv *inv) {
 		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
 	}
 }
-
-func init() {
-	register(sqlClient([]string{"-c", "--command"}, false), "psql")
-	register(sqlClient([]string{"-e", "--execute"}, false), "mysql", "mariadb")
-	register(sqlClient([]string{"-c", "--command", "-cmd"}, true), "sqlite3", "sqlite", "duckdb")
-	register(sqlClient([]string{"-q", "--query"}, false), "clickhouse-client", "cockroach")
-	register(mongo, "mongosh", "mongo")
-	register(redis, "redis-cli", "valkey-cli")
-}

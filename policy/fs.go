@@ -352,36 +352,29 @@ func sed(iv *inv) {
 	}
 }
 
-func init() {
-	register(rm, "rm", "unlink", "srm", "trash-put")
-	register(func(iv *inv) { // rimraf is always recursive
-		args := append([]arg{iv.args[0], {s: "-r", ok: true, src: "-r"}}, iv.rest(1)...)
-		iv.args = args
-		rm(iv)
-	}, "rimraf", "del-cli")
-	register(find, "find")
-	register(chmodR, "chmod", "chown", "chgrp", "setfacl")
-	register(dd, "dd")
-	register(truncate, "truncate")
-	register(mv, "mv")
-	register(rsync, "rsync")
-	register(tee, "tee")
-	register(sed, "sed")
-	register(destroys("destroys file contents beyond recovery"), "shred")
-	register(destroys("formats or erases a disk"), "mke2fs", "mkswap", "blkdiscard", "wipe")
-	register(func(iv *inv) {
-		flags, _ := opts(iv.rest(1))
-		if hasFlag(flags, "ao", "--all", "--offset") {
-			iv.flag(Destructive, "wipefs erases filesystem signatures")
-			return
-		}
-		iv.flag(Write, "")
-	}, "wipefs")
-	register(func(iv *inv) {
-		flags, _ := opts(iv.rest(1))
-		if hasFlag(flags, "lp", "--list", "--print") {
-			return
-		}
-		iv.flag(Destructive, iv.name+" rewrites a partition table")
-	}, "fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk")
+// rimraf (and del-cli) is rm that is always recursive.
+func rimraf(iv *inv) {
+	args := append([]arg{iv.args[0], {s: "-r", ok: true, src: "-r"}}, iv.rest(1)...)
+	iv.args = args
+	rm(iv)
+}
+
+// wipefs -a or -o erases filesystem signatures.
+func wipefs(iv *inv) {
+	flags, _ := opts(iv.rest(1))
+	if hasFlag(flags, "ao", "--all", "--offset") {
+		iv.flag(Destructive, "wipefs erases filesystem signatures")
+		return
+	}
+	iv.flag(Write, "")
+}
+
+// fdisk and the other partition editors rewrite a partition table unless
+// they only list it.
+func fdisk(iv *inv) {
+	flags, _ := opts(iv.rest(1))
+	if hasFlag(flags, "lp", "--list", "--print") {
+		return
+	}
+	iv.flag(Destructive, iv.name+" rewrites a partition table")
 }

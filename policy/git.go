@@ -237,7 +237,3 @@ func first(ops []arg) string {
 	}
 	return ops[0].s
 }
-
-func init() {
-	register(git, "git")
-}

@@ -255,52 +255,41 @@ func iptables(iv *inv) {
 	iv.flag(Write, "")
 }
 
-func init() {
-	register(kubectl, "kubectl", "oc", "k")
-	register(docker, "docker", "podman", "nerdctl")
-	register(terraform, "terraform", "tofu", "terragrunt")
-	register(aws, "aws")
-	register(cloudVerb, "gcloud", "az", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "gsutil", "firebase", "supabase")
-	register(verbClass("helm", []string{"-n", "--namespace", "--kube-context", "-f", "--values", "--set"},
-		[]string{"list", "ls", "status", "get", "show", "template", "search", "history", "version", "lint", "env"},
-		map[string]string{"uninstall": "removes a release", "delete": "removes a release", "del": "removes a release", "un": "removes a release"}), "helm")
-	register(verbClass("pulumi", []string{"-s", "--stack", "-C", "--cwd"},
-		[]string{"preview", "stack", "whoami", "version", "about", "logs"},
-		map[string]string{"destroy": "deletes infrastructure"}), "pulumi")
-	register(kill, "kill")
-	register(systemctl, "systemctl")
-	register(iptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft")
-	register(func(iv *inv) {
-		if pos := positionals(iv.rest(1)); at(pos, 0) == "flush" {
-			iv.flag(Destructive, "nft flush removes firewall rules")
-			return
-		}
-		iv.flag(Write, "")
-	}, "nft")
-	register(func(iv *inv) {
-		if v := at(positionals(iv.rest(1)), 0); v == "disable" || v == "reset" {
-			iv.flag(Destructive, "ufw "+v+" turns the firewall off")
-			return
-		}
-		iv.flag(Write, "")
-	}, "ufw")
-	register(func(iv *inv) {
-		if hasFlag(iv.rest(1), "r", "--remove") {
-			iv.flag(Destructive, "crontab -r deletes the crontab")
-			return
-		}
-		if hasFlag(iv.rest(1), "l", "--list") {
-			return
-		}
-		iv.flag(Write, "")
-	}, "crontab")
-	register(destroys("stops the machine"), "shutdown", "reboot", "halt", "poweroff")
-	register(func(iv *inv) {
-		if v := at(positionals(iv.rest(1)), 0); v == "0" || v == "6" {
-			iv.flag(Destructive, "init "+v+" stops the machine")
-			return
-		}
-		iv.flag(Write, "")
-	}, "init", "telinit")
-	register(destroys("deletes a user account"), "userdel", "deluser")
+// nft flush removes firewall rules.
+func nft(iv *inv) {
+	if pos := positionals(iv.rest(1)); at(pos, 0) == "flush" {
+		iv.flag(Destructive, "nft flush removes firewall rules")
+		return
+	}
+	iv.flag(Write, "")
+}
+
+// ufw disable or reset turns the firewall off.
+func ufw(iv *inv) {
+	if v := at(positionals(iv.rest(1)), 0); v == "disable" || v == "reset" {
+		iv.flag(Destructive, "ufw "+v+" turns the firewall off")
+		return
+	}
+	iv.flag(Write, "")
+}
+
+// crontab -r deletes the crontab; -l only lists it.
+func crontab(iv *inv) {
+	if hasFlag(iv.rest(1), "r", "--remove") {
+		iv.flag(Destructive, "crontab -r deletes the crontab")
+		return
+	}
+	if hasFlag(iv.rest(1), "l", "--list") {
+		return
+	}
+	iv.flag(Write, "")
+}
+
+// telinit (and init) to runlevel 0 or 6 stops the machine.
+func telinit(iv *inv) {
+	if v := at(positionals(iv.rest(1)), 0); v == "0" || v == "6" {
+		iv.flag(Destructive, "init "+v+" stops the machine")
+		return
+	}
+	iv.flag(Write, "")
 }

@@ -183,13 +183,3 @@ func awk(iv *inv) {
 		}
 	}
 }
-
-func init() {
-	register(interp("-c"), "python", "python2", "python3", "pypy", "pypy3")
-	register(interp("-e", "--eval", "-p", "--print"), "node", "nodejs", "bun")
-	register(interp("-e", "-E"), "perl")
-	register(interp("-e"), "ruby")
-	register(interp("-r"), "php")
-	register(interp("eval"), "deno")
-	register(awk, "awk", "gawk", "mawk", "nawk", "busybox-awk")
-}

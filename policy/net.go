@@ -58,8 +58,3 @@ func netSend(iv *inv) {
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
 	}
 }
-
-func init() {
-	register(curl, "curl", "wget", "http", "https", "xh")
-	register(netSend, "nc", "ncat", "netcat", "socat", "telnet", "openssl")
-}

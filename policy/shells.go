@@ -146,12 +146,3 @@ func remote(sc *scope) *scope {
 	s.cwd = remoteHome
 	return s
 }
-
-func init() {
-	register(shellCmd, "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash")
-	register(eval, "eval")
-	register(source_, "source", ".")
-	register(trap, "trap")
-	register(alias, "alias")
-	register(ssh, "ssh")
-}

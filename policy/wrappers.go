@@ -300,30 +300,10 @@ func su(iv *inv) {
 	}
 }
 
-func init() {
-	register(sudo, "sudo", "doas", "run0", "pkexec")
-	register(env, "env")
-	register(timeout, "timeout", "gtimeout")
-	register(command, "command")
-	register(wrapper(), "builtin", "nohup", "unbuffer", "caffeinate", "catchsegv")
-	register(wrapper("-n", "--adjustment"), "nice", "renice-run")
-	register(wrapper("-c", "-n", "--class", "--classdata"), "ionice")
-	register(wrapper("-i", "-o", "-e", "--input", "--output", "--error"), "stdbuf")
-	register(wrapper(), "setsid")
-	register(func(iv *inv) { // taskset [opts] MASK command
-		i := skipOpts(iv.args)
-		if i+1 < len(iv.args) {
-			iv.exec(iv.args[i+1:])
-		}
-	}, "taskset", "chrt")
-	register(xargs, "xargs")
-	register(parallel, "parallel")
-	register(execBuiltin, "exec")
-	register(timeCmd, "time")
-	register(watch, "watch")
-	register(flock, "flock")
-	register(busybox, "busybox", "toybox")
-	register(chrootCmd, "chroot")
-	register(wrapper("-p", "--package", "-c", "--call"), "npx", "bunx", "pnpx")
-	register(su, "su", "runuser")
+// taskset [opts] MASK command, and chrt [opts] PRIORITY command.
+func taskset(iv *inv) {
+	i := skipOpts(iv.args)
+	if i+1 < len(iv.args) {
+		iv.exec(iv.args[i+1:])
+	}
 }
