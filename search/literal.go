@@ -1,4 +1,4 @@
-package mcpserver
+package search
 
 // The Go walk's prefilter: most patterns hold a literal (or one of a few), and
 // finding those with bytes.Index is far faster than running the regexp over a
@@ -12,24 +12,24 @@ import (
 	"unicode/utf8"
 )
 
-// searchLiteral is a literal that matches may hold.
-type searchLiteral struct {
+// literal is a literal that matches may hold.
+type literal struct {
 	b    []byte
 	fold bool // matched without regard to ASCII case; b is lower case
 }
 
-// searchMaxLiterals bounds the alternatives a prefilter looks for.
-const searchMaxLiterals = 8
+// maxLiterals bounds the alternatives a prefilter looks for.
+const maxLiterals = 8
 
-// searchRequired gives literals one of which every match of re holds (nil if
+// required gives literals one of which every match of re holds (nil if
 // it finds none). A literal matched regardless of case keeps only its longest
 // part of ASCII other than k and s, which also fold to non-ASCII (the Kelvin
 // sign, long s): any part of a required literal is required too.
-func searchRequired(re *syntax.Regexp) []searchLiteral {
+func required(re *syntax.Regexp) []literal {
 	switch re.Op {
 	case syntax.OpLiteral:
 		if re.Flags&syntax.FoldCase == 0 {
-			return []searchLiteral{{b: []byte(string(re.Rune))}}
+			return []literal{{b: []byte(string(re.Rune))}}
 		}
 		best := ""
 		for _, part := range strings.FieldsFunc(strings.ToLower(string(re.Rune)), func(r rune) bool {
@@ -42,32 +42,32 @@ func searchRequired(re *syntax.Regexp) []searchLiteral {
 		if best == "" {
 			return nil
 		}
-		return []searchLiteral{{b: []byte(best), fold: strings.ContainsFunc(best, func(r rune) bool { return 'a' <= r && r <= 'z' })}}
+		return []literal{{b: []byte(best), fold: strings.ContainsFunc(best, func(r rune) bool { return 'a' <= r && r <= 'z' })}}
 	case syntax.OpCapture, syntax.OpPlus:
-		return searchRequired(re.Sub[0])
+		return required(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return searchRequired(re.Sub[0])
+			return required(re.Sub[0])
 		}
 	case syntax.OpConcat: // the part whose shortest literal is longest
-		var best []searchLiteral
+		var best []literal
 		for _, sub := range re.Sub {
-			if l := searchRequired(sub); searchShortest(l) > searchShortest(best) ||
-				(searchShortest(l) == searchShortest(best) && len(l) < len(best)) {
+			if l := required(sub); shortest(l) > shortest(best) ||
+				(shortest(l) == shortest(best) && len(l) < len(best)) {
 				best = l
 			}
 		}
 		return best
 	case syntax.OpAlternate: // one literal from each branch
-		var all []searchLiteral
+		var all []literal
 		for _, sub := range re.Sub {
-			l := searchRequired(sub)
+			l := required(sub)
 			if l == nil {
 				return nil
 			}
 			all = append(all, l...)
 		}
-		if len(all) > searchMaxLiterals {
+		if len(all) > maxLiterals {
 			return nil
 		}
 		return all
@@ -75,7 +75,7 @@ func searchRequired(re *syntax.Regexp) []searchLiteral {
 	return nil
 }
 
-func searchShortest(ls []searchLiteral) int {
+func shortest(ls []literal) int {
 	if len(ls) == 0 {
 		return 0
 	}
@@ -86,17 +86,17 @@ func searchShortest(ls []searchLiteral) int {
 	return n
 }
 
-// searchFinder finds the literals in one file, remembering where each occurs
+// finder finds the literals in one file, remembering where each occurs
 // next so that none is looked for twice over the same bytes.
-type searchFinder struct {
-	lits  []searchLiteral
+type finder struct {
+	lits  []literal
 	data  []byte
 	lower []byte // data with ASCII in lower case, for the fold literals
 	next  []int  // per literal: where it next occurs at or after the last from; -1 unknown
 }
 
 // reset starts on data.
-func (f *searchFinder) reset(lits []searchLiteral, data []byte) {
+func (f *finder) reset(lits []literal, data []byte) {
 	f.lits, f.data = lits, data
 	f.next = f.next[:0]
 	fold := false
@@ -109,12 +109,12 @@ func (f *searchFinder) reset(lits []searchLiteral, data []byte) {
 			f.lower = make([]byte, len(data), len(data)+len(data)/8)
 		}
 		f.lower = f.lower[:len(data)]
-		searchLowerASCII(f.lower, data)
+		lowerASCII(f.lower, data)
 	}
 }
 
 // find gives the first place at or after from where a literal starts, or -1.
-func (f *searchFinder) find(from int) int {
+func (f *finder) find(from int) int {
 	best := -1
 	for i, l := range f.lits {
 		if f.next[i] != -1 && f.next[i] < from && f.next[i] <= len(f.data) {
@@ -139,9 +139,9 @@ func (f *searchFinder) find(from int) int {
 	return best
 }
 
-// searchLowerASCII writes src to dst with ASCII letters in lower case, eight
+// lowerASCII writes src to dst with ASCII letters in lower case, eight
 // bytes at a time.
-func searchLowerASCII(dst, src []byte) {
+func lowerASCII(dst, src []byte) {
 	const (
 		ones  = 0x0101010101010101
 		highs = 0x8080808080808080

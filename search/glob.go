@@ -1,6 +1,6 @@
-package mcpserver
+package search
 
-// terminal_glob: the shell's globs over a walk that honours ignore files. A
+// Glob: the shell's globs over a walk that honours ignore files. A
 // pattern is matched segment by segment as the walk goes down, so a directory
 // no pattern can enter is never read.
 
@@ -14,8 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // globSeg is one path segment of a glob: "**" or a name pattern.
@@ -25,7 +23,7 @@ type globSeg struct {
 	dot bool           // the segment starts with a literal dot
 }
 
-// globPattern is one alternative of terminal_glob's pattern.
+// globPattern is one alternative of Glob's pattern.
 type globPattern []globSeg
 
 // globState is a position in one alternative: segs[pos] is next.
@@ -34,8 +32,8 @@ type globState struct{ alt, pos int }
 // globMatcher matches the alternatives of a pattern as the walk goes down.
 type globMatcher struct{ alts []globPattern }
 
-// globCompile turns terminal_glob's pattern into its alternatives (see
-// globInput.Pattern for the rules).
+// globCompile turns Glob's pattern into its alternatives (see
+// GlobOptions.Pattern for the rules).
 func globCompile(pattern, root string) (*globMatcher, error) {
 	p := strings.TrimSpace(pattern)
 	if p == "" {
@@ -49,7 +47,7 @@ func globCompile(pattern, root string) (*globMatcher, error) {
 		switch first, _, _ := strings.Cut(strings.TrimLeft(p, "/"), "/"); {
 		case err == nil && rel != ".." && !strings.HasPrefix(rel, "../"):
 			p = filepath.ToSlash(rel)
-		case first != "" && !strings.ContainsAny(first, `*?[{\`) && searchExists(filepath.Join("/", first)):
+		case first != "" && !strings.ContainsAny(first, `*?[{\`) && exists(filepath.Join("/", first)):
 			return nil, fmt.Errorf("pattern %q is an absolute path outside path %q: give a pattern relative to path, or path to look under", pattern, root)
 		}
 	}
@@ -59,7 +57,7 @@ func globCompile(pattern, root string) (*globMatcher, error) {
 	if p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/..") {
 		return nil, fmt.Errorf("pattern %q goes up with ..: give the directory to look under as path instead", pattern)
 	}
-	alts, err := searchExpandBraces(p)
+	alts, err := expandBraces(p)
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", pattern, err)
 	}
@@ -110,7 +108,7 @@ func globParse(p string) (globPattern, error) {
 			}
 			continue
 		}
-		re, err := searchSegmentRegexp(s)
+		re, err := segmentRegexp(s)
 		if err != nil {
 			return nil, err
 		}
@@ -173,46 +171,80 @@ func (m *globMatcher) step(st []globState, name string) (next []globState, final
 	return next, final
 }
 
-func (c searchConfig) globTool(ctx context.Context, req *mcp.CallToolRequest, in globInput) (*mcp.CallToolResult, globOutput, error) {
-	if c.dir != nil {
-		in.Path = c.dir(req, in.Path)
-	}
+// GlobOptions is one listing of file names.
+type GlobOptions struct {
+	// Pattern is the glob of the files to list, relative to Path: * and ?
+	// stay within a name, ** spans directories, [abc] and {a,b} are as in
+	// the shell; a pattern without a slash matches names at any depth; a
+	// bare name without wildcards or dot also finds name.*; a trailing slash
+	// lists everything under the matching directories; wildcards do not
+	// match a leading dot.
+	Pattern string
+	// Path is the directory to list under ("" is the working directory); the
+	// paths listed are relative to it.
+	Path string
+	// MaxResults is the most paths listed (1 to 100000; 0 is 1000).
+	MaxResults int
+	// IncludeIgnored also lists what ignore files leave out, and dependency
+	// and build directories such as node_modules and target.
+	IncludeIgnored bool
+	// Config holds the time limit; Glob uses none of its other fields.
+	Config Config
+}
+
+// GlobResult is what Glob found.
+type GlobResult struct {
+	// Paths are the matching files and symlinks, slash-separated, relative
+	// to GlobOptions.Path, sorted.
+	Paths []string
+	// Truncated says more files matched than listed: see Note.
+	Truncated bool
+	// Note says what was left out and why.
+	Note string
+}
+
+// Glob lists the files whose path matches a glob, leaving out what ignore
+// files leave out, as Grep does. An invalid option or pattern is an error
+// saying why; MaxResults or the time limit cuts the list short, saying so in
+// its note.
+func Glob(ctx context.Context, in GlobOptions) (GlobResult, error) {
+	c := in.Config.withDefaults()
 	max := in.MaxResults
 	switch {
 	case max == 0:
 		max = 1000
 	case max < 0 || max > 100000:
-		return nil, globOutput{}, fmt.Errorf("max_results must be between 1 and 100000, not %d", max)
+		return GlobResult{}, fmt.Errorf("max_results must be between 1 and 100000, not %d", max)
 	}
-	root, file, err := searchResolve(in.Path)
+	root, file, err := resolve(in.Path)
 	if err != nil {
-		return nil, globOutput{}, err
+		return GlobResult{}, err
 	}
 	if file != "" {
-		return nil, globOutput{}, fmt.Errorf("path %q is a file: give the directory to list under", in.Path)
+		return GlobResult{}, fmt.Errorf("path %q is a file: give the directory to list under", in.Path)
 	}
 	m, err := globCompile(in.Pattern, root)
 	if err != nil {
-		return nil, globOutput{}, err
+		return GlobResult{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeLimit)
+	ctx, cancel := context.WithTimeout(ctx, c.TimeLimit)
 	defer cancel()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 
-	out := globOutput{Paths: []string{}}
+	var out GlobResult
 	// the positions reached at each directory, by depth (the walk is depth first)
 	states := [][]globState{m.start()}
-	w := &searchWalk{root: root, noIgnore: in.IncludeIgnored}
-	w.visit = func(e *searchEntry) bool {
-		if e.name == ".git" || (!in.IncludeIgnored && e.isDir && searchSkipDirs[e.name]) {
+	w := &walk{root: root, noIgnore: in.IncludeIgnored}
+	w.visit = func(e *entry) bool {
+		if e.name == ".git" || (!in.IncludeIgnored && e.isDir && skipDirs[e.name]) {
 			return false
 		}
 		next, final := m.step(states[e.depth-1], e.name)
 		if len(next) == 0 {
 			return false
 		}
-		if !in.IncludeIgnored && e.ignored() == searchIgnore {
+		if !in.IncludeIgnored && e.ignored() == ignore {
 			return false
 		}
 		if e.isDir {
@@ -233,10 +265,10 @@ func (c searchConfig) globTool(ctx context.Context, req *mcp.CallToolRequest, in
 	w.run(ctx)
 	if err := context.Cause(ctx); err != nil && !out.Truncated {
 		if !errors.Is(err, context.DeadlineExceeded) {
-			return nil, globOutput{}, err
+			return GlobResult{}, err
 		}
 		out.Truncated = true
-		out.Note = fmt.Sprintf("time limit of %v reached; the list is partial: narrow the pattern or path", c.timeLimit)
+		out.Note = fmt.Sprintf("time limit of %v reached; the list is partial: narrow the pattern or path", c.TimeLimit)
 	}
 	if out.Truncated && out.Note == "" {
 		out.Note = fmt.Sprintf("stopped at %d paths; narrow the pattern or path, or raise max_results", max)
@@ -244,11 +276,10 @@ func (c searchConfig) globTool(ctx context.Context, req *mcp.CallToolRequest, in
 	if w.unreadable > 0 {
 		out.Note = strings.TrimPrefix(out.Note+fmt.Sprintf("; %d directories could not be read", w.unreadable), "; ")
 	}
-	out.Count = len(out.Paths)
-	return nil, out, nil
+	return out, nil
 }
 
-func searchExists(p string) bool {
+func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
 }

@@ -1,6 +1,6 @@
-package mcpserver
+package search
 
-// The ignore rules of terminal_rg's Go engine and of terminal_glob: globs with
+// The ignore rules of Grep's Go engine and of Glob: globs with
 // ripgrep's gitignore semantics, ignore files (.gitignore, .ignore, .rgignore,
 // .git/info/exclude) stacked by directory, and a sorted directory walk.
 //
@@ -31,31 +31,31 @@ import (
 	"unicode/utf8"
 )
 
-// searchVerdict is what an ignore rule or glob says about a path.
-type searchVerdict uint8
+// verdict is what an ignore rule or glob says about a path.
+type verdict uint8
 
 const (
-	searchNone      searchVerdict = iota // no rule matched
-	searchIgnore                         // leave the path out
-	searchWhitelist                      // keep the path (a "!" line, or an include glob)
+	none      verdict = iota // no rule matched
+	ignore                   // leave the path out
+	whitelist                // keep the path (a "!" line, or an include glob)
 )
 
-// searchSkipDirs are directories of dependencies, caches and build output that
+// skipDirs are directories of dependencies, caches and build output that
 // are left out of every walk unless ignore rules are turned off: ripgrep only
 // leaves them out when a .gitignore says so, which many trees forget.
-var searchSkipDirs = map[string]bool{
+var skipDirs = map[string]bool{
 	"node_modules": true, "bower_components": true, "__pycache__": true,
 	".venv": true, "venv": true, ".tox": true, ".mypy_cache": true,
 	".pytest_cache": true, ".ruff_cache": true, ".next": true, ".gradle": true,
 	"target": true, "dist": true,
 }
 
-// searchMaxBraces bounds the alternatives one glob may expand to.
-const searchMaxBraces = 256
+// maxBraces bounds the alternatives one glob may expand to.
+const maxBraces = 256
 
-// searchExpandBraces expands "{a,b}" alternations (nested ones too) outside
+// expandBraces expands "{a,b}" alternations (nested ones too) outside
 // character classes; a backslash escapes the next character.
-func searchExpandBraces(pat string) ([]string, error) {
+func expandBraces(pat string) ([]string, error) {
 	open, end, commas := -1, -1, []int(nil)
 	depth, inClass := 0, false
 scan:
@@ -107,22 +107,22 @@ scan:
 	parts = append(parts, pat[last:end])
 	var out []string
 	for _, p := range parts {
-		alts, err := searchExpandBraces(prefix + p + suffix)
+		alts, err := expandBraces(prefix + p + suffix)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, alts...)
-		if len(out) > searchMaxBraces {
-			return nil, fmt.Errorf("%q expands to more than %d alternatives", pat, searchMaxBraces)
+		if len(out) > maxBraces {
+			return nil, fmt.Errorf("%q expands to more than %d alternatives", pat, maxBraces)
 		}
 	}
 	return out, nil
 }
 
-// searchSegmentRegexp translates one path segment of a glob (no slash, no
+// segmentRegexp translates one path segment of a glob (no slash, no
 // braces) into regexp syntax: * and ? stop at slashes, [...] and [!...] are
 // classes, a backslash escapes.
-func searchSegmentRegexp(seg string) (string, error) {
+func segmentRegexp(seg string) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(seg); {
 		r, n := utf8.DecodeRuneInString(seg[i:])
@@ -144,7 +144,7 @@ func searchSegmentRegexp(seg string) (string, error) {
 			i += 1 + n
 			continue
 		case '[':
-			cls, used, err := searchClassRegexp(seg[i:])
+			cls, used, err := classRegexp(seg[i:])
 			if err != nil {
 				return "", err
 			}
@@ -159,9 +159,9 @@ func searchSegmentRegexp(seg string) (string, error) {
 	return b.String(), nil
 }
 
-// searchClassRegexp translates the class at the start of s ("[...]") and says
+// classRegexp translates the class at the start of s ("[...]") and says
 // how many bytes it used.
-func searchClassRegexp(s string) (string, int, error) {
+func classRegexp(s string) (string, int, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	i := 1
@@ -203,11 +203,11 @@ func searchClassRegexp(s string) (string, int, error) {
 	}
 }
 
-// searchPathRegexp translates a glob over a slash-separated path (braces
+// pathRegexp translates a glob over a slash-separated path (braces
 // already expanded) into an anchored regexp, with globset's rules for "**":
 // "**/x" is x at any depth, "a/**/b" spans zero or more directories, "a/**"
 // is everything inside a.
-func searchPathRegexp(pat string) (string, error) {
+func pathRegexp(pat string) (string, error) {
 	var segs []string
 	for _, s := range strings.Split(pat, "/") {
 		if s == "**" && len(segs) > 0 && segs[len(segs)-1] == "**" {
@@ -235,7 +235,7 @@ func searchPathRegexp(pat string) (string, error) {
 		if i > 0 && segs[i-1] != "**" {
 			b.WriteString(`/`)
 		}
-		re, err := searchSegmentRegexp(seg)
+		re, err := segmentRegexp(seg)
 		if err != nil {
 			return "", err
 		}
@@ -245,19 +245,19 @@ func searchPathRegexp(pat string) (string, error) {
 	return b.String(), nil
 }
 
-// searchRule is one line of an ignore file, or one glob of terminal_rg.
-type searchRule struct {
+// rule is one line of an ignore file, or Grep's glob.
+type rule struct {
 	re        *regexp.Regexp
 	whitelist bool // a "!" line
 	dirOnly   bool // a trailing slash
 }
 
-// searchRules are the lines of one ignore file, in order.
-type searchRules []searchRule
+// rules are the lines of one ignore file, in order.
+type rules []rule
 
-// searchParseRule parses one ignore-file line; ok is false for blank lines and
+// parseRule parses one ignore-file line; ok is false for blank lines and
 // comments.
-func searchParseRule(line string) (r searchRule, ok bool, err error) {
+func parseRule(line string) (r rule, ok bool, err error) {
 	if strings.HasPrefix(line, "#") {
 		return r, false, nil
 	}
@@ -288,7 +288,7 @@ func searchParseRule(line string) (r searchRule, ok bool, err error) {
 	if line == "" {
 		return r, false, nil
 	}
-	alts, err := searchExpandBraces(line)
+	alts, err := expandBraces(line)
 	if err != nil {
 		return r, false, err
 	}
@@ -300,7 +300,7 @@ func searchParseRule(line string) (r searchRule, ok bool, err error) {
 		if strings.HasSuffix(a, "/**") {
 			a += "/*" // everything inside, not the directory itself
 		}
-		re, err := searchPathRegexp(a)
+		re, err := pathRegexp(a)
 		if err != nil {
 			return r, false, err
 		}
@@ -319,7 +319,7 @@ func searchParseRule(line string) (r searchRule, ok bool, err error) {
 
 // match gives the verdict of the last rule matching rel (relative to the
 // rules' directory).
-func (rs searchRules) match(rel string, isDir bool) searchVerdict {
+func (rs rules) match(rel string, isDir bool) verdict {
 	for i := len(rs) - 1; i >= 0; i-- {
 		r := &rs[i]
 		if r.dirOnly && !isDir {
@@ -327,53 +327,53 @@ func (rs searchRules) match(rel string, isDir bool) searchVerdict {
 		}
 		if r.re.MatchString(rel) {
 			if r.whitelist {
-				return searchWhitelist
+				return whitelist
 			}
-			return searchIgnore
+			return ignore
 		}
 	}
-	return searchNone
+	return none
 }
 
-// searchReadRules reads an ignore file; a missing file has no rules, and a
+// readRules reads an ignore file; a missing file has no rules, and a
 // line that is not a valid glob is skipped (as ripgrep does).
-func searchReadRules(name string) searchRules {
+func readRules(name string) rules {
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var rs searchRules
+	var rs rules
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if r, ok, err := searchParseRule(sc.Text()); ok && err == nil {
+		if r, ok, err := parseRule(sc.Text()); ok && err == nil {
 			rs = append(rs, r)
 		}
 	}
 	return rs
 }
 
-// searchFrame holds the ignore files of one directory.
-type searchFrame struct {
+// frame holds the ignore files of one directory.
+type frame struct {
 	rel    string // the directory relative to the search root ("" for the root)
 	prefix string // for a directory above the root: the root relative to it
 	above  bool
 
-	rgignore, ignore, gitignore, exclude searchRules
+	rgignore, ignore, gitignore, exclude rules
 	hasGit                               bool // holds .git: the .gitignores above it do not apply
 }
 
-// searchLoadFrame reads the ignore files of dir; nil when it has none. has
+// loadFrame reads the ignore files of dir; nil when it has none. has
 // says whether dir holds a name (nil: try every file).
-func searchLoadFrame(dir string, has func(name string) bool) *searchFrame {
-	read := func(name string) searchRules {
+func loadFrame(dir string, has func(name string) bool) *frame {
+	read := func(name string) rules {
 		if has != nil && !has(name) {
 			return nil
 		}
-		return searchReadRules(filepath.Join(dir, name))
+		return readRules(filepath.Join(dir, name))
 	}
-	f := &searchFrame{rgignore: read(".rgignore"), ignore: read(".ignore"), gitignore: read(".gitignore")}
+	f := &frame{rgignore: read(".rgignore"), ignore: read(".ignore"), gitignore: read(".gitignore")}
 	if has != nil {
 		f.hasGit = has(".git")
 	} else {
@@ -381,7 +381,7 @@ func searchLoadFrame(dir string, has func(name string) bool) *searchFrame {
 		f.hasGit = err == nil
 	}
 	if f.hasGit {
-		f.exclude = searchReadRules(filepath.Join(dir, ".git", "info", "exclude"))
+		f.exclude = readRules(filepath.Join(dir, ".git", "info", "exclude"))
 	}
 	if !f.hasGit && f.rgignore == nil && f.ignore == nil && f.gitignore == nil {
 		return nil
@@ -389,10 +389,10 @@ func searchLoadFrame(dir string, has func(name string) bool) *searchFrame {
 	return f
 }
 
-// searchAncestorFrames loads the ignore files of the directories above root,
+// ancestorFrames loads the ignore files of the directories above root,
 // outermost first.
-func searchAncestorFrames(root string) []*searchFrame {
-	var frames []*searchFrame
+func ancestorFrames(root string) []*frame {
+	var frames []*frame
 	prefix := ""
 	for dir := root; ; {
 		parent := filepath.Dir(dir)
@@ -400,7 +400,7 @@ func searchAncestorFrames(root string) []*searchFrame {
 			break
 		}
 		prefix = filepath.ToSlash(filepath.Join(filepath.Base(dir), prefix))
-		if f := searchLoadFrame(parent, nil); f != nil {
+		if f := loadFrame(parent, nil); f != nil {
 			f.above, f.prefix = true, prefix
 			frames = append(frames, f)
 		}
@@ -412,10 +412,10 @@ func searchAncestorFrames(root string) []*searchFrame {
 	return frames
 }
 
-// searchIgnored gives the verdict of the ignore files in frames (outermost
+// ignored gives the verdict of the ignore files in frames (outermost
 // first) on rel, a path relative to the search root.
-func searchIgnored(frames []*searchFrame, rel string, isDir bool) searchVerdict {
-	var custom, dot, git, excl searchVerdict
+func ignored(frames []*frame, rel string, isDir bool) verdict {
+	var custom, dot, git, excl verdict
 	sawGit := false
 	for i := len(frames) - 1; i >= 0; i-- {
 		f := frames[i]
@@ -426,72 +426,72 @@ func searchIgnored(frames []*searchFrame, rel string, isDir bool) searchVerdict 
 		case f.rel != "":
 			p = rel[len(f.rel)+1:]
 		}
-		if custom == searchNone {
+		if custom == none {
 			custom = f.rgignore.match(p, isDir)
 		}
-		if dot == searchNone {
+		if dot == none {
 			dot = f.ignore.match(p, isDir)
 		}
 		if !sawGit {
-			if git == searchNone {
+			if git == none {
 				git = f.gitignore.match(p, isDir)
 			}
-			if excl == searchNone {
+			if excl == none {
 				excl = f.exclude.match(p, isDir)
 			}
 		}
 		sawGit = sawGit || f.hasGit
 	}
-	for _, v := range [...]searchVerdict{custom, dot, git, excl} {
-		if v != searchNone {
+	for _, v := range [...]verdict{custom, dot, git, excl} {
+		if v != none {
 			return v
 		}
 	}
-	return searchNone
+	return none
 }
 
-// searchEntry is one directory entry met by [searchWalk].
-type searchEntry struct {
+// entry is one directory entry met by [walk].
+type entry struct {
 	rel   string // slash-separated, relative to the root
 	name  string
 	depth int // 1 for the root's children
 	isDir bool
 	typ   fs.FileMode // the entry's type bits (not followed: a symlink is a symlink)
 
-	frames []*searchFrame
+	frames []*frame
 }
 
 // ignored is the verdict of the ignore files on the entry.
-func (e *searchEntry) ignored() searchVerdict { return searchIgnored(e.frames, e.rel, e.isDir) }
+func (e *entry) ignored() verdict { return ignored(e.frames, e.rel, e.isDir) }
 
 // hidden says whether the entry's name starts with a dot.
-func (e *searchEntry) hidden() bool { return strings.HasPrefix(e.name, ".") }
+func (e *entry) hidden() bool { return strings.HasPrefix(e.name, ".") }
 
-// searchWalk walks the directory root depth first in name order (which is
-// also [searchPathCompare]'s order), calling visit for every entry; visit says
+// walk walks the directory root depth first in name order (which is
+// also [pathCompare]'s order), calling visit for every entry; visit says
 // whether to enter a directory. Ignore files are read as directories are
 // entered, unless noIgnore. It stops early when ctx is done and counts the
 // directories it could not read.
-type searchWalk struct {
+type walk struct {
 	root     string
 	noIgnore bool
 	maxDepth int // 0: no limit
-	visit    func(e *searchEntry) bool
+	visit    func(e *entry) bool
 
 	unreadable int
 }
 
-func (w *searchWalk) run(ctx context.Context) {
-	var frames []*searchFrame
+func (w *walk) run(ctx context.Context) {
+	var frames []*frame
 	if !w.noIgnore {
-		frames = searchAncestorFrames(w.root)
+		frames = ancestorFrames(w.root)
 	}
 	w.dir(ctx, w.root, "", 0, frames)
 }
 
 // dir walks the directory abs (rel from the root); frames are the ignore
 // files of the directories above it.
-func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames []*searchFrame) {
+func (w *walk) dir(ctx context.Context, abs, rel string, depth int, frames []*frame) {
 	if ctx.Err() != nil {
 		return
 	}
@@ -505,7 +505,7 @@ func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames
 			i, found := slices.BinarySearchFunc(ents, name, func(d os.DirEntry, name string) int { return strings.Compare(d.Name(), name) })
 			return found && (name == ".git" || !ents[i].IsDir())
 		}
-		if f := searchLoadFrame(abs, has); f != nil {
+		if f := loadFrame(abs, has); f != nil {
 			f.rel = rel
 			frames = append(frames[:len(frames):len(frames)], f)
 		}
@@ -514,7 +514,7 @@ func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames
 		if ctx.Err() != nil {
 			return
 		}
-		e := searchEntry{name: d.Name(), depth: depth + 1, typ: d.Type(), isDir: d.IsDir(), frames: frames}
+		e := entry{name: d.Name(), depth: depth + 1, typ: d.Type(), isDir: d.IsDir(), frames: frames}
 		e.rel = e.name
 		if rel != "" {
 			e.rel = rel + "/" + e.name
@@ -529,10 +529,10 @@ func (w *searchWalk) dir(ctx context.Context, abs, rel string, depth int, frames
 	}
 }
 
-// searchPathCompare orders slash-separated paths as a depth-first walk in
+// pathCompare orders slash-separated paths as a depth-first walk in
 // name order meets them: "a/b" before "a.txt", since a directory's entries
 // come with it.
-func searchPathCompare(a, b string) int {
+func pathCompare(a, b string) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		ca, cb := a[i], b[i]
 		if ca == '/' {

@@ -1,4 +1,4 @@
-package mcpserver
+package search
 
 import (
 	"os"
@@ -9,11 +9,11 @@ import (
 
 // BenchmarkSearch compares the Go walk with ripgrep on the Go module cache:
 //
-//	go test -bench Search -run '^$' ./mcpserver
+//	go test -bench Search -run '^$' ./search
 //
-// Each engine runs the whole terminal_rg handler (no MCP transport), with the
-// result cap lifted so that both search everything. TEND_SEARCH_BENCH_DIR
-// names another tree to search (e.g. $(go env GOROOT)).
+// Each engine runs the whole of Grep, with the result cap lifted so that both
+// search everything. TEND_SEARCH_BENCH_DIR names another tree to search (e.g.
+// $(go env GOROOT)).
 func BenchmarkSearch(b *testing.B) {
 	dir := os.Getenv("TEND_SEARCH_BENCH_DIR")
 	if dir == "" {
@@ -25,35 +25,34 @@ func BenchmarkSearch(b *testing.B) {
 	rg, rgErr := exec.LookPath("rg")
 	for _, bc := range []struct {
 		name string
-		in   rgInput
+		opts GrepOptions
 	}{
-		{"literal", rgInput{Pattern: "func New"}},
-		{"regexp", rgInput{Pattern: `^func \(\w+ \*?[A-Z]\w*\) Close\(\) error`}},
-		{"ignore_case", rgInput{Pattern: "func new", IgnoreCase: true}},
-		{"context", rgInput{Pattern: "func New", Context: 3, TypeFilter: "go"}},
+		{"literal", GrepOptions{Pattern: "func New"}},
+		{"regexp", GrepOptions{Pattern: `^func \(\w+ \*?[A-Z]\w*\) Close\(\) error`}},
+		{"ignore_case", GrepOptions{Pattern: "func new", IgnoreCase: true}},
+		{"context", GrepOptions{Pattern: "func New", Context: 3, TypeFilter: "go"}},
 	} {
-		bc.in.Path = dir
+		bc.opts.Path = dir
 		for _, engine := range []string{"go", "rg"} {
 			b.Run(bc.name+"/"+engine, func(b *testing.B) {
-				c := defaultSearchConfig()
-				c.maxMatches, c.maxOutput = 1<<30, 1<<30
-				c.rg = searchNoRG
+				o := bc.opts
+				o.Config = Config{MaxMatches: 1 << 30, MaxOutput: 1 << 30, NoRG: true}
 				if engine == "rg" {
 					if rgErr != nil {
 						b.Skip("rg is not on PATH")
 					}
-					c.rg = rg
+					o.Config.RG, o.Config.NoRG = rg, false
 				}
 				matches := 0
 				for b.Loop() {
-					_, res, err := c.rgTool(b.Context(), nil, bc.in)
+					res, err := Grep(b.Context(), o)
 					if err != nil {
 						b.Fatal(err)
 					}
 					if res.Engine != engine || res.Truncated {
 						b.Fatalf("engine %s, truncated %v: %s", res.Engine, res.Truncated, res.Note)
 					}
-					matches = res.Total
+					matches = len(res.Matches)
 				}
 				b.ReportMetric(float64(matches), "matches")
 			})

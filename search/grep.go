@@ -1,6 +1,6 @@
-package mcpserver
+package search
 
-// terminal_rg's Go engine: a sorted walk feeding a few searchers, whose
+// Grep's Go engine: a sorted walk feeding a few searchers, whose
 // results are taken in walk order so that the cap keeps the first matches.
 
 import (
@@ -11,31 +11,30 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// searchBinaryWindow is ripgrep's read buffer: a file read in blocks of this
+// binaryWindow is ripgrep's read buffer: a file read in blocks of this
 // size stops at the first block holding a NUL byte, so a NUL in the first
 // block makes the whole file binary.
-const searchBinaryWindow = 64 << 10
+const binaryWindow = 64 << 10
 
-type searchJob struct {
+type job struct {
 	seq      int
 	rel, abs string
 }
 
-type searchDone struct {
+type jobDone struct {
 	seq     int
-	matches []rgMatch
+	matches []Match
 	failed  bool
 }
 
 // runGo searches with the Go walk.
-func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, error) {
-	var res searchResult
+func (c Config) runGo(ctx context.Context, q *query) (result, error) {
+	var res result
 	s := searcher{c: c, q: q}
 	if q.file != "" {
 		ms, err := s.file(filepath.Join(q.root, q.file), q.file, true)
@@ -48,17 +47,17 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	jobs := make(chan searchJob, 256)
-	done := make(chan searchDone, 256)
-	w := &searchWalk{root: q.root, noIgnore: q.in.NoIgnore, maxDepth: q.in.MaxDepth}
+	jobs := make(chan job, 256)
+	done := make(chan jobDone, 256)
+	w := &walk{root: q.root, noIgnore: q.in.NoIgnore, maxDepth: q.in.MaxDepth}
 	seq := 0
-	w.visit = func(e *searchEntry) bool {
+	w.visit = func(e *entry) bool {
 		if !q.wants(e) {
 			return false
 		}
 		if !e.isDir {
 			select {
-			case jobs <- searchJob{seq: seq, rel: e.rel, abs: filepath.Join(q.root, filepath.FromSlash(e.rel))}:
+			case jobs <- job{seq: seq, rel: e.rel, abs: filepath.Join(q.root, filepath.FromSlash(e.rel))}:
 				seq++
 			case <-ctx.Done():
 			}
@@ -69,18 +68,14 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 		defer close(jobs)
 		w.run(ctx)
 	}()
-	n := c.workers
-	if n <= 0 {
-		n = min(runtime.GOMAXPROCS(0), 8)
-	}
 	var wg sync.WaitGroup
-	for range n {
+	for range c.Workers {
 		wg.Go(func() {
 			s := searcher{c: c, q: q}
 			for j := range jobs {
 				ms, err := s.file(j.abs, j.rel, false)
 				select {
-				case done <- searchDone{seq: j.seq, matches: ms, failed: err != nil}:
+				case done <- jobDone{seq: j.seq, matches: ms, failed: err != nil}:
 				case <-ctx.Done():
 				}
 			}
@@ -92,9 +87,9 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 	}()
 
 	// take the results in walk order; stop once the cap is passed
-	pending := map[int]searchDone{}
+	pending := map[int]jobDone{}
 	next, failed := 0, 0
-	take := func(d searchDone) {
+	take := func(d jobDone) {
 		res.matches = append(res.matches, d.matches...)
 		if d.failed {
 			failed++
@@ -114,7 +109,7 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 			next++
 			take(d)
 		}
-		if len(res.matches) > c.maxMatches && !res.truncated {
+		if len(res.matches) > c.MaxMatches && !res.truncated {
 			res.truncated = true
 			stop()
 		}
@@ -140,20 +135,20 @@ func (c searchConfig) runGo(ctx context.Context, q *searchQuery) (searchResult, 
 // wants says whether the walk takes an entry: ripgrep's order of rules, with
 // tend's own left-outs (.git, hidden names, the dependency directories) as
 // the globs tend gives rg last, which therefore win.
-func (q *searchQuery) wants(e *searchEntry) bool {
-	if e.name == ".git" || (!q.in.Hidden && e.hidden()) || (!q.in.NoIgnore && e.isDir && searchSkipDirs[e.name]) {
+func (q *query) wants(e *entry) bool {
+	if e.name == ".git" || (!q.in.Hidden && e.hidden()) || (!q.in.NoIgnore && e.isDir && skipDirs[e.name]) {
 		return false
 	}
-	v := searchNone
+	v := none
 	if q.glob != nil {
 		v = q.glob.overrideMatch(e.rel, e.isDir, q.include)
 	}
 	switch v {
-	case searchIgnore:
+	case ignore:
 		return false
-	case searchWhitelist: // a glob's match beats ignore files and types
-	case searchNone:
-		if !q.in.NoIgnore && e.ignored() == searchIgnore {
+	case whitelist: // a glob's match beats ignore files and types
+	case none:
+		if !q.in.NoIgnore && e.ignored() == ignore {
 			return false
 		}
 		if q.types != nil && !e.isDir && !q.types.MatchString(e.name) {
@@ -163,33 +158,33 @@ func (q *searchQuery) wants(e *searchEntry) bool {
 	return e.isDir || e.typ.IsRegular()
 }
 
-// overrideMatch is the verdict of terminal_rg's glob (ripgrep's -g): a match
+// overrideMatch is the verdict of Grep's glob (ripgrep's -g): a match
 // includes (or, with a leading !, leaves out); an including glob leaves out
 // the files it misses.
-func (r *searchRule) overrideMatch(rel string, isDir, include bool) searchVerdict {
+func (r *rule) overrideMatch(rel string, isDir, include bool) verdict {
 	if (!r.dirOnly || isDir) && r.re.MatchString(rel) {
 		if r.whitelist { // a leading !
-			return searchIgnore
+			return ignore
 		}
-		return searchWhitelist
+		return whitelist
 	}
 	if include && !isDir {
-		return searchIgnore
+		return ignore
 	}
-	return searchNone
+	return none
 }
 
 // searcher searches files one at a time, reusing its buffer.
 type searcher struct {
-	c    searchConfig
-	q    *searchQuery
+	c    Config
+	q    *query
 	buf  []byte
-	find searchFinder
+	find finder
 }
 
 // file searches one file; a file given as the path (explicit) is searched
 // even when binary, as ripgrep does.
-func (s *searcher) file(abs, rel string, explicit bool) ([]rgMatch, error) {
+func (s *searcher) file(abs, rel string, explicit bool) ([]Match, error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, err
@@ -200,9 +195,9 @@ func (s *searcher) file(abs, rel string, explicit bool) ([]rgMatch, error) {
 		return nil, err
 	}
 	size := st.Size()
-	if size > s.c.maxFileSize {
+	if size > s.c.MaxFileSize {
 		if explicit {
-			return nil, fmt.Errorf("the file is %d MiB, and without rg tend searches files of up to %d MiB: use terminal_exec with grep", size>>20, s.c.maxFileSize>>20)
+			return nil, fmt.Errorf("the file is %d MiB, and without rg tend searches files of up to %d MiB: use terminal_exec with grep", size>>20, s.c.MaxFileSize>>20)
 		}
 		return nil, nil // as rg --max-filesize
 	}
@@ -211,10 +206,10 @@ func (s *searcher) file(abs, rel string, explicit bool) ([]rgMatch, error) {
 	}
 	// read the first block alone: most binary files end there
 	buf := s.buf[:min(int64(cap(s.buf)), size+1)]
-	n, err := io.ReadFull(f, buf[:min(int64(len(buf)), searchBinaryWindow)])
+	n, err := io.ReadFull(f, buf[:min(int64(len(buf)), binaryWindow)])
 	if err == nil {
 		var m int
-		if !explicit && bytes.IndexByte(buf[:n], 0) >= 0 && !searchHasBOM(buf[:n]) {
+		if !explicit && bytes.IndexByte(buf[:n], 0) >= 0 && !hasBOM(buf[:n]) {
 			return nil, nil
 		}
 		m, err = io.ReadFull(f, buf[n:])
@@ -223,25 +218,25 @@ func (s *searcher) file(abs, rel string, explicit bool) ([]rgMatch, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, err
 	}
-	data := searchDecode(buf[:n])
+	data := decode(buf[:n])
 	if !explicit {
-		data = searchBeforeBinary(data)
+		data = beforeBinary(data)
 	}
 	return s.lines(rel, data), nil
 }
 
-// searchHasBOM says whether data starts with a UTF-16 byte-order mark.
-func searchHasBOM(data []byte) bool {
+// hasBOM says whether data starts with a UTF-16 byte-order mark.
+func hasBOM(data []byte) bool {
 	return bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff})
 }
 
-// searchDecode does what ripgrep does with a byte-order mark: a UTF-8 one is
+// decode does what ripgrep does with a byte-order mark: a UTF-8 one is
 // dropped, UTF-16 is turned into UTF-8.
-func searchDecode(data []byte) []byte {
+func decode(data []byte) []byte {
 	switch {
 	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
 		return data[3:]
-	case searchHasBOM(data):
+	case hasBOM(data):
 		be := data[0] == 0xfe
 		u := make([]uint16, 0, len(data)/2)
 		for i := 2; i+1 < len(data); i += 2 {
@@ -263,17 +258,17 @@ func searchDecode(data []byte) []byte {
 	return data
 }
 
-// searchBeforeBinary is the part of a file ripgrep searches when it meets a
+// beforeBinary is the part of a file ripgrep searches when it meets a
 // NUL byte: the lines read in the blocks before the one holding it. The
 // blocks are ripgrep's line buffer: each read fills what the unfinished last
-// line leaves free of searchBinaryWindow, and the buffer doubles when one
+// line leaves free of binaryWindow, and the buffer doubles when one
 // line fills it.
-func searchBeforeBinary(data []byte) []byte {
+func beforeBinary(data []byte) []byte {
 	nul := bytes.IndexByte(data, 0)
 	if nul < 0 {
 		return data
 	}
-	size, read, lines := searchBinaryWindow, 0, 0 // lines: the end of the last whole line read
+	size, read, lines := binaryWindow, 0, 0 // lines: the end of the last whole line read
 	for {
 		left := read - lines
 		for size-left <= 0 {
@@ -290,10 +285,10 @@ func searchBeforeBinary(data []byte) []byte {
 	}
 }
 
-// lines finds the matching lines of data (see searchCompile: the pattern
+// lines finds the matching lines of data (see compile: the pattern
 // cannot match a line break, so one pass over data finds them in order).
-func (s *searcher) lines(rel string, data []byte) []rgMatch {
-	var out []rgMatch
+func (s *searcher) lines(rel string, data []byte) []Match {
+	var out []Match
 	ctxLines, maxCount := s.q.in.Context, s.q.in.MaxCount
 	if s.q.lits != nil {
 		s.find.reset(s.q.lits, data)
@@ -305,7 +300,7 @@ func (s *searcher) lines(rel string, data []byte) []rgMatch {
 			break
 		}
 		line += bytes.Count(data[pos:start], []byte{'\n'})
-		m := rgMatch{Path: rel, Line: line, Text: searchText(data[start:end], s.c.maxLine)}
+		m := Match{Path: rel, Line: line, Text: text(data[start:end], s.c.MaxLine)}
 		if ctxLines > 0 {
 			m.Before = s.before(data, start, ctxLines)
 			m.After = s.after(data, end, ctxLines)
@@ -364,7 +359,7 @@ func (s *searcher) before(data []byte, start, n int) []string {
 	var out []string
 	for end := start - 1; end >= 0 && len(out) < n; {
 		b := bytes.LastIndexByte(data[:end], '\n') + 1
-		out = append(out, searchText(data[b:end], s.c.maxLine))
+		out = append(out, text(data[b:end], s.c.MaxLine))
 		end = b - 1
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -381,7 +376,7 @@ func (s *searcher) after(data []byte, end, n int) []string {
 		if i := bytes.IndexByte(data[b:], '\n'); i >= 0 {
 			e = b + i
 		}
-		out = append(out, searchText(data[b:e], s.c.maxLine))
+		out = append(out, text(data[b:e], s.c.MaxLine))
 		b = e + 1
 	}
 	return out

@@ -1,6 +1,6 @@
-package mcpserver
+package search
 
-// terminal_rg's ripgrep engine: rg --json, told everything that would make it
+// Grep's ripgrep engine: rg --json, told everything that would make it
 // differ from the Go walk (no config file, no global gitignore, .gitignore
 // outside git repositories too, tend's left-outs as globs, tend's types).
 
@@ -22,16 +22,16 @@ import (
 	"time"
 )
 
-// searchRGUnusableError says rg could not be run as tend runs it (missing,
+// rgUnusableError says rg could not be run as tend runs it (missing,
 // too old); the Go walk takes over.
-type searchRGUnusableError struct{ msg string }
+type rgUnusableError struct{ msg string }
 
-func (e *searchRGUnusableError) Error() string { return e.msg }
+func (e *rgUnusableError) Error() string { return e.msg }
 
 // rgArgs are the arguments for q.
-func (c searchConfig) rgArgs(q *searchQuery) []string {
+func (c Config) rgArgs(q *query) []string {
 	args := []string{"--json", "--no-config", "--no-require-git", "--no-ignore-global",
-		"--max-filesize", strconv.FormatInt(c.maxFileSize, 10)}
+		"--max-filesize", strconv.FormatInt(c.MaxFileSize, 10)}
 	in := q.in
 	if in.IgnoreCase {
 		args = append(args, "--ignore-case")
@@ -61,8 +61,8 @@ func (c searchConfig) rgArgs(q *searchQuery) []string {
 		args = append(args, "--glob", g)
 	}
 	if !in.NoIgnore {
-		dirs := make([]string, 0, len(searchSkipDirs))
-		for d := range searchSkipDirs {
+		dirs := make([]string, 0, len(skipDirs))
+		for d := range skipDirs {
 			dirs = append(dirs, d)
 		}
 		slices.Sort(dirs)
@@ -75,17 +75,17 @@ func (c searchConfig) rgArgs(q *searchQuery) []string {
 	} else {
 		args = append(args, "--glob", "!.*")
 	}
-	args = append(args, "--glob", "!.git", "--regexp", searchRGPattern(in.Pattern), "--")
+	args = append(args, "--glob", "!.git", "--regexp", rgPattern(in.Pattern), "--")
 	if q.file != "" {
 		return append(args, q.file)
 	}
 	return append(args, ".")
 }
 
-// searchRGPattern gives rg a pattern (already checked as RE2) with RE2's
+// rgPattern gives rg a pattern (already checked as RE2) with RE2's
 // meaning: \w \d \s \b and their negations are ASCII in RE2 and Unicode in
 // rg, and rg has no \Q...\E.
-func searchRGPattern(p string) string {
+func rgPattern(p string) string {
 	var b strings.Builder
 	inClass := false
 	for i := 0; i < len(p); i++ {
@@ -182,13 +182,13 @@ type rgFile struct {
 	matches []int
 }
 
-func (f *rgFile) results(c searchConfig, ctxLines int) []rgMatch {
-	out := make([]rgMatch, 0, len(f.matches))
+func (f *rgFile) results(c Config, ctxLines int) []Match {
+	out := make([]Match, 0, len(f.matches))
 	for _, n := range f.matches {
-		m := rgMatch{Path: f.path, Line: n, Text: searchText(f.lines[n], c.maxLine)}
+		m := Match{Path: f.path, Line: n, Text: text(f.lines[n], c.MaxLine)}
 		for i := n - ctxLines; i < n; i++ {
 			if l, ok := f.lines[i]; ok {
-				m.Before = append(m.Before, searchText(l, c.maxLine))
+				m.Before = append(m.Before, text(l, c.MaxLine))
 			} else {
 				m.Before = nil // only the run just before the match
 			}
@@ -198,7 +198,7 @@ func (f *rgFile) results(c searchConfig, ctxLines int) []rgMatch {
 			if !ok {
 				break
 			}
-			m.After = append(m.After, searchText(l, c.maxLine))
+			m.After = append(m.After, text(l, c.MaxLine))
 		}
 		out = append(out, m)
 	}
@@ -206,14 +206,14 @@ func (f *rgFile) results(c searchConfig, ctxLines int) []rgMatch {
 }
 
 // runRG searches with ripgrep at bin.
-func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (searchResult, error) {
-	var res searchResult
+func (c Config) runRG(ctx context.Context, bin string, q *query) (result, error) {
+	var res result
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	cmd := exec.CommandContext(runCtx, bin, c.rgArgs(q)...)
 	cmd.Dir = q.root
 	cmd.WaitDelay = 2 * time.Second
-	stderr := &searchTail{max: 4 << 10}
+	stderr := &tail{max: 4 << 10}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -226,7 +226,7 @@ func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (se
 		} else if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		return res, &searchRGUnusableError{msg: fmt.Sprintf("rg could not start (%v)", err)}
+		return res, &rgUnusableError{msg: fmt.Sprintf("rg could not start (%v)", err)}
 	}
 	stopped, seen := false, 0
 	var f *rgFile
@@ -268,7 +268,7 @@ func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (se
 					res.matches = append(res.matches, f.results(c, q.in.Context)...)
 					f = nil
 				}
-				if len(res.matches) > c.maxMatches {
+				if len(res.matches) > c.MaxMatches {
 					res.truncated, stopped = true, true
 					stop()
 				}
@@ -305,16 +305,16 @@ func (c searchConfig) runRG(ctx context.Context, bin string, q *searchQuery) (se
 			return res, fmt.Errorf("pattern %q is not valid for ripgrep: %s", q.in.Pattern, msg)
 		}
 		if seen == 0 {
-			return res, &searchRGUnusableError{msg: "rg failed: " + searchFirstLine(msg)}
+			return res, &rgUnusableError{msg: "rg failed: " + firstLine(msg)}
 		}
-		res.notes = append(res.notes, "rg: "+searchFirstLine(msg))
+		res.notes = append(res.notes, "rg: "+firstLine(msg))
 	default:
-		return res, fmt.Errorf("rg: %w: %s", werr, searchFirstLine(stderr.String()))
+		return res, fmt.Errorf("rg: %w: %s", werr, firstLine(stderr.String()))
 	}
 	return res, nil
 }
 
-func searchFirstLine(s string) string {
+func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " …"
@@ -322,14 +322,14 @@ func searchFirstLine(s string) string {
 	return s
 }
 
-// searchTail keeps the first max bytes written to it.
-type searchTail struct {
+// tail keeps the first max bytes written to it.
+type tail struct {
 	mu  sync.Mutex
 	max int
 	b   []byte
 }
 
-func (t *searchTail) Write(p []byte) (int, error) {
+func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if room := t.max - len(t.b); room > 0 {
@@ -338,7 +338,7 @@ func (t *searchTail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (t *searchTail) String() string {
+func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.b)
