@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"tend/internal/config"
 	"tend/policy"
 )
 
@@ -19,7 +20,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, `print {"class", "reasons", "decision"} as JSON`)
 	cwd := fs.String("cwd", "", "the directory the command would run in (default: this one)")
 	mode := fs.String("mode", "", "approval mode: off, destructive or all (default: the config's, else destructive)")
-	cfgPath := fs.String("config", defaultConfigPath(), "config file whose rules apply")
+	cfgPath := fs.String("config", config.DefaultPath(), "config file whose rules apply")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tend check [--json] [--cwd DIR] [--mode MODE] -- COMMAND")
 		fs.PrintDefaults()
@@ -32,12 +33,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	cfg, err := loadConfig(*cfgPath)
+	cfg, err := config.Load(*cfgPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "tend check: %v\n", err)
 		return 2
 	}
-	p, _ := cfg.policy()
+	p, _ := cfg.Policy()
 	if *mode != "" {
 		if p.Mode, err = policy.ParseMode(*mode); err != nil {
 			fmt.Fprintf(stderr, "tend check: %v\n", err)

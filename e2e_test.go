@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/internal/testkit"
 )
 
 var tendBin string
@@ -732,7 +734,7 @@ func TestShellPolicyOverMCP(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cfg, []byte("[approval]\nheadless = \"deny\"\n"), 0o600)
 	s := startServer(t, "", "--config", cfg)
-	repo, git := scratchRepo(t)
+	repo, git := testkit.ScratchRepo(t)
 	remoteHead := git("rev-parse", "origin/main")
 	var open struct {
 		SessionID string `json:"session_id"`

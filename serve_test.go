@@ -5,7 +5,6 @@ package main
 
 import (
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,24 +20,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"tend/engine"
+	"tend/internal/discovery"
+	"tend/internal/testkit"
 )
-
-// stateDir is a new private (0700) state dir; t.TempDir's own are 0755.
-func stateDir(t *testing.T) string {
-	t.Helper()
-	d := filepath.Join(t.TempDir(), "st")
-	if err := os.Mkdir(d, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // served is a running `tend serve`.
 type served struct {
 	cmd   *exec.Cmd
 	state string
-	disc  *discovery
+	disc  *discovery.File
 	out   *lockedBuf
 	done  chan error
 }
@@ -85,7 +75,7 @@ func startServe(t *testing.T, state string) *served {
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		d, err := readDiscovery(state)
+		d, err := discovery.Read(state)
 		if err == nil && d.Pid == s.cmd.Process.Pid {
 			s.disc = d
 			return s
@@ -136,7 +126,7 @@ func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // overHTTP is a go-sdk client of d's URL with its token.
-func overHTTP(t *testing.T, d *discovery, name string) *mcp.ClientSession {
+func overHTTP(t *testing.T, d *discovery.File, name string) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: d.URL, HTTPClient: &http.Client{Transport: bearerRT{d.Token}}}, nil)
@@ -147,29 +137,26 @@ func overHTTP(t *testing.T, d *discovery, name string) *mcp.ClientSession {
 	return cs
 }
 
-func callOK(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) {
-	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
-	}
-	if res.IsError {
-		t.Fatalf("%s: %s", tool, errText(res))
-	}
-	if out != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s: decode %s: %v", tool, b, err)
-		}
-	}
+// jobInfo is a job as terminal_job_manage lists it, as far as the tests
+// look.
+type jobInfo struct {
+	ID          string `json:"job_id"`
+	Command     string `json:"command"`
+	Status      string `json:"status"`
+	Foreground  bool   `json:"foreground"`
+	StdoutBytes int64  `json:"stdout_bytes"`
+	Origin      struct {
+		Client  string `json:"client"`
+		Session string `json:"session"`
+	} `json:"origin"`
 }
 
-func listJobs(t *testing.T, cs *mcp.ClientSession) []engine.Info {
+func listJobs(t *testing.T, cs *mcp.ClientSession) []jobInfo {
 	t.Helper()
 	var out struct {
-		Jobs []engine.Info `json:"jobs"`
+		Jobs []jobInfo `json:"jobs"`
 	}
-	callOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &out)
+	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &out)
 	return out.Jobs
 }
 
@@ -177,13 +164,13 @@ func listJobs(t *testing.T, cs *mcp.ClientSession) []engine.Info {
 // started through the bridge is the HTTP client's to see.
 func TestServeBridgeAndHTTP(t *testing.T) {
 	t.Parallel()
-	state := stateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startServe(t, state)
-	fi, err := os.Stat(discoveryPath(state))
+	fi, err := os.Stat(discovery.Path(state))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("discovery file: %v, %v", fi, err)
 	}
-	if !strings.HasPrefix(s.disc.URL, "http://127.0.0.1:") || s.disc.Socket != filepath.Join(state, socketName) || len(s.disc.Token) < 26 {
+	if !strings.HasPrefix(s.disc.URL, "http://127.0.0.1:") || s.disc.Socket != filepath.Join(state, discovery.SocketName) || len(s.disc.Token) < 26 {
 		t.Fatalf("discovery %+v", s.disc)
 	}
 	if !strings.Contains(s.out.String(), `claude mcp add --transport http tend `+s.disc.URL+` --header "Authorization: Bearer `+s.disc.Token+`"`) {
@@ -195,7 +182,7 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 		t.Fatalf("the bridge served headless: %q", ins)
 	}
 	var env envelope
-	callOK(t, b, "terminal_exec", map[string]any{"command": "echo through-the-bridge"}, &env)
+	testkit.CallOK(t, b, "terminal_exec", map[string]any{"command": "echo through-the-bridge"}, &env)
 	if env.Stdout != "through-the-bridge\n" {
 		t.Fatalf("envelope %+v", env)
 	}
@@ -205,19 +192,19 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 		t.Fatalf("HTTP client sees %+v", jobs)
 	}
 	// And the other way round: an HTTP job is the bridged client's to see.
-	callOK(t, h, "terminal_exec", map[string]any{"command": "true"}, nil)
+	testkit.CallOK(t, h, "terminal_exec", map[string]any{"command": "true"}, nil)
 	if jobs := listJobs(t, b); len(jobs) != 2 || jobs[1].Origin.Client != "http-agent" {
 		t.Fatalf("bridged client sees %+v", jobs)
 	}
 
 	// S8: the token is in no job's environment, and in no log or audit line.
 	var envOut envelope
-	callOK(t, h, "terminal_exec", map[string]any{"command": "env; cat /proc/$PPID/environ | tr '\\0' '\\n'"}, &envOut)
+	testkit.CallOK(t, h, "terminal_exec", map[string]any{"command": "env; cat /proc/$PPID/environ | tr '\\0' '\\n'"}, &envOut)
 	if envOut.Stdout == "" || strings.Contains(envOut.Stdout, s.disc.Token) {
 		t.Fatalf("the token is in a job's environment (or env printed nothing): %q", envOut.Stdout)
 	}
 	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && p != discoveryPath(state) {
+		if err == nil && !d.IsDir() && p != discovery.Path(state) {
 			if b, _ := os.ReadFile(p); strings.Contains(string(b), s.disc.Token) {
 				t.Errorf("the token is in %s", p)
 			}
@@ -233,7 +220,7 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 	if ins := hl.InitializeResult().Instructions; !strings.Contains(ins, "headless") {
 		t.Fatalf("--headless did not serve headless: %q", ins)
 	}
-	callOK(t, hl, "terminal_exec", map[string]any{"command": "true"}, nil)
+	testkit.CallOK(t, hl, "terminal_exec", map[string]any{"command": "true"}, nil)
 	if jobs := listJobs(t, h); len(jobs) != 3 {
 		t.Fatalf("the headless job reached tend serve: %+v", jobs)
 	}
@@ -244,14 +231,14 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 // reads every log from offset 0, byte-exact.
 func TestServeClientKilled(t *testing.T) {
 	t.Parallel()
-	state := stateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startServe(t, state)
 	b, bcmd := bridged(t, state, "doomed-agent")
 	const n = 10
 	want := startNumbered(t, b, n, 2000, 500)
 	execDone := blockedExec(t, b, "the foreground one")
 	h := overHTTP(t, s.disc, "watcher")
-	var fg engine.Info
+	var fg jobInfo
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		found := false
 		for _, j := range listJobs(t, h) {
@@ -281,10 +268,10 @@ func TestServeClientKilled(t *testing.T) {
 		promoted := false
 		running := 0
 		for _, j := range jobs {
-			if j.Status == engine.Running.String() {
+			if j.Status == "running" {
 				running++
 			}
-			if j.ID == fg.ID && !j.Foreground && j.Status == engine.Running.String() {
+			if j.ID == fg.ID && !j.Foreground && j.Status == "running" {
 				promoted = true
 			}
 		}
@@ -297,8 +284,8 @@ func TestServeClientKilled(t *testing.T) {
 	}
 	readAll(t, b2, want)
 	var l logs
-	callOK(t, b2, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
-	if l.Data != "fg-start\n" || l.Status != engine.Running.String() {
+	testkit.CallOK(t, b2, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
+	if l.Data != "fg-start\n" || l.Status != "running" {
 		t.Fatalf("the promoted exec's log: %+v", l)
 	}
 	rss1 := rssNow(t, s.cmd.Process.Pid)
@@ -327,7 +314,7 @@ func startNumbered(t *testing.T, cs *mcp.ClientSession, n, first, step int) map[
 			JobID string `json:"job_id"`
 		}
 		lines := first + step*i
-		callOK(t, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
+		testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", lines), "startup_wait_sec": 0}, &st)
 		var w strings.Builder
 		for k := 1; k <= lines; k++ {
 			fmt.Fprintf(&w, "%d\n", k)
@@ -358,7 +345,7 @@ func readAll(t *testing.T, cs *mcp.ClientSession, want map[string]string) {
 		off := int64(0)
 		for deadline := time.Now().Add(10 * time.Second); got.Len() < len(w) && time.Now().Before(deadline); {
 			var l logs
-			callOK(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout", "since_offset": off}, &l)
+			testkit.CallOK(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout", "since_offset": off}, &l)
 			got.WriteString(l.Data)
 			off = l.NextOffset
 		}
@@ -372,13 +359,13 @@ func readAll(t *testing.T, cs *mcp.ClientSession, want map[string]string) {
 // grandchildren, and removes the discovery file and the socket.
 func TestServeSIGTERM(t *testing.T) {
 	t.Parallel()
-	state := stateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startServe(t, state)
 	b, _ := bridged(t, state, "agent")
 	h := overHTTP(t, s.disc, "http-agent")
 	mark := rand.Text()
 	for i, cs := range []*mcp.ClientSession{b, h, b} {
-		callOK(t, cs, "terminal_job_start", map[string]any{
+		testkit.CallOK(t, cs, "terminal_job_start", map[string]any{
 			"command":          `trap '' TERM; setsid sh -c 'trap "" TERM HUP; sleep 600' & sleep 600`,
 			"env":              map[string]any{"E2E_MARK": mark},
 			"name":             fmt.Sprint("tree-", i),
@@ -399,7 +386,7 @@ func TestServeSIGTERM(t *testing.T) {
 	}
 	t.Logf("tend serve exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 	waitNone(t, mark)
-	for _, p := range []string{discoveryPath(state), filepath.Join(state, socketName)} {
+	for _, p := range []string{discovery.Path(state), filepath.Join(state, discovery.SocketName)} {
 		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s left behind: %v", p, err)
 		}
@@ -411,13 +398,13 @@ func TestServeSIGTERM(t *testing.T) {
 // others can enter is refused.
 func TestServeDiscoveryRules(t *testing.T) {
 	t.Parallel()
-	state := stateDir(t)
+	state := testkit.PrivateDir(t)
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	stale := &discovery{URL: "http://127.0.0.1:1/mcp", Token: "old", Socket: filepath.Join(state, socketName), Pid: dead.Process.Pid}
-	if err := writeDiscovery(state, stale); err != nil {
+	stale := &discovery.File{URL: "http://127.0.0.1:1/mcp", Token: "old", Socket: filepath.Join(state, discovery.SocketName), Pid: dead.Process.Pid}
+	if err := discovery.Write(state, stale); err != nil {
 		t.Fatal(err)
 	}
 	hl, _ := bridged(t, state, "early-agent")
@@ -434,7 +421,7 @@ func TestServeDiscoveryRules(t *testing.T) {
 	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "pid "+strconv.Itoa(s.disc.Pid)) {
 		t.Fatalf("second tend serve: exit %d: %s", code, out)
 	}
-	if d, _ := readDiscovery(state); d == nil || d.Pid != s.disc.Pid {
+	if d, _ := discovery.Read(state); d == nil || d.Pid != s.disc.Pid {
 		t.Fatalf("the refused tend serve touched the discovery file: %+v", d)
 	}
 
@@ -481,7 +468,7 @@ func exitCode(err error) int {
 // directory tend cannot know, gets tend's.
 func TestBridgedAgentWorksInItsDirectory(t *testing.T) {
 	t.Parallel()
-	state := stateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startServe(t, state)
 	project, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -491,29 +478,29 @@ func TestBridgedAgentWorksInItsDirectory(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "sub", "marker.txt"), []byte("found me\n"), 0o600)
 	cs, _ := bridgedIn(t, project, state, "agent-in-project")
 	var env envelope
-	callOK(t, cs, "terminal_exec", map[string]any{"command": "pwd"}, &env)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "pwd"}, &env)
 	if env.Stdout != project+"\n" {
 		t.Fatalf("pwd without a cwd: %q, want %q", env.Stdout, project)
 	}
-	callOK(t, cs, "terminal_exec", map[string]any{"command": "pwd", "cwd": "sub"}, &env)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "pwd", "cwd": "sub"}, &env)
 	if env.Stdout != filepath.Join(project, "sub")+"\n" {
 		t.Fatalf("pwd in a relative cwd: %q", env.Stdout)
 	}
 	var open struct {
 		SessionID string `json:"session_id"`
 	}
-	callOK(t, cs, "terminal_pty_open", map[string]any{}, &open)
+	testkit.CallOK(t, cs, "terminal_pty_open", map[string]any{}, &open)
 	var run struct {
 		Output string `json:"output"`
 	}
-	callOK(t, cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "pwd"}, &run)
+	testkit.CallOK(t, cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "pwd"}, &run)
 	if run.Output != project+"\n" {
 		t.Fatalf("a shell's pwd: %q", run.Output)
 	}
 	var glob struct {
 		Paths []string `json:"paths"`
 	}
-	callOK(t, cs, "terminal_glob", map[string]any{"pattern": "*.txt"}, &glob)
+	testkit.CallOK(t, cs, "terminal_glob", map[string]any{"pattern": "*.txt"}, &glob)
 	if len(glob.Paths) != 1 || glob.Paths[0] != "sub/marker.txt" {
 		t.Fatalf("glob without a path: %v", glob.Paths)
 	}
@@ -522,13 +509,52 @@ func TestBridgedAgentWorksInItsDirectory(t *testing.T) {
 			Path string `json:"path"`
 		} `json:"matches"`
 	}
-	callOK(t, cs, "terminal_rg", map[string]any{"pattern": "found me", "path": "sub"}, &rg)
+	testkit.CallOK(t, cs, "terminal_rg", map[string]any{"pattern": "found me", "path": "sub"}, &rg)
 	if len(rg.Matches) != 1 || rg.Matches[0].Path != "marker.txt" {
 		t.Fatalf("rg in a relative path: %+v", rg.Matches)
 	}
 	h := overHTTP(t, s.disc, "http-agent")
-	callOK(t, h, "terminal_exec", map[string]any{"command": "pwd"}, &env)
+	testkit.CallOK(t, h, "terminal_exec", map[string]any{"command": "pwd"}, &env)
 	if wd, _ := os.Getwd(); env.Stdout != wd+"\n" { // tend serve runs in the test's directory
 		t.Fatalf("pwd over HTTP: %q, want tend's %q", env.Stdout, wd)
 	}
+}
+
+// S9: a process of another uid cannot connect to the socket at all (the
+// directory is 0700). Needs root, to run the client as nobody, and python3.
+func TestSocketRefusesOtherUID(t *testing.T) {
+	t.Parallel()
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run a client as uid 65534")
+	}
+	// A system python3 (a shim under /root would not run as nobody).
+	py := ""
+	for _, p := range []string{"/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"} {
+		if _, err := os.Stat(p); err == nil {
+			py = p
+			break
+		}
+	}
+	if py == "" {
+		t.Skip("needs a system python3 for a unix-socket client")
+	}
+	s := startServe(t, testkit.PrivateDir(t))
+	// The client must reach python3 and the socket path's parents: t.TempDir
+	// is 0700, so open the parents but not the state dir itself.
+	for p := filepath.Dir(s.state); p != "/" && p != os.TempDir(); p = filepath.Dir(p) {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(py, "-c", "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ntry:\n s.connect(sys.argv[1]); print('CONNECTED')\nexcept OSError as e:\n print('refused', e)", s.disc.Socket)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=/"}
+	out, err := cmd.CombinedOutput()
+	if err != nil && !strings.Contains(string(out), "refused") {
+		t.Skipf("python3 as uid 65534 did not run: %v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "refused") || strings.Contains(string(out), "CONNECTED") {
+		t.Fatalf("uid 65534: %s", out)
+	}
+	t.Logf("uid 65534: %s", strings.TrimSpace(string(out)))
 }

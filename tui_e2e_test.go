@@ -21,7 +21,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"tend/engine"
+	"tend/internal/testkit"
 	"tend/vterm"
 )
 
@@ -183,33 +183,6 @@ func TestTUIHangupEndsJobs(t *testing.T) {
 	waitNone(t, mark)
 }
 
-// scratchRepo is a git work tree whose origin is a local bare repository:
-// main was pushed, then the local commit was rewritten, so only a force
-// push moves the remote. git runs a git command in the work tree.
-func scratchRepo(t *testing.T) (dir string, git func(args ...string) string) {
-	t.Helper()
-	dir = t.TempDir()
-	git = func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q", "--bare", "remote.git")
-	git("init", "-q", "work")
-	dir = filepath.Join(dir, "work")
-	git("commit", "-q", "--allow-empty", "-m", "one")
-	git("remote", "add", "origin", "../remote.git")
-	git("push", "-q", "origin", "HEAD:main")
-	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
-	return dir, git
-}
-
 // agent is an MCP client connected through `tend mcp --state-dir state`,
 // which bridges it to the tend serving that state dir (the TUI).
 func agent(t *testing.T, state string) *mcp.ClientSession {
@@ -288,16 +261,6 @@ func (s *screen) barrier() {
 	s.waitGone("any key closes the help")
 }
 
-// privateDir is a new state dir tend will serve: ours and 0700.
-func privateDir(t *testing.T) string {
-	t.Helper()
-	d := t.TempDir()
-	if err := os.Chmod(d, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // An agent's force push waits for the person at the TUI (DESIGN §5,
 // RELIABILITY S5): the screen shows it; a stray enter, a paste of "y" and
 // other keys settle nothing; n denies it and the remote stays; y lets the
@@ -305,8 +268,8 @@ func privateDir(t *testing.T) string {
 // the TUI through `tend mcp`, bridged over the TUI's socket.
 func TestTUIApprovals(t *testing.T) {
 	t.Parallel()
-	state := privateDir(t)
-	repo, git := scratchRepo(t)
+	state := testkit.PrivateDir(t)
+	repo, git := testkit.ScratchRepo(t)
 	before := git("rev-parse", "origin/main")
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(cfg, []byte("[approval]\ntimeout = \"5m\"\n"), 0o600); err != nil {
@@ -394,8 +357,8 @@ func TestTUIApprovals(t *testing.T) {
 // leaves the screen.
 func TestTUIApprovalTimeout(t *testing.T) {
 	t.Parallel()
-	state := privateDir(t)
-	repo, git := scratchRepo(t)
+	state := testkit.PrivateDir(t)
+	repo, git := testkit.ScratchRepo(t)
 	before := git("rev-parse", "origin/main")
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(cfg, []byte("[approval]\ntimeout = \"2s\"\n"), 0o600); err != nil {
@@ -422,7 +385,7 @@ func TestTUIApprovalTimeout(t *testing.T) {
 // at once with the job id, the job still running.
 func TestTUIAgentJobsAndBackground(t *testing.T) {
 	t.Parallel()
-	state := privateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startTUI(t, state)
 	s.waitFor("Jobs")
 	s.waitGone("MCP not served")
@@ -502,7 +465,7 @@ func TestTUIHistory(t *testing.T) {
 // becomes a background job, and the next agent reads every log byte-exact.
 func TestTUIAgentKilledMidCall(t *testing.T) {
 	t.Parallel()
-	state := privateDir(t)
+	state := testkit.PrivateDir(t)
 	s := startTUI(t, state)
 	s.waitFor("Jobs")
 	s.waitGone("MCP not served")
@@ -510,7 +473,7 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 	want := startNumbered(t, doomed, 3, 3000, 1000)
 	execDone := blockedExec(t, doomed, "the doomed call")
 	watcher, _ := bridged(t, state, "watcher")
-	var fg engine.Info
+	var fg jobInfo
 	waitUntil(t, "the foreground exec to print", func() bool {
 		for _, j := range listJobs(t, watcher) {
 			if strings.Contains(j.Command, "the doomed call") && j.StdoutBytes > 0 {
@@ -532,7 +495,7 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 	waitUntil(t, "the exec to go on in the background", func() bool {
 		running, promoted := 0, false
 		for _, j := range listJobs(t, next) {
-			if j.Status == engine.Running.String() {
+			if j.Status == "running" {
 				running++
 				promoted = promoted || j.ID == fg.ID && !j.Foreground
 			}
@@ -542,8 +505,8 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 	s.waitFor("4 running")
 	readAll(t, next, want)
 	var l logs
-	callOK(t, next, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
-	if l.Data != "fg-start\n" || l.Status != engine.Running.String() {
+	testkit.CallOK(t, next, "terminal_job_logs", map[string]any{"job_id": string(fg.ID), "stream": "stdout"}, &l)
+	if l.Data != "fg-start\n" || l.Status != "running" {
 		t.Fatalf("the exec's log after its agent died: %+v", l)
 	}
 }

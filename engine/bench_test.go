@@ -73,9 +73,12 @@ func BenchmarkExecEcho(b *testing.B) {
 	}
 	defer e.Close()
 	for b.Loop() {
-		env, err := e.Exec(b.Context(), Spec{Command: "echo hi"}, time.Minute, 1<<20)
-		if err != nil || env.Stdout != "hi\n" {
-			b.Fatalf("%v %+v", err, env)
+		j, _, err := e.Exec(b.Context(), Spec{Command: "echo hi"}, time.Minute)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c, _ := j.Read(Stdout, 0, 1<<20); string(c.Data) != "hi\n" {
+			b.Fatalf("stdout %q", c.Data)
 		}
 	}
 }

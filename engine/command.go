@@ -24,10 +24,10 @@ const engineVar = "TEND_ENGINE"
 
 // Limits are optional per-job resource limits (0 = unset).
 type Limits struct {
-	CPUSec  int `json:"cpu_sec,omitempty" jsonschema:"CPU seconds (RLIMIT_CPU)"`
-	RSSMB   int `json:"rss_mb,omitempty" jsonschema:"address space in MiB (RLIMIT_AS; Linux does not enforce RSS itself)"`
-	FsizeMB int `json:"fsize_mb,omitempty" jsonschema:"largest file the job may write, in MiB (RLIMIT_FSIZE)"`
-	Nofile  int `json:"nofile,omitempty" jsonschema:"open files (RLIMIT_NOFILE)"`
+	CPUSec  int // CPU seconds (RLIMIT_CPU)
+	RSSMB   int // address space in MiB (RLIMIT_AS; Linux does not enforce RSS itself)
+	FsizeMB int // largest file the job may write, in MiB (RLIMIT_FSIZE)
+	Nofile  int // open files (RLIMIT_NOFILE)
 }
 
 func (l Limits) ulimits() string {
@@ -117,15 +117,16 @@ func jobEnv(id JobID, token string, extra map[string]string) []string {
 	return append(env, markerVar+"="+string(id), engineVar+"="+token)
 }
 
-// signalName is "SIGKILL" and the like.
-func signalName(s syscall.Signal) string {
+// SignalName is a signal's name as tend shows and reads it: "SIGTERM".
+func SignalName(s syscall.Signal) string {
 	if n := unix.SignalName(s); n != "" {
 		return n
 	}
 	return "SIG" + strconv.Itoa(int(s))
 }
 
-// ParseSignal accepts "TERM", "SIGTERM", "term" or a number.
+// ParseSignal reads a signal's name in any case, with or without "SIG"
+// ("TERM", "sigterm", "term"), or its number.
 func ParseSignal(name string) (syscall.Signal, error) {
 	n := strings.ToUpper(strings.TrimSpace(name))
 	if k, err := strconv.Atoi(n); err == nil && k > 0 && k < 65 {

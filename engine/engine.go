@@ -23,9 +23,13 @@ const (
 	DefaultQuiet     = 2 * time.Second
 )
 
-// Sentinel errors; match them with [errors.Is].
+// Sentinel errors; match them with [errors.Is]. Their sentences say what is
+// wrong; a caller adds what to do about it in its own terms (the MCP layer
+// names its tools).
 var (
 	ErrNoSuchJob  = errors.New("no such job")
+	ErrNoShell    = errors.New("no such shell session")
+	ErrNoStdin    = errors.New("the job was started without stdin")
 	ErrTooMany    = errors.New("too many running jobs")
 	ErrClosed     = errors.New("engine is shutting down")
 	ErrNotRunning = errors.New("job is not running")
@@ -49,7 +53,8 @@ type Config struct {
 type Engine struct {
 	cfg    Config
 	logger *slog.Logger
-	token  string // tells this engine's jobs from others' (see engineVar)
+	token  string   // tells this engine's jobs from others' (see engineVar)
+	self   procInfo // this process, recorded as each job's owner
 
 	mu      sync.Mutex
 	jobs    map[JobID]*Job
@@ -57,7 +62,6 @@ type Engine struct {
 	running int
 	ptys    int
 	closed  bool
-	handles map[string]handle
 	shells  map[JobID]*Shell
 	nextID  int // next job id to try; 0 until the state dir was read
 
@@ -102,14 +106,18 @@ func New(cfg Config) (*Engine, error) {
 	if err := startReaper(); err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
+	self, err := readProc(os.Getpid())
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
 	e := &Engine{
-		cfg:     cfg,
-		logger:  cfg.Logger,
-		token:   rand.Text()[:12],
-		jobs:    map[JobID]*Job{},
-		handles: map[string]handle{},
-		shells:  map[JobID]*Shell{},
-		ready:   make(chan struct{}, 1),
+		cfg:    cfg,
+		logger: cfg.Logger,
+		token:  rand.Text()[:12],
+		self:   self,
+		jobs:   map[JobID]*Job{},
+		shells: map[JobID]*Shell{},
+		ready:  make(chan struct{}, 1),
 	}
 	e.events.init()
 	e.loadHistory()
@@ -145,7 +153,7 @@ func (e *Engine) Job(id JobID) (*Job, error) {
 	defer e.mu.Unlock()
 	j, ok := e.jobs[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q (list jobs with terminal_job_manage action=list)", ErrNoSuchJob, id)
+		return nil, fmt.Errorf("%w: %q", ErrNoSuchJob, id)
 	}
 	return j, nil
 }
@@ -229,11 +237,6 @@ func (e *Engine) retain() {
 func (e *Engine) forgetLocked(id JobID) {
 	delete(e.jobs, id)
 	e.order = slices.DeleteFunc(e.order, func(x JobID) bool { return x == id })
-	for k, h := range e.handles {
-		if h.job == id {
-			delete(e.handles, k)
-		}
-	}
 }
 
 // Remove deletes a finished job and its logs.
@@ -277,22 +280,4 @@ func (e *Engine) Close() {
 	wg.Wait()
 	e.wg.Wait()
 	reap()
-}
-
-// StopJobs ends every running job started by the given session, as headless
-// `tend mcp` does when its agent disconnects.
-func (e *Engine) StopJobs(match func(Origin) bool) {
-	e.mu.Lock()
-	var live []*Job
-	for _, j := range e.jobs {
-		if !j.Done() && match(j.Origin) {
-			live = append(live, j)
-		}
-	}
-	e.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, j := range live {
-		wg.Go(func() { j.Kill("its client disconnected") })
-	}
-	wg.Wait()
 }

@@ -22,16 +22,14 @@ func TestExecBasics(t *testing.T) {
 	tests := []struct {
 		name, cmd, stdin string
 		code             int
-		semantic, out    string
-		warn             bool
+		out              string
 	}{
-		{name: "echo", cmd: "echo hi", code: 0, semantic: SemanticOK, out: "hi\n"},
-		{name: "grep no match is ok", cmd: "echo a | grep zzz", code: 1, semantic: SemanticOK},
-		{name: "exit 3 is an error", cmd: "exit 3", code: 3, semantic: SemanticError},
-		{name: "stdin", cmd: "cat", stdin: "from stdin\n", code: 0, semantic: SemanticOK, out: "from stdin\n"},
-		{name: "argv exec", cmd: "printf %s argv", code: 0, semantic: SemanticOK, out: "argv"},
-		{name: "not found", cmd: "no-such-command-xyz", code: 127, semantic: SemanticError},
-		{name: "stdin is /dev/null", cmd: "cat; echo done", code: 0, semantic: SemanticOK, out: "done\n"},
+		{name: "echo", cmd: "echo hi", code: 0, out: "hi\n"},
+		{name: "exit 3", cmd: "exit 3", code: 3},
+		{name: "stdin", cmd: "cat", stdin: "from stdin\n", code: 0, out: "from stdin\n"},
+		{name: "argv exec", cmd: "printf %s argv", code: 0, out: "argv"},
+		{name: "not found", cmd: "no-such-command-xyz", code: 127},
+		{name: "stdin is /dev/null", cmd: "cat; echo done", code: 0, out: "done\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,25 +38,15 @@ func TestExecBasics(t *testing.T) {
 			if tc.stdin != "" {
 				spec.Stdin = []byte(tc.stdin)
 			}
-			env, err := e.Exec(t.Context(), spec, 10*time.Second, 1<<20)
-			if err != nil {
-				t.Fatal(err)
+			r := execute(t, e, spec, 10*time.Second)
+			if r.bg || r.code() != tc.code || r.info.Status != Exited {
+				t.Fatalf("got exit %d (%s, backgrounded %v), want %d; stderr %q", r.code(), r.info.Status, r.bg, tc.code, r.stderr)
 			}
-			if env.ExitCode == nil || *env.ExitCode != tc.code || env.SemanticStatus != tc.semantic {
-				t.Fatalf("got exit %v %s (%s), want %d %s; stderr %q; warning %q", deref(env.ExitCode), env.SemanticStatus, env.SemanticMessage, tc.code, tc.semantic, env.Stderr, env.Warning)
-			}
-			if tc.out != "" && env.Stdout != tc.out {
-				t.Fatalf("stdout %q, want %q", env.Stdout, tc.out)
+			if tc.out != "" && r.stdout != tc.out {
+				t.Fatalf("stdout %q, want %q", r.stdout, tc.out)
 			}
 		})
 	}
-}
-
-func deref(p *int) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }
 
 func TestExecRefusesBadInput(t *testing.T) {
@@ -70,7 +58,7 @@ func TestExecRefusesBadInput(t *testing.T) {
 		{cmd: "echo a\x00b", want: "NUL"},
 		{cmd: "pwd", cwd: "/no/such/dir", want: "does not exist"},
 	} {
-		_, err := e.Exec(t.Context(), Spec{Command: tc.cmd, Cwd: tc.cwd}, time.Second, 1024)
+		_, _, err := e.Exec(t.Context(), Spec{Command: tc.cmd, Cwd: tc.cwd}, time.Second)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q in %q: error %v, want one saying %q", tc.cmd, tc.cwd, err, tc.want)
 		}
@@ -84,17 +72,14 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("ZDOTDIR", "/x")
 	t.Setenv("ZSH_THEME", "y")
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: "env", Env: map[string]string{"FOO": "bar", "TEND_JOB": "forged"}}, 5*time.Second, 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"FOO=bar", "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat", "TEND_JOB=" + string(env.JobID)} {
-		if !strings.Contains(env.Stdout, want+"\n") {
+	r := execute(t, e, Spec{Command: "env", Env: map[string]string{"FOO": "bar", "TEND_JOB": "forged"}}, 5*time.Second)
+	for _, want := range []string{"FOO=bar", "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat", "TEND_JOB=" + string(r.j.ID)} {
+		if !strings.Contains(r.stdout, want+"\n") {
 			t.Errorf("env lacks %s", want)
 		}
 	}
 	for _, bad := range []string{"ZDOTDIR=", "ZSH_THEME=", "TEND_JOB=forged"} {
-		if strings.Contains(env.Stdout, bad) {
+		if strings.Contains(r.stdout, bad) {
 			t.Errorf("env has %s", bad)
 		}
 	}
@@ -116,13 +101,14 @@ func TestGate(t *testing.T) {
 		}
 		return Verdict{}
 	}})
-	env, err := e.Exec(t.Context(), Spec{Command: "rm -rf ./nothing-here"}, 5*time.Second, 1024)
-	if err != nil || env.Warning != "destructive: rm" || env.SemanticStatus != SemanticOK {
-		t.Fatalf("warned exec: %+v, %v", env, err)
+	r := execute(t, e, Spec{Command: "rm -rf ./nothing-here"}, 5*time.Second)
+	if r.info.Warning != "destructive: rm" || r.code() != 0 {
+		t.Fatalf("warned exec: %+v", r.info)
 	}
-	env, err = e.Exec(t.Context(), Spec{Command: "forbidden thing"}, 5*time.Second, 1024)
-	if err != nil || env.SemanticStatus != SemanticDenied || env.JobID != "" || !strings.Contains(env.SemanticMessage, "a deny rule matches") {
-		t.Fatalf("denied exec: %+v, %v", env, err)
+	j, _, err := e.Exec(t.Context(), Spec{Command: "forbidden thing"}, 5*time.Second)
+	var denied *DeniedError
+	if !errors.As(err, &denied) || j != nil || !strings.Contains(denied.Error(), "a deny rule matches") {
+		t.Fatalf("denied exec: job %v, err %v", j, err)
 	}
 	if _, err := e.Start(t.Context(), Spec{Command: "forbidden too"}); !errors.Is(err, ErrDenied) {
 		t.Fatalf("denied start: %v", err)
@@ -135,15 +121,12 @@ func TestGate(t *testing.T) {
 func TestInvalidUTF8AndNUL(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: `printf 'a\xff\xfeb\000c'`}, 5*time.Second, 1024)
-	if err != nil {
-		t.Fatal(err)
+	r := execute(t, e, Spec{Command: `printf 'a\xff\xfeb\000c'`}, 5*time.Second)
+	if r.stdout != "a\xff\xfeb\x00c" {
+		t.Fatalf("stdout %q: the log must keep the bytes as printed", r.stdout)
 	}
-	if env.Stdout != "a\uFFFDb\x00c" && env.Stdout != "a\uFFFD\uFFFDb\x00c" {
-		t.Fatalf("stdout %q", env.Stdout)
-	}
-	if !strings.Contains(env.Warning, "UTF-8") {
-		t.Fatalf("warning %q does not mention UTF-8", env.Warning)
+	if text, bad := ValidText([]byte(r.stdout)); !bad || text != "a\uFFFDb\x00c" {
+		t.Fatalf("ValidText: %q, replaced %v", text, bad)
 	}
 }
 
@@ -207,51 +190,39 @@ func TestExitWithDescendantHoldingOutput(t *testing.T) {
 	drain := 250 * time.Millisecond
 	e := newEngine(t, Config{Drain: drain})
 	t0 := time.Now()
-	env, err := e.Exec(t.Context(), Spec{Command: "sh -c 'sleep 30 & echo hi'"}, 10*time.Second, 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := execute(t, e, Spec{Command: "sh -c 'sleep 30 & echo hi'"}, 10*time.Second)
 	took := time.Since(t0)
-	if env.Stdout != "hi\n" || env.ExitCode == nil || *env.ExitCode != 0 {
-		t.Fatalf("stdout %q exit %v", env.Stdout, deref(env.ExitCode))
+	if r.stdout != "hi\n" || r.code() != 0 {
+		t.Fatalf("stdout %q exit %d", r.stdout, r.code())
 	}
-	if !strings.Contains(env.Warning, "kept the output open") {
-		t.Errorf("warning %q does not say a descendant held the output", env.Warning)
+	if !strings.Contains(r.info.Note, "kept the output open") {
+		t.Errorf("note %q does not say a descendant held the output", r.info.Note)
 	}
 	if took > 3*time.Second {
 		t.Errorf("took %s: collection after exit is not bounded", took)
 	}
-	j, _ := e.Job(env.JobID)
-	assertGone(t, j)
+	assertGone(t, r.j)
 }
 
 func TestTimeoutForegroundKills(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: "echo start; sleep 600", Timeout: 300 * time.Millisecond}, 0, 1024)
-	if err != nil {
-		t.Fatal(err)
+	r := execute(t, e, Spec{Command: "echo start; sleep 600", Timeout: 300 * time.Millisecond}, 0)
+	if r.info.Status != TimedOut || r.stdout != "start\n" {
+		t.Fatalf("status %s stdout %q", r.info.Status, r.stdout)
 	}
-	if !env.TimedOut || env.SemanticStatus != SemanticError || env.Stdout != "start\n" {
-		t.Fatalf("timed_out %v semantic %s stdout %q", env.TimedOut, env.SemanticStatus, env.Stdout)
-	}
-	j, _ := e.Job(env.JobID)
-	assertGone(t, j)
+	assertGone(t, r.j)
 }
 
 func TestTimeoutAppliesAfterPromotion(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: "sleep 600", Timeout: 500 * time.Millisecond}, 100*time.Millisecond, 1024)
-	if err != nil {
-		t.Fatal(err)
+	r := execute(t, e, Spec{Command: "sleep 600", Timeout: 500 * time.Millisecond}, 100*time.Millisecond)
+	if !r.bg || r.info.ExitCode != nil {
+		t.Fatalf("not backgrounded: %+v", r.info)
 	}
-	if !env.AutoBackgrounded || env.ExitCode != nil {
-		t.Fatalf("not backgrounded: %+v", env)
-	}
-	j, _ := e.Job(env.JobID)
-	wait(t, j, 10*time.Second)
-	if st, _, _ := j.Exit(); st != TimedOut {
+	wait(t, r.j, 10*time.Second)
+	if st, _, _ := r.j.Exit(); st != TimedOut {
 		t.Fatalf("status %s, want timed_out", st)
 	}
 }
@@ -266,7 +237,7 @@ func TestCancelKills(t *testing.T) {
 		id = <-sub
 		cancel()
 	}()
-	_, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0, 1024)
+	_, _, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0)
 	if !errors.Is(err, ErrCancelled) {
 		t.Fatalf("err %v, want cancelled", err)
 	}
@@ -283,11 +254,10 @@ func TestDisconnectPromotes(t *testing.T) {
 		<-sub
 		cancel(errors.New("connection closed"))
 	}()
-	env, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0, 1024)
-	if err != nil || !env.AutoBackgrounded {
-		t.Fatalf("err %v env %+v: a disconnect must leave the job running", err, env)
+	j, bg, err := e.Exec(ctx, Spec{Command: "sleep 600"}, 0)
+	if err != nil || !bg {
+		t.Fatalf("err %v, backgrounded %v: a disconnect must leave the job running", err, bg)
 	}
-	j, _ := e.Job(env.JobID)
 	if j.Done() {
 		t.Fatal("job ended on disconnect")
 	}
@@ -302,9 +272,8 @@ func TestBackgroundByPerson(t *testing.T) {
 		j, _ := e.Job(id)
 		j.Background()
 	}()
-	env, err := e.Exec(t.Context(), Spec{Command: "sleep 600"}, 0, 1024)
-	if err != nil || !env.AutoBackgrounded {
-		t.Fatalf("err %v env %+v", err, env)
+	if _, bg, err := e.Exec(t.Context(), Spec{Command: "sleep 600"}, 0); err != nil || !bg {
+		t.Fatalf("err %v, backgrounded %v", err, bg)
 	}
 }
 
@@ -339,25 +308,18 @@ func TestAutoBackgroundLosesNothing(t *testing.T) {
 	var whole, promoted int
 	for i := range runs {
 		budget := budgets[i%len(budgets)]
-		env, err := e.Exec(t.Context(), Spec{Command: helperCmd(), Env: map[string]string{"TEND_HELPER": fmt.Sprintf("lines:%d:gapms:%d", lines, gap)}}, budget, 1<<20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := []byte(env.Stdout)
-		if env.AutoBackgrounded {
+		r := execute(t, e, Spec{Command: helperCmd(), Env: map[string]string{"TEND_HELPER": fmt.Sprintf("lines:%d:gapms:%d", lines, gap)}}, budget)
+		got := []byte(r.stdout)
+		if r.bg {
 			promoted++
-			if int64(len(got)) != *env.StdoutNextOffset {
-				t.Fatalf("returned %d bytes but next offset %d", len(got), *env.StdoutNextOffset)
-			}
-			j, _ := e.Job(env.JobID)
-			wait(t, j, 10*time.Second)
-			rest, _ := j.Read(Stdout, *env.StdoutNextOffset, 1<<20)
+			wait(t, r.j, 10*time.Second)
+			rest, _ := r.j.Read(Stdout, int64(len(got)), 1<<20)
 			got = append(got, rest.Data...)
 		} else {
 			whole++
 		}
 		if !bytes.Equal(got, want) {
-			t.Fatalf("run %d (budget %s, backgrounded %v): union of %d bytes differs from the %d expected", i, budget, env.AutoBackgrounded, len(got), len(want))
+			t.Fatalf("run %d (budget %s, backgrounded %v): union of %d bytes differs from the %d expected", i, budget, r.bg, len(got), len(want))
 		}
 	}
 	t.Logf("%d runs returned whole, %d were backgrounded; all byte-exact", whole, promoted)
@@ -543,15 +505,15 @@ func TestHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := e1.Exec(t.Context(), Spec{Command: "echo remembered"}, 5*time.Second, 1024)
+	r := execute(t, e1, Spec{Command: "echo remembered", Origin: PersonOrigin()}, 5*time.Second)
+	e1.Close()
+	e2 := newEngine(t, Config{StateDir: dir})
+	j, err := e2.Job(r.j.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e1.Close()
-	e2 := newEngine(t, Config{StateDir: dir})
-	j, err := e2.Job(env.JobID)
-	if err != nil {
-		t.Fatal(err)
+	if !j.Origin.IsPerson() || j.Origin != PersonOrigin() {
+		t.Errorf("origin from history %+v: the person's job must stay the person's", j.Origin)
 	}
 	c, _ := j.Read(Stdout, 0, 100)
 	if string(c.Data) != "remembered\n" || !c.EOF {
@@ -609,6 +571,7 @@ func TestMergedInterleave(t *testing.T) {
 			t.Fatalf("merged in %d-byte reads: %q", n, got)
 		}
 	}
+	checkSpans(t, j, want)
 	e.Close()
 	e2 := newEngine(t, Config{StateDir: dir})
 	h, err := e2.Job(j.ID)
@@ -618,19 +581,49 @@ func TestMergedInterleave(t *testing.T) {
 	if got := string(readAll(t, h, Merged, 7)); got != want {
 		t.Fatalf("merged from history: %q", got)
 	}
+	checkSpans(t, h, want)
+}
+
+// checkSpans reads a job's merged output at every offset and checks that
+// the spans say "err" lines came from stderr and the rest from stdout.
+func checkSpans(t *testing.T, j *Job, want string) {
+	t.Helper()
+	for off := range int64(len(want)) {
+		c, err := j.Read(Merged, off, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, total := 0, 0
+		for _, sp := range c.Spans {
+			for range sp.Len {
+				at := int(off) + pos
+				lineStart := strings.LastIndexByte(want[:at], '\n') + 1
+				wantStream := Stdout
+				if strings.HasPrefix(want[lineStart:], "err") {
+					wantStream = Stderr
+				}
+				if sp.Stream != wantStream {
+					t.Fatalf("read at %d: byte %d (%q) is from %s, want %s", off, at, want[at], sp.Stream, wantStream)
+				}
+				pos++
+			}
+			total += sp.Len
+		}
+		if total != len(c.Data) {
+			t.Fatalf("read at %d: spans cover %d of %d bytes", off, total, len(c.Data))
+		}
+	}
 }
 
 func TestLimits(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
 	dir := t.TempDir()
-	env, err := e.Exec(t.Context(), Spec{Command: "ulimit -n; ulimit -t", Limits: Limits{Nofile: 123, CPUSec: 7}}, 5*time.Second, 1024)
-	if err != nil || env.Stdout != "123\n7\n" {
-		t.Fatalf("limits: %q %v", env.Stdout, err)
+	if r := execute(t, e, Spec{Command: "ulimit -n; ulimit -t", Limits: Limits{Nofile: 123, CPUSec: 7}}, 5*time.Second); r.stdout != "123\n7\n" {
+		t.Fatalf("limits: %q", r.stdout)
 	}
-	env, err = e.Exec(t.Context(), Spec{Command: "head -c 3000000 /dev/zero > big", Cwd: dir, Limits: Limits{FsizeMB: 1}}, 5*time.Second, 1024)
-	if err != nil || env.SemanticStatus == SemanticOK {
-		t.Fatalf("a 3 MB write under a 1 MiB file limit succeeded: %+v %v", env, err)
+	if r := execute(t, e, Spec{Command: "head -c 3000000 /dev/zero > big", Cwd: dir, Limits: Limits{FsizeMB: 1}}, 5*time.Second); r.code() == 0 {
+		t.Fatalf("a 3 MB write under a 1 MiB file limit succeeded: %+v", r.info)
 	}
 }
 

@@ -77,7 +77,7 @@ func newEngine(t *testing.T, cfg Config) *Engine {
 }
 
 // readAll pages through a stream in chunks of size n.
-func readAll(t *testing.T, j *Job, stream string, n int) []byte {
+func readAll(t *testing.T, j *Job, stream Stream, n int) []byte {
 	t.Helper()
 	var out []byte
 	var off int64
@@ -206,4 +206,37 @@ func wait(t *testing.T, j *Job, d time.Duration) {
 	if err := j.Wait(ctx); err != nil {
 		t.Fatalf("job %s (%q) did not finish within %s", j.ID, j.Command, d)
 	}
+}
+
+// ran is an exec as the tests look at it.
+type ran struct {
+	j              *Job
+	bg             bool   // still running: the exec returned before it ended
+	stdout, stderr string // the output so far
+	info           Info
+}
+
+// code is the exit code (-1 while the job runs).
+func (r ran) code() int {
+	if r.info.ExitCode == nil {
+		return -1
+	}
+	return *r.info.ExitCode
+}
+
+// execute runs spec as a foreground exec with the given budget and reads
+// what it printed.
+func execute(t *testing.T, e *Engine, spec Spec, budget time.Duration) ran {
+	t.Helper()
+	j, bg, err := e.Exec(t.Context(), spec, budget)
+	if err != nil {
+		t.Fatalf("exec %q: %v", spec.Command, err)
+	}
+	r := ran{j: j, bg: bg, info: j.Info()}
+	c, _ := j.Read(Stdout, 0, 64<<20)
+	r.stdout = string(c.Data)
+	if c, err := j.Read(Stderr, 0, 64<<20); err == nil {
+		r.stderr = string(c.Data)
+	}
+	return r
 }

@@ -12,31 +12,38 @@ import (
 // meta is a job's metadata file (jobs/<id>/meta.json), written at start and
 // at exit, so the next engine can show the job as history.
 type meta struct {
-	ID          JobID     `json:"id"`
-	Name        string    `json:"name,omitempty"`
-	Command     string    `json:"command"`
-	Description string    `json:"description,omitempty"`
-	Cwd         string    `json:"cwd"`
-	Origin      Origin    `json:"origin"`
-	Pid         int       `json:"pid"`
-	PidStart    uint64    `json:"pid_start"`
-	Owner       int       `json:"owner_pid"`
-	OwnerStart  uint64    `json:"owner_start"`
-	Token       string    `json:"engine_token"`
-	Merged      bool      `json:"merged,omitempty"`
-	PTY         bool      `json:"pty,omitempty"`
-	Cols        int       `json:"cols,omitempty"`
-	Rows        int       `json:"rows,omitempty"`
-	Started     time.Time `json:"started"`
-	Status      string    `json:"status"`
-	ExitCode    int       `json:"exit_code"`
-	Signal      string    `json:"signal,omitempty"`
-	Ended       time.Time `json:"ended,omitzero"`
-	Warning     string    `json:"warning,omitempty"`
-	Note        string    `json:"note,omitempty"`
+	ID          JobID      `json:"id"`
+	Name        string     `json:"name,omitempty"`
+	Command     string     `json:"command"`
+	Description string     `json:"description,omitempty"`
+	Cwd         string     `json:"cwd"`
+	Origin      metaOrigin `json:"origin"`
+	Pid         int        `json:"pid"`
+	PidStart    uint64     `json:"pid_start"`
+	Owner       int        `json:"owner_pid"`
+	OwnerStart  uint64     `json:"owner_start"`
+	Token       string     `json:"engine_token"`
+	Merged      bool       `json:"merged,omitempty"`
+	PTY         bool       `json:"pty,omitempty"`
+	Cols        int        `json:"cols,omitempty"`
+	Rows        int        `json:"rows,omitempty"`
+	Started     time.Time  `json:"started"`
+	Status      string     `json:"status"`
+	ExitCode    int        `json:"exit_code"`
+	Signal      string     `json:"signal,omitempty"`
+	Ended       time.Time  `json:"ended,omitzero"`
+	Warning     string     `json:"warning,omitempty"`
+	Note        string     `json:"note,omitempty"`
 }
 
-var self = func() procInfo { p, _ := readProc(os.Getpid()); return p }()
+// metaOrigin is [Origin] as meta.json keeps it.
+type metaOrigin struct {
+	Client  string `json:"client"`
+	Version string `json:"version,omitempty"`
+	Session string `json:"session,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Person  bool   `json:"person,omitempty"`
+}
 
 // metaAfter is how long a job runs before its metadata is written: a crash
 // can then tell which jobs were lost. Shorter jobs write it once, at the end,
@@ -55,7 +62,8 @@ func (j *Job) writeMeta(final bool) {
 	j.mu.Lock()
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
-		Origin: j.Origin, Pid: j.pid, PidStart: j.leader.start, Owner: self.pid, OwnerStart: self.start,
+		Origin: metaOrigin{j.Origin.Client, j.Origin.Version, j.Origin.Session, j.Origin.Tool, j.Origin.person},
+		Pid:    j.pid, PidStart: j.leader.start, Owner: j.e.self.pid, OwnerStart: j.e.self.start,
 		Token: j.e.token, Merged: j.merged, PTY: j.pty, Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
 	}
@@ -118,16 +126,17 @@ func (e *Engine) loadHistory() {
 	for _, m := range ms {
 		j := &Job{
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
-			Origin: m.Origin, Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
-			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
+			Origin:  Origin{m.Origin.Client, m.Origin.Version, m.Origin.Session, m.Origin.Tool, m.Origin.Person},
+			Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
+			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
 			warning: m.Warning, note: m.Note,
 		}
 		j.reaped.Store(true)
 		close(j.done)
-		logs := map[string]string{Stdout: "stdout.log", Stderr: "stderr.log"}
+		logs := map[Stream]string{Stdout: "stdout.log", Stderr: "stderr.log"}
 		if m.PTY {
-			logs = map[string]string{Stdout: "pty.log"}
+			logs = map[Stream]string{Stdout: "pty.log"}
 		}
 		for n, file := range logs {
 			if s, err := openStream(filepath.Join(j.dir, file)); err == nil {

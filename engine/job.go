@@ -24,9 +24,10 @@ type JobID string
 // Status is where a job is in its life.
 type Status int
 
-// The statuses. Only Running is not final.
+// The statuses. Only Running is not final. The zero Status is none of
+// them: a job looked up where there is none is not running.
 const (
-	Running  Status = iota
+	Running  Status = iota + 1
 	Exited          // the process exited by itself (any code)
 	Signaled        // it died from a signal tend did not send
 	Killed          // tend ended it: a person, an agent, a cancel, shutdown
@@ -56,16 +57,24 @@ func (s Status) String() string {
 	}
 }
 
-// Origin says who started a job: an MCP client, or a person ("human").
+// Origin says who started a job: an MCP client (its name and version from
+// initialize, its session and the tool called), or the person at the TUI.
 type Origin struct {
-	Client  string `json:"client"`
-	Version string `json:"version,omitempty"`
-	Session string `json:"session,omitempty"`
-	Tool    string `json:"tool,omitempty"`
+	Client  string
+	Version string
+	Session string
+	Tool    string
+	// person marks the person's own jobs. It is unexported so that only
+	// [PersonOrigin] sets it: an MCP client that calls itself "human" is
+	// still a client.
+	person bool
 }
 
-// Human is the origin of jobs a person starts in the TUI.
-var Human = Origin{Client: "human"}
+// PersonOrigin is the origin of the jobs a person starts in the TUI.
+func PersonOrigin() Origin { return Origin{Client: "human", person: true} }
+
+// IsPerson reports whether o is the person at the TUI.
+func (o Origin) IsPerson() bool { return o.person }
 
 func (o Origin) String() string {
 	if o.Version != "" {
@@ -74,12 +83,43 @@ func (o Origin) String() string {
 	return o.Client
 }
 
-// Stream names accepted by reads.
+// Stream names one output stream of a job.
+type Stream uint8
+
+// The streams. A pipe job has stdout and stderr, and Merged interleaves them
+// in arrival order; a PTY job (or one started with MergeStderr) has one
+// stream, which every name but Stderr reads.
 const (
-	Stdout = "stdout"
-	Stderr = "stderr"
-	Merged = "merged"
+	Merged Stream = iota
+	Stdout
+	Stderr
 )
+
+func (s Stream) String() string {
+	switch s {
+	case Merged:
+		return "merged"
+	case Stdout:
+		return "stdout"
+	case Stderr:
+		return "stderr"
+	}
+	return fmt.Sprintf("Stream(%d)", int(s))
+}
+
+// ParseStream reads a stream's name: stdout, stderr, merged, or "" for
+// merged; "pty" names a PTY job's one stream.
+func ParseStream(name string) (Stream, error) {
+	switch name {
+	case "", "merged", "pty":
+		return Merged, nil
+	case "stdout":
+		return Stdout, nil
+	case "stderr":
+		return Stderr, nil
+	}
+	return 0, fmt.Errorf("no stream %q: say stdout, stderr or merged", name)
+}
 
 // Job is one running or finished command.
 type Job struct {
@@ -97,7 +137,7 @@ type Job struct {
 	pid       int
 	leader    procInfo
 	reaped    atomic.Bool       // os/exec has waited for the leader
-	streams   map[string]source // stdout, stderr, merged (an interleave of the two)
+	streams   map[Stream]source // stdout, stderr, merged (an interleave of the two)
 	merged    bool              // stderr shares stdout's pipe
 	pty       bool              // runs on a pseudo-terminal: one stream, the terminal's
 	ptmx      *os.File          // the PTY master while the job runs
@@ -134,25 +174,26 @@ type Job struct {
 
 // Info is a job's state for listing and events.
 type Info struct {
-	ID              JobID     `json:"job_id"`
-	Name            string    `json:"name,omitempty"`
-	Command         string    `json:"command"`
-	Description     string    `json:"description,omitempty"`
-	Cwd             string    `json:"cwd"`
-	Origin          Origin    `json:"origin"`
-	Pid             int       `json:"pid"`
-	Status          string    `json:"status"`
-	ExitCode        *int      `json:"exit_code,omitempty"`
-	Signal          string    `json:"signal,omitempty"`
-	StartedAt       time.Time `json:"started_at"`
-	RuntimeMs       int64     `json:"runtime_ms"`
-	StdoutBytes     int64     `json:"stdout_bytes"`
-	StderrBytes     int64     `json:"stderr_bytes"`
-	PTY             bool      `json:"pty,omitempty"`
-	WaitingForInput bool      `json:"waiting_for_input,omitempty"`
-	Foreground      bool      `json:"foreground,omitempty"`
-	Warning         string    `json:"warning,omitempty"`
-	Note            string    `json:"note,omitempty"`
+	ID              JobID
+	Name            string
+	Command         string
+	Description     string
+	Cwd             string
+	Origin          Origin
+	Pid             int
+	Status          Status
+	ExitCode        *int   // set once the job has finished
+	Signal          string // the signal that ended it, if one did
+	StartedAt       time.Time
+	RuntimeMs       int64
+	StdoutBytes     int64
+	StderrBytes     int64
+	PTY             bool
+	WaitingForInput bool // quiet, with a last line that looks like a prompt
+	Foreground      bool // an exec call is waiting on it
+	Warning         string
+	Note            string    // what tend noticed about it (a descendant kept its output open …)
+	Approval        *Approval // a person's decision that let it run
 }
 
 // Info returns a snapshot of the job's state.
@@ -161,9 +202,9 @@ func (j *Job) Info() Info {
 	defer j.mu.Unlock()
 	in := Info{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
-		Origin: j.Origin, Pid: j.pid, Status: j.status.String(), Signal: j.signal,
+		Origin: j.Origin, Pid: j.pid, Status: j.status, Signal: j.signal,
 		StartedAt: j.Started, Foreground: j.foreground && j.status == Running, PTY: j.pty,
-		Warning: j.warning, Note: j.note,
+		Warning: j.warning, Note: j.note, Approval: j.approval,
 	}
 	end := time.Now()
 	if j.status != Running {
@@ -209,60 +250,55 @@ func (j *Job) Exit() (Status, int, string) {
 	return j.status, j.exitCode, j.signal
 }
 
-// Stream returns the named stream, resolving aliases: "merged" is stdout when
-// stderr shares its pipe; "" is merged.
-func (j *Job) stream(name string) (source, error) {
-	if name == "" {
-		name = Merged
-	}
-	if j.pty {
-		// A PTY job has one stream: the terminal's output.
-		if name == Stderr {
-			return nil, fmt.Errorf("job %s runs on a terminal and has one stream: read %q", j.ID, Stdout)
+// stream returns the stream a read of s is served from: a PTY job, or one
+// whose stderr shares stdout's pipe, has one stream, which Merged and
+// Stdout both name.
+func (j *Job) stream(s Stream) (source, error) {
+	if j.pty || j.merged {
+		if s == Stderr {
+			why := "runs on a terminal"
+			if !j.pty {
+				why = "merges stderr into stdout"
+			}
+			return nil, fmt.Errorf("job %s %s and has one stream: read stdout or merged", j.ID, why)
 		}
-		if name == Merged || name == "pty" {
-			name = Stdout
-		}
+		s = Stdout
 	}
-	if j.merged && (name == Merged || name == Stderr) {
-		if name == Stderr {
-			return nil, fmt.Errorf("job %s merges stderr into stdout: read stream %q", j.ID, Stdout)
-		}
-		name = Stdout
-	}
-	s, ok := j.streams[name]
+	src, ok := j.streams[s]
 	if !ok {
-		return nil, fmt.Errorf("job %s has no stream %q (use stdout, stderr or merged)", j.ID, name)
+		return nil, fmt.Errorf("job %s has no stream %s", j.ID, s)
 	}
-	return s, nil
+	return src, nil
 }
 
-// Read returns up to limit bytes of the named stream from offset off.
-func (j *Job) Read(name string, off int64, limit int) (Chunk, error) {
-	s, err := j.stream(name)
+// Read returns up to limit bytes of stream s from offset off. A read of
+// Merged says in [Chunk.Spans] which bytes came from stdout and which from
+// stderr.
+func (j *Job) Read(s Stream, off int64, limit int) (Chunk, error) {
+	src, err := j.stream(s)
 	if err != nil {
 		return Chunk{}, err
 	}
-	return s.ReadAt(off, limit), nil
+	return src.ReadAt(off, limit), nil
 }
 
-// Len returns the bytes written so far to the named stream.
-func (j *Job) Len(name string) (int64, error) {
-	s, err := j.stream(name)
+// Len returns the bytes written so far to stream s.
+func (j *Job) Len(s Stream) (int64, error) {
+	src, err := j.stream(s)
 	if err != nil {
 		return 0, err
 	}
-	return s.Len(), nil
+	return src.Len(), nil
 }
 
-// Changed returns a channel closed on the next write to the named stream or
-// when it ends, and the stream's end and whether it is closed now.
-func (j *Job) Changed(name string) (<-chan struct{}, int64, bool, error) {
-	s, err := j.stream(name)
+// Changed returns a channel closed on the next write to stream s or when it
+// ends, and the stream's end and whether it is closed now.
+func (j *Job) Changed(s Stream) (<-chan struct{}, int64, bool, error) {
+	src, err := j.stream(s)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	end, closed, ch := s.state()
+	end, closed, ch := src.state()
 	return ch, end, closed, nil
 }
 
@@ -274,7 +310,7 @@ func (j *Job) Input(data []byte) (int, error) {
 		return 0, fmt.Errorf("job %s %s (code %d): %w", j.ID, st, code, ErrNotRunning)
 	}
 	if j.in == nil {
-		return 0, fmt.Errorf("job %s was started without stdin (terminal_exec reads /dev/null unless given stdin; start it with terminal_job_start)", j.ID)
+		return 0, fmt.Errorf("job %s: %w", j.ID, ErrNoStdin)
 	}
 	if j.pty {
 		if err := j.checkCanonical(data); err != nil {
@@ -288,7 +324,7 @@ func (j *Job) Input(data []byte) (int, error) {
 // terminal it sends end-of-file (ctrl+d) instead.
 func (j *Job) CloseInput() error {
 	if j.in == nil {
-		return fmt.Errorf("job %s has no open stdin", j.ID)
+		return fmt.Errorf("job %s: %w", j.ID, ErrNoStdin)
 	}
 	if j.pty {
 		_, err := j.in.Write([]byte{4})
@@ -319,8 +355,10 @@ func (j *Job) Signal(sig syscall.Signal) error {
 }
 
 // Kill ends the job's whole tree: SIGTERM to its group and every process
-// found to belong to it, then after the grace period SIGKILL and sweeps until
-// none is left. It returns once the job has finished. reason is recorded.
+// found to belong to it (and, for a PTY job, SIGHUP shortly after, as a
+// closing terminal sends: an interactive shell ignores SIGTERM), then after
+// the grace period SIGKILL and sweeps until none is left. It returns once
+// the job has finished. reason is recorded as why it ended.
 func (j *Job) Kill(reason string) {
 	j.mu.Lock()
 	if j.killReason == "" && j.status == Running {
@@ -334,17 +372,29 @@ func (j *Job) Kill(reason string) {
 	}
 }
 
-// endTree signals everything of the job: TERM, grace, KILL, sweep.
+// hangupAfter is how long a killed PTY job has to end on SIGTERM before it
+// is hung up too.
+const hangupAfter = 100 * time.Millisecond
+
+// endTree signals everything of the job: TERM (and HUP for a terminal),
+// grace, KILL, sweep.
 func (e *Engine) endTree(j *Job, grace time.Duration) {
 	j.signalTree(syscall.SIGTERM)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(grace)
+	var hangup <-chan time.Time
+	if j.pty {
+		hangup = time.After(min(hangupAfter, grace))
+	}
 wait:
 	for {
 		select {
 		case <-deadline:
 			break wait
+		case <-hangup:
+			hangup = nil
+			j.signalTree(syscall.SIGHUP)
 		case <-tick.C:
 			if j.Done() && len(members(j.ID, j.e.token, j.leader)) == 0 {
 				return
@@ -352,7 +402,8 @@ wait:
 		}
 	}
 	// A killed process can re-parent its own children to us after we listed
-	// them (RELIABILITY V3), so sweep until a round finds nothing.
+	// them (RELIABILITY V3: one round left a survivor, two cleared it), so
+	// sweep until a round finds nothing.
 	for range 100 {
 		if j.signalTree(syscall.SIGKILL) == 0 && j.reaped.Load() {
 			return
@@ -499,8 +550,8 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 	j := &Job{
 		ID: id, Name: spec.Name, Command: spec.Command, Description: spec.Description, Cwd: cwd,
 		Origin: spec.Origin, e: e, dir: dir, merged: spec.MergeStderr,
-		streams: map[string]source{}, done: make(chan struct{}), bg: make(chan struct{}),
-		foreground: spec.Foreground,
+		streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
+		foreground: spec.Foreground, status: Running,
 	}
 	j.warning, j.approval = verdict.Warning, verdict.Approval
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -569,7 +620,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 // feeds), and the child's ends to close once the child has them.
 type jobIO struct {
 	readers   []*os.File
-	names     []string
+	names     []Stream
 	childEnds []*os.File
 }
 
@@ -588,12 +639,12 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 			closeAll(io.childEnds)
 		}
 	}()
-	names := []string{Stdout, Stderr}
+	names := []Stream{Stdout, Stderr}
 	if spec.MergeStderr {
 		names = names[:1]
 	}
 	for _, n := range names {
-		j.streams[n] = newStream(filepath.Join(j.dir, n+".log"), j.e.cfg.LogCap)
+		j.streams[n] = newStream(filepath.Join(j.dir, n.String()+".log"), j.e.cfg.LogCap)
 		r, w, err := os.Pipe()
 		if err != nil {
 			return io, err
@@ -638,7 +689,7 @@ const pipeSize = 1 << 20
 
 // pump copies one pipe into its stream (and the merged stream), never
 // waiting on readers.
-func (j *Job) pump(r *os.File, name string) {
+func (j *Job) pump(r *os.File, name Stream) {
 	buf := make([]byte, pipeSize)
 	s := j.streams[name].(*stream)
 	m, _ := j.streams[Merged].(*interleave)
@@ -726,7 +777,7 @@ func (j *Job) finish(waitErr error) {
 	case errors.As(waitErr, &ee):
 		ws := ee.Sys().(syscall.WaitStatus)
 		if ws.Signaled() {
-			j.signal = signalName(ws.Signal())
+			j.signal = SignalName(ws.Signal())
 			j.exitCode = 128 + int(ws.Signal())
 			j.status = Signaled
 		} else {

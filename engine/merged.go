@@ -32,6 +32,9 @@ const (
 	mergedName = "merged.idx"
 )
 
+// srcStream is the stream of each run source.
+var srcStream = [2]Stream{srcStdout: Stdout, srcStderr: Stderr}
+
 // interleave is the merged view of stdout and stderr in arrival order. It
 // keeps no copy of the bytes, only where each run of one stream begins, so
 // merged output costs neither a third ring nor a second log, and tells
@@ -204,6 +207,13 @@ func (m *interleave) ReadAt(off int64, limit int) Chunk {
 			c.Offset += part.Dropped
 		}
 		c.Data = append(c.Data, part.Data...)
+		if n := len(part.Data); n > 0 {
+			if k := len(c.Spans) - 1; k >= 0 && c.Spans[k].Stream == srcStream[r.src] {
+				c.Spans[k].Len += n
+			} else {
+				c.Spans = append(c.Spans, Span{srcStream[r.src], n})
+			}
+		}
 		pos += part.Dropped + int64(len(part.Data))
 		if len(part.Data) == 0 {
 			break

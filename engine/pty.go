@@ -25,6 +25,7 @@ const (
 	DefaultRows = 40
 	maxCanon    = 4095 // bytes of one line a canonical-mode terminal keeps (RELIABILITY V16)
 	maxSize     = 1000
+	scrollback  = 20000 // lines of a PTY job's screen kept after they scroll off
 )
 
 // Sentinel errors of PTY jobs.
@@ -72,12 +73,12 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	j.in = newInputQueue(w)
 	// The terminal answers the program's queries (cursor position, device
 	// attributes) through the job's input, as a real terminal would.
-	j.term = vterm.New(cols, rows, vterm.WithReplies(func(b []byte) { j.in.Write(b) }))
+	j.term = vterm.New(cols, rows, vterm.WithScrollback(scrollback), vterm.WithReplies(func(b []byte) { j.in.Write(b) }))
 	j.termOnce.Do(func() {})
 	if len(spec.Stdin) > 0 {
 		j.in.Write(spec.Stdin) // fits, and no line is cut: checkStdin
 	}
-	return jobIO{readers: []*os.File{ptmx}, names: []string{Stdout}, childEnds: []*os.File{tty}}, nil
+	return jobIO{readers: []*os.File{ptmx}, names: []Stream{Stdout}, childEnds: []*os.File{tty}}, nil
 }
 
 func dup(f *os.File) (*os.File, error) {
@@ -134,6 +135,9 @@ func (j *Job) Resize(cols, rows int) error {
 // checkCanonical refuses input with a line the terminal would cut, when the
 // terminal is in canonical (line-editing) mode.
 func (j *Job) checkCanonical(data []byte) error {
+	if len(data) <= maxCanon {
+		return nil // no line in it can be too long: spare the ioctl (a key press)
+	}
 	rc, err := j.ptmx.SyscallConn()
 	if err != nil {
 		return nil
@@ -240,17 +244,38 @@ const emulatePace = 4 * time.Millisecond
 // caught up with the output printed so far (or after a short wait). Finished
 // PTY jobs from history are rendered from their log.
 func (j *Job) Screen() (*vterm.Snapshot, error) {
+	if err := j.catchUp(); err != nil {
+		return nil, err
+	}
+	return j.term.Snapshot(), nil
+}
+
+// Scrollback returns the lines that scrolled off the top of a PTY job's
+// screen, oldest first (the last 20 000), and the screen below them, taken
+// at the same moment, once the emulator has caught up as for [Job.Screen].
+func (j *Job) Scrollback() ([]vterm.Line, *vterm.Snapshot, error) {
+	if err := j.catchUp(); err != nil {
+		return nil, nil, err
+	}
+	lines, snap := j.term.History()
+	return lines, snap, nil
+}
+
+// catchUp makes sure a PTY job has a screen (a job from history gets one,
+// fed from its log) and waits, up to 2 s, until it shows all the output
+// printed so far.
+func (j *Job) catchUp() error {
 	if !j.pty {
-		return nil, fmt.Errorf("job %s: %w: only PTY jobs have a screen", j.ID, ErrNotPTY)
+		return fmt.Errorf("job %s: %w: only PTY jobs have a screen", j.ID, ErrNotPTY)
 	}
 	j.termOnce.Do(func() {
 		if j.term == nil { // history: replay the log
-			j.term = vterm.New(cmp.Or(j.cols, DefaultCols), cmp.Or(j.rows, DefaultRows))
+			j.term = vterm.New(cmp.Or(j.cols, DefaultCols), cmp.Or(j.rows, DefaultRows), vterm.WithScrollback(scrollback))
 		}
 	})
 	j.want()
 	j.termAt.wait(j.streams[Stdout].Len(), 2*time.Second)
-	return j.term.Snapshot(), nil
+	return nil
 }
 
 // progress is an offset that goroutines can wait to reach.

@@ -12,12 +12,9 @@ import (
 func TestPTYIsATerminal(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: `test -t 0 && test -t 1 && echo "tty $TERM" && stty size`, PTY: true, Cols: 97, Rows: 31}, 10*time.Second, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.ReplaceAll(env.Stdout, "\r\n", "\n"); got != "tty xterm-256color\n31 97\n" || *env.ExitCode != 0 {
-		t.Fatalf("stdout %q exit %v", env.Stdout, deref(env.ExitCode))
+	r := execute(t, e, Spec{Command: `test -t 0 && test -t 1 && echo "tty $TERM" && stty size`, PTY: true, Cols: 97, Rows: 31}, 10*time.Second)
+	if got := strings.ReplaceAll(r.stdout, "\r\n", "\n"); got != "tty xterm-256color\n31 97\n" || r.code() != 0 {
+		t.Fatalf("stdout %q exit %d", r.stdout, r.code())
 	}
 }
 
@@ -31,12 +28,9 @@ func TestPTYShortLivedLosesNothing(t *testing.T) {
 		n = 50
 	}
 	for i := range n {
-		env, err := e.Exec(t.Context(), Spec{Command: fmt.Sprintf("printf MARK-%d; exit 3", i), PTY: true}, 10*time.Second, 4096)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if env.Stdout != fmt.Sprintf("MARK-%d", i) || *env.ExitCode != 3 {
-			t.Fatalf("run %d: stdout %q exit %v", i, env.Stdout, deref(env.ExitCode))
+		r := execute(t, e, Spec{Command: fmt.Sprintf("printf MARK-%d; exit 3", i), PTY: true}, 10*time.Second)
+		if r.stdout != fmt.Sprintf("MARK-%d", i) || r.code() != 3 {
+			t.Fatalf("run %d: stdout %q exit %d", i, r.stdout, r.code())
 		}
 	}
 }
@@ -48,18 +42,14 @@ func TestPTYGrandchildHoldingTerminal(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{Drain: 200 * time.Millisecond})
 	t0 := time.Now()
-	env, err := e.Exec(t.Context(), Spec{Command: `(trap '' HUP; sleep 30; echo late) & echo early`, PTY: true}, 10*time.Second, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := execute(t, e, Spec{Command: `(trap '' HUP; sleep 30; echo late) & echo early`, PTY: true}, 10*time.Second)
 	if took := time.Since(t0); took > 5*time.Second {
 		t.Fatalf("took %s", took)
 	}
-	if !strings.Contains(env.Stdout, "early") || strings.Contains(env.Stdout, "late") {
-		t.Fatalf("stdout %q", env.Stdout)
+	if !strings.Contains(r.stdout, "early") || strings.Contains(r.stdout, "late") {
+		t.Fatalf("stdout %q", r.stdout)
 	}
-	j, _ := e.Job(env.JobID)
-	assertGone(t, j)
+	assertGone(t, r.j)
 }
 
 // R1.7: a line longer than canonical mode keeps is refused, never cut.
@@ -128,11 +118,7 @@ func TestPTYScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := e.Exec(t.Context(), Spec{Command: `printf 'first\r\nsecond\r\n\033[1;31mred\033[0m\033[2;3HX'`, PTY: true, Cols: 40, Rows: 5}, 10*time.Second, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, _ := e.Job(env.JobID)
+	j := execute(t, e, Spec{Command: `printf 'first\r\nsecond\r\n\033[1;31mred\033[0m\033[2;3HX'`, PTY: true, Cols: 40, Rows: 5}, 10*time.Second).j
 	snap, err := j.Screen()
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +131,7 @@ func TestPTYScreen(t *testing.T) {
 	}
 	e.Close()
 	e2 := newEngine(t, Config{StateDir: dir})
-	h, _ := e2.Job(env.JobID)
+	h, _ := e2.Job(j.ID)
 	snap, err = h.Screen()
 	if err != nil || !strings.HasPrefix(snap.Text(), "first\nseXond\nred") {
 		t.Fatalf("history screen: %v\n%s", err, snap.Text())
@@ -161,12 +147,9 @@ func TestPTYScreen(t *testing.T) {
 func TestPTYAnswersQueries(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
-	env, err := e.Exec(t.Context(), Spec{Command: `printf 'ab\033[6n'; IFS= read -rs -d R -t 5 ans; echo " got ${ans#*[}"`, PTY: true}, 10*time.Second, 4096)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(env.Stdout, "got 1;3") {
-		t.Fatalf("no cursor position report: %q", env.Stdout)
+	r := execute(t, e, Spec{Command: `printf 'ab\033[6n'; IFS= read -rs -d R -t 5 ans; echo " got ${ans#*[}"`, PTY: true}, 10*time.Second)
+	if !strings.Contains(r.stdout, "got 1;3") {
+		t.Fatalf("no cursor position report: %q", r.stdout)
 	}
 }
 
@@ -190,5 +173,70 @@ func TestAsksTerminal(t *testing.T) {
 		if s.asks([]byte(plain)) || asksTerminal([]byte(plain)) {
 			t.Errorf("%q: a query found", plain)
 		}
+	}
+}
+
+// A PTY job's scrollback and screen together hold every line it printed,
+// once each and in order, also when read back from history.
+func TestPTYScrollback(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := execute(t, e, Spec{Command: "seq 1 300", PTY: true, Cols: 20, Rows: 6}, 10*time.Second).j
+	check := func(j *Job) {
+		t.Helper()
+		lines, snap, err := j.Scrollback()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range lines {
+			got = append(got, l.Text())
+		}
+		for _, row := range strings.Split(snap.Text(), "\n") {
+			if row != "" {
+				got = append(got, row)
+			}
+		}
+		if len(got) != 300 {
+			t.Fatalf("%d lines in scrollback and screen, want 300: %q…", len(got), got[:min(len(got), 5)])
+		}
+		for i, l := range got {
+			if l != fmt.Sprint(i+1) {
+				t.Fatalf("line %d is %q, want %d", i, l, i+1)
+			}
+		}
+	}
+	check(j)
+	e.Close()
+	h, err := newEngine(t, Config{StateDir: dir}).Job(j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(h)
+	pipe := start(t, newEngine(t, Config{}), Spec{Command: "true"})
+	if _, _, err := pipe.Scrollback(); !errors.Is(err, ErrNotPTY) {
+		t.Fatalf("scrollback of a pipe job: %v", err)
+	}
+}
+
+// Killing an interactive shell on a terminal, which ignores SIGTERM, hangs
+// it up as a closing terminal would, long before the grace period ends; the
+// job is reported killed by tend, not signaled.
+func TestKillPTYShellHangsUp(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Grace: time.Minute})
+	j := start(t, e, Spec{Command: "bash --norc --noprofile -i", PTY: true, Interactive: true, Env: map[string]string{"PS1": "ready> "}})
+	waitUntil(t, 10*time.Second, "the shell's prompt", func() bool {
+		c, _ := j.Read(Stdout, 0, 4096)
+		return strings.Contains(string(c.Data), "ready> ")
+	})
+	j.Kill("test")
+	st, _, sig := j.Exit()
+	if st != Killed || sig != "SIGHUP" {
+		t.Fatalf("status %s by %q, want killed by SIGHUP (SIGKILL means it waited out the grace)", st, sig)
 	}
 }

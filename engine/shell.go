@@ -23,7 +23,7 @@ const (
 )
 
 // ErrShellBusy says a shell is still running an earlier command.
-var ErrShellBusy = errors.New("the shell is still running a command: wait for it with read_only, or interrupt it with keys [\"ctrl+c\"]")
+var ErrShellBusy = errors.New("the shell is still running a command")
 
 // Shell is a persistent bash on a terminal. Each command runs through the
 // prompt, which carries an invisible marker with the command's exit code, so
@@ -95,7 +95,7 @@ func (e *Engine) Shell(id JobID) (*Shell, error) {
 	sh, ok := e.shells[id]
 	e.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%w: no shell session %q (open one with terminal_pty_open)", ErrNoSuchJob, id)
+		return nil, fmt.Errorf("%w: %q", ErrNoShell, id)
 	}
 	return sh, nil
 }
@@ -112,13 +112,13 @@ type RunSpec struct {
 
 // RunResult is what a shell printed for one use.
 type RunResult struct {
-	Output        string `json:"output"`
-	PromptAfter   bool   `json:"prompt_after"`
-	MatchedExpect bool   `json:"matched_expect"`
-	ExitCode      *int   `json:"exit_code,omitempty"`
-	NextOffset    int64  `json:"next_offset"`
-	TimedOut      bool   `json:"timed_out"`
-	Note          string `json:"note,omitempty"`
+	Output        string
+	PromptAfter   bool // the prompt came back: the command finished
+	MatchedExpect bool
+	ExitCode      *int // the command's exit code, read from the prompt
+	NextOffset    int64
+	TimedOut      bool
+	Note          string
 }
 
 // Run sends a command (or keys, or raw bytes) and waits for the prompt that
@@ -188,7 +188,7 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 		send = append(send, vterm.EncodeKey(k, modes)...)
 	}
 	if len(send) == 0 {
-		return RunResult{}, errors.New("nothing to send: give command, keys, or read_only")
+		return RunResult{}, errors.New("nothing to send: no command and no keys")
 	}
 	// Output already printed but not read belongs to no command: skip it.
 	from := j.streams[Stdout].Len()

@@ -167,6 +167,16 @@ type Chunk struct {
 	Dropped int64 // bytes between the asked offset and Offset that no longer exist
 	EOF     bool  // the stream is finished and Next is its end
 	Note    string
+	// Spans says, for a read of a pipe job's Merged stream, which stream
+	// each byte of Data came from: consecutive runs covering Data in order.
+	// It is nil for every other read: all of Data is then the stream read.
+	Spans []Span
+}
+
+// Span is a run of Len bytes of one stream within a merged read.
+type Span struct {
+	Stream Stream
+	Len    int
 }
 
 // ReadAt returns up to limit bytes starting at off. An offset past the end

@@ -50,24 +50,12 @@ const (
 	maxResult    = 200
 )
 
-// activities maps each server to its recorder; New installs one per server
-// (see [Server.Activity]).
-var activities sync.Map // *mcp.Server → *Activity
-
-// installActivity adds the recording middleware to s.
-func installActivity(s *Server) {
-	a := &Activity{clients: map[*mcp.ServerSession]Client{}, watchers: map[chan struct{}]struct{}{}}
-	activities.Store(s.Server, a)
-	s.AddReceivingMiddleware(a.middleware)
+func newActivity() *Activity {
+	return &Activity{clients: map[*mcp.ServerSession]Client{}, watchers: map[chan struct{}]struct{}{}}
 }
 
 // Activity returns the server's record of tool calls and clients.
-func (s *Server) Activity() *Activity {
-	if a, ok := activities.Load(s.Server); ok {
-		return a.(*Activity)
-	}
-	return nil
-}
+func (s *Server) Activity() *Activity { return s.activity }
 
 func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

@@ -1,10 +1,13 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,9 +22,64 @@ type execInput struct {
 	AutoBackgroundAfterSec *float64          `json:"auto_background_after_sec,omitempty" jsonschema:"return after this many seconds with the command still running as a background job (default 30); 0 waits until it ends or times out"`
 	Stdin                  *string           `json:"stdin,omitempty" jsonschema:"text written to the command's stdin, which is then closed (default: /dev/null)"`
 	MaxOutputKB            int               `json:"max_output_kb,omitempty" jsonschema:"inline output cap per stream in KiB (default 256); beyond it head and tail are shown and the rest is behind output_handle"`
-	Limits                 *engine.Limits    `json:"limits,omitempty" jsonschema:"optional resource limits"`
+	Limits                 *limitsInput      `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	Description            string            `json:"description,omitempty" jsonschema:"what this command is for, shown to the person watching"`
 	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal (120x40): for programs that need a terminal; output is one stream (stdout)"`
+}
+
+// limitsInput is [engine.Limits] on the wire.
+type limitsInput struct {
+	CPUSec  int `json:"cpu_sec,omitempty" jsonschema:"CPU seconds (RLIMIT_CPU)"`
+	RSSMB   int `json:"rss_mb,omitempty" jsonschema:"address space in MiB (RLIMIT_AS; Linux does not enforce RSS itself)"`
+	FsizeMB int `json:"fsize_mb,omitempty" jsonschema:"largest file the job may write, in MiB (RLIMIT_FSIZE)"`
+	Nofile  int `json:"nofile,omitempty" jsonschema:"open files (RLIMIT_NOFILE)"`
+}
+
+func (l *limitsInput) engine() engine.Limits {
+	if l == nil {
+		return engine.Limits{}
+	}
+	return engine.Limits{CPUSec: l.CPUSec, RSSMB: l.RSSMB, FsizeMB: l.FsizeMB, Nofile: l.Nofile}
+}
+
+// execOutput is the result of terminal_exec: the envelope.
+type execOutput struct {
+	ExitCode             *int            `json:"exit_code"`
+	Stdout               string          `json:"stdout"`
+	Stderr               string          `json:"stderr"`
+	StdoutTruncatedBytes int64           `json:"stdout_truncated_bytes"`
+	StderrTruncatedBytes int64           `json:"stderr_truncated_bytes"`
+	RuntimeMs            int64           `json:"runtime_ms"`
+	Pid                  int             `json:"pid"`
+	OutputHandle         string          `json:"output_handle,omitempty"`
+	TimedOut             bool            `json:"timed_out"`
+	SemanticStatus       string          `json:"semantic_status"`
+	SemanticMessage      string          `json:"semantic_message,omitempty"`
+	Warning              string          `json:"warning,omitempty"`
+	AutoBackgrounded     bool            `json:"auto_backgrounded"`
+	JobID                engine.JobID    `json:"job_id"`
+	Signal               string          `json:"signal,omitempty"`
+	Approval             *approvalOutput `json:"approval,omitempty"`
+	// StdoutNextOffset and StderrNextOffset are set when the exec was
+	// backgrounded: reading the job's streams from them gives the rest.
+	StdoutNextOffset *int64 `json:"stdout_next_offset,omitempty"`
+	StderrNextOffset *int64 `json:"stderr_next_offset,omitempty"`
+}
+
+// approvalOutput is [engine.Approval] on the wire.
+type approvalOutput struct {
+	Required bool   `json:"required"`
+	Decision string `json:"decision"`
+	By       string `json:"by,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	WaitedMs int64  `json:"waited_ms"`
+}
+
+func approvalOf(a *engine.Approval) *approvalOutput {
+	if a == nil {
+		return nil
+	}
+	return &approvalOutput{Required: a.Required, Decision: a.Decision, By: a.By, Reason: a.Reason, WaitedMs: a.WaitedMs}
 }
 
 type jobStartInput struct {
@@ -34,7 +92,7 @@ type jobStartInput struct {
 	PTY            bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal"`
 	Cols           int               `json:"cols,omitempty" jsonschema:"PTY width (default 120)"`
 	Rows           int               `json:"rows,omitempty" jsonschema:"PTY height (default 40)"`
-	Limits         *engine.Limits    `json:"limits,omitempty" jsonschema:"optional resource limits"`
+	Limits         *limitsInput      `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	TimeoutSec     float64           `json:"timeout_sec,omitempty" jsonschema:"kill the job after this many seconds (default: never)"`
 	StartupWaitSec *float64          `json:"startup_wait_sec,omitempty" jsonschema:"wait up to this many seconds for early output or an early exit (default 1)"`
 }
@@ -80,41 +138,151 @@ func orDefault(p *float64, def float64) float64 {
 	return *p
 }
 
-func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInput) (*mcp.CallToolResult, *engine.Envelope, error) {
+func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInput) (*mcp.CallToolResult, *execOutput, error) {
 	timeout, err := seconds(orDefault(in.TimeoutSec, 60))
 	if err != nil {
-		return fail[*engine.Envelope](fmt.Errorf("timeout_sec: %w", err))
+		return fail[*execOutput](fmt.Errorf("timeout_sec: %w", err))
 	}
 	if timeout == 0 {
 		timeout = 60 * time.Second
 	}
 	budget, err := seconds(orDefault(in.AutoBackgroundAfterSec, 30))
 	if err != nil {
-		return fail[*engine.Envelope](fmt.Errorf("auto_background_after_sec: %w", err))
+		return fail[*execOutput](fmt.Errorf("auto_background_after_sec: %w", err))
 	}
 	maxKB := in.MaxOutputKB
 	switch {
 	case maxKB == 0:
 		maxKB = 256
 	case maxKB < 0 || maxKB > 16<<10:
-		return fail[*engine.Envelope](fmt.Errorf("max_output_kb must be between 1 and 16384, not %d", maxKB))
+		return fail[*execOutput](fmt.Errorf("max_output_kb must be between 1 and 16384, not %d", maxKB))
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
-		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY,
-	}
-	if in.Limits != nil {
-		spec.Limits = *in.Limits
+		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY, Limits: in.Limits.engine(),
 	}
 	if in.Stdin != nil {
 		spec.Stdin = []byte(*in.Stdin)
 	}
 	defer s.keepAlive(ctx, req, "terminal_exec")()
-	env, err := s.e.Exec(ctx, spec, budget, maxKB<<10)
-	if err != nil {
-		return fail[*engine.Envelope](err)
+	j, backgrounded, err := s.e.Exec(ctx, spec, budget)
+	var denied *engine.DeniedError
+	if errors.As(err, &denied) {
+		return ok(&execOutput{SemanticStatus: semanticDenied, SemanticMessage: denied.Error(), Approval: approvalOf(denied.Approval)})
 	}
-	return ok(env)
+	if err != nil {
+		return fail[*execOutput](err)
+	}
+	return ok(s.envelope(j, maxKB<<10, backgrounded))
+}
+
+// envelope builds the exec result from the job's logs: each stream inline up
+// to maxOutput bytes, head and tail with a marker beyond that, and a handle to
+// the whole output.
+func (s *Server) envelope(j *engine.Job, maxOutput int, backgrounded bool) *execOutput {
+	info := j.Info()
+	out := &execOutput{
+		RuntimeMs: info.RuntimeMs, Pid: info.Pid, JobID: j.ID, Warning: info.Warning,
+		AutoBackgrounded: backgrounded, Approval: approvalOf(info.Approval),
+	}
+	var notes []string
+	if info.Note != "" {
+		notes = append(notes, info.Note)
+	}
+	truncated := false
+	for _, st := range []engine.Stream{engine.Stdout, engine.Stderr} {
+		end, err := j.Len(st)
+		if err != nil {
+			continue // stderr merged into stdout, or a terminal's one stream
+		}
+		text, dropped, bad := inline(j, st, end, maxOutput)
+		if bad {
+			notes = append(notes, st.String()+" was not valid UTF-8: invalid bytes are shown as U+FFFD")
+		}
+		truncated = truncated || dropped > 0
+		var next *int64
+		if backgrounded {
+			next = &end
+		}
+		if st == engine.Stdout {
+			out.Stdout, out.StdoutTruncatedBytes, out.StdoutNextOffset = text, dropped, next
+		} else {
+			out.Stderr, out.StderrTruncatedBytes, out.StderrNextOffset = text, dropped, next
+		}
+	}
+	if truncated {
+		out.OutputHandle = s.handles.add(j.ID)
+	}
+	if backgrounded {
+		out.SemanticStatus = semanticOK
+		out.SemanticMessage = fmt.Sprintf("still running as job %s: read the rest with terminal_job_logs (job_id %q, since_offset = the next offsets here)", j.ID, j.ID)
+	} else {
+		out.ExitCode = info.ExitCode
+		out.Signal = info.Signal
+		out.TimedOut = info.Status == engine.TimedOut
+		out.SemanticStatus, out.SemanticMessage = semantic(j.Command, info)
+	}
+	if len(notes) > 0 {
+		if out.Warning != "" {
+			notes = append([]string{out.Warning}, notes...)
+		}
+		out.Warning = joinNotes(notes...)
+	}
+	return out
+}
+
+// inline renders bytes [0, end) of stream st as valid UTF-8 text within
+// limit bytes: whole if it fits, else head and tail around a marker line
+// saying how many bytes were left out. It returns the text, the bytes left
+// out and whether any invalid UTF-8 was replaced.
+func inline(j *engine.Job, st engine.Stream, end int64, limit int) (string, int64, bool) {
+	read := func(off int64, n int) []byte {
+		c, _ := j.Read(st, off, n)
+		return c.Data
+	}
+	if end <= int64(limit) {
+		text, bad := engine.ValidText(read(0, int(end)))
+		return text, 0, bad
+	}
+	half := limit / 2
+	head := read(0, half)
+	tail := read(end-int64(half), half)
+	head = head[:cutHead(head)]
+	tail = tail[cutTail(tail):]
+	left := end - int64(len(head)) - int64(len(tail))
+	marker := fmt.Sprintf("\n[… tend: %d bytes left out here; the whole output is behind output_handle, or read job %s with terminal_job_logs …]\n", left, j.ID)
+	h, badH := engine.ValidText(head)
+	t, badT := engine.ValidText(tail)
+	return h + marker + t, left, badH || badT
+}
+
+// cutHead ends a head at the last newline near its end, or at a rune start.
+func cutHead(b []byte) int {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 && len(b)-i < 4096 {
+		return i + 1
+	}
+	for i := len(b); i > 0 && i > len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i-1]) {
+			if utf8.FullRune(b[i-1:]) {
+				return len(b)
+			}
+			return i - 1
+		}
+	}
+	return len(b)
+}
+
+// cutTail starts a tail after the first newline near its start, or at a rune start.
+func cutTail(b []byte) int {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 && i < 4096 {
+		return i + 1
+	}
+	for i := 0; i < len(b) && i < utf8.UTFMax; i++ {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return 0
 }
 
 func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobStartInput) (*mcp.CallToolResult, jobStartOutput, error) {
@@ -129,10 +297,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Name: in.Name, Description: in.Description,
 		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
-		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows,
-	}
-	if in.Limits != nil {
-		spec.Limits = *in.Limits
+		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows, Limits: in.Limits.engine(),
 	}
 	defer s.keepAlive(ctx, req, "terminal_job_start")()
 	j, err := s.e.Start(ctx, spec)
@@ -148,7 +313,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	c, _ := j.Read(engine.Merged, 0, 16<<10)
 	text, _ := engine.ValidText(c.Data)
 	return ok(jobStartOutput{
-		JobID: j.ID, Pid: info.Pid, Name: info.Name, StartedAt: info.StartedAt, Status: info.Status,
+		JobID: j.ID, Pid: info.Pid, Name: info.Name, StartedAt: info.StartedAt, Status: info.Status.String(),
 		ExitCode: info.ExitCode, Output: text, NextOffset: c.Next, Warning: info.Warning,
 	})
 }

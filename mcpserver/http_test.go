@@ -283,13 +283,13 @@ func TestListenLoopback(t *testing.T) {
 func TestHTTPExec(t *testing.T) {
 	t.Parallel()
 	cs := connectHTTP(t, serveHTTP(t, newEngine(t)), "http-agent")
-	var env engine.Envelope
+	var env execOutput
 	callJSON(t, cs, "terminal_exec", map[string]any{"command": "echo hello; echo oops >&2; exit 3"}, &env)
 	if env.Stdout != "hello\n" || env.Stderr != "oops\n" || env.ExitCode == nil || *env.ExitCode != 3 {
 		t.Fatalf("envelope %+v", env)
 	}
 	var list struct {
-		Jobs []engine.Info `json:"jobs"`
+		Jobs []jobInfo `json:"jobs"`
 	}
 	callJSON(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
 	if len(list.Jobs) != 1 || list.Jobs[0].Origin.Client != "http-agent" || list.Jobs[0].Origin.Session == "" {

@@ -2,10 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
-	"syscall"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,13 +48,55 @@ type manageInput struct {
 }
 
 type manageOutput struct {
-	Jobs          []engine.Info `json:"jobs,omitempty"`
-	JobID         engine.JobID  `json:"job_id,omitempty"`
-	Status        string        `json:"status,omitempty"`
-	ExitCode      *int          `json:"exit_code,omitempty"`
-	Signal        string        `json:"signal,omitempty"`
-	BytesAccepted *int          `json:"bytes_accepted,omitempty"`
-	Message       string        `json:"message,omitempty"`
+	Jobs          []jobInfo    `json:"jobs,omitempty"`
+	JobID         engine.JobID `json:"job_id,omitempty"`
+	Status        string       `json:"status,omitempty"`
+	ExitCode      *int         `json:"exit_code,omitempty"`
+	Signal        string       `json:"signal,omitempty"`
+	BytesAccepted *int         `json:"bytes_accepted,omitempty"`
+	Message       string       `json:"message,omitempty"`
+}
+
+// jobInfo is [engine.Info] on the wire: a job as terminal_job_manage lists it.
+type jobInfo struct {
+	ID              engine.JobID `json:"job_id"`
+	Name            string       `json:"name,omitempty"`
+	Command         string       `json:"command"`
+	Description     string       `json:"description,omitempty"`
+	Cwd             string       `json:"cwd"`
+	Origin          originInfo   `json:"origin"`
+	Pid             int          `json:"pid"`
+	Status          string       `json:"status"`
+	ExitCode        *int         `json:"exit_code,omitempty"`
+	Signal          string       `json:"signal,omitempty"`
+	StartedAt       time.Time    `json:"started_at"`
+	RuntimeMs       int64        `json:"runtime_ms"`
+	StdoutBytes     int64        `json:"stdout_bytes"`
+	StderrBytes     int64        `json:"stderr_bytes"`
+	PTY             bool         `json:"pty,omitempty"`
+	WaitingForInput bool         `json:"waiting_for_input,omitempty"`
+	Foreground      bool         `json:"foreground,omitempty"`
+	Warning         string       `json:"warning,omitempty"`
+	Note            string       `json:"note,omitempty"`
+}
+
+// originInfo is [engine.Origin] on the wire.
+type originInfo struct {
+	Client  string `json:"client"`
+	Version string `json:"version,omitempty"`
+	Session string `json:"session,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+}
+
+func jobInfoOf(in engine.Info) jobInfo {
+	o := in.Origin
+	return jobInfo{
+		ID: in.ID, Name: in.Name, Command: in.Command, Description: in.Description, Cwd: in.Cwd,
+		Origin: originInfo{o.Client, o.Version, o.Session, o.Tool}, Pid: in.Pid, Status: in.Status.String(),
+		ExitCode: in.ExitCode, Signal: in.Signal, StartedAt: in.StartedAt, RuntimeMs: in.RuntimeMs,
+		StdoutBytes: in.StdoutBytes, StderrBytes: in.StderrBytes, PTY: in.PTY,
+		WaitingForInput: in.WaitingForInput, Foreground: in.Foreground, Warning: in.Warning, Note: in.Note,
+	}
 }
 
 type outputGetInput struct {
@@ -89,12 +132,12 @@ func (s *Server) addJobTools() {
 }
 
 func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput) (*mcp.CallToolResult, logsOutput, error) {
-	max := in.MaxBytes
+	limit := in.MaxBytes
 	switch {
-	case max == 0:
-		max = 64000
-	case max < 0 || max > 16<<20:
-		return fail[logsOutput](fmt.Errorf("max_bytes must be between 1 and 16777216, not %d", max))
+	case limit == 0:
+		limit = 64000
+	case limit < 0 || limit > 16<<20:
+		return fail[logsOutput](fmt.Errorf("max_bytes must be between 1 and 16777216, not %d", limit))
 	}
 	if in.SinceOffset < 0 {
 		return fail[logsOutput](fmt.Errorf("since_offset must not be negative"))
@@ -106,11 +149,15 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 			return fail[logsOutput](fmt.Errorf("wait_for is not a valid regular expression: %w", err))
 		}
 	}
+	stream, err := engine.ParseStream(in.Stream)
+	if err != nil {
+		return fail[logsOutput](fmt.Errorf("stream: %w", err))
+	}
 	j, err := s.e.Job(in.JobID)
 	if err != nil {
 		return fail[logsOutput](err)
 	}
-	if _, err := j.Len(in.Stream); err != nil {
+	if _, err := j.Len(stream); err != nil {
 		return fail[logsOutput](err)
 	}
 	wait, err := seconds(orDefault(in.WaitTimeoutSec, 30))
@@ -122,7 +169,7 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 		wctx, cancel := context.WithTimeout(ctx, wait)
 		defer cancel()
 		if re != nil {
-			out.Matched, err = waitFor(wctx, j, in.Stream, in.SinceOffset, re)
+			out.Matched, err = waitFor(wctx, j, stream, in.SinceOffset, re)
 		}
 		if err == nil && in.WaitUntilExit {
 			err = j.Wait(wctx)
@@ -131,38 +178,29 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 	}
 	from := in.SinceOffset
 	if in.Tail {
-		end, _ := j.Len(in.Stream)
-		from = max64(end-int64(max), in.SinceOffset)
+		end, _ := j.Len(stream)
+		from = max(end-int64(limit), in.SinceOffset)
 	}
-	c, _ := j.Read(in.Stream, from, max)
+	c, _ := j.Read(stream, from, limit)
 	info := j.Info()
 	text, bad := engine.ValidText(c.Data)
 	out.Data, out.Offset, out.NextOffset, out.TruncatedBytesDropped, out.EOF = text, c.Offset, c.Next, c.Dropped, c.EOF
-	out.Status, out.ExitCode, out.RuntimeMs, out.WaitingForInput = info.Status, info.ExitCode, info.RuntimeMs, info.WaitingForInput
+	out.Status, out.ExitCode, out.RuntimeMs, out.WaitingForInput = info.Status.String(), info.ExitCode, info.RuntimeMs, info.WaitingForInput
 	out.Note = c.Note
 	if bad {
-		out.Note = joinNote(out.Note, "the output is not valid UTF-8 here: invalid bytes are shown as U+FFFD (offsets count raw bytes)")
+		out.Note = joinNotes(out.Note, "the output is not valid UTF-8 here: invalid bytes are shown as U+FFFD (offsets count raw bytes)")
 	}
 	return ok(out)
 }
 
-func max64(a, b int64) int64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
+// joinNotes joins the notes that are not empty with "; ".
+func joinNotes(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 }
 
 // waitFor waits until the output after off matches re. It scans each byte
 // once, keeping an overlap so a match across two writes is still found.
-func waitFor(ctx context.Context, j *engine.Job, stream string, off int64, re *regexp.Regexp) (bool, error) {
+func waitFor(ctx context.Context, j *engine.Job, stream engine.Stream, off int64, re *regexp.Regexp) (bool, error) {
 	const overlap = 4 << 10
 	var carry []byte
 	for {
@@ -193,16 +231,20 @@ func waitFor(ctx context.Context, j *engine.Job, stream string, off int64, re *r
 	}
 }
 
-var signals = map[string]syscall.Signal{
-	"signal_term": syscall.SIGTERM, "signal_kill": syscall.SIGKILL, "signal_int": syscall.SIGINT,
-	"signal_hup": syscall.SIGHUP, "signal_usr1": syscall.SIGUSR1, "signal_usr2": syscall.SIGUSR2,
-}
+// signalActions are the signal actions of terminal_job_manage:
+// signal_<name> sends the signal of that name.
+var signalActions = []string{"signal_term", "signal_kill", "signal_int", "signal_hup", "signal_usr1", "signal_usr2"}
 
 func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageInput) (*mcp.CallToolResult, manageOutput, error) {
 	if in.Action == "list" {
-		return ok(manageOutput{Jobs: s.e.List()})
+		infos := s.e.List()
+		jobs := make([]jobInfo, len(infos))
+		for i, in := range infos {
+			jobs[i] = jobInfoOf(in)
+		}
+		return ok(manageOutput{Jobs: jobs})
 	}
-	if _, known := signals[in.Action]; !known && !validAction(in.Action) {
+	if !slices.Contains(signalActions, in.Action) && !validAction(in.Action) {
 		return fail[manageOutput](fmt.Errorf("unknown action %q: use list, signal_term, signal_kill, signal_int, signal_hup, signal_usr1, signal_usr2, kill, stdin, close_stdin, resize or remove", in.Action))
 	}
 	if in.JobID == "" {
@@ -240,13 +282,18 @@ func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageIn
 		out.Message = "removed"
 		return ok(out)
 	default:
-		if err := j.Signal(signals[in.Action]); err != nil {
+		name := strings.TrimPrefix(in.Action, "signal_")
+		sig, err := engine.ParseSignal(name)
+		if err == nil {
+			err = j.Signal(sig)
+		}
+		if err != nil {
 			return fail[manageOutput](err)
 		}
-		out.Signal = in.Action[len("signal_"):]
+		out.Signal = name
 	}
 	info := j.Info()
-	out.Status, out.ExitCode = info.Status, info.ExitCode
+	out.Status, out.ExitCode = info.Status.String(), info.ExitCode
 	if info.Signal != "" {
 		out.Signal = info.Signal
 	}
@@ -262,10 +309,15 @@ func validAction(a string) bool {
 }
 
 func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputGetInput) (*mcp.CallToolResult, outputGetOutput, error) {
-	j, err := s.e.Handle(in.OutputHandle)
-	if errors.Is(err, engine.ErrHandleExpired) {
+	id, err := s.handles.job(in.OutputHandle)
+	if err != nil {
 		return ok(outputGetOutput{Expired: true, Note: err.Error()})
 	}
+	stream, err := engine.ParseStream(in.Stream)
+	if err != nil {
+		return fail[outputGetOutput](fmt.Errorf("stream: %w", err))
+	}
+	j, err := s.e.Job(id)
 	if err != nil {
 		return fail[outputGetOutput](err)
 	}
@@ -276,14 +328,14 @@ func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputG
 	case maxKB < 0 || maxKB > 16<<10:
 		return fail[outputGetOutput](fmt.Errorf("max_kb must be between 1 and 16384, not %d", maxKB))
 	}
-	c, err := j.Read(in.Stream, in.SinceOffset, maxKB<<10)
+	c, err := j.Read(stream, in.SinceOffset, maxKB<<10)
 	if err != nil {
 		return fail[outputGetOutput](err)
 	}
 	text, bad := engine.ValidText(c.Data)
 	out := outputGetOutput{Data: text, Offset: c.Offset, NextOffset: c.Next, EOF: c.EOF, Note: c.Note}
 	if bad {
-		out.Note = joinNote(out.Note, "invalid UTF-8 is shown as U+FFFD (offsets count raw bytes)")
+		out.Note = joinNotes(out.Note, "invalid UTF-8 is shown as U+FFFD (offsets count raw bytes)")
 	}
 	return ok(out)
 }

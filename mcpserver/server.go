@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -24,11 +25,24 @@ type Options struct {
 	ProgressEvery time.Duration
 }
 
+// Engine is what the tools need of the engine; *engine.Engine is one.
+type Engine interface {
+	Exec(ctx context.Context, spec engine.Spec, budget time.Duration) (*engine.Job, bool, error)
+	Start(ctx context.Context, spec engine.Spec) (*engine.Job, error)
+	Job(id engine.JobID) (*engine.Job, error)
+	List() []engine.Info
+	Remove(id engine.JobID) error
+	OpenShell(ctx context.Context, spec engine.ShellSpec) (*engine.Shell, error)
+	Shell(id engine.JobID) (*engine.Shell, error)
+}
+
 // Server serves the engine's tools to MCP clients.
 type Server struct {
 	*mcp.Server
-	e             *engine.Engine
+	e             Engine
 	progressEvery time.Duration
+	activity      *Activity
+	handles       handles
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
@@ -42,7 +56,7 @@ const headlessNote = `
 This tend is headless: no person is watching, and the jobs you start end when this connection closes.`
 
 // New makes an MCP server with every tool of tend over e.
-func New(e *engine.Engine, opts Options) *Server {
+func New(e Engine, opts Options) *Server {
 	ins := instructions
 	if opts.Headless {
 		ins += headlessNote
@@ -65,7 +79,8 @@ func New(e *engine.Engine, opts Options) *Server {
 	s.addJobTools()
 	s.addPTYTools()
 	addSearchTools(s.Server, s.dir)
-	installActivity(s)
+	s.activity = newActivity()
+	s.AddReceivingMiddleware(s.activity.middleware)
 	return s
 }
 
@@ -106,10 +121,30 @@ func (s *Server) sessionID(ss *mcp.ServerSession) string {
 // ok is a result whose structured content is out.
 func ok[T any](out T) (*mcp.CallToolResult, T, error) { return nil, out, nil }
 
-// fail is a tool error: the client sees isError with the sentence.
+// fail is a tool error: the client sees isError with the sentence, and what
+// to do about it.
 func fail[T any](err error) (*mcp.CallToolResult, T, error) {
 	var zero T
-	return nil, zero, err
+	return nil, zero, remedy(err)
+}
+
+// remedy adds to an engine error what an agent can do about it, in the
+// tools' terms: the engine's sentences say what is wrong, and name no tool.
+func remedy(err error) error {
+	var hint string
+	switch {
+	case errors.Is(err, engine.ErrNoSuchJob):
+		hint = "list jobs with terminal_job_manage action=list"
+	case errors.Is(err, engine.ErrNoShell):
+		hint = "open one with terminal_pty_open"
+	case errors.Is(err, engine.ErrNoStdin):
+		hint = "terminal_exec reads /dev/null unless given stdin; start the command with terminal_job_start to write to it later"
+	case errors.Is(err, engine.ErrShellBusy):
+		hint = `wait for it with read_only, or interrupt it with keys ["ctrl+c"]`
+	default:
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, hint)
 }
 
 // keepAlive sends a progress notification every progressEvery while a long

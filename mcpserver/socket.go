@@ -90,15 +90,7 @@ func ListenSocket(path string) (*net.UnixListener, error) {
 	return ln, nil
 }
 
-// PeerUID is the uid of the process at the other end of c (SO_PEERCRED).
-func PeerUID(c *net.UnixConn) (int, error) {
-	cred, err := peerCred(c)
-	if err != nil {
-		return -1, err
-	}
-	return int(cred.Uid), nil
-}
-
+// peerCred is the process at the other end of c (SO_PEERCRED).
 func peerCred(c *net.UnixConn) (*syscall.Ucred, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {

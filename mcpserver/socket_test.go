@@ -142,7 +142,7 @@ func TestSocketTwoClients(t *testing.T) {
 	callJSON(t, b, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
 	for _, cs := range []*mcp.ClientSession{a, b} {
 		var list struct {
-			Jobs []engine.Info `json:"jobs"`
+			Jobs []jobInfo `json:"jobs"`
 		}
 		callJSON(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
 		var clients, sessions []string
@@ -176,9 +176,8 @@ func TestSocketDropsOtherUID(t *testing.T) {
 	if err != io.EOF && !strings.Contains(err.Error(), "reset") {
 		t.Fatalf("read %d bytes, %v: want the connection closed", n, err)
 	}
-	uc := c.(*net.UnixConn)
-	if uid, err := PeerUID(uc); err != nil || uid != os.Getuid() {
-		t.Fatalf("PeerUID = %d, %v", uid, err)
+	if cred, err := peerCred(c.(*net.UnixConn)); err != nil || int(cred.Uid) != os.Getuid() {
+		t.Fatalf("peerCred = %+v, %v", cred, err)
 	}
 }
 

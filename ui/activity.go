@@ -51,6 +51,12 @@ func (a *activity) pull() {
 	a.clients = a.src.Clients()
 }
 
+// len is the number of calls kept.
+func (a *activity) len() int { return len(a.calls) }
+
+// connected names the clients connected at the last pull.
+func (a *activity) connected() []string { return a.clients }
+
 func (a *activity) current() int {
 	if a.sel < 0 || a.sel >= len(a.calls) {
 		return len(a.calls) - 1

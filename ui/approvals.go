@@ -154,6 +154,50 @@ func (a *approvals) move(d int) {
 	a.setCur(a.reqs[i].ID)
 }
 
+// scrollBy scrolls the shown request's detail d lines (down when
+// positive); drawing clamps it to the detail.
+func (a *approvals) scrollBy(d int) { a.scroll = max(a.scroll+d, 0) }
+
+// len is the number of requests waiting.
+func (a *approvals) len() int { return len(a.reqs) }
+
+// at is the i-th request waiting, oldest first.
+func (a *approvals) at(i int) policy.Request { return a.reqs[i] }
+
+// looked says the person has looked at the request shown: the next answer
+// key answers it.
+func (a *approvals) looked() { a.swapped = false }
+
+// answering notes that the person is typing a reason, an edit or a prefix
+// for request id.
+func (a *approvals) answering(id int) { a.target = id }
+
+// answered is the request a reason, edit or prefix is typed for, if it
+// still waits.
+func (a *approvals) answered() (policy.Request, bool) {
+	if i := a.index(a.target); i >= 0 {
+		return a.reqs[i], true
+	}
+	return policy.Request{}, false
+}
+
+// refused puts back a request whose decision the queue refused: it still
+// waits.
+func (a *approvals) refused(id int) {
+	delete(a.decided, id)
+	a.pull()
+}
+
+// decide settles request r with ans, off the Update goroutine: the
+// request leaves the view at once; text is what the status bar says.
+func (a *approvals) decide(r policy.Request, ans policy.Answer, text string) tea.Cmd {
+	a.take(r.ID)
+	src := a.src
+	return func() tea.Msg {
+		return decidedMsg{id: r.ID, err: src.Decide(r.ID, ans), text: text}
+	}
+}
+
 // take marks id decided here: it leaves the view at once, before the
 // queue lets go of it.
 func (a *approvals) take(id int) {
@@ -194,7 +238,7 @@ func (m *Model) handleApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.appr.swapped && key.Matches(msg, k.Approve.Approve, k.Approve.Deny, k.Approve.Reason, k.Approve.Edit, k.Approve.Prefix) {
-		m.appr.swapped = false
+		m.appr.looked()
 		text := fmt.Sprintf("now showing request #%d from %s: read it, then answer", r.ID, originOf(r))
 		return func() tea.Msg { return statusMsg{levelWarn, text} }
 	}
@@ -204,18 +248,21 @@ func (m *Model) handleApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Approve.Deny):
 		return m.decide(r, policy.Answer{By: decidedBy}, "denied")
 	case key.Matches(msg, k.Approve.Reason):
-		m.mode, m.appr.target = modeApprReason, r.ID
+		m.mode = modeApprReason
+		m.appr.answering(r.ID)
 		m.input = lineInput{prompt: "reason for the agent (enter denies): "}
 	case key.Matches(msg, k.Approve.Edit):
-		m.mode, m.appr.target = modeApprEdit, r.ID
+		m.mode = modeApprEdit
+		m.appr.answering(r.ID)
 		m.input = lineInput{prompt: "edit (enter approves the edit): ", value: r.Command}
 	case key.Matches(msg, k.Approve.Prefix):
-		m.mode, m.appr.target = modeApprPrefix, r.ID
+		m.mode = modeApprPrefix
+		m.appr.answering(r.ID)
 		m.input = lineInput{prompt: "allow for this session every command starting with: ", value: commandPrefix(r.Command)}
 	case key.Matches(msg, k.Approve.PageUp):
-		m.appr.scroll = max(m.appr.scroll-max(m.detailRows()-1, 1), 0)
+		m.appr.scrollBy(-max(m.detailRows()-1, 1))
 	case key.Matches(msg, k.Approve.PageDown):
-		m.appr.scroll += max(m.detailRows()-1, 1) // clamped when drawn
+		m.appr.scrollBy(max(m.detailRows()-1, 1))
 	case m.view == approvalsView && key.Matches(msg, k.Queue.Up):
 		m.appr.move(-1)
 	case m.view == approvalsView && key.Matches(msg, k.Queue.Down):
@@ -233,12 +280,11 @@ func (m *Model) handleApprovalInputKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeNone
 		return nil
 	case key.Matches(msg, k.Submit):
-		i := m.appr.index(m.appr.target)
-		if i < 0 {
+		r, ok := m.appr.answered()
+		if !ok {
 			m.mode = modeNone
 			return func() tea.Msg { return statusMsg{levelWarn, "that request is no longer pending"} }
 		}
-		r := m.appr.reqs[i]
 		v := m.input.value
 		switch m.mode {
 		case modeApprReason:
@@ -271,13 +317,9 @@ func (m *Model) handleApprovalInputKey(msg tea.KeyPressMsg) tea.Cmd {
 // decide sends a decision on r to the queue. The request leaves the view
 // at once; it comes back if the queue refuses the decision.
 func (m *Model) decide(r policy.Request, ans policy.Answer, what string) tea.Cmd {
-	m.appr.take(r.ID)
+	cmd := m.appr.decide(r, ans, fmt.Sprintf("%s #%d: %s", what, r.ID, ansi.Truncate(oneLineEscaped(r.Command), 60, "…")))
 	m.afterApprovalsChange()
-	src := m.appr.src
-	text := fmt.Sprintf("%s #%d: %s", what, r.ID, ansi.Truncate(oneLineEscaped(r.Command), 60, "…"))
-	return func() tea.Msg {
-		return decidedMsg{id: r.ID, err: src.Decide(r.ID, ans), text: text}
-	}
+	return cmd
 }
 
 func (m *Model) applyDecided(msg decidedMsg) tea.Cmd {
@@ -287,8 +329,7 @@ func (m *Model) applyDecided(msg decidedMsg) tea.Cmd {
 			return statusMsg{levelWarn, fmt.Sprintf("request #%d had already ended (timed out, or the agent gave up)", msg.id)}
 		}
 	case msg.err != nil:
-		delete(m.appr.decided, msg.id) // still pending: show it again
-		m.appr.pull()
+		m.appr.refused(msg.id) // still pending: show it again
 		m.afterApprovalsChange()
 		return reportErr(msg.err)
 	}
@@ -300,7 +341,7 @@ func (m *Model) applyDecided(msg decidedMsg) tea.Cmd {
 func (m *Model) applyApprovals() tea.Cmd {
 	fresh := m.appr.pull()
 	var cmds []tea.Cmd
-	if isApprovalMode(m.mode) && m.appr.index(m.appr.target) < 0 {
+	if _, ok := m.appr.answered(); isApprovalMode(m.mode) && !ok {
 		m.mode = modeNone
 		cmds = append(cmds, func() tea.Msg {
 			return statusMsg{levelWarn, "the request you were answering ended (timed out, or the agent gave up)"}
@@ -328,7 +369,7 @@ func (m *Model) applyApprovals() tea.Cmd {
 
 // afterApprovalsChange keeps the job list's selection valid.
 func (m *Model) afterApprovalsChange() {
-	if m.listAppr && len(m.appr.reqs) == 0 {
+	if m.listAppr && m.appr.len() == 0 {
 		m.listAppr = false
 	}
 	m.syncKeys()
@@ -493,7 +534,7 @@ func (m *Model) detailRows() int {
 }
 
 // queueRows is how many rows the Approvals view gives the queue.
-func (m *Model) queueRows() int { return min(len(m.appr.reqs), 5) }
+func (m *Model) queueRows() int { return min(m.appr.len(), 5) }
 
 // renderApprovalPane is the right pane while a pending approval is
 // selected in the job list.

@@ -284,7 +284,7 @@ func TestOnlyApprovalKeysSettle(t *testing.T) {
 		t.Parallel()
 		h, f, _ := approvalHarness(t, "dark", pushRequest())
 		h.toView(approvalsView)
-		in := engine.Info{ID: "9", Command: "printf 'y\\n'", Status: "running", StartedAt: now, Origin: engine.Origin{Client: "claude-code"}}
+		in := engine.Info{ID: "9", Command: "printf 'y\\n'", Status: engine.Running, StartedAt: now, Origin: engine.Origin{Client: "claude-code"}}
 		h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "9", Info: in}})
 		h.send(screenDirtyMsg{})
 		h.send(activityDirtyMsg{})

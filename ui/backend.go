@@ -26,13 +26,18 @@ type Backend interface {
 // Job is what the UI needs of one job; *engine.Job satisfies it.
 type Job interface {
 	Info() engine.Info
-	IsPTY() bool
-	Read(stream string, off int64, limit int) (engine.Chunk, error)
-	Len(stream string) (int64, error)
+	// Read reads a stream by offset; a read of engine.Merged says which
+	// bytes came from stderr.
+	Read(stream engine.Stream, off int64, limit int) (engine.Chunk, error)
+	Len(stream engine.Stream) (int64, error)
+	// Screen and Scrollback are a PTY job's rendered terminal.
 	Screen() (*vterm.Snapshot, error)
+	Scrollback() ([]vterm.Line, *vterm.Snapshot, error)
 	Input(data []byte) (int, error)
 	CloseInput() error
 	Signal(sig syscall.Signal) error
+	// Kill ends the job's whole tree (a terminal job is hung up too) and
+	// returns once it has ended.
 	Kill(reason string)
 	Background() error
 	Resize(cols, rows int) error

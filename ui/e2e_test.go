@@ -63,7 +63,7 @@ func TestEndToEnd(t *testing.T) {
 	waitFor("killed")
 	waitFor("0 running")
 	for _, in := range e.List() {
-		if in.Status == "running" {
+		if in.Status == engine.Running {
 			t.Errorf("job %s still running after the kill", in.ID)
 		}
 	}

@@ -2,8 +2,8 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -19,8 +19,8 @@ import (
 type fakeJob struct {
 	mu           sync.Mutex
 	info         engine.Info
-	merged       []byte
-	stderr       []byte
+	merged       []byte        // all its output
+	spans        []engine.Span // which of it came from stderr (nil: none)
 	term         *vterm.Term
 	inputs       []string
 	signals      []syscall.Signal
@@ -36,39 +36,46 @@ func (j *fakeJob) Info() engine.Info {
 	return j.info
 }
 
-func (j *fakeJob) IsPTY() bool { return j.info.PTY }
-
-func (j *fakeJob) data(stream string) ([]byte, error) {
-	switch {
-	case j.info.PTY && stream != engine.Stderr:
-		return j.merged, nil
-	case j.info.PTY:
-		return nil, errors.New("one stream")
-	case stream == engine.Stderr:
-		return j.stderr, nil
-	default:
-		return j.merged, nil
+// withOutput gives j the given lines of output; a line that starts with
+// "!" came from stderr (the "!" is not part of it).
+func withOutput(j *fakeJob, lines ...string) *fakeJob {
+	for _, l := range lines {
+		st := engine.Stdout
+		if t, ok := strings.CutPrefix(l, "!"); ok {
+			l, st = t, engine.Stderr
+		}
+		j.merged = append(j.merged, l+"\n"...)
+		j.spans = append(j.spans, engine.Span{Stream: st, Len: len(l) + 1})
 	}
+	return j
 }
 
-func (j *fakeJob) Read(stream string, off int64, limit int) (engine.Chunk, error) {
+func (j *fakeJob) Read(stream engine.Stream, off int64, limit int) (engine.Chunk, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.reads++
-	b, err := j.data(stream)
-	if err != nil {
-		return engine.Chunk{}, err
+	if stream != engine.Merged {
+		return engine.Chunk{}, fmt.Errorf("the fake reads only merged output, not %s", stream)
 	}
+	b := j.merged
 	off = min(off, int64(len(b)))
 	end := min(off+int64(limit), int64(len(b)))
-	return engine.Chunk{Data: b[off:end], Offset: off, Next: end, EOF: j.info.Status != "running" && end == int64(len(b))}, nil
+	c := engine.Chunk{Data: b[off:end], Offset: off, Next: end, EOF: j.info.Status != engine.Running && end == int64(len(b))}
+	pos := int64(0)
+	for _, sp := range j.spans { // the spans that cover [off, end)
+		lo, hi := max(pos, off), min(pos+int64(sp.Len), end)
+		if lo < hi {
+			c.Spans = append(c.Spans, engine.Span{Stream: sp.Stream, Len: int(hi - lo)})
+		}
+		pos += int64(sp.Len)
+	}
+	return c, nil
 }
 
-func (j *fakeJob) Len(stream string) (int64, error) {
+func (j *fakeJob) Len(stream engine.Stream) (int64, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	b, err := j.data(stream)
-	return int64(len(b)), err
+	return int64(len(j.merged)), nil
 }
 
 func (j *fakeJob) Screen() (*vterm.Snapshot, error) {
@@ -76,6 +83,14 @@ func (j *fakeJob) Screen() (*vterm.Snapshot, error) {
 		return nil, engine.ErrNotPTY
 	}
 	return j.term.Snapshot(), nil
+}
+
+func (j *fakeJob) Scrollback() ([]vterm.Line, *vterm.Snapshot, error) {
+	if j.term == nil {
+		return nil, nil, engine.ErrNotPTY
+	}
+	lines, snap := j.term.History()
+	return lines, snap, nil
 }
 
 func (j *fakeJob) Input(data []byte) (int, error) {
@@ -163,7 +178,7 @@ func (b *fakeBackend) Start(_ context.Context, spec engine.Spec) (Job, error) {
 	b.started = append(b.started, spec)
 	id := engine.JobID(fmt.Sprint(100 + len(b.started)))
 	b.mu.Unlock()
-	return b.add(&fakeJob{info: engine.Info{ID: id, Command: spec.Command, Status: "running", PTY: spec.PTY, Origin: spec.Origin}}), nil
+	return b.add(&fakeJob{info: engine.Info{ID: id, Command: spec.Command, Status: engine.Running, PTY: spec.PTY, Origin: spec.Origin}}), nil
 }
 
 func (b *fakeBackend) Remove(engine.JobID) error { return nil }
@@ -196,34 +211,32 @@ func fixture(t *testing.T) (*fakeBackend, map[string]*fakeJob) {
 	_, _ = term.Write([]byte("$ make test\r\n\x1b[32mok\x1b[0m  tend/engine  1.2s\r\n\x1b[1;31mFAIL\x1b[0m tend/ui\r\n$ "))
 	claude := engine.Origin{Client: "claude-code", Version: "2.1", Tool: "terminal_exec"}
 	jobs := map[string]*fakeJob{
-		"pipe": b.add(&fakeJob{
+		"pipe": b.add(withOutput(&fakeJob{
 			info: engine.Info{
 				ID: "8", Command: "go test ./...", Description: "run the tests", Cwd: "/srv/app", Origin: claude,
-				Pid: 4242, Status: "running", StartedAt: now.Add(-42 * time.Second), Foreground: true,
+				Pid: 4242, Status: engine.Running, StartedAt: now.Add(-42 * time.Second), Foreground: true,
 			},
-			merged: []byte("=== RUN   TestA\n--- PASS: TestA\nwarning: deprecated flag\n=== RUN   TestB\npanic: boom\n"),
-			stderr: []byte("warning: deprecated flag\npanic: boom\n"),
-		}),
+		}, "=== RUN   TestA", "--- PASS: TestA", "!warning: deprecated flag", "=== RUN   TestB", "!panic: boom")),
 		"pty": b.add(&fakeJob{
 			info: engine.Info{
 				ID: "7", Command: "bash", Description: "persistent shell", Cwd: "/srv/app", PTY: true,
 				Origin: engine.Origin{Client: "codex", Version: "0.9", Tool: "terminal_pty_open"},
-				Pid:    4343, Status: "running", StartedAt: now.Add(-3 * time.Minute),
+				Pid:    4343, Status: engine.Running, StartedAt: now.Add(-3 * time.Minute),
 			},
 			merged: []byte("$ make test\r\nok\r\n"),
 			term:   term,
 		}),
 		"done": b.add(&fakeJob{
 			info: engine.Info{
-				ID: "3", Command: "rm -rf build", Cwd: "/srv/app", Origin: engine.Human, Pid: 4000,
-				Status: "exited", ExitCode: code(0), StartedAt: now.Add(-10 * time.Minute), RuntimeMs: 1200,
+				ID: "3", Command: "rm -rf build", Cwd: "/srv/app", Origin: engine.PersonOrigin(), Pid: 4000,
+				Status: engine.Exited, ExitCode: code(0), StartedAt: now.Add(-10 * time.Minute), RuntimeMs: 1200,
 			},
 			merged: []byte("removed\n"),
 		}),
 		"failed": b.add(&fakeJob{
 			info: engine.Info{
 				ID: "2", Command: "npm run lint", Cwd: "/srv/app", Origin: claude, Pid: 3900,
-				Status: "exited", ExitCode: code(2), StartedAt: now.Add(-20 * time.Minute), RuntimeMs: 65000,
+				Status: engine.Exited, ExitCode: code(2), StartedAt: now.Add(-20 * time.Minute), RuntimeMs: 65000,
 				Warning: "write: redirects over an existing file",
 			},
 		}),

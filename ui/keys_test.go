@@ -8,7 +8,7 @@ import (
 	"tend/vterm"
 )
 
-func TestEncodeKey(t *testing.T) {
+func TestTermBytes(t *testing.T) {
 	t.Parallel()
 	app := vterm.Modes{AppCursor: true}
 	for _, tc := range []struct {
@@ -30,11 +30,20 @@ func TestEncodeKey(t *testing.T) {
 		{"alt+x", tea.KeyPressMsg{Code: 'x', Mod: tea.ModAlt}, vterm.Modes{}, "\x1bx"},
 		{"pgup", tea.KeyPressMsg{Code: tea.KeyPgUp}, vterm.Modes{}, "\x1b[5~"},
 		{"f5", tea.KeyPressMsg{Code: tea.KeyF5}, vterm.Modes{}, "\x1b[15~"},
+		{"shift+1 types its text", tea.KeyPressMsg{Code: '1', Mod: tea.ModShift, Text: "!"}, vterm.Modes{}, "!"},
+		{"alt+shift+a", tea.KeyPressMsg{Code: 'a', Mod: tea.ModAlt | tea.ModShift}, vterm.Modes{}, "\x1bA"},
+		{"ctrl+space", tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl}, vterm.Modes{}, "\x00"},
+		{"shift+tab", tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, vterm.Modes{}, "\x1b[Z"},
+		{"ctrl+up", tea.KeyPressMsg{Code: tea.KeyUp, Mod: tea.ModCtrl}, app, "\x1b[1;5A"},
+		{"keypad enter", tea.KeyPressMsg{Code: tea.KeyKpEnter}, vterm.Modes{}, "\r"},
+		{"keypad 7", tea.KeyPressMsg{Code: tea.KeyKp7}, vterm.Modes{}, "7"},
+		{"f12", tea.KeyPressMsg{Code: tea.KeyF12}, vterm.Modes{}, "\x1b[24~"},
+		{"a media key sends nothing", tea.KeyPressMsg{Code: tea.KeyMediaPlay}, vterm.Modes{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := string(encodeKey(tc.key, tc.modes)); got != tc.want {
-				t.Errorf("encodeKey(%s) = %q, want %q", tc.key.String(), got, tc.want)
+			if got := string(termBytes(tc.key, tc.modes)); got != tc.want {
+				t.Errorf("termBytes(%s) = %q, want %q", tc.key.String(), got, tc.want)
 			}
 		})
 	}

@@ -70,7 +70,6 @@ const (
 	modeFilter
 	modeCommand
 	modeSearch
-	modeCopy
 	modeApprReason // typing the reason of a denial
 	modeApprEdit   // editing a held command before approving it
 	modeApprPrefix // editing the prefix allowed for the session
@@ -105,7 +104,8 @@ type Model struct {
 	pane     pane
 	act      activity
 	appr     approvals
-	listAppr bool // the job list's selection is on the pending approval appr.cur
+	listAppr bool       // the job list's selection is on the pending approval appr.cur
+	in       inputQueue // what is typed into attached jobs, on its way
 
 	status    string
 	statusLvl level
@@ -166,6 +166,7 @@ func New(opts Options) *Model {
 		tick: tea.Tick,
 	}
 	m.themeSet = opts.Theme != ""
+	m.pane = pane{c: &m.c, be: m.be, match: -1, copyCur: -1}
 	m.applyHelpStyles()
 	infos, events, unsub := m.be.Subscribe()
 	m.events, m.unsub = events, unsub
@@ -213,7 +214,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "tend"
-	if n := len(m.appr.reqs); n > 0 {
+	if n := m.appr.len(); n > 0 {
 		v.WindowTitle = fmt.Sprintf("tend · %d to approve", n)
 	}
 	v.Cursor = m.cursor
@@ -251,7 +252,7 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 func (m *Model) Running() int {
 	n := 0
 	for _, in := range m.jobs {
-		if in.Status == "running" {
+		if in.Status == engine.Running {
 			n++
 		}
 	}

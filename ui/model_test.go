@@ -325,8 +325,10 @@ func TestStderrLinesAreTold(t *testing.T) {
 	h.selectJob("8")
 	var errs []string
 	for _, l := range h.m.pane.out.lines {
-		if l.errLen > 0 {
-			errs = append(errs, l.text)
+		for _, part := range l.parts {
+			if part.stderr {
+				errs = append(errs, part.text)
+			}
 		}
 	}
 	if want := []string{"warning: deprecated flag", "panic: boom"}; !slices.Equal(errs, want) {
@@ -340,7 +342,7 @@ func TestCopyModeCopiesViaOSC52(t *testing.T) {
 	h := newHarness(t, b, nil, "dark")
 	h.selectJob("8")
 	h.press("v")
-	if h.m.mode != modeCopy {
+	if !h.m.pane.copying {
 		t.Fatal("v did not enter copy mode")
 	}
 	h.press(" ", "up", "up") // from the cursor on the last line, select two more up
@@ -367,7 +369,7 @@ func TestCommandAndShellStartHumanJobs(t *testing.T) {
 	}
 	for i, want := range []string{"make build", "bash"} {
 		s := b.started[i]
-		if s.Command != want || s.Origin != engine.Human || !s.PTY || s.Cwd != "/srv/app" {
+		if s.Command != want || s.Origin != engine.PersonOrigin() || !s.PTY || s.Cwd != "/srv/app" {
 			t.Errorf("job %d: %+v", i, s)
 		}
 	}
@@ -380,10 +382,10 @@ func TestEventsUpdateTheList(t *testing.T) {
 	t.Parallel()
 	b, _ := fixture(t)
 	h := newHarness(t, b, nil, "dark")
-	in := engine.Info{ID: "9", Command: "sleep 5", Status: "running", StartedAt: now, Origin: engine.Human}
+	in := engine.Info{ID: "9", Command: "sleep 5", Status: engine.Running, StartedAt: now, Origin: engine.PersonOrigin()}
 	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "9", Info: in}})
 	wantIn(t, plain(h), "sleep 5", "Jobs 3 running · 2 done")
-	in.Status, in.ExitCode = "killed", code(143)
+	in.Status, in.ExitCode = engine.Killed, code(143)
 	h.send(engineEventMsg{engine.Event{Kind: engine.JobExited, Job: "9", Info: in}})
 	wantIn(t, plain(h), "Jobs 2 running · 3 done")
 	h.send(engineEventMsg{engine.Event{Kind: engine.JobRemoved, Job: "9", Info: in}})
@@ -413,9 +415,9 @@ func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 			t.Parallel()
 			b := newFakeBackend()
 			for i, age := range tc.ages {
-				b.add(&fakeJob{info: engine.Info{ID: engine.JobID(rune('1' + i)), Status: "running", StartedAt: now.Add(-age)}})
+				b.add(&fakeJob{info: engine.Info{ID: engine.JobID(rune('1' + i)), Status: engine.Running, StartedAt: now.Add(-age)}})
 			}
-			b.add(&fakeJob{info: engine.Info{ID: "9", Status: "exited", ExitCode: code(0), StartedAt: now.Add(-time.Hour)}})
+			b.add(&fakeJob{info: engine.Info{ID: "9", Status: engine.Exited, ExitCode: code(0), StartedAt: now.Add(-time.Hour)}})
 			h := newHarness(t, b, nil, "dark")
 			var got time.Duration
 			if len(h.ticks) > 0 {
@@ -441,7 +443,7 @@ func TestNewJobSelectedBeforeItsEvent(t *testing.T) {
 	h := newHarness(t, b, nil, "dark")
 	term := vterm.New(20, 5)
 	_, _ = term.Write([]byte("top-like screen"))
-	in := engine.Info{ID: "50", Command: "top", Status: "running", PTY: true, StartedAt: now, Origin: engine.Human}
+	in := engine.Info{ID: "50", Command: "top", Status: engine.Running, PTY: true, StartedAt: now, Origin: engine.PersonOrigin()}
 	b.add(&fakeJob{info: in, term: term})
 	h.send(jobStartedMsg{id: "50"})
 	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "50", Info: in}})
@@ -482,7 +484,7 @@ func TestMouseWheel(t *testing.T) {
 	for i := range 100 {
 		fmt.Fprintf(&long, "line %d\n", i)
 	}
-	jobs["pipe"].merged = []byte(long.String())
+	jobs["pipe"].merged, jobs["pipe"].spans = []byte(long.String()), nil
 	h := newHarness(t, b, nil, "dark")
 	h.selectJob("8")
 	wantIn(t, plain(h), "line 99")
@@ -515,4 +517,23 @@ func TestMouseWheel(t *testing.T) {
 	if f(h.m, tea.MouseWheelMsg{Button: tea.MouseWheelUp}) == nil {
 		t.Error("the filter dropped the first wheel event")
 	}
+}
+
+// Filtering the list down to a job that was not selected selects it and
+// shows its output (the pane used to stay blank: the fetch was dropped).
+func TestFilterShowsTheJobsOutput(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	if h.m.selected != "8" {
+		t.Fatalf("selected %q at start, want 8", h.m.selected)
+	}
+	h.press("f")
+	h.typeText("rm -rf")
+	if h.m.selected != "3" {
+		t.Fatalf("the filter selected %q, want 3", h.m.selected)
+	}
+	wantIn(t, plain(h), "$ rm -rf build", "removed")
+	h.press("esc") // clearing the filter keeps the selection, and its output
+	wantIn(t, plain(h), "run the tests", "removed")
 }

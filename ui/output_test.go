@@ -3,60 +3,85 @@ package ui
 import (
 	"reflect"
 	"testing"
+
+	"tend/engine"
 )
 
-func TestAttributorTellsStderrApart(t *testing.T) {
+// A pipe job's output is cut into lines, each in parts by the stream the
+// engine's spans say it came from, however the reads cut it.
+func TestOutputLinesByStream(t *testing.T) {
 	t.Parallel()
+	out, err := engine.Stdout, engine.Stderr
+	type read struct {
+		data  string
+		spans []engine.Span
+	}
+	line := func(parts ...outPart) outLine {
+		l := outLine{parts: parts}
+		for _, p := range parts {
+			l.text += p.text
+		}
+		return l
+	}
 	for _, tc := range []struct {
 		name   string
-		steps  [][2]string // merged, stderr
+		reads  []read
 		want   []outLine
 		wantTl string
 	}{
 		{
 			name:  "interleaved lines",
-			steps: [][2]string{{"out1\nerr1\nout2\n", "err1\n"}},
-			want:  []outLine{{"out1", 0}, {"err1", 4}, {"out2", 0}},
+			reads: []read{{"out1\nerr1\nout2\n", []engine.Span{{Stream: out, Len: 5}, {Stream: err, Len: 5}, {Stream: out, Len: 5}}}},
+			want:  []outLine{line(outPart{"out1", false}), line(outPart{"err1", true}), line(outPart{"out2", false})},
 		},
 		{
-			name:  "stderr read ahead of merged",
-			steps: [][2]string{{"a\n", "e1\ne2\n"}, {"e1\nb\ne2\n", ""}},
-			want:  []outLine{{"a", 0}, {"e1", 2}, {"b", 0}, {"e2", 2}},
+			name:  "no spans: all stdout",
+			reads: []read{{"a\nb\n", nil}},
+			want:  []outLine{line(outPart{"a", false}), line(outPart{"b", false})},
 		},
 		{
-			name:  "stderr prefix then stdout",
-			steps: [][2]string{{"Password: ok\n", "Password: "}},
-			want:  []outLine{{"Password: ok", 10}},
+			name:  "a stderr prompt, then stdout ends the line",
+			reads: []read{{"Password: ok\n", []engine.Span{{Stream: err, Len: 10}, {Stream: out, Len: 3}}}},
+			want:  []outLine{line(outPart{"Password: ", true}, outPart{"ok", false})},
 		},
 		{
-			name:  "window starts after old stderr",
-			steps: [][2]string{{"x\nlate error\n", "old error\nlate error\n"}},
-			want:  []outLine{{"x", 0}, {"late error", 10}},
+			name:  "a line split across reads keeps its streams",
+			reads: []read{{"ab", []engine.Span{{Stream: out, Len: 2}}}, {"cd\n", []engine.Span{{Stream: err, Len: 3}}}},
+			want:  []outLine{line(outPart{"ab", false}, outPart{"cd", true})},
 		},
 		{
 			name:   "partial line held",
-			steps:  [][2]string{{"abc", ""}, {"def\nghi", ""}},
-			want:   []outLine{{"abcdef", 0}},
+			reads:  []read{{"abc", nil}, {"def\nghi", nil}},
+			want:   []outLine{line(outPart{"abcdef", false})},
 			wantTl: "ghi",
 		},
 		{
 			name:  "escapes, CR and tabs",
-			steps: [][2]string{{"\x1b[31mred\x1b[0m\n10%\r50%\r100%\r\na\tb\n", ""}},
-			want:  []outLine{{"red", 0}, {"100%", 0}, {"a       b", 0}},
+			reads: []read{{"\x1b[31mred\x1b[0m\n10%\r50%\r100%\r\na\tb\n", nil}},
+			want:  []outLine{line(outPart{"red", false}), line(outPart{"100%", false}), line(outPart{"a       b", false})},
+		},
+		{
+			name:  "a carriage return in an earlier stream overdraws it",
+			reads: []read{{"10%\r", []engine.Span{{Stream: err, Len: 4}}}, {"done\n", []engine.Span{{Stream: out, Len: 5}}}},
+			want:  []outLine{line(outPart{"done", false})},
+		},
+		{
+			name:  "tabs count the columns of the parts before them",
+			reads: []read{{"abc\td\n", []engine.Span{{Stream: err, Len: 3}, {Stream: out, Len: 3}}}},
+			want:  []outLine{line(outPart{"abc", true}, outPart{"     d", false})},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var a attributor
-			for _, s := range tc.steps {
-				a.add([]byte(s[0]), []byte(s[1]))
+			var o outputLines
+			for _, r := range tc.reads {
+				o.add([]byte(r.data), r.spans)
 			}
-			if !reflect.DeepEqual(a.lines, tc.want) {
-				t.Errorf("lines = %+v, want %+v", a.lines, tc.want)
+			if !reflect.DeepEqual(o.lines, tc.want) {
+				t.Errorf("lines = %+v, want %+v", o.lines, tc.want)
 			}
-			tl, _ := a.tailLine()
-			if tl.text != tc.wantTl {
-				t.Errorf("tail = %q, want %q", tl.text, tc.wantTl)
+			if tl := o.line(len(o.lines)).text; o.count() > len(o.lines) && tl != tc.wantTl || o.count() == len(o.lines) && tc.wantTl != "" {
+				t.Errorf("tail = %q (count %d), want %q", tl, o.count(), tc.wantTl)
 			}
 		})
 	}

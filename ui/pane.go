@@ -1,18 +1,27 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"tend/engine"
-	"tend/themes"
+	"tend/keymap"
 	"tend/vterm"
 )
 
 // pane is the selected job's body: a PTY job's live screen (or its
-// scrollback, while scrolled), or a pipe job's output lines.
+// scrollback, while scrolled), or a pipe job's output lines. It owns its
+// state: the root model says which job to show and at what size, and hands
+// it the messages its commands return; reading a job's output or screen
+// happens in those commands, never in Update.
 type pane struct {
+	c  *Common
+	be Backend
+
 	id   engine.JobID
 	pty  bool
 	gen  int // bumped on every job switch; results of older fetches are dropped
@@ -30,12 +39,10 @@ type pane struct {
 	screen []string // snap rendered at w×h
 
 	// Pipe jobs.
-	out       attributor
-	started   bool  // offsets below are set
-	mergedOff int64 // next merged offset to read
-	errOff    int64 // next stderr offset to read
-	noStderr  bool  // stderr shares stdout's pipe
-	eof       bool
+	out     outputLines
+	started bool  // off is set
+	off     int64 // next merged offset to read
+	eof     bool
 
 	// Scrolling: lines above the live bottom; 0 follows the output.
 	scroll int
@@ -43,12 +50,12 @@ type pane struct {
 	// scrolls, searches or copies; nil while live.
 	hist        []histLine
 	histLoading bool
-	afterHist   func(*pane) // what to do once hist arrives (search, copy)
 
 	search  string
 	matches []int // line indices matching search, ascending
 	match   int   // index into matches; -1: none current
 
+	copying             bool
 	copyCur, copyAnchor int
 	copyMarking         bool
 }
@@ -60,20 +67,351 @@ type histLine struct {
 	cells  []vterm.Cell
 }
 
-// reset points the pane at job id.
-func (p *pane) reset(id engine.JobID, pty bool) {
-	*p = pane{id: id, pty: pty, gen: p.gen + 1, w: p.w, h: p.h, match: -1, copyCur: -1}
+// outputMsg carries new output of a pipe job.
+type outputMsg struct {
+	id    engine.JobID
+	gen   int
+	err   error
+	data  []byte
+	spans []engine.Span
+	first bool  // the first read: it started at start, perhaps mid-line
+	start int64 // where the first read started
+	next  int64
+	more  bool // more output is waiting: read again
+	eof   bool
+	final bool // read after the job ended: nothing more will come
 }
 
-// restyle re-renders what was rendered with the old styles.
-func (p *pane) restyle(st *themes.Styles) {
-	if p.snap != nil {
-		p.screen = renderScreen(st, p.snap, p.w, p.h)
+// screenMsg carries a PTY job's screen.
+type screenMsg struct {
+	id        engine.JobID
+	gen       int
+	err       error
+	snap      *vterm.Snapshot
+	lines     []string
+	w, h      int
+	unchanged bool
+	final     bool // read after the job ended
+}
+
+// historyMsg carries a PTY job's scrollback and screen, and what the person
+// asked for that needed it.
+type historyMsg struct {
+	id    engine.JobID
+	gen   int
+	err   error
+	lines []histLine
+	then  histIntent
+}
+
+// histIntent is what to do once a PTY job's history has arrived.
+type histIntent struct {
+	kind  histKind
+	lines int // histScroll: how far up
+}
+
+type histKind int
+
+const (
+	histScroll histKind = iota
+	histSearch
+	histCopy
+)
+
+// resizedMsg says a PTY job was resized to the pane.
+type resizedMsg struct{ id engine.JobID }
+
+const (
+	initialWindow = 512 << 10 // how far back a pipe job's output is shown at first
+	readChunk     = 1 << 20   // most merged bytes read per fetch
+)
+
+// show points the pane at job id.
+func (p *pane) show(id engine.JobID, pty bool) {
+	*p = pane{c: p.c, be: p.be, id: id, pty: pty, gen: p.gen + 1, w: p.w, h: p.h, match: -1, copyCur: -1}
+}
+
+// setSize sizes the body; it reports whether the size changed.
+func (p *pane) setSize(w, h int) bool {
+	w, h = max(w, 1), max(h, 1)
+	if w == p.w && h == p.h {
+		return false
 	}
-	for i := range p.hist {
-		p.hist[i].styled = renderLines(st, [][]vterm.Cell{p.hist[i].cells}, p.w)[0]
+	p.w, p.h = w, h
+	p.screen = nil
+	if p.hist != nil {
+		p.hist = nil // rendered for the old width
+		p.scroll = 0
+	}
+	return true
+}
+
+// fetch reads what is new for the pane: one fetch at a time, and one more
+// if asked for meanwhile. running says whether the job still runs: a fetch
+// that starts once it has ended reads all of it.
+func (p *pane) fetch(running bool) tea.Cmd {
+	if p.id == "" || p.hist != nil && p.pty || p.settled {
+		return nil // nothing shown, a frozen history, or all of a finished job
+	}
+	if p.loading {
+		p.again = true
+		return nil
+	}
+	p.loading, p.again = true, false
+	if p.pty {
+		return fetchScreen(p.be, p.c, p.id, p.gen, p.w, p.h, p.snap, !running)
+	}
+	return fetchOutput(p.be, p.id, p.gen, p.started, p.off, !running)
+}
+
+func fetchScreen(be Backend, c *Common, id engine.JobID, gen, w, h int, prev *vterm.Snapshot, final bool) tea.Cmd {
+	st := c.Styles
+	return func() tea.Msg {
+		msg := screenMsg{id: id, gen: gen, w: w, h: h, final: final}
+		j, err := be.Job(id)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		if msg.snap, msg.err = j.Screen(); msg.err != nil {
+			return msg
+		}
+		s := msg.snap
+		if prev != nil && s.Seq == prev.Seq && s.Cols == prev.Cols && s.Rows == prev.Rows {
+			msg.unchanged = true
+		} else {
+			msg.lines = renderScreen(st, s, w, h)
+		}
+		return msg
 	}
 }
+
+func fetchOutput(be Backend, id engine.JobID, gen int, started bool, off int64, final bool) tea.Cmd {
+	return func() tea.Msg {
+		msg := outputMsg{id: id, gen: gen, final: final}
+		j, err := be.Job(id)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		if !started {
+			end, err := j.Len(engine.Merged)
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			off = max(end-initialWindow, 0)
+			msg.first, msg.start = true, off
+		}
+		c, err := j.Read(engine.Merged, off, readChunk)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.data, msg.spans, msg.next, msg.eof = c.Data, c.Spans, c.Next, c.EOF
+		if end, err := j.Len(engine.Merged); err == nil && c.Next < end {
+			msg.more = true
+		}
+		return msg
+	}
+}
+
+// resize gives the shown job the pane's size, when it is a running PTY job
+// of another size.
+func (p *pane) resize(running bool) tea.Cmd {
+	if !p.pty || !running || p.w < 2 || p.h < 2 {
+		return nil
+	}
+	if p.snap != nil && p.snap.Cols == p.w && p.snap.Rows == p.h {
+		return nil
+	}
+	be, id, w, h := p.be, p.id, p.w, p.h
+	return func() tea.Msg {
+		j, err := be.Job(id)
+		if err != nil {
+			return nil
+		}
+		if err := j.Resize(w, h); err != nil {
+			return nil // it ended meanwhile, or the size is out of range: keep its size
+		}
+		return resizedMsg{id}
+	}
+}
+
+// update applies the result of one of the pane's commands; running says
+// whether the shown job still runs.
+func (p *pane) update(msg tea.Msg, running bool) tea.Cmd {
+	switch msg := msg.(type) {
+	case outputMsg:
+		return p.applyOutput(msg, running)
+	case screenMsg:
+		return p.applyScreen(msg, running)
+	case historyMsg:
+		return p.applyHistory(msg)
+	case resizedMsg:
+		if msg.id == p.id {
+			return p.fetch(running)
+		}
+	}
+	return nil
+}
+
+func (p *pane) applyOutput(msg outputMsg, running bool) tea.Cmd {
+	if msg.id != p.id || msg.gen != p.gen {
+		return nil
+	}
+	p.loading = false
+	if msg.err != nil {
+		return reportErr(msg.err)
+	}
+	before := p.lineCount()
+	p.out.add(msg.data, msg.spans)
+	if msg.first {
+		p.started = true
+		if msg.start > 0 {
+			p.out.dropPartial()
+		}
+	}
+	p.off, p.eof = msg.next, msg.eof
+	p.settled = msg.final && !msg.more
+	if p.scroll > 0 {
+		// Keep the view still while the person reads back.
+		p.scroll += p.lineCount() - before
+	}
+	if p.search != "" {
+		p.findMatches()
+	}
+	if msg.more || p.again {
+		return p.fetch(running)
+	}
+	return nil
+}
+
+func (p *pane) applyScreen(msg screenMsg, running bool) tea.Cmd {
+	if msg.id != p.id || msg.gen != p.gen {
+		return nil
+	}
+	p.loading = false
+	if msg.err != nil {
+		return reportErr(msg.err)
+	}
+	p.settled = msg.final
+	sizeChanged := p.snap == nil || p.snap.Cols != msg.snap.Cols || p.snap.Rows != msg.snap.Rows
+	p.snap = msg.snap
+	switch {
+	case !msg.unchanged && msg.w == p.w && msg.h == p.h:
+		p.screen = msg.lines
+	case !msg.unchanged || len(p.screen) != p.h:
+		p.screen = renderScreen(p.c.Styles, p.snap, p.w, p.h)
+	}
+	var cmds []tea.Cmd
+	if sizeChanged {
+		cmds = append(cmds, p.resize(running))
+	}
+	if p.again {
+		cmds = append(cmds, p.fetch(running))
+	}
+	return tea.Batch(cmds...)
+}
+
+// loadHistory asks for a PTY job's scrollback from the engine, to do then
+// once it arrives.
+func (p *pane) loadHistory(then histIntent) tea.Cmd {
+	if p.histLoading {
+		return nil
+	}
+	p.histLoading = true
+	be, st, id, gen, w := p.be, p.c.Styles, p.id, p.gen, p.w
+	return func() tea.Msg {
+		msg := historyMsg{id: id, gen: gen, then: then}
+		j, err := be.Job(id)
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		lines, snap, err := j.Scrollback()
+		if err != nil {
+			msg.err = err
+			return msg
+		}
+		rows := make([][]vterm.Cell, 0, len(lines)+len(snap.Cells))
+		for _, l := range lines {
+			rows = append(rows, l.Cells)
+		}
+		last := len(snap.Cells) - 1
+		for last >= 0 && rowBlank(snap.Cells[last]) && last > snap.Cursor.Y {
+			last--
+		}
+		rows = append(rows, snap.Cells[:last+1]...)
+		styled := renderLines(st, rows, w)
+		msg.lines = make([]histLine, len(rows))
+		for i, r := range rows {
+			msg.lines[i] = histLine{plain: vterm.Line{Cells: r}.Text(), styled: styled[i], cells: r}
+		}
+		return msg
+	}
+}
+
+func rowBlank(r []vterm.Cell) bool {
+	for _, c := range r {
+		if c.Text != " " && c.Text != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pane) applyHistory(msg historyMsg) tea.Cmd {
+	if msg.id != p.id || msg.gen != p.gen {
+		return nil
+	}
+	p.histLoading = false
+	if msg.err != nil {
+		return reportErr(msg.err)
+	}
+	p.hist = msg.lines
+	if p.hist == nil {
+		p.hist = []histLine{}
+	}
+	switch msg.then.kind {
+	case histScroll:
+		p.scrollBy(msg.then.lines)
+	case histSearch:
+		return p.runSearch()
+	case histCopy:
+		p.enterCopy()
+	}
+	return nil
+}
+
+// scroll moves the view d lines (up when positive); a PTY job's scrollback
+// is loaded first, and scrolling back to its bottom goes live again.
+func (p *pane) scrollLines(d int, running bool) tea.Cmd {
+	if p.id == "" {
+		return nil
+	}
+	if p.pty && p.hist == nil {
+		if d <= 0 {
+			return nil
+		}
+		return p.loadHistory(histIntent{kind: histScroll, lines: d})
+	}
+	p.scrollBy(d)
+	if p.pty && p.scroll == 0 && d < 0 {
+		p.hist = nil
+		return p.fetch(running)
+	}
+	return nil
+}
+
+// live leaves scrollback and search: the pane follows the job again.
+func (p *pane) live(running bool) tea.Cmd {
+	p.scroll, p.hist, p.search, p.matches, p.match = 0, nil, "", nil, -1
+	return p.fetch(running)
+}
+
+// scrolledBack reports whether the pane shows anything but the live end.
+func (p *pane) scrolledBack() bool { return p.scroll > 0 || p.hist != nil }
 
 // frozen reports whether the pane shows lines (pipe output or PTY
 // history) rather than a live screen.
@@ -84,11 +422,7 @@ func (p *pane) lineCount() int {
 	if p.pty {
 		return len(p.hist)
 	}
-	n := len(p.out.lines)
-	if _, ok := p.out.tailLine(); ok {
-		n++
-	}
-	return n
+	return p.out.count()
 }
 
 // plainLine returns line i as text.
@@ -96,11 +430,7 @@ func (p *pane) plainLine(i int) string {
 	if p.pty {
 		return p.hist[i].plain
 	}
-	if i < len(p.out.lines) {
-		return p.out.lines[i].text
-	}
-	tl, _ := p.out.tailLine()
-	return tl.text
+	return p.out.line(i).text
 }
 
 // window returns the first and one-past-last line shown.
@@ -115,6 +445,29 @@ func (p *pane) window() (int, int) {
 func (p *pane) scrollBy(d int) {
 	p.scroll += d
 	p.window()
+}
+
+// startSearch searches the output for q and jumps to the newest match; a
+// PTY job's history is loaded first.
+func (p *pane) startSearch(q string) tea.Cmd {
+	p.search = q
+	if q == "" {
+		p.matches, p.match = nil, -1
+		return nil
+	}
+	if p.pty && p.hist == nil {
+		return p.loadHistory(histIntent{kind: histSearch})
+	}
+	return p.runSearch()
+}
+
+func (p *pane) runSearch() tea.Cmd {
+	p.findMatches()
+	p.jump(len(p.matches) - 1)
+	if len(p.matches) == 0 {
+		return info("no match for %q", p.search)
+	}
+	return info("%d lines match %q: n older, N newer", len(p.matches), p.search)
 }
 
 // findMatches recomputes the lines matching the search (case-insensitive
@@ -138,6 +491,14 @@ func (p *pane) findMatches() {
 	p.match = -1
 }
 
+// step makes the match d places older current (negative: newer).
+func (p *pane) step(d int) tea.Cmd {
+	if !p.jump(p.match + d) {
+		return info("no match for %q", p.search)
+	}
+	return nil
+}
+
 // jump makes match k current and scrolls it into view.
 func (p *pane) jump(k int) bool {
 	if len(p.matches) == 0 {
@@ -156,8 +517,149 @@ func (p *pane) jump(k int) bool {
 	return true
 }
 
+// copyMode enters copy mode, loading a PTY job's history first.
+func (p *pane) copyMode() tea.Cmd {
+	if p.pty && p.hist == nil {
+		return p.loadHistory(histIntent{kind: histCopy})
+	}
+	p.enterCopy()
+	return nil
+}
+
+func (p *pane) enterCopy() {
+	p.copying = true
+	start, end := p.window()
+	p.copyCur = max(end-1, start)
+	p.copyMarking = false
+}
+
+func (p *pane) leaveCopy() {
+	p.copying = false
+	p.copyCur, p.copyMarking = -1, false
+}
+
+// copyKey moves the copy cursor, marks, and copies the selection via OSC 52.
+func (p *pane) copyKey(msg tea.KeyPressMsg, k keymap.Copy) tea.Cmd {
+	n := p.lineCount()
+	move := func(d int) {
+		p.copyCur = min(max(p.copyCur+d, 0), max(n-1, 0))
+		start, end := p.window()
+		if p.copyCur < start {
+			p.scroll += start - p.copyCur
+		} else if p.copyCur >= end {
+			p.scroll -= p.copyCur - end + 1
+		}
+		p.window()
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		move(-1)
+	case key.Matches(msg, k.Down):
+		move(1)
+	case key.Matches(msg, k.PageUp):
+		move(-p.h)
+	case key.Matches(msg, k.PageDown):
+		move(p.h)
+	case key.Matches(msg, k.Mark):
+		p.copyMarking = !p.copyMarking
+		p.copyAnchor = p.copyCur
+	case key.Matches(msg, k.Yank):
+		text := p.selection()
+		p.leaveCopy()
+		lines := strings.Count(text, "\n") + 1
+		return tea.Batch(tea.SetClipboard(text), info("copied %d line(s) to the clipboard (OSC 52)", lines))
+	case key.Matches(msg, k.Cancel):
+		p.leaveCopy()
+	}
+	return nil
+}
+
+// selection returns the text of the copy selection (or the cursor line).
+func (p *pane) selection() string {
+	lo, hi := p.copyCur, p.copyCur
+	if p.copyMarking {
+		lo, hi = min(p.copyAnchor, p.copyCur), max(p.copyAnchor, p.copyCur)
+	}
+	var lines []string
+	for i := lo; i <= hi && i < p.lineCount(); i++ {
+		if i >= 0 {
+			lines = append(lines, strings.TrimRight(p.plainLine(i), " "))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// modes are the shown PTY job's terminal modes (cursor keys, paste), for
+// encoding keys sent to it.
+func (p *pane) modes() vterm.Modes {
+	if p.snap == nil {
+		return vterm.Modes{}
+	}
+	return p.snap.Modes
+}
+
+// cursor is where the shown PTY job's cursor is in the body, when it is
+// visible on the live screen.
+func (p *pane) cursor() (x, y int, ok bool) {
+	if !p.pty || p.snap == nil || !p.snap.Modes.CursorVisible || p.hist != nil {
+		return 0, 0, false
+	}
+	x, y = p.snap.Cursor.X, p.snap.Cursor.Y
+	return x, y, x < p.w && y < p.h
+}
+
+// termSize is the shown PTY job's terminal size, "" before it is known.
+func (p *pane) termSize() string {
+	if !p.pty || p.snap == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d×%d", p.snap.Cols, p.snap.Rows)
+}
+
+// restyle re-renders what was rendered with the old styles.
+func (p *pane) restyle() {
+	st := p.c.Styles
+	if p.snap != nil {
+		p.screen = renderScreen(st, p.snap, p.w, p.h)
+	}
+	for i := range p.hist {
+		p.hist[i].styled = renderLines(st, [][]vterm.Cell{p.hist[i].cells}, p.w)[0]
+	}
+}
+
+// hint is what the pane's border says about it: scrolled back, copy mode,
+// the search and its matches.
+func (p *pane) hint() string {
+	st := p.c.Styles
+	var hint string
+	switch {
+	case p.copying:
+		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
+	case p.histLoading:
+		hint = st.Muted.Render("loading scrollback…")
+	case p.scroll > 0:
+		hint = st.Accent.Render(fmt.Sprintf("↑ %d lines · esc back to live", p.scroll))
+	case p.hist != nil:
+		hint = st.Accent.Render("scrollback · esc back to live")
+	case !p.pty && p.eof:
+		hint = st.Muted.Render("end of output")
+	}
+	if p.search != "" {
+		s := fmt.Sprintf("/%s %d matches", p.search, len(p.matches))
+		if p.match >= 0 {
+			s = fmt.Sprintf("/%s %d/%d", p.search, len(p.matches)-p.match, len(p.matches))
+		}
+		if hint != "" {
+			hint += st.Muted.Render(" · ")
+		}
+		hint += st.Warn.Render(s)
+	}
+	return hint
+}
+
 // body renders the pane's body: exactly h lines of width w.
-func (p *pane) body(st *themes.Styles) []string {
+func (p *pane) body() []string {
+	st := p.c.Styles
 	if p.w <= 0 || p.h <= 0 {
 		return nil
 	}
@@ -178,7 +680,7 @@ func (p *pane) body(st *themes.Styles) []string {
 		lo, hi = min(p.copyAnchor, p.copyCur), max(p.copyAnchor, p.copyCur)
 	}
 	for i := start; i < end; i++ {
-		out = append(out, p.renderLine(st, i, i == cur, (i >= lo && i <= hi) || i == p.copyCurIf()))
+		out = append(out, p.renderLine(i, i == cur, (i >= lo && i <= hi) || p.copying && i == p.copyCur))
 	}
 	blank := st.Base.Render(strings.Repeat(" ", p.w))
 	for len(out) < p.h {
@@ -187,58 +689,43 @@ func (p *pane) body(st *themes.Styles) []string {
 	return out
 }
 
-// copyCurIf is the copy cursor's line, or -1 outside copy mode.
-func (p *pane) copyCurIf() int {
-	if p.copyCur < 0 {
-		return -1
-	}
-	return p.copyCur
-}
-
-func (p *pane) renderLine(st *themes.Styles, i int, current, selected bool) string {
+func (p *pane) renderLine(i int, current, selected bool) string {
+	st := p.c.Styles
 	plain := p.plainLine(i)
-	pad := func(s string, w int) string {
-		if w < p.w {
-			s += strings.Repeat(" ", p.w-w)
-		}
-		return s
-	}
 	if selected {
 		t := ansi.Truncate(plain, p.w, "")
-		return st.CopySel.Render(pad(t, ansi.StringWidth(t)))
+		return st.CopySel.Render(pad(t, p.w))
 	}
 	if p.search != "" && strings.Contains(strings.ToLower(plain), strings.ToLower(p.search)) {
-		return p.highlight(st, plain, current)
+		return p.highlight(plain, current)
 	}
 	if p.pty {
 		return p.hist[i].styled
 	}
-	var l outLine
-	if i < len(p.out.lines) {
-		l = p.out.lines[i]
-	} else {
-		l, _ = p.out.tailLine()
+	var b strings.Builder
+	room := p.w
+	for _, part := range p.out.line(i).parts {
+		t := ansi.Truncate(part.text, room, "")
+		room -= ansi.StringWidth(t)
+		if part.stderr {
+			b.WriteString(st.Stderr.Render(t))
+		} else {
+			b.WriteString(st.Base.Render(t))
+		}
+		if room <= 0 {
+			break
+		}
 	}
-	t := ansi.Truncate(l.text, p.w, "")
-	w := ansi.StringWidth(t)
-	var s string
-	switch {
-	case l.errLen == 0:
-		s = st.Base.Render(t)
-	case l.errLen >= len(t):
-		s = st.Stderr.Render(t)
-	default:
-		s = st.Stderr.Render(t[:l.errLen]) + st.Base.Render(t[l.errLen:])
+	if room > 0 {
+		b.WriteString(st.Base.Render(strings.Repeat(" ", room)))
 	}
-	if w < p.w {
-		s += st.Base.Render(strings.Repeat(" ", p.w-w))
-	}
-	return s
+	return b.String()
 }
 
 // highlight renders plain with every match of the search marked; the
 // current match line is marked whole.
-func (p *pane) highlight(st *themes.Styles, plain string, current bool) string {
+func (p *pane) highlight(plain string, current bool) string {
+	st := p.c.Styles
 	t := ansi.Truncate(plain, p.w, "")
 	lower, q := strings.ToLower(t), strings.ToLower(p.search)
 	base := st.Base
@@ -261,19 +748,4 @@ func (p *pane) highlight(st *themes.Styles, plain string, current bool) string {
 		b.WriteString(base.Render(strings.Repeat(" ", p.w-w)))
 	}
 	return b.String()
-}
-
-// selection returns the text of the copy selection (or the cursor line).
-func (p *pane) selection() string {
-	lo, hi := p.copyCur, p.copyCur
-	if p.copyMarking {
-		lo, hi = min(p.copyAnchor, p.copyCur), max(p.copyAnchor, p.copyCur)
-	}
-	var lines []string
-	for i := lo; i <= hi && i < p.lineCount(); i++ {
-		if i >= 0 {
-			lines = append(lines, strings.TrimRight(p.plainLine(i), " "))
-		}
-	}
-	return strings.Join(lines, "\n")
 }

@@ -17,9 +17,9 @@ func BenchmarkRuntimeTick(b *testing.B) {
 	t := &testing.T{}
 	fb := newFakeBackend()
 	for i := range 55 {
-		in := engine.Info{ID: engine.JobID(fmt.Sprint(i + 1)), Command: fmt.Sprintf("go test ./pkg%d/...", i), Status: "exited", ExitCode: code(0), StartedAt: now.Add(-time.Hour), RuntimeMs: 1234, Origin: engine.Origin{Client: "claude-code"}}
+		in := engine.Info{ID: engine.JobID(fmt.Sprint(i + 1)), Command: fmt.Sprintf("go test ./pkg%d/...", i), Status: engine.Exited, ExitCode: code(0), StartedAt: now.Add(-time.Hour), RuntimeMs: 1234, Origin: engine.Origin{Client: "claude-code"}}
 		if i >= 50 {
-			in.Status, in.ExitCode, in.StartedAt = "running", nil, now.Add(-10*time.Second)
+			in.Status, in.ExitCode, in.StartedAt = engine.Running, nil, now.Add(-10*time.Second)
 		}
 		fb.add(&fakeJob{info: in})
 	}

@@ -49,6 +49,7 @@ func info(format string, args ...any) tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	m.syncKeys()
 	m.refresh()
 	return m, cmd
 }
@@ -74,7 +75,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case engineEventMsg:
 		return m.handleEvent(msg.ev)
 	case screenDirtyMsg:
-		return tea.Batch(m.fetchPane(), m.refreshInfos())
+		return tea.Batch(m.pane.fetch(m.running(m.pane.id)), m.refreshInfos())
 	case activityDirtyMsg:
 		m.act.pull()
 		return nil
@@ -88,19 +89,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				m.jobs[in.ID] = in
 			}
 		}
-		m.syncKeys()
 		return nil
-	case outputMsg:
-		return m.applyOutput(msg)
-	case screenMsg:
-		return m.applyScreen(msg)
-	case historyMsg:
-		return m.applyHistory(msg)
-	case resizedMsg:
-		if msg.id == m.pane.id {
-			return m.fetchPane()
-		}
-		return nil
+	case outputMsg, screenMsg, historyMsg, resizedMsg:
+		return m.pane.update(msg, m.running(m.pane.id))
 	case jobStartedMsg:
 		m.listAppr = false
 		cmd := m.selectJob(msg.id, true)
@@ -159,13 +150,12 @@ func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
 				m.focus = focusList
 				cmds = append(cmds, info("job %s ended (%s); detached", ev.Job, exitText(ev.Info)))
 			}
-			cmds = append(cmds, m.fetchPane())
+			cmds = append(cmds, m.pane.fetch(false))
 		}
 	}
-	if m.confirm == ev.Job && ev.Kind != engine.JobStarted && ev.Info.Status != "running" && (m.mode == modeConfirmKill || m.mode == modeSignal) {
+	if m.confirm == ev.Job && ev.Kind != engine.JobStarted && ev.Info.Status != engine.Running && (m.mode == modeConfirmKill || m.mode == modeSignal) {
 		m.mode = modeNone
 	}
-	m.syncKeys()
 	cmds = append(cmds, m.scheduleTick())
 	return tea.Batch(cmds...)
 }
@@ -181,7 +171,7 @@ func (m *Model) rebuildOrder() {
 	}
 	slices.SortFunc(m.order, func(a, b engine.JobID) int {
 		ia, ib := m.jobs[a], m.jobs[b]
-		ra, rb := ia.Status == "running", ib.Status == "running"
+		ra, rb := ia.Status == engine.Running, ib.Status == engine.Running
 		if ra != rb {
 			if ra {
 				return -1
@@ -203,7 +193,7 @@ func compareIDs(a, b engine.JobID) int {
 
 func matchesFilter(in engine.Info, f string) bool {
 	f = strings.ToLower(f)
-	for _, s := range []string{string(in.ID), in.Name, in.Command, in.Description, in.Origin.Client, in.Origin.Tool, in.Status, in.Cwd} {
+	for _, s := range []string{string(in.ID), in.Name, in.Command, in.Description, in.Origin.Client, in.Origin.Tool, in.Status.String(), in.Cwd} {
 		if strings.Contains(strings.ToLower(s), f) {
 			return true
 		}
@@ -215,7 +205,7 @@ func matchesFilter(in engine.Info, f string) bool {
 func (m *Model) setTheme(p themes.Palette) {
 	m.c.Styles = themes.New(p)
 	m.applyHelpStyles()
-	m.pane.restyle(m.c.Styles)
+	m.pane.restyle()
 }
 
 func (m *Model) applyHelpStyles() {
@@ -229,6 +219,30 @@ func (m *Model) applyHelpStyles() {
 	m.help.Styles.FullSeparator = st.HelpSep
 }
 
+// selectJob makes id the selected job and shows it in the pane.
+func (m *Model) selectJob(id engine.JobID, force bool) tea.Cmd {
+	if id == m.selected && !force && m.pane.id == id {
+		return nil
+	}
+	m.selected = id
+	in := m.jobs[id]
+	m.pane.show(id, in.PTY)
+	if m.mode == modeSearch {
+		m.mode = modeNone
+	}
+	m.scrollListTo()
+	if id == "" {
+		return nil
+	}
+	running := in.Status == engine.Running
+	return tea.Batch(m.pane.fetch(running), m.pane.resize(running))
+}
+
+// running reports whether job id is known and running.
+func (m *Model) running(id engine.JobID) bool {
+	return m.jobs[id].Status == engine.Running
+}
+
 // selectedInfo returns the selected job's state.
 func (m *Model) selectedInfo() (engine.Info, bool) {
 	in, ok := m.jobs[m.selected]
@@ -239,7 +253,7 @@ func (m *Model) selectedInfo() (engine.Info, bool) {
 func (m *Model) syncKeys() {
 	in, ok := m.selectedInfo()
 	ok = ok && !m.listAppr // a pending approval is selected, not a job
-	running := ok && in.Status == "running"
+	running := ok && in.Status == engine.Running
 	k := &m.c.Keys
 	k.Jobs.Attach.SetEnabled(running)
 	k.Jobs.Kill.SetEnabled(running)
@@ -248,7 +262,7 @@ func (m *Model) syncKeys() {
 	k.Jobs.Remove.SetEnabled(ok && !running)
 	k.Pane.Next.SetEnabled(m.pane.search != "")
 	k.Pane.Prev.SetEnabled(m.pane.search != "")
-	k.Pane.Live.SetEnabled(m.pane.scroll > 0 || m.pane.hist != nil)
+	k.Pane.Live.SetEnabled(m.pane.scrolledBack())
 }
 
 // scheduleTick arms one timer for the moment the shown runtime of some
@@ -271,12 +285,12 @@ func (m *Model) scheduleTick() tea.Cmd {
 		}
 	}
 	for _, in := range m.jobs {
-		if in.Status == "running" {
+		if in.Status == engine.Running {
 			consider(in.StartedAt)
 		}
 	}
-	for _, r := range m.appr.reqs {
-		consider(r.Asked)
+	for i := range m.appr.len() {
+		consider(m.appr.at(i).Asked)
 	}
 	if next.IsZero() || (!m.tickAt.IsZero() && !next.Before(m.tickAt)) {
 		return nil
@@ -290,11 +304,11 @@ func (m *Model) scheduleTick() tea.Cmd {
 func exitText(in engine.Info) string {
 	switch {
 	case in.Signal != "":
-		return in.Status + " by " + in.Signal
+		return in.Status.String() + " by " + in.Signal
 	case in.ExitCode != nil:
 		return fmt.Sprintf("%s, code %d", in.Status, *in.ExitCode)
 	default:
-		return in.Status
+		return in.Status.String()
 	}
 }
 

@@ -34,17 +34,11 @@ func (m *Model) mainHeight() int { return max(m.height-2, 3) }
 func (m *Model) layout() tea.Cmd {
 	w := m.width - m.listWidth() - 2
 	h := m.mainHeight() - 2 - 2 // borders, two header lines
-	p := &m.pane
-	if w == p.w && h == p.h {
+	if !m.pane.setSize(w, h) {
 		return nil
 	}
-	p.w, p.h = max(w, 1), max(h, 1)
-	p.screen = nil
-	if p.hist != nil {
-		p.hist = nil // rendered for the old width
-		p.scroll = 0
-	}
-	return tea.Batch(m.resizeToPane(), m.fetchPane())
+	running := m.running(m.pane.id)
+	return tea.Batch(m.pane.resize(running), m.pane.fetch(running))
 }
 
 // scrollListTo keeps the selected job in view.
@@ -57,7 +51,7 @@ func (m *Model) scrollListTo() {
 	if i >= m.listTop+rows {
 		m.listTop = i - rows + 1
 	}
-	m.listTop = min(max(m.listTop, 0), max(len(m.appr.reqs)+len(m.order)-rows, 0))
+	m.listTop = min(max(m.listTop, 0), max(m.appr.len()+len(m.order)-rows, 0))
 }
 
 // refresh renders every part into the cached strings View joins.
@@ -70,7 +64,7 @@ func (m *Model) refresh() {
 	case m.mode == modeHelp:
 		m.mainBox = m.renderHelp(m.width, mh)
 	case m.view == activityView:
-		title := st.Title.Render("Activity") + st.Muted.Render(fmt.Sprintf(" · %d tool calls", len(m.act.calls)))
+		title := st.Title.Render("Activity") + st.Muted.Render(fmt.Sprintf(" · %d tool calls", m.act.len()))
 		m.mainBox = box(st, st.BorderFocus, title, "", m.act.render(st, m.width-2, mh-2), m.width, mh)
 	case m.view == approvalsView:
 		m.mainBox = m.renderApprovals(m.width, mh)
@@ -179,7 +173,7 @@ func fit(st *themes.Styles, s string, w int) string {
 // glyph is a job's status mark.
 func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
 	switch in.Status {
-	case "running":
+	case engine.Running:
 		switch {
 		case in.WaitingForInput:
 			return "?", st.Warn
@@ -187,14 +181,14 @@ func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
 			return "▶", st.Accent
 		}
 		return "●", st.Running
-	case "exited":
+	case engine.Exited:
 		if in.ExitCode != nil && *in.ExitCode == 0 {
 			return "✓", st.OK
 		}
 		return "✗", st.Error
-	case "killed":
+	case engine.Killed:
 		return "■", st.Muted
-	case "lost":
+	case engine.Lost:
 		return "!", st.Warn
 	default: // signaled, timed_out, failed
 		return "✗", st.Error
@@ -203,7 +197,7 @@ func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
 
 // runtime is a job's runtime as shown in the list.
 func (m *Model) runtime(in engine.Info) time.Duration {
-	if in.Status == "running" {
+	if in.Status == engine.Running {
 		return m.since(in.StartedAt)
 	}
 	return time.Duration(in.RuntimeMs) * time.Millisecond
@@ -250,7 +244,7 @@ func originName(o engine.Origin) string {
 // exitCell is the exit column of the list.
 func exitCell(in engine.Info) string {
 	switch {
-	case in.Status == "running":
+	case in.Status == engine.Running:
 		return ""
 	case in.Signal != "":
 		return strings.TrimPrefix(in.Signal, "SIG")
@@ -266,7 +260,7 @@ func (m *Model) renderList(w, h int) []string {
 	rows := h - 2
 	running := m.Running()
 	title := st.Title.Render("Jobs")
-	na := len(m.appr.reqs)
+	na := m.appr.len()
 	if na > 0 {
 		// First: the title is cut to the list's width.
 		title += st.Approval.Render(fmt.Sprintf(" ⚠ %d to approve ·", na))
@@ -280,7 +274,7 @@ func (m *Model) renderList(w, h int) []string {
 	showOrigin := iw >= 40
 	// Pending approvals first, then the jobs.
 	for i := m.listTop; i < na && i < m.listTop+rows; i++ {
-		r := m.appr.reqs[i]
+		r := m.appr.at(i)
 		sel := m.listAppr && r.ID == m.appr.cur && m.view == jobsView && m.focus == focusList
 		lines = append(lines, m.approvalRow(r, iw, sel, showOrigin))
 	}
@@ -301,7 +295,7 @@ func (m *Model) renderList(w, h int) []string {
 			lines = append(lines, gs.Background(st.Palette.Selection).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
 		case sel:
 			lines = append(lines, gs.Render(g+" ")+st.Accent.Render(pad(text, iw-2)))
-		case in.Status != "running":
+		case in.Status != engine.Running:
 			lines = append(lines, gs.Render(g+" ")+st.Muted.Render(text))
 		default:
 			lines = append(lines, gs.Render(g+" ")+st.Base.Render(text))
@@ -345,12 +339,12 @@ func (m *Model) renderPane(w, h int) []string {
 	}
 	title := st.Title.Render("#"+string(in.ID)) + " " + st.Base.Render("$ "+oneLine(in.Command))
 	g, gs := glyph(st, in)
-	state := in.Status + " " + shortAge(m.runtime(in))
-	if in.Status != "running" {
+	state := in.Status.String() + " " + shortAge(m.runtime(in))
+	if in.Status != engine.Running {
 		state = exitText(in) + " after " + shortAge(m.runtime(in))
 	}
 	who := "you"
-	if in.Origin.Client != "human" {
+	if !in.Origin.IsPerson() {
 		who = in.Origin.String()
 		if in.Origin.Tool != "" {
 			who += " · " + in.Origin.Tool
@@ -358,8 +352,8 @@ func (m *Model) renderPane(w, h int) []string {
 	}
 	meta1 := gs.Render(g+" "+state) + st.Muted.Render(fmt.Sprintf(" · pid %d · by ", in.Pid)) + st.Base.Render(who)
 	meta2 := st.Muted.Render("cwd ") + st.Base.Render(tilde(in.Cwd))
-	if in.PTY && p.snap != nil {
-		meta2 += st.Muted.Render(fmt.Sprintf(" · pty %d×%d", p.snap.Cols, p.snap.Rows))
+	if size := p.termSize(); size != "" {
+		meta2 += st.Muted.Render(" · pty " + size)
 	}
 	if in.Foreground {
 		meta2 += st.Accent.Render(" · an agent is waiting on it: b backgrounds it")
@@ -374,45 +368,22 @@ func (m *Model) renderPane(w, h int) []string {
 		meta2 += st.Muted.Render(" · " + oneLine(in.Note))
 	}
 	lines := []string{meta1, meta2}
-	body := p.body(st)
+	body := p.body()
 	if m.mode == modeSignal {
 		body = m.overlaySignals(body)
 	}
 	lines = append(lines, body...)
-	border := st.Border
-	var hint string
+	border, hint := st.Border, p.hint()
 	switch {
 	case m.focus == focusTerm:
 		border = st.BorderTerm
 		hint = st.Warn.Render("attached · " + keyName(m.c.Keys.Term.Detach) + " detaches")
-	case m.mode == modeCopy:
+	case p.copying:
 		border = st.BorderFocus
-		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
-	case p.histLoading:
-		hint = st.Muted.Render("loading scrollback…")
-	case p.scroll > 0:
-		hint = st.Accent.Render(fmt.Sprintf("↑ %d lines · esc back to live", p.scroll))
-	case p.hist != nil:
-		hint = st.Accent.Render("scrollback · esc back to live")
-	case !p.pty && p.eof:
-		hint = st.Muted.Render("end of output")
-	}
-	if p.search != "" {
-		s := fmt.Sprintf("/%s %d matches", p.search, len(p.matches))
-		if p.match >= 0 {
-			s = fmt.Sprintf("/%s %d/%d", p.search, len(p.matches)-p.match, len(p.matches))
-		}
-		if hint != "" {
-			hint += st.Muted.Render(" · ")
-		}
-		hint += st.Warn.Render(s)
 	}
 	out := box(st, border, title, hint, lines, w, h)
-	if m.focus == focusTerm && p.pty && p.snap != nil && p.snap.Modes.CursorVisible && p.hist == nil {
-		x, y := p.snap.Cursor.X, p.snap.Cursor.Y
-		if x < p.w && y < p.h {
-			m.cursor = tea.NewCursor(m.listWidth()+1+x, 1+2+y)
-		}
+	if x, y, ok := p.cursor(); ok && m.focus == focusTerm {
+		m.cursor = tea.NewCursor(m.listWidth()+1+x, 1+2+y)
 	}
 	if m.focus == focusTerm && !p.pty {
 		// The stdin line of an attached pipe job takes the body's last row.
@@ -429,9 +400,9 @@ func (m *Model) overlaySignals(body []string) []string {
 	out := append([]string(nil), body...)
 	lines := []string{st.Dialog.Render(fmt.Sprintf(" Send a signal to job %s's process group:", m.confirm))}
 	for i, s := range signals {
-		row := fmt.Sprintf("   %-9s", sigName(s))
+		row := fmt.Sprintf("   %-9s", engine.SignalName(s))
 		if i == m.sigIndex {
-			lines = append(lines, st.Selected.Render(" ▸ "+fmt.Sprintf("%-9s", sigName(s))))
+			lines = append(lines, st.Selected.Render(" ▸ "+fmt.Sprintf("%-9s", engine.SignalName(s))))
 		} else {
 			lines = append(lines, st.Base.Render(row))
 		}
@@ -460,7 +431,7 @@ func (m *Model) renderStatus() string {
 	if m.status != "" {
 		right = st.Running.Render(fmt.Sprintf("● %d running ", running)) // room for the message
 	}
-	if n := len(m.appr.reqs); n > 0 {
+	if n := m.appr.len(); n > 0 {
 		right = st.Approval.Render(fmt.Sprintf("⚠ %d to approve", n)) + st.Muted.Render(" · ") + right
 	}
 	var left string
@@ -480,7 +451,7 @@ func (m *Model) renderStatus() string {
 		} else {
 			left += st.Muted.Render(" · MCP not served")
 		}
-		if cl := m.act.clients; len(cl) > 0 {
+		if cl := m.act.connected(); len(cl) > 0 {
 			left += st.Muted.Render(" · clients ") + st.Base.Render(strings.Join(cl, ", "))
 		} else if m.opts.Address != "" {
 			left += st.Muted.Render(" · no client connected")
@@ -517,12 +488,12 @@ func (m *Model) renderHelpBar() string {
 		bs = k.Confirm.ShortHelp()
 	case modeSignal:
 		bs = k.Picker.ShortHelp()
-	case modeCopy:
-		bs = k.Copy.ShortHelp()
 	case modeHelp:
 		return fit(st, st.Muted.Render(" any key closes the help"), m.width)
 	default:
 		switch {
+		case m.pane.copying:
+			bs = k.Copy.ShortHelp()
 		case m.focus == focusTerm:
 			bs = k.Term.ShortHelp()
 		case m.onApproval():

@@ -233,3 +233,17 @@ func Replay(r io.Reader, cols, rows int) (*Term, error) {
 		}
 	}
 }
+
+// History returns the scrollback (as [Term.Scrollback]) and the screen (as
+// [Term.Snapshot]) taken at the same moment, so that no line is in both or
+// in neither. Unlike Snapshot it waits for a Write in progress.
+func (t *Term) History() ([]Line, *Snapshot) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.snap.Load()
+	if s.Seq != t.seq {
+		s = t.snapshotLocked()
+		t.snap.Store(s)
+	}
+	return t.sb.lines(0, t.sb.len()), s
+}

@@ -1,4 +1,8 @@
-package main
+// Package discovery is how a `tend mcp` finds the tend serving its state
+// dir: the serving tend (the terminal UI or `tend serve`) writes tend.json
+// there (its MCP URL and bearer token, its unix socket and its pid, mode
+// 0600) and removes it when it stops.
+package discovery
 
 import (
 	"encoding/json"
@@ -11,32 +15,34 @@ import (
 	"time"
 )
 
-// discoveryName is the discovery file in the state dir (DESIGN §1, §7).
-const discoveryName = "tend.json"
+// FileName is the discovery file in the state dir.
+const FileName = "tend.json"
 
-// socketName is the control socket in the state dir.
-const socketName = "tend.sock"
+// SocketName is the unix socket in the state dir that `tend mcp` bridges
+// agents to.
+const SocketName = "tend.sock"
 
-// discovery is what a serving tend (the TUI or tend serve) writes so that
-// `tend mcp` and people can find it.
-type discovery struct {
+// File is what a serving tend writes so that `tend mcp` and people can
+// find it.
+type File struct {
 	URL    string `json:"url"`
 	Token  string `json:"token"`
 	Socket string `json:"socket"`
 	Pid    int    `json:"pid"`
 }
 
-func discoveryPath(stateDir string) string { return filepath.Join(stateDir, discoveryName) }
+// Path is the discovery file of stateDir.
+func Path(stateDir string) string { return filepath.Join(stateDir, FileName) }
 
-// readDiscovery reads the discovery file of stateDir, whatever its state.
-func readDiscovery(stateDir string) (*discovery, error) {
-	b, err := os.ReadFile(discoveryPath(stateDir))
+// Read reads the discovery file of stateDir, whatever its state.
+func Read(stateDir string) (*File, error) {
+	b, err := os.ReadFile(Path(stateDir))
 	if err != nil {
 		return nil, err
 	}
-	var d discovery
+	var d File
 	if err := json.Unmarshal(b, &d); err != nil {
-		return nil, fmt.Errorf("%s: %w", discoveryPath(stateDir), err)
+		return nil, fmt.Errorf("%s: %w", Path(stateDir), err)
 	}
 	return &d, nil
 }
@@ -61,12 +67,12 @@ func pidAlive(pid int) bool {
 	return !(i+2 < len(stat) && stat[i+2] == 'Z')
 }
 
-// findLive returns the discovery of a live tend serving stateDir and a
+// FindLive returns the discovery file of a live tend serving stateDir and a
 // connection to its socket, or nil (and no error) when there is none: no
 // file, a stale one (its pid is dead or its socket refuses), or one that is
 // ours. A file that cannot be read as JSON is an error.
-func findLive(stateDir string) (*discovery, *net.UnixConn, error) {
-	d, err := readDiscovery(stateDir)
+func FindLive(stateDir string) (*File, *net.UnixConn, error) {
+	d, err := Read(stateDir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -83,8 +89,8 @@ func findLive(stateDir string) (*discovery, *net.UnixConn, error) {
 	return d, c.(*net.UnixConn), nil
 }
 
-// writeDiscovery writes d atomically, mode 0600.
-func writeDiscovery(stateDir string, d *discovery) error {
+// Write writes d atomically, mode 0600.
+func Write(stateDir string, d *File) error {
 	b, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {
 		return err
@@ -105,15 +111,15 @@ func writeDiscovery(stateDir string, d *discovery) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write discovery file: %w", err)
 	}
-	if err := os.Rename(f.Name(), discoveryPath(stateDir)); err != nil {
+	if err := os.Rename(f.Name(), Path(stateDir)); err != nil {
 		return fmt.Errorf("write discovery file: %w", err)
 	}
 	return nil
 }
 
-// removeDiscovery removes the discovery file if it is still ours.
-func removeDiscovery(stateDir string) {
-	if d, err := readDiscovery(stateDir); err == nil && d.Pid == os.Getpid() {
-		os.Remove(discoveryPath(stateDir))
+// Remove removes the discovery file if it is still ours.
+func Remove(stateDir string) {
+	if d, err := Read(stateDir); err == nil && d.Pid == os.Getpid() {
+		os.Remove(Path(stateDir))
 	}
 }

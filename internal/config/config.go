@@ -1,4 +1,6 @@
-package main
+// Package config reads tend's config file and knows where tend keeps its
+// files: $XDG_CONFIG_HOME/tend/config.toml and $XDG_STATE_HOME/tend.
+package config
 
 import (
 	"errors"
@@ -15,8 +17,8 @@ import (
 	"tend/policy"
 )
 
-// config is $XDG_CONFIG_HOME/tend/config.toml (DESIGN §7). Every field is
-// optional; flags given on the command line win over it.
+// Config is the config file. Every field is optional; flags given on the
+// command line win over it.
 //
 //	port = 7878
 //	theme = "dark"                 # or "light"
@@ -41,34 +43,42 @@ import (
 //	kill = ["X"]
 //	[keys.term]
 //	detach = ["ctrl+a"]
-type config struct {
+type Config struct {
 	Port     int                            `toml:"port"`
 	Theme    string                         `toml:"theme"`
 	FPS      int                            `toml:"fps"`
-	Approval approvalConfig                 `toml:"approval"`
+	Approval Approval                       `toml:"approval"`
 	Rules    policy.Rules                   `toml:"rules"`
-	Jobs     jobsConfig                     `toml:"jobs"`
+	Jobs     Jobs                           `toml:"jobs"`
 	Keys     map[string]map[string][]string `toml:"keys"` // group → action → keys
 
-	path string // where it was read from ("" if there was no file)
+	// Path is where the config was read from ("" if there was no file).
+	Path string `toml:"-"`
 }
 
-type approvalConfig struct {
+// Approval is the [approval] table: how held commands are decided.
+type Approval struct {
 	Mode     string   `toml:"mode"`
-	Timeout  duration `toml:"timeout"`
+	Timeout  Duration `toml:"timeout"`
 	Headless string   `toml:"headless"`
 }
 
-type jobsConfig struct {
-	Grace   duration `toml:"grace"`
+// DenyAlone reports whether a held command is denied when no person is
+// watching (rather than run with a warning).
+func (a Approval) DenyAlone() bool { return a.Headless == "deny" }
+
+// Jobs is the [jobs] table.
+type Jobs struct {
+	Grace   Duration `toml:"grace"`
 	MaxJobs int      `toml:"max_jobs"`
 	MaxPTYs int      `toml:"max_ptys"`
 }
 
-// duration reads "5s", "10m" and the like.
-type duration struct{ time.Duration }
+// Duration reads "5s", "10m" and the like.
+type Duration struct{ time.Duration }
 
-func (d *duration) UnmarshalText(b []byte) error {
+// UnmarshalText reads a duration that is not negative.
+func (d *Duration) UnmarshalText(b []byte) error {
 	v, err := time.ParseDuration(string(b))
 	if err != nil {
 		return fmt.Errorf("%q is not a duration (say 5s, 10m, 1h)", b)
@@ -80,9 +90,9 @@ func (d *duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// defaultConfigPath is $XDG_CONFIG_HOME/tend/config.toml, or
+// DefaultPath is $XDG_CONFIG_HOME/tend/config.toml, or
 // ~/.config/tend/config.toml.
-func defaultConfigPath() string {
+func DefaultPath() string {
 	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
 		return filepath.Join(d, "tend", "config.toml")
 	}
@@ -93,51 +103,71 @@ func defaultConfigPath() string {
 	return filepath.Join(home, ".config", "tend", "config.toml")
 }
 
-// loadConfig reads and checks the config file at path. A missing file is
-// the defaults; a file with an error is an error that says where.
-func loadConfig(path string) (config, error) {
-	var c config
+// DefaultStateDir is $XDG_STATE_HOME/tend, or ~/.local/state/tend: job
+// logs, the audit log, the socket and the discovery file live there.
+func DefaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "tend")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "tend-state")
+	}
+	return filepath.Join(home, ".local", "state", "tend")
+}
+
+// Load reads and checks the config file at path. A missing file is the
+// defaults; a file with an error is an error that says where.
+func Load(path string) (Config, error) {
+	var c Config
 	if path == "" {
 		return c, nil
 	}
 	md, err := toml.DecodeFile(path, &c)
 	if errors.Is(err, fs.ErrNotExist) {
-		return config{}, nil
+		return Config{}, nil
 	}
 	if err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
-	c.path = path
+	c.Path = path
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, fmt.Errorf("config %s: unknown setting %q", path, und[0].String())
 	}
-	if _, err := c.policy(); err != nil {
+	if err := c.check(); err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
-	}
-	switch c.Approval.Headless {
-	case "", "warn", "deny":
-	default:
-		return c, fmt.Errorf("config %s: approval.headless is %q: say warn or deny", path, c.Approval.Headless)
-	}
-	switch c.Theme {
-	case "", "dark", "light":
-	default:
-		return c, fmt.Errorf("config %s: theme is %q: say dark or light", path, c.Theme)
-	}
-	if _, err := c.keys(); err != nil {
-		return c, fmt.Errorf("config %s: %w", path, err)
-	}
-	if c.FPS < 0 || c.FPS > 120 {
-		return c, fmt.Errorf("config %s: fps %d is out of range (1 to 120)", path, c.FPS)
-	}
-	if c.Port < 0 || c.Port > 65535 {
-		return c, fmt.Errorf("config %s: port %d is out of range", path, c.Port)
 	}
 	return c, nil
 }
 
-// policy is the approval mode and rules of the config.
-func (c config) policy() (policy.Policy, error) {
+func (c Config) check() error {
+	if _, err := c.Policy(); err != nil {
+		return err
+	}
+	switch c.Approval.Headless {
+	case "", "warn", "deny":
+	default:
+		return fmt.Errorf("approval.headless is %q: say warn or deny", c.Approval.Headless)
+	}
+	switch c.Theme {
+	case "", "dark", "light":
+	default:
+		return fmt.Errorf("theme is %q: say dark or light", c.Theme)
+	}
+	if _, err := c.KeyMap(); err != nil {
+		return err
+	}
+	if c.FPS < 0 || c.FPS > 120 {
+		return fmt.Errorf("fps %d is out of range (1 to 120)", c.FPS)
+	}
+	if c.Port < 0 || c.Port > 65535 {
+		return fmt.Errorf("port %d is out of range", c.Port)
+	}
+	return nil
+}
+
+// Policy is the approval mode and rules of the config.
+func (c Config) Policy() (policy.Policy, error) {
 	mode := policy.ModeDestructive
 	if c.Approval.Mode != "" {
 		m, err := policy.ParseMode(c.Approval.Mode)
@@ -152,25 +182,16 @@ func (c config) policy() (policy.Policy, error) {
 	return policy.Policy{Mode: mode, Rules: c.Rules}, nil
 }
 
-// keys is the default key map with the config's [keys] applied.
-func (c config) keys() (keymap.KeyMap, error) {
+// KeyMap is the default key map with the config's [keys] applied.
+func (c Config) KeyMap() (keymap.KeyMap, error) {
 	km := keymap.Default()
 	err := km.Override(c.Keys)
 	return km, err
 }
 
-// gate is the config's gate; approvals is nil when no person is watching.
-func (c config) gate(approvals *policy.Approvals) *gate {
-	p, _ := c.policy() // checked by loadConfig
-	if approvals != nil && c.Approval.Timeout.Duration > 0 {
-		approvals.Timeout = c.Approval.Timeout.Duration
-	}
-	return &gate{policy: p, approvals: approvals, denyAlone: c.Approval.Headless == "deny"}
-}
-
-// fillFlags sets grace, maxJobs and port (any may be nil) from the config
+// FillFlags sets grace, maxJobs and port (any may be nil) from the config
 // where the command line did not; it returns the flags that were set there.
-func (c config) fillFlags(fs *flag.FlagSet, grace *time.Duration, maxJobs, port *int) map[string]bool {
+func (c Config) FillFlags(fs *flag.FlagSet, grace *time.Duration, maxJobs, port *int) map[string]bool {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if grace != nil && !set["grace"] && c.Jobs.Grace.Duration > 0 {

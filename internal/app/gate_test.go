@@ -1,7 +1,8 @@
-package main
+package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,25 @@ import (
 	"time"
 
 	"tend/engine"
+	"tend/internal/audit"
+	"tend/internal/testkit"
 	"tend/policy"
 )
+
+// run execs spec and returns its job, or the denial that kept it from
+// running.
+func run(ctx context.Context, t *testing.T, e *engine.Engine, spec engine.Spec) (*engine.Job, *engine.DeniedError) {
+	t.Helper()
+	j, _, err := e.Exec(ctx, spec, time.Minute)
+	var denied *engine.DeniedError
+	if errors.As(err, &denied) {
+		return nil, denied
+	}
+	if err != nil {
+		t.Fatalf("exec %q: %v", spec.Command, err)
+	}
+	return j, nil
+}
 
 // A held command waits for a person; only a decision on the approval queue
 // settles it: deny returns the reason, approve runs it, edit runs the edited
@@ -18,16 +36,16 @@ import (
 // local remote.
 func TestApprovalFlow(t *testing.T) {
 	t.Parallel()
-	dir, git := scratchRepo(t) // pushed once, then amended: a push now needs --force
+	dir, git := testkit.ScratchRepo(t) // pushed once, then amended: a push now needs --force
 	before := git("rev-parse", "origin/main")
 
 	approvals := policy.NewApprovals()
 	auditDir := t.TempDir()
-	audit, err := openAudit(auditDir)
+	log, err := audit.Open(auditDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals, audit: audit}
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals, audit: log}
 	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Gate: g.check})
 	if err != nil {
 		t.Fatal(err)
@@ -49,33 +67,37 @@ func TestApprovalFlow(t *testing.T) {
 	}
 	// Deny with a reason: the agent gets denied, the remote is untouched.
 	go decide("push --force", policy.Answer{Reason: "not on main", By: "person"})
-	env, err := e.Exec(t.Context(), push, time.Minute, 1<<16)
-	if err != nil || env.SemanticStatus != engine.SemanticDenied || !strings.Contains(env.SemanticMessage, "not on main") || env.Approval == nil || env.Approval.Decision != "deny" {
-		t.Fatalf("denied push: %+v %v", env, err)
+	if _, denied := run(t.Context(), t, e, push); denied == nil || !strings.Contains(denied.Error(), "not on main") || denied.Approval == nil || denied.Approval.Decision != "deny" {
+		t.Fatalf("denied push: %+v", denied)
 	}
 	if got := git("ls-remote", "origin", "main"); !strings.HasPrefix(got, before) {
 		t.Fatalf("the remote moved after a denial: %s", got)
 	}
 	// Approve: the push lands.
 	go decide("push --force", policy.Answer{Approve: true, By: "person"})
-	env, err = e.Exec(t.Context(), push, time.Minute, 1<<16)
-	if err != nil || env.SemanticStatus != engine.SemanticOK || env.Approval == nil || env.Approval.Decision != "allow" || !env.Approval.Required {
-		t.Fatalf("approved push: %+v %v", env, err)
+	j, denied := run(t.Context(), t, e, push)
+	if denied != nil {
+		t.Fatalf("approved push denied: %v", denied)
+	}
+	if in := j.Info(); *in.ExitCode != 0 || in.Approval == nil || in.Approval.Decision != "allow" || !in.Approval.Required {
+		t.Fatalf("approved push: %+v", in)
 	}
 	if got := git("ls-remote", "origin", "main"); strings.HasPrefix(got, before) {
 		t.Fatalf("the approved push did not land: %s", got)
 	}
 	// Edit then approve: the edited command runs.
 	go decide("rm -rf", policy.Answer{Approve: true, Command: "echo edited", By: "person"})
-	env, err = e.Exec(t.Context(), engine.Spec{Command: "rm -rf ~/tend-approval-test", Cwd: dir}, time.Minute, 1<<16)
-	if err != nil || env.Stdout != "edited\n" {
-		t.Fatalf("edited command: %+v %v", env, err)
+	j, denied = run(t.Context(), t, e, engine.Spec{Command: "rm -rf ~/tend-approval-test", Cwd: dir})
+	if denied != nil {
+		t.Fatalf("edited command denied: %v", denied)
+	}
+	if c, _ := j.Read(engine.Stdout, 0, 100); string(c.Data) != "edited\n" || j.Command != "echo edited" {
+		t.Fatalf("edited command %q printed %q", j.Command, c.Data)
 	}
 	// Nobody answers: the timeout denies.
 	approvals.Timeout = 100 * time.Millisecond
-	env, err = e.Exec(t.Context(), push, time.Minute, 1<<16)
-	if err != nil || env.SemanticStatus != engine.SemanticDenied || env.Approval.By != "timeout" {
-		t.Fatalf("timed-out approval: %+v %v", env, err)
+	if _, denied := run(t.Context(), t, e, push); denied == nil || denied.Approval.By != "timeout" {
+		t.Fatalf("timed-out approval: %+v", denied)
 	}
 	// A cancelled call stops waiting and is denied.
 	approvals.Timeout = time.Minute
@@ -86,9 +108,8 @@ func TestApprovalFlow(t *testing.T) {
 		}
 		cancel()
 	}()
-	env, err = e.Exec(ctx, push, time.Minute, 1<<16)
-	if err != nil || env.SemanticStatus != engine.SemanticDenied {
-		t.Fatalf("cancelled while waiting: %+v %v", env, err)
+	if _, denied := run(ctx, t, e, push); denied == nil {
+		t.Fatal("cancelled while waiting: not denied")
 	}
 	// Every decision is in the audit log, with who made it.
 	b, _ := os.ReadFile(filepath.Join(auditDir, "audit.jsonl"))
@@ -101,6 +122,7 @@ func TestApprovalFlow(t *testing.T) {
 func TestHeadlessGate(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
+	headless := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}}
 	req := engine.GateRequest{Command: "rm -rf /", Cwd: t.TempDir()}
 	if v := headless.check(ctx, req); v.Deny != "" || !strings.Contains(v.Warning, "destructive") {
 		t.Fatalf("headless fallback: %+v", v)
@@ -120,7 +142,7 @@ func TestHeadlessGate(t *testing.T) {
 
 // What the person at the TUI runs is theirs to approve: it neither waits
 // nor is refused. An agent cannot pass for the person: an MCP client named
-// "human", or the person's origin without the TUI's mark, still waits.
+// "human" still waits.
 func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
 	t.Parallel()
 	approvals := policy.NewApprovals()
@@ -128,7 +150,7 @@ func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
 	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}, approvals: approvals}
 	cwd := t.TempDir()
 	for _, cmd := range []string{"rm -rf /", "curl example.invalid"} {
-		v := g.check(byPerson(t.Context()), engine.GateRequest{Command: cmd, Cwd: cwd, Origin: engine.Human})
+		v := g.check(t.Context(), engine.GateRequest{Command: cmd, Cwd: cwd, Origin: engine.PersonOrigin()})
 		if v.Deny != "" || v.Approval != nil {
 			t.Errorf("the person's %q: %+v", cmd, v)
 		}
@@ -141,14 +163,13 @@ func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		ctx    context.Context
 		origin engine.Origin
 	}{
-		{"an MCP client named human", byPerson(t.Context()), engine.Origin{Client: "human", Tool: "terminal_exec", Session: "s1"}},
-		{"the person's origin without the mark", t.Context(), engine.Human},
+		{"an MCP client named human", engine.Origin{Client: "human", Tool: "terminal_exec", Session: "s1"}},
+		{"an MCP client named human with no tool", engine.Origin{Client: "human"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(tc.ctx)
+			ctx, cancel := context.WithCancel(t.Context())
 			done := make(chan engine.Verdict, 1)
 			go func() { done <- g.check(ctx, engine.GateRequest{Command: "rm -rf /", Cwd: cwd, Origin: tc.origin}) }()
 			for len(approvals.Pending()) == 0 {

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 	"strings"
 
 	"tend/engine"
+	"tend/internal/audit"
 	"tend/policy"
 )
 
-// gate decides before each command runs, with tend's policy (DESIGN §5):
-// a deny rule refuses it at once; a held command waits for a person when
-// one is watching (approvals set), and otherwise gets the fallback.
+// gate decides before each command runs, with tend's policy: a deny rule
+// refuses it at once; a held command waits for a person when one is
+// watching (approvals set), and otherwise gets the fallback.
 type gate struct {
 	policy    policy.Policy
 	approvals *policy.Approvals // nil: no person is watching (headless)
 	denyAlone bool              // headless fallback: deny held commands instead of running them with a warning
-	audit     *auditLog         // records each decision; nil records nothing
+	audit     *audit.Log        // records each decision; nil records nothing
 }
 
 func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
@@ -27,10 +28,12 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 	if v.Class.Held() {
 		out.Warning = v.Class.String() + ": " + strings.Join(v.Reasons, "; ")
 	}
-	if byPersonIn(ctx, r.Origin) {
+	if r.Origin.IsPerson() {
 		// The person at the TUI is the approver: what they run themselves
 		// is neither held nor refused by rules written for agents. It
-		// still carries the warning.
+		// still carries the warning. Only tend's own code can give a job
+		// the person's origin: an MCP client that calls itself "human" is
+		// still a client.
 		return out
 	}
 	switch v.Decision {
@@ -69,33 +72,9 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 		out.Approval.Decision = "allow"
 		out.Command = ans.Command
 	}
-	g.audit.approval(r, out.Approval)
+	g.audit.Write(audit.Record{
+		Kind: audit.KindApproval, Client: r.Origin.String(), Session: r.Origin.Session, Command: r.Command, Cwd: r.Cwd,
+		Decision: out.Approval.Decision, By: out.Approval.By, Reason: out.Approval.Reason, DurationMs: out.Approval.WaitedMs,
+	})
 	return out
-}
-
-// personKey marks the context of a job the person at the TUI started.
-type personKey struct{}
-
-// byPerson marks ctx as the person's own: the gate runs the command the
-// person typed without asking them about it. Only tend's own code can mark
-// a context (the key is unexported), so an agent cannot: an MCP client that
-// calls itself "human" still waits for approval.
-func byPerson(ctx context.Context) context.Context {
-	return context.WithValue(ctx, personKey{}, true)
-}
-
-// byPersonIn reports whether a command with origin o comes from the person
-// at the TUI: its context is marked and its origin is [engine.Human].
-func byPersonIn(ctx context.Context, o engine.Origin) bool {
-	marked, _ := ctx.Value(personKey{}).(bool)
-	return marked && o == engine.Human
-}
-
-// headless is the gate with no person to ask: deny rules deny, destructive
-// commands run with a warning.
-var headless = &gate{policy: policy.Policy{Mode: policy.ModeDestructive}}
-
-// warnGate is the headless gate's check.
-func warnGate(ctx context.Context, r engine.GateRequest) engine.Verdict {
-	return headless.check(ctx, r)
 }

@@ -1,17 +1,19 @@
-package engine
+package mcpserver
 
 import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"tend/engine"
 )
 
 // Semantic status values of an exec result.
 const (
-	SemanticOK     = "ok"
-	SemanticSignal = "signal"
-	SemanticError  = "error"
-	SemanticDenied = "denied"
+	semanticOK     = "ok"
+	semanticSignal = "signal"
+	semanticError  = "error"
+	semanticDenied = "denied"
 )
 
 // exitOneOK are commands for which exit 1 is an answer, not a failure.
@@ -23,34 +25,38 @@ var exitOneOK = map[string]string{
 	"find": "some paths could not be read",
 }
 
-// semantic explains an exit the way an agent needs it: whether it is an
-// error, and why.
-func semantic(command string, st Status, code int, sig string) (status, msg string) {
-	switch st {
-	case TimedOut:
-		return SemanticError, "timed out: the command was killed (raise timeout_sec, or run it with terminal_job_start)"
-	case Killed:
-		return SemanticSignal, "killed by tend"
-	case Signaled:
-		return SemanticSignal, fmt.Sprintf("terminated by %s", sig)
-	case Failed:
-		return SemanticError, "the command could not be started"
+// semantic explains a finished job's exit the way an agent needs it:
+// whether it is an error, and why.
+func semantic(command string, in engine.Info) (status, msg string) {
+	code := 0
+	if in.ExitCode != nil {
+		code = *in.ExitCode
+	}
+	switch in.Status {
+	case engine.TimedOut:
+		return semanticError, "timed out: the command was killed (raise timeout_sec, or run it with terminal_job_start)"
+	case engine.Killed:
+		return semanticSignal, "killed by tend"
+	case engine.Signaled:
+		return semanticSignal, fmt.Sprintf("terminated by %s", in.Signal)
+	case engine.Failed:
+		return semanticError, "the command could not be started"
 	}
 	if code == 0 {
-		return SemanticOK, ""
+		return semanticOK, ""
 	}
 	if code == 1 {
 		if m, ok := exitOneOK[lastCommandName(command)]; ok {
-			return SemanticOK, m
+			return semanticOK, m
 		}
 	}
 	switch code {
 	case 126:
-		return SemanticError, "exit 126: not executable (or a resource limit could not be set)"
+		return semanticError, "exit 126: not executable (or a resource limit could not be set)"
 	case 127:
-		return SemanticError, "exit 127: command not found"
+		return semanticError, "exit 127: command not found"
 	}
-	return SemanticError, fmt.Sprintf("exit code %d", code)
+	return semanticError, fmt.Sprintf("exit code %d", code)
 }
 
 // lastCommandName is the program whose exit status a command line returns:

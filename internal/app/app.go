@@ -1,0 +1,171 @@
+// Package app wires tend together: the audit log, the policy gate, the
+// engine and the MCP server, and, when tend serves agents (the terminal UI
+// and `tend serve`), the HTTP and unix socket listeners and the discovery
+// file. Every command that runs jobs opens one [App] and closes it, so all
+// of them start and stop the same way. Only package main imports app.
+//
+// Close shuts down in one fixed order:
+//
+//  1. stop serving: the discovery file goes, the listeners and every
+//     connection close, so no new call arrives; calls in flight see their
+//     connection go (an exec becomes a background job, a call waiting for
+//     a person's approval ends denied);
+//  2. end every job's whole process tree (the engine closes);
+//  3. record the last tool calls and close the audit log.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"tend/engine"
+	"tend/internal/audit"
+	"tend/internal/config"
+	"tend/mcpserver"
+	"tend/policy"
+)
+
+// Options configure [Open].
+type Options struct {
+	StateDir string        // job logs, the audit log, the socket and the discovery file
+	Config   config.Config // approval mode, rules, timeouts, limits
+	Grace    time.Duration // TERM → KILL for each job (0: the engine's default)
+	MaxJobs  int           // running jobs at once (0: the engine's default)
+	Logger   *slog.Logger  // nil: discard
+	Version  string        // tend's version, reported to MCP clients
+	// Watched says a person answers held commands (the terminal UI).
+	// Without one they get the config's headless fallback: run with a
+	// warning, or deny.
+	Watched bool
+	// Headless says the jobs end with the agent's connection (headless
+	// tend mcp): the MCP server's instructions tell the agent so.
+	Headless bool
+}
+
+// App is a running tend: its engine, its MCP server and, for a watched
+// tend, the queue of commands waiting for a person.
+type App struct {
+	Engine    *engine.Engine
+	MCP       *mcpserver.Server
+	Approvals *policy.Approvals // nil unless Options.Watched
+
+	stateDir string
+	logger   *slog.Logger
+	audit    *audit.Log
+	served   *served // nil unless Serve succeeded
+
+	stopFollow context.CancelFunc
+	followed   chan struct{} // closed when the audit follower has stopped
+}
+
+// Open opens the state dir's audit log, an engine whose gate is the
+// config's policy (every decision audited) and an MCP server over it, and
+// starts recording every tool call in the audit log.
+func Open(o Options) (*App, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(o.StateDir, 0o700); err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	log, err := audit.Open(o.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := o.Config.Policy()
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	g := &gate{policy: p, denyAlone: o.Config.Approval.DenyAlone(), audit: log}
+	if o.Watched {
+		g.approvals = policy.NewApprovals()
+		if t := o.Config.Approval.Timeout.Duration; t > 0 {
+			g.approvals.Timeout = t
+		}
+	}
+	e, err := engine.New(engine.Config{
+		StateDir: o.StateDir, Grace: o.Grace, MaxJobs: o.MaxJobs, MaxPTYs: o.Config.Jobs.MaxPTYs,
+		Logger: logger, Gate: g.check,
+	})
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	a := &App{
+		Engine: e, MCP: mcpserver.New(e, mcpserver.Options{Version: o.Version, Headless: o.Headless}),
+		Approvals: g.approvals, stateDir: o.StateDir, logger: logger, audit: log,
+		followed: make(chan struct{}),
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	a.stopFollow = stop
+	go func() {
+		defer close(a.followed)
+		a.follow(ctx)
+	}()
+	return a, nil
+}
+
+// follow records every tool call the MCP server serves until ctx ends,
+// and then the calls that ended with it.
+func (a *App) follow(ctx context.Context) {
+	act := a.MCP.Activity()
+	bell, stop := act.Watch()
+	defer stop()
+	var seq uint64
+	record := func() {
+		for _, c := range act.Since(seq) {
+			a.audit.Write(audit.Record{
+				Time: c.Time, Kind: audit.KindCall, Client: c.Client, Session: c.Session, Tool: c.Tool,
+				Args: c.Args, Result: c.Result, IsError: c.IsError, DurationMs: c.Duration.Milliseconds(),
+			})
+			seq = c.Seq
+		}
+	}
+	for {
+		record()
+		select {
+		case <-bell:
+		case <-ctx.Done():
+			record()
+			return
+		}
+	}
+}
+
+// Person records in the audit log what a person did to a job in the
+// terminal UI: kill, signal, stdin, background, start, remove.
+func (a *App) Person(action string, job engine.JobID, detail string) {
+	a.audit.Write(audit.Record{Kind: audit.KindPerson, By: "human", Action: action, Job: job, Reason: detail})
+}
+
+// Running counts the jobs still running.
+func (a *App) Running() int {
+	n := 0
+	for _, in := range a.Engine.List() {
+		if in.Status == engine.Running {
+			n++
+		}
+	}
+	return n
+}
+
+// Close shuts tend down in the order the package documentation gives: stop
+// serving, end every job's tree, close the audit log. It returns once
+// every job has ended.
+func (a *App) Close() {
+	t0 := time.Now()
+	if a.served != nil {
+		a.served.close()
+		a.logger.Debug("stopped serving", "took", time.Since(t0))
+	}
+	a.Engine.Close()
+	a.logger.Debug("every job ended", "took", time.Since(t0))
+	a.stopFollow()
+	<-a.followed
+	a.audit.Close()
+}

@@ -1,0 +1,88 @@
+// Package audit is tend's record of what happened: <state dir>/audit.jsonl,
+// one JSON object a line, only ever appended to. It holds every tool call an
+// agent made (with its client and a summary of the result), every decision
+// on a held command, and everything a person did to a job.
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"tend/engine"
+)
+
+// FileName is the audit log in the state dir.
+const FileName = "audit.jsonl"
+
+// The kinds of record.
+const (
+	KindCall     = "call"     // an MCP tool call
+	KindApproval = "approval" // a decision on a held command
+	KindPerson   = "person"   // what a person did to a job in the TUI
+)
+
+// Record is one line of the audit log; fields that do not apply to its
+// kind are left out.
+type Record struct {
+	Time       time.Time    `json:"time"`
+	Kind       string       `json:"kind"`
+	Client     string       `json:"client,omitempty"`
+	Session    string       `json:"session,omitempty"`
+	Tool       string       `json:"tool,omitempty"`
+	Args       string       `json:"args,omitempty"`
+	Result     string       `json:"result,omitempty"`
+	IsError    bool         `json:"is_error,omitempty"`
+	DurationMs int64        `json:"duration_ms,omitempty"`
+	Command    string       `json:"command,omitempty"`
+	Cwd        string       `json:"cwd,omitempty"`
+	Decision   string       `json:"decision,omitempty"`
+	By         string       `json:"by,omitempty"`
+	Reason     string       `json:"reason,omitempty"`
+	Job        engine.JobID `json:"job_id,omitempty"`
+	Action     string       `json:"action,omitempty"`
+}
+
+// Log appends records to the audit log. Its methods are safe for
+// concurrent use, and do nothing on a nil *Log.
+type Log struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// Open opens (or creates, mode 0600) the audit log of stateDir for
+// appending.
+func Open(stateDir string) (*Log, error) {
+	f, err := os.OpenFile(filepath.Join(stateDir, FileName), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	return &Log{f: f}, nil
+}
+
+// Write appends r as one line; a zero Time is now.
+func (l *Log) Write(r Record) {
+	if l == nil {
+		return
+	}
+	if r.Time.IsZero() {
+		r.Time = time.Now()
+	}
+	b, _ := json.Marshal(r)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.f.Write(append(b, '\n'))
+}
+
+// Close closes the log.
+func (l *Log) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.f.Close()
+}

@@ -1,0 +1,126 @@
+// Package testkit holds the helpers tend's tests share: private state
+// dirs, polling for a condition, a scratch git repository, and MCP calls
+// decoded into Go values. Only tests import it.
+package testkit
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// PrivateDir is a new directory, mode 0700, as tend requires of its state
+// dir (t.TempDir's own are 0755 under umask 022).
+func PrivateDir(t testing.TB) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "st")
+	if err := os.Mkdir(d, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// WaitUntil polls cond every few milliseconds until it holds, and fails
+// the test if it does not within d. Use it for what nothing tells of.
+func WaitUntil(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// ScratchRepo is a git work tree whose origin is a local bare repository:
+// main was pushed, then the local commit was rewritten, so only a force
+// push moves the remote. git runs a git command in the work tree.
+func ScratchRepo(t testing.TB) (dir string, git func(args ...string) string) {
+	t.Helper()
+	dir = t.TempDir()
+	git = func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "--bare", "remote.git")
+	git("init", "-q", "work")
+	dir = filepath.Join(dir, "work")
+	git("commit", "-q", "--allow-empty", "-m", "one")
+	git("remote", "add", "origin", "../remote.git")
+	git("push", "-q", "origin", "HEAD:main")
+	git("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten")
+	return dir, git
+}
+
+// Call calls a tool and, unless the result is a tool error, decodes its
+// structured content into out (which may be nil). A protocol error fails
+// the test; a tool error is returned for the test to look at.
+func Call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if out != nil && !res.IsError {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: decode %s: %v", tool, b, err)
+		}
+	}
+	return res
+}
+
+// CallOK is [Call] for a call that must succeed: a tool error fails the
+// test.
+func CallOK(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res := Call(t, cs, tool, args, out)
+	if res.IsError {
+		t.Fatalf("%s: tool error: %s", tool, Text(res))
+	}
+	return res
+}
+
+// Text is the text content of a result: a tool error's sentence.
+func Text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// Connect connects a go-sdk client named name (with options opts, which
+// may be nil) to server over in-memory transports; both ends close when
+// the test ends.
+func Connect(t testing.TB, server *mcp.Server, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, opts).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}

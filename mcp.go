@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/signal"
+	"syscall"
+
+	"tend/internal/discovery"
+	"tend/mcpserver"
+)
+
+func mcpFlags(w io.Writer) (*flag.FlagSet, *common, *bool) {
+	fs := flag.NewFlagSet("tend mcp", flag.ContinueOnError)
+	fs.SetOutput(w)
+	c := &common{}
+	c.register(fs, "warn", "on stderr")
+	headless := fs.Bool("headless", false, "serve in-process even when a tend is running (do not bridge to it)")
+	return fs, c, headless
+}
+
+// runMCP serves the tools over stdio. If a tend serves the state dir (the
+// TUI or tend serve), it bridges stdio to that tend's socket byte for byte,
+// so the agent's session, client info and cancels reach it and its jobs live
+// there. Otherwise (or with -headless) it serves headless: the engine lives
+// as long as the agent's connection, and every job tree ends with it.
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, c, headless := mcpFlags(stderr)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if !c.parseLevel(stderr) {
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	if !*headless && bridgeToLive(ctx, c.stateDir, stdin, stdout, logger) {
+		return 0
+	}
+	if !c.loadConfig(fs, nil, stderr) {
+		return 2
+	}
+	a, err := c.open(logger, false, true) // headless: no person to ask
+	if err != nil {
+		fmt.Fprintf(stderr, "tend mcp: %v\n", err)
+		return 1
+	}
+	err = a.MCP.Run(ctx, mcpserver.GuardedTransport(stdin, stdout))
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		logger.Info("client disconnected", "reason", err)
+	}
+	// End every job tree here, while the signals are still ours: a second
+	// SIGTERM (a client that waited and signals again) must not kill tend
+	// halfway through and orphan the jobs.
+	a.Close()
+	return 0
+}
+
+// bridgeToLive bridges stdio to the tend serving stateDir, if one is live, and
+// reports whether it did.
+func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout io.Writer, logger *slog.Logger) bool {
+	d, conn, err := discovery.FindLive(stateDir)
+	if err != nil {
+		logger.Warn("discovery file unreadable: serving headless", "err", err)
+	}
+	if d == nil {
+		return false
+	}
+	logger.Info("bridging to a running tend", "pid", d.Pid, "socket", d.Socket)
+	if err := mcpserver.Bridge(ctx, conn, stdin, stdout); err != nil {
+		logger.Info("bridge ended", "reason", err)
+	}
+	return true
+}

@@ -1,0 +1,114 @@
+package mcpserver
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The envelope of terminal_exec: exit codes read the way an agent needs
+// them, invalid UTF-8 kept valid JSON, and output over the inline cap cut
+// to head and tail with the whole of it behind the handle.
+func TestExecEnvelope(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	tests := []struct {
+		name, cmd       string
+		code            int
+		semantic, msg   string
+		stdout, warning string
+		timedOut        bool
+	}{
+		{name: "echo", cmd: "echo hi", code: 0, semantic: "ok", stdout: "hi\n"},
+		{name: "grep exit 1 is an answer", cmd: "echo a | grep zzz", code: 1, semantic: "ok", msg: "no lines matched"},
+		{name: "exit 3 is an error", cmd: "exit 3", code: 3, semantic: "error", msg: "exit code 3"},
+		{name: "not found", cmd: "no-such-command-xyz", code: 127, semantic: "error", msg: "command not found"},
+		{name: "invalid UTF-8", cmd: `printf 'a\xff\xfeb'`, code: 0, semantic: "ok", stdout: "a\uFFFDb", warning: "UTF-8"},
+		{name: "timeout", cmd: "echo start; sleep 600", code: 143, semantic: "error", msg: "timed out", stdout: "start\n", timedOut: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var env execOutput
+			args := map[string]any{"command": tc.cmd}
+			if tc.timedOut {
+				args["timeout_sec"] = 0.3
+			}
+			callJSON(t, cs, "terminal_exec", args, &env)
+			if env.SemanticStatus != tc.semantic || !strings.Contains(env.SemanticMessage, tc.msg) || env.TimedOut != tc.timedOut {
+				t.Fatalf("semantic %s %q timed_out %v, want %s %q %v", env.SemanticStatus, env.SemanticMessage, env.TimedOut, tc.semantic, tc.msg, tc.timedOut)
+			}
+			if !tc.timedOut && (env.ExitCode == nil || *env.ExitCode != tc.code) {
+				t.Fatalf("exit %v, want %d", env.ExitCode, tc.code)
+			}
+			if tc.stdout != "" && env.Stdout != tc.stdout {
+				t.Fatalf("stdout %q, want %q", env.Stdout, tc.stdout)
+			}
+			if !strings.Contains(env.Warning, tc.warning) || tc.warning == "" && env.Warning != "" {
+				t.Fatalf("warning %q, want one with %q", env.Warning, tc.warning)
+			}
+		})
+	}
+}
+
+func TestExecHeadAndTail(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	var env execOutput
+	callJSON(t, cs, "terminal_exec", map[string]any{"command": "seq 1 20000", "max_output_kb": 4}, &env)
+	if !strings.HasPrefix(env.Stdout, "1\n2\n") || !strings.HasSuffix(env.Stdout, "19999\n20000\n") {
+		t.Fatalf("head or tail missing: %q … %q", env.Stdout[:20], env.Stdout[len(env.Stdout)-20:])
+	}
+	if !strings.Contains(env.Stdout, "bytes left out here") || env.StdoutTruncatedBytes <= 0 || env.OutputHandle == "" {
+		t.Fatalf("no marker, count or handle: truncated %d, handle %q", env.StdoutTruncatedBytes, env.OutputHandle)
+	}
+	var whole strings.Builder
+	for off := int64(0); ; {
+		var got outputGetOutput
+		callJSON(t, cs, "terminal_output_get", map[string]any{"output_handle": env.OutputHandle, "stream": "stdout", "since_offset": off}, &got)
+		whole.WriteString(got.Data)
+		off = got.NextOffset
+		if got.EOF || got.Expired {
+			break
+		}
+	}
+	var want strings.Builder
+	for i := 1; i <= 20000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	if whole.String() != want.String() {
+		t.Fatalf("the handle gave %d bytes, want all %d", whole.Len(), want.Len())
+	}
+}
+
+// Engine errors reach the agent with what to do about them in the tools'
+// terms, added in one place.
+func TestToolErrorsSayWhatToDo(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"terminal_job_logs", map[string]any{"job_id": "999"}, "terminal_job_manage action=list"},
+		{"terminal_pty_run", map[string]any{"session_id": "999", "command": "true"}, "terminal_pty_open"},
+		{"terminal_job_logs", map[string]any{"job_id": "1", "stream": "both"}, "say stdout, stderr or merged"},
+	} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("%s %v: error %v %q, want one saying %q", tc.tool, tc.args, res.IsError, text(res), tc.want)
+		}
+	}
+	var env execOutput
+	callJSON(t, cs, "terminal_exec", map[string]any{"command": "true"}, &env)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "stdin", "job_id": string(env.JobID), "data": "x"}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "exited") {
+		t.Errorf("stdin to a finished job: %v %q", err, text(res))
+	}
+}

@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tend/engine"
+)
+
+// Commands that act on jobs through the backend. They run off the Update
+// goroutine, take copies of what they need and never touch the model; what
+// they have to say comes back as messages.
+
+// refreshInfos re-reads the state of running jobs (waiting for input,
+// runtimes) that changes without a lifecycle event.
+func (m *Model) refreshInfos() tea.Cmd {
+	var ids []engine.JobID
+	for id, in := range m.jobs {
+		if in.Status == engine.Running {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	be := m.be
+	return func() tea.Msg {
+		out := make([]engine.Info, 0, len(ids))
+		for _, id := range ids {
+			if j, err := be.Job(id); err == nil {
+				out = append(out, j.Info())
+			}
+		}
+		return infosMsg{out}
+	}
+}
+
+// audit returns the person-action hook, or one that does nothing.
+func (m *Model) audit() func(action string, job engine.JobID, detail string) {
+	if m.opts.OnAction != nil {
+		return m.opts.OnAction
+	}
+	return func(string, engine.JobID, string) {}
+}
+
+// auditCmd records what a person did, off the Update goroutine (the hook
+// writes a file).
+func (m *Model) auditCmd(action string, id engine.JobID, detail string) tea.Cmd {
+	audit := m.audit()
+	return func() tea.Msg {
+		audit(action, id, detail)
+		return nil
+	}
+}
+
+// jobCmd returns a command that records action, finds job id and does to it
+// what act says; done is the status message on success.
+func (m *Model) jobCmd(action string, id engine.JobID, detail string, act func(Job) error, done string) tea.Cmd {
+	be, audit := m.be, m.audit()
+	return func() tea.Msg {
+		audit(action, id, detail)
+		j, err := be.Job(id)
+		if err == nil {
+			err = act(j)
+		}
+		if err != nil {
+			return statusMsg{levelError, err.Error()}
+		}
+		return statusMsg{levelInfo, done}
+	}
+}
+
+// killJob ends a job's whole tree.
+func (m *Model) killJob(id engine.JobID) tea.Cmd {
+	return m.jobCmd("kill", id, "", func(j Job) error {
+		j.Kill("killed by a person in the TUI")
+		return nil
+	}, fmt.Sprintf("job %s killed", id))
+}
+
+// signalJob sends sig to a job's process group.
+func (m *Model) signalJob(id engine.JobID, sig syscall.Signal) tea.Cmd {
+	name := engine.SignalName(sig)
+	return m.jobCmd("signal", id, name, func(j Job) error { return j.Signal(sig) },
+		fmt.Sprintf("sent %s to job %s", name, id))
+}
+
+// backgroundJob lets the agent's exec waiting on a job return now.
+func (m *Model) backgroundJob(id engine.JobID) tea.Cmd {
+	return m.jobCmd("background", id, "", Job.Background,
+		fmt.Sprintf("job %s backgrounded: the agent's call returned with its id", id))
+}
+
+// removeJob deletes a finished job and its logs.
+func (m *Model) removeJob(id engine.JobID) tea.Cmd {
+	be, audit := m.be, m.audit()
+	return func() tea.Msg {
+		audit("remove", id, "")
+		if err := be.Remove(id); err != nil {
+			return statusMsg{levelError, err.Error()}
+		}
+		return statusMsg{levelInfo, fmt.Sprintf("job %s removed", id)}
+	}
+}
+
+// startJob runs a command (or a shell) typed by the person, on a PTY the
+// size of the pane.
+func (m *Model) startJob(command, desc string, attach bool) tea.Cmd {
+	be := m.be
+	spec := engine.Spec{
+		Command: command, Description: desc, Cwd: m.opts.Cwd, PTY: true, Interactive: true,
+		Cols: max(m.pane.w, 20), Rows: max(m.pane.h, 5), Origin: engine.PersonOrigin(),
+	}
+	audit := m.audit()
+	return func() tea.Msg {
+		j, err := be.Start(context.Background(), spec)
+		if err != nil {
+			return statusMsg{levelError, fmt.Sprintf("start %q: %s", command, errText(err))}
+		}
+		audit("start", j.Info().ID, command)
+		return jobStartedMsg{id: j.Info().ID, attach: attach}
+	}
+}
+
+// signals offered by the signal picker.
+var signals = []syscall.Signal{
+	syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGSTOP, syscall.SIGCONT, syscall.SIGWINCH,
+}
+
+// inputQueue sends what a person types to attached jobs, in the order it
+// was typed, off the Update goroutine: Update only queues (no I/O), and
+// each queued send returns a command that writes everything queued so far.
+// Commands run concurrently, but a flush takes the whole queue under one
+// lock, so bytes leave in the order they were queued.
+type inputQueue struct {
+	mu      sync.Mutex // guards pending
+	pending []input
+	writing sync.Mutex // one flush at a time
+}
+
+// input is bytes for a job's stdin; close: close its stdin after them.
+type input struct {
+	id    engine.JobID
+	data  []byte
+	close bool
+}
+
+// send queues in and returns the command that writes it.
+func (q *inputQueue) send(be Backend, in input) tea.Cmd {
+	q.mu.Lock()
+	q.pending = append(q.pending, in)
+	q.mu.Unlock()
+	return func() tea.Msg { return q.flush(be) }
+}
+
+func (q *inputQueue) flush(be Backend) tea.Msg {
+	q.writing.Lock()
+	defer q.writing.Unlock()
+	q.mu.Lock()
+	batch := q.pending
+	q.pending = nil
+	q.mu.Unlock()
+	var errs []string
+	for _, in := range batch {
+		j, err := be.Job(in.id)
+		if err == nil && len(in.data) > 0 {
+			_, err = j.Input(in.data)
+		}
+		if err == nil && in.close {
+			err = j.CloseInput()
+		}
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		return statusMsg{levelError, errs[len(errs)-1]}
+	}
+	return nil
+}
