@@ -101,25 +101,11 @@ func (s *screen) waitFor(want string) string {
 	}
 }
 
-// attach presses enter until the selected job is attached. Under the race
-// detector a first enter is sometimes not taken (the UI is still settling
-// its selection); a person would press it again, and so does this.
+// attach presses enter on the selected job and waits until it is attached.
 func (s *screen) attach() {
 	s.t.Helper()
-	for try := 1; try <= 5; try++ {
-		s.keys("<enter>")
-		deadline := time.Now().Add(time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(s.term.Snapshot().Text(), "ctrl+b detaches") {
-				if try > 1 {
-					s.t.Logf("attached on enter number %d", try)
-				}
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	s.t.Fatalf("enter never attached:\n%s", s.term.Snapshot().Text())
+	s.keys("<enter>")
+	s.waitFor("ctrl+b detaches")
 }
 
 // waitGone polls the screen until it no longer shows what.
@@ -142,7 +128,10 @@ func TestTUIPersonRunsAnswersAndKills(t *testing.T) {
 	s.waitFor("Jobs")
 
 	s.keys(":", `read -p "your name? " n; echo "hello $n"`, "<enter>")
-	s.waitFor("your name?")
+	// The pane's title, not the prompt: "your name?" is on screen as soon as
+	// the command is typed, before enter starts the job.
+	s.waitFor(`#1 $ read -p "your name? "`)
+	s.waitFor("││your name?") // the job's own output, at the left of its pane
 	s.attach()
 	s.keys("bob", "<enter>")
 	s.waitFor("hello bob")
@@ -261,8 +250,8 @@ func (s *screen) barrier() {
 	s.waitGone("any key closes the help")
 }
 
-// An agent's force push waits for the person at the TUI (DESIGN §5,
-// RELIABILITY S5): the screen shows it; a stray enter, a paste of "y" and
+// An agent's force push waits for the person at the TUI (RELIABILITY
+// S5): the screen shows it; a stray enter, a paste of "y" and
 // other keys settle nothing; n denies it and the remote stays; y lets the
 // next one land; r sends the typed reason to the agent. The agent reaches
 // the TUI through `tend mcp`, bridged over the TUI's socket.
