@@ -489,60 +489,81 @@ type Spec struct {
 // its own session, with output going to its logs and rings. A command the
 // gate denies is not started: the error wraps [ErrDenied].
 func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
-	argv, err := commandArgv(spec.Command, spec.Limits)
+	argv, cwd, verdict, err := e.admit(ctx, &spec)
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := resolveCwd(spec.Cwd)
+	release, err := e.reserve(spec.PTY)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkStdin(spec); err != nil {
+	j, err := e.launch(spec, argv, cwd, verdict)
+	if err != nil {
+		release()
 		return nil, err
 	}
-	var verdict Verdict
-	if e.cfg.Gate != nil {
-		verdict = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description})
-		if verdict.Deny != "" {
-			return nil, &DeniedError{Reason: verdict.Deny, Approval: verdict.Approval}
-		}
-		if verdict.Command != "" && verdict.Command != spec.Command {
-			spec.Command = verdict.Command
-			if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
-				return nil, fmt.Errorf("the edited command: %w", err)
-			}
-		}
-	}
+	return j, nil
+}
 
+// admit checks spec and asks the gate whether it may run; a person may
+// have edited the command on the way (spec then holds the edit). It
+// returns the argv to run, the working directory and the gate's verdict.
+func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd string, v Verdict, err error) {
+	if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
+		return nil, "", v, err
+	}
+	if cwd, err = resolveCwd(spec.Cwd); err != nil {
+		return nil, "", v, err
+	}
+	if err := checkStdin(*spec); err != nil {
+		return nil, "", v, err
+	}
+	if e.cfg.Gate == nil {
+		return argv, cwd, v, nil
+	}
+	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description})
+	if v.Deny != "" {
+		return nil, "", v, &DeniedError{Reason: v.Deny, Approval: v.Approval}
+	}
+	if v.Command != "" && v.Command != spec.Command {
+		spec.Command = v.Command
+		if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
+			return nil, "", v, fmt.Errorf("the edited command: %w", err)
+		}
+	}
+	return argv, cwd, v, nil
+}
+
+// reserve takes a running job's place (and a terminal's, for a PTY job)
+// under the limits; release gives it back if the job does not start.
+func (e *Engine) reserve(pty bool) (release func(), err error) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	switch {
 	case e.closed:
-		e.mu.Unlock()
 		return nil, ErrClosed
 	case e.running >= e.cfg.MaxJobs:
-		e.mu.Unlock()
 		return nil, fmt.Errorf("%w: %d are running (limit %d); wait for one or kill one", ErrTooMany, e.running, e.cfg.MaxJobs)
-	case spec.PTY && e.ptys >= e.cfg.MaxPTYs:
-		e.mu.Unlock()
+	case pty && e.ptys >= e.cfg.MaxPTYs:
 		return nil, fmt.Errorf("%w: %d terminal jobs and shells are running (limit %d); close one", ErrTooMany, e.ptys, e.cfg.MaxPTYs)
 	}
 	e.running++
-	if spec.PTY {
+	if pty {
 		e.ptys++
 	}
-	e.mu.Unlock()
-	started := false
-	defer func() {
-		if !started {
-			e.mu.Lock()
-			e.running--
-			if spec.PTY {
-				e.ptys--
-			}
-			e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		e.running--
+		if pty {
+			e.ptys--
 		}
-	}()
+	}, nil
+}
 
+// launch makes the job, starts its process in a session of its own, and
+// starts the goroutines that collect its output and wait for it.
+func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (*Job, error) {
 	id, dir, err := e.newID()
 	if err != nil {
 		return nil, err
@@ -551,9 +572,8 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		ID: id, Name: spec.Name, Command: spec.Command, Description: spec.Description, Cwd: cwd,
 		Origin: spec.Origin, e: e, dir: dir, merged: spec.MergeStderr,
 		streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
-		foreground: spec.Foreground, status: Running,
+		foreground: spec.Foreground, status: Running, warning: verdict.Warning, approval: verdict.Approval,
 	}
-	j.warning, j.approval = verdict.Warning, verdict.Approval
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = jobEnv(id, e.token, spec.Env)
@@ -568,7 +588,8 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
-
+	// The reaper must not take the leader's exit status from os/exec
+	// between Start and the leader being known.
 	reaper.RLock()
 	err = cmd.Start()
 	if err == nil {
@@ -590,16 +611,8 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		j.release(true)
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
 	}
-	started = true
 	if spec.Timeout > 0 {
-		j.timer = time.AfterFunc(spec.Timeout, func() {
-			j.mu.Lock()
-			if j.status == Running && j.killReason == "" {
-				j.killReason = "timeout"
-			}
-			j.mu.Unlock()
-			j.Kill("timeout")
-		})
+		j.timer = time.AfterFunc(spec.Timeout, func() { j.Kill("timeout") })
 	}
 	// Started goes out before the supervisor runs: only it publishes the
 	// exit, so no one can see a job end before it began.
