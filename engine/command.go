@@ -14,7 +14,7 @@ import (
 )
 
 // markerVar is set to the job id in every job's environment, so a process
-// that escaped its job's session can still be told apart (DESIGN §3).
+// that escaped its job's session can still be told apart.
 const markerVar = "TEND_JOB"
 
 // engineVar holds a token of the engine that started a job: job ids are

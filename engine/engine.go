@@ -13,7 +13,8 @@ import (
 	"time"
 )
 
-// Defaults for [Config]; DESIGN §3 and RELIABILITY's assumed defaults.
+// Defaults for [Config]; docs/RELIABILITY.md lists the defaults its
+// figures assume.
 const (
 	DefaultMaxJobs   = 64
 	DefaultGrace     = 5 * time.Second

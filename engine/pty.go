@@ -191,7 +191,7 @@ func (j *Job) want() {
 
 // emulate feeds the job's terminal output into its screen on a goroutine of
 // its own, from where it left off: the job's output reaches the ring and the
-// log at full speed, and the emulator catches up behind it (DESIGN §5b).
+// log at full speed, and the emulator catches up behind it (docs/ARCHITECTURE.md §3.2).
 func (j *Job) emulate(s source) {
 	const chunk = 256 << 10
 	off := j.termAt.get()

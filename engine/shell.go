@@ -152,7 +152,7 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 	}
 	if r.Command != "" && j.e.cfg.Gate != nil {
 		// What is typed into a shell is a command like any other: the same
-		// policy holds it (DESIGN §5), each line of it. A line can be typed
+		// policy holds it, each line of it. A line can be typed
 		// over several calls (raw_send without Enter), so what is checked
 		// is the line as typed so far, not only this call's part of it.
 		for _, line := range typedLines(sh.typed + r.Command) {

@@ -57,9 +57,9 @@ type Copy struct {
 	Up, Down, PageUp, PageDown, Mark, Yank, Cancel key.Binding
 }
 
-// Approve are the only keys that settle a held command (DESIGN §5,
-// RELIABILITY S5): active only in the Approvals view and while a pending
-// approval is selected in the job list. Enter is not among them.
+// Approve are the only keys that settle a held command (RELIABILITY
+// S5): active only in the Approvals view and while a pending approval is
+// selected in the job list. Enter is not among them.
 type Approve struct {
 	Approve, Deny, Reason, Edit, Prefix, PageUp, PageDown key.Binding
 }

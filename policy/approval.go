@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultApprovalTimeout is how long a held command waits for a person
-// before it counts as denied (DESIGN §5).
+// before it counts as denied.
 const DefaultApprovalTimeout = 10 * time.Minute
 
 // Request is a command waiting for a person's decision.

@@ -137,7 +137,7 @@ if want scroll; then
 fi
 
 if want sequences; then
-	# The quirks of DESIGN §5b in one stream: REP, IRM, ESC[;5H, ED 1 on row 2,
+	# The vt10x quirks vterm absorbs (vterm/doc.go) in one stream: REP, IRM, ESC[;5H, ED 1 on row 2,
 	# kitty and modifyOtherKeys sequences, a second ?1049l, CHT/CBT.
 	start sequences 'printf "abc\033[5bX\n"; printf "0123456789\r\033[4h\033[2CIN\033[4l\n"; printf "\033[;5Hsemi"; printf "\033[2;3H\033[1J"; printf "\033[?u\033[>4;2m\033[>1u\033[<u\033[=1;1ukitty-ok\n";
 printf "\033[?1049h\033[?1049l\033[?1049lafter-1049\n"; printf "\033[6;1H\033[3Itab\033[2Zz\n"; printf "\033[8;1H\033(0lqqk\033(B x \016lqk\017 so\n"; printf "\033[10;78Hwrap-me\n"; printf "\033[7mrev\033[27m \033[1mbold\033[22m \033[3mit\033[0m\n"; printf "\033[15;1H\033[0X\033[5@ins\033[2P"'

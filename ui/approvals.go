@@ -16,7 +16,8 @@ import (
 	"tend/themes"
 )
 
-// Approvals is the queue of held commands a person decides on (DESIGN §5);
+// Approvals is the queue of held commands a person decides on
+// (docs/ARCHITECTURE.md §3.3);
 // *policy.Approvals satisfies it. The UI calls Decide only on a key press in
 // the Approvals view or on a pending approval selected in the job list
 // (RELIABILITY S5): never on Enter, a paste, keys meant for an attached job,

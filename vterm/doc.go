@@ -45,7 +45,7 @@
 //
 // Both tables are bounded and collect ids no visible or hidden cell uses.
 //
-// # The vt10x quirks absorbed (DESIGN §5b), each with a test named after it
+// # The vt10x quirks absorbed, each with a test named after it
 //
 // A UTF-8 rune split across writes is carried; DA1/DA2/DSR/CPR are answered;
 // kitty keyboard (CSI ? u, CSI > 1 u, CSI < u, CSI = … u) and modifyOtherKeys

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// One test per vt10x quirk that DESIGN §5b lists, named after it.
+// One test per vt10x quirk that vterm/doc.go lists, named after it.
 
 func TestQuirkSplitUTF8Carried(t *testing.T) {
 	t.Parallel()
