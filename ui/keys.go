@@ -191,7 +191,7 @@ func (m *Model) attach(in engine.Info) tea.Cmd {
 	m.focus = focusTerm
 	detach := keyName(m.c.Keys.Term.Detach)
 	audit := m.auditCmd("attach", in.ID, "keys go to the job until "+detach)
-	live := m.pane.live(true)
+	live := m.pane.follow(true)
 	if in.PTY {
 		return tea.Batch(audit, info("attached to job %s: keys go to it, ctrl+c too; %s detaches", in.ID, detach), live)
 	}

@@ -404,10 +404,16 @@ func (p *pane) scrollLines(d int, running bool) tea.Cmd {
 	return nil
 }
 
-// live leaves scrollback and search: the pane follows the job again.
-func (p *pane) live(running bool) tea.Cmd {
-	p.scroll, p.hist, p.search, p.matches, p.match = 0, nil, "", nil, -1
+// follow leaves scrollback: the pane follows the job's live end again.
+func (p *pane) follow(running bool) tea.Cmd {
+	p.scroll, p.hist = 0, nil
 	return p.fetch(running)
+}
+
+// live leaves scrollback and ends the search.
+func (p *pane) live(running bool) tea.Cmd {
+	p.search, p.matches, p.match = "", nil, -1
+	return p.follow(running)
 }
 
 // scrolledBack reports whether the pane shows anything but the live end.

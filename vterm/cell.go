@@ -26,9 +26,6 @@ func RGBColor(r, g, b uint8) Color {
 	return Color(kindRGB<<colorKindShift | uint32(r)<<16 | uint32(g)<<8 | uint32(b))
 }
 
-// IsDefault reports whether c is the default colour.
-func (c Color) IsDefault() bool { return c == DefaultColor }
-
 // Palette returns the palette index of c and whether c is a palette colour.
 func (c Color) Palette() (uint8, bool) {
 	return uint8(c), c>>colorKindShift == kindPalette
