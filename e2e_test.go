@@ -83,31 +83,10 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// call invokes a tool and decodes its structured result into out; it
-// returns the result so tests can look at IsError.
+// call is [testkit.Call] on the server's client session.
 func (s *server) call(t *testing.T, tool string, args map[string]any, out any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
-	}
-	if out != nil && !res.IsError {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s: decode %s: %v", tool, b, err)
-		}
-	}
-	return res
-}
-
-func errText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
+	return testkit.Call(t, s.cs, tool, args, out)
 }
 
 type envelope struct {
@@ -160,9 +139,7 @@ func TestExecOverStdio(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var env envelope
-			if res := s.call(t, "terminal_exec", tc.args, &env); res.IsError {
-				t.Fatalf("tool error: %s", errText(res))
-			}
+			testkit.CallOK(t, s.cs, "terminal_exec", tc.args, &env)
 			if env.ExitCode == nil || *env.ExitCode != tc.code || env.SemanticStatus != tc.semantic {
 				t.Fatalf("exit %v %s (%s), want %d %s", env.ExitCode, env.SemanticStatus, env.SemanticMessage, tc.code, tc.semantic)
 			}
@@ -228,8 +205,8 @@ func TestToolErrors(t *testing.T) {
 		{"terminal_exec", map[string]any{"command": 42}, "command"},
 	} {
 		res := s.call(t, tc.tool, tc.args, nil)
-		if !res.IsError || !strings.Contains(errText(res), tc.want) {
-			t.Errorf("%s %v: isError %v %q, want an error saying %q", tc.tool, tc.args, res.IsError, errText(res), tc.want)
+		if !res.IsError || !strings.Contains(testkit.Text(res), tc.want) {
+			t.Errorf("%s %v: isError %v %q, want an error saying %q", tc.tool, tc.args, res.IsError, testkit.Text(res), tc.want)
 		}
 	}
 }
@@ -238,10 +215,7 @@ func TestBinaryOutputIsValidJSON(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "")
 	var env envelope
-	res := s.call(t, "terminal_exec", map[string]any{"command": `printf 'a\000b\377\376c\n'`}, &env)
-	if res.IsError {
-		t.Fatal(errText(res))
-	}
+	testkit.CallOK(t, s.cs, "terminal_exec", map[string]any{"command": `printf 'a\000b\377\376c\n'`}, &env)
 	if env.Stdout != "a\x00b\uFFFDc\n" || !strings.Contains(env.Warning, "UTF-8") {
 		t.Fatalf("stdout %q warning %q", env.Stdout, env.Warning)
 	}
@@ -355,7 +329,7 @@ func TestBigOutput(t *testing.T) {
 			t.Fatalf("via %s: paged %d bytes, want %d identical", via, len(got), len(want))
 		}
 	}
-	rss := rssOf(t, s.cmd.Process.Pid)
+	rss := procKB(t, s.cmd.Process.Pid, "VmHWM")
 	t.Logf("server VmHWM after paging: %d MiB", rss/1024)
 	if limit := 150 << 10; rss > limit && !raceEnabled {
 		t.Errorf("server peak RSS %d MiB, over 150 MiB", rss/1024)
@@ -371,14 +345,16 @@ func markerLine(s string) string {
 	return s[i : i+1+j+1]
 }
 
-// rssOf is a process's peak resident set (VmHWM) in KiB.
-func rssOf(t *testing.T, pid int) int {
+// procKB is a field of a process's /proc status, in KiB: VmRSS, its
+// resident set, or VmHWM, its peak.
+func procKB(t *testing.T, pid int, field string) int {
+	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
 			n, _ := strconv.Atoi(strings.Fields(v)[0])
 			return n
 		}
@@ -403,18 +379,25 @@ func TestCancelKillsExec(t *testing.T) {
 	waitNone(t, mark)
 }
 
+// startRaw runs a `tend mcp` to talk to in raw lines: what is written to
+// stdin goes to it, and its replies are read from r. It ends with the test.
+func startRaw(t *testing.T) (stdin io.Writer, r *bufio.Reader) {
+	t.Helper()
+	cmd := exec.Command(tendBin, "mcp", "-state-dir", t.TempDir())
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); cmd.Wait() })
+	return in, bufio.NewReaderSize(out, 1<<20)
+}
+
 // The server answers malformed lines and goes on (R4.3): invalid JSON, a
 // frame over the limit, and 1000 garbage lines; each protocol revision works.
 func TestMalformedLinesAndProtocols(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(tendBin, "mcp", "-state-dir", t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); cmd.Wait() }()
-	r := bufio.NewReaderSize(stdout, 1<<20)
+	stdin, r := startRaw(t)
 	send := func(line string) {
 		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
 			t.Fatal(err)
@@ -492,15 +475,9 @@ func TestProtocolRevisions(t *testing.T) {
 // A raw server/discover with a string id, as Claude Code sends it first.
 func TestServerDiscover(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(tendBin, "mcp", "-state-dir", t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { stdin.Close(); cmd.Wait() }()
+	stdin, r := startRaw(t)
 	io.WriteString(stdin, `{"jsonrpc":"2.0","id":"d-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`+"\n")
-	out, err := bufio.NewReader(stdout).ReadBytes('\n')
+	out, err := r.ReadBytes('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,14 +513,10 @@ func marked(mark string) []int {
 	return pids
 }
 
-// waitUntil polls cond for up to 10 s.
+// waitUntil is [testkit.WaitUntil] for up to 10 s.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	testkit.WaitUntil(t, 10*time.Second, what, cond)
 }
 
 func waitCount(t *testing.T, mark string, n int) {
@@ -584,9 +557,7 @@ func TestPTYOverMCP(t *testing.T) {
 		JobID string `json:"job_id"`
 	}
 	s.call(t, "terminal_job_start", map[string]any{"command": "read a; stty size", "pty": true, "cols": 50, "rows": 20, "startup_wait_sec": 0}, &started)
-	if res := s.call(t, "terminal_job_manage", map[string]any{"action": "resize", "job_id": started.JobID, "cols": 81, "rows": 23}, nil); res.IsError {
-		t.Fatal(errText(res))
-	}
+	testkit.CallOK(t, s.cs, "terminal_job_manage", map[string]any{"action": "resize", "job_id": started.JobID, "cols": 81, "rows": 23}, nil)
 	s.call(t, "terminal_job_manage", map[string]any{"action": "stdin", "job_id": started.JobID, "data": "\n"}, nil)
 	var l logs
 	s.call(t, "terminal_job_logs", map[string]any{"job_id": started.JobID, "wait_for": "23 81"}, &l)
@@ -604,9 +575,7 @@ func TestShellOverMCP(t *testing.T) {
 	var open struct {
 		SessionID string `json:"session_id"`
 	}
-	if res := s.call(t, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open); res.IsError {
-		t.Fatal(errText(res))
-	}
+	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open)
 	type runOut struct {
 		Output   string `json:"output"`
 		ExitCode *int   `json:"exit_code"`
@@ -619,9 +588,7 @@ func TestShellOverMCP(t *testing.T) {
 		t.Helper()
 		args["session_id"] = open.SessionID
 		var out runOut
-		if res := s.call(t, "terminal_pty_run", args, &out); res.IsError {
-			t.Fatalf("%v: %s", args, errText(res))
-		}
+		testkit.CallOK(t, s.cs, "terminal_pty_run", args, &out)
 		return out
 	}
 	run(map[string]any{"command": "GREETING=hello; cd /etc"})
@@ -747,8 +714,8 @@ func TestShellPolicyOverMCP(t *testing.T) {
 	} {
 		args["session_id"] = open.SessionID
 		res := s.call(t, "terminal_pty_run", args, nil)
-		if !res.IsError || !strings.Contains(errText(res), "denied") {
-			t.Fatalf("%v: %v %q", args, res.IsError, errText(res))
+		if !res.IsError || !strings.Contains(testkit.Text(res), "denied") {
+			t.Fatalf("%v: %v %q", args, res.IsError, testkit.Text(res))
 		}
 	}
 	var run struct {
@@ -762,7 +729,7 @@ func TestShellPolicyOverMCP(t *testing.T) {
 	var env envelope
 	res := s.call(t, "terminal_exec", map[string]any{"command": "git push --force origin HEAD:main", "cwd": repo}, &env)
 	if res.IsError || env.SemanticStatus != "denied" {
-		t.Fatalf("terminal_exec of the same push: %v %+v %q", res.IsError, env, errText(res))
+		t.Fatalf("terminal_exec of the same push: %v %+v %q", res.IsError, env, testkit.Text(res))
 	}
 	if got := git("--git-dir", "../remote.git", "rev-parse", "main"); got != remoteHead {
 		t.Fatalf("the remote moved: %s, was %s", got, remoteHead)

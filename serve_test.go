@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,26 +114,10 @@ func bridgedIn(t *testing.T, dir, state, name string, args ...string) (*mcp.Clie
 	return cs, cmd
 }
 
-type bearerRT struct {
-	token string
-}
-
-func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // overHTTP is a go-sdk client of d's URL with its token.
 func overHTTP(t *testing.T, d *discovery.File, name string) *mcp.ClientSession {
 	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
-	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: d.URL, HTTPClient: &http.Client{Transport: bearerRT{d.Token}}}, nil)
-	if err != nil {
-		t.Fatalf("connect over HTTP: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return testkit.ConnectHTTP(t, d.URL, d.Token, name)
 }
 
 // jobInfo is a job as terminal_job_manage lists it, as far as the tests
@@ -173,9 +156,10 @@ func TestServeBridgeAndHTTP(t *testing.T) {
 	if !strings.HasPrefix(s.disc.URL, "http://127.0.0.1:") || s.disc.Socket != filepath.Join(state, discovery.SocketName) || len(s.disc.Token) < 26 {
 		t.Fatalf("discovery %+v", s.disc)
 	}
-	if !strings.Contains(s.out.String(), `claude mcp add --transport http tend `+s.disc.URL+` --header "Authorization: Bearer `+s.disc.Token+`"`) {
-		t.Fatalf("no claude mcp add line on stderr:\n%s", s.out.String())
-	}
+	// tend serve prints how to connect once the discovery file is written;
+	// on failure startServe logs what it printed.
+	add := `claude mcp add --transport http tend ` + s.disc.URL + ` --header "Authorization: Bearer ` + s.disc.Token + `"`
+	testkit.WaitUntil(t, 10*time.Second, "the claude mcp add line on stderr", func() bool { return strings.Contains(s.out.String(), add) })
 
 	b, _ := bridged(t, state, "bridge-agent")
 	if ins := b.InitializeResult().Instructions; strings.Contains(ins, "headless") {
@@ -256,7 +240,7 @@ func TestServeClientKilled(t *testing.T) {
 	if !fg.Foreground {
 		t.Fatalf("exec not in the foreground before the kill: %+v", fg)
 	}
-	rss0 := rssNow(t, s.cmd.Process.Pid)
+	rss0 := procKB(t, s.cmd.Process.Pid, "VmRSS")
 
 	bcmd.Process.Kill() // the stdio side dies mid-call
 	<-execDone
@@ -288,7 +272,7 @@ func TestServeClientKilled(t *testing.T) {
 	if l.Data != "fg-start\n" || l.Status != "running" {
 		t.Fatalf("the promoted exec's log: %+v", l)
 	}
-	rss1 := rssNow(t, s.cmd.Process.Pid)
+	rss1 := procKB(t, s.cmd.Process.Pid, "VmRSS")
 	// Three more agents come, read everything and are killed: the server
 	// must not keep anything of them.
 	for i := range 3 {
@@ -296,7 +280,7 @@ func TestServeClientKilled(t *testing.T) {
 		readAll(t, c, want)
 		cmd.Process.Kill()
 	}
-	rss2 := rssNow(t, s.cmd.Process.Pid)
+	rss2 := procKB(t, s.cmd.Process.Pid, "VmRSS")
 	// A figure, not a bound: RSS follows the GC's pacing over the jobs' 1 MiB
 	// rings; mcpserver's TestSocketClientsLeaveNothing bounds live heap and
 	// goroutines per client instead.
@@ -433,22 +417,6 @@ func TestServeDiscoveryRules(t *testing.T) {
 	if code := exitCode(err); code != 1 || !strings.Contains(string(out), "0700") {
 		t.Fatalf("tend serve on a 0755 dir: exit %d: %s", code, out)
 	}
-}
-
-// rssNow is a process's resident set (VmRSS) in KiB.
-func rssNow(t *testing.T, pid int) int {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			n, _ := strconv.Atoi(strings.Fields(v)[0])
-			return n
-		}
-	}
-	return 0
 }
 
 func exitCode(err error) int {

@@ -24,11 +24,7 @@ func BenchmarkPipeCapture(b *testing.B) {
 	gen := fmt.Sprintf("head -c %d /dev/zero", size)
 	var raw, toFile, captured time.Duration
 	file := filepath.Join(b.TempDir(), "raw.log")
-	e, err := New(Config{StateDir: b.TempDir(), Retention: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := newEngine(b, Config{Retention: 1})
 	b.SetBytes(size)
 	for b.Loop() {
 		t0 := time.Now()
@@ -67,11 +63,7 @@ func BenchmarkPipeCapture(b *testing.B) {
 //
 //	go test -run '^$' -bench ExecEcho ./engine
 func BenchmarkExecEcho(b *testing.B) {
-	e, err := New(Config{StateDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := newEngine(b, Config{})
 	for b.Loop() {
 		j, _, err := e.Exec(b.Context(), Spec{Command: "echo hi"}, time.Minute)
 		if err != nil {
@@ -95,11 +87,7 @@ func BenchmarkExecEcho(b *testing.B) {
 func BenchmarkPTYCapture(b *testing.B) {
 	const size = 100 << 20
 	gen := fmt.Sprintf(`yes $'\e[32m2026-11-22T01:13:00Z\e[0m \e[1;34mINFO\e[0m worker=7 request handled in \e[33m12ms\e[0m path=/api/v1/items' | head -c %d`, size)
-	e, err := New(Config{StateDir: b.TempDir(), Retention: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := newEngine(b, Config{Retention: 1})
 	var raw, job, watched, screen time.Duration
 	run := func(watch bool) (*Job, time.Time) {
 		t0 := time.Now()

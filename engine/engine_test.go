@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tend/internal/testkit"
 )
 
 func TestExecBasics(t *testing.T) {
@@ -156,7 +158,7 @@ func TestKillEscapees(t *testing.T) {
 	cmd := `setsid sleep 600 & nohup sleep 600 >/dev/null 2>&1 & (sleep 600 &) ; setsid sh -c 'trap "" TERM HUP; sleep 600' & echo ready; sleep 600`
 	j := start(t, e, Spec{Command: cmd, Interactive: true})
 	waitOutput(t, j, "ready")
-	waitUntil(t, 5*time.Second, "all escapees to start", func() bool { _, marked, _ := survivors(j); return marked >= 6 })
+	testkit.WaitUntil(t, 5*time.Second, "all escapees to start", func() bool { _, marked, _ := survivors(j); return marked >= 6 })
 	j.Kill("test")
 	assertGone(t, j)
 }
@@ -164,10 +166,7 @@ func TestKillEscapees(t *testing.T) {
 // Headless shutdown: Close ends every job tree.
 func TestCloseEndsEverything(t *testing.T) {
 	t.Parallel()
-	e, err := New(Config{StateDir: t.TempDir(), Grace: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t, Config{Grace: 200 * time.Millisecond})
 	var jobs []*Job
 	for range 3 {
 		jobs = append(jobs, start(t, e, Spec{Command: `setsid sh -c 'trap "" TERM; sleep 600' & trap '' TERM; echo ready; sleep 600`, Interactive: true}))
@@ -458,13 +457,13 @@ func TestChurn(t *testing.T) {
 		wg.Go(func() { j.Kill("churn") })
 	}
 	wg.Wait()
-	waitUntil(t, 10*time.Second, "zombies to be reaped", func() bool { return zombies() == 0 })
-	waitUntil(t, 10*time.Second, "fds and goroutines to settle", func() bool {
+	testkit.WaitUntil(t, 10*time.Second, "zombies to be reaped", func() bool { return zombies() == 0 })
+	testkit.WaitUntil(t, 10*time.Second, "fds and goroutines to settle", func() bool {
 		return openFDs() <= fds+2 && runtime.NumGoroutine() <= gor+10
 	})
 	// A job's exit is observable (Kill returns) just before its own
 	// retention pass runs, so the last pass may still be on its way.
-	waitUntil(t, 10*time.Second, "retention to keep ≤ 50 jobs", func() bool { return len(e.List()) <= 50 })
+	testkit.WaitUntil(t, 10*time.Second, "retention to keep ≤ 50 jobs", func() bool { return len(e.List()) <= 50 })
 }
 
 func TestStdinQueueNeverBlocks(t *testing.T) {
@@ -487,7 +486,7 @@ func TestWaitingForInput(t *testing.T) {
 	e := newEngine(t, Config{Quiet: 100 * time.Millisecond})
 	// read -p prints its prompt only on a terminal, so print it ourselves.
 	j := start(t, e, Spec{Command: `printf "Continue? [y/N] "; read a; echo "got $a"`, Interactive: true})
-	waitUntil(t, 5*time.Second, "waiting_for_input", func() bool { return j.Info().WaitingForInput })
+	testkit.WaitUntil(t, 5*time.Second, "waiting_for_input", func() bool { return j.Info().WaitingForInput })
 	if _, err := j.Input([]byte("y\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -501,10 +500,7 @@ func TestWaitingForInput(t *testing.T) {
 func TestHistory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e1, err := New(Config{StateDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e1 := newEngine(t, Config{StateDir: dir})
 	r := execute(t, e1, Spec{Command: "echo remembered", Origin: PersonOrigin()}, 5*time.Second)
 	e1.Close()
 	e2 := newEngine(t, Config{StateDir: dir})
@@ -548,7 +544,7 @@ func assertGone(t *testing.T, j *Job) {
 	t.Helper()
 	wait(t, j, 10*time.Second)
 	var c, m, g int
-	waitUntil(t, 5*time.Second, "the job's processes to end", func() bool {
+	testkit.WaitUntil(t, 5*time.Second, "the job's processes to end", func() bool {
 		c, m, g = survivors(j)
 		return c+m+g == 0
 	})
@@ -559,10 +555,7 @@ func assertGone(t *testing.T, j *Job) {
 func TestMergedInterleave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e, err := New(Config{StateDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t, Config{StateDir: dir})
 	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`})
 	wait(t, j, 10*time.Second)
 	want := "out1\nerr1\nout2\nerr2\nout3\nerr3\n"

@@ -60,7 +60,7 @@ func numbered(n int) []byte {
 func helperCmd() string { return os.Args[0] }
 
 // newEngine returns an engine over a temp state dir, closed at cleanup.
-func newEngine(t *testing.T, cfg Config) *Engine {
+func newEngine(t testing.TB, cfg Config) *Engine {
 	t.Helper()
 	if cfg.StateDir == "" {
 		cfg.StateDir = t.TempDir()
@@ -151,18 +151,6 @@ func survivors(j *Job) (children, marked, group int) {
 }
 
 func childrenOfSelf() []int { return children() }
-
-// waitUntil polls cond until it holds or the deadline passes.
-func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 func rssKB() int {
 	b, _ := os.ReadFile("/proc/self/status")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/internal/testkit"
 )
 
 func TestPTYIsATerminal(t *testing.T) {
@@ -57,7 +59,7 @@ func TestPTYLongLineRefused(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})
 	j := start(t, e, Spec{Command: `IFS= read -r line; echo "len ${#line}"`, PTY: true, Interactive: true})
-	waitUntil(t, 5*time.Second, "the terminal to be in canonical mode", func() bool {
+	testkit.WaitUntil(t, 5*time.Second, "the terminal to be in canonical mode", func() bool {
 		return j.checkCanonical(bytes.Repeat([]byte("x"), maxCanon+1)) != nil
 	})
 	if _, err := j.Input(append(bytes.Repeat([]byte("x"), 10000), '\n')); !errors.Is(err, ErrLineTooLong) {
@@ -114,10 +116,7 @@ func TestPTYResize(t *testing.T) {
 func TestPTYScreen(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e, err := New(Config{StateDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t, Config{StateDir: dir})
 	j := execute(t, e, Spec{Command: `printf 'first\r\nsecond\r\n\033[1;31mred\033[0m\033[2;3HX'`, PTY: true, Cols: 40, Rows: 5}, 10*time.Second).j
 	snap, err := j.Screen()
 	if err != nil {
@@ -181,10 +180,7 @@ func TestAsksTerminal(t *testing.T) {
 func TestPTYScrollback(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e, err := New(Config{StateDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEngine(t, Config{StateDir: dir})
 	j := execute(t, e, Spec{Command: "seq 1 300", PTY: true, Cols: 20, Rows: 6}, 10*time.Second).j
 	check := func(j *Job) {
 		t.Helper()
@@ -230,7 +226,7 @@ func TestKillPTYShellHangsUp(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{Grace: time.Minute})
 	j := start(t, e, Spec{Command: "bash --norc --noprofile -i", PTY: true, Interactive: true, Env: map[string]string{"PS1": "ready> "}})
-	waitUntil(t, 10*time.Second, "the shell's prompt", func() bool {
+	testkit.WaitUntil(t, 10*time.Second, "the shell's prompt", func() bool {
 		c, _ := j.Read(Stdout, 0, 4096)
 		return strings.Contains(string(c.Data), "ready> ")
 	})

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/internal/testkit"
 )
 
 func openShell(t *testing.T, e *Engine) *Shell {
@@ -105,7 +107,7 @@ func TestShellScreen(t *testing.T) {
 	}
 	// less draws its prompt last: look at the screen until it is there.
 	var lines []string
-	waitUntil(t, 10*time.Second, "less's prompt", func() bool {
+	testkit.WaitUntil(t, 10*time.Second, "less's prompt", func() bool {
 		snap, err := sh.Job.Screen()
 		if err != nil {
 			t.Fatal(err)

@@ -4,19 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"tend/engine"
+	"tend/internal/testkit"
 )
 
 func TestActivityRecordsEveryToolCall(t *testing.T) {
 	t.Parallel()
-	e, err := engine.New(engine.Config{StateDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Close)
-	s := New(e, Options{Version: "test"})
+	s := New(newEngine(t, engine.Config{}), Options{Version: "test"})
 	a := s.Activity()
 	if a == nil {
 		t.Fatal("New installed no activity recorder")
@@ -24,28 +18,9 @@ func TestActivityRecordsEveryToolCall(t *testing.T) {
 	bell, stop := a.Watch()
 	defer stop()
 
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := t.Context()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	c := mcp.NewClient(&mcp.Implementation{Name: "probe", Version: "1.2"}, nil)
-	cs, err := c.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi", "description": strings.Repeat("x", 1000)}}); err != nil {
-		t.Fatal(err)
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "terminal_job_logs", Arguments: map[string]any{"job_id": "nope"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError {
+	cs := testkit.Connect(t, s.Server, "probe", nil)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo hi", "description": strings.Repeat("x", 1000)}, nil)
+	if res := testkit.Call(t, cs, "terminal_job_logs", map[string]any{"job_id": "nope"}, nil); !res.IsError {
 		t.Fatal("a bad job id should be a tool error")
 	}
 	<-bell
@@ -55,7 +30,7 @@ func TestActivityRecordsEveryToolCall(t *testing.T) {
 		t.Fatalf("recorded %d calls, want 2: %+v", len(calls), calls)
 	}
 	exec, bad := calls[0], calls[1]
-	if exec.Tool != "terminal_exec" || exec.Client != "probe 1.2" || exec.IsError {
+	if exec.Tool != "terminal_exec" || exec.Client != "probe 9" || exec.IsError {
 		t.Errorf("exec call = %+v", exec)
 	}
 	if !strings.Contains(exec.Result, "exit_code=0") || !strings.Contains(exec.Result, "stdout=3B") {
@@ -70,7 +45,7 @@ func TestActivityRecordsEveryToolCall(t *testing.T) {
 	if got := a.Since(exec.Seq); len(got) != 1 || got[0].Seq != bad.Seq {
 		t.Errorf("Since(%d) = %+v", exec.Seq, got)
 	}
-	if cl := a.Clients(); len(cl) != 1 || cl[0].Name != "probe 1.2" {
+	if cl := a.Clients(); len(cl) != 1 || cl[0].Name != "probe 9" {
 		t.Errorf("clients = %+v", cl)
 	}
 }

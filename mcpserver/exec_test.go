@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"tend/internal/testkit"
 )
 
 // The envelope of terminal_exec: exit codes read the way an agent needs
@@ -36,7 +36,7 @@ func TestExecEnvelope(t *testing.T) {
 			if tc.timedOut {
 				args["timeout_sec"] = 0.3
 			}
-			callJSON(t, cs, "terminal_exec", args, &env)
+			testkit.CallOK(t, cs, "terminal_exec", args, &env)
 			if env.SemanticStatus != tc.semantic || !strings.Contains(env.SemanticMessage, tc.msg) || env.TimedOut != tc.timedOut {
 				t.Fatalf("semantic %s %q timed_out %v, want %s %q %v", env.SemanticStatus, env.SemanticMessage, env.TimedOut, tc.semantic, tc.msg, tc.timedOut)
 			}
@@ -57,7 +57,7 @@ func TestExecHeadAndTail(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, Options{}, nil)
 	var env execOutput
-	callJSON(t, cs, "terminal_exec", map[string]any{"command": "seq 1 20000", "max_output_kb": 4}, &env)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 20000", "max_output_kb": 4}, &env)
 	if !strings.HasPrefix(env.Stdout, "1\n2\n") || !strings.HasSuffix(env.Stdout, "19999\n20000\n") {
 		t.Fatalf("head or tail missing: %q … %q", env.Stdout[:20], env.Stdout[len(env.Stdout)-20:])
 	}
@@ -67,7 +67,7 @@ func TestExecHeadAndTail(t *testing.T) {
 	var whole strings.Builder
 	for off := int64(0); ; {
 		var got outputGetOutput
-		callJSON(t, cs, "terminal_output_get", map[string]any{"output_handle": env.OutputHandle, "stream": "stdout", "since_offset": off}, &got)
+		testkit.CallOK(t, cs, "terminal_output_get", map[string]any{"output_handle": env.OutputHandle, "stream": "stdout", "since_offset": off}, &got)
 		whole.WriteString(got.Data)
 		off = got.NextOffset
 		if got.EOF || got.Expired {
@@ -97,18 +97,15 @@ func TestToolErrorsSayWhatToDo(t *testing.T) {
 		{"terminal_pty_run", map[string]any{"session_id": "999", "command": "true"}, "terminal_pty_open"},
 		{"terminal_job_logs", map[string]any{"job_id": "1", "stream": "both"}, "say stdout, stderr or merged"},
 	} {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.IsError || !strings.Contains(text(res), tc.want) {
-			t.Errorf("%s %v: error %v %q, want one saying %q", tc.tool, tc.args, res.IsError, text(res), tc.want)
+		res := testkit.Call(t, cs, tc.tool, tc.args, nil)
+		if !res.IsError || !strings.Contains(testkit.Text(res), tc.want) {
+			t.Errorf("%s %v: error %v %q, want one saying %q", tc.tool, tc.args, res.IsError, testkit.Text(res), tc.want)
 		}
 	}
 	var env execOutput
-	callJSON(t, cs, "terminal_exec", map[string]any{"command": "true"}, &env)
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "stdin", "job_id": string(env.JobID), "data": "x"}})
-	if err != nil || !res.IsError || !strings.Contains(text(res), "exited") {
-		t.Errorf("stdin to a finished job: %v %q", err, text(res))
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, &env)
+	res := testkit.Call(t, cs, "terminal_job_manage", map[string]any{"action": "stdin", "job_id": string(env.JobID), "data": "x"}, nil)
+	if !res.IsError || !strings.Contains(testkit.Text(res), "exited") {
+		t.Errorf("stdin to a finished job: %v %q", res.IsError, testkit.Text(res))
 	}
 }

@@ -19,20 +19,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/engine"
+	"tend/internal/testkit"
 )
 
 const testToken = "test-token-0123456789"
-
-// newEngine is an engine over a scratch state dir, closed with the test.
-func newEngine(t *testing.T) *engine.Engine {
-	t.Helper()
-	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Grace: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Close)
-	return e
-}
 
 // serveHTTP serves a new server over e on a loopback port and returns its URL.
 func serveHTTP(t *testing.T, e *engine.Engine) string {
@@ -48,59 +38,6 @@ func serveHTTP(t *testing.T, e *engine.Engine) string {
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	return URL(ln)
-}
-
-// bearer adds the token to every request.
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
-}
-
-// connectHTTP is a go-sdk client session over Streamable HTTP with the token.
-func connectHTTP(t *testing.T, url, name string) *mcp.ClientSession {
-	t.Helper()
-	hc := &http.Client{Transport: bearer{testToken, http.DefaultTransport}}
-	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
-	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func callJSON(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
-	}
-	if res.IsError {
-		t.Fatalf("%s: tool error: %s", tool, text(res))
-	}
-	if out != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, out); err != nil {
-			t.Fatalf("%s: decode %s: %v", tool, b, err)
-		}
-	}
-	return res
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-client","version":"0.1"}}}`
@@ -186,7 +123,7 @@ func session(t *testing.T, url string) string {
 // S8 and R4.4: every refusal over HTTP, each within 100 ms.
 func TestHTTPRefusals(t *testing.T) {
 	t.Parallel()
-	url := serveHTTP(t, newEngine(t))
+	url := serveHTTP(t, newEngine(t, engine.Config{}))
 	sid := session(t, url)
 	inSession := func(extra map[string]string) map[string]string {
 		h := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-06-18"}
@@ -282,46 +219,46 @@ func TestListenLoopback(t *testing.T) {
 // A go-sdk client with the token runs terminal_exec end to end.
 func TestHTTPExec(t *testing.T) {
 	t.Parallel()
-	cs := connectHTTP(t, serveHTTP(t, newEngine(t)), "http-agent")
+	cs := testkit.ConnectHTTP(t, serveHTTP(t, newEngine(t, engine.Config{})), testToken, "http-agent")
 	var env execOutput
-	callJSON(t, cs, "terminal_exec", map[string]any{"command": "echo hello; echo oops >&2; exit 3"}, &env)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo hello; echo oops >&2; exit 3"}, &env)
 	if env.Stdout != "hello\n" || env.Stderr != "oops\n" || env.ExitCode == nil || *env.ExitCode != 3 {
 		t.Fatalf("envelope %+v", env)
 	}
 	var list struct {
 		Jobs []jobInfo `json:"jobs"`
 	}
-	callJSON(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
+	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
 	if len(list.Jobs) != 1 || list.Jobs[0].Origin.Client != "http-agent" || list.Jobs[0].Origin.Session == "" {
 		t.Fatalf("jobs %+v", list.Jobs)
 	}
 }
 
-// waitJob polls until the engine has a job whose command contains cmd.
+// waitJob waits until the engine has a job whose command contains cmd.
 func waitJob(t *testing.T, e *engine.Engine, cmd string) *engine.Job {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var id engine.JobID
+	testkit.WaitUntil(t, 10*time.Second, "a job that runs "+cmd, func() bool {
 		for _, info := range e.List() {
 			if strings.Contains(info.Command, cmd) && info.Pid != 0 {
-				j, err := e.Job(info.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return j
+				id = info.ID
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		return false
+	})
+	j, err := e.Job(id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no job runs %q", cmd)
-	return nil
+	return j
 }
 
 // notifications/cancelled over HTTP kills the exec's job.
 func TestHTTPCancelKills(t *testing.T) {
 	t.Parallel()
-	e := newEngine(t)
-	cs := connectHTTP(t, serveHTTP(t, e), "http-agent")
+	e := newEngine(t, engine.Config{})
+	cs := testkit.ConnectHTTP(t, serveHTTP(t, e), testToken, "http-agent")
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
@@ -345,7 +282,7 @@ func TestHTTPCancelKills(t *testing.T) {
 // and a new client reads all of it (RELIABILITY rule 5, R4.2's drop).
 func TestHTTPDropLeavesJob(t *testing.T) {
 	t.Parallel()
-	e := newEngine(t)
+	e := newEngine(t, engine.Config{})
 	url := serveHTTP(t, e)
 	sid := session(t, url)
 	fifo := filepath.Join(t.TempDir(), "go")
@@ -379,13 +316,13 @@ func TestHTTPDropLeavesJob(t *testing.T) {
 	if err := os.WriteFile(fifo, []byte("middle\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cs := connectHTTP(t, url, "later-agent")
+	cs := testkit.ConnectHTTP(t, url, testToken, "later-agent")
 	var logs struct {
 		Data     string `json:"data"`
 		Status   string `json:"status"`
 		ExitCode *int   `json:"exit_code"`
 	}
-	callJSON(t, cs, "terminal_job_logs", map[string]any{"job_id": string(j.ID), "stream": "stdout", "wait_until_exit": true, "wait_timeout_sec": 10}, &logs)
+	testkit.CallOK(t, cs, "terminal_job_logs", map[string]any{"job_id": string(j.ID), "stream": "stdout", "wait_until_exit": true, "wait_timeout_sec": 10}, &logs)
 	if logs.Data != "before\nmiddle\nafter\n" || logs.ExitCode == nil || *logs.ExitCode != 0 {
 		t.Fatalf("logs %+v", logs)
 	}
@@ -395,7 +332,7 @@ func TestHTTPDropLeavesJob(t *testing.T) {
 // Last-Event-ID and gets the call's result, nothing lost.
 func TestHTTPResumeAfterDrop(t *testing.T) {
 	t.Parallel()
-	e := newEngine(t)
+	e := newEngine(t, engine.Config{})
 	url := serveHTTP(t, e)
 	const proto = "2025-11-25"
 	resp := post(t, url, strings.Replace(initBody, "2025-06-18", proto, 1), nil)

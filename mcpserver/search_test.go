@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"tend/internal/testkit"
 	"tend/search"
 )
 
@@ -21,46 +21,7 @@ func searchSession(t *testing.T, c search.Config) *mcp.ClientSession {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "tend-search-test", Version: "test"}, nil)
 	addSearchToolsWith(s, func(_ *mcp.CallToolRequest, p string) string { return p }, c)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cl := mcp.NewClient(&mcp.Implementation{Name: "search-test-client", Version: "test"}, nil)
-	cs, err := cl.Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
-// searchCall calls a tool and decodes its structured result into out; it
-// returns the tool error's text, or "".
-func searchCall(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) string {
-	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s %v: %v", tool, args, err)
-	}
-	if res.IsError {
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String()
-	}
-	data, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		t.Fatalf("%s: decode %s: %v", tool, data, err)
-	}
-	return ""
+	return testkit.Connect(t, s, "search-test-client", nil)
 }
 
 func TestSearchToolList(t *testing.T) {
@@ -110,17 +71,13 @@ func TestSearchTools(t *testing.T) {
 	cs := searchSession(t, search.Config{})
 
 	var rg rgOutput
-	if msg := searchCall(t, cs, "terminal_rg", map[string]any{"pattern": "Alpha", "path": root, "context": 1}, &rg); msg != "" {
-		t.Fatalf("terminal_rg: tool error %s", msg)
-	}
+	testkit.CallOK(t, cs, "terminal_rg", map[string]any{"pattern": "Alpha", "path": root, "context": 1}, &rg)
 	want := rgOutput{Matches: []rgMatch{{Path: "a.go", Line: 3, Text: "func Alpha() {}", Before: []string{""}}}, Total: 1, Engine: engine}
 	if !reflect.DeepEqual(rg, want) {
 		t.Errorf("terminal_rg:\n got %+v\nwant %+v", rg, want)
 	}
 	var glob globOutput
-	if msg := searchCall(t, cs, "terminal_glob", map[string]any{"pattern": "*.go", "path": root}, &glob); msg != "" {
-		t.Fatalf("terminal_glob: tool error %s", msg)
-	}
+	testkit.CallOK(t, cs, "terminal_glob", map[string]any{"pattern": "*.go", "path": root}, &glob)
 	if want := (globOutput{Paths: []string{"a.go", "sub/b.go"}, Count: 2}); !reflect.DeepEqual(glob, want) {
 		t.Errorf("terminal_glob:\n got %+v\nwant %+v", glob, want)
 	}
@@ -130,14 +87,8 @@ func TestSearchTools(t *testing.T) {
 		"terminal_rg":   {"pattern": "nowhere", "path": root},
 		"terminal_glob": {"pattern": "*.rs", "path": root},
 	} {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
+		var data json.RawMessage
+		testkit.CallOK(t, cs, tool, args, &data)
 		if !strings.Contains(string(data), `":[]`) {
 			t.Errorf("%s with nothing found: %s", tool, data)
 		}
@@ -163,9 +114,8 @@ func TestSearchToolError(t *testing.T) {
 		if tc.err == nil {
 			t.Fatalf("%s %v: search gave no error", tc.tool, tc.args)
 		}
-		var out any
-		if msg := searchCall(t, cs, tc.tool, tc.args, &out); msg != tc.err.Error() {
-			t.Errorf("%s %v: tool error %q, want %q", tc.tool, tc.args, msg, tc.err)
+		if res := testkit.Call(t, cs, tc.tool, tc.args, nil); !res.IsError || testkit.Text(res) != tc.err.Error() {
+			t.Errorf("%s %v: tool error %v %q, want %q", tc.tool, tc.args, res.IsError, testkit.Text(res), tc.err)
 		}
 	}
 }

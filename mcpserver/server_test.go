@@ -10,39 +10,46 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/engine"
+	"tend/internal/testkit"
 )
 
-// connect serves a fresh engine to an in-memory go-sdk client.
-func connect(t *testing.T, opts Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+// newEngine is an engine over c (a scratch state dir and a short kill grace
+// unless c says otherwise), closed with the test.
+func newEngine(t testing.TB, c engine.Config) *engine.Engine {
 	t.Helper()
-	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Grace: 200 * time.Millisecond})
+	if c.StateDir == "" {
+		c.StateDir = t.TempDir()
+	}
+	if c.Grace == 0 {
+		c.Grace = 300 * time.Millisecond
+	}
+	e, err := engine.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(e.Close)
-	st, ct := mcp.NewInMemoryTransports()
-	srv := New(e, opts)
-	ss, err := srv.Connect(t.Context(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "9"}, copts).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return e
+}
+
+// connect serves a fresh engine to an in-memory go-sdk client named
+// test-agent.
+func connect(t *testing.T, opts Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return testkit.Connect(t, New(newEngine(t, engine.Config{}), opts).Server, "test-agent", copts)
 }
 
 // A call that asked for progress hears every so often that it still runs.
 func TestProgressWhileRunning(t *testing.T) {
 	t.Parallel()
-	var got atomic.Int32
+	// The client runs notification handlers after the replies that follow
+	// them may have come back: count each call's notifications apart.
+	var got, other atomic.Int32
 	cs := connect(t, Options{ProgressEvery: 50 * time.Millisecond}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			if r.Params.ProgressToken == "tok-1" {
 				got.Add(1)
+			} else {
+				other.Add(1)
 			}
 		},
 	})
@@ -56,10 +63,9 @@ func TestProgressWhileRunning(t *testing.T) {
 		t.Fatalf("%d progress notifications in 0.5 s at 50 ms", got.Load())
 	}
 	// Without a token, none.
-	got.Store(0)
-	cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "sleep 0.3"}})
-	if got.Load() != 0 {
-		t.Fatalf("%d notifications without a progress token", got.Load())
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "sleep 0.3"}, nil)
+	if other.Load() != 0 {
+		t.Fatalf("%d notifications without a progress token", other.Load())
 	}
 }
 
@@ -82,29 +88,15 @@ func TestProgressWhileHeld(t *testing.T) {
 		}
 		return engine.Verdict{}
 	}
-	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Grace: 200 * time.Millisecond, Gate: gate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.Close)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(e, Options{ProgressEvery: 20 * time.Millisecond}).Connect(t.Context(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "9"}, &mcp.ClientOptions{
+	srv := New(newEngine(t, engine.Config{Gate: gate}), Options{ProgressEvery: 20 * time.Millisecond})
+	cs := testkit.Connect(t, srv.Server, "test-agent", &mcp.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
 			select {
 			case heard <- struct{}{}:
 			default:
 			}
 		},
-	}).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	})
 	call := func(tool string, args map[string]any) map[string]any {
 		t.Helper()
 		params := &mcp.CallToolParams{Name: tool, Arguments: args}
@@ -128,17 +120,16 @@ func TestProgressWhileHeld(t *testing.T) {
 func TestOrigin(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, Options{}, nil)
-	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "true"}}); err != nil {
-		t.Fatal(err)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
+	var list struct {
+		Jobs []jobInfo `json:"jobs"`
 	}
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}})
-	if err != nil {
-		t.Fatal(err)
+	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
+	if len(list.Jobs) != 1 {
+		t.Fatalf("jobs %+v", list.Jobs)
 	}
-	jobs := res.StructuredContent.(map[string]any)["jobs"].([]any)
-	o := jobs[0].(map[string]any)["origin"].(map[string]any)
-	if o["client"] != "test-agent" || o["version"] != "9" || o["tool"] != "terminal_exec" || o["session"] == "" {
-		t.Fatalf("origin %v", o)
+	if o := list.Jobs[0].Origin; o.Client != "test-agent" || o.Version != "9" || o.Tool != "terminal_exec" || o.Session == "" {
+		t.Fatalf("origin %+v", o)
 	}
 }
 
@@ -147,22 +138,7 @@ func TestOrigin(t *testing.T) {
 //
 //	go test -run '^$' -bench ExecInProcess ./mcpserver
 func BenchmarkExecInProcess(b *testing.B) {
-	e, err := engine.New(engine.Config{StateDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(e, Options{}).Connect(b.Context(), st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(b.Context(), ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := testkit.Connect(b, New(newEngine(b, engine.Config{}), Options{}).Server, "bench", nil)
 	args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
 	for b.Loop() {
 		if res, err := cs.CallTool(b.Context(), args); err != nil || res.IsError {

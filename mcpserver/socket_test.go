@@ -16,22 +16,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/engine"
+	"tend/internal/testkit"
 )
-
-// privateDir is a new 0700 directory (t.TempDir's are 0755 under umask 022).
-func privateDir(t *testing.T) string {
-	t.Helper()
-	d := filepath.Join(t.TempDir(), "p")
-	if err := os.Mkdir(d, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // serveSocket serves a new server over e on a socket in a private dir.
 func serveSocket(t *testing.T, e *engine.Engine, o SocketOptions) string {
 	t.Helper()
-	path := filepath.Join(privateDir(t), "s")
+	path := filepath.Join(testkit.PrivateDir(t), "s")
 	ln, err := ListenSocket(path)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +56,7 @@ func connectSocket(t *testing.T, path, name string) *mcp.ClientSession {
 
 func TestSocketModes(t *testing.T) {
 	t.Parallel()
-	dir := privateDir(t)
+	dir := testkit.PrivateDir(t)
 	path := filepath.Join(dir, "tend.sock")
 	ln, err := ListenSocket(path)
 	if err != nil {
@@ -94,18 +85,18 @@ func TestSocketRefusesBadDir(t *testing.T) {
 	if err := os.Chmod(open, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	other := privateDir(t)
+	other := testkit.PrivateDir(t)
 	if os.Getuid() == 0 {
 		if err := os.Chown(other, 65534, 65534); err != nil {
 			t.Fatal(err)
 		}
 	}
-	notSock := privateDir(t)
+	notSock := testkit.PrivateDir(t)
 	if err := os.WriteFile(filepath.Join(notSock, "s"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(t.TempDir(), "link")
-	if err := os.Symlink(privateDir(t), link); err != nil {
+	if err := os.Symlink(testkit.PrivateDir(t), link); err != nil {
 		t.Fatal(err)
 	}
 	cases := map[string]string{
@@ -113,7 +104,7 @@ func TestSocketRefusesBadDir(t *testing.T) {
 		"a file is in the way":   filepath.Join(notSock, "s"),
 		"the dir is a symlink":   filepath.Join(link, "s"),
 		"missing dir":            filepath.Join(open, "nope", "s"),
-		"path over 107 bytes":    filepath.Join(privateDir(t), strings.Repeat("x", 120)),
+		"path over 107 bytes":    filepath.Join(testkit.PrivateDir(t), strings.Repeat("x", 120)),
 		"owned by someone else ": filepath.Join(other, "s"),
 	}
 	if os.Getuid() != 0 {
@@ -135,16 +126,16 @@ func TestSocketRefusesBadDir(t *testing.T) {
 // other's jobs, with both client names as origins.
 func TestSocketTwoClients(t *testing.T) {
 	t.Parallel()
-	path := serveSocket(t, newEngine(t), SocketOptions{})
+	path := serveSocket(t, newEngine(t, engine.Config{}), SocketOptions{})
 	a := connectSocket(t, path, "agent-a")
 	b := connectSocket(t, path, "agent-b")
-	callJSON(t, a, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, nil)
-	callJSON(t, b, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+	testkit.CallOK(t, a, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, nil)
+	testkit.CallOK(t, b, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
 	for _, cs := range []*mcp.ClientSession{a, b} {
 		var list struct {
 			Jobs []jobInfo `json:"jobs"`
 		}
-		callJSON(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
+		testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
 		var clients, sessions []string
 		for _, j := range list.Jobs {
 			clients = append(clients, j.Origin.Client+" "+j.Origin.Version)
@@ -164,7 +155,7 @@ func TestSocketTwoClients(t *testing.T) {
 func TestSocketDropsOtherUID(t *testing.T) {
 	t.Parallel()
 	other := os.Getuid() + 12345
-	path := serveSocket(t, newEngine(t), SocketOptions{UID: &other})
+	path := serveSocket(t, newEngine(t, engine.Config{}), SocketOptions{UID: &other})
 	c, err := net.Dial("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +176,7 @@ func TestSocketDropsOtherUID(t *testing.T) {
 // it closes the socket and the server keeps the job.
 func TestBridge(t *testing.T) {
 	t.Parallel()
-	e := newEngine(t)
+	e := newEngine(t, engine.Config{})
 	path := serveSocket(t, e, SocketOptions{})
 	c, err := net.Dial("unix", path)
 	if err != nil {
@@ -206,7 +197,7 @@ func TestBridge(t *testing.T) {
 	var started struct {
 		JobID engine.JobID `json:"job_id"`
 	}
-	callJSON(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, &started)
+	testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, &started)
 	bridgeIn.Close() // the agent's stdin ends
 	select {
 	case err := <-done:
@@ -229,7 +220,7 @@ func TestBridge(t *testing.T) {
 // server: no goroutine, no live memory (R4.1's "RSS unchanged", measured
 // where it can be: RSS of a Go process follows GC pacing, not leaks).
 func TestSocketClientsLeaveNothing(t *testing.T) {
-	e := newEngine(t) // not parallel: it counts goroutines and heap
+	e := newEngine(t, engine.Config{}) // not parallel: it counts goroutines and heap
 	path := serveSocket(t, e, SocketOptions{})
 	a := connectSocket(t, path, "starter")
 	var ids []string
@@ -237,7 +228,7 @@ func TestSocketClientsLeaveNothing(t *testing.T) {
 		var st struct {
 			JobID string `json:"job_id"`
 		}
-		callJSON(t, a, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", 2000+500*i), "startup_wait_sec": 0}, &st)
+		testkit.CallOK(t, a, "terminal_job_start", map[string]any{"command": fmt.Sprintf("seq 1 %d; sleep 600", 2000+500*i), "startup_wait_sec": 0}, &st)
 		ids = append(ids, st.JobID)
 	}
 	round := func() {
@@ -255,7 +246,7 @@ func TestSocketClientsLeaveNothing(t *testing.T) {
 			var l struct {
 				Data string `json:"data"`
 			}
-			callJSON(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout"}, &l)
+			testkit.CallOK(t, cs, "terminal_job_logs", map[string]any{"job_id": id, "stream": "stdout"}, &l)
 		}
 	}
 	settle := func() (heap uint64, g int) {

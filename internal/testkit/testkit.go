@@ -1,10 +1,12 @@
 // Package testkit holds the helpers tend's tests share: private state
-// dirs, polling for a condition, a scratch git repository, and MCP calls
-// decoded into Go values. Only tests import it.
+// dirs, polling for a condition, a scratch git repository, go-sdk clients
+// (in memory or over HTTP), and MCP calls decoded into Go values. Only
+// tests import it.
 package testkit
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,4 +125,27 @@ func Connect(t testing.TB, server *mcp.Server, name string, opts *mcp.ClientOpti
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// ConnectHTTP connects a go-sdk client named name to the Streamable HTTP
+// endpoint url, sending token as its bearer token on every request; the
+// session closes when the test ends.
+func ConnectHTTP(t testing.TB, url, token, name string) *mcp.ClientSession {
+	t.Helper()
+	hc := &http.Client{Transport: bearer(token)}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect %s over HTTP: %v", name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// bearer is a round tripper that adds itself as the bearer token.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }
