@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tend/internal/testkit"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (code int, out, errOut string) {
@@ -89,26 +91,17 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
-func writeConfig(t *testing.T, text string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // tend check applies the config's rules.
 func TestCheckUsesConfigRules(t *testing.T) {
 	t.Parallel()
-	path := writeConfig(t, "[rules]\ndeny = [\"Bash(curl:*)\"]\nallow = [\"Bash(git push:*)\"]\n")
+	path := testkit.WriteFile(t, "config.toml", "[rules]\ndeny = [\"Bash(curl:*)\"]\nallow = [\"Bash(git push:*)\"]\n")
 	if code, out, _ := runCLI(t, "", "check", "--config", path, "--", "curl", "example.invalid"); code != 0 || !strings.Contains(out, "deny") {
 		t.Fatalf("deny rule: %d %q", code, out)
 	}
 	if code, out, _ := runCLI(t, "", "check", "--config", path, "--", "git push --force"); code != 0 || !strings.Contains(out, "allow") {
 		t.Fatalf("allow rule: %d %q", code, out)
 	}
-	if code, _, errOut := runCLI(t, "", "check", "--config", writeConfig(t, "port = \"x\""), "--", "ls"); code != 2 || !strings.Contains(errOut, "config") {
+	if code, _, errOut := runCLI(t, "", "check", "--config", testkit.WriteFile(t, "config.toml", "port = \"x\""), "--", "ls"); code != 2 || !strings.Contains(errOut, "config") {
 		t.Fatalf("bad config: %d %q", code, errOut)
 	}
 }

@@ -1,27 +1,18 @@
 package config
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"tend/internal/testkit"
 	"tend/policy"
 )
 
-func writeConfig(t *testing.T, text string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestConfig(t *testing.T) {
 	t.Parallel()
-	c, err := Load(writeConfig(t, `
+	c, err := Load(testkit.WriteFile(t, "config.toml", `
 port = 9000
 theme = "light"
 fps = 20
@@ -67,7 +58,7 @@ kill = ["X"]
 		{"[keys.jobs]\nexplode = [\"e\"]", `no action "explode"`},
 		{"[keys.approve]\napprove = [\"enter\"]", "by accident"},
 	} {
-		if _, err := Load(writeConfig(t, bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, err := Load(testkit.WriteFile(t, "config.toml", bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: error %v, want one about %s", bad.text, err, bad.want)
 		}
 	}

@@ -28,6 +28,17 @@ func PrivateDir(t testing.TB) string {
 	return d
 }
 
+// WriteFile writes text to a new file name in a new temporary directory,
+// mode 0600, and returns its path.
+func WriteFile(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // WaitUntil polls cond every few milliseconds until it holds, and fails
 // the test if it does not within d. Use it for what nothing tells of.
 func WaitUntil(t testing.TB, d time.Duration, what string, cond func() bool) {
