@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,6 +18,11 @@ var (
 	architectureRef = regexp.MustCompile(`ARCHITECTURE\.md §([0-9]+(\.[0-9]+)?)`)
 	// outside are citations of documents the repository does not have.
 	outside = regexp.MustCompile(`\b(DESIGN|STYLE) ?§|\.\./shared|RELIABILITY\.md §`)
+	// mdFile is a Markdown file a comment or a link names: it must be in
+	// the repository.
+	mdFile = regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_./-]*\.md\b`)
+	// mdLink is the target of a Markdown link.
+	mdLink = regexp.MustCompile(`\]\(([^)#]+)`)
 )
 
 // Every document a comment cites is in the repository, and every entry or
@@ -41,6 +47,11 @@ func TestCitationsResolve(t *testing.T) {
 			if m := outside.FindString(line); m != "" {
 				at("cites %q, which is not in the repository", m)
 			}
+			for _, m := range mdFile.FindAllString(prose(file, line), -1) {
+				if !exists(m) && !exists(filepath.Join(filepath.Dir(file), m)) && !exists(filepath.Join("docs", m)) {
+					at("names %s, which is not in the repository", m)
+				}
+			}
 			for _, m := range architectureRef.FindAllStringSubmatch(line, -1) {
 				if !regexp.MustCompile(`(?m)^#+ ` + regexp.QuoteMeta(m[1]) + `[. ]`).MatchString(architecture) {
 					at("cites docs/ARCHITECTURE.md §%s, which has no such section", m[1])
@@ -60,6 +71,34 @@ func TestCitationsResolve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prose is the part of a line that speaks of documents: a Go or shell
+// comment, or a Markdown file's link targets (test data and code may name
+// files that are not there).
+func prose(file, line string) string {
+	switch {
+	case strings.HasSuffix(file, ".md"):
+		var links []string
+		for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
+			links = append(links, m[1])
+		}
+		return strings.Join(links, " ")
+	case strings.HasSuffix(file, ".go"):
+		if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], "\"") {
+			return line[i:]
+		}
+	default: // shell
+		if i := strings.Index(line, "#"); i >= 0 {
+			return line[i:]
+		}
+	}
+	return ""
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func readDoc(t *testing.T, path string) string {

@@ -21,7 +21,7 @@ var importRule = map[string][]string{
 	"tend/search":             nil,
 	"tend/internal/discovery": nil,
 	"tend/internal/testkit":   nil,
-	"tend/engine":             {"tend/vterm", "tend/policy"},
+	"tend/engine":             {"tend/vterm"},
 	"tend/internal/audit":     {"tend/engine"},
 	"tend/internal/config":    {"tend/keymap", "tend/policy"},
 	"tend/mcpserver":          {"tend/engine", "tend/vterm", "tend/policy", "tend/search"},

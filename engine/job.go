@@ -88,11 +88,13 @@ type Stream uint8
 
 // The streams. A pipe job has stdout and stderr, and Merged interleaves them
 // in arrival order; a PTY job (or one started with MergeStderr) has one
-// stream, which every name but Stderr reads.
+// stream, which every name but Stderr reads. Terminal names a PTY job's
+// one stream, and only that.
 const (
 	Merged Stream = iota
 	Stdout
 	Stderr
+	Terminal
 )
 
 func (s Stream) String() string {
@@ -103,6 +105,8 @@ func (s Stream) String() string {
 		return "stdout"
 	case Stderr:
 		return "stderr"
+	case Terminal:
+		return "pty"
 	}
 	return fmt.Sprintf("Stream(%d)", int(s))
 }
@@ -111,8 +115,10 @@ func (s Stream) String() string {
 // merged; "pty" names a PTY job's one stream.
 func ParseStream(name string) (Stream, error) {
 	switch name {
-	case "", "merged", "pty":
+	case "", "merged":
 		return Merged, nil
+	case "pty":
+		return Terminal, nil
 	case "stdout":
 		return Stdout, nil
 	case "stderr":
@@ -254,6 +260,9 @@ func (j *Job) Exit() (Status, int, string) {
 // whose stderr shares stdout's pipe, has one stream, which Merged and
 // Stdout both name.
 func (j *Job) stream(s Stream) (source, error) {
+	if s == Terminal && !j.pty {
+		return nil, fmt.Errorf("job %s runs on no terminal: read stdout, stderr or merged", j.ID)
+	}
 	if j.pty || j.merged {
 		if s == Stderr {
 			why := "runs on a terminal"

@@ -22,8 +22,13 @@ const (
 	settle           = 300 * time.Millisecond // quiet time that ends a keys/raw send without a prompt
 )
 
-// ErrShellBusy says a shell is still running an earlier command.
-var ErrShellBusy = errors.New("the shell is still running a command")
+// Sentinel errors of shells.
+var (
+	// ErrShellBusy says a shell is still running an earlier command.
+	ErrShellBusy = errors.New("the shell is still running a command")
+	// ErrNothingToSend says a use of a shell had no command and no keys.
+	ErrNothingToSend = errors.New("nothing to send: no command and no keys")
+)
 
 // Shell is a persistent bash on a terminal. Each command runs through the
 // prompt, which carries an invisible marker with the command's exit code, so
@@ -188,7 +193,7 @@ func (sh *Shell) Run(ctx context.Context, r RunSpec) (RunResult, error) {
 		send = append(send, vterm.EncodeKey(k, modes)...)
 	}
 	if len(send) == 0 {
-		return RunResult{}, errors.New("nothing to send: no command and no keys")
+		return RunResult{}, ErrNothingToSend
 	}
 	// Output already printed but not read belongs to no command: skip it.
 	from := j.streams[Stdout].Len()

@@ -81,6 +81,13 @@ func TestExecHeadAndTail(t *testing.T) {
 	if whole.String() != want.String() {
 		t.Fatalf("the handle gave %d bytes, want all %d", whole.Len(), want.Len())
 	}
+	// Once its job is removed, the handle has expired.
+	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "remove", "job_id": string(env.JobID)}, nil)
+	var gone outputGetOutput
+	testkit.CallOK(t, cs, "terminal_output_get", map[string]any{"output_handle": env.OutputHandle}, &gone)
+	if !gone.Expired || !strings.Contains(gone.Note, "expired") {
+		t.Fatalf("the handle of a removed job: %+v", gone)
+	}
 }
 
 // Engine errors reach the agent with what to do about them in the tools'
@@ -88,6 +95,11 @@ func TestExecHeadAndTail(t *testing.T) {
 func TestToolErrorsSayWhatToDo(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, Options{}, nil)
+	var env execOutput
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, &env)
+	var shell ptyOpenOutput
+	testkit.CallOK(t, cs, "terminal_pty_open", nil, &shell)
+	job, sh := string(env.JobID), string(shell.SessionID)
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -95,17 +107,14 @@ func TestToolErrorsSayWhatToDo(t *testing.T) {
 	}{
 		{"terminal_job_logs", map[string]any{"job_id": "999"}, "terminal_job_manage action=list"},
 		{"terminal_pty_run", map[string]any{"session_id": "999", "command": "true"}, "terminal_pty_open"},
-		{"terminal_job_logs", map[string]any{"job_id": "1", "stream": "both"}, "say stdout, stderr or merged"},
+		{"terminal_pty_run", map[string]any{"session_id": sh}, "give command, keys, or read_only"},
+		{"terminal_job_logs", map[string]any{"job_id": job, "stream": "both"}, "say stdout, stderr or merged"},
+		{"terminal_job_logs", map[string]any{"job_id": job, "stream": "pty"}, "runs on no terminal"},
+		{"terminal_job_manage", map[string]any{"action": "stdin", "job_id": job, "data": "x"}, "exited"},
 	} {
 		res := testkit.Call(t, cs, tc.tool, tc.args, nil)
 		if !res.IsError || !strings.Contains(testkit.Text(res), tc.want) {
 			t.Errorf("%s %v: error %v %q, want one saying %q", tc.tool, tc.args, res.IsError, testkit.Text(res), tc.want)
 		}
-	}
-	var env execOutput
-	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, &env)
-	res := testkit.Call(t, cs, "terminal_job_manage", map[string]any{"action": "stdin", "job_id": string(env.JobID), "data": "x"}, nil)
-	if !res.IsError || !strings.Contains(testkit.Text(res), "exited") {
-		t.Errorf("stdin to a finished job: %v %q", res.IsError, testkit.Text(res))
 	}
 }

@@ -310,16 +310,16 @@ func validAction(a string) bool {
 
 func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputGetInput) (*mcp.CallToolResult, outputGetOutput, error) {
 	id, err := s.handles.job(in.OutputHandle)
-	if err != nil {
-		return ok(outputGetOutput{Expired: true, Note: err.Error()})
+	var j *engine.Job
+	if err == nil {
+		j, err = s.e.Job(id)
+	}
+	if err != nil { // unknown, past its time, or its job was removed
+		return ok(outputGetOutput{Expired: true, Note: errHandleExpired.Error()})
 	}
 	stream, err := engine.ParseStream(in.Stream)
 	if err != nil {
 		return fail[outputGetOutput](fmt.Errorf("stream: %w", err))
-	}
-	j, err := s.e.Job(id)
-	if err != nil {
-		return fail[outputGetOutput](err)
 	}
 	maxKB := in.MaxKB
 	switch {

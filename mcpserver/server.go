@@ -141,6 +141,8 @@ func remedy(err error) error {
 		hint = "terminal_exec reads /dev/null unless given stdin; start the command with terminal_job_start to write to it later"
 	case errors.Is(err, engine.ErrShellBusy):
 		hint = `wait for it with read_only, or interrupt it with keys ["ctrl+c"]`
+	case errors.Is(err, engine.ErrNothingToSend):
+		hint = "give command, keys, or read_only"
 	default:
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -482,11 +483,19 @@ func wrapText(s string, w int) []string {
 // how long it has waited, the class, cwd and reasons, then the whole
 // command. While the person edits r's command, the edit is shown instead.
 func (m *Model) approvalDetail(r policy.Request, w int) []string {
-	st := m.c.Styles
-	a := &m.appr
+	var edit *string
+	if m.mode == modeApprEdit && m.appr.target == r.ID {
+		edit = &m.input.value
+	}
+	return m.appr.detail(m.c.Styles, r, w, m.since(r.Asked), edit)
+}
+
+// detail is request r, w cells wide, waiting for waited; edit, when not
+// nil, is the command as the person is editing it.
+func (a *approvals) detail(st *themes.Styles, r policy.Request, w int, waited time.Duration, edit *string) []string {
 	class := r.Class.String()
 	head := st.Approval.Render("⚠ "+originOf(r)+" asks to run a "+class+" command") +
-		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(m.since(r.Asked)), r.ID))
+		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(waited), r.ID))
 	lines := []string{head}
 	lines = append(lines, st.Muted.Render("cwd  ")+st.Base.Render(oneLineEscaped(tilde(r.Cwd))))
 	for i, reason := range r.Reasons {
@@ -499,12 +508,11 @@ func (m *Model) approvalDetail(r policy.Request, w int) []string {
 		}
 	}
 	lines = append(lines, "")
-	cmd := r.Command
-	if m.mode == modeApprEdit && a.target == r.ID {
+	if edit != nil {
 		lines = append(lines, st.Accent.Render("as you edit it (enter approves this, esc goes back):"))
-		cmd = m.input.value
-		return append(lines, commandLines(st, cmd, w)...)
+		return append(lines, commandLines(st, *edit, w)...)
 	}
+	cmd := r.Command
 	if a.cacheID != r.ID || a.cacheW != w || a.cacheSt != st || a.cacheCmd != cmd {
 		a.cacheID, a.cacheW, a.cacheSt, a.cacheCmd = r.ID, w, st, cmd
 		a.cacheLines = commandLines(st, cmd, w)
@@ -514,9 +522,7 @@ func (m *Model) approvalDetail(r policy.Request, w int) []string {
 
 // scrolled shows h of lines from the request's scroll position, and says
 // where that is when they do not all fit.
-func (m *Model) scrolled(lines []string, h int) ([]string, string) {
-	st := m.c.Styles
-	a := &m.appr
+func (a *approvals) scrolled(st *themes.Styles, lines []string, h int) ([]string, string) {
 	a.scroll = min(max(a.scroll, 0), max(len(lines)-h, 0))
 	if len(lines) <= h {
 		return lines, ""
@@ -541,7 +547,7 @@ func (m *Model) queueRows() int { return min(m.appr.len(), 5) }
 // selected in the job list.
 func (m *Model) renderApprovalPane(r policy.Request, w, h int) []string {
 	st := m.c.Styles
-	lines, hint := m.scrolled(m.approvalDetail(r, w-2), h-2)
+	lines, hint := m.appr.scrolled(st, m.approvalDetail(r, w-2), h-2)
 	title := st.Approval.Render(fmt.Sprintf("Approval #%d", r.ID)) + st.Muted.Render(" · "+r.Class.String())
 	return box(st, st.BorderTerm, title, hint, lines, w, h)
 }
@@ -587,7 +593,7 @@ func (m *Model) renderApprovals(w, h int) []string {
 		}
 	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", iw)))
-	detail, hint := m.scrolled(m.approvalDetail(r, iw), h-2-len(lines))
+	detail, hint := m.appr.scrolled(st, m.approvalDetail(r, iw), h-2-len(lines))
 	lines = append(lines, detail...)
 	if len(a.reqs) > qr {
 		hint = st.Muted.Render(fmt.Sprintf("request %d of %d · ", i+1, len(a.reqs))) + hint

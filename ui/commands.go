@@ -121,8 +121,9 @@ func (m *Model) startJob(command, desc string, attach bool) tea.Cmd {
 		if err != nil {
 			return statusMsg{levelError, fmt.Sprintf("start %q: %s", command, errText(err))}
 		}
-		audit("start", j.Info().ID, command)
-		return jobStartedMsg{id: j.Info().ID, attach: attach}
+		in := j.Info()
+		audit("start", in.ID, command)
+		return jobStartedMsg{info: in, attach: attach}
 	}
 }
 
@@ -143,11 +144,13 @@ type inputQueue struct {
 	writing sync.Mutex // one flush at a time
 }
 
-// input is bytes for a job's stdin; close: close its stdin after them.
+// input is bytes for a job's stdin; then close its stdin, or send it a
+// signal (ctrl+c on a pipe job must not overtake the line before it).
 type input struct {
 	id    engine.JobID
 	data  []byte
 	close bool
+	sig   syscall.Signal
 }
 
 // send queues in and returns the command that writes it.
@@ -173,6 +176,9 @@ func (q *inputQueue) flush(be Backend) tea.Msg {
 		}
 		if err == nil && in.close {
 			err = j.CloseInput()
+		}
+		if err == nil && in.sig != 0 {
+			err = j.Signal(in.sig)
 		}
 		if err != nil {
 			errs = append(errs, err.Error())

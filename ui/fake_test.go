@@ -24,6 +24,7 @@ type fakeJob struct {
 	term         *vterm.Term
 	inputs       []string
 	signals      []syscall.Signal
+	order        []string // inputs and signals as they came: "in:…", "sig:…"
 	killed       bool
 	backgrounded bool
 	resized      [2]int
@@ -97,6 +98,7 @@ func (j *fakeJob) Input(data []byte) (int, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.inputs = append(j.inputs, string(data))
+	j.order = append(j.order, "in:"+string(data))
 	return len(data), nil
 }
 
@@ -106,6 +108,7 @@ func (j *fakeJob) Signal(sig syscall.Signal) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.signals = append(j.signals, sig)
+	j.order = append(j.order, "sig:"+engine.SignalName(sig))
 	return nil
 }
 

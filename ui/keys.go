@@ -321,7 +321,8 @@ func (m *Model) pipeInputKey(id engine.JobID, msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(m.in.send(m.be, input{id: id, close: true}), m.auditCmd("close_stdin", id, ""),
 			info("closed the stdin of job %s", id))
 	case "ctrl+c":
-		return m.signalJob(id, syscall.SIGINT)
+		return tea.Batch(m.in.send(m.be, input{id: id, sig: syscall.SIGINT}), m.auditCmd("signal", id, "SIGINT"),
+			info("sent SIGINT to job %s", id))
 	default:
 		m.input.key(msg)
 	}

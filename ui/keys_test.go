@@ -39,6 +39,7 @@ func TestTermBytes(t *testing.T) {
 		{"keypad 7", tea.KeyPressMsg{Code: tea.KeyKp7}, vterm.Modes{}, "7"},
 		{"f12", tea.KeyPressMsg{Code: tea.KeyF12}, vterm.Modes{}, "\x1b[24~"},
 		{"a media key sends nothing", tea.KeyPressMsg{Code: tea.KeyMediaPlay}, vterm.Modes{}, ""},
+		{"ctrl+/ is readline's undo", tea.KeyPressMsg{Code: '/', Mod: tea.ModCtrl}, vterm.Modes{}, "\x1f"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -180,7 +180,7 @@ func New(opts Options) *Model {
 	if len(m.order) > 0 {
 		m.selected = m.order[0]
 	}
-	m.layout()
+	m.pane.setSize(m.paneSize()) // Init loads the pane (and sizes its job) once the program runs
 	m.refresh()
 	return m
 }

@@ -445,12 +445,19 @@ func TestNewJobSelectedBeforeItsEvent(t *testing.T) {
 	_, _ = term.Write([]byte("top-like screen"))
 	in := engine.Info{ID: "50", Command: "top", Status: engine.Running, PTY: true, StartedAt: now, Origin: engine.PersonOrigin()}
 	b.add(&fakeJob{info: in, term: term})
-	h.send(jobStartedMsg{id: "50"})
-	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "50", Info: in}})
+	h.send(jobStartedMsg{info: in, attach: true})
 	if !h.m.pane.pty || h.m.pane.snap == nil {
 		t.Fatalf("the pane is not showing the PTY job's screen: pty=%v snap=%v", h.m.pane.pty, h.m.pane.snap != nil)
 	}
 	wantIn(t, plain(h), "top-like screen")
+	// Keys typed before its event go to the job's terminal.
+	h.press("a")
+	h.send(engineEventMsg{engine.Event{Kind: engine.JobStarted, Job: "50", Info: in}})
+	h.press("b")
+	j, _ := b.Job("50")
+	if got := j.(*fakeJob).inputs; !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("the job got %q, want the keys a and b", got)
+	}
 }
 
 // Output of other jobs does not make the UI re-read a finished job it has
@@ -536,4 +543,49 @@ func TestFilterShowsTheJobsOutput(t *testing.T) {
 	wantIn(t, plain(h), "$ rm -rf build", "removed")
 	h.press("esc") // clearing the filter keeps the selection, and its output
 	wantIn(t, plain(h), "run the tests", "removed")
+}
+
+// A search asked for while a PTY job's scrollback is still loading (after
+// a page up) is done once it arrives: the person's last request wins.
+func TestSearchWhileScrollbackLoads(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.press("down")                       // the shell (7), a PTY job
+	_, held := h.m.Update(keyMsg("pgup")) // its scrollback is loading: hold the result back
+	if held == nil {
+		t.Fatal("page up on a PTY job did not ask for its scrollback")
+	}
+	h.press("/")
+	h.typeText("make")
+	h.press("enter")
+	h.run(held)
+	p := &h.m.pane
+	if p.search != "make" || len(p.matches) != 1 || p.plainLine(p.matches[0]) != "$ make test" {
+		t.Fatalf("search %q matched %v, want the line \"$ make test\"", p.search, p.matches)
+	}
+	wantIn(t, plain(h), "/make 1/1")
+}
+
+// What is typed into an attached job reaches it in the order it was typed,
+// whichever of the commands that carry it runs first: ctrl+c never
+// overtakes the line before it.
+func TestInputKeepsItsOrder(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("8")
+	h.press("enter")
+	h.typeText("yes")
+	var cmds []tea.Cmd
+	for _, k := range []string{"enter", "ctrl+c"} {
+		_, cmd := h.m.Update(keyMsg(k))
+		cmds = append(cmds, cmd)
+	}
+	for i := len(cmds) - 1; i >= 0; i-- { // the later command first
+		h.run(cmds[i])
+	}
+	if got, want := jobs["pipe"].order, []string{"in:yes\n", "sig:SIGINT"}; !slices.Equal(got, want) {
+		t.Fatalf("the job got %q, want %q", got, want)
+	}
 }

@@ -50,6 +50,7 @@ type pane struct {
 	// scrolls, searches or copies; nil while live.
 	hist        []histLine
 	histLoading bool
+	histThen    histIntent // what to do when it arrives: the person's last request
 
 	search  string
 	matches []int // line indices matching search, ascending
@@ -94,17 +95,16 @@ type screenMsg struct {
 	final     bool // read after the job ended
 }
 
-// historyMsg carries a PTY job's scrollback and screen, and what the person
-// asked for that needed it.
+// historyMsg carries a PTY job's scrollback and screen.
 type historyMsg struct {
 	id    engine.JobID
 	gen   int
 	err   error
 	lines []histLine
-	then  histIntent
 }
 
-// histIntent is what to do once a PTY job's history has arrived.
+// histIntent is what to do once a PTY job's history has arrived: what the
+// person asked for that needed it.
 type histIntent struct {
 	kind  histKind
 	lines int // histScroll: how far up
@@ -315,15 +315,20 @@ func (p *pane) applyScreen(msg screenMsg, running bool) tea.Cmd {
 }
 
 // loadHistory asks for a PTY job's scrollback from the engine, to do then
-// once it arrives.
+// once it arrives. Asked again while it loads, the last request is done
+// (scrolls add up).
 func (p *pane) loadHistory(then histIntent) tea.Cmd {
 	if p.histLoading {
+		if then.kind == histScroll && p.histThen.kind == histScroll {
+			then.lines += p.histThen.lines
+		}
+		p.histThen = then
 		return nil
 	}
-	p.histLoading = true
+	p.histLoading, p.histThen = true, then
 	be, st, id, gen, w := p.be, p.c.Styles, p.id, p.gen, p.w
 	return func() tea.Msg {
-		msg := historyMsg{id: id, gen: gen, then: then}
+		msg := historyMsg{id: id, gen: gen}
 		j, err := be.Job(id)
 		if err != nil {
 			msg.err = err
@@ -373,9 +378,9 @@ func (p *pane) applyHistory(msg historyMsg) tea.Cmd {
 	if p.hist == nil {
 		p.hist = []histLine{}
 	}
-	switch msg.then.kind {
+	switch p.histThen.kind {
 	case histScroll:
-		p.scrollBy(msg.then.lines)
+		p.scrollBy(p.histThen.lines)
 	case histSearch:
 		return p.runSearch()
 	case histCopy:

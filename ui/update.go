@@ -30,9 +30,10 @@ type runtimeTickMsg struct{ id int }
 // infosMsg refreshes the state of known jobs (waiting for input, bytes).
 type infosMsg struct{ infos []engine.Info }
 
-// jobStartedMsg reports a job a person started.
+// jobStartedMsg reports a job a person started, as it was when it
+// started: its own event may come later.
 type jobStartedMsg struct {
-	id     engine.JobID
+	info   engine.Info
 	attach bool
 }
 
@@ -93,11 +94,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case outputMsg, screenMsg, historyMsg, resizedMsg:
 		return m.pane.update(msg, m.running(m.pane.id))
 	case jobStartedMsg:
+		id := msg.info.ID
+		if _, known := m.jobs[id]; !known { // known from here on, as what it is
+			m.jobs[id] = msg.info
+			m.rebuildOrder()
+		}
 		m.listAppr = false
-		cmd := m.selectJob(msg.id, true)
+		cmd := m.selectJob(id, true)
 		if msg.attach {
 			m.focus = focusTerm
-			return tea.Batch(cmd, info("attached to job %s: keys go to it; %s detaches", msg.id, keyName(m.c.Keys.Term.Detach)))
+			return tea.Batch(cmd, info("attached to job %s: keys go to it; %s detaches", id, keyName(m.c.Keys.Term.Detach)))
 		}
 		return cmd
 	case runtimeTickMsg:

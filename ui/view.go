@@ -29,12 +29,16 @@ func (m *Model) listWidth() int {
 
 func (m *Model) mainHeight() int { return max(m.height-2, 3) }
 
+// paneSize is the size of the pane's body: the window less the list, the
+// borders and the job's two header lines.
+func (m *Model) paneSize() (w, h int) {
+	return m.width - m.listWidth() - 2, m.mainHeight() - 2 - 2
+}
+
 // layout sizes the pane after a resize or zoom, and resizes the selected
 // PTY job to it.
 func (m *Model) layout() tea.Cmd {
-	w := m.width - m.listWidth() - 2
-	h := m.mainHeight() - 2 - 2 // borders, two header lines
-	if !m.pane.setSize(w, h) {
+	if !m.pane.setSize(m.paneSize()) {
 		return nil
 	}
 	running := m.running(m.pane.id)

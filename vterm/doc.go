@@ -60,7 +60,7 @@
 // Snapshots report colours as the application set them: reverse video is a
 // flag, not applied, and bold with palette colours 0–7 is reported as 8–15
 // only in the screen JSON ([Snapshot.MarshalScreenJSON]), whose format is
-// documented in screen-json.md.
+// documented in docs/screen-json.md.
 //
 // # Testing against tmux
 //

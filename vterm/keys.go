@@ -219,6 +219,8 @@ func encodeRune(k Key) []byte {
 			return []byte{byte(r - '3' + 0x1b)}
 		case r == '?' || r == '8':
 			return []byte{0x7f}
+		case r == '/':
+			return []byte{0x1f} // as ctrl+_, readline's undo
 		}
 	}
 	return utf8.AppendRune(nil, r)

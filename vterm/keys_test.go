@@ -16,6 +16,7 @@ func TestParseKeyEncodeKey(t *testing.T) {
 		{"ctrl+\\", "\x1c", ""},
 		{"ctrl+space", "\x00", ""},
 		{"ctrl+@", "\x00", ""},
+		{"ctrl+/", "\x1f", ""},
 		{"enter", "\r", ""},
 		{"alt+enter", "\x1b\r", ""},
 		{"tab", "\t", ""},

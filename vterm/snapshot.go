@@ -41,7 +41,7 @@ func rowText(row []Cell) string {
 }
 
 // MarshalScreenJSON returns the screen in tend's screen JSON format
-// (docs: screen-json.md): cols, rows, cursor, alt screen and every cell.
+// (docs/screen-json.md): cols, rows, cursor, alt screen and every cell.
 func (s *Snapshot) MarshalScreenJSON() ([]byte, error) {
 	b := make([]byte, 0, 64+s.Rows*s.Cols*24)
 	b = append(b, `{"cols":`...)
