@@ -556,7 +556,10 @@ func TestMergedInterleave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	e := newEngine(t, Config{StateDir: dir})
-	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.02; echo err$i >&2; sleep 0.02; done`})
+	// The two pipes are read by two goroutines, so what arrives close
+	// together can be indexed in either order (under load, 20 ms apart was
+	// seen swapped once in 100 runs); 100 ms apart it is not.
+	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.1; echo err$i >&2; sleep 0.1; done`})
 	wait(t, j, 10*time.Second)
 	want := "out1\nerr1\nout2\nerr2\nout3\nerr3\n"
 	for _, n := range []int{1, 3, 100} {
