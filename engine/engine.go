@@ -47,7 +47,10 @@ type Config struct {
 	Retention int           // finished jobs kept (registry and disk); oldest go first
 	Quiet     time.Duration // output silence before a prompt-like last line counts as waiting for input
 	Gate      Gate          // consulted before every command; nil runs everything
-	Logger    *slog.Logger
+	// Containment says how jobs are held: a cgroup each where the machine
+	// allows (the default), or only by session, marker and subreaper.
+	Containment Containment
+	Logger      *slog.Logger
 }
 
 // Engine runs jobs. It is safe for concurrent use by any number of clients.
@@ -56,6 +59,8 @@ type Engine struct {
 	logger *slog.Logger
 	token  string   // tells this engine's jobs from others' (see engineVar)
 	self   procInfo // this process, recorded as each job's owner
+	cg     *cgroups // the jobs' cgroups; nil: the subreaper holds them
+	held   string   // how jobs are held, and why, for people to read
 
 	mu      sync.Mutex
 	jobs    map[JobID]*Job
@@ -120,10 +125,42 @@ func New(cfg Config) (*Engine, error) {
 		shells: map[JobID]*Shell{},
 		ready:  make(chan struct{}, 1),
 	}
+	if err := e.contain(); err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	addEngine(e)
 	e.events.init()
 	e.loadHistory()
 	return e, nil
 }
+
+// contain sets up how jobs are held, as the config asks.
+func (e *Engine) contain() error {
+	mode, err := ParseContainment(string(e.cfg.Containment))
+	if err != nil {
+		return err
+	}
+	if mode == ContainSubreaper {
+		e.held = "subreaper: jobs are found by session, marker and adoption (containment = subreaper)"
+		return nil
+	}
+	cg, err := openCgroups(e.token)
+	if err != nil {
+		if mode == ContainCgroup {
+			return fmt.Errorf("no cgroup for the jobs: %w", err)
+		}
+		e.held = "subreaper: jobs are found by session, marker and adoption (no cgroup: " + err.Error() + ")"
+		e.logger.Info("jobs are held without cgroups", "why", err)
+		return nil
+	}
+	e.cg = cg
+	e.held = "cgroup: every job in a cgroup v2 group of its own under " + cg.dir
+	return nil
+}
+
+// Containment says how the engine holds its jobs' processes, and why: a
+// sentence for people (tend doctor, the TUI).
+func (e *Engine) Containment() string { return e.held }
 
 // Ready is the output doorbell: it receives a value (coalesced) whenever any
 // job printed something. Lifecycle changes come through [Engine.Subscribe].
@@ -280,5 +317,10 @@ func (e *Engine) Close() {
 	}
 	wg.Wait()
 	e.wg.Wait()
+	e.endOrphans(true)
+	if e.cg != nil {
+		e.cg.close()
+	}
+	removeEngine(e)
 	reap()
 }

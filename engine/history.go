@@ -2,15 +2,19 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"time"
 )
 
-// meta is a job's metadata file (jobs/<id>/meta.json), written at start and
-// at exit, so the next engine can show the job as history.
+// meta is a job's metadata file (jobs/<id>/meta.json): written before the
+// job's process starts (so a crash at any moment leaves a record of it),
+// again once its pid is known, and at exit, so the next engine can show
+// the job as history and end what a dead engine left running.
 type meta struct {
 	ID          JobID      `json:"id"`
 	Name        string     `json:"name,omitempty"`
@@ -23,6 +27,7 @@ type meta struct {
 	Owner       int        `json:"owner_pid"`
 	OwnerStart  uint64     `json:"owner_start"`
 	Token       string     `json:"engine_token"`
+	Cgroup      string     `json:"cgroup,omitempty"`
 	Merged      bool       `json:"merged,omitempty"`
 	PTY         bool       `json:"pty,omitempty"`
 	Cols        int        `json:"cols,omitempty"`
@@ -45,18 +50,14 @@ type metaOrigin struct {
 	Person  bool   `json:"person,omitempty"`
 }
 
-// metaAfter is how long a job runs before its metadata is written: a crash
-// can then tell which jobs were lost. Shorter jobs write it once, at the end,
-// saving two file operations per command on the caller's path.
-const metaAfter = time.Second
-
-// writeMeta writes the job's metadata; final is the write at exit, after
-// which no earlier write may land.
-func (j *Job) writeMeta(final bool) {
+// writeMeta writes the job's metadata, atomically (a new file renamed over
+// the old: a reader, or a full disk, never sees a torn or empty one); final
+// is the write at exit, after which no earlier write may land.
+func (j *Job) writeMeta(final bool) error {
 	j.metaMu.Lock()
 	defer j.metaMu.Unlock()
 	if j.metaFinal {
-		return
+		return nil
 	}
 	j.metaFinal = final
 	j.mu.Lock()
@@ -67,18 +68,32 @@ func (j *Job) writeMeta(final bool) {
 		Token: j.e.token, Merged: j.merged, PTY: j.pty, Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
 	}
+	if j.cg != nil {
+		m.Cgroup = j.cg.path
+	}
 	j.mu.Unlock()
 	b, _ := json.MarshalIndent(m, "", "  ")
 	path := filepath.Join(j.dir, "meta.json")
-	if !j.metaWritten {
-		// First write: nothing to replace atomically.
-		j.metaWritten = os.WriteFile(path, b, 0o600) == nil
-		return
-	}
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err == nil {
-		os.Rename(tmp, path)
+	if err := writeNew(tmp, b); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write the job's record: %w", err)
 	}
+	return os.Rename(tmp, path)
+}
+
+// writeNew writes b to a file at path (replacing it), failing rather than
+// leaving a short one, and without following a link there.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // loadHistory shows the jobs of earlier engines as finished jobs with
@@ -95,8 +110,8 @@ func (e *Engine) loadHistory() {
 		b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 		var m meta
 		if err != nil || json.Unmarshal(b, &m) != nil {
-			// A job that ended with its engine within its first second has
-			// no metadata; once surely not running, its logs go.
+			// A job whose record could not be written never ran; once
+			// surely not being started, its directory goes.
 			if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
 				os.RemoveAll(dir)
 			}
@@ -110,9 +125,7 @@ func (e *Engine) loadHistory() {
 			if m.Ended.IsZero() {
 				m.Ended = m.Started
 			}
-			if p, err := readProc(m.Pid); err == nil && p.start == m.PidStart {
-				signalProcs(members(m.ID, m.Token, p), 9)
-			}
+			endLost(m)
 		}
 		ms = append(ms, m)
 	}
@@ -152,6 +165,35 @@ func (e *Engine) loadHistory() {
 		e.jobs[j.ID] = j
 		e.order = append(e.order, j.ID)
 	}
+}
+
+// endLost ends what is left of a job whose engine died: its cgroup, or
+// the processes in its session (while its leader is the same process, pid
+// and start time) and those carrying its marker.
+func endLost(m meta) {
+	if m.Cgroup != "" {
+		g := &group{path: m.Cgroup}
+		if g.populated() {
+			g.kill()
+			g.waitEmpty(2 * time.Second)
+		}
+		g.remove()
+	}
+	leader, err := readProc(m.Pid)
+	sessionOK := m.Pid > 0 && err == nil && leader.start == m.PidStart
+	var ps []procInfo
+	for _, pid := range allPids() {
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		if sessionOK && p.sid == m.Pid {
+			ps = append(ps, p)
+		} else if id, tok := jobOf(pid); id == m.ID && tok == m.Token && m.Token != "" {
+			ps = append(ps, p)
+		}
+	}
+	signalProcs(ps, syscall.SIGKILL)
 }
 
 func parseStatus(s string) Status {

@@ -142,6 +142,7 @@ type Job struct {
 	cmd       *exec.Cmd
 	pid       int
 	leader    procInfo
+	cg        *group            // the job's cgroup; nil without
 	reaped    atomic.Bool       // os/exec has waited for the leader
 	streams   map[Stream]source // stdout, stderr, merged (an interleave of the two)
 	merged    bool              // stderr shares stdout's pipe
@@ -219,6 +220,9 @@ func (j *Job) Info() Info {
 		end = j.ended
 	}
 	in.RuntimeMs = end.Sub(j.Started).Milliseconds()
+	if j.status == Lost {
+		in.ExitCode = nil // its engine died: nobody saw how it ended
+	}
 	if s := j.streams[Stdout]; s != nil {
 		in.StdoutBytes = s.Len()
 	}
@@ -361,74 +365,6 @@ func (j *Job) Signal(sig syscall.Signal) error {
 		return fmt.Errorf("signal job %s: %w", j.ID, err)
 	}
 	return nil
-}
-
-// Kill ends the job's whole tree: SIGTERM to its group and every process
-// found to belong to it (and, for a PTY job, SIGHUP shortly after, as a
-// closing terminal sends: an interactive shell ignores SIGTERM), then after
-// the grace period SIGKILL and sweeps until none is left. It returns once
-// the job has finished. reason is recorded as why it ended.
-func (j *Job) Kill(reason string) {
-	j.mu.Lock()
-	if j.killReason == "" && j.status == Running {
-		j.killReason = reason
-	}
-	j.mu.Unlock()
-	j.e.endTree(j, j.e.cfg.Grace)
-	select {
-	case <-j.done:
-	case <-time.After(2*j.e.cfg.Drain + time.Second):
-	}
-}
-
-// hangupAfter is how long a killed PTY job has to end on SIGTERM before it
-// is hung up too.
-const hangupAfter = 100 * time.Millisecond
-
-// endTree signals everything of the job: TERM (and HUP for a terminal),
-// grace, KILL, sweep.
-func (e *Engine) endTree(j *Job, grace time.Duration) {
-	j.signalTree(syscall.SIGTERM)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(grace)
-	var hangup <-chan time.Time
-	if j.pty {
-		hangup = time.After(min(hangupAfter, grace))
-	}
-wait:
-	for {
-		select {
-		case <-deadline:
-			break wait
-		case <-hangup:
-			hangup = nil
-			j.signalTree(syscall.SIGHUP)
-		case <-tick.C:
-			if j.Done() && len(members(j.ID, j.e.token, j.leader)) == 0 {
-				return
-			}
-		}
-	}
-	// A killed process can re-parent its own children to us after we listed
-	// them (RELIABILITY V3: one round left a survivor, two cleared it), so
-	// sweep until a round finds nothing.
-	for range 100 {
-		if j.signalTree(syscall.SIGKILL) == 0 && j.reaped.Load() {
-			return
-		}
-		<-tick.C
-	}
-	e.logger.Warn("processes of a job survived 100 kill rounds", "job", j.ID)
-}
-
-// signalTree signals the job's group and every live process that belongs to
-// it; it returns how many processes were found besides the group.
-func (j *Job) signalTree(sig syscall.Signal) int {
-	if !j.reaped.Load() {
-		_ = syscall.Kill(-j.pid, sig)
-	}
-	return signalProcs(members(j.ID, j.e.token, j.leader), sig)
 }
 
 func (j *Job) waitingLocked() bool {
@@ -597,6 +533,12 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
+	if err := j.hold(cmd); err != nil {
+		closeAll(io.readers)
+		closeAll(io.childEnds)
+		j.release(true)
+		return nil, fmt.Errorf("start job: %w", err)
+	}
 	// The reaper must not take the leader's exit status from os/exec
 	// between Start and the leader being known.
 	reaper.RLock()
@@ -612,10 +554,16 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 	}
 	reaper.RUnlock()
 	closeAll(io.childEnds)
+	if fd := cmd.SysProcAttr.CgroupFD; cmd.SysProcAttr.UseCgroupFD {
+		unix.Close(fd)
+	}
 	if err != nil {
 		closeAll(io.readers)
 		if j.in != nil {
 			j.in.Abort()
+		}
+		if j.cg != nil {
+			j.cg.remove()
 		}
 		j.release(true)
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
@@ -636,6 +584,35 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		j.supervise(&pumps, io.readers)
 	}()
 	return j, nil
+}
+
+// hold sets up how the job's processes are held before it starts: in a
+// cgroup of its own, which the process is cloned into, so that nothing it
+// does escapes; or, without one, with the leader killed if tend dies
+// (PR_SET_PDEATHSIG, sent when the thread that started it exits: the Go
+// runtime ends a thread only when a goroutine locked to it exits, which no
+// goroutine that starts jobs does). Then the job's record is written, so a
+// crash from here on leaves a trace of it for the next engine.
+func (j *Job) hold(cmd *exec.Cmd) error {
+	if j.e.cg != nil {
+		g, fd, err := j.e.cg.newGroup(j.ID)
+		if err != nil {
+			return err
+		}
+		j.cg = g
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	} else {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	}
+	j.Started = time.Now()
+	if err := j.writeMeta(false); err != nil {
+		if j.cg != nil {
+			unix.Close(cmd.SysProcAttr.CgroupFD)
+			j.cg.remove()
+		}
+		return err
+	}
+	return nil
 }
 
 // jobIO is a job's side of its stdio: what it reads (and the stream each
@@ -744,7 +721,7 @@ func (j *Job) pump(r *os.File, name Stream) {
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
-	metaTimer := time.AfterFunc(metaAfter, func() { j.writeMeta(false) })
+	j.writeMeta(false) // with the pid now
 	waitErr := j.cmd.Wait()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
@@ -777,7 +754,6 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 			j.e.endTree(j, j.e.cfg.Grace)
 		}()
 	}
-	metaTimer.Stop()
 	j.finish(waitErr)
 }
 
@@ -826,32 +802,11 @@ func (j *Job) finish(waitErr error) {
 		j.e.ptys--
 	}
 	j.e.mu.Unlock()
+	if j.cg != nil && !j.cg.populated() {
+		j.cg.remove()
+	}
 	j.e.publish(JobExited, j)
 	j.writeMeta(true)
 	j.e.retain()
 	j.e.ring()
-}
-
-// hasLeftovers reports whether anything of the job still runs once its
-// leader has exited: its process group is not empty, or one of the engine's
-// own children belongs to it. With the engine a subreaper, every surviving
-// descendant's chain of parents now ends at the engine, so this finds them
-// without scanning all of /proc (the common case: nothing is left).
-func (j *Job) hasLeftovers() bool {
-	if syscall.Kill(-j.pid, 0) == nil {
-		return true
-	}
-	for _, pid := range children() {
-		if isLeader(pid) {
-			continue
-		}
-		p, err := readProc(pid)
-		if err != nil || p.state == 'Z' {
-			continue
-		}
-		if id, tok := jobOf(pid); p.sid == j.pid || (id == j.ID && tok == j.e.token) {
-			return true
-		}
-	}
-	return false
 }

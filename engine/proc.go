@@ -99,33 +99,6 @@ func allPids() []int {
 	return pids
 }
 
-// members finds the live processes that belong to job id of the engine with
-// the given token: those in its session (sid == its leader's pid, when the
-// leader is known by pid and start time) or carrying its marker. Zombies are
-// left to the reaper.
-func members(id JobID, token string, leader procInfo) []procInfo {
-	self := os.Getpid()
-	var out []procInfo
-	for _, pid := range allPids() {
-		if pid == self {
-			continue
-		}
-		p, err := readProc(pid)
-		if err != nil || p.state == 'Z' {
-			continue
-		}
-		inSession := leader.pid > 0 && p.sid == leader.pid && sessionAlive(leader)
-		if inSession {
-			out = append(out, p)
-			continue
-		}
-		if jid, tok := jobOf(pid); jid == id && tok == token {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // sessionAlive reports whether sid leader.pid still names the job's session.
 // Linux does not reuse a pid while a session or group holds it, so if the
 // leader's pid now belongs to another process (another start time), the job's
@@ -159,8 +132,35 @@ var reaper struct {
 	sync.RWMutex
 	once    sync.Once
 	err     error
-	mu      sync.Mutex // guards leaders
+	mu      sync.Mutex // guards leaders and engines
 	leaders map[int]bool
+	engines map[*Engine]bool // the open engines: an orphan may be any one's
+}
+
+// addEngine and removeEngine keep the set of open engines.
+func addEngine(e *Engine) {
+	reaper.mu.Lock()
+	reaper.engines[e] = true
+	reaper.mu.Unlock()
+}
+
+func removeEngine(e *Engine) {
+	reaper.mu.Lock()
+	delete(reaper.engines, e)
+	reaper.mu.Unlock()
+}
+
+// forEngine calls f with each open engine.
+func forEngine(f func(*Engine)) {
+	reaper.mu.Lock()
+	es := make([]*Engine, 0, len(reaper.engines))
+	for e := range reaper.engines {
+		es = append(es, e)
+	}
+	reaper.mu.Unlock()
+	for _, e := range es {
+		f(e)
+	}
 }
 
 func addLeader(pid int) {
@@ -187,6 +187,7 @@ func isLeader(pid int) bool {
 func startReaper() error {
 	reaper.once.Do(func() {
 		reaper.leaders = map[int]bool{}
+		reaper.engines = map[*Engine]bool{}
 		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 			reaper.err = fmt.Errorf("become subreaper: %w", err)
 			return

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Containment is how the engine holds a job's processes.
+type Containment string
+
+// The containments. With cgroups every job runs in a cgroup v2 group of its
+// own from its first instruction (clone into the group): whatever it does
+// with sessions, process groups or its environment, its processes are
+// there, one write to cgroup.kill ends them all, and a watcher process ends
+// them if tend dies. Without, the engine finds a job's processes by session,
+// by the marker in their environment, and as the subreaper that adopts every
+// orphan; a crash leaves them to the next engine on the state dir.
+const (
+	ContainAuto      Containment = "auto"      // cgroups where the machine allows, else the subreaper
+	ContainCgroup    Containment = "cgroup"    // cgroups, or refuse to start
+	ContainSubreaper Containment = "subreaper" // never cgroups
+)
+
+// ParseContainment reads a containment's name ("" is auto).
+func ParseContainment(s string) (Containment, error) {
+	switch c := Containment(s); c {
+	case "":
+		return ContainAuto, nil
+	case ContainAuto, ContainCgroup, ContainSubreaper:
+		return c, nil
+	}
+	return "", fmt.Errorf("containment %q: say auto, cgroup or subreaper", s)
+}
+
+// cgroups is an engine's cgroup v2 directory: one child group per job.
+type cgroups struct {
+	dir     string    // <cgroup2 mount><tend's own group>/tend.<token>
+	watcher *exec.Cmd // ends every job's group when tend's end of its pipe closes
+	pipe    *os.File  // tend's end; closing it (or dying) sets the watcher off
+}
+
+// watchScript runs in the watcher, a shell in a session of its own that
+// ignores the signals a closing terminal or a group kill sends. It waits
+// for its stdin to end, which happens when the engine closes it or its
+// process dies however it dies, then kills every process of every job
+// (cgroup.kill on the engine's group reaches all its children) and removes
+// the groups.
+const watchScript = `trap '' HUP INT TERM QUIT PIPE
+read -r _
+echo 1 > "$1/cgroup.kill"
+i=0
+while [ $i -lt 200 ] && grep -q '^populated 1' "$1/cgroup.events"; do sleep 0.01; i=$((i+1)); done
+for d in "$1"/job-*; do [ -d "$d" ] && rmdir "$d"; done
+rmdir "$1"`
+
+// openCgroups makes the engine's cgroup directory under tend's own group in
+// the cgroup v2 hierarchy and starts its watcher. It fails, saying why, where
+// the machine gives no writable cgroup v2 hierarchy with cgroup.kill.
+func openCgroups(token string) (*cgroups, error) {
+	base, err := ownCgroup()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(base, "tend."+token)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot make a cgroup in %s: %w", base, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err != nil {
+		os.Remove(dir)
+		return nil, errors.New("the kernel has no cgroup.kill (Linux 5.14 or later)")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		os.Remove(dir)
+		return nil, err
+	}
+	cmd := exec.Command("/bin/sh", "-c", watchScript, "tend-cgroup-watcher", dir)
+	cmd.Stdin = r
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	reaper.RLock() // its exit is os/exec's to collect, as a job leader's
+	err = cmd.Start()
+	if err == nil {
+		addLeader(cmd.Process.Pid)
+	}
+	reaper.RUnlock()
+	r.Close()
+	if err != nil {
+		w.Close()
+		os.Remove(dir)
+		return nil, fmt.Errorf("start the cgroup watcher: %w", err)
+	}
+	return &cgroups{dir: dir, watcher: cmd, pipe: w}, nil
+}
+
+// ownCgroup is the directory of this process's group in the cgroup v2
+// hierarchy (the unified one, on hosts that also mount v1 controllers).
+func ownCgroup() (string, error) {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return "", err
+	}
+	path, found := "", false
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if p, ok := strings.CutPrefix(line, "0::"); ok {
+			path, found = p, true
+		}
+	}
+	if !found {
+		return "", errors.New("this process is in no cgroup v2 group")
+	}
+	mount, root, err := cgroup2Mount()
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("this process's cgroup %s is outside the mounted hierarchy", path)
+	}
+	return filepath.Join(mount, rel), nil
+}
+
+// cgroup2Mount finds where the cgroup v2 hierarchy is mounted, and which of
+// its groups the mount shows as its root.
+func cgroup2Mount() (mount, root string, err error) {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// id parent major:minor root mountpoint options … - fstype source super
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		fields := strings.Fields(pre)
+		if !ok || len(fields) < 5 || !strings.HasPrefix(post, "cgroup2 ") {
+			continue
+		}
+		return unescapeMount(fields[4]), unescapeMount(fields[3]), nil
+	}
+	return "", "", errors.New("no cgroup v2 hierarchy is mounted")
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// close ends the watcher: with every job already ended it finds nothing to
+// kill, removes the groups and exits.
+func (c *cgroups) close() {
+	c.pipe.Close()
+	done := make(chan struct{})
+	go func() {
+		c.watcher.Wait()
+		removeLeader(c.watcher.Process.Pid)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// group is one job's cgroup.
+type group struct {
+	path string
+}
+
+// newGroup makes job id's group and opens it for starting a process in it
+// (the caller closes fd).
+func (c *cgroups) newGroup(id JobID) (*group, int, error) {
+	path := filepath.Join(c.dir, "job-"+string(id))
+	if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, -1, fmt.Errorf("make the job's cgroup: %w", err)
+	}
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		os.Remove(path)
+		return nil, -1, fmt.Errorf("open the job's cgroup: %w", err)
+	}
+	return &group{path: path}, fd, nil
+}
+
+// procs lists the processes in the group.
+func (g *group) procs() []int {
+	b, err := os.ReadFile(filepath.Join(g.path, "cgroup.procs"))
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for f := range bytes.FieldsSeq(b) {
+		if pid, err := strconv.Atoi(string(f)); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// populated reports whether any process is left in the group. A group
+// that cannot be read (removed) is empty.
+func (g *group) populated() bool {
+	b, err := os.ReadFile(filepath.Join(g.path, "cgroup.events"))
+	return err == nil && bytes.Contains(b, []byte("populated 1"))
+}
+
+// signal sends sig to every process in the group; it returns how many.
+func (g *group) signal(sig syscall.Signal) int {
+	n := 0
+	for _, pid := range g.procs() {
+		if syscall.Kill(pid, sig) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// kill ends every process in the group at once (SIGKILL, which the
+// kernel delivers to all of them, forks in flight included).
+func (g *group) kill() error {
+	return os.WriteFile(filepath.Join(g.path, "cgroup.kill"), []byte("1"), 0)
+}
+
+// waitEmpty waits until the group has no process left, or for d; it
+// reports whether the group is empty. It sleeps on the kernel's notice that
+// cgroup.events changed, not on a scan.
+func (g *group) waitEmpty(d time.Duration) bool {
+	if !g.populated() {
+		return true
+	}
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
+	if err != nil {
+		return g.pollEmpty(d)
+	}
+	defer unix.Close(fd)
+	if _, err := unix.InotifyAddWatch(fd, filepath.Join(g.path, "cgroup.events"), unix.IN_MODIFY); err != nil {
+		return !g.populated()
+	}
+	deadline := time.Now().Add(d)
+	buf := make([]byte, 4096)
+	for g.populated() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if _, err := unix.Poll(fds, int(left/time.Millisecond)+1); err != nil && !errors.Is(err, unix.EINTR) {
+			return g.pollEmpty(time.Until(deadline))
+		}
+		for {
+			if _, err := unix.Read(fd, buf); err != nil {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// pollEmpty is waitEmpty without inotify: a look every few milliseconds.
+func (g *group) pollEmpty(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for g.populated() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
+// remove removes the group once it is empty.
+func (g *group) remove() { os.Remove(g.path) }
+
+// cpuTime is the CPU time the group's processes have used so far.
+func (g *group) cpuTime() time.Duration {
+	b, err := os.ReadFile(filepath.Join(g.path, "cpu.stat"))
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("usage_usec ")); ok {
+			us, _ := strconv.ParseInt(string(v), 10, 64)
+			return time.Duration(us) * time.Microsecond
+		}
+	}
+	return 0
+}

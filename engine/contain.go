@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Kill ends the job's whole tree: SIGTERM to every process of it (and, for
+// a PTY job, SIGHUP shortly after, as a closing terminal sends: an
+// interactive shell ignores SIGTERM), then after the grace period SIGKILL
+// to whatever is left, until nothing is. It returns once the job has
+// finished. reason is recorded as why it ended.
+func (j *Job) Kill(reason string) {
+	j.mu.Lock()
+	if j.killReason == "" && j.status == Running {
+		j.killReason = reason
+	}
+	j.mu.Unlock()
+	j.e.endTree(j, j.e.cfg.Grace)
+	select {
+	case <-j.done:
+	case <-time.After(2*j.e.cfg.Drain + time.Second):
+	}
+}
+
+// hangupAfter is how long a killed PTY job has to end on SIGTERM before it
+// is hung up too.
+const hangupAfter = 100 * time.Millisecond
+
+// endTree signals everything of the job: TERM (and HUP for a terminal),
+// grace, KILL until nothing is left.
+func (e *Engine) endTree(j *Job, grace time.Duration) {
+	if j.cg != nil {
+		e.endGroup(j, grace)
+		return
+	}
+	j.signalTree(syscall.SIGTERM)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(grace)
+	var hangup <-chan time.Time
+	if j.pty {
+		hangup = time.After(min(hangupAfter, grace))
+	}
+wait:
+	for {
+		select {
+		case <-deadline:
+			break wait
+		case <-hangup:
+			hangup = nil
+			j.signalTree(syscall.SIGHUP)
+		case <-tick.C:
+			if j.Done() && len(j.members()) == 0 {
+				e.endOrphans(false)
+				return
+			}
+		}
+	}
+	// A killed process can re-parent its own children to us after we listed
+	// them (RELIABILITY V3: one round left a survivor, two cleared it), so
+	// sweep until a round finds nothing.
+	defer e.endOrphans(false) // and those of jobs already ended
+	for range 100 {
+		if j.signalTree(syscall.SIGKILL) == 0 && j.reaped.Load() {
+			return
+		}
+		<-tick.C
+	}
+	e.logger.Warn("processes of a job survived 100 kill rounds", "job", j.ID)
+}
+
+// endGroup is endTree for a job in a cgroup of its own: nothing has to be
+// found, the group holds everything; the wait is on the kernel's notice that
+// the group emptied.
+func (e *Engine) endGroup(j *Job, grace time.Duration) {
+	j.signalTree(syscall.SIGTERM)
+	left := grace
+	if j.pty && !j.cg.waitEmpty(min(hangupAfter, grace)) {
+		j.signalTree(syscall.SIGHUP)
+		left = grace - min(hangupAfter, grace)
+	}
+	if !j.cg.waitEmpty(left) {
+		j.cg.kill()
+		if !j.cg.waitEmpty(5 * time.Second) {
+			e.logger.Warn("processes of a job survived cgroup.kill", "job", j.ID, "cgroup", j.cg.path)
+		}
+	}
+	if j.Done() {
+		j.cg.remove()
+	}
+}
+
+// signalTree signals the job's process group and every live process that
+// belongs to it; it returns how many processes were found besides the
+// group. SIGKILL to a job in a cgroup is cgroup.kill: every process of the
+// group at once, and the forks in flight too.
+func (j *Job) signalTree(sig syscall.Signal) int {
+	if !j.reaped.Load() {
+		_ = syscall.Kill(-j.pid, sig)
+	}
+	if j.cg != nil {
+		if sig == syscall.SIGKILL {
+			n := len(j.cg.procs())
+			j.cg.kill()
+			return n
+		}
+		return j.cg.signal(sig)
+	}
+	return signalProcs(j.members(), sig)
+}
+
+// hasLeftovers reports whether anything of the job still runs once its
+// leader has exited.
+func (j *Job) hasLeftovers() bool {
+	if j.cg != nil {
+		return j.cg.populated()
+	}
+	if syscall.Kill(-j.pid, 0) == nil {
+		return true
+	}
+	// With the engine a subreaper, every surviving descendant's chain of
+	// parents now ends at this process, so its direct children are where
+	// to look (the common case: nothing is left).
+	for _, pid := range children() {
+		if isLeader(pid) {
+			continue
+		}
+		if p, err := readProc(pid); err == nil && p.state != 'Z' && owner(p) == j {
+			return true
+		}
+	}
+	return false
+}
+
+// members finds the live processes of a job without a cgroup: those in its
+// session (while the session is its), those carrying its marker, and the
+// orphans this process adopted that came from it. Zombies are left to the
+// reaper.
+func (j *Job) members() []procInfo {
+	self := os.Getpid()
+	var out []procInfo
+	for _, pid := range allPids() {
+		if pid == self {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		if p.sid == j.leader.pid && j.leader.pid > 0 && sessionAlive(j.leader) {
+			out = append(out, p)
+		} else if id, tok := jobOf(pid); id == j.ID && tok == j.e.token {
+			out = append(out, p)
+		} else if p.ppid == self && !isLeader(pid) && owner(p) == j {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// owner is the job a process of this process's came from, among the jobs
+// without a cgroup of every engine here; nil when it is no job's (ripgrep
+// run by a tool, a cgroup watcher, a job in a cgroup). A process claims
+// its job by its session or marker; an orphan that shed both (env -i
+// setsid) was adopted by this process, the subreaper, and is taken for the
+// job that started last before it did: tend never lets go of a process it
+// was handed, and one it cannot place is ended with that job at the latest.
+func owner(p procInfo) *Job {
+	if mySid, _ := unix.Getsid(0); p.sid == mySid || inTendCgroup(p.pid) {
+		return nil
+	}
+	id, tok := jobOf(p.pid)
+	var best *Job
+	forEngine(func(e *Engine) {
+		if e.cg != nil {
+			return
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, j := range e.jobs {
+			switch {
+			case j.leader.pid == 0: // from history
+			case id != "" && tok == e.token && id == j.ID,
+				p.sid == j.leader.pid && sessionAlive(j.leader):
+				best = j
+				return
+			case id == "" && j.leader.start <= p.start && (best == nil || j.leader.start > best.leader.start):
+				best = j
+			}
+		}
+	})
+	return best
+}
+
+// inTendCgroup reports whether a process is in a job's cgroup of some
+// engine: that engine holds it.
+func inTendCgroup(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return false
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if path, ok := strings.CutPrefix(line, "0::"); ok && strings.Contains(path, "/tend.") {
+			return true
+		}
+	}
+	return false
+}
+
+// endOrphans ends the orphans this process adopted whose job has ended (or
+// that belong to a job of e, when all is true: e is closing). Without a
+// cgroup this is how a process that left its job's session and dropped
+// its marker still ends with its job.
+func (e *Engine) endOrphans(all bool) {
+	if e.cg != nil {
+		return
+	}
+	var ps []procInfo
+	for _, pid := range children() {
+		if isLeader(pid) {
+			continue
+		}
+		p, err := readProc(pid)
+		if err != nil || p.state == 'Z' {
+			continue
+		}
+		if j := owner(p); j != nil && (j.Done() || all && j.e == e) {
+			ps = append(ps, p)
+		}
+	}
+	// What they started is adopted the moment they die: sweep until a
+	// round finds nothing.
+	for round := 0; len(ps) > 0 && round < 20; round++ {
+		signalProcs(ps, syscall.SIGKILL)
+		time.Sleep(5 * time.Millisecond)
+		ps = slices.DeleteFunc(e.adopted(), func(p procInfo) bool {
+			j := owner(p)
+			return j == nil || !(j.Done() || all && j.e == e)
+		})
+	}
+}
+
+// adopted lists this process's live children that are not leaders it
+// waits for.
+func (e *Engine) adopted() []procInfo {
+	var out []procInfo
+	for _, pid := range children() {
+		if isLeader(pid) {
+			continue
+		}
+		if p, err := readProc(pid); err == nil && p.state != 'Z' {
+			out = append(out, p)
+		}
+	}
+	return out
+}
