@@ -23,7 +23,7 @@ var importRule = map[string][]string{
 	"tend/internal/testkit":   nil,
 	"tend/engine":             {"tend/vterm"},
 	"tend/internal/audit":     {"tend/engine"},
-	"tend/internal/config":    {"tend/keymap", "tend/policy"},
+	"tend/internal/config":    {"tend/engine", "tend/keymap", "tend/policy"},
 	"tend/mcpserver":          {"tend/engine", "tend/vterm", "tend/policy", "tend/search"},
 	"tend/ui":                 {"tend/engine", "tend/vterm", "tend/keymap", "tend/themes", "tend/policy"},
 	"tend/internal/app": {"tend/engine", "tend/vterm", "tend/policy", "tend/mcpserver",

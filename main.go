@@ -3,8 +3,8 @@
 //
 // main only reads the command line and hands it to the command: tend (the
 // terminal UI, tui.go), tend serve (serve.go), tend mcp (mcp.go), tend
-// check (check.go) and tend replay (replay.go). What they run is wired in
-// the internal/app package.
+// check (check.go), tend replay (replay.go) and tend doctor (doctor.go).
+// What they run is wired in the internal/app package.
 package main
 
 import (
@@ -28,6 +28,7 @@ Usage:
                          classify a command with tend's policy without running it
   tend replay [--cols N --rows M] [--json] [FILE]
                          render a raw terminal stream (a PTY job's log) and print the final screen
+  tend doctor            how this machine holds jobs (a cgroup each, or not, and why), the state dir
   tend version           print the version
   tend help              this text
 
@@ -63,6 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runReplay(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "doctor":
+		return runDoctor(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "tend", version)
 		return 0

@@ -125,6 +125,8 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		Theme:     f.theme,
 		Keys:      &keys,
 		OnAction:  a.Person,
+
+		Containment: a.Engine.Containment(),
 	}
 	// The default port taken (another tend?): any free one will do, the
 	// discovery file tells `tend mcp` where.

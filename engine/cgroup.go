@@ -103,6 +103,40 @@ func openCgroups(token string) (*cgroups, error) {
 	return &cgroups{dir: dir, watcher: cmd, pipe: w}, nil
 }
 
+// ProbeContainment says how an engine with containment c would hold its
+// jobs here, without starting one: it makes and removes a cgroup the way an
+// engine would. The error says why c cannot be had.
+func ProbeContainment(c Containment) (string, error) {
+	mode, err := ParseContainment(string(c))
+	if err != nil {
+		return "", err
+	}
+	const subreaper = "subreaper: jobs are found by session, marker and adoption"
+	if mode == ContainSubreaper {
+		return subreaper + " (containment = subreaper)", nil
+	}
+	base, err := ownCgroup()
+	if err == nil {
+		dir := filepath.Join(base, "tend.probe-"+strconv.Itoa(os.Getpid()))
+		if err = os.Mkdir(dir, 0o755); err == nil {
+			_, err = os.Stat(filepath.Join(dir, "cgroup.kill"))
+			os.Remove(dir)
+			if err != nil {
+				err = errors.New("the kernel has no cgroup.kill (Linux 5.14 or later)")
+			}
+		} else {
+			err = fmt.Errorf("cannot make a cgroup in %s: %w", base, err)
+		}
+	}
+	switch {
+	case err == nil:
+		return "cgroup: every job in a cgroup v2 group of its own under " + base, nil
+	case mode == ContainCgroup:
+		return "", err
+	}
+	return subreaper + " (no cgroup: " + err.Error() + ")", nil
+}
+
 // ownCgroup is the directory of this process's group in the cgroup v2
 // hierarchy (the unified one, on hosts that also mount v1 controllers).
 func ownCgroup() (string, error) {

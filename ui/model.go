@@ -26,11 +26,14 @@ type Options struct {
 	Notice  string
 	Address string // where MCP is served, for the status bar ("" when it is not)
 	Version string
-	Theme   string           // "dark" (default) or "light"
-	Keys    *keymap.KeyMap   // the key bindings (default: keymap.Default())
-	Cwd     string           // where a person's jobs start (default: the working directory)
-	Shell   string           // the command of a new shell job (default "bash")
-	Now     func() time.Time // the clock (tests)
+	Theme   string         // "dark" (default) or "light"
+	Keys    *keymap.KeyMap // the key bindings (default: keymap.Default())
+	Cwd     string         // where a person's jobs start (default: the working directory)
+	Shell   string         // the command of a new shell job (default "bash")
+	// Containment says how the engine holds jobs ("cgroup: …" or
+	// "subreaper: …"), shown in the status bar and the help.
+	Containment string
+	Now         func() time.Time // the clock (tests)
 	// OnAction, when set, is told of everything a person does to a job
 	// (kill, signal, stdin, background, start, remove), for the audit log.
 	// It is called off the Update goroutine and must not block for long.

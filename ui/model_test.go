@@ -589,3 +589,13 @@ func TestInputKeepsItsOrder(t *testing.T) {
 		t.Fatalf("the job got %q, want %q", got, want)
 	}
 }
+
+// The status bar says how jobs are held, and the help says it whole.
+func TestContainmentShown(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark", func(o *Options) { o.Containment = "subreaper: jobs are found by session, marker and adoption" })
+	wantIn(t, plain(h), "· subreaper · dark")
+	h.press("?")
+	wantIn(t, plain(h), "Jobs are held by subreaper: jobs are found by session")
+}

@@ -431,7 +431,11 @@ func (m *Model) renderStatus() string {
 		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? %s", n, m.yesNo())), w)
 	}
 	running := m.Running()
-	right := st.Running.Render(fmt.Sprintf("● %d running", running)) + st.Muted.Render(fmt.Sprintf(" · %d finished · %s ", len(m.jobs)-running, m.c.Styles.Palette.Name))
+	held := ""
+	if word, _, ok := strings.Cut(m.opts.Containment, ":"); ok {
+		held = " · " + word // cgroup or subreaper: how jobs are held
+	}
+	right := st.Running.Render(fmt.Sprintf("● %d running", running)) + st.Muted.Render(fmt.Sprintf(" · %d finished%s · %s ", len(m.jobs)-running, held, m.c.Styles.Palette.Name))
 	if m.status != "" {
 		right = st.Running.Render(fmt.Sprintf("● %d running ", running)) // room for the message
 	}
@@ -567,6 +571,9 @@ func (m *Model) renderHelp(w, h int) []string {
 	flush()
 	lines = append(lines, st.Muted.Render(fmt.Sprintf("While attached, every key but %s goes to the job, ctrl+c too. %s quits from the list.",
 		keyName(m.c.Keys.Term.Detach), keyName(m.c.Keys.Global.Quit))))
+	if m.opts.Containment != "" {
+		lines = append([]string{st.Muted.Render("Jobs are held by " + m.opts.Containment + " (tend doctor says more)."), ""}, lines...)
+	}
 	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
 }
 

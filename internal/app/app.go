@@ -90,7 +90,7 @@ func Open(o Options) (*App, error) {
 	}
 	e, err := engine.New(engine.Config{
 		StateDir: o.StateDir, Grace: o.Grace, MaxJobs: o.MaxJobs, MaxPTYs: o.Config.Jobs.MaxPTYs,
-		Logger: logger, Gate: g.check,
+		Containment: engine.Containment(o.Config.Jobs.Containment), Logger: logger, Gate: g.check,
 	})
 	if err != nil {
 		log.Close()

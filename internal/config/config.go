@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"tend/engine"
 	"tend/keymap"
 	"tend/policy"
 )
@@ -38,6 +39,7 @@ import (
 //	grace = "5s"                   # SIGTERM → SIGKILL
 //	max_jobs = 64
 //	max_ptys = 16
+//	containment = "auto"           # auto | cgroup | subreaper (tend doctor says which is in force)
 //
 //	[keys.jobs]                    # group → action → keys (the README lists them)
 //	kill = ["X"]
@@ -69,9 +71,10 @@ func (a Approval) DenyAlone() bool { return a.Headless == "deny" }
 
 // Jobs is the [jobs] table.
 type Jobs struct {
-	Grace   Duration `toml:"grace"`
-	MaxJobs int      `toml:"max_jobs"`
-	MaxPTYs int      `toml:"max_ptys"`
+	Grace       Duration `toml:"grace"`
+	MaxJobs     int      `toml:"max_jobs"`
+	MaxPTYs     int      `toml:"max_ptys"`
+	Containment string   `toml:"containment"`
 }
 
 // Duration reads "5s", "10m" and the like.
@@ -162,6 +165,9 @@ func (c Config) check() error {
 	}
 	if c.Port < 0 || c.Port > 65535 {
 		return fmt.Errorf("port %d is out of range", c.Port)
+	}
+	if _, err := engine.ParseContainment(c.Jobs.Containment); err != nil {
+		return fmt.Errorf("jobs.%w", err)
 	}
 	return nil
 }

@@ -53,6 +53,7 @@ kill = ["X"]
 		{`theme = "neon"`, "theme"},
 		{`port = 70000`, "port"},
 		{`fps = 500`, "fps"},
+		{"[jobs]\ncontainment = \"jail\"", "jobs.containment"},
 		{`port = `, "config"},
 		{"[keys.jobs]\nkill = [\"z\"]", `key "z" is bound to both`},
 		{"[keys.jobs]\nexplode = [\"e\"]", `no action "explode"`},

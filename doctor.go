@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"tend/engine"
+	"tend/internal/app"
+	"tend/internal/discovery"
+)
+
+// runDoctor is `tend doctor`: what this machine and config give tend, and
+// what to do about what is missing.
+func runDoctor(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tend doctor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &common{}
+	c.register(fs, "warn", "(unused)")
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if !c.loadConfig(fs, nil, stderr) {
+		return 2
+	}
+	fmt.Fprintln(stdout, "tend", version)
+	cfg := c.configPath
+	if c.cfg.Path == "" {
+		cfg += " (none: the defaults)"
+	}
+	fmt.Fprintln(stdout, "config:     ", cfg)
+	held, err := engine.ProbeContainment(engine.Containment(c.cfg.Jobs.Containment))
+	if err != nil {
+		fmt.Fprintln(stdout, "containment: none:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "containment:", held)
+	if !strings.HasPrefix(held, "cgroup") {
+		fmt.Fprintln(stdout, `             A process that leaves its job's session and environment still ends with
+             the job, but if tend itself is killed (kill -9, a crash) such processes can
+             outlive it: each job's first process dies with tend, and the next tend on the
+             state dir ends what it can still find. With a cgroup per job nothing outlives
+             tend. Run it where it may make cgroups: as root, or in a systemd scope with
+             delegation: systemd-run --user --scope -p Delegate=yes tend`)
+	}
+	switch err := app.Available(c.stateDir); {
+	case err == nil:
+		fmt.Fprintln(stdout, "state dir:  ", c.stateDir, "(ours, 0700; no tend serves it)")
+	case errors.Is(err, app.ErrLive):
+		d, _ := discovery.Read(c.stateDir)
+		fmt.Fprintf(stdout, "state dir:   %s (served by tend pid %d at %s)\n", c.stateDir, d.Pid, d.URL)
+	default:
+		fmt.Fprintln(stdout, "state dir:  ", err)
+		return 1
+	}
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		fmt.Fprintln(stdout, "/proc:       not readable: tend cannot find the processes of a job")
+		return 1
+	}
+	return 0
+}
