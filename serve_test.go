@@ -54,7 +54,7 @@ func (l *lockedBuf) String() string {
 func startServe(t *testing.T, state string) *served {
 	t.Helper()
 	s := &served{state: state, out: &lockedBuf{}, done: make(chan error, 1)}
-	s.cmd = exec.Command(tendBin, "serve", "--port", "0", "--state-dir", state, "--grace", "300ms", "--log-level", "debug", "--config", filepath.Join(state, "none.toml"))
+	s.cmd = exec.Command(tendBin, "serve", "--port", "0", "--state-dir", state, "--grace", "300ms", "--log-level", "debug", "--config", filepath.Join(state, "config.toml"))
 	s.cmd.Stderr = s.out
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,11 +1,14 @@
 // Package testkit holds the helpers tend's tests share: private state
 // dirs, polling for a condition, a scratch git repository, go-sdk clients
-// (in memory or over HTTP), and MCP calls decoded into Go values. Only
-// tests import it.
+// (in memory or over HTTP), MCP calls decoded into Go values, and processes
+// that try to escape their job, counted from /proc. Only tests import it.
 package testkit
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -159,4 +162,47 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Escapes is a command line that starts processes leaving their job every
+// way known: a new session without the job's environment (env -i setsid),
+// the markers unset and a forked session (setsid -f), a double fork,
+// nohup, and a new session without environment that ignores TERM and HUP.
+// Each sleeps for mark seconds (see [NewMark]); it prints "started".
+func Escapes(mark string) string {
+	return fmt.Sprintf(`env -i setsid sleep %[1]s & `+
+		`(unset TEND_JOB TEND_ENGINE; setsid -f sleep %[1]s) & `+
+		`(sleep %[1]s &) ; nohup sleep %[1]s >/dev/null 2>&1 & `+
+		`env -i setsid sh -c 'trap "" TERM HUP; sleep %[1]s' & `+
+		`echo started`, mark)
+}
+
+// EscapesPerJob is how many processes [Escapes] leaves running, at least.
+const EscapesPerJob = 5
+
+// NewMark is a sleep length no other process has: 600 seconds and a random
+// fraction. [CountMarked] finds the processes sleeping it.
+func NewMark() string { return fmt.Sprintf("600.%07d", rand.IntN(10_000_000)) }
+
+// CountMarked counts the live processes whose command line holds mark,
+// from /proc: no marker, session or cgroup of tend's is needed to see them.
+func CountMarked(mark string) int {
+	ents, _ := os.ReadDir("/proc")
+	n := 0
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !bytes.Contains(b, []byte(mark)) {
+			continue
+		}
+		if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !zombie(st) {
+			n++
+		}
+	}
+	return n
+}
+
+// zombie reports whether /proc/<pid>/stat says the process is a zombie.
+func zombie(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
