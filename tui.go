@@ -72,7 +72,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
 		return 1
 	}
-	logFile, err := os.OpenFile(filepath.Join(f.stateDir, "tui.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logFile, err := os.OpenFile(filepath.Join(f.stateDir, "tui.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		fmt.Fprintf(stderr, "tend: log: %v\n", err)
 		return 1

@@ -39,6 +39,8 @@ type meta struct {
 	Ended       time.Time  `json:"ended,omitzero"`
 	Warning     string     `json:"warning,omitempty"`
 	Note        string     `json:"note,omitempty"`
+	Lost        int64      `json:"lost_bytes,omitempty"`
+	LostWhy     string     `json:"lost_why,omitempty"`
 }
 
 // metaOrigin is [Origin] as meta.json keeps it.
@@ -72,6 +74,10 @@ func (j *Job) writeMeta(final bool) error {
 		m.Cgroup = j.cg.path
 	}
 	j.mu.Unlock()
+	if final {
+		in := j.Info()
+		m.Lost, m.LostWhy = in.Lost, in.LostWhy
+	}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	path := filepath.Join(j.dir, "meta.json")
 	tmp := path + ".tmp"
@@ -143,7 +149,7 @@ func (e *Engine) loadHistory() {
 			Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
 			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
-			warning: m.Warning, note: m.Note,
+			warning: m.Warning, note: m.Note, lost: m.Lost, lostWhy: m.LostWhy,
 		}
 		j.reaped.Store(true)
 		close(j.done)

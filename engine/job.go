@@ -173,6 +173,8 @@ type Job struct {
 	note       string
 	foreground bool      // an exec call is waiting on it
 	approval   *Approval // a person's decision that let it run
+	lost       int64     // from history: the bytes its engine reported lost
+	lostWhy    string
 
 	metaMu      sync.Mutex // orders metadata writes
 	metaWritten bool       // meta.json exists
@@ -201,6 +203,10 @@ type Info struct {
 	Warning         string
 	Note            string    // what tend noticed about it (a descendant kept its output open …)
 	Approval        *Approval // a person's decision that let it run
+	// Lost is how many bytes of its output are kept nowhere, and LostWhy
+	// says why (a full disk, a failed write, the log cap): never silent.
+	Lost    int64
+	LostWhy string
 }
 
 // Info returns a snapshot of the job's state.
@@ -228,6 +234,19 @@ func (j *Job) Info() Info {
 	}
 	if s := j.streams[Stderr]; s != nil {
 		in.StderrBytes = s.Len()
+	}
+	var whys []string
+	for _, name := range []Stream{Stdout, Stderr} {
+		if s, ok := j.streams[name].(*stream); ok {
+			if n, why := s.loss(); n > 0 {
+				in.Lost += n
+				whys = append(whys, name.String()+": "+why)
+			}
+		}
+	}
+	in.LostWhy = strings.Join(whys, "; ")
+	if j.lost > in.Lost { // history: its log no longer says what failed
+		in.Lost, in.LostWhy = j.lost, j.lostWhy
 	}
 	in.WaitingForInput = j.status == Running && j.waitingLocked()
 	return in

@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,6 +20,15 @@ const RingSize = 1 << 20
 // punchChunk is how much of a log's head is released at a time once the log
 // is over its cap, so capping costs one fallocate per chunk, not per write.
 const punchChunk = 16 << 20
+
+// diskReserve is the free space a log leaves on its file system: past it a
+// job's log stops, so that tend's own records (a job's metadata, the audit
+// log) still fit when a job fills the disk. checkEvery is how often a log
+// looks.
+const (
+	diskReserve = 8 << 20
+	checkEvery  = 1 << 20
+)
 
 // stream is one output channel of a job (stdout, stderr, merged or a PTY's).
 // Offsets are absolute: the log file's offset of a byte equals its stream
@@ -31,6 +43,7 @@ type stream struct {
 	logCap  int64
 	logEnd  int64 // bytes safely in the log; less than end after a write error
 	logErr  error // first log write error, reported once to readers
+	checked int64 // end at the last look at the free space
 	closed  bool  // no more writes: reads at end are EOF
 	changed chan struct{}
 }
@@ -79,11 +92,18 @@ func (s *stream) Write(p []byte) {
 		return
 	}
 	if s.log == nil && s.logErr == nil {
-		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 		if err != nil {
 			s.logErr = fmt.Errorf("log could not be created: %w", err)
 		}
 		s.log = f
+	}
+	if s.logErr == nil && s.end-s.checked >= checkEvery {
+		s.checked = s.end
+		var fs unix.Statfs_t
+		if unix.Statfs(filepath.Dir(s.path), &fs) == nil && int64(fs.Bavail)*fs.Bsize < diskReserve {
+			s.logErr = fmt.Errorf("the disk is nearly full (%d MiB free): the log stopped at offset %d, keeping room for tend's own records", int64(fs.Bavail)*fs.Bsize>>20, s.end)
+		}
 	}
 	if s.logErr == nil {
 		if _, err := s.log.WriteAt(p, s.end); err != nil {
@@ -157,6 +177,28 @@ func (s *stream) Close() {
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})
+}
+
+// loss says how many bytes of the stream are kept nowhere, and why: those
+// a failed log (a full disk, an I/O error) could not keep and the ring no
+// longer holds, and those the log cap dropped from its head.
+func (s *stream) loss() (int64, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lost int64
+	var why []string
+	if s.logErr != nil {
+		ringStart := s.end - int64(len(s.ring))
+		if n := ringStart - s.logEnd; n > 0 {
+			lost += n
+			why = append(why, s.logErr.Error())
+		}
+	}
+	if s.first > 0 {
+		lost += s.first
+		why = append(why, fmt.Sprintf("the log cap dropped the first %d bytes", s.first))
+	}
+	return lost, strings.Join(why, "; ")
 }
 
 // Chunk is the answer to a read at an offset.

@@ -60,6 +60,9 @@ type execOutput struct {
 	JobID                engine.JobID    `json:"job_id"`
 	Signal               string          `json:"signal,omitempty"`
 	Approval             *approvalOutput `json:"approval,omitempty"`
+	// OutputLostBytes counts output kept nowhere (a full disk, a failed
+	// write, the log cap); the warning says why.
+	OutputLostBytes int64 `json:"output_lost_bytes,omitempty"`
 	// StdoutNextOffset and StderrNextOffset are set when the exec was
 	// backgrounded: reading the job's streams from them gives the rest.
 	StdoutNextOffset *int64 `json:"stdout_next_offset,omitempty"`
@@ -188,6 +191,10 @@ func (s *Server) envelope(j *engine.Job, maxOutput int, backgrounded bool) *exec
 	var notes []string
 	if info.Note != "" {
 		notes = append(notes, info.Note)
+	}
+	if info.Lost > 0 {
+		out.OutputLostBytes = info.Lost
+		notes = append(notes, fmt.Sprintf("%d bytes of output were lost: %s", info.Lost, info.LostWhy))
 	}
 	truncated := false
 	for _, st := range []engine.Stream{engine.Stdout, engine.Stderr} {

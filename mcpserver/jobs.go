@@ -37,6 +37,8 @@ type logsOutput struct {
 	Matched               bool   `json:"matched"`
 	TimedOut              bool   `json:"wait_timed_out,omitempty"`
 	Note                  string `json:"note,omitempty"`
+	LostBytes             int64  `json:"lost_bytes,omitempty"`
+	LostReason            string `json:"lost_reason,omitempty"`
 }
 
 type manageInput struct {
@@ -78,6 +80,8 @@ type jobInfo struct {
 	Foreground      bool         `json:"foreground,omitempty"`
 	Warning         string       `json:"warning,omitempty"`
 	Note            string       `json:"note,omitempty"`
+	LostBytes       int64        `json:"lost_bytes,omitempty"`
+	LostReason      string       `json:"lost_reason,omitempty"`
 }
 
 // originInfo is [engine.Origin] on the wire.
@@ -96,6 +100,7 @@ func jobInfoOf(in engine.Info) jobInfo {
 		ExitCode: in.ExitCode, Signal: in.Signal, StartedAt: in.StartedAt, RuntimeMs: in.RuntimeMs,
 		StdoutBytes: in.StdoutBytes, StderrBytes: in.StderrBytes, PTY: in.PTY,
 		WaitingForInput: in.WaitingForInput, Foreground: in.Foreground, Warning: in.Warning, Note: in.Note,
+		LostBytes: in.Lost, LostReason: in.LostWhy,
 	}
 }
 
@@ -186,6 +191,7 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 	text, bad := engine.ValidText(c.Data)
 	out.Data, out.Offset, out.NextOffset, out.TruncatedBytesDropped, out.EOF = text, c.Offset, c.Next, c.Dropped, c.EOF
 	out.Status, out.ExitCode, out.RuntimeMs, out.WaitingForInput = info.Status.String(), info.ExitCode, info.RuntimeMs, info.WaitingForInput
+	out.LostBytes, out.LostReason = info.Lost, info.LostWhy
 	out.Note = c.Note
 	if bad {
 		out.Note = joinNotes(out.Note, "the output is not valid UTF-8 here: invalid bytes are shown as U+FFFD (offsets count raw bytes)")

@@ -371,6 +371,9 @@ func (m *Model) renderPane(w, h int) []string {
 	if in.Note != "" {
 		meta2 += st.Muted.Render(" · " + oneLine(in.Note))
 	}
+	if in.Lost > 0 {
+		meta2 += st.Error.Render(fmt.Sprintf(" · ⚠ %d bytes of output lost: %s", in.Lost, oneLine(in.LostWhy)))
+	}
 	lines := []string{meta1, meta2}
 	body := p.body()
 	if m.mode == modeSignal {

@@ -111,11 +111,14 @@ func Open(o Options) (*App, error) {
 }
 
 // follow records every tool call the MCP server serves until ctx ends,
-// and then the calls that ended with it.
+// and then the calls that ended with it; and every job that ended with
+// output lost.
 func (a *App) follow(ctx context.Context) {
 	act := a.MCP.Activity()
 	bell, stop := act.Watch()
 	defer stop()
+	_, sub := a.Engine.Subscribe()
+	defer sub.Close()
 	var seq uint64
 	record := func() {
 		for _, c := range act.Since(seq) {
@@ -130,6 +133,13 @@ func (a *App) follow(ctx context.Context) {
 		record()
 		select {
 		case <-bell:
+		case ev := <-sub.C():
+			if in := ev.Info; ev.Kind == engine.JobExited && in.Lost > 0 {
+				a.audit.Write(audit.Record{
+					Kind: audit.KindLoss, Job: in.ID, Command: in.Command, Client: in.Origin.String(),
+					Result: fmt.Sprintf("%d bytes of output lost", in.Lost), Reason: in.LostWhy,
+				})
+			}
 		case <-ctx.Done():
 			record()
 			return

@@ -5,11 +5,13 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"tend/engine"
@@ -23,6 +25,7 @@ const (
 	KindCall     = "call"     // an MCP tool call
 	KindApproval = "approval" // a decision on a held command
 	KindPerson   = "person"   // what a person did to a job in the TUI
+	KindLoss     = "loss"     // output of a job that was kept nowhere, and why
 )
 
 // Record is one line of the audit log; fields that do not apply to its
@@ -54,27 +57,53 @@ type Log struct {
 }
 
 // Open opens (or creates, mode 0600) the audit log of stateDir for
-// appending.
+// appending. A link in its place is refused, not followed: another user
+// must not be able to point tend's record at a file of theirs.
 func Open(stateDir string) (*Log, error) {
-	f, err := os.OpenFile(filepath.Join(stateDir, FileName), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(filepath.Join(stateDir, FileName), os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	return &Log{f: f}, nil
 }
 
-// Write appends r as one line; a zero Time is now.
-func (l *Log) Write(r Record) {
+// Write appends r as one line, whole or not at all: a line cut short by a
+// full disk is taken back, since a torn line would read as a record. A zero
+// Time is now. It reports whether the line was written.
+func (l *Log) Write(r Record) bool {
 	if l == nil {
-		return
+		return false
 	}
 	if r.Time.IsZero() {
 		r.Time = time.Now()
 	}
 	b, _ := json.Marshal(r)
+	line := append(b, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.f.Write(append(b, '\n'))
+	n, err := l.f.Write(line)
+	if err != nil && n > 0 {
+		l.takeBack(line[:n])
+	}
+	return err == nil
+}
+
+// takeBack removes part, the start of a line just appended, from the end
+// of the file, if it is still there (another tend may share the log).
+func (l *Log) takeBack(part []byte) {
+	st, err := l.f.Stat()
+	if err != nil || st.Size() < int64(len(part)) {
+		return
+	}
+	end := make([]byte, len(part))
+	r, err := os.Open(l.f.Name())
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	if _, err := r.ReadAt(end, st.Size()-int64(len(part))); err == nil && bytes.Equal(end, part) {
+		l.f.Truncate(st.Size() - int64(len(part)))
+	}
 }
 
 // Close closes the log.
