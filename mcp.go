@@ -66,7 +66,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout io.Writer, logger *slog.Logger) bool {
 	d, conn, err := discovery.FindLive(stateDir)
 	if err != nil {
-		logger.Warn("discovery file unreadable: serving headless", "err", err)
+		logger.Warn("not bridging to the tend serving the state dir: serving headless", "why", err)
 	}
 	if d == nil {
 		return false

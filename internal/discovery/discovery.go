@@ -8,11 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // FileName is the discovery file in the state dir.
@@ -67,26 +70,87 @@ func pidAlive(pid int) bool {
 	return !(i+2 < len(stat) && stat[i+2] == 'Z')
 }
 
+// ErrUntrusted wraps the reason a discovery file or socket was not used:
+// it, or the process behind it, is not this user's alone.
+var ErrUntrusted = errors.New("not trusted")
+
 // FindLive returns the discovery file of a live tend serving stateDir and a
 // connection to its socket, or nil (and no error) when there is none: no
 // file, a stale one (its pid is dead or its socket refuses), or one that is
-// ours. A file that cannot be read as JSON is an error.
+// ours. A file that cannot be read as JSON is an error, and so (wrapping
+// [ErrUntrusted]) is a file or socket that is not ours alone, or a server
+// run by another user: an agent's commands go only to its own user's tend.
 func FindLive(stateDir string) (*File, *net.UnixConn, error) {
-	d, err := Read(stateDir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
+	if err := private(Path(stateDir), 0); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
 	}
+	d, err := Read(stateDir)
 	if err != nil {
 		return nil, nil, err
 	}
 	if d.Pid == os.Getpid() || !pidAlive(d.Pid) || d.Socket == "" {
 		return nil, nil, nil
 	}
+	if err := private(d.Socket, os.ModeSocket); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, nil
+		}
+		return nil, nil, err
+	}
 	c, err := net.DialTimeout("unix", d.Socket, 2*time.Second)
 	if err != nil {
 		return nil, nil, nil
 	}
-	return d, c.(*net.UnixConn), nil
+	uc := c.(*net.UnixConn)
+	if uid, err := peerUID(uc); err != nil || uid != os.Getuid() {
+		uc.Close()
+		if err == nil {
+			err = fmt.Errorf("%w: the server on %s runs as uid %d, not as us (uid %d)", ErrUntrusted, d.Socket, uid, os.Getuid())
+		}
+		return nil, nil, err
+	}
+	return d, uc, nil
+}
+
+// private checks that path is of type typ (0: a regular file), not a link,
+// owned by us, and open to nobody else.
+func private(path string, typ fs.FileMode) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case fi.Mode().Type() != typ:
+		return fmt.Errorf("%w: %s is a %s, not what tend makes there", ErrUntrusted, path, fi.Mode().Type())
+	case !ok || int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%w: %s is owned by uid %d, not by us (uid %d)", ErrUntrusted, path, st.Uid, os.Getuid())
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("%w: %s has mode %#o: others may write it", ErrUntrusted, path, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// peerUID is the uid of the process at the other end of c (SO_PEERCRED).
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	var cred *unix.Ucred
+	var serr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil {
+		return -1, err
+	}
+	if serr != nil {
+		return -1, serr
+	}
+	return int(cred.Uid), nil
 }
 
 // Write writes d atomically, mode 0600.
