@@ -30,6 +30,9 @@ type HTTPOptions struct {
 	// MaxBody is the largest request body accepted (413 beyond it); zero
 	// means [MaxLine], the same limit as the stream transports.
 	MaxBody int64
+	// MaxSessions is how many HTTP sessions are kept (default
+	// [MaxSessions]); a new one beyond it ends the one idle longest.
+	MaxSessions int
 }
 
 // HTTPHandler serves s over Streamable HTTP at [HTTPPath] for a loopback
@@ -51,6 +54,11 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 	}
 	if o.MaxBody <= 0 {
 		o.MaxBody = MaxLine
+	}
+	if o.MaxSessions > 0 {
+		s.capped.mu.Lock()
+		s.capped.max = o.MaxSessions
+		s.capped.mu.Unlock()
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
 		MaxRequestBodyBytes: o.MaxBody,

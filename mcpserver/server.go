@@ -43,6 +43,7 @@ type Server struct {
 	progressEvery time.Duration
 	activity      *Activity
 	handles       handles
+	capped        *sessionCap
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
@@ -80,7 +81,8 @@ func New(e Engine, opts Options) *Server {
 	s.addPTYTools()
 	addSearchTools(s.Server, s.dir)
 	s.activity = newActivity()
-	s.AddReceivingMiddleware(s.activity.middleware)
+	s.capped = &sessionCap{max: MaxSessions, seen: map[*mcp.ServerSession]time.Time{}}
+	s.AddReceivingMiddleware(s.activity.middleware, s.capped.middleware)
 	return s
 }
 

@@ -77,7 +77,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	if !args[0].ok {
-		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].src)
+		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
 		return idx
 	}
 	if c.expired() {
@@ -105,7 +105,7 @@ func (iv *inv) exec(args []arg) {
 // the code ends in ("" if unknown), for eval.
 func (iv *inv) shell(code arg, sc *scope) string {
 	if !code.ok {
-		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.src))
+		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.shown()))
 		return ""
 	}
 	sub := *sc

@@ -145,6 +145,14 @@ func (c *classifier) global(class Class, reason string) {
 	c.cmds = append(c.cmds, Command{Class: class, Resolved: true, Reasons: []string{reason}})
 }
 
+// Bounds on what a classification says: a person reads the reasons, and
+// they go into results, records and metadata, so they stay small whatever
+// the command.
+const (
+	maxReasonsPerCommand = 8
+	maxReasons           = 16
+)
+
 // flag raises command i to class with a reason.
 func (c *classifier) flag(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
@@ -152,7 +160,7 @@ func (c *classifier) flag(i int, class Class, reason string) {
 	if strings.IndexByte(reason, 0) >= 0 {
 		reason = placeholders.Replace(reason)
 	}
-	if reason != "" && !slices.Contains(cmd.Reasons, reason) {
+	if reason != "" && len(cmd.Reasons) < maxReasonsPerCommand && !slices.Contains(cmd.Reasons, reason) {
 		cmd.Reasons = append(cmd.Reasons, reason)
 	}
 }
@@ -165,15 +173,23 @@ func (c *classifier) result() Result {
 	for _, cmd := range c.cmds {
 		r.Class = max(r.Class, cmd.Class)
 	}
+	more := 0
 	for _, cmd := range c.cmds {
 		if cmd.Class < Destructive {
 			continue
 		}
 		for _, why := range cmd.Reasons {
-			if !slices.Contains(r.Reasons, why) {
+			switch {
+			case slices.Contains(r.Reasons, why):
+			case len(r.Reasons) < maxReasons:
 				r.Reasons = append(r.Reasons, why)
+			default:
+				more++
 			}
 		}
+	}
+	if more > 0 {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("and %d more reasons", more))
 	}
 	return r
 }

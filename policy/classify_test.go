@@ -272,3 +272,33 @@ func TestBudget(t *testing.T) {
 		t.Errorf("got %v %q, want unparseable after the budget", got.Class, got.Reasons)
 	}
 }
+
+// What a classification says stays small whatever the command: a word
+// holding a whole nested command is quoted cut, and reasons are counted,
+// so nested substitutions (whose reasons once quoted each level whole and
+// grew with the square of the command) give the same few KiB at 12 KiB as
+// at 60 KiB.
+func TestReasonsBounded(t *testing.T) {
+	t.Parallel()
+	for _, levels := range []int{1000, 5000} {
+		cmd := "rm -rf /x"
+		for range levels {
+			cmd = "rm -rf /a$(" + cmd + ")"
+		}
+		r := Classify(cmd, testEnv)
+		size := 0
+		for _, why := range r.Reasons {
+			size += len(why)
+		}
+		if !r.Class.Held() || len(r.Reasons) > maxReasons+1 || size > 8<<10 { // an overrun (Unparseable) is fine
+			t.Errorf("%d KiB command: %s with %d reasons, %d bytes of them", len(cmd)>>10, r.Class, len(r.Reasons), size)
+		}
+	}
+	// One long word: the reason quotes it cut.
+	r := Classify("rm -rf /a$(echo "+strings.Repeat("x", 50_000)+")", testEnv)
+	for _, why := range r.Reasons {
+		if len(why) > 2*maxShown+100 {
+			t.Errorf("a reason of %d bytes: %.80q…", len(why), why)
+		}
+	}
+}

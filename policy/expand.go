@@ -3,8 +3,10 @@ package policy
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -17,6 +19,27 @@ type arg struct {
 	s   string
 	ok  bool
 	src string
+}
+
+// shown is the argument as written, cut for a reason a person reads: a
+// word can hold a whole command substitution, and a reason quoting each
+// nested one whole would grow with the square of the command.
+func (a arg) shown() string { return cutText(a.src) }
+
+// maxShown is the most of a written word a reason quotes.
+const maxShown = 160
+
+// cutText cuts s to about maxShown bytes, on a rune boundary, saying how
+// much was left out.
+func cutText(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	i := maxShown
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s…[%d more bytes]", s[:i], len(s)-i)
 }
 
 // unknownWord stands for an unexpandable word when matching rules: it

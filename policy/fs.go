@@ -90,9 +90,9 @@ func rm(iv *inv) {
 				break
 			}
 			if a.ok {
-				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.src)
+				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.shown())
 			} else {
-				iv.flag(Destructive, verb+" of a path computed at run time: "+a.src)
+				iv.flag(Destructive, verb+" of a path computed at run time: "+a.shown())
 			}
 		default:
 			iv.flag(Destructive, phrase(verb, why)+": "+iv.c.show(t))

@@ -38,7 +38,7 @@ func git(iv *inv) {
 	for i < len(args) {
 		a := args[i]
 		if !a.ok {
-			iv.flag(Unparseable, "git argument computed at run time: "+a.src)
+			iv.flag(Unparseable, "git argument computed at run time: "+a.shown())
 			return
 		}
 		if !strings.HasPrefix(a.s, "-") {
@@ -195,7 +195,7 @@ func (iv *inv) gitConfig(kv arg) {
 	iv.flag(Write, "")
 	iv.pinned = true
 	if !kv.ok {
-		iv.flag(Unparseable, "git -c value computed at run time: "+kv.src)
+		iv.flag(Unparseable, "git -c value computed at run time: "+kv.shown())
 		return
 	}
 	key, val, _ := strings.Cut(kv.s, "=")

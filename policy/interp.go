@@ -24,7 +24,7 @@ var (
 func (iv *inv) interpCode(code arg) {
 	iv.flag(Write, "")
 	if !code.ok {
-		iv.flag(Unparseable, iv.name+" runs code computed at run time: "+code.src)
+		iv.flag(Unparseable, iv.name+" runs code computed at run time: "+code.shown())
 		return
 	}
 	s := code.s
@@ -161,7 +161,7 @@ func awk(iv *inv) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !a.ok {
-			iv.flag(Unparseable, "awk program computed at run time: "+a.src)
+			iv.flag(Unparseable, "awk program computed at run time: "+a.shown())
 			return
 		}
 		switch {

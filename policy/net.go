@@ -28,7 +28,7 @@ func curl(iv *inv) {
 			continue
 		}
 		if i+1 < len(args) && !args[i+1].ok && secretSubst.MatchString(args[i+1].src) {
-			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].src)
+			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].shown())
 			continue
 		}
 		_, file, hasAt := strings.Cut(val, "@")

@@ -133,11 +133,11 @@ func (c *classifier) isTempRoot(p string) bool {
 // when that differs and is real.
 func (c *classifier) show(t target) string {
 	if t.path == "" || t.path == t.src || strings.Contains(t.path, "\x00") {
-		return t.src
+		return cutText(t.src)
 	}
 	p := t.path
 	if t.children {
 		p = strings.TrimSuffix(p, "/") + "/…"
 	}
-	return t.src + " (" + p + ")"
+	return cutText(t.src) + " (" + cutText(p) + ")"
 }

@@ -47,7 +47,7 @@ func shellCmd(iv *inv) {
 		}
 		iv.shell(args[script], iv.sc)
 	case script >= 0 && !args[script].ok:
-		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].src)
+		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].shown())
 	case script >= 0:
 		// A local script file: ordinary work, Write.
 	default:
@@ -87,7 +87,7 @@ func source_(iv *inv) {
 	a := iv.args[1]
 	switch {
 	case !a.ok:
-		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.src)
+		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.shown())
 	case a.s == "/dev/stdin" || a.s == "-":
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
@@ -113,7 +113,7 @@ func trap(iv *inv) {
 func alias(iv *inv) {
 	for _, a := range iv.rest(1) {
 		if !a.ok {
-			iv.flag(Unparseable, "alias computed at run time: "+a.src)
+			iv.flag(Unparseable, "alias computed at run time: "+a.shown())
 			continue
 		}
 		if _, val, ok := strings.Cut(a.s, "="); ok {

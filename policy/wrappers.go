@@ -69,7 +69,7 @@ func env(iv *inv) {
 		a := args[i]
 		switch {
 		case !a.ok:
-			iv.flag(Unparseable, "env argument computed at run time: "+a.src)
+			iv.flag(Unparseable, "env argument computed at run time: "+a.shown())
 			return
 		case a.s == "--":
 			i++

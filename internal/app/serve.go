@@ -94,12 +94,16 @@ func (a *App) Serve(ctx context.Context, port int, anyPort bool) (Endpoints, err
 		sockDone:  make(chan struct{}),
 	}
 	s.http = &http.Server{
-		Handler:           a.MCP.HTTPHandler(mcpserver.HTTPOptions{Token: s.Token}),
+		Handler: a.MCP.HTTPHandler(mcpserver.HTTPOptions{Token: s.Token}),
+		// A connection that sends nothing, or a request that never ends,
+		// is cut; a long response (an SSE stream) is not.
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(a.logger.Handler(), slog.LevelDebug),
 	}
 	go func() {
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.http.Serve(mcpserver.LimitListener(ln, mcpserver.MaxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.logger.Error("HTTP server stopped", "err", err)
 		}
 	}()

@@ -1,0 +1,115 @@
+package mcpserver
+
+import (
+	"context"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits on what HTTP clients can hold of tend's: without them, idle
+// connections that never send a request could take every descriptor tend
+// has (and then a job cannot start), and sessions left open would each
+// keep memory for an hour.
+const (
+	// MaxConns is how many HTTP connections are served at once; more
+	// wait in the kernel's queue, holding no descriptor of tend's.
+	MaxConns = 256
+	// MaxSessions is how many HTTP sessions are kept; a new one beyond it
+	// ends the one idle longest.
+	MaxSessions = 128
+)
+
+// LimitListener accepts at most n connections at once from ln; Accept waits
+// while n are open.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, n)}
+}
+
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	l.slots <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// limitConn gives its slot back once, when it is closed.
+type limitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// sessionCap keeps the number of HTTP sessions under a cap: it sees every
+// request of every session, and when an initialize makes one too many, it
+// ends the session that has been idle longest.
+type sessionCap struct {
+	max    int
+	server *mcp.Server
+
+	mu   sync.Mutex
+	seen map[*mcp.ServerSession]time.Time // HTTP sessions, by their last request
+}
+
+func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		if ss == nil || ss.ID() == "" { // stdio and the socket: one agent each
+			return next(ctx, method, req)
+		}
+		c.mu.Lock()
+		_, known := c.seen[ss]
+		c.seen[ss] = time.Now()
+		c.mu.Unlock()
+		if !known {
+			go func() { // forget it when it ends
+				_ = ss.Wait()
+				c.mu.Lock()
+				delete(c.seen, ss)
+				c.mu.Unlock()
+			}()
+			c.evict(ss)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// evict ends the sessions idle longest, other than keep, while there are
+// more than the cap.
+func (c *sessionCap) evict(keep *mcp.ServerSession) {
+	for {
+		c.mu.Lock()
+		if len(c.seen) <= c.max {
+			c.mu.Unlock()
+			return
+		}
+		var oldest *mcp.ServerSession
+		for ss, t := range c.seen {
+			if ss != keep && (oldest == nil || t.Before(c.seen[oldest])) {
+				oldest = ss
+			}
+		}
+		delete(c.seen, oldest)
+		c.mu.Unlock()
+		if oldest == nil {
+			return
+		}
+		oldest.Close()
+	}
+}

@@ -1,0 +1,74 @@
+package mcpserver
+
+import (
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/engine"
+	"tend/internal/testkit"
+)
+
+// At most n connections are accepted at once; the next waits for one to
+// close.
+func TestLimitListener(t *testing.T) {
+	t.Parallel()
+	inner, err := ListenLoopback(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := LimitListener(inner, 2)
+	defer ln.Close()
+	accepted := make(chan net.Conn, 3)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	for range 3 {
+		c, err := net.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	first, second := <-accepted, <-accepted
+	select {
+	case <-accepted:
+		t.Fatal("a third connection was accepted while two were open")
+	case <-time.After(100 * time.Millisecond): // a bound on what must not happen
+	}
+	first.Close()
+	<-accepted // now it is
+	second.Close()
+}
+
+// Sessions beyond the cap end the one idle longest; the others go on.
+func TestSessionCap(t *testing.T) {
+	t.Parallel()
+	ln, err := ListenLoopback(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: New(newEngine(t, engine.Config{}), Options{Version: "test"}).HTTPHandler(HTTPOptions{Token: testToken, MaxSessions: 2})}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	url := URL(ln)
+	oldest := testkit.ConnectHTTP(t, url, testToken, "oldest")
+	middle := testkit.ConnectHTTP(t, url, testToken, "middle")
+	testkit.CallOK(t, middle, "terminal_job_manage", map[string]any{"action": "list"}, nil) // middle is used after oldest
+	newest := testkit.ConnectHTTP(t, url, testToken, "newest")
+	for _, cs := range map[string]*mcp.ClientSession{"middle": middle, "newest": newest} {
+		testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, nil)
+	}
+	if _, err := oldest.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}}); err == nil {
+		t.Fatal("the session idle longest still answers past the cap")
+	}
+}
