@@ -76,13 +76,21 @@ func commandArgv(command string, l Limits) ([]string, error) {
 	return []string{bash, "-c", pre + command}, nil
 }
 
-// resolveCwd makes cwd absolute (relative to tend's own directory) and checks
-// that it is a directory.
+// resolveCwd makes cwd absolute (relative to tend's own directory; ~ is
+// the home directory) and checks that it is a directory.
 func resolveCwd(cwd string) (string, error) {
 	if cwd == "" {
 		return os.Getwd()
 	}
-	abs, err := filepath.Abs(cwd)
+	p := cwd
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cwd %q: %w", cwd, err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", fmt.Errorf("cwd %q: %w", cwd, err)
 	}
@@ -94,6 +102,23 @@ func resolveCwd(cwd string) (string, error) {
 		return "", fmt.Errorf("cwd %q is not a directory", cwd)
 	}
 	return abs, nil
+}
+
+// checkEnv refuses an environment a process cannot be given as asked: a
+// name that is empty or holds '=' or NUL, a value with NUL, or tend's own
+// markers.
+func checkEnv(env map[string]string) error {
+	for k, v := range env {
+		switch {
+		case k == "" || strings.ContainsAny(k, "=\x00"):
+			return fmt.Errorf("env name %q is not valid: a name is not empty and holds no '=' and no NUL", k)
+		case strings.IndexByte(v, 0) >= 0:
+			return fmt.Errorf("env %s: a value cannot hold a NUL byte", k)
+		case k == markerVar || k == engineVar:
+			return fmt.Errorf("env %s is tend's own: it tells this job's processes apart", k)
+		}
+	}
+	return nil
 }
 
 // jobEnv is tend's environment minus zsh's, plus pager and editor settings

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -74,16 +75,36 @@ func TestEnvironment(t *testing.T) {
 	t.Setenv("ZDOTDIR", "/x")
 	t.Setenv("ZSH_THEME", "y")
 	e := newEngine(t, Config{})
-	r := execute(t, e, Spec{Command: "env", Env: map[string]string{"FOO": "bar", "TEND_JOB": "forged"}}, 5*time.Second)
+	r := execute(t, e, Spec{Command: "env", Env: map[string]string{"FOO": "bar"}}, 5*time.Second)
 	for _, want := range []string{"FOO=bar", "GIT_EDITOR=true", "GIT_PAGER=cat", "PAGER=cat", "TEND_JOB=" + string(r.j.ID)} {
 		if !strings.Contains(r.stdout, want+"\n") {
 			t.Errorf("env lacks %s", want)
 		}
 	}
-	for _, bad := range []string{"ZDOTDIR=", "ZSH_THEME=", "TEND_JOB=forged"} {
+	for _, bad := range []string{"ZDOTDIR=", "ZSH_THEME="} {
 		if strings.Contains(r.stdout, bad) {
 			t.Errorf("env has %s", bad)
 		}
+	}
+	// What cannot be given as asked is refused, saying why; nothing is
+	// dropped without a word.
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"TEND_JOB": "forged"}, "tend's own"},
+		{map[string]string{"A=B": "x"}, "not valid"},
+		{map[string]string{"": "x"}, "not valid"},
+		{map[string]string{"A\x00B": "x"}, "not valid"},
+		{map[string]string{"A": "x\x00y"}, "NUL"},
+	} {
+		if _, _, err := e.Exec(t.Context(), Spec{Command: "true", Env: tc.env}, time.Second); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("env %q: error %v, want one saying %q", tc.env, err, tc.want)
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if r := execute(t, e, Spec{Command: "pwd", Cwd: "~"}, 5*time.Second); r.stdout != home+"\n" {
+		t.Errorf("cwd ~ ran in %q, want %q", r.stdout, home)
 	}
 }
 

@@ -482,6 +482,9 @@ func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd stri
 	if err := checkStdin(*spec); err != nil {
 		return nil, "", v, err
 	}
+	if err := checkEnv(spec.Env); err != nil {
+		return nil, "", v, err
+	}
 	if e.cfg.Gate == nil {
 		return argv, cwd, v, nil
 	}

@@ -3,10 +3,13 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,41 +22,50 @@ const MaxLine = 4 << 20
 // GuardedTransport is a newline-delimited JSON-RPC transport over r and w
 // that answers a malformed line itself (-32700 parse error, -32600 invalid
 // request, or a line over [MaxLine]) and goes on, where the SDK's stdio
-// transport would end the session (RELIABILITY V14).
+// transport would end the session (RELIABILITY V14). It answers every
+// request, and echoes every request id exactly as the client wrote it.
 func GuardedTransport(r io.Reader, w io.Writer) mcp.Transport {
 	pr, pw := io.Pipe()
-	lw := &lockedWriter{w: w}
-	go guard(r, pw, lw)
+	x := &idSwap{prefix: "tend-id-" + rand.Text()[:8] + "-", raw: map[string]json.RawMessage{}}
+	lw := &lockedWriter{w: w, ids: x}
+	go guard(r, pw, lw, x)
 	return &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxLine + 1}
 }
 
-// lockedWriter serialises whole messages from the SDK and from the guard.
+// lockedWriter serialises whole messages from the SDK and from the guard,
+// and puts back the ids the guard swapped.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	ids *idSwap
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	p = l.ids.restore(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(p); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 func (l *lockedWriter) Close() error { return nil }
 
 // guard copies valid messages from r to the SDK and answers the rest.
-func guard(r io.Reader, to *io.PipeWriter, w io.Writer) {
+func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, MaxLine)
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			switch {
 			case tooLong:
-				reply(w, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
+				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
 			default:
 				if code, msg := check(line); code != 0 {
 					reply(w, idOf(line), code, msg)
-				} else if _, werr := to.Write(append(line, '\n')); werr != nil {
+				} else if _, werr := to.Write(append(x.swap(line), '\n')); werr != nil {
 					return
 				}
 			}
@@ -69,22 +81,113 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer) {
 }
 
 // readLine reads one line without its newline; a line over max is consumed
-// and reported as too long rather than buffered.
+// and reported as too long rather than buffered: only its start is kept,
+// to find its id.
 func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	const keep = 64 << 10
 	for {
 		frag, e := br.ReadSlice('\n')
+		if !tooLong && len(line)+len(frag) > max+1 {
+			tooLong, line = true, line[:min(len(line), keep)]
+		}
 		if !tooLong {
-			if len(line)+len(frag) > max+1 {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, frag...)
-			}
+			line = append(line, frag...)
+		} else if len(line) < keep {
+			line = append(line, frag[:min(len(frag), keep-len(line))]...)
 		}
 		if e == bufio.ErrBufferFull {
 			continue
 		}
 		return bytes.TrimRight(line, "\r\n"), tooLong, e
 	}
+}
+
+// idSwap keeps request ids exactly as the client wrote them. The SDK reads
+// a numeric id as a float and writes back an integer (1.5 comes back as 1,
+// 2^53+1 as 2^53, 1e2 as 100): such an id is swapped for a string of ours
+// on the way in and back on the way out. Plain integers, the common case,
+// pass untouched.
+type idSwap struct {
+	prefix string
+	mu     sync.Mutex
+	next   int
+	raw    map[string]json.RawMessage // our id, quoted → the client's
+}
+
+// swap rewrites a request whose id the SDK would change, and a
+// cancellation that names such a request.
+func (x *idSwap) swap(line []byte) []byte {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return line
+	}
+	switch {
+	case m.Method != "" && len(m.ID) > 0 && !exactID(m.ID):
+		x.mu.Lock()
+		x.next++
+		ours := strconv.Quote(x.prefix + strconv.Itoa(x.next))
+		x.raw[ours] = m.ID
+		x.mu.Unlock()
+		return setField(line, "id", ours)
+	case m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0:
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		for ours, raw := range x.raw {
+			if bytes.Equal(raw, m.Params.RequestID) {
+				var v map[string]json.RawMessage
+				if json.Unmarshal(line, &v) == nil {
+					return setField(line, "params", string(setField(v["params"], "requestId", ours)))
+				}
+			}
+		}
+	}
+	return line
+}
+
+// restore puts back the client's id in a response to a swapped request.
+func (x *idSwap) restore(p []byte) []byte {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for ours, raw := range x.raw {
+		key := []byte(`"id":` + ours)
+		if i := bytes.Index(p, key); i >= 0 {
+			delete(x.raw, ours)
+			out := append([]byte(nil), p[:i]...)
+			out = append(append(append(out, `"id":`...), raw...), p[i+len(key):]...)
+			return out
+		}
+	}
+	return p
+}
+
+// exactID reports whether the SDK gives id back as written: a string, or
+// an integer it can hold exactly, written plainly.
+func exactID(id json.RawMessage) bool {
+	if id[0] == '"' {
+		return true
+	}
+	v, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil && v >= -(1<<53) && v <= 1<<53 && strconv.FormatInt(v, 10) == string(id)
+}
+
+// setField returns the JSON object obj with key set to the raw value v.
+func setField(obj []byte, key, v string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil {
+		return obj
+	}
+	m[key] = json.RawMessage(v)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return obj
+	}
+	return b
 }
 
 // check says whether line is a JSON-RPC message the SDK will accept.
@@ -98,20 +201,37 @@ func check(line []byte) (code int64, msg string) {
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
 		return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method *string         `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && m.Method == nil && m.Result == nil && m.Error == nil {
+		return jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
+	}
 	return 0, ""
 }
 
-// idOf extracts the id of a malformed request, if it has a usable one.
+// idOf extracts the id of a malformed request, if it has a usable one. A
+// line cut short (too long) is read key by key until its id.
 func idOf(line []byte) json.RawMessage {
-	var v struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &v) != nil || len(v.ID) == 0 {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil
 	}
-	switch v.ID[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return v.ID
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "id" && len(v) > 0 && strings.ContainsRune(`"-0123456789`, rune(v[0])) {
+			return v
+		}
 	}
 	return nil
 }

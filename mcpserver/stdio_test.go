@@ -1,0 +1,90 @@
+package mcpserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"tend/engine"
+)
+
+// rawSession serves a fresh server over GuardedTransport and returns a
+// function that sends a line and one that reads the next reply.
+func rawSession(t *testing.T) (send func(string), next func() map[string]json.RawMessage) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	srv := New(newEngine(t, engine.Config{}), Options{Version: "test"})
+	ss, err := srv.Connect(t.Context(), GuardedTransport(inR, outW), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inW.Close(); ss.Close() })
+	replies := make(chan map[string]json.RawMessage, 16)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				replies <- m
+			}
+		}
+	}()
+	send = func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next = func() map[string]json.RawMessage {
+		t.Helper()
+		select {
+		case m := <-replies:
+			return m
+		case <-time.After(30 * time.Second):
+			t.Fatal("no reply")
+		}
+		return nil
+	}
+	return send, next
+}
+
+// Every request is answered, with its id exactly as the client wrote it,
+// whatever the SDK would make of it; a cancellation that names such an id
+// still reaches its call.
+func TestIDsAsWritten(t *testing.T) {
+	t.Parallel()
+	send, next := rawSession(t)
+	send(`{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if id := string(next()["id"]); id != "1.5" {
+		t.Fatalf("initialize answered with id %s, want 1.5", id)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, id := range []string{`9007199254740993`, `1e2`, `-0`, `"abc"`, `42`, `"tend-id-x-1"`} {
+		send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if got := string(next()["id"]); got != id {
+			t.Errorf("ping with id %s answered with id %s", id, got)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":7}`)
+	if m := next(); string(m["id"]) != "7" || !strings.Contains(string(m["error"]), "needs a method") {
+		t.Errorf("a request without a method: %s", m)
+	}
+	send(`{"jsonrpc":"2.0","id":2.5,"method":"tools/call","params":{"name":"terminal_exec","arguments":{"command":"sleep 60","auto_background_after_sec":0}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2.5}}`)
+	m := next()
+	if string(m["id"]) != "2.5" {
+		t.Fatalf("the cancelled call answered with id %s: %s", m["id"], m)
+	}
+	if !strings.Contains(string(m["result"]), "cancelled") && !strings.Contains(string(m["error"]), "cancelled") {
+		t.Errorf("the call did not end cancelled: %s", m)
+	}
+	send(`{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"x":"` + strings.Repeat("a", MaxLine+10) + `"}}`)
+	if m := next(); string(m["id"]) != "77" {
+		t.Errorf("an oversized request answered with id %s", m["id"])
+	}
+}
