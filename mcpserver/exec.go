@@ -21,7 +21,7 @@ type execInput struct {
 	TimeoutSec             *float64          `json:"timeout_sec,omitempty" jsonschema:"kill the command after this many seconds (default 60); it keeps applying after the command is backgrounded"`
 	AutoBackgroundAfterSec *float64          `json:"auto_background_after_sec,omitempty" jsonschema:"return after this many seconds with the command still running as a background job (default 30); 0 waits until it ends or times out"`
 	Stdin                  *string           `json:"stdin,omitempty" jsonschema:"text written to the command's stdin, which is then closed (default: /dev/null)"`
-	MaxOutputKB            int               `json:"max_output_kb,omitempty" jsonschema:"inline output cap per stream in KiB (default 256); beyond it head and tail are shown and the rest is behind output_handle"`
+	MaxOutputKB            int               `json:"max_output_kb,omitempty" jsonschema:"inline output cap per stream in KiB (default 256, at most 1024); beyond it head and tail are shown and the rest is behind output_handle"`
 	Limits                 *limitsInput      `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	Description            string            `json:"description,omitempty" jsonschema:"what this command is for, shown to the person watching"`
 	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal (120x40): for programs that need a terminal; output is one stream (stdout)"`
@@ -153,12 +153,9 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if err != nil {
 		return fail[*execOutput](fmt.Errorf("auto_background_after_sec: %w", err))
 	}
-	maxKB := in.MaxOutputKB
-	switch {
-	case maxKB == 0:
-		maxKB = 256
-	case maxKB < 0 || maxKB > 16<<10:
-		return fail[*execOutput](fmt.Errorf("max_output_kb must be between 1 and 16384, not %d", maxKB))
+	maxOutput, _, err := replySize("max_output_kb", in.MaxOutputKB, 1<<10, 256<<10) // past the cap, the head-and-tail marker says what was left out
+	if err != nil {
+		return fail[*execOutput](err)
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
@@ -176,7 +173,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if err != nil {
 		return fail[*execOutput](err)
 	}
-	return ok(s.envelope(j, maxKB<<10, backgrounded))
+	return ok(s.envelope(j, maxOutput, backgrounded))
 }
 
 // envelope builds the exec result from the job's logs: each stream inline up

@@ -81,6 +81,12 @@ func TestExecHeadAndTail(t *testing.T) {
 	if whole.String() != want.String() {
 		t.Fatalf("the handle gave %d bytes, want all %d", whole.Len(), want.Len())
 	}
+	// Asking for more than a reply carries gets a megabyte of head and tail.
+	var big execOutput
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 300000", "max_output_kb": 1 << 20}, &big)
+	if big.StdoutTruncatedBytes == 0 || len(big.Stdout) > maxReply+200 {
+		t.Fatalf("2 MB asked for with max_output_kb 1 GiB: %d bytes inline, %d left out", len(big.Stdout), big.StdoutTruncatedBytes)
+	}
 	// Once its job is removed, the handle has expired.
 	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "remove", "job_id": string(env.JobID)}, nil)
 	var gone outputGetOutput
@@ -111,6 +117,8 @@ func TestToolErrorsSayWhatToDo(t *testing.T) {
 		{"terminal_job_logs", map[string]any{"job_id": job, "stream": "both"}, "say stdout, stderr or merged"},
 		{"terminal_job_logs", map[string]any{"job_id": job, "stream": "pty"}, "runs on no terminal"},
 		{"terminal_job_manage", map[string]any{"action": "stdin", "job_id": job, "data": "x"}, "exited"},
+		{"terminal_job_logs", map[string]any{"job_id": job, "max_bytes": -1}, "max_bytes must be positive"},
+		{"terminal_exec", map[string]any{"command": "true", "max_output_kb": -4}, "max_output_kb must be positive"},
 	} {
 		res := testkit.Call(t, cs, tc.tool, tc.args, nil)
 		if !res.IsError || !strings.Contains(testkit.Text(res), tc.want) {

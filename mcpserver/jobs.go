@@ -17,7 +17,7 @@ type logsInput struct {
 	JobID          engine.JobID `json:"job_id" jsonschema:"the job to read"`
 	Stream         string       `json:"stream,omitempty" jsonschema:"stdout, stderr or merged (default merged: both, in arrival order)"`
 	SinceOffset    int64        `json:"since_offset,omitempty" jsonschema:"byte offset to read from (default 0); pass the last next_offset to read on"`
-	MaxBytes       int          `json:"max_bytes,omitempty" jsonschema:"most bytes to return (default 64000)"`
+	MaxBytes       int          `json:"max_bytes,omitempty" jsonschema:"most bytes to return (default 64000, at most 1048576)"`
 	Tail           bool         `json:"tail,omitempty" jsonschema:"return the last max_bytes instead of reading from since_offset"`
 	WaitUntilExit  bool         `json:"wait_until_exit,omitempty" jsonschema:"wait until the job exits (up to wait_timeout_sec)"`
 	WaitFor        string       `json:"wait_for,omitempty" jsonschema:"a regular expression (RE2): wait until output after since_offset matches it (up to wait_timeout_sec)"`
@@ -108,7 +108,7 @@ type outputGetInput struct {
 	OutputHandle string `json:"output_handle" jsonschema:"the output_handle from terminal_exec"`
 	Stream       string `json:"stream,omitempty" jsonschema:"stdout, stderr or merged (default merged)"`
 	SinceOffset  int64  `json:"since_offset,omitempty" jsonschema:"byte offset to read from (default 0)"`
-	MaxKB        int    `json:"max_kb,omitempty" jsonschema:"most KiB to return (default 64)"`
+	MaxKB        int    `json:"max_kb,omitempty" jsonschema:"most KiB to return (default 64, at most 1024)"`
 }
 
 type outputGetOutput struct {
@@ -137,19 +137,15 @@ func (s *Server) addJobTools() {
 }
 
 func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput) (*mcp.CallToolResult, logsOutput, error) {
-	limit := in.MaxBytes
-	switch {
-	case limit == 0:
-		limit = 64000
-	case limit < 0 || limit > 16<<20:
-		return fail[logsOutput](fmt.Errorf("max_bytes must be between 1 and 16777216, not %d", limit))
+	limit, capped, err := replySize("max_bytes", in.MaxBytes, 1, 64000)
+	if err != nil {
+		return fail[logsOutput](err)
 	}
 	if in.SinceOffset < 0 {
 		return fail[logsOutput](fmt.Errorf("since_offset must not be negative"))
 	}
 	var re *regexp.Regexp
 	if in.WaitFor != "" {
-		var err error
 		if re, err = regexp.Compile(in.WaitFor); err != nil {
 			return fail[logsOutput](fmt.Errorf("wait_for is not a valid regular expression: %w", err))
 		}
@@ -192,7 +188,7 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 	out.Data, out.Offset, out.NextOffset, out.TruncatedBytesDropped, out.EOF = text, c.Offset, c.Next, c.Dropped, c.EOF
 	out.Status, out.ExitCode, out.RuntimeMs, out.WaitingForInput = info.Status.String(), info.ExitCode, info.RuntimeMs, info.WaitingForInput
 	out.LostBytes, out.LostReason = info.Lost, info.LostWhy
-	out.Note = c.Note
+	out.Note = joinNotes(c.Note, capped)
 	if bad {
 		out.Note = joinNotes(out.Note, "the output is not valid UTF-8 here: invalid bytes are shown as U+FFFD (offsets count raw bytes)")
 	}
@@ -200,6 +196,28 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 }
 
 // joinNotes joins the notes that are not empty with "; ".
+// maxReply is the most output one reply carries. A megabyte is already more
+// than an agent's context takes in, and each reply is copied several times
+// on its way out (the SDK checks it against the output schema, repeats it as
+// text for older clients and frames it), so a bigger page would cost tend
+// tens of megabytes for nothing. Asking for more is not an error: the reply
+// says so and carries on from next_offset.
+const maxReply = 1 << 20
+
+// replySize is how many bytes a reply may carry when the agent asked for
+// asked units of unit bytes (0: def bytes), and a note when that was capped.
+func replySize(name string, asked, unit, def int) (int, string, error) {
+	switch {
+	case asked == 0:
+		return def, "", nil
+	case asked < 0:
+		return 0, "", fmt.Errorf("%s must be positive, not %d", name, asked)
+	case asked > maxReply/unit:
+		return maxReply, fmt.Sprintf("%s is capped at %d: one reply carries at most 1 MiB of output", name, maxReply/unit), nil
+	}
+	return asked * unit, "", nil
+}
+
 func joinNotes(notes ...string) string {
 	return strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 }
@@ -327,19 +345,16 @@ func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputG
 	if err != nil {
 		return fail[outputGetOutput](fmt.Errorf("stream: %w", err))
 	}
-	maxKB := in.MaxKB
-	switch {
-	case maxKB == 0:
-		maxKB = 64
-	case maxKB < 0 || maxKB > 16<<10:
-		return fail[outputGetOutput](fmt.Errorf("max_kb must be between 1 and 16384, not %d", maxKB))
+	limit, capped, err := replySize("max_kb", in.MaxKB, 1<<10, 64<<10)
+	if err != nil {
+		return fail[outputGetOutput](err)
 	}
-	c, err := j.Read(stream, in.SinceOffset, maxKB<<10)
+	c, err := j.Read(stream, in.SinceOffset, limit)
 	if err != nil {
 		return fail[outputGetOutput](err)
 	}
 	text, bad := engine.ValidText(c.Data)
-	out := outputGetOutput{Data: text, Offset: c.Offset, NextOffset: c.Next, EOF: c.EOF, Note: c.Note}
+	out := outputGetOutput{Data: text, Offset: c.Offset, NextOffset: c.Next, EOF: c.EOF, Note: joinNotes(c.Note, capped)}
 	if bad {
 		out.Note = joinNotes(out.Note, "invalid UTF-8 is shown as U+FFFD (offsets count raw bytes)")
 	}
