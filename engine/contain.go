@@ -1,10 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -48,6 +48,7 @@ func (e *Engine) endTree(j *Job, grace time.Duration) {
 	if j.pty {
 		hangup = time.After(min(hangupAfter, grace))
 	}
+	done := j.done // looked at as it closes, then on the ticks
 wait:
 	for {
 		select {
@@ -56,11 +57,14 @@ wait:
 		case <-hangup:
 			hangup = nil
 			j.signalTree(syscall.SIGHUP)
+			continue
+		case <-done:
+			done = nil
 		case <-tick.C:
-			if j.Done() && len(j.members()) == 0 {
-				e.endOrphans(false)
-				return
-			}
+		}
+		if j.Done() && len(j.members()) == 0 {
+			e.endOrphans(false)
+			return
 		}
 	}
 	// A killed process can re-parent its own children to us after we listed
@@ -128,6 +132,8 @@ func (j *Job) hasLeftovers() bool {
 	// With the engine a subreaper, every surviving descendant's chain of
 	// parents now ends at this process, so its direct children are where
 	// to look (the common case: nothing is left).
+	reaper.Lock()
+	defer reaper.Unlock()
 	for _, pid := range children() {
 		if isLeader(pid) {
 			continue
@@ -139,28 +145,39 @@ func (j *Job) hasLeftovers() bool {
 	return false
 }
 
-// members finds the live processes of a job without a cgroup: those in its
-// session (while the session is its), those carrying its marker, and the
-// orphans this process adopted that came from it. Zombies are left to the
-// reaper.
+// members finds the live processes of a job without a cgroup, from one look
+// at /proc: those in its session (while the session is its), those carrying
+// its marker, the orphans this process adopted that came from it, and the
+// descendants of all of these (a child that left the session and dropped
+// the marker while its parent lived). A process that started before the
+// job cannot be of it and is passed over without reading its environment.
+// Zombies are left to the reaper.
 func (j *Job) members() []procInfo {
+	reaper.Lock()
+	defer reaper.Unlock()
 	self := os.Getpid()
+	session := j.leader.pid > 0 && sessionAlive(j.leader)
 	var out []procInfo
+	kids := map[int][]procInfo{} // the rest, by parent
 	for _, pid := range allPids() {
 		if pid == self {
 			continue
 		}
 		p, err := readProc(pid)
-		if err != nil || p.state == 'Z' {
+		if err != nil || p.state == 'Z' || p.start < j.leader.start {
 			continue
 		}
-		if p.sid == j.leader.pid && j.leader.pid > 0 && sessionAlive(j.leader) {
+		if session && p.sid == j.leader.pid || p.ppid == self && !isLeader(pid) && owner(p) == j {
 			out = append(out, p)
 		} else if id, tok := jobOf(pid); id == j.ID && tok == j.e.token {
 			out = append(out, p)
-		} else if p.ppid == self && !isLeader(pid) && owner(p) == j {
-			out = append(out, p)
+		} else {
+			kids[p.ppid] = append(kids[p.ppid], p)
 		}
+	}
+	for i := 0; i < len(out); i++ {
+		out = append(out, kids[out[i].pid]...)
+		delete(kids, out[i].pid)
 	}
 	return out
 }
@@ -191,7 +208,7 @@ func owner(p procInfo) *Job {
 				p.sid == j.leader.pid && sessionAlive(j.leader):
 				best = j
 				return
-			case id == "" && j.leader.start <= p.start && (best == nil || j.leader.start > best.leader.start):
+			case id == "" && j.leader.start <= p.start && (best == nil || later(j, best)):
 				best = j
 			}
 		}
@@ -199,19 +216,29 @@ func owner(p procInfo) *Job {
 	return best
 }
 
+// later reports whether job a started after job b. Start times in /proc
+// count clock ticks (10 ms), in which several jobs can start: the engine's
+// own clock tells those apart.
+func later(a, b *Job) bool {
+	if a.leader.start != b.leader.start {
+		return a.leader.start > b.leader.start
+	}
+	return a.Started.After(b.Started)
+}
+
 // inTendCgroup reports whether a process is in a job's cgroup of some
 // engine: that engine holds it.
 func inTendCgroup(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
-	if err != nil {
-		return false
-	}
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if path, ok := strings.CutPrefix(line, "0::"); ok && strings.Contains(path, "/tend.") {
-			return true
+	in := false
+	withProcFile("/proc/"+strconv.Itoa(pid)+"/cgroup", func(b []byte) error {
+		for line := range bytes.SplitSeq(b, []byte("\n")) {
+			if path, ok := bytes.CutPrefix(line, []byte("0::")); ok && bytes.Contains(path, []byte("/tend.")) {
+				in = true
+			}
 		}
-	}
-	return false
+		return nil
+	})
+	return in
 }
 
 // endOrphans ends the orphans this process adopted whose job has ended (or
@@ -222,28 +249,23 @@ func (e *Engine) endOrphans(all bool) {
 	if e.cg != nil {
 		return
 	}
-	var ps []procInfo
-	for _, pid := range children() {
-		if isLeader(pid) {
-			continue
-		}
-		p, err := readProc(pid)
-		if err != nil || p.state == 'Z' {
-			continue
-		}
-		if j := owner(p); j != nil && (j.Done() || all && j.e == e) {
-			ps = append(ps, p)
-		}
+	ended := func(p procInfo) bool {
+		j := owner(p)
+		return j != nil && (j.Done() || all && j.e == e)
 	}
 	// What they started is adopted the moment they die: sweep until a
 	// round finds nothing.
-	for round := 0; len(ps) > 0 && round < 20; round++ {
+	for round := range 20 {
+		if round > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		reaper.Lock()
+		ps := slices.DeleteFunc(e.adopted(), func(p procInfo) bool { return !ended(p) })
 		signalProcs(ps, syscall.SIGKILL)
-		time.Sleep(5 * time.Millisecond)
-		ps = slices.DeleteFunc(e.adopted(), func(p procInfo) bool {
-			j := owner(p)
-			return j == nil || !(j.Done() || all && j.e == e)
-		})
+		reaper.Unlock()
+		if len(ps) == 0 {
+			return
+		}
 	}
 }
 

@@ -76,3 +76,33 @@ func storm(t *testing.T, mode Containment) {
 		t.Fatalf("%d processes survived the kills", n)
 	}
 }
+
+// A job whose processes all end on SIGTERM is over when they have: Kill
+// never waits out the grace for them, and a job started just after a kill
+// is not touched by it. (In a cgroup, the group emptying was missed one kill
+// in three: the job's own end removed the group while the kernel held its
+// notice back, and the kill slept the grace. Without, an orphan was taken
+// for an ended job started in the same clock tick, and a leader forked but
+// not yet registered for an ended job's orphan, and killed.)
+func TestKillDoesNotWaitOutGrace(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []Containment{ContainAuto, ContainSubreaper} {
+		t.Run(string(mode), func(t *testing.T) {
+			const grace = time.Minute
+			e := newEngine(t, Config{Containment: mode, Grace: grace})
+			for range 30 {
+				mark := testkit.NewMark()
+				j := start(t, e, Spec{Command: "sleep " + mark + " & (sleep " + mark + " &); env -i setsid sleep " + mark + " & wait"})
+				testkit.WaitUntil(t, 10*time.Second, "the job's processes", func() bool { return testkit.CountMarked(mark) == 4 })
+				t0 := time.Now()
+				j.Kill("test")
+				if took := time.Since(t0); took >= grace/2 {
+					t.Fatalf("the kill took %s: it waited out the grace", took)
+				}
+				if n := testkit.CountMarked(mark); n != 0 {
+					t.Fatalf("%d processes left", n)
+				}
+			}
+		})
+	}
+}

@@ -705,13 +705,16 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	return io, nil
 }
 
-// pipeSize is the capacity asked for each output pipe, and the read size.
+// pipeSize is the capacity asked for each output pipe, and the largest
+// read.
 const pipeSize = 1 << 20
 
 // pump copies one pipe into its stream (and the merged stream), never
-// waiting on readers.
+// waiting on readers. Its buffer starts small and doubles, up to pipeSize,
+// each time a read fills it: a job printing much is read in big gulps, and
+// the many that print little hold 4 KiB each rather than a megabyte.
 func (j *Job) pump(r *os.File, name Stream) {
-	buf := make([]byte, pipeSize)
+	buf := make([]byte, 4<<10)
 	s := j.streams[name].(*stream)
 	m, _ := j.streams[Merged].(*interleave)
 	src := uint8(srcStdout)
@@ -733,6 +736,9 @@ func (j *Job) pump(r *os.File, name Stream) {
 			off += int64(n)
 			j.lastOut.Store(time.Now().UnixNano())
 			j.e.ring()
+			if n == len(buf) && len(buf) < pipeSize {
+				buf = make([]byte, 2*len(buf))
+			}
 		}
 		if err != nil {
 			return

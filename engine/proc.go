@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -22,25 +22,77 @@ type procInfo struct {
 }
 
 func readProc(pid int) (procInfo, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var p procInfo
+	err := withProcFile("/proc/"+strconv.Itoa(pid)+"/stat", func(b []byte) error {
+		// comm may hold spaces and parentheses: the fields start after the
+		// last ')', with the state (field 3).
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 || i+2 >= len(b) {
+			return fmt.Errorf("parse /proc/%d/stat", pid)
+		}
+		var f [20][]byte // fields 3 to 22: state … starttime
+		n := 0
+		for field := range bytes.FieldsSeq(b[i+2:]) {
+			if n == len(f) {
+				break
+			}
+			f[n] = field
+			n++
+		}
+		if n < len(f) {
+			return fmt.Errorf("parse /proc/%d/stat: %d fields", pid, n)
+		}
+		p = procInfo{pid: pid, state: f[0][0], ppid: atoi(f[1]), pgid: atoi(f[2]), sid: atoi(f[3]), start: uint64(atoi(f[19]))}
+		return nil
+	})
+	return p, err
+}
+
+// atoi reads a decimal number (0 for anything else) without allocating.
+func atoi(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// procBufs holds the buffers /proc files are read into: a kill looks at
+// every process on the machine, so each look must not leave garbage.
+var procBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// withProcFile calls f with the contents of a /proc file, which f must not
+// keep.
+func withProcFile(path string, f func([]byte) error) error {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return procInfo{}, err
+		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	// comm may hold spaces and parentheses: the fields start after the last ')'.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return procInfo{}, fmt.Errorf("parse /proc/%d/stat", pid)
+	defer unix.Close(fd)
+	bp := procBufs.Get().(*[]byte)
+	defer procBufs.Put(bp)
+	b := (*bp)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := unix.Read(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		b = b[:len(b)+n]
 	}
-	f := strings.Fields(string(b[i+2:]))
-	if len(f) < 20 {
-		return procInfo{}, fmt.Errorf("parse /proc/%d/stat: %d fields", pid, len(f))
-	}
-	p := procInfo{pid: pid, state: f[0][0]}
-	p.ppid, _ = strconv.Atoi(f[1])
-	p.pgid, _ = strconv.Atoi(f[2])
-	p.sid, _ = strconv.Atoi(f[3])
-	p.start, _ = strconv.ParseUint(f[19], 10, 64)
-	return p, nil
+	*bp = b
+	return f(b)
 }
 
 // children lists the direct children of this process (all threads). With the
@@ -54,15 +106,14 @@ func children() []int {
 	d.Close()
 	var pids []int
 	for _, tid := range tids {
-		b, err := os.ReadFile("/proc/self/task/" + tid + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				pids = append(pids, pid)
+		withProcFile("/proc/self/task/"+tid+"/children", func(b []byte) error {
+			for f := range bytes.FieldsSeq(b) {
+				if pid := atoi(f); pid > 0 {
+					pids = append(pids, pid)
+				}
 			}
-		}
+			return nil
+		})
 	}
 	return pids
 }
@@ -70,29 +121,39 @@ func children() []int {
 // jobOf reads the job marker from a live process's environment: the job id
 // and the token of the engine that started it ("" if none or unreadable).
 // env -i defeats it, hence the session check beside it.
-func jobOf(pid int) (JobID, string) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return "", ""
-	}
-	var id JobID
-	var token string
-	for _, kv := range bytes.Split(b, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, []byte(markerVar+"=")); ok {
-			id = JobID(v)
-		} else if v, ok := bytes.CutPrefix(kv, []byte(engineVar+"=")); ok {
-			token = string(v)
-		}
-	}
+func jobOf(pid int) (id JobID, token string) {
+	withProcFile("/proc/"+strconv.Itoa(pid)+"/environ", func(b []byte) error {
+		id = JobID(envValue(b, markerVar))
+		token = envValue(b, engineVar)
+		return nil
+	})
 	return id, token
+}
+
+// envValue is the value of name in an environment block (NUL-separated
+// name=value), "" if it has none.
+func envValue(env []byte, name string) string {
+	for len(env) > 0 {
+		kv, rest, _ := bytes.Cut(env, []byte{0})
+		if v, ok := bytes.CutPrefix(kv, []byte(name)); ok && len(v) > 0 && v[0] == '=' {
+			return string(v[1:])
+		}
+		env = rest
+	}
+	return ""
 }
 
 // allPids lists every process on the machine.
 func allPids() []int {
-	ents, _ := os.ReadDir("/proc")
-	pids := make([]int, 0, len(ents))
-	for _, e := range ents {
-		if pid, err := strconv.Atoi(e.Name()); err == nil {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	pids := make([]int, 0, len(names))
+	for _, name := range names {
+		if pid := atoi([]byte(name)); pid > 0 {
 			pids = append(pids, pid)
 		}
 	}
@@ -126,8 +187,10 @@ func signalProcs(ps []procInfo, sig syscall.Signal) int {
 
 // reaper guards the process-wide set of job leaders (every engine's). It
 // is held for reading while a job is started and its leader registered, and
-// for writing while orphans are reaped, so the reaper never takes a leader's
-// exit status away from os/exec.
+// for writing while this process's children are looked at (to reap orphans,
+// or to take one for a job's), so a leader's exit status is never taken
+// away from os/exec and a leader not yet registered (not yet even running
+// its command) is never taken for some other job's orphan and ended.
 var reaper struct {
 	sync.RWMutex
 	once    sync.Once
