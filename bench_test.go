@@ -1,12 +1,22 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sys/unix"
+
+	"tend/engine"
+	"tend/internal/testkit"
 )
 
 // BenchmarkExecRoundTrip times terminal_exec of `echo hi` through the real
@@ -38,15 +48,176 @@ func BenchmarkExecRoundTrip(b *testing.B) {
 		}
 		raw = append(raw, time.Since(t0))
 	}
-	p := func(d []time.Duration, q float64) float64 {
-		s := slices.Clone(d)
-		slices.Sort(s)
-		return float64(s[int(q*float64(len(s)-1))].Microseconds())
-	}
+	p := percentile
 	b.ReportMetric(p(tend, .5), "tend-p50-µs")
 	b.ReportMetric(p(tend, .95), "tend-p95-µs")
 	b.ReportMetric(p(raw, .5), "bash-p50-µs")
 	b.ReportMetric(p(raw, .95), "bash-p95-µs")
 	b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
 	b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
+}
+
+// BenchmarkKill times terminal_job_manage kill through the real binary, from
+// the call to the moment every process of the job is gone (a pidfd for each,
+// opened before the call), against a terminal_exec of `echo hi` in the same
+// run: the goal is a kill that costs less than a spawn. Each job is a shell
+// with a child, an orphaned grandchild and an `env -i setsid` escapee, all
+// ending on SIGTERM. It reports p50/p95 of both, tend's CPU per kill and per
+// exec, tend's RSS before the first job and after the last kill, and, after
+// the loop, how long 60 such jobs killed at once take to be gone; with
+// cgroups (where the machine gives them) and with the subreaper.
+//
+//	go test -run '^$' -bench Kill -benchtime 60x .
+func BenchmarkKill(b *testing.B) {
+	for _, mode := range []string{"cgroup", "subreaper"} {
+		b.Run(mode, func(b *testing.B) {
+			if mode == "cgroup" {
+				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
+					b.Skip(err)
+				}
+			}
+			state := testkit.PrivateDir(b)
+			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
+			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
+			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+			cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			pid := cmd.Process.Pid
+			testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+			rss0 := procKB(b, pid, "VmRSS")
+			var kills, execs []time.Duration
+			var killCPU, execCPU time.Duration
+			for b.Loop() {
+				mark := testkit.NewMark()
+				var job struct {
+					JobID string `json:"job_id"`
+					Pid   int    `json:"pid"`
+				}
+				testkit.CallOK(b, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("sleep %[1]s & (sleep %[1]s &); env -i setsid sleep %[1]s & wait", mark), "startup_wait_sec": 0}, &job)
+				var sleeps []int
+				testkit.WaitUntil(b, 10*time.Second, "the job's 3 sleeps", func() bool { sleeps = sleeping(mark); return len(sleeps) == 3 })
+				gone := pidfds(b, append(sleeps, job.Pid))
+
+				cpu0, t0 := cpuTime(b, pid), time.Now()
+				testkit.CallOK(b, cs, "terminal_job_manage", map[string]any{"action": "kill", "job_id": job.JobID}, nil)
+				gone()
+				kills = append(kills, time.Since(t0))
+				killCPU += cpuTime(b, pid) - cpu0
+
+				cpu0, t0 = cpuTime(b, pid), time.Now()
+				testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+				execs = append(execs, time.Since(t0))
+				execCPU += cpuTime(b, pid) - cpu0
+			}
+			b.StopTimer()
+			rss := procKB(b, pid, "VmRSS")
+			storm, running, killed := killStorm(b, cs, pid, 60)
+			b.ReportMetric(percentile(kills, .5), "kill-p50-µs")
+			b.ReportMetric(percentile(kills, .95), "kill-p95-µs")
+			b.ReportMetric(percentile(execs, .5), "exec-p50-µs")
+			b.ReportMetric(percentile(execs, .95), "exec-p95-µs")
+			b.ReportMetric(percentile(kills, .5)/percentile(execs, .5), "p50-ratio")
+			b.ReportMetric(float64(killCPU.Microseconds())/float64(b.N), "kill-cpu-µs")
+			b.ReportMetric(float64(execCPU.Microseconds())/float64(b.N), "exec-cpu-µs")
+			b.ReportMetric(float64(rss0)/1024, "rss-before-MiB")
+			b.ReportMetric(float64(rss)/1024, "rss-after-MiB")
+			b.ReportMetric(float64(storm.Microseconds()), "storm-µs")
+			b.ReportMetric(float64(running)/1024, "rss-60-running-MiB")
+			b.ReportMetric(float64(killed)/1024, "rss-60-killed-MiB")
+		})
+	}
+}
+
+// killStorm starts n jobs like BenchmarkKill's and kills them all at once;
+// it returns how long until every process of them was gone, and tend's RSS
+// in KiB (process pid) with the jobs running and once they are killed.
+func killStorm(b *testing.B, cs *mcp.ClientSession, pid, n int) (took time.Duration, running, killed int) {
+	mark := testkit.NewMark()
+	ids := make([]string, n)
+	for i := range ids {
+		var job struct {
+			JobID string `json:"job_id"`
+		}
+		testkit.CallOK(b, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("sleep %[1]s & (sleep %[1]s &); env -i setsid sleep %[1]s & wait", mark), "startup_wait_sec": 0}, &job)
+		ids[i] = job.JobID
+	}
+	var sleeps []int
+	testkit.WaitUntil(b, 30*time.Second, "the jobs' sleeps", func() bool { sleeps = sleeping(mark); return len(sleeps) == 3*n })
+	gone := pidfds(b, sleeps)
+	running = procKB(b, pid, "VmRSS")
+	errs := make(chan error, n)
+	t0 := time.Now()
+	for _, id := range ids {
+		go func() {
+			res, err := cs.CallTool(b.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "kill", "job_id": id}})
+			if err == nil && res.IsError {
+				err = errors.New(testkit.Text(res))
+			}
+			errs <- err
+		}()
+	}
+	for range ids {
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+	gone()
+	return time.Since(t0), running, procKB(b, pid, "VmRSS")
+}
+
+// sleeping lists the processes running sleep for mark seconds.
+func sleeping(mark string) []int {
+	return slices.DeleteFunc(testkit.Marked(mark), func(pid int) bool {
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		return string(comm) != "sleep\n"
+	})
+}
+
+// pidfds opens a pidfd for each process and returns a function that waits
+// until all of them have exited.
+func pidfds(b *testing.B, pids []int) (wait func()) {
+	var fds []unix.PollFd
+	for _, pid := range pids {
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			b.Fatalf("pidfd of %d: %v", pid, err)
+		}
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	return func() {
+		for _, f := range fds {
+			for {
+				p := []unix.PollFd{f}
+				if _, err := unix.Poll(p, 10_000); err == unix.EINTR {
+					continue
+				}
+				if p[0].Revents&unix.POLLIN == 0 {
+					b.Fatalf("a process of the killed job is still running after 10 s")
+				}
+				break
+			}
+			unix.Close(int(f.Fd))
+		}
+	}
+}
+
+// cpuTime is the CPU time a process has used, from /proc/<pid>/stat.
+func cpuTime(b *testing.B, pid int) time.Duration {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(st[bytes.LastIndexByte(st, ')')+2:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return time.Duration(utime+stime) * time.Second / 100 // clock ticks: USER_HZ is 100 on Linux
+}
+
+func percentile(d []time.Duration, q float64) float64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return float64(s[int(q*float64(len(s)-1))].Microseconds())
 }

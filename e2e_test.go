@@ -351,7 +351,7 @@ func markerLine(s string) string {
 
 // procKB is a field of a process's /proc status, in KiB: VmRSS, its
 // resident set, or VmHWM, its peak.
-func procKB(t *testing.T, pid int, field string) int {
+func procKB(t testing.TB, pid int, field string) int {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {

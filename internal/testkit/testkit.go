@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -186,19 +187,27 @@ func NewMark() string { return fmt.Sprintf("600.%07d", rand.IntN(10_000_000)) }
 
 // CountMarked counts the live processes whose command line holds mark,
 // from /proc: no marker, session or cgroup of tend's is needed to see them.
-func CountMarked(mark string) int {
+func CountMarked(mark string) int { return len(Marked(mark)) }
+
+// Marked lists the pids of the live processes whose command line holds
+// mark.
+func Marked(mark string) []int {
 	ents, _ := os.ReadDir("/proc")
-	n := 0
+	var pids []int
 	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
 		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		if err != nil || !bytes.Contains(b, []byte(mark)) {
 			continue
 		}
 		if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !zombie(st) {
-			n++
+			pids = append(pids, pid)
 		}
 	}
-	return n
+	return pids
 }
 
 // zombie reports whether /proc/<pid>/stat says the process is a zombie.
