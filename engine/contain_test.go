@@ -106,3 +106,35 @@ func TestKillDoesNotWaitOutGrace(t *testing.T) {
 		})
 	}
 }
+
+// A running job's usage is its processes': a busy loop shows as most of a
+// core, and 64 MiB held show in its memory; a finished job has none.
+func TestUsage(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []Containment{ContainAuto, ContainSubreaper} {
+		t.Run(string(mode), func(t *testing.T) {
+			t.Parallel()
+			e := newEngine(t, Config{Containment: mode})
+			busy := start(t, e, Spec{Command: "while :; do :; done"})
+			held := start(t, e, Spec{Command: `python3 -c 'import sys, time; b = bytearray(64 << 20); b[::4096] = b"x" * len(b[::4096]); print("held"); sys.stdout.flush(); time.sleep(600)' & wait`})
+			waitOutput(t, held, "held")
+			var u Usage
+			testkit.WaitUntil(t, 20*time.Second, "the busy loop to show as busy", func() bool {
+				var ok bool
+				u, ok = busy.Usage()
+				return ok && u.CPUPercent > 50 && u.CPU > 0 && u.Processes == 1
+			})
+			if u.CPUPercent > 110 {
+				t.Errorf("one shell loop uses %.0f%% of a core", u.CPUPercent)
+			}
+			h, ok := held.Usage()
+			if !ok || h.Memory < 64<<20 || h.Memory > 1<<30 || h.Processes != 2 {
+				t.Errorf("the job holding 64 MiB in two processes: %+v %v", h, ok)
+			}
+			busy.Kill("test")
+			if u, ok := busy.Usage(); ok {
+				t.Errorf("a killed job has usage %+v", u)
+			}
+		})
+	}
+}

@@ -62,6 +62,8 @@ type Engine struct {
 	cg     *cgroups // the jobs' cgroups; nil: the subreaper holds them
 	held   string   // how jobs are held, and why, for people to read
 
+	sessions sessions // what jobs without a cgroup use
+
 	mu      sync.Mutex
 	jobs    map[JobID]*Job
 	order   []JobID // creation order, for listing and retention

@@ -169,6 +169,9 @@ type Job struct {
 	signal     string
 	ended      time.Time
 	killReason string
+	cpuAt      time.Time     // the last look at its CPU time (Usage)
+	cpuSeen    time.Duration // and what it was
+	cpuPercent float64
 	warning    string
 	note       string
 	foreground bool      // an exec call is waiting on it

@@ -19,6 +19,8 @@ type procInfo struct {
 	pid, ppid, pgid, sid int
 	state                byte   // 'R', 'S', 'Z' …
 	start                uint64 // start time in clock ticks since boot: with pid, a process's identity
+	cpu                  int    // clock ticks of CPU used by it and the children it waited for
+	rss                  int    // resident pages
 }
 
 func readProc(pid int) (procInfo, error) {
@@ -30,7 +32,7 @@ func readProc(pid int) (procInfo, error) {
 		if i < 0 || i+2 >= len(b) {
 			return fmt.Errorf("parse /proc/%d/stat", pid)
 		}
-		var f [20][]byte // fields 3 to 22: state … starttime
+		var f [22][]byte // fields 3 to 24: state … starttime, vsize, rss
 		n := 0
 		for field := range bytes.FieldsSeq(b[i+2:]) {
 			if n == len(f) {
@@ -42,7 +44,8 @@ func readProc(pid int) (procInfo, error) {
 		if n < len(f) {
 			return fmt.Errorf("parse /proc/%d/stat: %d fields", pid, n)
 		}
-		p = procInfo{pid: pid, state: f[0][0], ppid: atoi(f[1]), pgid: atoi(f[2]), sid: atoi(f[3]), start: uint64(atoi(f[19]))}
+		p = procInfo{pid: pid, state: f[0][0], ppid: atoi(f[1]), pgid: atoi(f[2]), sid: atoi(f[3]), start: uint64(atoi(f[19])),
+			cpu: atoi(f[11]) + atoi(f[12]) + atoi(f[13]) + atoi(f[14]), rss: atoi(f[21])}
 		return nil
 	})
 	return p, err

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,6 +83,10 @@ type jobInfo struct {
 	Note            string       `json:"note,omitempty"`
 	LostBytes       int64        `json:"lost_bytes,omitempty"`
 	LostReason      string       `json:"lost_reason,omitempty"`
+	// What a running job's processes use now (in list).
+	CPUPercent  *float64 `json:"cpu_percent,omitempty"`
+	MemoryBytes int64    `json:"memory_bytes,omitempty"`
+	Processes   int      `json:"processes,omitempty"`
 }
 
 // originInfo is [engine.Origin] on the wire.
@@ -265,6 +270,12 @@ func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageIn
 		jobs := make([]jobInfo, len(infos))
 		for i, in := range infos {
 			jobs[i] = jobInfoOf(in)
+			if j, err := s.e.Job(in.ID); err == nil && in.Status == engine.Running {
+				if u, ok := j.Usage(); ok {
+					cpu := math.Round(u.CPUPercent*10) / 10
+					jobs[i].CPUPercent, jobs[i].MemoryBytes, jobs[i].Processes = &cpu, u.Memory, u.Processes
+				}
+			}
 		}
 		return ok(manageOutput{Jobs: jobs})
 	}

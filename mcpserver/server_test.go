@@ -116,20 +116,29 @@ func TestProgressWhileHeld(t *testing.T) {
 	}
 }
 
-// Every job records who started it.
+// Every job records who started it, and a running one what it uses.
 func TestOrigin(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, Options{}, nil)
 	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
+	testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600 & sleep 600 & wait"}, nil)
 	var list struct {
 		Jobs []jobInfo `json:"jobs"`
 	}
-	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
-	if len(list.Jobs) != 1 {
-		t.Fatalf("jobs %+v", list.Jobs)
-	}
+	testkit.WaitUntil(t, 10*time.Second, "the job's three processes", func() bool {
+		testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, &list)
+		return len(list.Jobs) == 2 && list.Jobs[1].Processes == 3
+	})
 	if o := list.Jobs[0].Origin; o.Client != "test-agent" || o.Version != "9" || o.Tool != "terminal_exec" || o.Session == "" {
 		t.Fatalf("origin %+v", o)
+	}
+	// A running job says what it uses; a finished one does not.
+	done, running := list.Jobs[0], list.Jobs[1]
+	if done.CPUPercent != nil || done.Processes != 0 {
+		t.Errorf("finished job with usage: %+v", done)
+	}
+	if running.CPUPercent == nil || running.MemoryBytes <= 0 {
+		t.Errorf("running job's usage: cpu %v memory %d", running.CPUPercent, running.MemoryBytes)
 	}
 }
 

@@ -41,6 +41,8 @@ type Job interface {
 	Kill(reason string)
 	Background() error
 	Resize(cols, rows int) error
+	// Usage is what a running job's processes use now.
+	Usage() (engine.Usage, bool)
 }
 
 // FromEngine adapts e to a [Backend].

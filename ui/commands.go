@@ -15,8 +15,8 @@ import (
 // goroutine, take copies of what they need and never touch the model; what
 // they have to say comes back as messages.
 
-// refreshInfos re-reads the state of running jobs (waiting for input,
-// runtimes) that changes without a lifecycle event.
+// refreshInfos re-reads the state of running jobs that changes without a
+// lifecycle event (waiting for input, runtimes) and what they use.
 func (m *Model) refreshInfos() tea.Cmd {
 	var ids []engine.JobID
 	for id, in := range m.jobs {
@@ -29,13 +29,16 @@ func (m *Model) refreshInfos() tea.Cmd {
 	}
 	be := m.be
 	return func() tea.Msg {
-		out := make([]engine.Info, 0, len(ids))
+		msg := infosMsg{usage: map[engine.JobID]engine.Usage{}}
 		for _, id := range ids {
 			if j, err := be.Job(id); err == nil {
-				out = append(out, j.Info())
+				msg.infos = append(msg.infos, j.Info())
+				if u, ok := j.Usage(); ok {
+					msg.usage[id] = u
+				}
 			}
 		}
-		return infosMsg{out}
+		return msg
 	}
 }
 

@@ -29,6 +29,13 @@ type fakeJob struct {
 	backgrounded bool
 	resized      [2]int
 	reads        int
+	usage        engine.Usage
+}
+
+func (j *fakeJob) Usage() (engine.Usage, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.usage, j.info.Status == engine.Running
 }
 
 func (j *fakeJob) Info() engine.Info {

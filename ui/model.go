@@ -96,7 +96,8 @@ type Model struct {
 	themeSet bool // the person chose a theme: ignore the terminal's background
 
 	jobs     map[engine.JobID]engine.Info
-	order    []engine.JobID // visible jobs, in list order
+	usage    map[engine.JobID]engine.Usage // what the running jobs use, as of the last tick
+	order    []engine.JobID                // visible jobs, in list order
 	selected engine.JobID
 	listTop  int // first visible row of the list
 	filter   string

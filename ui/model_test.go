@@ -599,3 +599,29 @@ func TestContainmentShown(t *testing.T) {
 	h.press("?")
 	wantIn(t, plain(h), "Jobs are held by subreaper: jobs are found by session")
 }
+
+// What a running job uses shows in the list (CPU where a finished job's
+// exit code is, memory beside it when there is room) and in its pane, from
+// the tick on; a finished job shows none.
+func TestUsageShown(t *testing.T) {
+	t.Parallel()
+	b, jobs := fixture(t)
+	jobs["pipe"].usage = engine.Usage{CPUPercent: 87.4, Memory: 35 << 20, Processes: 3}
+	jobs["done"].usage = engine.Usage{CPUPercent: 55, Memory: 9 << 20}
+	h := newHarness(t, b, nil, "dark")
+	h.send(tea.WindowSizeMsg{Width: 180, Height: 30})
+	if v := plain(h); strings.Contains(v, "87%") {
+		t.Fatalf("usage shown before it was read:\n%s", v)
+	}
+	h.run(h.m.refreshInfos())
+	v := plain(h)
+	wantIn(t, v, "35M   42s  87%", "87% cpu · 35 MiB in 3 processes")
+	if strings.Contains(v, "55%") || strings.Contains(v, "9M") {
+		t.Errorf("a finished job shows usage:\n%s", v)
+	}
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 30}) // a narrower list: CPU only
+	wantIn(t, plain(h), "   42s  87%")
+	if strings.Contains(plain(h), "35M") {
+		t.Errorf("memory shown in a list too narrow for it:\n%s", plain(h))
+	}
+}

@@ -27,8 +27,12 @@ type statusClearMsg struct{ id int }
 // value changes; id tags the one pending tick (like spinner.TickMsg).
 type runtimeTickMsg struct{ id int }
 
-// infosMsg refreshes the state of known jobs (waiting for input, bytes).
-type infosMsg struct{ infos []engine.Info }
+// infosMsg refreshes the state of the running jobs (waiting for input,
+// bytes) and what they use.
+type infosMsg struct {
+	infos []engine.Info
+	usage map[engine.JobID]engine.Usage
+}
 
 // jobStartedMsg reports a job a person started, as it was when it
 // started: its own event may come later.
@@ -90,6 +94,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 				m.jobs[in.ID] = in
 			}
 		}
+		m.usage = msg.usage
 		return nil
 	case outputMsg, screenMsg, historyMsg, resizedMsg:
 		return m.pane.update(msg, m.running(m.pane.id))

@@ -228,6 +228,37 @@ func shortAge(d time.Duration) string {
 	}
 }
 
+// shortBytes prints a size in at most four cells: 512K, 35M, 1.2G.
+func shortBytes(n int64) string {
+	switch {
+	case n < 1000<<10:
+		return fmt.Sprintf("%dK", n>>10)
+	case n < 1000<<20:
+		return fmt.Sprintf("%dM", n>>20)
+	case n < 10<<30:
+		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%dG", n>>30)
+}
+
+// longBytes prints a size for reading: 512 KiB, 35 MiB, 1.2 GiB.
+func longBytes(n int64) string {
+	switch {
+	case n < 1<<20:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n < 1<<30:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+func processes(n int) string {
+	if n == 1 {
+		return " process"
+	}
+	return " processes"
+}
+
 // label is what the list calls a job: its name, description or command.
 func label(in engine.Info) string {
 	for _, s := range []string{in.Name, in.Description, in.Command} {
@@ -276,6 +307,7 @@ func (m *Model) renderList(w, h int) []string {
 	}
 	var lines []string
 	showOrigin := iw >= 40
+	showMemory := iw >= 56 // a label keeps 24 cells
 	// Pending approvals first, then the jobs.
 	for i := m.listTop; i < na && i < m.listTop+rows; i++ {
 		r := m.appr.at(i)
@@ -286,7 +318,19 @@ func (m *Model) renderList(w, h int) []string {
 		in := m.jobs[m.order[i]]
 		g, gs := glyph(st, in)
 		ex := exitCell(in)
+		u, using := m.usage[in.ID]
+		using = using && in.Status == engine.Running
+		if using {
+			ex = fmt.Sprintf("%.0f%%", min(u.CPUPercent, 999))
+		}
 		right := fmt.Sprintf(" %5s %4s", shortAge(m.runtime(in)), ex)
+		if showMemory {
+			mem := ""
+			if using {
+				mem = shortBytes(u.Memory)
+			}
+			right = fmt.Sprintf(" %4s", mem) + right
+		}
 		if showOrigin {
 			right = " " + pad(ansi.Truncate(originName(in.Origin), 10, "…"), 10) + right
 		}
@@ -355,6 +399,9 @@ func (m *Model) renderPane(w, h int) []string {
 		}
 	}
 	meta1 := gs.Render(g+" "+state) + st.Muted.Render(fmt.Sprintf(" · pid %d · by ", in.Pid)) + st.Base.Render(who)
+	if u, ok := m.usage[in.ID]; ok && in.Status == engine.Running {
+		meta1 += st.Muted.Render(fmt.Sprintf(" · %.0f%% cpu · %s in %d", u.CPUPercent, longBytes(u.Memory), u.Processes) + processes(u.Processes))
+	}
 	meta2 := st.Muted.Render("cwd ") + st.Base.Render(tilde(in.Cwd))
 	if size := p.termSize(); size != "" {
 		meta2 += st.Muted.Render(" · pty " + size)
