@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"tend/engine"
 	"tend/internal/testkit"
 )
 
@@ -103,5 +104,34 @@ func TestCheckUsesConfigRules(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "", "check", "--config", testkit.WriteFile(t, "config.toml", "port = \"x\""), "--", "ls"); code != 2 || !strings.Contains(errOut, "config") {
 		t.Fatalf("bad config: %d %q", code, errOut)
+	}
+}
+
+// tend doctor says how jobs would be held and whether the state dir will
+// do, and exits 1 when something tend needs is missing.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	sub := testkit.WriteFile(t, "config.toml", "[jobs]\ncontainment = \"subreaper\"\n")
+	code, out, errOut := runCLI(t, "", "doctor", "--state-dir", state, "--config", sub)
+	if code != 0 || !strings.Contains(out, "containment: subreaper") || !strings.Contains(out, "Delegate=yes") || !strings.Contains(out, state+" (ours") {
+		t.Fatalf("doctor with the subreaper: exit %d\n%s%s", code, out, errOut)
+	}
+	cg := testkit.WriteFile(t, "config.toml", "[jobs]\ncontainment = \"cgroup\"\n")
+	code, out, _ = runCLI(t, "", "doctor", "--state-dir", state, "--config", cg)
+	if _, err := engine.ProbeContainment(engine.ContainCgroup); err == nil {
+		if code != 0 || !strings.Contains(out, "containment: cgroup: every job in a cgroup v2 group of its own") {
+			t.Fatalf("doctor with cgroups to be had: exit %d\n%s", code, out)
+		}
+	} else if code != 1 || !strings.Contains(out, "containment: none: "+err.Error()) {
+		t.Fatalf("doctor with cgroups required and none to be had: exit %d\n%s", code, out)
+	}
+	open := t.TempDir()
+	os.Chmod(open, 0o755)
+	if code, out, _ := runCLI(t, "", "doctor", "--state-dir", open, "--config", sub); code != 1 || !strings.Contains(out, "state dir:") {
+		t.Fatalf("doctor with a state dir others can read: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", "doctor", "--grace", "1s"); code != 2 || !strings.Contains(errOut, "usage: tend doctor") {
+		t.Fatalf("doctor with a flag it does not take: exit %d %s", code, errOut)
 	}
 }

@@ -19,7 +19,11 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend doctor", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &common{}
-	c.register(fs, "warn", "(unused)")
+	c.registerPaths(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tend doctor [--config FILE] [--state-dir DIR]\n\nSays how this machine holds jobs (a cgroup each, or not, and why) and whether\nthe state dir is usable; exits 1 when something tend needs is missing.")
+		fs.PrintDefaults()
+	}
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}

@@ -28,11 +28,17 @@ type common struct {
 
 // register adds the common flags to fs; logs says where the log goes.
 func (c *common) register(fs *flag.FlagSet, logDefault, logs string) {
-	fs.StringVar(&c.configPath, "config", config.DefaultPath(), "config file (approval mode, rules, budgets); a missing file is the defaults")
-	fs.StringVar(&c.stateDir, "state-dir", config.DefaultStateDir(), "where job logs, the audit log, the socket and the discovery file tend.json are kept (must be 0700)")
+	c.registerPaths(fs)
 	fs.DurationVar(&c.grace, "grace", engine.DefaultGrace, "how long a killed job gets between SIGTERM and SIGKILL")
 	fs.IntVar(&c.maxJobs, "max-jobs", engine.DefaultMaxJobs, "most jobs running at once")
 	fs.StringVar(&c.logLevel, "log-level", logDefault, "level of the log "+logs+": debug, info, warn or error")
+}
+
+// registerPaths adds the flags that say where the config and the state
+// are.
+func (c *common) registerPaths(fs *flag.FlagSet) {
+	fs.StringVar(&c.configPath, "config", config.DefaultPath(), "config file (approval mode, rules, budgets); a missing file is the defaults")
+	fs.StringVar(&c.stateDir, "state-dir", config.DefaultStateDir(), "where job logs, the audit log, the socket and the discovery file tend.json are kept (must be 0700)")
 }
 
 // parseLevel reads -log-level, saying what is wrong on w.
