@@ -5,11 +5,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -45,30 +50,36 @@ func ParseContainment(s string) (Containment, error) {
 
 // cgroups is an engine's cgroup v2 directory: one child group per job.
 type cgroups struct {
-	dir     string    // <cgroup2 mount><tend's own group>/tend.<token>
-	watcher *exec.Cmd // ends every job's group when tend's end of its pipe closes
-	pipe    *os.File  // tend's end; closing it (or dying) sets the watcher off
+	dir    string // <cgroup2 mount><tend's own group>/tend.<token>
+	name   string // <tend's own group>/tend.<token>, as /proc/<pid>/cgroup names it
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	watcher *exec.Cmd // ends every job's group when tend's end of its socket closes
+	conn    *os.File  // tend's end; closing it (or dying) sets the watcher off
+	closing bool
+	done    chan struct{} // closed when the last watcher has exited
 }
 
 // watchScript runs in the watcher, a shell in a session of its own that
-// ignores the signals a closing terminal or a group kill sends. It waits
-// for its stdin to end, which happens when the engine closes it or its
-// process dies however it dies, then kills every process of every job
-// (cgroup.kill on the engine's group reaches all its children) and removes
-// the groups.
-const watchScript = `trap '' HUP INT TERM QUIT PIPE
+// ignores every signal it can (all but KILL, STOP and CHLD). It waits for
+// its stdin, a socket, to end, which happens when the engine closes its end
+// or its process dies however it dies, then kills every process of every
+// job (cgroup.kill on the engine's group reaches all its children) and
+// removes the groups, deepest first. A socket, unlike a pipe, cannot be
+// opened again through /proc/<pid>/fd: no job can hold it open.
+const watchScript = `trap '' 1 2 3 4 5 6 7 8 10 11 12 13 14 15 16 18 20 21 22 23 24 25 26 27 28 29 30 31
 read -r _
 echo 1 > "$1/cgroup.kill"
 i=0
 while [ $i -lt 200 ] && grep -q '^populated 1' "$1/cgroup.events"; do sleep 0.01; i=$((i+1)); done
-for d in "$1"/job-*; do [ -d "$d" ] && rmdir "$d"; done
-rmdir "$1"`
+find "$1" -depth -type d -exec rmdir {} +`
 
 // openCgroups makes the engine's cgroup directory under tend's own group in
 // the cgroup v2 hierarchy and starts its watcher. It fails, saying why, where
 // the machine gives no writable cgroup v2 hierarchy with cgroup.kill.
-func openCgroups(token string) (*cgroups, error) {
-	base, err := ownCgroup()
+func openCgroups(token string, logger *slog.Logger) (*cgroups, error) {
+	base, own, err := ownCgroup()
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +91,25 @@ func openCgroups(token string) (*cgroups, error) {
 		os.Remove(dir)
 		return nil, errors.New("the kernel has no cgroup.kill (Linux 5.14 or later)")
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
+	c := &cgroups{dir: dir, name: path.Join(own, "tend."+token), logger: logger, done: make(chan struct{})}
+	if err := c.watch(); err != nil {
 		os.Remove(dir)
 		return nil, err
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchScript, "tend-cgroup-watcher", dir)
-	cmd.Stdin = r
+	go c.keepWatching()
+	return c, nil
+}
+
+// watch starts a watcher.
+func (c *cgroups) watch() error {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("start the cgroup watcher: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "watcher"), os.NewFile(uintptr(fds[1]), "watcher")
+	defer theirs.Close()
+	cmd := exec.Command("/bin/sh", "-c", watchScript, "tend-cgroup-watcher", c.dir)
+	cmd.Stdin = theirs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	reaper.RLock() // its exit is os/exec's to collect, as a job leader's
 	err = cmd.Start()
@@ -94,13 +117,43 @@ func openCgroups(token string) (*cgroups, error) {
 		addLeader(cmd.Process.Pid)
 	}
 	reaper.RUnlock()
-	r.Close()
 	if err != nil {
-		w.Close()
-		os.Remove(dir)
-		return nil, fmt.Errorf("start the cgroup watcher: %w", err)
+		ours.Close()
+		return fmt.Errorf("start the cgroup watcher: %w", err)
 	}
-	return &cgroups{dir: dir, watcher: cmd, pipe: w}, nil
+	c.mu.Lock()
+	c.watcher, c.conn = cmd, ours
+	if c.closing { // the engine closed meanwhile: this one ends at once
+		ours.Close()
+	}
+	c.mu.Unlock()
+	return nil
+}
+
+// keepWatching waits for the watcher, and starts another if it ended
+// before the engine closed (a job killed it): without one, a crash of tend
+// would leave the jobs running.
+func (c *cgroups) keepWatching() {
+	defer close(c.done)
+	for {
+		c.mu.Lock()
+		cmd := c.watcher
+		c.mu.Unlock()
+		err := cmd.Wait()
+		removeLeader(cmd.Process.Pid)
+		c.mu.Lock()
+		closing := c.closing
+		c.conn.Close()
+		c.mu.Unlock()
+		if closing {
+			return
+		}
+		c.logger.Warn("the cgroup watcher ended before tend; starting another", "pid", cmd.Process.Pid, "exit", err)
+		if err := c.watch(); err != nil {
+			c.logger.Error("jobs will outlive a crash of tend", "why", err)
+			return
+		}
+	}
 }
 
 // ProbeContainment says how an engine with containment c would hold its
@@ -115,7 +168,7 @@ func ProbeContainment(c Containment) (string, error) {
 	if mode == ContainSubreaper {
 		return subreaper + " (containment = subreaper)", nil
 	}
-	base, err := ownCgroup()
+	base, _, err := ownCgroup()
 	if err == nil {
 		dir := filepath.Join(base, "tend.probe-"+strconv.Itoa(os.Getpid()))
 		if err = os.Mkdir(dir, 0o755); err == nil {
@@ -138,30 +191,36 @@ func ProbeContainment(c Containment) (string, error) {
 }
 
 // ownCgroup is the directory of this process's group in the cgroup v2
-// hierarchy (the unified one, on hosts that also mount v1 controllers).
-func ownCgroup() (string, error) {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return "", err
-	}
-	path, found := "", false
-	for line := range strings.SplitSeq(string(b), "\n") {
-		if p, ok := strings.CutPrefix(line, "0::"); ok {
-			path, found = p, true
-		}
-	}
+// hierarchy (the unified one, on hosts that also mount v1 controllers), and
+// the group's name as /proc/<pid>/cgroup gives it.
+func ownCgroup() (dir, name string, err error) {
+	name, found := cgroupOf(os.Getpid())
 	if !found {
-		return "", errors.New("this process is in no cgroup v2 group")
+		return "", "", errors.New("this process is in no cgroup v2 group")
 	}
 	mount, root, err := cgroup2Mount()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	rel, err := filepath.Rel(root, path)
+	rel, err := filepath.Rel(root, name)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		return "", fmt.Errorf("this process's cgroup %s is outside the mounted hierarchy", path)
+		return "", "", fmt.Errorf("this process's cgroup %s is outside the mounted hierarchy", name)
 	}
-	return filepath.Join(mount, rel), nil
+	return filepath.Join(mount, rel), name, nil
+}
+
+// cgroupOf is the name of a process's cgroup v2 group ("0::" in
+// /proc/<pid>/cgroup).
+func cgroupOf(pid int) (name string, found bool) {
+	withProcFile("/proc/"+strconv.Itoa(pid)+"/cgroup", func(b []byte) error {
+		for line := range bytes.SplitSeq(b, []byte("\n")) {
+			if p, ok := bytes.CutPrefix(line, []byte("0::")); ok {
+				name, found = string(p), true
+			}
+		}
+		return nil
+	})
+	return name, found
 }
 
 // cgroup2Mount finds where the cgroup v2 hierarchy is mounted, and which of
@@ -207,15 +266,12 @@ func unescapeMount(s string) string {
 // close ends the watcher: with every job already ended it finds nothing to
 // kill, removes the groups and exits.
 func (c *cgroups) close() {
-	c.pipe.Close()
-	done := make(chan struct{})
-	go func() {
-		c.watcher.Wait()
-		removeLeader(c.watcher.Process.Pid)
-		close(done)
-	}()
+	c.mu.Lock()
+	c.closing = true
+	c.conn.Close()
+	c.mu.Unlock()
 	select {
-	case <-done:
+	case <-c.done:
 	case <-time.After(5 * time.Second):
 	}
 }
@@ -297,8 +353,23 @@ func (g *group) waitEmpty(d time.Duration) bool {
 	return true
 }
 
-// remove removes the group once it is empty.
-func (g *group) remove() { os.Remove(g.path) }
+// remove removes the group once it is empty, and the groups a job made in
+// it, deepest first.
+func (g *group) remove() { removeGroups(g.path) }
+
+// removeGroups removes the empty cgroup dir and every group under it.
+func removeGroups(dir string) {
+	var dirs []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	for _, d := range slices.Backward(dirs) {
+		os.Remove(d)
+	}
+}
 
 // cpuTime is the CPU time the group's processes have used so far.
 func (g *group) cpuTime() time.Duration {

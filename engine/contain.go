@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"bytes"
+	"cmp"
 	"os"
 	"slices"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,13 +34,34 @@ func (j *Job) Kill(reason string) {
 const hangupAfter = 100 * time.Millisecond
 
 // endTree signals everything of the job: TERM (and HUP for a terminal),
-// grace, KILL until nothing is left.
+// grace, KILL until nothing is left. Without a cgroup, a process found
+// during the grace that was not sent TERM (forked as the job was first
+// looked at) is sent it then.
 func (e *Engine) endTree(j *Job, grace time.Duration) {
 	if j.cg != nil {
 		e.endGroup(j, grace)
 		return
 	}
-	j.signalTree(syscall.SIGTERM)
+	sent := map[int]uint64{} // pid: start, of the processes sent TERM
+	left := func() bool {
+		first := len(sent) == 0
+		ms := j.members()
+		var fresh []procInfo
+		for _, p := range ms {
+			if sent[p.pid] != p.start {
+				sent[p.pid] = p.start
+				fresh = append(fresh, p)
+			}
+		}
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGCONT} { // a stopped process acts on TERM once continued
+			if first && !j.reaped.Load() {
+				_ = syscall.Kill(-j.pid, sig)
+			}
+			signalProcs(fresh, sig)
+		}
+		return len(ms) > 0
+	}
+	left()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(grace)
@@ -62,7 +83,8 @@ wait:
 			done = nil
 		case <-tick.C:
 		}
-		if j.Done() && len(j.members()) == 0 {
+		if j.Done() && !left() {
+			j.markEmpty()
 			e.endOrphans(false)
 			return
 		}
@@ -73,6 +95,7 @@ wait:
 	defer e.endOrphans(false) // and those of jobs already ended
 	for range 100 {
 		if j.signalTree(syscall.SIGKILL) == 0 && j.reaped.Load() {
+			j.markEmpty()
 			return
 		}
 		<-tick.C
@@ -101,13 +124,18 @@ func (e *Engine) endGroup(j *Job, grace time.Duration) {
 	}
 }
 
-// signalTree signals the job's process group and every live process that
-// belongs to it; it returns how many processes were found besides the
-// group. SIGKILL to a job in a cgroup is cgroup.kill: every process of the
-// group at once, and the forks in flight too.
+// signalTree signals every live process of the job; it returns how many it
+// found (besides its process group, without a cgroup). A SIGTERM or SIGHUP is followed
+// by a SIGCONT, as a stopped process acts on it only once continued. In a
+// cgroup the group holds them all, and SIGKILL is cgroup.kill: every process
+// of the group at once, and the forks in flight too. Without a cgroup the
+// job's processes are found before its process group is signalled: a child
+// that left the session and dropped the marker is known by its parent only
+// while that parent lives.
 func (j *Job) signalTree(sig syscall.Signal) int {
-	if !j.reaped.Load() {
-		_ = syscall.Kill(-j.pid, sig)
+	sigs := []syscall.Signal{sig}
+	if sig != syscall.SIGKILL {
+		sigs = append(sigs, syscall.SIGCONT)
 	}
 	if j.cg != nil {
 		if sig == syscall.SIGKILL {
@@ -115,9 +143,21 @@ func (j *Job) signalTree(sig syscall.Signal) int {
 			j.cg.kill()
 			return n
 		}
-		return j.cg.signal(sig)
+		n := 0
+		for _, s := range sigs {
+			n = j.cg.signal(s)
+		}
+		return n
 	}
-	return signalProcs(j.members(), sig)
+	ms := j.members()
+	n := 0
+	for _, s := range sigs {
+		if !j.reaped.Load() {
+			_ = syscall.Kill(-j.pid, s)
+		}
+		n = signalProcs(ms, s)
+	}
+	return n
 }
 
 // hasLeftovers reports whether anything of the job still runs once its
@@ -185,16 +225,18 @@ func (j *Job) members() []procInfo {
 // owner is the job a process of this process's came from, among the jobs
 // without a cgroup of every engine here; nil when it is no job's (ripgrep
 // run by a tool, a cgroup watcher, a job in a cgroup). A process claims
-// its job by its session or marker; an orphan that shed both (env -i
-// setsid) was adopted by this process, the subreaper, and is taken for the
-// job that started last before it did: tend never lets go of a process it
-// was handed, and one it cannot place is ended with that job at the latest.
+// its job by its marker or its session. One that has neither, or a marker
+// that names no job here (forged, or another tend's), was adopted by this
+// process, the subreaper, and is taken for the job that started last before
+// it did, passing over jobs that had ended with nothing left before it
+// started: tend never lets go of a process it was handed, and one it cannot
+// place is ended with that job at the latest.
 func owner(p procInfo) *Job {
-	if mySid, _ := unix.Getsid(0); p.sid == mySid || inTendCgroup(p.pid) {
+	if mySid, _ := unix.Getsid(0); p.sid == mySid || inJobCgroup(p.pid) {
 		return nil
 	}
 	id, tok := jobOf(p.pid)
-	var best *Job
+	var marked, session, latest *Job
 	forEngine(func(e *Engine) {
 		if e.cg != nil {
 			return
@@ -204,16 +246,26 @@ func owner(p procInfo) *Job {
 		for _, j := range e.jobs {
 			switch {
 			case j.leader.pid == 0: // from history
-			case id != "" && tok == e.token && id == j.ID,
-				p.sid == j.leader.pid && sessionAlive(j.leader):
-				best = j
-				return
-			case id == "" && j.leader.start <= p.start && (best == nil || later(j, best)):
-				best = j
+			case id != "" && tok == e.token && id == j.ID:
+				marked = j
+			case p.sid == j.leader.pid && sessionAlive(j.leader):
+				session = j
+			case j.leader.start <= p.start && !j.endedEmptyBefore(p.start) && (latest == nil || later(j, latest)):
+				latest = j
 			}
 		}
 	})
-	return best
+	return cmp.Or(marked, session, latest)
+}
+
+// markEmpty records that nothing of the job is left, now.
+func (j *Job) markEmpty() { j.emptyAt.CompareAndSwap(0, uptimeTicks()) }
+
+// endedEmptyBefore reports whether the job ended, with none of its
+// processes left, before clock tick t: nothing started after that is its.
+func (j *Job) endedEmptyBefore(t uint64) bool {
+	end := j.emptyAt.Load()
+	return end != 0 && end < t
 }
 
 // later reports whether job a started after job b. Start times in /proc
@@ -226,17 +278,13 @@ func later(a, b *Job) bool {
 	return a.Started.After(b.Started)
 }
 
-// inTendCgroup reports whether a process is in a job's cgroup of some
-// engine: that engine holds it.
-func inTendCgroup(pid int) bool {
+// inJobCgroup reports whether a process is in a job's cgroup of some
+// engine here: that engine holds it.
+func inJobCgroup(pid int) bool {
+	name, ok := cgroupOf(pid)
 	in := false
-	withProcFile("/proc/"+strconv.Itoa(pid)+"/cgroup", func(b []byte) error {
-		for line := range bytes.SplitSeq(b, []byte("\n")) {
-			if path, ok := bytes.CutPrefix(line, []byte("0::")); ok && bytes.Contains(path, []byte("/tend.")) {
-				in = true
-			}
-		}
-		return nil
+	forEngine(func(e *Engine) {
+		in = in || ok && e.cg != nil && strings.HasPrefix(name, e.cg.name+"/")
 	})
 	return in
 }

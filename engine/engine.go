@@ -146,7 +146,7 @@ func (e *Engine) contain() error {
 		e.held = "subreaper: jobs are found by session, marker and adoption (containment = subreaper)"
 		return nil
 	}
-	cg, err := openCgroups(e.token)
+	cg, err := openCgroups(e.token, e.logger)
 	if err != nil {
 		if mode == ContainCgroup {
 			return fmt.Errorf("no cgroup for the jobs: %w", err)

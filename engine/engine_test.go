@@ -224,6 +224,37 @@ func TestExitWithDescendantHoldingOutput(t *testing.T) {
 	assertGone(t, r.j)
 }
 
+// A process outside the job that holds its output open (it opened the
+// pipe through /proc) cannot be ended with it: the job still ends after the
+// drain, keeps what was written, says what happened, and lets go of the
+// pipe.
+func TestOutsiderHoldingOutput(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Drain: 200 * time.Millisecond})
+	dir := t.TempDir()
+	j := start(t, e, Spec{Command: "echo ready; while [ ! -e go ]; do sleep 0.01; done", Cwd: dir})
+	waitOutput(t, j, "ready")
+	w, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", j.Info().Pid), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.WriteString("from outside\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, j, 10*time.Second)
+	if note := j.Info().Note; !strings.Contains(note, "outside the job") || strings.Contains(note, "ended") {
+		t.Errorf("note %q", note)
+	}
+	waitOutput(t, j, "from outside")
+	if _, err := w.WriteString("after\n"); !errors.Is(err, syscall.EPIPE) {
+		t.Errorf("writing after the job ended: %v, want EPIPE (tend let go of the pipe)", err)
+	}
+}
+
 func TestTimeoutForegroundKills(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -177,13 +178,14 @@ func (e *Engine) loadHistory() {
 // the processes in its session (while its leader is the same process, pid
 // and start time) and those carrying its marker.
 func endLost(m meta) {
-	if m.Cgroup != "" {
+	if lostGroup(m) {
 		g := &group{path: m.Cgroup}
 		if g.populated() {
 			g.kill()
 			g.waitEmpty(2 * time.Second)
 		}
 		g.remove()
+		os.Remove(filepath.Dir(m.Cgroup)) // the dead engine's, once its last job's group is gone
 	}
 	leader, err := readProc(m.Pid)
 	sessionOK := m.Pid > 0 && err == nil && leader.start == m.PidStart
@@ -200,6 +202,14 @@ func endLost(m meta) {
 		}
 	}
 	signalProcs(ps, syscall.SIGKILL)
+}
+
+// lostGroup reports whether a lost job's record names a cgroup that looks
+// like one an engine made for it: <cgroup2 mount>/…/tend.<token>/job-<id>.
+func lostGroup(m meta) bool {
+	mount, _, err := cgroup2Mount()
+	return m.Cgroup != "" && err == nil && strings.HasPrefix(m.Cgroup, mount+"/") &&
+		filepath.Base(m.Cgroup) == "job-"+string(m.ID) && strings.HasPrefix(filepath.Base(filepath.Dir(m.Cgroup)), "tend.")
 }
 
 func parseStatus(s string) Status {

@@ -144,6 +144,7 @@ type Job struct {
 	leader    procInfo
 	cg        *group            // the job's cgroup; nil without
 	reaped    atomic.Bool       // os/exec has waited for the leader
+	emptyAt   atomic.Uint64     // the clock tick (as /proc counts) it ended at with nothing left; 0 otherwise
 	streams   map[Stream]source // stdout, stderr, merged (an interleave of the two)
 	merged    bool              // stderr shares stdout's pipe
 	pty       bool              // runs on a pseudo-terminal: one stream, the terminal's
@@ -179,9 +180,8 @@ type Job struct {
 	lost       int64     // from history: the bytes its engine reported lost
 	lostWhy    string
 
-	metaMu      sync.Mutex // orders metadata writes
-	metaWritten bool       // meta.json exists
-	metaFinal   bool       // the exit has been written
+	metaMu    sync.Mutex // orders metadata writes
+	metaFinal bool       // the exit has been written
 }
 
 // Info is a job's state for listing and events.
@@ -743,16 +743,46 @@ func (j *Job) pump(r *os.File, name Stream) {
 				buf = make([]byte, 2*len(buf))
 			}
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if n = rest(r, buf); n > 0 {
+				s.Write(buf[:n])
+				if m != nil {
+					m.add(src, off, n)
+				}
+			}
+			return
+		}
 		if err != nil {
 			return
 		}
 	}
 }
 
+// rest reads what a pipe holds now into buf, without waiting for more.
+func rest(r *os.File, buf []byte) int {
+	n := 0
+	raw, err := r.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	raw.Control(func(fd uintptr) { // the pipe is non-blocking: a read takes what is there
+		for n < len(buf) {
+			k, err := unix.Read(int(fd), buf[n:])
+			if k <= 0 || err != nil {
+				return
+			}
+			n += k
+		}
+	})
+	return n
+}
+
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
-	j.writeMeta(false) // with the pid now
+	if err := j.writeMeta(false); err != nil { // with the pid now
+		j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
+	}
 	waitErr := j.cmd.Wait()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
@@ -762,14 +792,18 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 	case <-drained:
 	case <-time.After(j.e.cfg.Drain):
 		// A descendant holds the pipe (RELIABILITY V1): end it so the rest of
-		// its output arrives, and stop waiting if it cannot be ended.
-		j.setNote("a background process kept the output open after the command exited; it was ended")
+		// its output arrives, and stop waiting if it cannot be ended (it is
+		// not the job's: another process opened the pipe through /proc).
 		j.signalTree(syscall.SIGKILL)
 		select {
 		case <-drained:
+			j.setNote("a background process kept the output open after the command exited; it was ended")
 		case <-time.After(j.e.cfg.Drain):
+			j.setNote("a process outside the job kept its output open after the command exited; what it writes from now on is not kept")
 			for _, r := range readers {
-				r.Close()
+				if r.SetReadDeadline(time.Now()) != nil { // not pollable: closing is all there is
+					r.Close()
+				}
 			}
 			<-drained
 		}
@@ -777,7 +811,9 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 	for _, r := range readers {
 		r.Close()
 	}
-	if j.hasLeftovers() {
+	if !j.hasLeftovers() {
+		j.markEmpty()
+	} else {
 		j.setNote("background processes outlived the command and were ended")
 		j.e.wg.Add(1)
 		go func() {
@@ -826,18 +862,20 @@ func (j *Job) finish(waitErr error) {
 	}
 	j.mu.Unlock()
 	j.closeStreams()
-	close(j.done)
-	j.e.mu.Lock()
+	j.e.mu.Lock() // its place is free before anyone hears it ended
 	j.e.running--
 	if j.pty {
 		j.e.ptys--
 	}
 	j.e.mu.Unlock()
+	close(j.done)
 	if j.cg != nil && !j.cg.populated() {
 		j.cg.remove()
 	}
 	j.e.publish(JobExited, j)
-	j.writeMeta(true)
+	if err := j.writeMeta(true); err != nil {
+		j.e.logger.Warn("the job's exit is not recorded on disk", "job", j.ID, "why", err)
+	}
 	j.e.retain()
 	j.e.ring()
 }

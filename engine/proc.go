@@ -51,6 +51,20 @@ func readProc(pid int) (procInfo, error) {
 	return p, err
 }
 
+// uptimeTicks is the time since boot in clock ticks, the unit of process
+// start times in /proc; 0 if it cannot be read.
+func uptimeTicks() uint64 {
+	var t uint64
+	withProcFile("/proc/uptime", func(b []byte) error {
+		// "12345.67 …": seconds, with hundredths
+		up, _, _ := bytes.Cut(b, []byte(" "))
+		secs, frac, _ := bytes.Cut(up, []byte("."))
+		t = uint64(atoi(secs))*ticksPerSecond + uint64(atoi(frac))
+		return nil
+	})
+	return t
+}
+
 // atoi reads a decimal number (0 for anything else) without allocating.
 func atoi(b []byte) int {
 	n := 0

@@ -28,19 +28,19 @@ func (j *Job) Usage() (Usage, bool) {
 	if j.Done() {
 		return Usage{}, false
 	}
-	var u Usage
+	u, at := Usage{}, time.Now()
 	if j.cg != nil {
 		u = j.cg.usage()
 	} else {
-		u = j.e.sessions.of(j.leader.pid)
+		u, at = j.e.sessions.of(j.leader.pid)
 	}
-	u.CPUPercent = j.rate(u.CPU, time.Now())
+	u.CPUPercent = j.rate(u.CPU, at)
 	return u, true
 }
 
 // rate is the job's CPU use as a percentage of one core over at least half
-// a second, from successive looks at its CPU time.
-func (j *Job) rate(cpu time.Duration, now time.Time) float64 {
+// a second, from successive looks at its CPU time (cpu, as of at).
+func (j *Job) rate(cpu time.Duration, at time.Time) float64 {
 	percent := func(cpu, wall time.Duration) float64 {
 		if wall <= 0 {
 			return 0
@@ -49,15 +49,15 @@ func (j *Job) rate(cpu time.Duration, now time.Time) float64 {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	switch d := now.Sub(j.cpuAt); {
+	switch d := at.Sub(j.cpuAt); {
 	case j.cpuAt.IsZero():
-		j.cpuPercent = percent(cpu, now.Sub(j.Started))
+		j.cpuPercent = percent(cpu, at.Sub(j.Started))
 	case d >= time.Second/2:
 		j.cpuPercent = percent(max(cpu-j.cpuSeen, 0), d) // processes gone from a session take their time with them
 	default:
 		return j.cpuPercent
 	}
-	j.cpuAt, j.cpuSeen = now, cpu
+	j.cpuAt, j.cpuSeen = at, cpu
 	return j.cpuPercent
 }
 
@@ -92,8 +92,8 @@ type sessions struct {
 	tally map[int]Usage // by session id
 }
 
-// of is what the processes of session sid use.
-func (s *sessions) of(sid int) Usage {
+// of is what the processes of session sid use, and when that was seen.
+func (s *sessions) of(sid int) (Usage, time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if time.Since(s.at) >= time.Second {
@@ -111,5 +111,5 @@ func (s *sessions) of(sid int) Usage {
 		}
 		s.at = time.Now()
 	}
-	return s.tally[sid]
+	return s.tally[sid], s.at
 }

@@ -168,18 +168,20 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // Escapes is a command line that starts processes leaving their job every
 // way known: a new session without the job's environment (env -i setsid),
 // the markers unset and a forked session (setsid -f), a double fork,
-// nohup, and a new session without environment that ignores TERM and HUP.
-// Each sleeps for mark seconds (see [NewMark]); it prints "started".
+// nohup, a new session without environment that ignores TERM and HUP, and
+// a new session with a forged marker, orphaned. Each sleeps for mark
+// seconds (see [NewMark]); it prints "started".
 func Escapes(mark string) string {
 	return fmt.Sprintf(`env -i setsid sleep %[1]s & `+
 		`(unset TEND_JOB TEND_ENGINE; setsid -f sleep %[1]s) & `+
 		`(sleep %[1]s &) ; nohup sleep %[1]s >/dev/null 2>&1 & `+
 		`env -i setsid sh -c 'trap "" TERM HUP; sleep %[1]s' & `+
+		`(TEND_JOB=999 TEND_ENGINE=forged setsid sleep %[1]s &) ; `+
 		`echo started`, mark)
 }
 
 // EscapesPerJob is how many processes [Escapes] leaves running, at least.
-const EscapesPerJob = 5
+const EscapesPerJob = 6
 
 // NewMark is a sleep length no other process has: 600 seconds and a random
 // fraction. [CountMarked] finds the processes sleeping it.
