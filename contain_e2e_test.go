@@ -5,6 +5,8 @@ package main
 // line, not by any marker of tend's.
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +177,51 @@ func TestKilledTendLeavesNothing(t *testing.T) {
 		s.cmd.Process.Kill()
 		noneLeft(t, mark, t0)
 	})
+	t.Run("its watcher killed by a job first", func(t *testing.T) {
+		t.Parallel()
+		s := startServer(t, "")
+		tend := s.cmd.Process.Pid
+		// The job's shell is tend's child: $PPID is tend. (Its own command
+		// line holds the watcher's name too.)
+		killer := `for d in /proc/[0-9]*; do
+			[ "${d#/proc/}" = $$ ] && continue
+			case "$(tr '\0' ' ' < $d/cmdline 2>/dev/null)" in *tend-cgroup-watcher*) ;; *) continue ;; esac
+			[ "$(cut -d' ' -f4 $d/stat)" = "$PPID" ] && kill -9 "${d#/proc/}" && echo "killed ${d#/proc/}"
+		done`
+		var out struct {
+			Stdout string `json:"stdout"`
+		}
+		testkit.CallOK(t, s.cs, "terminal_exec", map[string]any{"command": killer}, &out)
+		var old int
+		if _, err := fmt.Sscanf(out.Stdout, "killed %d", &old); err != nil {
+			t.Fatalf("the job found no watcher to kill: %q (tend %d, its watcher %d)", out.Stdout, tend, watcherOf(tend))
+		}
+		testkit.WaitUntil(t, 10*time.Second, "another watcher", func() bool {
+			w := watcherOf(tend)
+			return w != 0 && w != old
+		})
+		mark := testkit.NewMark()
+		startEscapes(t, s.cs, mark, 2)
+		t0 := time.Now()
+		s.cmd.Process.Kill()
+		noneLeft(t, mark, t0)
+	})
+}
+
+// watcherOf is the pid of tend's cgroup watcher, 0 if it has none.
+func watcherOf(tend int) int {
+	ds, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range ds {
+		cmdline, _ := os.ReadFile(d + "/cmdline")
+		stat, _ := os.ReadFile(d + "/stat")
+		var pid, ppid int
+		var comm, state string
+		fmt.Sscanf(string(stat), "%d %s %s %d", &pid, &comm, &state, &ppid)
+		if ppid == tend && bytes.Contains(cmdline, []byte("tend-cgroup-watcher")) {
+			return pid
+		}
+	}
+	return 0
 }
 
 // lostJob is a job as listed, with its exit code.

@@ -54,8 +54,11 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		fmt.Fprintln(stdout, "state dir:  ", c.stateDir, "(ours, 0700; no tend serves it)")
 	case errors.Is(err, app.ErrLive):
-		d, _ := discovery.Read(c.stateDir)
-		fmt.Fprintf(stdout, "state dir:   %s (served by tend pid %d at %s)\n", c.stateDir, d.Pid, d.URL)
+		if d, err := discovery.Read(c.stateDir); err == nil {
+			fmt.Fprintf(stdout, "state dir:   %s (served by tend pid %d at %s)\n", c.stateDir, d.Pid, d.URL)
+		} else {
+			fmt.Fprintf(stdout, "state dir:   %s (served by a tend that has just ended: %v)\n", c.stateDir, err)
+		}
 	default:
 		fmt.Fprintln(stdout, "state dir:  ", err)
 		return 1

@@ -153,7 +153,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if err != nil {
 		return fail[*execOutput](fmt.Errorf("auto_background_after_sec: %w", err))
 	}
-	maxOutput, _, err := replySize("max_output_kb", in.MaxOutputKB, 1<<10, 256<<10) // past the cap, the head-and-tail marker says what was left out
+	maxOutput, capped, err := replySize("max_output_kb", in.MaxOutputKB, 1<<10, 256<<10, maxReply/2) // for each of stdout and stderr
 	if err != nil {
 		return fail[*execOutput](err)
 	}
@@ -173,7 +173,11 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if err != nil {
 		return fail[*execOutput](err)
 	}
-	return ok(s.envelope(j, maxOutput, backgrounded))
+	out := s.envelope(j, maxOutput, backgrounded)
+	if capped != "" {
+		out.Warning = joinNotes(out.Warning, capped)
+	}
+	return ok(out)
 }
 
 // envelope builds the exec result from the job's logs: each stream inline up

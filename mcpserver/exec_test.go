@@ -81,11 +81,13 @@ func TestExecHeadAndTail(t *testing.T) {
 	if whole.String() != want.String() {
 		t.Fatalf("the handle gave %d bytes, want all %d", whole.Len(), want.Len())
 	}
-	// Asking for more than a reply carries gets a megabyte of head and tail.
+	// Asking for more than a reply carries gets half a megabyte of head and
+	// tail a stream, and says so.
 	var big execOutput
-	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 300000", "max_output_kb": 1 << 20}, &big)
-	if big.StdoutTruncatedBytes == 0 || len(big.Stdout) > maxReply+200 {
-		t.Fatalf("2 MB asked for with max_output_kb 1 GiB: %d bytes inline, %d left out", len(big.Stdout), big.StdoutTruncatedBytes)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 300000; seq 1 300000 >&2", "max_output_kb": 1 << 20}, &big)
+	if big.StdoutTruncatedBytes == 0 || big.StderrTruncatedBytes == 0 || len(big.Stdout)+len(big.Stderr) > maxReply+400 || !strings.Contains(big.Warning, "capped") {
+		t.Fatalf("2 MB a stream asked for with max_output_kb 1 GiB: %d+%d bytes inline, %d+%d left out, warning %q",
+			len(big.Stdout), len(big.Stderr), big.StdoutTruncatedBytes, big.StderrTruncatedBytes, big.Warning)
 	}
 	// Once its job is removed, the handle has expired.
 	testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "remove", "job_id": string(env.JobID)}, nil)

@@ -142,7 +142,7 @@ func (s *Server) addJobTools() {
 }
 
 func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput) (*mcp.CallToolResult, logsOutput, error) {
-	limit, capped, err := replySize("max_bytes", in.MaxBytes, 1, 64000)
+	limit, capped, err := replySize("max_bytes", in.MaxBytes, 1, 64000, maxReply)
 	if err != nil {
 		return fail[logsOutput](err)
 	}
@@ -200,7 +200,6 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 	return ok(out)
 }
 
-// joinNotes joins the notes that are not empty with "; ".
 // maxReply is the most output one reply carries. A megabyte is already more
 // than an agent's context takes in, and each reply is copied several times
 // on its way out (the SDK checks it against the output schema, repeats it as
@@ -210,19 +209,21 @@ func (s *Server) logs(ctx context.Context, _ *mcp.CallToolRequest, in logsInput)
 const maxReply = 1 << 20
 
 // replySize is how many bytes a reply may carry when the agent asked for
-// asked units of unit bytes (0: def bytes), and a note when that was capped.
-func replySize(name string, asked, unit, def int) (int, string, error) {
+// asked units of unit bytes (0: def bytes), at most most bytes, and a note
+// when that was capped.
+func replySize(name string, asked, unit, def, most int) (int, string, error) {
 	switch {
 	case asked == 0:
 		return def, "", nil
 	case asked < 0:
 		return 0, "", fmt.Errorf("%s must be positive, not %d", name, asked)
-	case asked > maxReply/unit:
-		return maxReply, fmt.Sprintf("%s is capped at %d: one reply carries at most 1 MiB of output", name, maxReply/unit), nil
+	case asked > most/unit:
+		return most, fmt.Sprintf("%s is capped at %d: one reply carries at most 1 MiB of output", name, most/unit), nil
 	}
 	return asked * unit, "", nil
 }
 
+// joinNotes joins the notes that are not empty with "; ".
 func joinNotes(notes ...string) string {
 	return strings.Join(slices.DeleteFunc(notes, func(n string) bool { return n == "" }), "; ")
 }
@@ -356,7 +357,7 @@ func (s *Server) outputGet(_ context.Context, _ *mcp.CallToolRequest, in outputG
 	if err != nil {
 		return fail[outputGetOutput](fmt.Errorf("stream: %w", err))
 	}
-	limit, capped, err := replySize("max_kb", in.MaxKB, 1<<10, 64<<10)
+	limit, capped, err := replySize("max_kb", in.MaxKB, 1<<10, 64<<10, maxReply)
 	if err != nil {
 		return fail[outputGetOutput](err)
 	}

@@ -57,14 +57,20 @@ func (c *limitConn) Close() error {
 }
 
 // sessionCap keeps the number of HTTP sessions under a cap: it sees every
-// request of every session, and when an initialize makes one too many, it
-// ends the session that has been idle longest.
+// request of every session, and when a new session's first request makes
+// one too many, it ends the one idle longest (since its last request ended)
+// among those with no request in flight.
 type sessionCap struct {
-	max    int
-	server *mcp.Server
+	max int
 
 	mu   sync.Mutex
-	seen map[*mcp.ServerSession]time.Time // HTTP sessions, by their last request
+	seen map[*mcp.ServerSession]*sessionUse // HTTP sessions
+}
+
+// sessionUse is what the cap knows of a session.
+type sessionUse struct {
+	last     time.Time // when its last request started or ended
+	inFlight int
 }
 
 func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -74,8 +80,13 @@ func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		c.mu.Lock()
-		_, known := c.seen[ss]
-		c.seen[ss] = time.Now()
+		u, known := c.seen[ss]
+		if !known {
+			u = &sessionUse{}
+			c.seen[ss] = u
+		}
+		u.last = time.Now()
+		u.inFlight++
 		c.mu.Unlock()
 		if !known {
 			go func() { // forget it when it ends
@@ -86,12 +97,18 @@ func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}()
 			c.evict(ss)
 		}
+		defer func() {
+			c.mu.Lock()
+			u.last = time.Now()
+			u.inFlight--
+			c.mu.Unlock()
+		}()
 		return next(ctx, method, req)
 	}
 }
 
 // evict ends the sessions idle longest, other than keep, while there are
-// more than the cap.
+// more than the cap and some are idle.
 func (c *sessionCap) evict(keep *mcp.ServerSession) {
 	for {
 		c.mu.Lock()
@@ -100,8 +117,8 @@ func (c *sessionCap) evict(keep *mcp.ServerSession) {
 			return
 		}
 		var oldest *mcp.ServerSession
-		for ss, t := range c.seen {
-			if ss != keep && (oldest == nil || t.Before(c.seen[oldest])) {
+		for ss, u := range c.seen {
+			if ss != keep && u.inFlight == 0 && (oldest == nil || u.last.Before(c.seen[oldest].last)) {
 				oldest = ss
 			}
 		}

@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -70,5 +73,43 @@ func TestSessionCap(t *testing.T) {
 	}
 	if _, err := oldest.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}}); err == nil {
 		t.Fatal("the session idle longest still answers past the cap")
+	}
+}
+
+// A session with a call in flight is not idle, however long ago the call
+// began: past the cap, an idle session ends instead and the call completes.
+func TestSessionCapSparesBusy(t *testing.T) {
+	t.Parallel()
+	ln, err := ListenLoopback(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t, engine.Config{})
+	hs := &http.Server{Handler: New(e, Options{Version: "test"}).HTTPHandler(HTTPOptions{Token: testToken, MaxSessions: 2})}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	url := URL(ln)
+	dir := t.TempDir()
+	busy := testkit.ConnectHTTP(t, url, testToken, "busy")
+	call := make(chan error, 1)
+	go func() {
+		res, err := busy.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "while [ ! -e go ]; do sleep 0.01; done", "cwd": dir}})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %s", testkit.Text(res))
+		}
+		call <- err
+	}()
+	testkit.WaitUntil(t, 10*time.Second, "the call to be running", func() bool { return len(e.List()) == 1 })
+	idle := testkit.ConnectHTTP(t, url, testToken, "idle")
+	testkit.CallOK(t, idle, "terminal_job_manage", map[string]any{"action": "list"}, nil) // idle is used after busy's call began
+	testkit.ConnectHTTP(t, url, testToken, "newest")
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-call; err != nil {
+		t.Fatalf("the busy session's call: %v", err)
+	}
+	if _, err := idle.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}}); err == nil {
+		t.Fatal("the idle session still answers past the cap; the busy one was ended instead?")
 	}
 }

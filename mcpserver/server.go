@@ -81,7 +81,7 @@ func New(e Engine, opts Options) *Server {
 	s.addPTYTools()
 	addSearchTools(s.Server, s.dir)
 	s.activity = newActivity()
-	s.capped = &sessionCap{max: MaxSessions, seen: map[*mcp.ServerSession]time.Time{}}
+	s.capped = &sessionCap{max: MaxSessions, seen: map[*mcp.ServerSession]*sessionUse{}}
 	s.AddReceivingMiddleware(s.activity.middleware, s.capped.middleware)
 	return s
 }

@@ -74,5 +74,6 @@ type Command struct {
 	Class   Class
 	Reasons []string
 
-	match []string // Argv with unexpandable words replaced by unknownWord
+	match   []string // Argv with unexpandable words replaced by unknownWord
+	dropped int      // reasons past maxReasonsPerCommand
 }

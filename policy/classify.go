@@ -153,15 +153,25 @@ const (
 	maxReasons           = 16
 )
 
-// flag raises command i to class with a reason.
+// flag raises command i to class with a reason. Past the bound, a reason
+// that raises the class takes the last one's place: the reason a command is
+// held is never the one left out.
 func (c *classifier) flag(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
+	raises := class > cmd.Class
 	cmd.Class = max(cmd.Class, class)
 	if strings.IndexByte(reason, 0) >= 0 {
 		reason = placeholders.Replace(reason)
 	}
-	if reason != "" && len(cmd.Reasons) < maxReasonsPerCommand && !slices.Contains(cmd.Reasons, reason) {
+	switch {
+	case reason == "" || slices.Contains(cmd.Reasons, reason):
+	case len(cmd.Reasons) < maxReasonsPerCommand:
 		cmd.Reasons = append(cmd.Reasons, reason)
+	case raises:
+		cmd.Reasons[len(cmd.Reasons)-1] = reason
+		cmd.dropped++
+	default:
+		cmd.dropped++
 	}
 }
 
@@ -178,6 +188,7 @@ func (c *classifier) result() Result {
 		if cmd.Class < Destructive {
 			continue
 		}
+		more += cmd.dropped
 		for _, why := range cmd.Reasons {
 			switch {
 			case slices.Contains(r.Reasons, why):

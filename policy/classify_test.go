@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -270,6 +272,21 @@ func TestBudget(t *testing.T) {
 	got := classify("ls && rm -rf build", testEnv, 0)
 	if got.Class != Unparseable || !overran(got) {
 		t.Errorf("got %v %q, want unparseable after the budget", got.Class, got.Reasons)
+	}
+}
+
+// A command with its fill of lesser reasons still says why it is held, and
+// the reasons left out are counted.
+func TestHeldReasonKept(t *testing.T) {
+	t.Parallel()
+	c := &classifier{cmds: []Command{{}}}
+	for i := range maxReasonsPerCommand + 2 {
+		c.flag(0, Write, fmt.Sprintf("writes file %d", i))
+	}
+	c.flag(0, Destructive, "deletes everything")
+	r := c.result()
+	if r.Class != Destructive || !slices.Contains(r.Reasons, "deletes everything") || !slices.Contains(r.Reasons, "and 3 more reasons") {
+		t.Errorf("%s: %q", r.Class, r.Reasons)
 	}
 }
 

@@ -394,9 +394,10 @@ func TestEventsUpdateTheList(t *testing.T) {
 	}
 }
 
-// The runtime clock ticks only when a shown runtime changes: each second
-// of the clock for young jobs (all of them at once), each minute for older
-// ones, never with nothing running. now is on a whole second.
+// The runtime clock ticks only when a shown runtime or usage changes: each
+// second of the clock for young jobs (all of them at once), each two
+// seconds for older ones (their usage), never with nothing running. now is
+// on a whole second.
 func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -407,8 +408,8 @@ func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 		{"nothing running", nil, 0},
 		{"young job", []time.Duration{4*time.Second + 300*time.Millisecond}, time.Second},
 		{"young jobs of every phase tick together", []time.Duration{300 * time.Millisecond, 2*time.Second + 600*time.Millisecond, 5*time.Second + 900*time.Millisecond}, time.Second},
-		{"old job", []time.Duration{3*time.Minute + 10*time.Second}, 50 * time.Second},
-		{"old job, started mid-second", []time.Duration{3*time.Minute + 10*time.Second + 400*time.Millisecond}, 49 * time.Second},
+		{"old job", []time.Duration{3*time.Minute + 10*time.Second}, usageEvery},
+		{"old job, started mid-second", []time.Duration{3*time.Minute + 10*time.Second + 400*time.Millisecond}, time.Second},
 		{"earliest wins", []time.Duration{3*time.Minute + 59*time.Second + 500*time.Millisecond, 10*time.Second + 900*time.Millisecond}, time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -623,5 +624,21 @@ func TestUsageShown(t *testing.T) {
 	wantIn(t, plain(h), "   42s  87%")
 	if strings.Contains(plain(h), "35M") {
 		t.Errorf("memory shown in a list too narrow for it:\n%s", plain(h))
+	}
+}
+
+// A size in the list takes at most four cells and is never shown as zero
+// when it is not.
+func TestShortBytes(t *testing.T) {
+	t.Parallel()
+	const k, m, g = 1 << 10, 1 << 20, 1 << 30
+	for n, want := range map[int64]string{
+		0: "0K", 512 * k: "512K", 999*k + 1000: "999K", 1000 * k: "1M", 1023 * k: "1M",
+		35 * m: "35M", 999 * m: "999M", 1000 * m: "1.0G", 1200 * m: "1.2G",
+		10*g - m: "10G", 10 * g: "10G", 999 * g: "999G",
+	} {
+		if got := shortBytes(n); got != want || len(got) > 4 {
+			t.Errorf("shortBytes(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

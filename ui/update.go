@@ -276,19 +276,24 @@ func (m *Model) syncKeys() {
 	k.Pane.Live.SetEnabled(m.pane.scrolledBack())
 }
 
+// usageEvery is how often the usage of running jobs is looked at again
+// once their runtimes change only each minute.
+const usageEvery = 2 * time.Second
+
 // scheduleTick arms one timer for the moment the shown runtime of some
 // running job, or the shown wait of some pending approval, changes (each
-// second under a minute, then each minute). With neither nothing is armed:
-// an idle UI does not wake.
+// second under a minute, then each minute), and for the usage of running
+// jobs at least each usageEvery. With neither nothing is armed: an idle UI
+// does not wake.
 func (m *Model) scheduleTick() tea.Cmd {
 	now := m.now()
 	var next time.Time
-	consider := func(since time.Time) {
+	consider := func(since time.Time, most time.Duration) {
 		since = since.Truncate(time.Second) // as m.since counts
 		age := now.Sub(since)
 		step := time.Second
 		if age >= time.Minute {
-			step = time.Minute
+			step = min(time.Minute, most)
 		}
 		at := since.Add((age/step + 1) * step)
 		if next.IsZero() || at.Before(next) {
@@ -297,11 +302,11 @@ func (m *Model) scheduleTick() tea.Cmd {
 	}
 	for _, in := range m.jobs {
 		if in.Status == engine.Running {
-			consider(in.StartedAt)
+			consider(in.StartedAt, usageEvery)
 		}
 	}
 	for i := range m.appr.len() {
-		consider(m.appr.at(i).Asked)
+		consider(m.appr.at(i).Asked, time.Minute)
 	}
 	if next.IsZero() || (!m.tickAt.IsZero() && !next.Before(m.tickAt)) {
 		return nil

@@ -230,15 +230,16 @@ func shortAge(d time.Duration) string {
 
 // shortBytes prints a size in at most four cells: 512K, 35M, 1.2G.
 func shortBytes(n int64) string {
+	const k, m, g = 1 << 10, 1 << 20, 1 << 30
 	switch {
-	case n < 1000<<10:
-		return fmt.Sprintf("%dK", n>>10)
-	case n < 1000<<20:
-		return fmt.Sprintf("%dM", n>>20)
-	case n < 10<<30:
-		return fmt.Sprintf("%.1fG", float64(n)/(1<<30))
+	case n < 1000*k:
+		return fmt.Sprintf("%dK", n/k)
+	case (n+m/2)/m < 1000:
+		return fmt.Sprintf("%dM", (n+m/2)/m)
+	case float64(n)/g < 9.95:
+		return fmt.Sprintf("%.1fG", float64(n)/g)
 	}
-	return fmt.Sprintf("%dG", n>>30)
+	return fmt.Sprintf("%dG", (n+g/2)/g)
 }
 
 // longBytes prints a size for reading: 512 KiB, 35 MiB, 1.2 GiB.

@@ -126,10 +126,12 @@ func private(path string, typ fs.FileMode) error {
 	switch {
 	case fi.Mode().Type() != typ:
 		return fmt.Errorf("%w: %s is a %s, not what tend makes there", ErrUntrusted, path, fi.Mode().Type())
-	case !ok || int(st.Uid) != os.Getuid():
+	case !ok:
+		return fmt.Errorf("%w: %s has no owner tend can see", ErrUntrusted, path)
+	case int(st.Uid) != os.Getuid():
 		return fmt.Errorf("%w: %s is owned by uid %d, not by us (uid %d)", ErrUntrusted, path, st.Uid, os.Getuid())
 	case fi.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%w: %s has mode %#o: others may write it", ErrUntrusted, path, fi.Mode().Perm())
+		return fmt.Errorf("%w: %s has mode %#o: others may read or write it", ErrUntrusted, path, fi.Mode().Perm())
 	}
 	return nil
 }
