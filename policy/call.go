@@ -87,6 +87,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
+	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
+		return idx
+	}
 	lookup(iv.name)(iv)
 	return idx
 }

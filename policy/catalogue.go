@@ -7,7 +7,7 @@ import "strings"
 type handler func(iv *inv)
 
 // catalogue maps a command's base name to its handler. Commands not in it
-// are Write: they may change things, but nothing known to be destructive.
+// are Write, unless their words say they destroy state (see unknownTool).
 // It is filled once, by the init below, and only read after that.
 var catalogue map[string]handler
 
@@ -24,7 +24,7 @@ func lookup(name string) handler {
 			return h
 		}
 	}
-	return writes
+	return unknownTool
 }
 
 // readOnly leaves the command ReadOnly.
@@ -96,6 +96,7 @@ func init() {
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
 		{mongo, []string{"mongosh", "mongo"}},
+		{destroys("deletes a database or its users"), []string{"dropdb", "dropuser", "dropdb.exe"}},
 		{redis, []string{"redis-cli", "valkey-cli"}},
 
 		// Infrastructure: clusters, containers, clouds.
@@ -114,7 +115,18 @@ func init() {
 			[]string{"pulumi"}},
 
 		// The machine: processes, services, firewall, cron, power, users.
-		{kill, []string{"kill"}},
+		{signals, []string{"kill", "pkill", "killall", "killall5", "skill", "slay", "fuser"}},
+		{service, []string{"service"}},
+		{passwd, []string{"passwd"}},
+		{destroys("changes or locks user accounts"), []string{"usermod", "chpasswd", "chage", "groupdel", "delgroup", "gpasswd"}},
+		{destroys("removes storage volumes"), []string{"lvremove", "vgremove", "pvremove", "lvreduce"}},
+		{destroys("unloads kernel modules"), []string{"rmmod"}},
+		{destroys("turns swap off"), []string{"swapoff"}},
+		{pkgManager, []string{"apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk", "snap", "flatpak", "dpkg", "rpm", "port"}},
+		{cp, []string{"cp", "install"}},
+		{ln, []string{"ln"}},
+		{tar, []string{"tar", "bsdtar", "gtar"}},
+		{unzip, []string{"unzip", "7z"}},
 		{systemctl, []string{"systemctl"}},
 		{iptables, []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft"}},
 		{nft, []string{"nft"}},
@@ -132,6 +144,8 @@ func init() {
 		{interp("-e"), []string{"ruby"}},
 		{interp("-r"), []string{"php"}},
 		{interp("eval"), []string{"deno"}},
+		{interp("-e"), []string{"lua", "luajit", "Rscript", "R"}},
+		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.
@@ -151,7 +165,7 @@ func init() {
 		{env, []string{"env"}},
 		{timeout, []string{"timeout", "gtimeout"}},
 		{command, []string{"command"}},
-		{wrapper(), []string{"builtin", "nohup", "unbuffer", "caffeinate", "catchsegv"}},
+		{wrapper(), []string{"builtin", "nohup", "unbuffer", "caffeinate"}},
 		{wrapper("-n", "--adjustment"), []string{"nice", "renice-run"}},
 		{wrapper("-c", "-n", "--class", "--classdata"), []string{"ionice"}},
 		{wrapper("-i", "-o", "-e", "--input", "--output", "--error"), []string{"stdbuf"}},
@@ -167,6 +181,14 @@ func init() {
 		{chrootCmd, []string{"chroot"}},
 		{wrapper("-p", "--package", "-c", "--call"), []string{"npx", "bunx", "pnpx"}},
 		{su, []string{"su", "runuser"}},
+		{scriptCmd, []string{"script"}},
+		{wrapper("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-I", "-b", "-X", "-P", "-n", "-l", "-L", "-S", "-O"), []string{"strace", "ltrace"}},
+		{wrapper("-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
+			"--uid", "--gid", "--nice", "--working-directory", "--description", "--slice", "-t"), []string{"systemd-run"}},
+		{wrapper("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"), []string{"nsenter"}},
+		{wrapper("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file"), []string{"xvfb-run"}},
+		{wrapper("-f", "-q"), []string{"proxychains", "proxychains4", "torsocks", "tsocks"}},
+		{wrapper(), []string{"unshare", "firejail", "dbus-run-session", "fakeroot", "valgrind", "chronic", "catchsegv"}},
 	} {
 		for _, n := range e.names {
 			if _, dup := catalogue[n]; dup {

@@ -71,6 +71,7 @@ type classifier struct {
 	budget   time.Duration
 	cfgs     map[cfgKey]*expand.Config // see expandConfig
 	timedOut bool
+	written  map[string]source // files this command writes, by absolute path: what goes into them
 }
 
 // Placeholders for unknown directories: absolute paths no real path can

@@ -114,7 +114,8 @@ func TestClassify(t *testing.T) {
 		{"eval 'cd /'; rm -rf usr", Destructive},
 		{"mv ~ /tmp/x", Destructive},
 		{"dd if=/dev/zero of=/dev/sda", Destructive},
-		{"truncate --size=0 app.log", Destructive},
+		{"truncate --size=0 app.log", Write}, // inside the working directory
+		{"truncate --size=0 ~/app.log", Destructive},
 		{"crontab -r", Destructive},
 		{"find ~/old -delete", Destructive},
 		{"xargs -I{} rm -rf {} < list.txt", Destructive},
@@ -316,6 +317,41 @@ func TestReasonsBounded(t *testing.T) {
 	for _, why := range r.Reasons {
 		if len(why) > 2*maxShown+100 {
 			t.Errorf("a reason of %d bytes: %.80q…", len(why), why)
+		}
+	}
+}
+
+// A tool the catalogue does not know is held when its words say it
+// destroys state, and not for ordinary words.
+func TestUnknownToolsByEffect(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		cmd  string
+		held bool
+	}{
+		{"heroku apps:destroy myapp --confirm myapp", true},
+		{"npx prisma migrate reset --force", true},
+		{"etcdctl del --prefix /", true},
+		{"flyctl volumes destroy vol_123 -y", true},
+		{"bunx prisma db push --force-reset", true},
+		{`cqlsh -e "DROP KEYSPACE prod"`, true},
+		{"somecli scale web --replicas=0", true},
+		{"mongorestore --drop dump/", true},
+		{"python manage.py flush --noinput", true},
+		{"bundle exec rails db:drop", true},
+		{"mysqladmin -f drop shop", true},
+		{"npm uninstall lodash", false},
+		{"poetry remove requests", false},
+		{"cargo clean", false},
+		{"npm prune", false},
+		{"gh pr merge 12 --squash --delete-branch", false},
+		{"go test -run TestDelete ./...", false},
+		{"jest src/delete.test.ts", false},
+		{"python scripts/delete_stale.py --help", false},
+		{"make test", false},
+	} {
+		if got := classifyT(t, c.cmd); got.Class.Held() != c.held {
+			t.Errorf("%q: %v %q, want held %v", c.cmd, got.Class, got.Reasons, c.held)
 		}
 	}
 }

@@ -2,48 +2,69 @@ package policy
 
 import (
 	"bufio"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// corpusRow is one line of testdata/policy-corpus.tsv.
+// corpusRow is one line of a corpus file (testdata/*.tsv).
 type corpusRow struct {
+	file        string
 	line        int
 	destructive bool
 	cmd, note   string
 }
 
+// kind is the row's kind: the tag its note starts with ("[remote] …").
+func (r corpusRow) kind() string {
+	if k, _, ok := strings.Cut(strings.TrimPrefix(r.note, "["), "]"); ok && strings.HasPrefix(r.note, "[") {
+		return k
+	}
+	return "other"
+}
+
+func (r corpusRow) String() string { return fmt.Sprintf("%s:%d", r.file, r.line) }
+
 // testEnv is where corpus commands are imagined to run: a project under
 // the home directory, as for most users.
 var testEnv = Env{Cwd: "/home/user/project", Home: "/home/user"}
 
-// loadCorpus reads the corpus. Encoding (its header): a doubled backslash
-// is one backslash, backslash-n is a newline, no other escapes.
+// loadCorpus reads every corpus file in testdata. Encoding (their
+// headers): a doubled backslash is one backslash, backslash-n is a
+// newline, no other escapes.
 func loadCorpus(tb testing.TB) []corpusRow {
 	tb.Helper()
-	f, err := os.Open("testdata/policy-corpus.tsv")
-	if err != nil {
-		tb.Fatal(err)
+	files, err := filepath.Glob("testdata/*.tsv")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no corpus in testdata: %v", err)
 	}
-	defer f.Close()
 	var rows []corpusRow
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			tb.Fatal(err)
 		}
-		parts := strings.SplitN(line, "\t", 3)
-		if len(parts) != 3 || (parts[0] != "destructive" && parts[0] != "safe") {
-			tb.Fatalf("corpus line %d: malformed: %q", n, line)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		n := 0
+		for sc.Scan() {
+			n++
+			line := sc.Text()
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			parts := strings.SplitN(line, "\t", 3)
+			if len(parts) != 3 || (parts[0] != "destructive" && parts[0] != "safe") {
+				tb.Fatalf("%s line %d: malformed: %q", name, n, line)
+			}
+			rows = append(rows, corpusRow{file: filepath.Base(name), line: n, destructive: parts[0] == "destructive", cmd: decodeCorpus(parts[1]), note: parts[2]})
 		}
-		rows = append(rows, corpusRow{line: n, destructive: parts[0] == "destructive", cmd: decodeCorpus(parts[1]), note: parts[2]})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+		if err := sc.Err(); err != nil {
+			tb.Fatal(err)
+		}
+		f.Close()
 	}
 	return rows
 }
@@ -100,16 +121,16 @@ func TestCorpus(t *testing.T) {
 		got := classifyT(t, r.cmd)
 		if r.destructive {
 			if !got.Class.Held() {
-				t.Errorf("line %d: %q classified %v, want held (%s)", r.line, r.cmd, got.Class, r.note)
+				t.Errorf("%s: %q classified %v, want held (%s)", r, r.cmd, got.Class, r.note)
 			} else if len(got.Reasons) == 0 {
-				t.Errorf("line %d: %q held without a reason", r.line, r.cmd)
+				t.Errorf("%s: %q held without a reason", r, r.cmd)
 			}
 			continue
 		}
 		safe++
 		if got.Class.Held() {
 			held++
-			t.Logf("false positive, line %d: %q → %v %q", r.line, r.cmd, got.Class, got.Reasons)
+			t.Logf("false positive, %s: %q → %v %q", r, r.cmd, got.Class, got.Reasons)
 		}
 	}
 	rate := float64(held) / float64(safe)

@@ -16,9 +16,10 @@ import (
 // statically ($var, $(…), an unset variable) becomes one arg with ok false;
 // src keeps its source text for display.
 type arg struct {
-	s   string
-	ok  bool
-	src string
+	s    string
+	ok   bool
+	src  string
+	item bool // unknown, but an operand: items xargs reads (file names, not options)
 }
 
 // shown is the argument as written, cut for a reason a person reads: a

@@ -13,6 +13,8 @@ func opts(args []arg) (flags []arg, operands []arg) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case !a.ok && a.item:
+			operands = append(operands, a)
 		case !a.ok:
 			flags = append(flags, a)
 			operands = append(operands, a)
@@ -139,7 +141,7 @@ func find(iv *inv) {
 		case "-delete":
 			iv.flag(Write, "")
 			for _, r := range roots {
-				t := iv.c.resolve(iv.sc, r)
+				t := iv.c.resolve(iv.sc, under(r, filtered)) // what it deletes is under the root
 				if iv.sc.remote {
 					iv.flag(Destructive, "find -delete on a remote host")
 				} else if why := iv.c.danger(t); why != "" {
@@ -267,23 +269,41 @@ func dd(iv *inv) {
 func truncate(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
-	for i, a := range args {
-		if !a.ok {
-			continue
-		}
+	shrinks := false
+	var files []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		size := ""
 		switch {
-		case a.s == "-s" || a.s == "--size":
-			if i+1 < len(args) {
-				size = args[i+1].s
+		case !a.ok || !strings.HasPrefix(a.s, "-"):
+			files = append(files, a)
+			continue
+		case (a.s == "-s" || a.s == "--size" || a.s == "-r" || a.s == "--reference") && i+1 < len(args):
+			i++
+			if a.s == "-s" || a.s == "--size" {
+				size = args[i].s
 			}
 		case strings.HasPrefix(a.s, "--size="):
 			size = strings.TrimPrefix(a.s, "--size=")
 		case strings.HasPrefix(a.s, "-s"):
 			size = a.s[2:]
+		default:
+			continue
 		}
-		if size == "0" || size == "0K" || size == "0M" || strings.HasPrefix(size, "<") {
-			iv.flag(Destructive, "truncate -s 0 empties files")
+		shrinks = shrinks || !strings.HasPrefix(size, "+")
+	}
+	if !shrinks || iv.sc.remote {
+		return
+	}
+	for _, f := range files {
+		t := iv.c.resolve(iv.sc, f)
+		if dataFile(t.path) {
+			iv.flag(Destructive, "truncate empties a database file: "+iv.c.show(t))
+		} else if why := iv.c.danger(t); why != "" {
+			if why == "unresolved" {
+				why = "a path computed at run time"
+			}
+			iv.flag(Destructive, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
 		}
 	}
 }
@@ -295,6 +315,7 @@ func mv(iv *inv) {
 	if len(operands) < 2 || iv.sc.remote {
 		return
 	}
+	iv.overwrites(operands[len(operands)-1])
 	for _, a := range operands[:len(operands)-1] {
 		t := iv.c.resolve(iv.sc, a)
 		why := iv.c.danger(t)
@@ -336,18 +357,26 @@ func tee(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	appending := hasFlag(flags, "a", "--append")
 	for _, a := range operands {
+		iv.c.wrote(iv.sc, a, iv.in, appending)
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
 	}
 }
 
-// sed is read-only unless it edits in place.
+// sed is read-only unless it edits in place: then its files outside the
+// working directory are flagged.
 func sed(iv *inv) {
-	flags, _ := opts(iv.rest(1))
+	flags, operands := opts(iv.rest(1))
+	script := !hasFlag(flags, "ef", "--expression", "--file") // else the first operand is the script
 	for _, f := range flags {
 		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") ||
 			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
 			iv.flag(Write, "")
+			if script && len(operands) > 0 {
+				operands = operands[1:]
+			}
+			iv.inPlace(operands)
+			return
 		}
 	}
 }
@@ -377,4 +406,14 @@ func fdisk(iv *inv) {
 		return
 	}
 	iv.flag(Destructive, iv.name+" rewrites a partition table")
+}
+
+// dataFile reports whether p is named like a database or a dump of one:
+// emptying it loses data wherever it is, unlike a log.
+func dataFile(p string) bool {
+	switch path.Ext(p) {
+	case ".db", ".sqlite", ".sqlite3", ".db3", ".mdb", ".accdb", ".rdb", ".aof", ".dump", ".realm", ".ldb", ".duckdb", ".parquet":
+		return true
+	}
+	return false
 }

@@ -47,6 +47,7 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 			return
 		}
 		iv.flag(Write, "")
+		verbEffect(iv)
 	}
 }
 
@@ -208,6 +209,9 @@ func cloudVerb(iv *inv) {
 			return
 		}
 	}
+	if verbEffect(iv) {
+		return
+	}
 	for _, v := range pos {
 		if v == "list" || v == "describe" || v == "view" || v == "show" || v == "status" {
 			return
@@ -216,26 +220,14 @@ func cloudVerb(iv *inv) {
 	iv.flag(Write, "")
 }
 
-// kill: a pid operand of -1 signals every process we may signal.
-func kill(iv *inv) {
-	iv.flag(Write, "")
-	args := iv.rest(1)
-	for i, a := range args {
-		if !a.ok {
-			continue
-		}
-		if a.s == "-1" && (i > 0 || len(args) == 1) {
-			iv.flag(Destructive, "kill -1 signals every process")
-		}
-	}
-}
-
-// systemctl power verbs.
+// systemctl verbs that stop the machine or its services.
 func systemctl(iv *inv) {
 	pos := positionals(iv.rest(1), "-H", "--host", "-M", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal")
 	switch v := at(pos, 0); v {
-	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency", "suspend", "hibernate", "hybrid-sleep", "isolate":
 		iv.flag(Destructive, "systemctl "+v+" stops the machine")
+	case "stop", "disable", "mask", "kill", "reset-failed", "revert", "clean", "freeze":
+		iv.flag(Destructive, "systemctl "+v+" stops or disables services")
 	case "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "is-active", "is-enabled", "is-failed", "list-dependencies":
 	default:
 		iv.flag(Write, "")

@@ -13,9 +13,16 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = regexp.MustCompile(`(?:\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
+	// fileDelete matches deleting or emptying one file; its path follows.
+	fileDelete = regexp.MustCompile(`(?:\bos\.(?:remove|unlink|rmdir|removedirs)|\bfs\.(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	// homeRef is a path computed from the home directory.
+	homeRef = regexp.MustCompile(`^(?:os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	// secretRef is a secrets file named in code, and netRef a way to send it.
+	secretRef = regexp.MustCompile(`\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
+	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|https?://`)
 	// pipeToShell is awk's print | "sh" and the like.
 	pipeToShell = regexp.MustCompile(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
@@ -43,6 +50,24 @@ func (iv *inv) interpCode(code arg) {
 	if pipeToShell.MatchString(s) {
 		iv.flag(Unparseable, iv.name+" program pipes its output into a shell")
 	}
+	if secretRef.MatchString(s) && netRef.MatchString(s) {
+		iv.flag(Destructive, iv.name+" one-liner reads a secrets file or the environment and opens a network connection")
+	}
+	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
+		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
+		rest := s[m[1]:]
+		lit, ok := stringLit(rest)
+		if !ok {
+			if homeRef.MatchString(rest) {
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a file under the home directory")
+			}
+			continue
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
+		if why := iv.c.danger(t); why != "" {
+			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+		}
+	}
 	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
@@ -51,7 +76,7 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a directory tree computed at run time")
 			continue
 		}
-		t := iv.c.resolve(iv.sc, arg{s: lit, ok: true, src: lit})
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
 		if why := iv.c.danger(t); why != "" {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
 		}
@@ -141,12 +166,16 @@ func interp(codeOpts ...string) handler {
 				}
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
-				if a.s != "-" {
-					return // a script file or module: ordinary work
+				if a.s != "-" { // a script file: ordinary work, unless this command wrote it or its words say otherwise (manage.py flush)
+					if !iv.runsWritten(a, iv.interpCode) {
+						verbEffect(iv)
+					}
+					return
 				}
 				break
 			}
 			if a.s == "-m" { // python -m module
+				verbEffect(iv)
 				return
 			}
 		}
@@ -182,4 +211,14 @@ func awk(iv *inv) {
 			return
 		}
 	}
+}
+
+// tilde expands a leading ~ in a path written in code (R, Ruby and Perl's
+// glob expand it; Python and Node do not, but a path under a directory
+// named ~ is no better).
+func (c *classifier) tilde(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		return c.home + p[1:]
+	}
+	return p
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,24 +22,33 @@ func quote(tb testing.TB, x string) string {
 	return q
 }
 
+// after is x followed on its line by s; after a heredoc, whose end must
+// stand alone on its line, s goes on the next line.
+func after(x, s string) string {
+	if strings.Contains(x, "<<") {
+		return x + "\n" + strings.TrimLeft(s, "; ")
+	}
+	return x + s
+}
+
 var destructiveVariants = []variant{
 	{"true && X", func(_ testing.TB, x string) string { return "true && " + x }},
-	{"X; true", func(_ testing.TB, x string) string { return x + "; true" }},
-	{"(X)", func(_ testing.TB, x string) string { return "(" + x + ")" }},
-	{"{ X; }", func(_ testing.TB, x string) string { return "{ " + x + "; }" }},
+	{"X; true", func(_ testing.TB, x string) string { return after(x, "; true") }},
+	{"(X)", func(_ testing.TB, x string) string { return "(" + after(x, ")") }},
+	{"{ X; }", func(_ testing.TB, x string) string { return "{ " + after(x, "; }") }},
 	{"bash -c 'X'", func(tb testing.TB, x string) string { return "bash -c " + quote(tb, x) }},
 	{"sh -c 'X'", func(tb testing.TB, x string) string { return "sh -c " + quote(tb, x) }},
 	{"sudo X", func(_ testing.TB, x string) string { return "sudo " + x }},
 	{"env X", func(_ testing.TB, x string) string { return "env " + x }},
 	{"timeout 5 X", func(_ testing.TB, x string) string { return "timeout 5 " + x }},
-	{"X # note", func(_ testing.TB, x string) string { return x + " # note" }},
-	{"X 2>/dev/null", func(_ testing.TB, x string) string { return x + " 2>/dev/null" }},
+	{"X # note", func(_ testing.TB, x string) string { return after(x, " # note") }},
+	{"X 2>/dev/null", func(_ testing.TB, x string) string { return after(x, " 2>/dev/null") }},
 }
 
 var safeVariants = []variant{
 	{"time X", func(_ testing.TB, x string) string { return "time " + x }},
-	{"X 2>&1", func(_ testing.TB, x string) string { return x + " 2>&1" }},
-	{"(X)", func(_ testing.TB, x string) string { return "(" + x + ")" }},
+	{"X 2>&1", func(_ testing.TB, x string) string { return after(x, " 2>&1") }},
+	{"(X)", func(_ testing.TB, x string) string { return "(" + after(x, ")") }},
 }
 
 // TestMetamorphic: every variant of a destructive row stays held, and each
@@ -57,7 +67,7 @@ func TestMetamorphic(t *testing.T) {
 			if got := classifyT(t, cmd); got.Class.Held() {
 				held++
 			} else {
-				t.Errorf("%s: line %d: %q classified %v, want held", v.name, r.line, cmd, got.Class)
+				t.Errorf("%s: %s: %q classified %v, want held", v.name, r, cmd, got.Class)
 			}
 		}
 		t.Logf("destructive %-14s held %d/%d", v.name, held, total)
@@ -72,7 +82,7 @@ func TestMetamorphic(t *testing.T) {
 			cmd := v.wrap(t, r.cmd)
 			if got := classifyT(t, cmd); got.Class.Held() {
 				held++
-				t.Logf("%s: false positive, line %d: %q → %v %q", v.name, r.line, cmd, got.Class, got.Reasons)
+				t.Logf("%s: false positive, %s: %q → %v %q", v.name, r, cmd, got.Class, got.Reasons)
 			}
 		}
 		rate := float64(held) / float64(total)

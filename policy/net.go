@@ -16,6 +16,11 @@ func curl(iv *inv) {
 		if !a.ok {
 			continue
 		}
+		if (a.s == "-o" || a.s == "--output" || (iv.name == "wget" && a.s == "-O")) && i+1 < len(args) {
+			iv.c.wrote(iv.sc, args[i+1], source{kind: srcDownload}, false)
+		} else if f, ok := strings.CutPrefix(a.s, "--output-document="); ok {
+			iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcDownload}, false)
+		}
 		val, isData := "", false
 		for _, o := range dataOpts {
 			if a.s == o && i+1 < len(args) {

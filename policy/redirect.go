@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -29,7 +31,13 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 		if err == nil && len(fs) == 1 {
 			a = fs[0]
 		}
+		if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
+			c.wrote(sc, a, w.output(st, sc, source{}), !truncating)
+		}
 		class, why := c.writeTarget(sc, a, truncating)
+		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
+			class, why = Destructive, "empties a database file: "+a.s
+		}
 		switch {
 		case class == ReadOnly:
 		case class >= Destructive || idx < 0:
@@ -66,12 +74,21 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	case c.trustedProject() && isUnder(p, c.project), c.inTemp(p):
 		return Write, ""
 	}
-	if truncating && !t.children {
-		if _, err := os.Lstat(p); err == nil {
-			return Destructive, "overwrites an existing file outside the working directory: " + c.show(t)
+	if !truncating || t.children {
+		return Write, ""
+	}
+	fi, err := os.Lstat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		return Write, "" // a new file in it
+	case err == nil:
+		return Destructive, "overwrites an existing file outside the working directory: " + c.show(t)
+	case errors.Is(err, fs.ErrNotExist):
+		if _, perr := os.Stat(path.Dir(p)); perr == nil {
+			return Write, "" // a new file
 		}
 	}
-	return Write, ""
+	return Destructive, "writes outside the working directory, over what may be there: " + c.show(t)
 }
 
 // startupFile reports whether p is read by shells or tools at start-up, so
@@ -98,4 +115,64 @@ func isSystemPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// wrote records that this command writes what src carries to the file a
+// (appending to what it wrote there before), so that running the file
+// later in the same command is judged by its content.
+func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
+	if !a.ok || sc.remote {
+		return
+	}
+	p := c.resolve(sc, a).path
+	if p == "" {
+		return
+	}
+	if c.written == nil {
+		c.written = map[string]source{}
+	}
+	if old, ok := c.written[p]; ok && appending {
+		if old.kind == srcText && src.kind == srcText {
+			src.text = old.text + src.text
+		} else {
+			src = source{kind: max(old.kind, src.kind)}
+		}
+	}
+	c.written[p] = src
+}
+
+// runsWritten judges running a file (as a script, or with an interpreter)
+// that this command wrote: by its content when known. It reports whether
+// the file is one.
+func (iv *inv) runsWritten(file arg, run func(code arg)) bool {
+	if !file.ok || iv.c.written == nil {
+		return false
+	}
+	src, ok := iv.c.written[iv.c.resolve(iv.sc, file).path]
+	if !ok {
+		return false
+	}
+	switch src.kind {
+	case srcText:
+		run(arg{s: src.text, ok: true, src: src.text})
+	case srcDownload:
+		iv.flag(Destructive, iv.name+" runs a file this command downloaded: "+file.shown())
+	default:
+		iv.flag(Unparseable, iv.name+" runs a file this command wrote from a source tend cannot see: "+file.shown())
+	}
+	return true
+}
+
+// writesNothing reports whether a statement's redirections only empty
+// their files (": > f", "> f", "true > f").
+func writesNothing(st *syntax.Stmt) bool {
+	if st.Cmd == nil {
+		return true
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 1 {
+		return false
+	}
+	name := litOf(ce.Args[0])
+	return name == ":" || name == "true"
 }

@@ -48,8 +48,12 @@ func shellCmd(iv *inv) {
 		iv.shell(args[script], iv.sc)
 	case script >= 0 && !args[script].ok:
 		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].shown())
+	case script >= 0 && (args[script].s == "/dev/stdin" || args[script].s == "/proc/self/fd/0" || args[script].s == "/dev/fd/0"):
+		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	case script >= 0:
-		// A local script file: ordinary work, Write.
+		// A local script file: ordinary work, Write, unless this command
+		// wrote it.
+		iv.runsWritten(args[script], func(code arg) { iv.shell(code, iv.sc) })
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
@@ -90,6 +94,8 @@ func source_(iv *inv) {
 		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.shown())
 	case a.s == "/dev/stdin" || a.s == "-":
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+	default:
+		iv.runsWritten(a, func(code arg) { iv.shell(code, iv.sc) })
 	}
 }
 

@@ -70,6 +70,11 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 			}
 		}
 	}
+	return w.output(st, sc, prev)
+}
+
+// output says what a statement writes to its stdout, wherever that goes.
+func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return source{kind: srcPipe}
@@ -113,7 +118,8 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 			return source{kind: srcPipe}
 		}
 		return source{kind: srcText, text: s}
-	case name == "cat" || name == "base64" || name == "xxd" || name == "gzip" || name == "tar" || name == "zip" || name == "gpg":
+	case name == "cat" || name == "base64" || name == "xxd" || name == "gzip" || name == "tar" || name == "zip" || name == "gpg" ||
+		name == "xz" || name == "bzip2" || name == "zstd" || name == "openssl" || name == "head" || name == "tail" || name == "od":
 		for _, a := range args[1:] {
 			if a.ok && isSecretPath(a.s) {
 				return source{kind: srcSecret}
@@ -195,7 +201,9 @@ func isSecretPath(p string) bool {
 		base == ".netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
 		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"),
 		base == "credentials" && strings.Contains(p, ".aws"),
-		strings.Contains(p, "/.ssh/"), strings.Contains(p, "/.gnupg/"),
+		strings.Contains(p, "/.ssh/"), strings.Contains(p, "/.gnupg/"), strings.Contains(p, "/.aws/"),
+		base == ".ssh", base == ".gnupg", base == ".aws", base == ".kube", base == ".password-store",
+		strings.Contains(p, "/.config/gh/"), strings.Contains(p, "/.docker/config.json"),
 		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"):
 		return true
 	}

@@ -177,7 +177,7 @@ func xargs(iv *inv) {
 	if i < len(args) {
 		cmd = args[i:]
 	}
-	item := arg{src: "<items from stdin>"}
+	item := arg{src: "<items from stdin>", item: true}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
@@ -217,7 +217,7 @@ func parallel(iv *inv) {
 		}
 	}
 	if fromStdin {
-		inputs = []arg{{src: "<items from stdin>"}}
+		inputs = []arg{{src: "<items from stdin>", item: true}}
 	}
 	for _, in := range inputs {
 		if len(cmd) == 0 {
@@ -305,5 +305,25 @@ func taskset(iv *inv) {
 	i := skipOpts(iv.args)
 	if i+1 < len(iv.args) {
 		iv.exec(iv.args[i+1:])
+	}
+}
+
+// script [opts] [-c code] [file]: the code is re-parsed (script -qc 'code'
+// too); without it script starts a shell.
+func scriptCmd(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.args
+	for i, a := range args {
+		switch {
+		case !a.ok || i+1 >= len(args):
+		case a.s == "-c" || a.s == "--command",
+			strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "c"):
+			iv.shell(args[i+1], iv.sc)
+			return
+		}
+		if a.ok && strings.HasPrefix(a.s, "--command=") {
+			iv.shell(arg{s: strings.TrimPrefix(a.s, "--command="), ok: true, src: a.s}, iv.sc)
+			return
+		}
 	}
 }
