@@ -91,6 +91,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	lookup(iv.name)(iv)
+	sendsSecret(iv)
 	return idx
 }
 

@@ -304,3 +304,35 @@ func pkgManager(iv *inv) {
 		}
 	}
 }
+
+// netTools are commands that reach other machines with what they are
+// given: a secret among their words leaves the machine.
+var netTools = map[string]bool{
+	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true, "netcat": true,
+	"socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true, "ftp": true, "lftp": true,
+	"dig": true, "nslookup": true, "host": true, "ping": true, "mail": true, "mailx": true, "sendmail": true,
+	"mutt": true, "gh": true, "glab": true, "aws": true, "gsutil": true, "gcloud": true, "az": true, "rclone": true,
+	"s3cmd": true, "smbclient": true, "tftp": true, "aria2c": true,
+}
+
+// sendsSecret flags a network tool given a secrets file, or the text of
+// one through a command substitution, or reading one on its stdin.
+func sendsSecret(iv *inv) {
+	if !netTools[iv.name] {
+		return
+	}
+	if iv.in.kind == srcSecret {
+		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
+		return
+	}
+	for _, a := range iv.rest(1) {
+		switch {
+		case !a.ok && secretSubst.MatchString(a.src):
+			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
+			return
+		case a.ok && isSecretPath(iv.c.tilde(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<"))):
+			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		}
+	}
+}

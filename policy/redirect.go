@@ -65,6 +65,8 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	case p == "/dev/null" || p == "/dev/stdout" || p == "/dev/stderr" || p == "/dev/tty" ||
 		strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/") || strings.HasPrefix(p, "/proc/self/fd/"):
 		return ReadOnly, ""
+	case strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/"):
+		return Destructive, "sends data over the network: " + c.show(t)
 	case strings.HasPrefix(p, "/dev/"):
 		return Destructive, "writes to a device: " + c.show(t)
 	case c.startupFile(p):
