@@ -63,6 +63,8 @@ type inv struct {
 	in     source // what its stdin carries
 	depth  int    // wrapper nesting
 	pinned bool   // must stay at least Write (see lower)
+
+	perlInPlace bool // perl -i: the files after the code are edited in place
 }
 
 // run records args as a Command and classifies it through the catalogue.
@@ -75,6 +77,14 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if len(args) == 0 {
 		c.flag(idx, Unparseable, "command name is computed at run time (expands to nothing)")
 		return idx
+	}
+	for len(args) > 1 && args[0].ok && isAssignment(args[0].s) { // sudo VAR=x cmd, env VAR=x cmd
+		name, val, _ := strings.Cut(args[0].s, "=")
+		if varKind(name) == varCode {
+			iv := &inv{c: c, idx: idx, name: name, sc: sc, depth: depth}
+			iv.shell(arg{s: val, ok: true, src: val}, sc)
+		}
+		args = args[1:]
 	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
@@ -90,8 +100,18 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
 	}
-	lookup(iv.name)(iv)
+	h := lookup(iv.name)
+	h(iv)
 	sendsSecret(iv)
+	readsSecret(iv, isUnknown(h) || credentialTools[iv.name])
+	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote {
+		if !verbEffect(iv) { // a verb its handler does not know (terraform state rm, aws … batch-delete-image)
+			embedded(iv, true) // fly ssh console -C 'cmd'
+		}
+	}
+	if !dataTools[iv.name] && c.cmds[idx].Class < Destructive && !isUnknown(h) {
+		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…
+	}
 	return idx
 }
 
@@ -263,4 +283,35 @@ func callsName(n syntax.Node, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// dataTools print or search their words rather than run them.
+var dataTools = map[string]bool{
+	"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
+	"git": true, "jq": true, "yq": true, "sed": true, "awk": true, "gawk": true, "test": true, "[": true,
+}
+
+// isAssignment reports whether s is NAME=value with NAME a shell variable
+// name.
+func isAssignment(s string) bool {
+	name, _, ok := strings.Cut(s, "=")
+	if !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
+		return false
+	}
+	for _, r := range name {
+		if r != '_' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// infraTools manage remote or stored state: after their own handler, their
+// words are read for the effect as for a tool the catalogue does not know.
+var infraTools = map[string]bool{
+	"kubectl": true, "oc": true, "k": true, "docker": true, "podman": true, "nerdctl": true, "terraform": true,
+	"tofu": true, "terragrunt": true, "aws": true, "pulumi": true, "helm": true, "redis-cli": true, "valkey-cli": true,
+	"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlite": true, "duckdb": true, "clickhouse-client": true,
+	"cockroach": true, "mongosh": true, "mongo": true, "gcloud": true, "az": true, "gh": true, "doctl": true, "heroku": true,
+	"flyctl": true, "fly": true, "vercel": true, "netlify": true, "gsutil": true, "firebase": true, "supabase": true,
 }

@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // handler classifies one invocation by flagging it (and running what it
 // wraps). A handler that flags nothing leaves the command ReadOnly.
@@ -24,7 +27,18 @@ func lookup(name string) handler {
 			return h
 		}
 	}
+	if base := strings.TrimRight(name, "0123456789."); base != name { // lua5.4, ruby3.2, node18, perl5.36
+		if h, ok := catalogue[base]; ok {
+			return h
+		}
+	}
 	return unknownTool
+}
+
+// isUnknown reports whether h is the handler of tools the catalogue does
+// not know.
+func isUnknown(h handler) bool {
+	return reflect.ValueOf(h).Pointer() == reflect.ValueOf(handler(unknownTool)).Pointer()
 }
 
 // readOnly leaves the command ReadOnly.
@@ -115,6 +129,10 @@ func init() {
 			[]string{"pulumi"}},
 
 		// The machine: processes, services, firewall, cron, power, users.
+		{machineTool, []string{"sysctl", "setenforce", "kexec", "timedatectl", "hwclock", "modprobe", "insmod", "update-rc.d",
+			"chkconfig", "useradd", "adduser", "visudo", "tc", "ip", "ifconfig", "nmcli", "rfkill", "wg-quick", "badblocks",
+			"cryptsetup", "mdadm", "losetup", "swapon"}},
+		{mount, []string{"mount", "umount"}},
 		{signals, []string{"kill", "pkill", "killall", "killall5", "skill", "slay", "fuser"}},
 		{service, []string{"service"}},
 		{passwd, []string{"passwd"}},
@@ -159,6 +177,8 @@ func init() {
 		{trap, []string{"trap"}},
 		{alias, []string{"alias"}},
 		{ssh, []string{"ssh"}},
+		{atCmd, []string{"at", "batch"}},
+		{ed, []string{"ed", "red"}},
 
 		// Wrappers: the command they run is classified as usual.
 		{sudo, []string{"sudo", "doas", "run0", "pkexec"}},

@@ -6,11 +6,13 @@ import (
 )
 
 var (
-	sqlDrop     = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE)\s+(\w+)`)
-	sqlDelete   = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
-	sqlUpdate   = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
-	sqlWhere    = regexp.MustCompile(`(?i)\bWHERE\b`)
-	mongoDanger = regexp.MustCompile(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
+	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE)\s+(\w+)`)
+	sqlDelete = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
+	sqlUpdate = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
+	sqlWhere  = regexp.MustCompile(`(?i)\bWHERE\b`)
+	// sqlTautology is a WHERE that holds for every row.
+	sqlTautology = regexp.MustCompile(`(?i)\bWHERE\s+(?:1\s*=\s*1|true|1|'(\w*)'\s*=\s*'(\w*)')\s*(?:;|$)`)
+	mongoDanger  = regexp.MustCompile(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
 )
 
 // sqlDanger returns why SQL text is destructive, or "".
@@ -19,7 +21,7 @@ func sqlDanger(sql string) string {
 		return "SQL " + strings.ToUpper(m[1]) + " " + m[2]
 	}
 	for _, m := range sqlDelete.FindAllString(sql, -1) {
-		if !sqlWhere.MatchString(m) {
+		if !sqlWhere.MatchString(m) || sqlTautology.MatchString(m) {
 			return "SQL DELETE without WHERE"
 		}
 	}

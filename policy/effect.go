@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Tools the catalogue does not know are judged by what their words say
@@ -10,65 +13,150 @@ import (
 // delete-cluster), and SQL handed to any client says what it does to a
 // database. This is what lets a tool never seen before still be held.
 
-// destroyVerbs are the words by which tools name deleting or resetting
-// stored or remote state. remove, rm, uninstall, clean and prune are not
-// among them: project package managers use them for ordinary work (npm
-// rm, poetry remove, cargo clean, npm prune).
+// destroyVerbs are the words by which tools name deleting, resetting or
+// stopping stored or remote state and the machine's services.
 var destroyVerbs = map[string]bool{
 	"delete": true, "del": true, "destroy": true, "drop": true, "dropdb": true, "purge": true,
 	"truncate": true, "wipe": true, "erase": true, "flush": true, "flushall": true, "flushdb": true,
 	"reset": true, "terminate": true, "unpublish": true, "yank": true, "nuke": true, "teardown": true,
 	"deregister": true, "decommission": true, "rollback": true, "downgrade": true, "kill": true,
 	"obliterate": true, "rmdir": true, "deprovision": true, "unregister": true, "fresh": true,
+	"deprecate": true, "absent": true, "undefine": true, "strip": true, "taint": true, "disable": true,
+	"stop": true, "down": true, "off": true, "bootout": true, "unload": true, "block": true,
+	"disconnect": true, "panic": true, "dropall": true, "clean": true, "prune": true, "forget": true,
+	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
+	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true,
+}
+
+// projectVerbs are destroyVerbs that package managers and build tools use
+// for ordinary work on the project (npm rm, poetry remove, cargo clean, npm
+// prune, make clean): for them those words are not held.
+var projectVerbs = map[string]bool{
+	"rm": true, "remove": true, "uninstall": true, "clean": true, "prune": true, "unlink": true,
+	"down": true, "stop": true, "disable": true, "off": true, "kill": true,
+}
+
+// projectTools are the package managers and build tools of projectVerbs.
+var projectTools = map[string]bool{
+	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
+	"pip": true, "pip3": true, "uv": true, "pipenv": true, "pdm": true, "hatch": true, "conda": true,
+	"mamba": true, "gem": true, "bundle": true, "composer": true, "go": true, "mix": true, "dotnet": true,
+	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "make": true, "cmake": true, "ninja": true,
+	"bazel": true, "deno": true, "swift": true, "rustup": true, "nvm": true, "volta": true, "asdf": true,
+	"pre-commit": true, "tox": true, "nox": true, "just": true, "task": true, "turbo": true, "nx": true,
+	"lerna": true, "vite": true, "next": true, "jest": true, "vitest": true, "pytest": true, "git": true,
 }
 
 // destroyFlags are the words that, leading an option (--drop,
 // --force-reset, --purge-all), make a tool destroy what it writes over.
 var destroyFlags = map[string]bool{
 	"drop": true, "purge": true, "wipe": true, "reset": true, "flush": true, "truncate": true,
-	"destroy": true, "force-reset": true, "erase": true, "nuke": true,
+	"destroy": true, "force-reset": true, "erase": true, "nuke": true, "delete": true, "clean": true,
+	"prune": true, "remove": true, "zero": true, "panic": true, "remove-all-storage": true, "vacuum": true,
 }
 
 // maxVerbWords is how many leading operands are read as subcommand words.
-const maxVerbWords = 4
+const maxVerbWords = 6
+
+// fileExts are the endings that make a word a file name, not a verb.
+var fileExts = map[string]bool{
+	"py": true, "js": true, "ts": true, "mjs": true, "cjs": true, "sh": true, "rb": true, "go": true,
+	"sql": true, "json": true, "yaml": true, "yml": true, "toml": true, "txt": true, "md": true,
+	"csv": true, "log": true, "tar": true, "gz": true, "tgz": true, "zip": true, "db": true, "php": true,
+	"pl": true, "lua": true, "r": true, "html": true, "css": true, "xml": true, "ini": true, "cfg": true,
+	"conf": true, "env": true, "lock": true, "c": true, "h": true, "rs": true, "java": true, "kt": true,
+}
+
+// words splits a subcommand word into the words it is made of: at - : _ .
+// and, in a word that starts in lower case, before an upper-case letter
+// (dropAll, not TestDelete).
+func words(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		cut := i == len(s) || strings.IndexByte("-:_.", s[i]) >= 0
+		camel := i > 0 && i < len(s) && s[0] >= 'a' && s[0] <= 'z' && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z'
+		if cut || camel {
+			if i > start {
+				out = append(out, strings.ToLower(s[start:i]))
+			}
+			start = i
+			if cut {
+				start = i + 1
+			}
+		}
+	}
+	return out
+}
 
 // verbEffect flags the command Destructive when its subcommand words or
-// options name destroying state, or an operand is destructive SQL, and
-// reports whether it did.
+// options name destroying state, an option sets a count to zero, or an
+// operand is destructive SQL or ORM code, and reports whether it did.
 func verbEffect(iv *inv) bool {
-	words := 0
-	for _, a := range iv.rest(1) {
+	project := projectTools[iv.name]
+	args := iv.rest(1)
+	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
+		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
+	}
+	n := 0
+	for i, a := range args {
 		if !a.ok {
+			if why := codeDanger(a.src); why != "" { // psql -c "DROP TABLE $t"
+				iv.flag(Destructive, iv.name+": "+why)
+				return true
+			}
 			continue
 		}
-		s := strings.ToLower(a.s)
-		if why := sqlDanger(a.s); why != "" && strings.ContainsAny(a.s, " \t\n") {
+		if strings.Contains(a.s, "state=absent") || a.s == "--visibility=public" || (a.s == "--visibility" && i+1 < len(args) && args[i+1].s == "public") {
+			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes what it manages or makes it public")
+			return true
+		}
+		s := a.s
+		if why := codeDanger(s); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
+			return true
+		}
+		if countZero(args, i) {
+			iv.flag(Destructive, iv.name+" "+s+" scales to zero")
 			return true
 		}
 		if opt, ok := strings.CutPrefix(s, "--"); ok {
 			opt, _, _ = strings.Cut(opt, "=")
 			first, _, _ := strings.Cut(opt, "-")
-			if destroyFlags[opt] || destroyFlags[first] {
-				iv.flag(Destructive, iv.name+" "+a.s+" destroys what it replaces")
+			if destroyFlags[opt] || (destroyFlags[first] && first != "delete" && first != "remove") {
+				if !project || !projectVerbs[first] {
+					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
+					return true
+				}
+			}
+			if project && (opt == "global" || opt == "system") {
+				project = false // a package manager working on the machine, not the project
+			}
+			continue
+		}
+		if s == "-g" && project {
+			project = false
+		}
+		if strings.HasPrefix(s, "-") || n >= maxVerbWords {
+			continue
+		}
+		n++
+		if strings.ContainsAny(s, "/@ ~$'\"|*") {
+			continue // a path, a URL, text: not a verb
+		}
+		if k, v, ok := strings.Cut(s, "="); ok {
+			if k == "state" && destroyVerbs[v] {
+				iv.flag(Destructive, iv.name+" "+s+" removes what it manages")
 				return true
 			}
-			if replicasZero(a.s) {
-				iv.flag(Destructive, iv.name+" scales to zero")
-				return true
-			}
 			continue
 		}
-		if strings.HasPrefix(s, "-") || words >= maxVerbWords {
+		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
 		}
-		words++
-		if strings.ContainsAny(s, "/.=@ ~$") { // a path, a value, a URL: not a verb
-			continue
-		}
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == ':' || r == '_' }) {
-			if destroyVerbs[w] {
-				iv.flag(Destructive, iv.name+" "+shownVerbs(iv.rest(1))+" deletes or resets what it manages")
+		for _, w := range words(s) {
+			if destroyVerbs[w] && !(project && projectVerbs[w]) {
+				iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" deletes, resets or stops what it manages")
 				return true
 			}
 		}
@@ -76,11 +164,40 @@ func verbEffect(iv *inv) bool {
 	return false
 }
 
-// replicasZero reports whether an option sets a count of replicas or
-// instances to zero.
-func replicasZero(s string) bool {
+// countZero reports whether args[i] sets a count of replicas, instances or
+// capacity to zero (--replicas=0, --desired-count 0, "replicas":0).
+func countZero(args []arg, i int) bool {
+	s := args[i].s
 	name, val, ok := strings.Cut(s, "=")
-	return ok && val == "0" && (strings.Contains(name, "replicas") || strings.Contains(name, "instances") || strings.Contains(name, "count"))
+	if !ok && strings.HasPrefix(s, "--") && i+1 < len(args) && args[i+1].ok {
+		val, ok = args[i+1].s, true
+	}
+	if ok && strings.HasPrefix(name, "-") && val == "0" {
+		for _, w := range []string{"replicas", "count", "capacity", "instances", "size", "scale"} {
+			if strings.Contains(name, w) {
+				return true
+			}
+		}
+	}
+	return strings.Contains(strings.ReplaceAll(s, " ", ""), `"replicas":0`)
+}
+
+// ormDanger matches ORM and datastore calls that delete everything.
+var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|deleteMany\(\s*\{?\s*\}?\s*\)|drop_table|drop_all|dropDatabase|drop_collection|truncate)\b|\.objects\.all\(\)\.delete\(\)|\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b`)
+
+// codeDanger says why text handed to a tool (SQL, ORM code, a datastore
+// command) deletes data, or "".
+func codeDanger(s string) string {
+	if !strings.ContainsAny(s, " \t\n.(") {
+		return ""
+	}
+	if why := sqlDanger(s); why != "" && strings.ContainsAny(s, " \t\n") {
+		return why
+	}
+	if m := ormDanger.FindString(s); m != "" {
+		return "code that deletes every record: " + m
+	}
+	return ""
 }
 
 // shownVerbs is the leading operands of a command, for a reason.
@@ -101,7 +218,9 @@ func shownVerbs(args []arg) string {
 // words may say it destroys state; otherwise it may write.
 func unknownTool(iv *inv) {
 	iv.flag(Write, "")
-	verbEffect(iv)
+	if !verbEffect(iv) {
+		embedded(iv, true)
+	}
 }
 
 // overwrites classifies a tool writing over its destination (cp, install,
@@ -325,8 +444,13 @@ func sendsSecret(iv *inv) {
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
 		return
 	}
-	for _, a := range iv.rest(1) {
+	args := iv.rest(1)
+	for i, a := range args {
+		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
+			continue // ssh -i key: the key is used, not sent
+		}
 		switch {
+		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && secretSubst.MatchString(a.src):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
@@ -334,5 +458,256 @@ func sendsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
 		}
+	}
+}
+
+// escapes are the prefixes by which tools run the rest of a word as a
+// shell command: vi's :!, ed's and lftp's !, mysql's and psql's \!,
+// sqlite3's .shell, gdb's shell, tar's exec=, make's $(shell …).
+var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=", "$(shell ", "call system(", "system(",
+	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute("}
+
+// shellWord is a word that starts a shell with code: sh -c "…".
+var shellWord = regexp.MustCompile(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
+
+// maxEmbedded bounds the words of one command looked at as embedded code.
+const maxEmbedded = 8
+
+// embedded classifies shell code carried inside a command's words, which
+// the tool may run: a word after an escape prefix, and, for a tool the
+// catalogue does not know, any word that reads as a command line (tmux
+// new-session 'cmd', pdsh 'cmd'). Text that does not parse is left alone.
+func embedded(iv *inv, any bool) {
+	seen := 0
+	for _, a := range iv.rest(1) {
+		if !a.ok || seen == maxEmbedded || len(a.s) > 4<<10 {
+			continue
+		}
+		code, ok := "", false
+		s := a.s
+		if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
+			s = v // --checkpoint-action=exec=…, --to-command=…, -oProxyCommand=…
+		} else if len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, ' ') {
+			s = s[2:] // -O'sh -c …'
+		}
+		if shellWord.MatchString(s) { // a word that is a shell command line: sh -c "…"
+			code, ok = s, true
+		}
+		for _, e := range escapes {
+			if rest, cut := strings.CutPrefix(s, e); !ok && cut && strings.ContainsRune(rest, ' ') {
+				code, ok = strings.TrimSuffix(strings.TrimSuffix(rest, ")"), "\""), true
+				break
+			}
+		}
+		if !ok && (any || strings.HasPrefix(a.s, "--to-command") || strings.HasPrefix(a.s, "--use-compress-program")) && strings.ContainsRune(s, ' ') && !strings.HasPrefix(s, "-") {
+			code, ok = s, true
+		}
+		if !ok || !parses(code) {
+			continue
+		}
+		seen++
+		iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+	}
+}
+
+// parses reports whether text parses as a shell script.
+func parses(text string) bool {
+	_, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	return err == nil
+}
+
+// keyOpts are options whose value is a key or config a tool uses to
+// connect (ssh -i, curl --cert), not data it sends.
+var keyOpts = map[string]bool{
+	"-i": true, "-F": true, "-o": true, "--identity": true, "--cert": true, "--key": true, "-E": true,
+	"--cacert": true, "--kubeconfig": true, "--config": true, "-c": true,
+}
+
+// quietReaders look at a file's name, mode or size, not its content, or use
+// a key as a key.
+var quietReaders = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "file": true, "du": true, "mkdir": true, "touch": true,
+	"ssh": true, "scp": true, "sftp": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true,
+	"chown": true, "rm": true, "find": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
+	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
+	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true, "source": true, ".": true,
+}
+
+// credStores are password managers and key stores: reading from them
+// prints a secret.
+var credStores = map[string][]string{
+	"pass": {"show"}, "gopass": {"show", "cat"}, "vault": {"read", "kv"}, "op": {"read", "item", "get"},
+	"bw": {"get"}, "lpass": {"show"}, "keepassxc-cli": {"show", "clip"}, "secret-tool": {"lookup", "search"},
+	"security": {"find-generic-password", "find-internet-password", "dump-keychain"},
+}
+
+// credentialTools are the known tools whose subcommands may print a
+// credential; tools the catalogue does not know are looked at too.
+var credentialTools = map[string]bool{
+	"gh": true, "glab": true, "aws": true, "gcloud": true, "az": true, "heroku": true, "kubectl": true, "oc": true,
+	"gpg": true, "gpg2": true, "doctl": true, "flyctl": true, "fly": true, "vercel": true, "netlify": true,
+	"firebase": true, "supabase": true, "docker": true, "podman": true,
+}
+
+// secretWords in a tool's subcommand words or options say it prints a
+// credential (gh auth token, gcloud auth print-access-token, gpg
+// --export-secret-keys, kubectl get secret, --show-token, --reveal).
+var secretWords = map[string]bool{
+	"token": true, "secret": true, "secrets": true, "password": true, "passwords": true, "credential": true,
+	"credentials": true, "authtoken": true, "reveal": true, "raw": true, "decryption": true,
+}
+
+// readsSecret flags a command that reads a credential: a secrets file
+// named among its words, a secret variable it prints, a password store, or
+// a subcommand that prints a token. What it prints reaches the agent and
+// the model behind it: the secret has left the machine.
+func readsSecret(iv *inv, scanWords bool) {
+	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
+		return
+	}
+	why := ""
+	if verbs, ok := credStores[iv.name]; ok {
+		for _, a := range iv.rest(1) {
+			if a.ok && contains(verbs, a.s) {
+				why = iv.name + " " + a.s + " prints a stored secret"
+			}
+		}
+	}
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) {
+		from := iv.rest(1)
+		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
+			if _, ops := opts(from); len(ops) > 1 {
+				from = ops[:len(ops)-1]
+			}
+		}
+		for _, a := range from {
+			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
+				isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) {
+				why = iv.name + " reads a secrets file: " + a.s
+				break
+			}
+		}
+	}
+	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
+		for _, a := range iv.rest(1) {
+			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
+				why = iv.name + " prints a secret variable: " + a.shown()
+				break
+			}
+		}
+	}
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] {
+		why = iv.name + " reads a secrets file on its stdin: " + iv.in.text
+	}
+	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
+		if why != "" || a.ok {
+			break
+		}
+		for _, m := range substPath.FindAllStringSubmatch(a.src, 4) {
+			if isSecretPath(iv.c.tilde(m[1])) {
+				why = iv.name + " reads a secrets file: " + m[1]
+			}
+		}
+		if strings.HasSuffix(a.src, "/environ") && !quietReaders[iv.name] {
+			why = iv.name + " reads another process's environment: " + a.shown()
+		}
+	}
+	if why == "" && scanWords {
+		n := 0
+		for _, a := range iv.rest(1) {
+			if !a.ok || n == maxVerbWords+1 || strings.ContainsAny(a.s, "/@ ~$'\"|*=") {
+				continue
+			}
+			if !strings.HasPrefix(a.s, "-") {
+				n++
+			}
+			for _, w := range words(strings.TrimLeft(a.s, "-")) {
+				if secretWords[w] {
+					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
+				}
+			}
+		}
+	}
+	if why != "" {
+		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
+	}
+}
+
+// substPath is a file read by a command substitution: $(< f), $(cat f).
+var substPath = regexp.MustCompile(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
+
+// secretVar is a variable that by its name holds a secret.
+var secretVar = regexp.MustCompile(`(?i)\$\{?\w*(TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*`)
+
+// privateMode reports whether chmod's mode keeps a file to its owner.
+func privateMode(args []arg) bool {
+	for _, a := range args {
+		if a.ok && (a.s == "600" || a.s == "400" || a.s == "700" || a.s == "0600" || a.s == "0400" || a.s == "0700" || a.s == "go-rwx" || a.s == "og-rwx" || a.s == "u=rw,go=") {
+			return true
+		}
+	}
+	return false
+}
+
+// machineChanges are tools that change the machine itself whatever their
+// words: kernel settings, security modes, the clock, the kernel.
+var machineChanges = map[string]string{
+	"sysctl": "changes kernel settings", "setenforce": "changes the SELinux mode", "kexec": "starts another kernel",
+	"timedatectl": "changes the clock", "hwclock": "changes the clock", "modprobe": "loads or unloads kernel modules",
+	"insmod": "loads a kernel module", "update-rc.d": "changes what starts at boot", "chkconfig": "changes what starts at boot",
+	"useradd": "creates a user account", "adduser": "creates a user account", "visudo": "edits who may use sudo",
+	"tc": "changes network traffic control", "ip": "changes network interfaces and routes", "ifconfig": "changes network interfaces",
+	"nmcli": "changes network connections", "rfkill": "blocks radios", "wg-quick": "changes VPN tunnels",
+	"badblocks": "writes over a disk when asked to", "cryptsetup": "formats or opens encrypted disks",
+	"mdadm": "changes RAID arrays", "losetup": "changes loop devices", "swapon": "changes swap",
+}
+
+// machineReads are the words with which those tools only look.
+var machineReads = map[string]bool{
+	"show": true, "status": true, "list": true, "-a": true, "--all": true, "-n": true, "addr": true, "a": true,
+	"route": true, "r": true, "link": true, "l": true, "-l": true, "--list": true, "-q": true, "--query": true,
+	"timesync-status": true, "show-timesync": true, "list-timezones": true, "-r": false, "dev": true, "connection": true,
+	"device": true, "general": true, "monitor": true, "-s": true, "-V": true, "--version": true, "--detail": true, "--examine": true,
+}
+
+// machineTool flags those tools unless they only look: with no words, or
+// words that all read.
+func machineTool(iv *inv) {
+	iv.flag(Write, "")
+	why := machineChanges[iv.name]
+	args := iv.rest(1)
+	for _, a := range args {
+		if !a.ok || !machineReads[a.s] {
+			if iv.name == "sysctl" && a.ok && !strings.Contains(a.s, "=") && a.s != "-w" && a.s != "--write" && a.s != "-p" && a.s != "--load" {
+				continue // sysctl NAME reads it
+			}
+			if (iv.name == "ip" || iv.name == "nmcli") && a.ok && !destroyVerbs[a.s] && a.s != "set" && a.s != "add" && a.s != "flush" && a.s != "modify" && a.s != "up" {
+				continue // ip and nmcli change things only by these verbs
+			}
+			iv.flag(Destructive, iv.name+" "+why+": "+shownArgs(args))
+			return
+		}
+	}
+}
+
+// mount and umount over or away from the root, home, the working
+// directory's parents or system directories hide what is there.
+func mount(iv *inv) {
+	iv.flag(Write, "")
+	_, operands := opts(iv.rest(1))
+	if iv.name == "mount" && len(operands) == 0 {
+		if hasFlag(iv.rest(1), "", "--bind", "--rbind", "--move") || !hasFlag(iv.rest(1), "o") {
+			return // lists mounts
+		}
+	}
+	for _, a := range operands {
+		t := iv.c.resolve(iv.sc, a)
+		if p := t.path; p == "/" || p == iv.c.home || isUnder(iv.c.project, p) || isSystemPath(p) || p == "/home" {
+			iv.flag(Destructive, iv.name+" over or away from "+iv.c.show(t)+" hides what is there")
+			return
+		}
+	}
+	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "", "--all") || hasFlag(flags, "a") {
+		iv.flag(Destructive, iv.name+" -a changes every mount")
 	}
 }

@@ -204,8 +204,8 @@ func substitute(cmd []arg, pat string, repl arg) []arg {
 	for _, a := range cmd {
 		if a.ok && strings.Contains(a.s, pat) {
 			found = true
-			if !repl.ok {
-				out = append(out, repl)
+			if !repl.ok { // the whole word is unknown now, but its text still says what it does
+				out = append(out, arg{src: strings.ReplaceAll(a.s, pat, repl.src), item: repl.item && a.s == pat})
 				continue
 			}
 			s := strings.ReplaceAll(a.s, pat, repl.s)

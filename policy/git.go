@@ -171,6 +171,9 @@ func git(iv *inv) {
 		if has("l", "--get", "--list", "--get-all", "--get-regexp") || (len(operands) == 1 && len(flags) == 0) {
 			iv.lower()
 		}
+		if len(operands) >= 2 && operands[0].ok && strings.EqualFold(operands[0].s, "core.hooksPath") {
+			iv.flag(Destructive, "git config core.hooksPath makes git run the hooks in "+operands[1].shown())
+		}
 		if len(operands) >= 2 && operands[0].ok && gitCodeKey(operands[0].s) {
 			iv.gitConfig(arg{s: operands[0].s + "=" + operands[1].s, ok: operands[1].ok, src: operands[1].src})
 		}

@@ -88,6 +88,10 @@ func docker(iv *inv) {
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
 		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
 	v, w := at(pos, 0), at(pos, 1)
+	if host := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
+		iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
+		return
+	}
 	switch {
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
@@ -237,6 +241,15 @@ func systemctl(iv *inv) {
 // firewall flushes.
 func iptables(iv *inv) {
 	args := iv.rest(1)
+	for i, a := range args {
+		if a.ok && i+1 < len(args) && (a.s == "-j" || a.s == "--jump" || a.s == "-P" || a.s == "--policy") {
+			if v := strings.ToUpper(args[len(args)-1].s); (a.s == "-P" || a.s == "--policy") && (v == "DROP" || v == "REJECT") ||
+				(a.s == "-j" || a.s == "--jump") && (args[i+1].s == "DROP" || args[i+1].s == "REJECT") {
+				iv.flag(Destructive, iv.name+" drops traffic: "+shownArgs(args))
+				return
+			}
+		}
+	}
 	if hasFlag(args, "FX", "--flush", "--delete-chain") {
 		iv.flag(Destructive, iv.name+" flushes firewall rules")
 		return
@@ -258,6 +271,10 @@ func nft(iv *inv) {
 
 // ufw disable or reset turns the firewall off.
 func ufw(iv *inv) {
+	if pos := positionals(iv.rest(1)); at(pos, 0) == "default" && at(pos, 1) != "allow" {
+		iv.flag(Destructive, "ufw default "+at(pos, 1)+" blocks traffic by default")
+		return
+	}
 	if v := at(positionals(iv.rest(1)), 0); v == "disable" || v == "reset" {
 		iv.flag(Destructive, "ufw "+v+" turns the firewall off")
 		return
@@ -275,6 +292,9 @@ func crontab(iv *inv) {
 		return
 	}
 	iv.flag(Write, "")
+	if _, operands := opts(iv.rest(1)); len(operands) > 0 {
+		iv.flag(Destructive, "crontab "+operands[0].shown()+" replaces the crontab (code that runs later)")
+	}
 }
 
 // telinit (and init) to runlevel 0 or 6 stops the machine.
@@ -284,4 +304,39 @@ func telinit(iv *inv) {
 		return
 	}
 	iv.flag(Write, "")
+}
+
+// hostMount is the host directory a container is given that exposes the
+// machine (the root, home, the docker socket, a system directory), or "".
+func hostMount(iv *inv) string {
+	args := iv.rest(1)
+	for i, a := range args {
+		spec := ""
+		switch {
+		case !a.ok:
+		case (a.s == "-v" || a.s == "--volume" || a.s == "--mount") && i+1 < len(args):
+			spec = args[i+1].src
+			if args[i+1].ok {
+				spec = args[i+1].s
+			}
+		case strings.HasPrefix(a.s, "--volume=") || strings.HasPrefix(a.s, "--mount="):
+			_, spec, _ = strings.Cut(a.s, "=")
+		case a.s == "--privileged":
+			return "the whole machine (--privileged)"
+		}
+		if spec == "" || strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
+			continue
+		}
+		src, _, _ := strings.Cut(spec, ":")
+		src = strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source=")
+		src = strings.Trim(src, `"`)
+		if src == "$HOME" || src == "${HOME}" {
+			src = iv.c.home
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(src), ok: true, src: src})
+		if p := t.path; p == "/" || p == iv.c.home || isSystemPath(p) || strings.HasSuffix(p, "docker.sock") || p == "/home" {
+			return p
+		}
+	}
+	return ""
 }

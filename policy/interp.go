@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -13,16 +14,32 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = regexp.MustCompile(`(?:\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = regexp.MustCompile(`(?:\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
+	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = regexp.MustCompile(`(?:\bos\.(?:remove|unlink|rmdir|removedirs)|\bfs\.(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = regexp.MustCompile(`(?:\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
-	homeRef = regexp.MustCompile(`^(?:os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
 	secretRef = regexp.MustCompile(`\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
 	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|https?://`)
+	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
+	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
+	// getline runs a command in awk: "cmd" | getline.
+	getline = regexp.MustCompile(`"([^"]+)"\s*\|\s*getline`)
+	// backticks is a command run by Perl or Ruby's `…`.
+	backticks = regexp.MustCompile("`([^`]+)`")
+	// listCall is a call that runs its string arguments as a command.
+	listCall = regexp.MustCompile(`\b(?:system|exec|spawn)\s+`)
+	// evalRef runs text as code.
+	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)`)
+	// forkLoop is a fork in a loop.
+	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
+	// reverseShell hands a process's streams to a socket.
+	reverseShell = regexp.MustCompile(`dup2|pty\.spawn|/bin/(?:ba)?sh|subprocess\.\w+\(\s*\[\s*["'](?:/bin/)?(?:ba)?sh`)
+	// openWrite opens a literal path for writing (truncating it).
+	openWrite = regexp.MustCompile(`\bopen\s*\(\s*['"]([^'"]+)['"]\s*,\s*['"]w`)
 	// pipeToShell is awk's print | "sh" and the like.
 	pipeToShell = regexp.MustCompile(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
@@ -37,7 +54,22 @@ func (iv *inv) interpCode(code arg) {
 	s := code.s
 	for _, m := range shellOut.FindAllStringIndex(s, 8) {
 		rest := s[m[1]:]
-		if lit, ok := stringLit(rest); ok {
+		if lit, n, ok := stringLitN(rest); ok {
+			if joined(rest[n:]) { // "rm -rf " .. os.getenv("HOME"): the command goes on, computed
+				iv.builtCommand(lit)
+				continue
+			}
+			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
+				if list, ok := stringList(strings.TrimLeft(after[1:], " \t")); ok {
+					if len(list) > 0 && list[0] == lit {
+						list = list[1:] // execvp's argv repeats the program
+					}
+					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
+				} else {
+					iv.builtCommand(lit)
+				}
+				continue
+			}
 			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
 			continue
 		}
@@ -46,6 +78,39 @@ func (iv *inv) interpCode(code arg) {
 			continue
 		}
 		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+	}
+	for _, m := range getline.FindAllStringSubmatch(s, 8) {
+		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
+	}
+	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") {
+		iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
+	}
+	for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
+		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
+	}
+	for _, m := range listCall.FindAllStringIndex(s, 8) { // system "rm", "-rf", …; exec "/bin/sh", "-c", …
+		if list, computed := stringArgs(s[m[1]:]); len(list) > 0 {
+			if computed {
+				iv.builtCommand(strings.Join(list, " "))
+			} else {
+				iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
+			}
+		}
+	}
+	if evalRef.MatchString(s) && netRef.MatchString(s) {
+		iv.flag(Destructive, iv.name+" one-liner runs code it downloads")
+	}
+	if forkLoop.MatchString(s) {
+		iv.flag(Destructive, iv.name+" one-liner forks in a loop: a fork bomb")
+	}
+	if reverseShell.MatchString(s) && strings.Contains(s, "socket") {
+		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
+	}
+	for _, m := range openWrite.FindAllStringSubmatch(s, 8) {
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
+		if why := iv.c.danger(t); why != "" || iv.c.startupFile(t.path) {
+			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		}
 	}
 	if pipeToShell.MatchString(s) {
 		iv.flag(Unparseable, iv.name+" program pipes its output into a shell")
@@ -58,7 +123,7 @@ func (iv *inv) interpCode(code arg) {
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
 		if !ok {
-			if homeRef.MatchString(rest) {
+			if homeRef.MatchString(rest[:min(len(rest), 160)]) {
 				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a file under the home directory")
 			}
 			continue
@@ -154,9 +219,15 @@ func interp(codeOpts ...string) handler {
 				continue
 			}
 			isCode := contains(codeOpts, a.s) ||
-				(iv.name == "perl" && strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s[len(a.s)-1:], "eE"))
+				(iv.name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE"))
+			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "i") {
+				iv.perlInPlace = true
+			}
 			if isCode && i+1 < len(args) {
 				iv.interpCode(args[i+1])
+				if iv.perlInPlace {
+					iv.inPlace(args[i+2:])
+				}
 				return
 			}
 			for _, o := range codeOpts {
@@ -217,8 +288,53 @@ func awk(iv *inv) {
 // glob expand it; Python and Node do not, but a path under a directory
 // named ~ is no better).
 func (c *classifier) tilde(p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		return c.home + p[1:]
+	for _, h := range []string{"~", "$ENV{HOME}", "${HOME}", "$HOME"} {
+		if p == h || strings.HasPrefix(p, h+"/") {
+			return c.home + p[len(h):]
+		}
 	}
 	return p
+}
+
+// joined reports whether a string literal is followed by a concatenation,
+// so that the text it starts goes on with something computed.
+func joined(after string) bool {
+	after = strings.TrimLeft(after, " \t")
+	return strings.HasPrefix(after, "..") || strings.HasPrefix(after, "+") || strings.HasPrefix(after, ". ") ||
+		strings.HasPrefix(after, ".$") || strings.HasPrefix(after, "%")
+}
+
+// builtCommand judges a command whose text begins with prefix and goes on
+// with something computed: a deleting command is held as one on an
+// unknown path, anything else as code tend cannot read.
+func (iv *inv) builtCommand(prefix string) {
+	name, _, _ := strings.Cut(strings.TrimSpace(prefix), " ")
+	switch path.Base(name) {
+	case "rm", "rmdir", "shred", "dd", "mkfs", "unlink", "find", "truncate", "wipefs":
+		iv.flag(Destructive, iv.name+" one-liner runs "+strings.TrimSpace(prefix)+" on a path built at run time")
+	default:
+		iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+	}
+}
+
+// stringArgs reads a comma-separated run of string literals ("rm", "-rf",
+// …); computed is true when something other than a literal follows a
+// comma or joins one.
+func stringArgs(s string) (list []string, computed bool) {
+	for {
+		lit, n, ok := stringLitN(strings.TrimLeft(s, " \t"))
+		if !ok {
+			return list, len(list) > 0 && strings.TrimSpace(s) != ""
+		}
+		s = strings.TrimLeft(s, " \t")[n:]
+		list = append(list, lit)
+		if joined(s) {
+			return list, true
+		}
+		rest := strings.TrimLeft(s, " \t")
+		if !strings.HasPrefix(rest, ",") {
+			return list, false
+		}
+		s = rest[1:]
+	}
 }

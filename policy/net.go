@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -10,11 +11,46 @@ import (
 func curl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
+	for i, a := range args {
+		method := ""
+		switch {
+		case !a.ok:
+		case (a.s == "-X" || a.s == "--request" || a.s == "--method") && i+1 < len(args):
+			method = args[i+1].s
+		case strings.HasPrefix(a.s, "-X"):
+			method = a.s[2:]
+		case strings.HasPrefix(a.s, "--request=") || strings.HasPrefix(a.s, "--method="):
+			_, method, _ = strings.Cut(a.s, "=")
+		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost"):
+			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") {
+				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
+				return
+			}
+			if u := strings.ToLower(a.s); strings.Contains(u, "169.254.169.254") || strings.Contains(u, "metadata.google.internal") || strings.Contains(u, "metadata.azure") || strings.Contains(u, "100.100.100.200") {
+				iv.flag(Destructive, iv.name+" asks the cloud instance's metadata service, which hands out its credentials: "+a.s)
+				return
+			}
+		}
+		if strings.EqualFold(method, "DELETE") {
+			iv.flag(Destructive, iv.name+" sends a DELETE request")
+			return
+		}
+	}
 	dataOpts := []string{"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii",
 		"-F", "--form", "-T", "--upload-file", "--json", "--post-file", "--body-file"}
 	for i, a := range args {
 		if !a.ok {
 			continue
+		}
+		if a.s == "-O" && iv.name != "wget" || a.s == "--remote-name" {
+			for _, u := range args {
+				if u.ok && strings.Contains(u.s, "://") {
+					iv.c.wrote(iv.sc, arg{s: path.Base(u.s), ok: true, src: u.s}, source{kind: srcDownload}, false)
+				}
+			}
+		}
+		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
+			iv.c.wrote(iv.sc, arg{s: path.Base(a.s), ok: true, src: a.s}, source{kind: srcDownload}, false)
 		}
 		if (a.s == "-o" || a.s == "--output" || (iv.name == "wget" && a.s == "-O")) && i+1 < len(args) {
 			iv.c.wrote(iv.sc, args[i+1], source{kind: srcDownload}, false)
@@ -62,4 +98,37 @@ func netSend(iv *inv) {
 	if iv.in.kind == srcSecret {
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
 	}
+	if iv.in.kind == srcText && verbIn(iv.in.text) {
+		iv.flag(Destructive, iv.name+" sends a command that deletes or resets data: "+shorten(iv.in.text))
+	}
+	for _, a := range iv.rest(1) {
+		switch {
+		case !a.ok:
+		case a.s == "-e" || a.s == "-c" || strings.HasPrefix(a.s, "--exec") || strings.HasPrefix(a.s, "--sh-exec") || strings.HasPrefix(a.s, "--lua-exec"),
+			strings.HasPrefix(strings.ToLower(a.s), "exec:") || strings.HasPrefix(strings.ToLower(a.s), "system:"):
+			iv.flag(Destructive, iv.name+" connects a program to the network (a remote shell): "+a.s)
+			return
+		}
+	}
+}
+
+// verbIn reports whether text sent to a service names destroying state
+// (echo flush_all | nc …).
+func verbIn(text string) bool {
+	for _, w := range strings.Fields(text) {
+		for _, part := range words(w) {
+			if destroyVerbs[part] && !projectVerbs[part] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shorten cuts text for a reason.
+func shorten(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
 }

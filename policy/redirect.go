@@ -23,6 +23,11 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.RdrInOut:
 			truncating = r.Op != syntax.RdrInOut
 		case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
+		case syntax.DplOut: // >& file (not >&2): both streams to a file
+			if lit := litOf(r.Word); lit == "-" || lit == "" || strings.Trim(lit, "0123456789") == "" {
+				continue
+			}
+			truncating = true
 		default:
 			continue
 		}
@@ -111,7 +116,8 @@ func (c *classifier) startupFile(p string) bool {
 
 // isSystemPath reports whether p is inside a system directory.
 func isSystemPath(p string) bool {
-	for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/sys", "/proc", "/var/spool/cron"} {
+	for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/sys", "/proc", "/var/spool",
+		"/var/log", "/var/lib", "/var/www", "/var/mail", "/var/backups", "/var/opt", "/opt", "/srv", "/root"} {
 		if p == d || isUnder(p, d) {
 			return true
 		}

@@ -31,6 +31,10 @@ func shellCmd(iv *inv) {
 			if strings.Contains(s[1:], "c") {
 				code = true
 			}
+			if strings.Contains(s[1:], "s") && !code { // -s: commands from stdin; the words after are its arguments
+				iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+				return
+			}
 			if strings.ContainsAny(s[1:], "oO") {
 				i++ // -o option / -O shopt take a value
 			}
@@ -151,4 +155,29 @@ func remote(sc *scope) *scope {
 	s.remote = true
 	s.cwd = remoteHome
 	return s
+}
+
+// atCmd (at, batch) runs later the commands it reads from its stdin or -f
+// file.
+func atCmd(iv *inv) {
+	iv.flag(Write, "")
+	for _, a := range iv.rest(1) {
+		if a.ok && (a.s == "-l" || a.s == "-c" || a.s == "-r" || a.s == "-d") {
+			return // lists, shows or removes jobs
+		}
+	}
+	iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+}
+
+// ed runs the shell commands its script gives after "!".
+func ed(iv *inv) {
+	iv.flag(Write, "")
+	if iv.in.kind != srcText {
+		return
+	}
+	for line := range strings.SplitSeq(iv.in.text, "\n") {
+		if code, ok := strings.CutPrefix(strings.TrimSpace(line), "!"); ok {
+			iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+		}
+	}
 }

@@ -13,7 +13,7 @@ import (
 // their input as code (sh, python, psql …) and for exfiltration.
 type source struct {
 	kind srcKind
-	text string // srcText only
+	text string // srcText: the text; srcSecret: the secrets file, "" for the environment
 }
 
 type srcKind int
@@ -43,7 +43,7 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		return source{kind: srcText, text: s}
 	case syntax.RdrIn:
 		if f, err := w.c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(f) == 1 && f[0].ok && isSecretPath(f[0].s) {
-			return source{kind: srcSecret}
+			return source{kind: srcSecret, text: f[0].s}
 		}
 		return source{kind: srcFile}
 	}
@@ -89,14 +89,15 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	}
 	name := path.Base(args[0].s)
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
-		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" {
+		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" ||
+			((name == "head" || name == "tail") && allNumbers(ops)) {
 			return prev
 		}
 	}
 	switch {
 	case downloaders[name]:
 		return source{kind: srcDownload}
-	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
+	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
 		return source{kind: srcSecret}
 	case name == "echo":
@@ -122,7 +123,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		name == "xz" || name == "bzip2" || name == "zstd" || name == "openssl" || name == "head" || name == "tail" || name == "od":
 		for _, a := range args[1:] {
 			if a.ok && isSecretPath(a.s) {
-				return source{kind: srcSecret}
+				return source{kind: srcSecret, text: a.s}
 			}
 		}
 		if name == "cat" {
@@ -207,5 +208,33 @@ func isSecretPath(p string) bool {
 		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"):
 		return true
 	}
+	for _, s := range secretPlaces {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
 	return false
+}
+
+// secretPlaces are parts of the paths of files that hold credentials:
+// browsers' cookie and login stores, tools' token files, private keys, the
+// environments of other processes.
+var secretPlaces = []string{
+	"/Cookies", "/Login Data", "cookies.sqlite", "logins.json", "key4.db", "/.password-store",
+	"/.vault-token", "/.config/gcloud/", "/.azure/", "/.terraform.d/credentials", "rclone.conf",
+	"/.m2/settings.xml", "/.cargo/credentials", "/.pgpass", "/.my.cnf", "/etc/ssl/private/",
+	"/var/run/secrets/", "/run/secrets/", "/environ", "/.bash_history", "/.zsh_history",
+	"/etc/kubernetes/admin.conf", "/.config/hub", "/.gem/credentials", "/.docker/config.json",
+	"/.config/gh/", "/private-keys-v1.d/", "/etc/gshadow", "node-token", "/.npmrc", "/.yarnrc",
+}
+
+// allNumbers reports whether every arg is a literal number (head -n 200's
+// count, not a file).
+func allNumbers(args []arg) bool {
+	for _, a := range args {
+		if !a.ok || a.s == "" || strings.Trim(strings.TrimPrefix(a.s, "+"), "0123456789") != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -57,8 +57,31 @@ func sudo(iv *inv) {
 		}
 	}
 	if i < len(iv.args) {
-		iv.exec(iv.args[i:])
+		iv.asRoot(iv.args[i:])
 	}
+}
+
+// asRoot classifies a command run as another user (root, as a rule): one
+// that changes anything changes the machine, which is held; one that only
+// reads is not.
+func (iv *inv) asRoot(args []arg) {
+	first := len(iv.c.cmds)
+	iv.exec(args)
+	for _, cmd := range iv.c.cmds[first:] {
+		if cmd.Class == Write {
+			iv.flag(Destructive, iv.name+" runs a command that changes the machine as another user: "+shownArgs(args))
+			return
+		}
+	}
+}
+
+// shownArgs is a command line for a reason, cut.
+func shownArgs(args []arg) string {
+	var parts []string
+	for _, a := range args {
+		parts = append(parts, a.shown())
+	}
+	return shorten(strings.Join(parts, " "))
 }
 
 // env runs a command with a changed environment, or prints it.
@@ -92,9 +115,12 @@ func env(iv *inv) {
 			continue
 		case strings.HasPrefix(a.s, "-"):
 		case strings.Contains(a.s, "="):
-			name, _, _ := strings.Cut(a.s, "=")
+			name, val, _ := strings.Cut(a.s, "=")
 			if varKind(name) != varPlain {
 				iv.flag(Write, "")
+			}
+			if varKind(name) == varCode {
+				iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
 			}
 		default:
 			iv.exec(args[i:])
@@ -292,8 +318,19 @@ func su(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.args
 	for i, a := range args {
+		if a.ok && a.s == "--" && i+1 < len(args) && iv.name == "runuser" {
+			iv.asRoot(args[i+1:]) // runuser -u user -- command
+			return
+		}
 		if a.ok && (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
+			first := len(iv.c.cmds)
 			iv.shell(args[i+1], iv.sc)
+			for _, cmd := range iv.c.cmds[first:] {
+				if cmd.Class == Write {
+					iv.flag(Destructive, iv.name+" runs code that changes the machine as another user")
+					break
+				}
+			}
 		} else if a.ok && strings.HasPrefix(a.s, "--command=") {
 			iv.shell(arg{s: strings.TrimPrefix(a.s, "--command="), ok: true, src: a.s}, iv.sc)
 		}
