@@ -93,7 +93,16 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if c.expired() {
 		return idx
 	}
+	if val, ok := c.aliases[args[0].s]; ok && depth < maxUnwrap { // alias l='rm -rf'; l ~/x
+		words := strings.Fields(val)
+		delete(c.aliases, args[0].s) // an alias does not expand within itself
+		defer func() { c.aliases[args[0].s] = val }()
+		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
+	}
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth}
+	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
+		iv.name = prog
+	}
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
@@ -109,8 +118,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 			embedded(iv, true) // fly ssh console -C 'cmd'
 		}
 	}
-	if !dataTools[iv.name] && c.cmds[idx].Class < Destructive && !isUnknown(h) {
-		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…
+	if c.cmds[idx].Class < Destructive && !isUnknown(h) {
+		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…, git grep -O'sh -c …'
 	}
 	return idx
 }
@@ -288,7 +297,7 @@ func callsName(n syntax.Node, name string) bool {
 // dataTools print or search their words rather than run them.
 var dataTools = map[string]bool{
 	"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
-	"git": true, "jq": true, "yq": true, "sed": true, "awk": true, "gawk": true, "test": true, "[": true,
+	"git": true, "jq": true, "yq": true, "awk": true, "gawk": true, "test": true, "[": true,
 }
 
 // isAssignment reports whether s is NAME=value with NAME a shell variable

@@ -162,7 +162,7 @@ func init() {
 		{interp("-e"), []string{"ruby"}},
 		{interp("-r"), []string{"php"}},
 		{interp("eval"), []string{"deno"}},
-		{interp("-e"), []string{"lua", "luajit", "Rscript", "R"}},
+		{interp("-e"), []string{"lua", "luajit", "Rscript", "R", "julia"}},
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
@@ -177,6 +177,8 @@ func init() {
 		{trap, []string{"trap"}},
 		{alias, []string{"alias"}},
 		{ssh, []string{"ssh"}},
+		{sshKeygen, []string{"ssh-keygen"}},
+		{editor, []string{"vi", "vim", "nvim", "ex", "view", "emacs", "nano", "pico", "joe", "micro"}},
 		{atCmd, []string{"at", "batch"}},
 		{ed, []string{"ed", "red"}},
 

@@ -72,6 +72,8 @@ type classifier struct {
 	cfgs     map[cfgKey]*expand.Config // see expandConfig
 	timedOut bool
 	written  map[string]source // files this command writes, by absolute path: what goes into them
+	aliases  map[string]string // aliases the command defines: name → value
+	renamed  map[string]string // executables it copies or links: new path → the program's name
 }
 
 // Placeholders for unknown directories: absolute paths no real path can

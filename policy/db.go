@@ -70,9 +70,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		}
 		if operandSQL {
 			_, ops := opts(args)
-			for _, a := range ops {
+			for i, a := range ops {
 				check(a)
-				queried = true
+				queried = queried || i > 0 // the first is the database
 			}
 		}
 		if !queried && iv.in.kind == srcText {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -25,7 +26,7 @@ var destroyVerbs = map[string]bool{
 	"stop": true, "down": true, "off": true, "bootout": true, "unload": true, "block": true,
 	"disconnect": true, "panic": true, "dropall": true, "clean": true, "prune": true, "forget": true,
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
-	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true,
+	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -98,7 +99,19 @@ func verbEffect(iv *inv) bool {
 	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
-	n := 0
+	n, overwrites, forced := 0, false, false
+	for _, a := range args {
+		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace")
+		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
+	}
+	if overwrites && forced {
+		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --force overwrites what is there")
+		return true
+	}
+	if project && (iv.name == "docker" || iv.name == "podman") && (contains(strs0(args), "rm") || contains(strs0(args), "down")) && hasFlag(args, "v", "--volumes") {
+		iv.flag(Destructive, iv.name+" compose "+shownVerbs(args[1:])+" deletes the services' volumes")
+		return true
+	}
 	for i, a := range args {
 		if !a.ok {
 			if why := codeDanger(a.src); why != "" { // psql -c "DROP TABLE $t"
@@ -153,6 +166,14 @@ func verbEffect(iv *inv) bool {
 		}
 		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
+		}
+		if ws := words(s); contains(ws, "schema") && contains(ws, "load") {
+			iv.flag(Destructive, iv.name+" "+s+" loads a schema over the database, dropping its data")
+			return true
+		}
+		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d")) {
+			iv.flag(Destructive, iv.name+" "+s+" deletes at the destination what the source does not have")
+			return true
 		}
 		for _, w := range words(s) {
 			if destroyVerbs[w] && !(project && projectVerbs[w]) {
@@ -218,10 +239,35 @@ func shownVerbs(args []arg) string {
 // words may say it destroys state; otherwise it may write.
 func unknownTool(iv *inv) {
 	iv.flag(Write, "")
+	args := iv.rest(1)
+	if runners[iv.name] && len(args) > 0 && args[0].ok && (args[0].s == "exec" || args[0].s == "x" || args[0].s == "dlx") {
+		i := 1
+		for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" {
+			i++
+		}
+		if i < len(args) && args[i].ok && args[i].s == "--" {
+			i++
+		}
+		if i < len(args) {
+			iv.exec(args[i:]) // npm exec -- rimraf …: the package's command
+		}
+		return
+	}
+	for _, a := range args { // go run /tmp/w.go, where the same command wrote w.go
+		if a.ok && !strings.HasPrefix(a.s, "-") && iv.c.written != nil {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcText {
+				iv.interpCode(arg{s: src.text, ok: true, src: src.text})
+			}
+		}
+	}
 	if !verbEffect(iv) {
 		embedded(iv, true)
 	}
 }
+
+// runners are package managers that run a package's command: npm exec,
+// pnpm dlx, yarn dlx.
+var runners = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true}
 
 // overwrites classifies a tool writing over its destination (cp, install,
 // ln -f, mv): like a truncating redirection to it.
@@ -255,18 +301,44 @@ func cp(iv *inv) {
 	iv.flag(Write, "")
 	if dst, ok := destination(iv.rest(1)); ok {
 		iv.overwrites(dst)
+		iv.renames(dst)
 	}
+}
+
+// renames records that a program is copied or linked under a new name
+// (cp /bin/sh /tmp/helper), so that running it is judged as the program.
+func (iv *inv) renames(dst arg) {
+	_, ops := opts(iv.rest(1))
+	if len(ops) != 2 || !ops[0].ok || !dst.ok {
+		return
+	}
+	src := path.Base(ops[0].s)
+	if lookup(src) == nil || isUnknown(lookup(src)) {
+		return
+	}
+	if iv.c.renamed == nil {
+		iv.c.renamed = map[string]string{}
+	}
+	iv.c.renamed[iv.c.resolve(iv.sc, dst).path] = src
 }
 
 // ln -f replaces its destination; without -f it refuses to.
 func ln(iv *inv) {
 	iv.flag(Write, "")
+	lnNew(iv)
 	flags, _ := opts(iv.rest(1))
 	if !hasFlag(flags, "f", "--force") {
 		return
 	}
 	if dst, ok := destination(iv.rest(1)); ok {
 		iv.overwrites(dst)
+	}
+}
+
+// lnNew records a new link to a program (ln -s /bin/rm /tmp/x).
+func lnNew(iv *inv) {
+	if dst, ok := destination(iv.rest(1)); ok {
+		iv.renames(dst)
 	}
 }
 
@@ -483,6 +555,9 @@ func embedded(iv *inv, any bool) {
 		if !a.ok || seen == maxEmbedded || len(a.s) > 4<<10 {
 			continue
 		}
+		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
+			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
+		}
 		code, ok := "", false
 		s := a.s
 		if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
@@ -494,10 +569,19 @@ func embedded(iv *inv, any bool) {
 			code, ok = s, true
 		}
 		for _, e := range escapes {
-			if rest, cut := strings.CutPrefix(s, e); !ok && cut && strings.ContainsRune(rest, ' ') {
-				code, ok = strings.TrimSuffix(strings.TrimSuffix(rest, ")"), "\""), true
-				break
+			rest, cut := strings.CutPrefix(s, e)
+			if ok || !cut || !strings.ContainsRune(rest, ' ') {
+				continue
 			}
+			if strings.HasSuffix(e, "(") || e == "$(shell " { // a call: system("…"), $(shell …)
+				if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit {
+					rest = lit
+				} else {
+					rest = strings.TrimSuffix(rest, ")")
+				}
+			}
+			code, ok = rest, true
+			break
 		}
 		if !ok && (any || strings.HasPrefix(a.s, "--to-command") || strings.HasPrefix(a.s, "--use-compress-program")) && strings.ContainsRune(s, ' ') && !strings.HasPrefix(s, "-") {
 			code, ok = s, true
@@ -581,6 +665,14 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 		for _, a := range from {
+			if !a.ok && isSecretPath(a.src) {
+				why = iv.name + " reads a secrets file: " + a.shown()
+				break
+			}
+			if p := iv.c.tilde(a.s); a.ok && keyFile(iv.c, iv.sc, p) {
+				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
+				break
+			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
 				isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) {
 				why = iv.name + " reads a secrets file: " + a.s
@@ -595,6 +687,9 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 		}
+	}
+	if why == "" {
+		why = iv.secretUse()
 	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] {
 		why = iv.name + " reads a secrets file on its stdin: " + iv.in.text
@@ -710,4 +805,82 @@ func mount(iv *inv) {
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "", "--all") || hasFlag(flags, "a") {
 		iv.flag(Destructive, iv.name+" -a changes every mount")
 	}
+}
+
+// secretUse says how a command that is not itself a reader takes a
+// secret: git showing or adding a secrets file, or asked for a credential;
+// a credential helper asked for one; npm's auth token; a recursive search
+// of the whole home directory or machine. "" if it does not.
+func (iv *inv) secretUse() string {
+	args := iv.rest(1)
+	_, ops := opts(args)
+	words := strs0(ops)
+	switch {
+	case iv.name == "git" && at(words, 0) == "credential" && (at(words, 1) == "fill" || at(words, 1) == "get"):
+		return "git credential " + at(words, 1) + " prints a stored password"
+	case iv.name == "git" && (at(words, 0) == "show" || at(words, 0) == "add" || at(words, 0) == "cat-file"):
+		for _, w := range words[1:] {
+			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !strings.HasSuffix(w, ".example")) {
+				return "git " + at(words, 0) + " of a secrets file: " + w
+			}
+		}
+	case strings.HasPrefix(iv.name, "docker-credential-") && at(words, 0) == "get":
+		return iv.name + " get prints a registry password"
+	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(words, 0) == "config" && strings.Contains(strings.Join(words, " "), "_auth"):
+		return iv.name + " config prints an auth token"
+	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
+		flags, _ := opts(args)
+		if iv.name != "grep" || hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
+			for i, w := range ops {
+				if i == 0 && !hasFlag(flags, "", "--files") {
+					continue // the pattern
+				}
+				if t := iv.c.resolve(iv.sc, w); t.path == iv.c.home || t.path == "/" {
+					return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// keyFile reports whether p, outside the working directory, is named like
+// a private key or an environment file (*.pem, *.key, *.env, id_*).
+func keyFile(c *classifier, sc *scope, p string) bool {
+	base := path.Base(p)
+	if !(strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
+		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) {
+		return false
+	}
+	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
+	return why != "" && why != "unresolved"
+}
+
+// sshKeygen writes a key pair over the file -f names.
+func sshKeygen(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	if hasFlag(args, "ylFRBDe") {
+		return // reads, prints or searches keys
+	}
+	for i, a := range args {
+		if a.ok && a.s == "-f" && i+1 < len(args) && args[i+1].ok && isSecretPath(iv.c.tilde(args[i+1].s)) {
+			iv.flag(Destructive, "ssh-keygen -f writes a key pair over "+args[i+1].s)
+			return
+		}
+	}
+}
+
+// editor: vi, vim, nvim, ex, emacs run by an agent edit in batch mode;
+// files outside the working directory so edited are flagged.
+func editor(iv *inv) {
+	iv.flag(Write, "")
+	_, ops := opts(iv.rest(1))
+	var files []arg
+	for _, a := range ops {
+		if a.ok && !strings.HasPrefix(a.s, "+") && !strings.HasPrefix(a.s, ":") && !strings.ContainsAny(a.s, " %|") {
+			files = append(files, a)
+		}
+	}
+	iv.inPlace(files)
 }

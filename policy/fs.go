@@ -256,6 +256,7 @@ func dd(iv *inv) {
 			continue
 		}
 		if of, ok := strings.CutPrefix(a.s, "of="); ok {
+			of = iv.c.tilde(of) // bash expands ~ after = in such words
 			class, why := iv.c.writeTarget(iv.sc, arg{s: of, ok: true, src: of}, true)
 			if strings.HasPrefix(why, "writes to") {
 				why = "dd " + why

@@ -126,9 +126,13 @@ func alias(iv *inv) {
 			iv.flag(Unparseable, "alias computed at run time: "+a.shown())
 			continue
 		}
-		if _, val, ok := strings.Cut(a.s, "="); ok {
+		if name, val, ok := strings.Cut(a.s, "="); ok {
 			iv.flag(Write, "")
 			iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+			if iv.c.aliases == nil {
+				iv.c.aliases = map[string]string{}
+			}
+			iv.c.aliases[name] = val
 		}
 	}
 }
@@ -142,10 +146,17 @@ func ssh(iv *inv) {
 	if iv.in.kind == srcSecret {
 		iv.flag(Destructive, "sends the environment or a secrets file over the network")
 	}
-	if i+1 >= len(iv.args) {
+	if i+1 >= len(iv.args) { // a login shell there, reading this stdin
+		if iv.in.kind == srcText {
+			iv.shell(arg{s: iv.in.text, ok: true, src: iv.in.text}, remote(iv.sc))
+		}
 		return
 	}
-	iv.shell(joinRest(iv.args[i+1:]), remote(iv.sc))
+	cmd := joinRest(iv.args[i+1:])
+	if cmd.ok && iv.in.kind == srcText && (cmd.s == "bash -s" || cmd.s == "sh -s" || cmd.s == "bash" || cmd.s == "sh") {
+		iv.shell(arg{s: iv.in.text, ok: true, src: iv.in.text}, remote(iv.sc)) // ssh host 'bash -s' <<< code
+	}
+	iv.shell(cmd, remote(iv.sc))
 }
 
 // remote is a scope on another machine: cwd is its home, and nothing

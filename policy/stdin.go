@@ -25,6 +25,7 @@ const (
 	srcSecret                  // the environment or a secrets file
 	srcFile                    // a local file (< script.sh, cat script.sh)
 	srcPipe                    // output of some other command
+	srcPaths                   // paths under a directory (find DIR …): text is DIR
 )
 
 // redirIn describes stdin given by a redirection, if r is one.
@@ -88,6 +89,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcPipe}
 	}
 	name := path.Base(args[0].s)
+	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
+		return source{kind: srcPaths, text: args[1].s}
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
@@ -201,7 +205,7 @@ func isSecretPath(p string) bool {
 	case base == ".env" || strings.HasPrefix(base, ".env."),
 		base == ".netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
 		strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"),
-		base == "credentials" && strings.Contains(p, ".aws"),
+		base == "credentials" && strings.Contains(p, ".aws"), strings.HasSuffix(base, ".env") && base != ".env",
 		strings.Contains(p, "/.ssh/"), strings.Contains(p, "/.gnupg/"), strings.Contains(p, "/.aws/"),
 		base == ".ssh", base == ".gnupg", base == ".aws", base == ".kube", base == ".password-store",
 		strings.Contains(p, "/.config/gh/"), strings.Contains(p, "/.docker/config.json"),

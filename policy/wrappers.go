@@ -58,6 +58,17 @@ func sudo(iv *inv) {
 	}
 	if i < len(iv.args) {
 		iv.asRoot(iv.args[i:])
+		return
+	}
+	if hasFlag(iv.args[1:i], "si", "--shell", "--login") { // sudo -s <<EOF: a root shell reading this stdin
+		first := len(iv.c.cmds)
+		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+		for _, cmd := range iv.c.cmds[first:] {
+			if cmd.Class == Write {
+				iv.flag(Destructive, iv.name+" runs a shell that changes the machine as another user")
+				return
+			}
+		}
 	}
 }
 
@@ -204,6 +215,9 @@ func xargs(iv *inv) {
 		cmd = args[i:]
 	}
 	item := arg{src: "<items from stdin>", item: true}
+	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
+		item = under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true)
+	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
