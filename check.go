@@ -19,7 +19,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, `print {"class", "reasons", "decision"} as JSON`)
 	cwd := fs.String("cwd", "", "the directory the command would run in (default: this one)")
-	mode := fs.String("mode", "", "approval mode: off, destructive or all (default: the config's, else destructive)")
+	mode := fs.String("mode", "", "approval mode: off, destructive, all or unknown (default: the config's, else destructive)")
 	cfgPath := fs.String("config", config.DefaultPath(), "config file whose rules apply")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tend check [--json] [--cwd DIR] [--mode MODE] -- COMMAND")

@@ -84,6 +84,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth}
+	defer c.vet(iv) // for ModeUnknown, once it is classified
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
@@ -131,6 +132,7 @@ func (c *classifier) assignOnly(as []*syntax.Assign, sc *scope) int {
 		}
 	}
 	idx := c.record(args)
+	c.cmds[idx].vetted = true // unless assign says otherwise
 	for _, a := range as {
 		c.assign(idx, a, sc, false)
 	}
@@ -148,6 +150,9 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 	kind := varKind(name)
 	if kind == varPlain {
 		return
+	}
+	if kind == varEnv {
+		c.unvet(idx, "not known to be safe: sets "+name)
 	}
 	if !prefix {
 		c.flag(idx, Write, "")
@@ -211,6 +216,7 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 		}
 	}
 	idx := c.record(args)
+	c.cmds[idx].vetted = true // unless assign says otherwise
 	for _, a := range d.Args {
 		c.assign(idx, a, sc, false)
 		if a.Name != nil && !a.Naked {

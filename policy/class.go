@@ -76,4 +76,7 @@ type Command struct {
 
 	match   []string // Argv with unexpandable words replaced by unknownWord
 	dropped int      // reasons past maxReasonsPerCommand
+
+	vetted bool   // known to be safe for ModeUnknown (see known.go)
+	doubt  string // why not, when vetted is false; "" = see Doubt
 }
