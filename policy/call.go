@@ -85,6 +85,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth}
 	defer c.vet(iv) // for ModeUnknown, once it is classified
+	c.cmds[idx].Dir = placeholders.Replace(sc.cwd)
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}

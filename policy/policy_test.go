@@ -115,3 +115,17 @@ func TestStrings(t *testing.T) {
 		}
 	}
 }
+
+// Command.Dir follows cd.
+func TestCommandDir(t *testing.T) {
+	t.Parallel()
+	r := Classify(`cd / && rm -rf usr; (cd tmp; ls); cd "$x"; ls`, Env{Cwd: "/home/u/proj", Home: "/home/u"})
+	var got []string
+	for _, c := range r.Commands {
+		got = append(got, c.Argv[0]+"@"+c.Dir)
+	}
+	want := []string{"cd@/home/u/proj", "rm@/", "cd@/", "ls@/tmp", "cd@/", "ls@"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("dirs %q, want %q", got, want)
+	}
+}
