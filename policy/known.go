@@ -88,7 +88,8 @@ func npxInstalls(iv *inv) string {
 	if iv.name != "npx" && iv.name != "bunx" && iv.name != "pnpx" {
 		return ""
 	}
-	for _, a := range iv.args[1:skipOpts(iv.args, "-p", "--package", "-c", "--call")] {
+	end := min(skipOpts(iv.args, "-p", "--package", "-c", "--call"), len(iv.args))
+	for _, a := range iv.args[1:end] {
 		name, _, _ := strings.Cut(a.s, "=")
 		if !a.ok || contains([]string{"-p", "--package", "-c", "--call"}, name) {
 			return a.src
@@ -109,7 +110,7 @@ func (c *classifier) everyday(iv *inv) (bool, string) {
 		}
 		w = append(w, unknownWord)
 		// A commit message may be computed: git commit -m "$(cat <<EOF …)".
-		if message := i > 0 && iv.name == "git" && isMessageFlag(w[i-1]); !message && computed == "" {
+		if message := i > 0 && iv.name == "git" && w[0] == "commit" && isMessageFlag(w[i-1]); !message && computed == "" {
 			computed = a.shown()
 		}
 	}
@@ -133,8 +134,8 @@ func (c *classifier) everyday(iv *inv) (bool, string) {
 	return true, ""
 }
 
-// isMessageFlag reports whether git takes the next word as a message:
-// -m, --message, or a cluster ending in m (-am).
+// isMessageFlag reports whether git commit takes the next word as its
+// message: -m, --message, or a cluster ending in m (-am).
 func isMessageFlag(s string) bool {
 	return s == "--message" || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.HasSuffix(s, "m")
 }

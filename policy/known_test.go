@@ -61,6 +61,8 @@ func TestModeUnknown(t *testing.T) {
 		{"go test -exec 'rm -rf ~' ./...", "not known to be safe: go test -exec"},
 		{"go build -o /usr/local/bin/x .", "not known to be safe: go build -o /usr/local/bin/x"},
 		{"npx -p evil tsc", "not known to be safe: npx -p"},
+		{"npx -p", "not known to be safe: npx -p"},
+		{"git checkout -m $B", "not known to be safe: git checkout with a word computed at run time: $B"},
 		{"sudo make", "not known to be safe: sudo make"},
 		{"ssh host ls", "not known to be safe: ssh host"},
 		// Git subcommands and forms the table does not know.
