@@ -4,10 +4,10 @@ import "strings"
 
 // What ModeUnknown lets run. A simple command is known to be safe when it
 // is a reader the catalogue knows (its handler left it ReadOnly) or an
-// everyday step of the table in everydayStep, run in the working directory; and
-// none of its redirections writes outside the working directory or a temp
-// dir, and it sets no variable that changes how commands run (PATH,
-// LD_PRELOAD …). Anything else is held, with a reason: [Command.Doubt].
+// everyday step (see everydayStep) run in the working directory, and none
+// of its redirections writes outside the working directory or a temp dir,
+// and it sets no variable that changes how commands run (PATH, LD_PRELOAD
+// …). Anything else is held, with a reason: [Command.Doubt].
 //
 // The classifier records this on each Command as it goes: vet after a
 // command's handler ran, vetWrite for each redirection, unvet for such a
@@ -98,8 +98,8 @@ func npxInstalls(iv *inv) string {
 	return ""
 }
 
-// everyday reports whether iv is an everyday step (see everydayStep) with every
-// word known, run in the working directory; if not, it says why.
+// everyday reports whether iv is an everyday step (see everydayStep) with
+// every word known, run in the working directory; if not, it says why.
 func (c *classifier) everyday(iv *inv) (bool, string) {
 	w := make([]string, 0, len(iv.args)-1)
 	computed := ""
@@ -167,10 +167,10 @@ func subWord(s string) bool {
 // makeTargets are the make targets ModeUnknown lets run.
 var makeTargets = []string{"all", "build", "test", "check", "lint", "fmt", "vet"}
 
-// everydayStep is the table of everyday steps. known says the program is in it;
-// bad is the first of its words that the table does not allow ("" if
-// none). w are the words after the program, unknownWord for one computed
-// at run time. Build and test steps run the project's own code (tests,
+// everydayStep is the table of everyday steps. known says the program is
+// in it; bad is the first of its words that the table does not allow (""
+// if none). w are the words after the program, unknownWord for one
+// computed at run time. Build and test steps run the project's own code (tests,
 // scripts, Makefiles, hooks): that is what they are for.
 //
 //	go build|test|vet|run|fmt|generate|list|version, go env (not -w, -u),
