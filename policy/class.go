@@ -73,8 +73,9 @@ type Command struct {
 	// ReadOnly themselves and the commands they run are listed separately.
 	Class   Class
 	Reasons []string
-	// Dir is the directory it runs in, as tracked through cd ("" when
-	// unknown, such as after cd to a computed directory).
+	// Dir is the directory it runs in, as tracked through cd; "" when
+	// unknown (after cd to a computed directory), and for assignments and
+	// redirection pseudo-commands.
 	Dir string
 
 	match   []string // Argv with unexpandable words replaced by unknownWord
