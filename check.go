@@ -18,11 +18,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, `print {"class", "reasons", "decision"} as JSON`)
+	explained := fs.Bool("explain", false, "show each simple command found, with its class and reasons, and what decided")
 	cwd := fs.String("cwd", "", "the directory the command would run in (default: this one)")
-	mode := fs.String("mode", "", "approval mode: off, destructive or all (default: the config's, else destructive)")
+	mode := fs.String("mode", "", "approval mode: off, destructive, all or unknown (default: the config's, else destructive)")
 	cfgPath := fs.String("config", config.DefaultPath(), "config file whose rules apply")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tend check [--json] [--cwd DIR] [--mode MODE] -- COMMAND")
+		fmt.Fprintln(stderr, "usage: tend check [--json | --explain] [--cwd DIR] [--mode MODE] -- COMMAND")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,6 +32,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	command := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(command) == "" {
 		fs.Usage()
+		return 2
+	}
+	if *asJSON && *explained {
+		fmt.Fprintln(stderr, "tend check: --json and --explain do not go together")
 		return 2
 	}
 	cfg, err := config.Load(*cfgPath)
@@ -51,6 +56,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	home, _ := os.UserHomeDir()
 	v := p.Check(command, policy.Env{Cwd: dir, Home: home})
+	if *explained {
+		explain(stdout, p, command, dir, v)
+		return 0
+	}
 	if *asJSON {
 		reasons := v.Reasons
 		if reasons == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"tend/engine"
 	"tend/internal/testkit"
@@ -89,6 +90,66 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "", "frobnicate"); code != 2 || !strings.Contains(errOut, "frobnicate") {
 		t.Errorf("unknown command: %d %q", code, errOut)
+	}
+}
+
+// tend check --explain shows each simple command with its class, marks the
+// held ones, and names what decided; every line fits 80 columns.
+func TestCheckExplain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	none := filepath.Join(dir, "no-config.toml")
+	explain := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCLI(t, "", append([]string{"check", "--explain", "--config", none, "--cwd", dir}, args...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d %s", args, code, errOut)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if utf8.RuneCountInString(l) > 80 {
+				t.Errorf("%q: a line is wider than 80 columns: %q", args, l)
+			}
+		}
+		return out
+	}
+	out := explain("--", "cd / && sudo rm -rf usr")
+	for _, want := range []string{
+		"  read-only    cd /\n",
+		"  write        sudo rm -rf usr (in /)\n",
+		"* destructive  rm -rf usr (in /)\n               - rm -rf outside the working directory: usr (/usr)\n",
+		"class:      destructive\ndecision:   ask\ndecided by: mode \"destructive\" (destructive and unparseable commands wait for a\n            person)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("cd / && sudo rm -rf usr: no %q in\n%s", want, out)
+		}
+	}
+	out = explain("--mode", "unknown", "--", "go test ./... && cargo nextest run --workspace "+strings.Repeat("--features x ", 10))
+	for _, want := range []string{
+		"  write        go test ./...\n",
+		"* write        cargo nextest run --workspace --features x",
+		"               - not known to be safe: cargo nextest\n",
+		"decided by: mode \"unknown\" (commands not known to be safe wait for a person)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("mode unknown: no %q in\n%s", want, out)
+		}
+	}
+	rules := testkit.WriteFile(t, "config.toml", "[approval]\nmode = \"all\"\n[rules]\nallow = [\"Bash(npm run test:*)\"]\ndeny = [\"Bash(curl:*)\"]\nask = [\"Bash(git push:*)\"]\n")
+	for cmd, want := range map[string]string{
+		"npm run test -- --watch=false": "decided by: rule allow Bash(npm run test:*)\n",
+		"ls && curl example.invalid":    "decided by: rule deny Bash(curl:*)\n",
+		"git push origin main":          "decided by: rule ask Bash(git push:*)\n",
+		"ls -la":                        "decided by: mode \"all\" (everything in it is read-only)\n",
+	} {
+		if out := explain("--config", rules, "--", cmd); !strings.Contains(out, want) {
+			t.Errorf("%s: no %q in\n%s", cmd, want, out)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "check", "--explain", "--json", "--", "ls"); code != 2 || !strings.Contains(errOut, "do not go together") {
+		t.Errorf("--explain --json: exit %d %q", code, errOut)
+	}
+	if _, _, errOut := runCLI(t, "", "check", "--help"); !strings.Contains(errOut, "-explain") {
+		t.Errorf("tend check --help does not mention --explain:\n%s", errOut)
 	}
 }
 

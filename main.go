@@ -24,8 +24,9 @@ Usage:
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
   tend serve [flags]     serve them headless over HTTP on 127.0.0.1 and a unix socket
                          (tend serve -help lists its flags)
-  tend check [--json] -- CMD
-                         classify a command with tend's policy without running it
+  tend check [--json | --explain] -- CMD
+                         classify a command with tend's policy without running it;
+                         --explain shows each simple command found and what decided
   tend replay [--cols N --rows M] [--json] [FILE]
                          render a raw terminal stream (a PTY job's log) and print the final screen
   tend doctor            how this machine holds jobs (a cgroup each, or not, and why), the state dir

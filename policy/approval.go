@@ -72,24 +72,19 @@ func (a *Approvals) notify() {
 }
 
 // Allowed reports whether a person already allowed every held command of v
-// for this session.
+// ([Verdict].Held) for this session.
 func (a *Approvals) Allowed(v Verdict) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if len(a.allowed) == 0 {
+	if len(a.allowed) == 0 || len(v.Held) == 0 {
 		return false
 	}
-	held := 0
-	for _, c := range v.Commands {
-		if !c.Class.Held() {
-			continue
-		}
-		held++
-		if !slices.ContainsFunc(a.allowed, func(r Rule) bool { return r.Match(c) }) {
+	for _, i := range v.Held {
+		if !slices.ContainsFunc(a.allowed, func(r Rule) bool { return r.Match(v.Commands[i]) }) {
 			return false
 		}
 	}
-	return held > 0
+	return true
 }
 
 // Ask queues r and waits for a decision, the timeout (a denial), or ctx.

@@ -100,4 +100,15 @@ func TestApprovalAllowPrefix(t *testing.T) {
 	if a.Allowed(other) {
 		t.Fatal("the allowed prefix allows another command")
 	}
+	// What the modes all and unknown hold is not destructive; the prefix
+	// covers it all the same.
+	if v := (Policy{Mode: ModeAll}).Check("git push origin main", env); v.Decision != Ask || !a.Allowed(v) {
+		t.Fatalf("mode all: %v allowed %v", v.Decision, a.Allowed(v))
+	}
+	if v := (Policy{Mode: ModeUnknown}).Check("git push origin main:prod", env); v.Decision != Ask || !a.Allowed(v) {
+		t.Fatalf("mode unknown: %v allowed %v", v.Decision, a.Allowed(v))
+	}
+	if v := (Policy{Mode: ModeUnknown}).Check("git push origin main:prod && frob", env); a.Allowed(v) {
+		t.Fatal("the allowed prefix allows a command with another held part")
+	}
 }

@@ -103,6 +103,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
 	}
+	defer c.vet(iv) // for ModeUnknown, once it is classified
+	c.cmds[idx].Dir = placeholders.Replace(sc.cwd)
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
@@ -164,6 +166,7 @@ func (c *classifier) assignOnly(as []*syntax.Assign, sc *scope) int {
 		}
 	}
 	idx := c.record(args)
+	c.cmds[idx].vetted = true // unless assign says otherwise
 	for _, a := range as {
 		c.assign(idx, a, sc, false)
 	}
@@ -181,6 +184,9 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 	kind := varKind(name)
 	if kind == varPlain {
 		return
+	}
+	if kind == varEnv {
+		c.unvet(idx, "not known to be safe: sets "+name)
 	}
 	if !prefix {
 		c.flag(idx, Write, "")
@@ -244,6 +250,7 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 		}
 	}
 	idx := c.record(args)
+	c.cmds[idx].vetted = true // unless assign says otherwise
 	for _, a := range d.Args {
 		c.assign(idx, a, sc, false)
 		if a.Name != nil && !a.Naked {

@@ -73,7 +73,14 @@ type Command struct {
 	// ReadOnly themselves and the commands they run are listed separately.
 	Class   Class
 	Reasons []string
+	// Dir is the directory it runs in, as tracked through cd; "" when
+	// unknown (after cd to a computed directory), and for assignments and
+	// redirection pseudo-commands.
+	Dir string
 
 	match   []string // Argv with unexpandable words replaced by unknownWord
 	dropped int      // reasons past maxReasonsPerCommand
+
+	vetted bool   // known to be safe for ModeUnknown (see known.go)
+	doubt  string // why not, when vetted is false; "" = see Doubt
 }

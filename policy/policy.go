@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,9 +17,13 @@ const (
 	ModeDestructive
 	// ModeAll holds every command that is not ReadOnly.
 	ModeAll
+	// ModeUnknown holds every command not known to be safe: only readers
+	// the classifier recognises and a short table of everyday build, test
+	// and git steps run without a person (see [Command.Doubt]).
+	ModeUnknown
 )
 
-// String returns "off", "destructive" or "all".
+// String returns "off", "destructive", "all" or "unknown".
 func (m Mode) String() string {
 	switch m {
 	case ModeOff:
@@ -27,6 +32,8 @@ func (m Mode) String() string {
 		return "destructive"
 	case ModeAll:
 		return "all"
+	case ModeUnknown:
+		return "unknown"
 	default:
 		return fmt.Sprintf("Mode(%d)", int(m))
 	}
@@ -41,8 +48,23 @@ func ParseMode(s string) (Mode, error) {
 		return ModeDestructive, nil
 	case "all":
 		return ModeAll, nil
+	case "unknown":
+		return ModeUnknown, nil
 	}
-	return 0, fmt.Errorf("policy: unknown mode %q (want off, destructive or all)", s)
+	return 0, fmt.Errorf("policy: there is no mode %q: the modes are off, destructive, all and unknown", s)
+}
+
+// holds reports whether m holds c for a person, rules aside.
+func (m Mode) holds(c Command) bool {
+	switch m {
+	case ModeOff:
+		return false
+	case ModeAll:
+		return c.Class >= Write
+	case ModeUnknown:
+		return c.Class >= Destructive || !c.vetted
+	}
+	return c.Class >= Destructive
 }
 
 // Decision is what happens to a command.
@@ -84,6 +106,9 @@ type Verdict struct {
 	Result
 	Decision Decision
 	Rule     string // the rule that decided, if any
+	// Held are the indexes in Commands of the commands the mode held and no
+	// allow rule let through: when there are any, they made the decision Ask.
+	Held []int
 }
 
 // Check classifies command and decides what to do with it. Rules are matched
@@ -94,11 +119,13 @@ type Verdict struct {
 //  2. ModeOff: Allow (the Result still carries the warnings).
 //  3. An ask rule matching any simple command: Ask.
 //  4. The held commands are those of class Destructive or Unparseable
-//     (ModeDestructive) or of any class but ReadOnly (ModeAll); a command
-//     that could not be parsed at all counts as one held command with no argv,
-//     which only the rule "Bash" matches. No held command: Allow.
+//     (ModeDestructive), of any class but ReadOnly (ModeAll), or Destructive,
+//     Unparseable or not known to be safe (ModeUnknown, see [Command.Doubt]);
+//     a command that could not be parsed at all counts as one held command
+//     with no argv, which only the rule "Bash" matches. No held command: Allow.
 //  5. Every held command matched by an allow rule: Allow (Rule names the
-//     allow rule of the last one). Otherwise Ask.
+//     allow rule of the last one). Otherwise Ask, and Held lists the others;
+//     in ModeUnknown, Reasons then also say why they are not known to be safe.
 //
 // Rules that [ParseRule] rejects are ignored here; validate them when they
 // are loaded with [Rules.Validate]. A deny rule cannot match a command whose
@@ -110,8 +137,8 @@ func (p Policy) Check(command string, env Env) Verdict {
 	cmds := r.Commands
 	if len(cmds) == 0 {
 		// Nothing parsed (or an empty command): one pseudo-command that only
-		// the catch-all rule matches.
-		cmds = []Command{{Class: r.Class, Reasons: r.Reasons}}
+		// the catch-all rule matches, known to be safe only if nothing runs.
+		cmds = []Command{{Class: r.Class, Reasons: r.Reasons, vetted: r.Class == ReadOnly}}
 	}
 	if rule, ok := firstMatch(compile(p.Rules.Deny), cmds); ok {
 		v.Decision, v.Rule = Deny, rule
@@ -124,25 +151,35 @@ func (p Policy) Check(command string, env Env) Verdict {
 		v.Decision, v.Rule = Ask, rule
 		return v
 	}
-	threshold := Destructive
-	if p.Mode == ModeAll {
-		threshold = Write
-	}
 	allow := compile(p.Rules.Allow)
-	// A command whose parts are all below the threshold may still have a
-	// held class overall (e.g. a redirect or a fork bomb recorded on a
-	// pseudo-command), so the overall class is checked through cmds too.
-	for _, c := range cmds {
-		if c.Class < threshold {
+	held := false
+	var doubts []string
+	// A redirect or a fork bomb is recorded on a pseudo-command of its
+	// own, so looking at each of cmds covers the overall class too.
+	for i, c := range cmds {
+		if !p.Mode.holds(c) {
 			continue
 		}
-		rule, ok := firstMatch(allow, []Command{c})
-		if !ok {
-			v.Decision, v.Rule = Ask, ""
-			return v
+		if rule, ok := firstMatch(allow, []Command{c}); ok {
+			v.Rule = rule
+			continue
 		}
-		v.Rule = rule
+		held = true
+		if len(r.Commands) > 0 {
+			v.Held = append(v.Held, i)
+		}
+		if why := c.Doubt(); p.Mode == ModeUnknown && !c.Class.Held() && !slices.Contains(doubts, why) {
+			doubts = append(doubts, why)
+		}
 	}
+	if !held {
+		return v
+	}
+	v.Decision, v.Rule = Ask, ""
+	if len(doubts) > maxReasonsPerCommand {
+		doubts = append(doubts[:maxReasonsPerCommand], fmt.Sprintf("and %d more commands not known to be safe", len(doubts)-maxReasonsPerCommand))
+	}
+	v.Reasons = append(slices.Clip(v.Reasons), doubts...)
 	return v
 }
 

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -92,14 +93,17 @@ func TestParseRule(t *testing.T) {
 
 func TestStrings(t *testing.T) {
 	t.Parallel()
-	for _, m := range []Mode{ModeOff, ModeDestructive, ModeAll} {
+	for _, m := range []Mode{ModeOff, ModeDestructive, ModeAll, ModeUnknown} {
 		got, err := ParseMode(m.String())
 		if err != nil || got != m {
 			t.Errorf("ParseMode(%q) = %v, %v", m.String(), got, err)
 		}
 	}
-	if _, err := ParseMode("sometimes"); err == nil {
-		t.Error("ParseMode accepted a bad mode")
+	if ModeUnknown.String() != "unknown" {
+		t.Errorf("ModeUnknown is %q", ModeUnknown)
+	}
+	if _, err := ParseMode("sometimes"); err == nil || !strings.Contains(err.Error(), "off, destructive, all and unknown") {
+		t.Errorf("ParseMode(sometimes): %v, want an error listing the four modes", err)
 	}
 	want := map[string]string{
 		ReadOnly.String(): "read-only", Write.String(): "write", Destructive.String(): "destructive", Unparseable.String(): "unparseable",
@@ -109,5 +113,19 @@ func TestStrings(t *testing.T) {
 		if got != w {
 			t.Errorf("String = %q, want %q", got, w)
 		}
+	}
+}
+
+// Command.Dir follows cd.
+func TestCommandDir(t *testing.T) {
+	t.Parallel()
+	r := Classify(`cd / && rm -rf usr; (cd tmp; ls); cd "$x"; ls`, Env{Cwd: "/home/u/proj", Home: "/home/u"})
+	var got []string
+	for _, c := range r.Commands {
+		got = append(got, c.Argv[0]+"@"+c.Dir)
+	}
+	want := []string{"cd@/home/u/proj", "rm@/", "cd@/", "ls@/tmp", "cd@/", "ls@"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("dirs %q, want %q", got, want)
 	}
 }

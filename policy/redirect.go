@@ -49,9 +49,12 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 			// A destructive redirection is its own pseudo-command, so that
 			// an allow rule for the command (Bash(echo:*)) does not cover
 			// writing ~/.bashrc; only the catch-all rule "Bash" does.
-			c.flag(c.record(argsOf(">"+a.src)), class, why)
+			j := c.record(argsOf(">" + a.src))
+			c.flag(j, class, why)
+			c.vetWrite(j, sc, a, true)
 		default:
 			c.flag(idx, class, why)
+			c.vetWrite(idx, sc, a, false)
 		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 //	fps = 60                       # most frames a second (1–120)
 //
 //	[approval]
-//	mode = "destructive"           # off | destructive | all
+//	mode = "destructive"           # off | destructive | all | unknown
 //	timeout = "10m"                # no answer by then is a denial
 //	headless = "warn"              # with no person watching: warn (run it) or deny
 //

@@ -47,6 +47,7 @@ kill = ["X"]
 	}
 	for _, bad := range []struct{ text, want string }{
 		{`[approval]` + "\n" + `mode = "sometimes"`, "approval.mode"},
+		{`[approval]` + "\n" + `mode = "unkown"`, `approval.mode: policy: there is no mode "unkown": the modes are off, destructive, all and unknown`},
 		{`[rules]` + "\n" + `deny = ["Bash(curl"]`, "rules"},
 		{`[jobs]` + "\n" + `grace = "soon"`, "duration"},
 		{`colour = "red"`, "unknown setting"},
@@ -61,6 +62,20 @@ kill = ["X"]
 	} {
 		if _, err := Load(testkit.WriteFile(t, "config.toml", bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: error %v, want one about %s", bad.text, err, bad.want)
+		}
+	}
+}
+
+// Each of the four approval modes can be set.
+func TestApprovalModes(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]policy.Mode{"off": policy.ModeOff, "destructive": policy.ModeDestructive, "all": policy.ModeAll, "unknown": policy.ModeUnknown} {
+		c, err := Load(testkit.WriteFile(t, "config.toml", "[approval]\nmode = \""+name+"\"\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p, err := c.Policy(); err != nil || p.Mode != want {
+			t.Errorf("%s: mode %v, %v", name, p.Mode, err)
 		}
 	}
 }
