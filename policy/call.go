@@ -115,6 +115,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	h(iv)
 	sendsSecret(iv)
 	readsSecret(iv, isUnknown(h) || credentialTools[iv.name])
+	dumpsEnvironment(iv)
 	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote {
 		if !verbEffect(iv) { // a verb its handler does not know (terraform state rm, aws … batch-delete-image)
 			embedded(iv, true) // fly ssh console -C 'cmd'

@@ -164,6 +164,7 @@ func init() {
 		{interp("eval"), []string{"deno"}},
 		{interp("-e"), []string{"lua", "luajit", "Rscript", "R", "julia"}},
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
+		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.

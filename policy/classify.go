@@ -119,6 +119,7 @@ type scope struct {
 	src    string // the script text, for heredoc bodies
 	cwd    string // "" = unknown (after cd to a computed directory)
 	remote bool   // runs on another machine (ssh, kubectl exec)
+	piped  bool   // its output goes into a pipe, not to the agent
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

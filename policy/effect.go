@@ -674,7 +674,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
-				isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) {
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path)) {
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}
@@ -727,6 +727,9 @@ func readsSecret(iv *inv, scanWords bool) {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }
+
+// secretPattern is a search for secrets by name.
+var secretPattern = regexp.MustCompile(`(?i)token|secret|passw|api_?key|credential|private`)
 
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = regexp.MustCompile(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
@@ -824,10 +827,14 @@ func (iv *inv) secretUse() string {
 				return "git " + at(words, 0) + " of a secrets file: " + w
 			}
 		}
+	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
+		return iv.name + " inspect prints a container's environment"
 	case strings.HasPrefix(iv.name, "docker-credential-") && at(words, 0) == "get":
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(words, 0) == "config" && strings.Contains(strings.Join(words, " "), "_auth"):
 		return iv.name + " config prints an auth token"
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && iv.in.text == "" && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
+		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
 		flags, _ := opts(args)
 		if iv.name != "grep" || hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
@@ -883,4 +890,21 @@ func editor(iv *inv) {
 		}
 	}
 	iv.inPlace(files)
+}
+
+// dumpsEnvironment flags printing every environment variable (env,
+// printenv, export -p) straight to the agent: tokens and keys included.
+// Filtered (env | grep GO) it is ordinary.
+func dumpsEnvironment(iv *inv) {
+	if iv.sc.piped || iv.sc.remote {
+		return
+	}
+	var words []string
+	for _, a := range iv.args {
+		words = append(words, a.s)
+	}
+	switch strings.Join(words, " ") {
+	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x":
+		iv.flag(Destructive, words[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
+	}
 }

@@ -126,10 +126,13 @@ func find(iv *inv) {
 	}
 	// With a test such as -name, {} is some entries under each root;
 	// without one it is all of them (find . -exec rm -rf {} +).
-	filtered := false
-	for _, a := range args[i:] {
+	filtered, name := false, ""
+	for j, a := range args[i:] {
 		if a.ok && findTests[a.s] {
 			filtered = true
+		}
+		if a.ok && (a.s == "-name" || a.s == "-iname") && i+j+1 < len(args) && args[i+j+1].ok && name == "" {
+			name = args[i+j+1].s
 		}
 	}
 	for ; i < len(args); i++ {
@@ -162,7 +165,7 @@ func find(iv *inv) {
 				continue
 			}
 			for _, r := range roots {
-				iv.exec(substitute(cmd, "{}", under(r, filtered)))
+				iv.exec(substitute(cmd, "{}", named(under(r, filtered), name)))
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
@@ -417,4 +420,14 @@ func dataFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// named narrows the entries under a root to those find -name selects:
+// root/**/* with -name '*.pem' is root/**/*.pem.
+func named(entries arg, name string) arg {
+	if name == "" || !entries.ok || strings.Contains(name, "/") {
+		return entries
+	}
+	s := strings.TrimSuffix(entries.s, "*") + name
+	return arg{s: s, ok: true, src: s}
 }

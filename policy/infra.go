@@ -324,10 +324,16 @@ func hostMount(iv *inv) string {
 		case a.s == "--privileged":
 			return "the whole machine (--privileged)"
 		}
-		if spec == "" || strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
+		if spec == "" {
 			continue
 		}
 		src, _, _ := strings.Cut(spec, ":")
+		if isSecretPath(iv.c.tilde(strings.Trim(src, `"`))) {
+			return "a secrets directory, " + src + ","
+		}
+		if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
+			continue
+		}
 		src = strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source=")
 		src = strings.Trim(src, `"`)
 		if src == "$HOME" || src == "${HOME}" {

@@ -18,7 +18,7 @@ var (
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = regexp.MustCompile(`(?:\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
 	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
@@ -123,8 +123,14 @@ func (iv *inv) interpCode(code arg) {
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
 		if !ok {
-			if homeRef.MatchString(rest[:min(len(rest), 160)]) {
+			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
+		}
+		if !ok {
+			switch {
+			case homeRef.MatchString(rest[:min(len(rest), 160)]):
 				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a file under the home directory")
+			case iv.outsidePath(s) != "":
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes files it finds under "+iv.outsidePath(s))
 			}
 			continue
 		}
@@ -338,3 +344,34 @@ func stringArgs(s string) (list []string, computed bool) {
 		s = rest[1:]
 	}
 }
+
+// barePath reads an unquoted path at the start of s (after options such as
+// -Recurse or -force): /x or ~/x up to the next space or delimiter.
+func barePath(s string) (string, bool) {
+	for _, f := range strings.Fields(s) {
+		if strings.HasPrefix(f, "-") {
+			continue
+		}
+		f = strings.TrimRight(f, ";)'\"")
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") {
+			return f, true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// outsidePath is the first path literal in code that lies outside the
+// working directory (os.walk('/home/user')), "" if none.
+func (iv *inv) outsidePath(code string) string {
+	for _, m := range quotedPath.FindAllStringSubmatch(code, 16) {
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			return iv.c.show(t)
+		}
+	}
+	return ""
+}
+
+// quotedPath is a quoted absolute or home path in code.
+var quotedPath = regexp.MustCompile(`['"]((?:/|~/?)[^'"\s]*)['"]`)

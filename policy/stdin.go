@@ -13,7 +13,9 @@ import (
 // their input as code (sh, python, psql …) and for exfiltration.
 type source struct {
 	kind srcKind
-	text string // srcText: the text; srcSecret: the secrets file, "" for the environment
+	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory
+	// pattern is the name find selects the paths by (srcPaths), "" for all.
+	pattern string
 }
 
 type srcKind int
@@ -90,7 +92,13 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	}
 	name := path.Base(args[0].s)
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
-		return source{kind: srcPaths, text: args[1].s}
+		pattern := ""
+		for i, a := range args {
+			if a.ok && (a.s == "-name" || a.s == "-iname") && i+1 < len(args) && args[i+1].ok && pattern == "" {
+				pattern = args[i+1].s
+			}
+		}
+		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" ||

@@ -97,7 +97,9 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 			if i > 0 {
 				stdin = w.describe(stages[i-1], sc, stdin)
 			}
-			w.stmt(st, sc.sub(), stdin)
+			sub := sc.sub()
+			sub.piped = sub.piped || i < len(stages)-1 // its output goes to the next stage
+			w.stmt(st, sub, stdin)
 		}
 	default:
 		w.stmt(b.X, sc, in)

@@ -216,7 +216,7 @@ func xargs(iv *inv) {
 	}
 	item := arg{src: "<items from stdin>", item: true}
 	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
-		item = under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true)
+		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true), iv.in.pattern)
 	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
