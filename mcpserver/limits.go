@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,8 +59,9 @@ func (c *limitConn) Close() error {
 
 // sessionCap keeps the number of HTTP sessions under a cap: it sees every
 // request of every session, and when a new session's first request makes
-// one too many, it ends the one idle longest (since its last request ended)
-// among those with no request in flight.
+// one too many, it ends a session that only probed (server/discover) and
+// never went on, else the one idle longest (since its last request began;
+// notifications do not count), never one with a tool call in flight.
 type sessionCap struct {
 	max int
 
@@ -69,8 +71,9 @@ type sessionCap struct {
 
 // sessionUse is what the cap knows of a session.
 type sessionUse struct {
-	last     time.Time // when its last request started or ended
+	last     time.Time // when its last request began
 	inFlight int
+	agent    bool // it has made a request past server/discover
 }
 
 func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -79,14 +82,26 @@ func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if ss == nil || ss.ID() == "" { // stdio and the socket: one agent each
 			return next(ctx, method, req)
 		}
+		// A notification (initialized, cancelled) is not use: the SDK may
+		// handle it after the session's next request. Only a tool call can
+		// take long enough to be busy: the end of a quick request may be
+		// seen after the client has gone on.
+		use := !strings.HasPrefix(method, "notifications/")
+		agent := use && method != "server/discover" // a probe before initialize is not an agent yet
+		busy := method == "tools/call"
 		c.mu.Lock()
 		u, known := c.seen[ss]
 		if !known {
-			u = &sessionUse{}
+			u = &sessionUse{last: time.Now()}
 			c.seen[ss] = u
 		}
-		u.last = time.Now()
-		u.inFlight++
+		if use {
+			u.last = time.Now()
+		}
+		u.agent = u.agent || agent
+		if busy {
+			u.inFlight++
+		}
 		c.mu.Unlock()
 		if !known {
 			go func() { // forget it when it ends
@@ -97,12 +112,13 @@ func (c *sessionCap) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}()
 			c.evict(ss)
 		}
-		defer func() {
-			c.mu.Lock()
-			u.last = time.Now()
-			u.inFlight--
-			c.mu.Unlock()
-		}()
+		if busy {
+			defer func() {
+				c.mu.Lock()
+				u.inFlight--
+				c.mu.Unlock()
+			}()
+		}
 		return next(ctx, method, req)
 	}
 }
@@ -118,8 +134,11 @@ func (c *sessionCap) evict(keep *mcp.ServerSession) {
 		}
 		var oldest *mcp.ServerSession
 		for ss, u := range c.seen {
-			if ss != keep && u.inFlight == 0 && (oldest == nil || u.last.Before(c.seen[oldest].last)) {
-				oldest = ss
+			if ss == keep || u.inFlight > 0 {
+				continue
+			}
+			if o := c.seen[oldest]; oldest == nil || (!u.agent && o.agent) || (u.agent == o.agent && u.last.Before(o.last)) {
+				oldest = ss // a probe that never became an agent goes first, then the idle longest
 			}
 		}
 		delete(c.seen, oldest)

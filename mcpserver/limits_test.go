@@ -64,7 +64,10 @@ func TestSessionCap(t *testing.T) {
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	url := URL(ln)
+	// Each session is used once it is connected: the cap knows a session
+	// from its first request (its notifications may be handled later).
 	oldest := testkit.ConnectHTTP(t, url, testToken, "oldest")
+	testkit.CallOK(t, oldest, "terminal_job_manage", map[string]any{"action": "list"}, nil)
 	middle := testkit.ConnectHTTP(t, url, testToken, "middle")
 	testkit.CallOK(t, middle, "terminal_job_manage", map[string]any{"action": "list"}, nil) // middle is used after oldest
 	newest := testkit.ConnectHTTP(t, url, testToken, "newest")

@@ -145,6 +145,8 @@ func init() {
 		{ln, []string{"ln"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
 		{unzip, []string{"unzip", "7z"}},
+		{zip, []string{"zip"}},
+		{windowsPackages, []string{"choco", "winget", "scoop"}},
 		{systemctl, []string{"systemctl"}},
 		{iptables, []string{"iptables", "ip6tables", "iptables-legacy", "iptables-nft"}},
 		{nft, []string{"nft"}},

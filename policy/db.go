@@ -6,7 +6,7 @@ import (
 )
 
 var (
-	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE)\s+(\w+)`)
+	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE|REMOVE\s+TABLE|REMOVE\s+DATABASE|DETACH\s+DELETE)\s+(\w+)`)
 	sqlDelete = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
 	sqlUpdate = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
 	sqlWhere  = regexp.MustCompile(`(?i)\bWHERE\b`)

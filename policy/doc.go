@@ -23,18 +23,23 @@
 // [Unparseable], an unknown rm -r target is [Destructive]. cd is tracked
 // within a sequence, so "cd / && rm -rf usr" is rm -rf /usr.
 //
-// Destructive means: deleting, or recursively changing, the working
-// directory itself, a parent of it, the home directory, or anything outside
-// it except inside the temp dirs (/tmp, /var/tmp, /dev/shm, $TMPDIR); the
-// catalogue of dangerous tools (git push --force, git reset --hard, SQL
-// DROP/TRUNCATE/DELETE without WHERE, kubectl delete, terraform destroy,
-// mkfs, dd to a device, …); writing startup files (~/.bashrc) or system
-// files, or overwriting an existing file outside the project; piping
-// downloaded code into a shell; sending the environment or a secrets file
-// over the network; fork bombs. Deleting build outputs inside the project
-// (rm -rf build/) is [Write]. Commands the catalogue does not know are
-// [Write]; a short list of known readers (ls, cat, grep, git status, …)
-// is [ReadOnly].
+// Destructive means an effect, whatever tool has it: deleting, emptying or
+// overwriting the working directory itself, a parent of it, the home
+// directory, a database file, a disk, or anything outside the working
+// directory except inside the temp dirs; running code that cannot be read
+// or was downloaded, by any road (pipes through filters into a shell, a
+// script the same command wrote, escapes in other tools, aliases, renamed
+// programs, interpreter one-liners); changing the machine (services, power,
+// firewall, accounts, cron, kernel, mounts, system packages, signals to
+// processes the command did not start, anything that changes the machine
+// run as another user); changing remote state (a subcommand or option that
+// deletes, drops, resets, flushes, purges or scales to zero, destructive
+// SQL, DELETE requests, containers given the host's root, home or secrets);
+// reading secrets or sending them over the network. The catalogue knows the
+// verbs of real tools; a tool it does not know is judged by its words
+// (effect.go) and is Write when they say nothing destructive. Deleting
+// build outputs inside the project (rm -rf build/) is [Write]. A short list
+// of known readers (ls, cat, grep, git status, …) is [ReadOnly].
 //
 // Fail safe (RELIABILITY design rule 1): input over 64 KiB, containing NUL
 // or invalid UTF-8, a parse error, re-parsing deeper than 4 levels, a brace

@@ -253,17 +253,43 @@ func unknownTool(iv *inv) {
 		}
 		return
 	}
-	for _, a := range args { // go run /tmp/w.go, where the same command wrote w.go
-		if a.ok && !strings.HasPrefix(a.s, "-") && iv.c.written != nil {
-			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcText {
+	for _, a := range args { // go run /tmp/w.go or ./tools/x, where the same command wrote the code
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		p := iv.c.resolve(iv.sc, a).path
+		for file, src := range iv.c.written {
+			if (file == p || isUnder(file, p)) && src.kind == srcText {
 				iv.interpCode(arg{s: src.text, ok: true, src: src.text})
 			}
+		}
+	}
+	for i, a := range args { // an unknown language's inline code: elixir -e, erl -eval, groovy -e
+		if i > 0 && args[i-1].ok && codeOpts[args[i-1].s] && a.ok {
+			iv.interpCode(a)
+		}
+	}
+	if iv.in.kind == srcText && contains(strs0(args), "-") { // swift - <<EOF: code on stdin
+		iv.interpCode(arg{s: iv.in.text, ok: true, src: iv.in.text})
+	}
+	if iv.in.kind == srcText { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
+		if why := codeDanger(iv.in.text); why != "" {
+			iv.flag(Destructive, iv.name+": "+why)
+		}
+	}
+	for _, a := range args { // make -f <(curl …): a file fetched from the network, to a tool that may run it
+		if !a.ok && fetched.MatchString(a.src) {
+			iv.flag(Destructive, iv.name+" is given a file fetched from the network: "+a.shown())
+			return
 		}
 	}
 	if !verbEffect(iv) {
 		embedded(iv, true)
 	}
 }
+
+// codeOpts are the options by which language tools take inline code.
+var codeOpts = map[string]bool{"-e": true, "-eval": true, "--eval": true, "-E": true, "--execute": true, "-c": true, "eval": true}
 
 // runners are package managers that run a package's command: npm exec,
 // pnpm dlx, yarn dlx.
@@ -377,6 +403,35 @@ func tar(iv *inv) {
 		case strings.HasPrefix(a.s, "--directory="):
 			iv.extractInto(arg{s: strings.TrimPrefix(a.s, "--directory="), ok: true, src: a.s})
 		}
+	}
+}
+
+// zip -m moves the files into the archive: they are deleted.
+func zip(iv *inv) {
+	iv.flag(Write, "")
+	flags, ops := opts(iv.rest(1))
+	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
+		return
+	}
+	for _, f := range ops[1:] {
+		t := iv.c.resolve(iv.sc, f)
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase("zip -m moves into the archive, deleting,", why)+": "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// windowsPackages install machine-wide: choco always, winget and scoop
+// when asked to.
+func windowsPackages(iv *inv) {
+	iv.flag(Write, "")
+	args := strs0(iv.rest(1))
+	verb := at(args, 0)
+	machine := iv.name == "choco" || contains(args, "--global") || contains(args, "-g") ||
+		strings.Contains(strings.Join(args, " "), "--scope machine") || contains(args, "--scope=machine")
+	if machine && (verb == "install" || verb == "upgrade" || verb == "uninstall" || verb == "remove" || verb == "update") {
+		iv.flag(Destructive, iv.name+" "+verb+" changes the machine's packages")
 	}
 }
 
@@ -537,7 +592,7 @@ func sendsSecret(iv *inv) {
 // shell command: vi's :!, ed's and lftp's !, mysql's and psql's \!,
 // sqlite3's .shell, gdb's shell, tar's exec=, make's $(shell …).
 var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=", "$(shell ", "call system(", "system(",
-	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute("}
+	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script "}
 
 // shellWord is a word that starts a shell with code: sh -c "…".
 var shellWord = regexp.MustCompile(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
@@ -572,6 +627,9 @@ func embedded(iv *inv, any bool) {
 			rest, cut := strings.CutPrefix(s, e)
 			if ok || !cut || !strings.ContainsRune(rest, ' ') {
 				continue
+			}
+			if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit && !strings.HasSuffix(e, "(") {
+				rest = lit // do shell script "…"
 			}
 			if strings.HasSuffix(e, "(") || e == "$(shell " { // a call: system("…"), $(shell …)
 				if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit {
@@ -622,7 +680,9 @@ var quietReaders = map[string]bool{
 var credStores = map[string][]string{
 	"pass": {"show"}, "gopass": {"show", "cat"}, "vault": {"read", "kv"}, "op": {"read", "item", "get"},
 	"bw": {"get"}, "lpass": {"show"}, "keepassxc-cli": {"show", "clip"}, "secret-tool": {"lookup", "search"},
-	"security": {"find-generic-password", "find-internet-password", "dump-keychain"},
+	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
+	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
+	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
 }
 
 // credentialTools are the known tools whose subcommands may print a

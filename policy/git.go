@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strings"
 )
 
@@ -67,6 +68,14 @@ func git(iv *inv) {
 	}
 	iv.flag(Write, "")
 	switch sub {
+	case "clone":
+		if len(operands) >= 1 { // what it fetches is code tend has not seen
+			dir := arg{s: strings.TrimSuffix(path.Base(operands[0].s), ".git"), ok: operands[0].ok}
+			if len(operands) >= 2 {
+				dir = operands[1]
+			}
+			iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
+		}
 	case "clean":
 		if has("n", "--dry-run") {
 			iv.lower()

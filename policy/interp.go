@@ -14,7 +14,7 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = regexp.MustCompile(`(?:\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
@@ -33,7 +33,13 @@ var (
 	// listCall is a call that runs its string arguments as a command.
 	listCall = regexp.MustCompile(`\b(?:system|exec|spawn)\s+`)
 	// evalRef runs text as code.
-	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)`)
+	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression`)
+	// fetched is a process substitution that downloads: <(curl …).
+	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|http|aria2c)\b`)
+	// codeDeletes is any language's way to delete or overwrite files.
+	codeDeletes = regexp.MustCompile(`(?i)rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	// homeCall finds the home directory in any language.
+	homeCall = regexp.MustCompile(`(?i)home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
 	// forkLoop is a fork in a loop.
 	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
 	// reverseShell hands a process's streams to a socket.
@@ -110,6 +116,13 @@ func (iv *inv) interpCode(code arg) {
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
 		if why := iv.c.danger(t); why != "" || iv.c.startupFile(t.path) {
 			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		}
+	}
+	if codeDeletes.MatchString(s) {
+		if where := iv.outsidePath(s); where != "" {
+			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
+		} else if homeRef.MatchString(s) || homeCall.MatchString(s) {
+			iv.flag(Destructive, iv.name+" code deletes or overwrites files under the home directory")
 		}
 	}
 	if pipeToShell.MatchString(s) {
@@ -243,6 +256,12 @@ func interp(codeOpts ...string) handler {
 				}
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
+				for _, b := range args[i:] { // deno run -A https://…, python <(curl …): code from the network
+					if b.ok && strings.Contains(b.s, "://") || !b.ok && fetched.MatchString(b.src) {
+						iv.flag(Destructive, iv.name+" runs code from the network: "+b.shown())
+						return
+					}
+				}
 				if a.s != "-" { // a script file: ordinary work, unless this command wrote it or its words say otherwise (manage.py flush)
 					if !iv.runsWritten(a, iv.interpCode) {
 						verbEffect(iv)

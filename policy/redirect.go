@@ -159,7 +159,13 @@ func (iv *inv) runsWritten(file arg, run func(code arg)) bool {
 	if !file.ok || iv.c.written == nil {
 		return false
 	}
-	src, ok := iv.c.written[iv.c.resolve(iv.sc, file).path]
+	p := iv.c.resolve(iv.sc, file).path
+	src, ok := iv.c.written[p]
+	for dir, s := range iv.c.written {
+		if !ok && s.kind == srcDownload && isUnder(p, dir) { // git clone URL dir && dir/install.sh
+			src, ok = s, true
+		}
+	}
 	if !ok {
 		return false
 	}
