@@ -209,7 +209,7 @@ var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|deleteMany\(\s*\
 // codeDanger says why text handed to a tool (SQL, ORM code, a datastore
 // command) deletes data, or "".
 func codeDanger(s string) string {
-	if !strings.ContainsAny(s, " \t\n.(") {
+	if !strings.ContainsAny(s, " \t\n.(") || !mentionsDanger(s) {
 		return ""
 	}
 	if why := sqlDanger(s); why != "" && strings.ContainsAny(s, " \t\n") {
@@ -729,6 +729,9 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
 			}
+			if !a.ok || !strings.ContainsAny(a.s, "./_") && !strings.Contains(a.s, "credentials") {
+				continue // no file name a secret could have (this look runs for every word)
+			}
 			if p := iv.c.tilde(a.s); a.ok && keyFile(iv.c, iv.sc, p) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
 				break
@@ -870,11 +873,20 @@ func mount(iv *inv) {
 	}
 }
 
+// secretUsers are the tools secretUse knows.
+var secretUsers = map[string]bool{
+	"git": true, "docker": true, "podman": true, "npm": true, "pnpm": true, "yarn": true,
+	"grep": true, "egrep": true, "rg": true, "ag": true, "ack": true,
+}
+
 // secretUse says how a command that is not itself a reader takes a
 // secret: git showing or adding a secrets file, or asked for a credential;
 // a credential helper asked for one; npm's auth token; a recursive search
 // of the whole home directory or machine. "" if it does not.
 func (iv *inv) secretUse() string {
+	if !secretUsers[iv.name] && !strings.HasPrefix(iv.name, "docker-credential-") {
+		return ""
+	}
 	args := iv.rest(1)
 	_, ops := opts(args)
 	words := strs0(ops)
@@ -956,7 +968,7 @@ func editor(iv *inv) {
 // printenv, export -p) straight to the agent: tokens and keys included.
 // Filtered (env | grep GO) it is ordinary.
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.piped || iv.sc.remote {
+	if iv.sc.piped || iv.sc.remote || len(iv.args) > 2 {
 		return
 	}
 	var words []string
@@ -967,4 +979,17 @@ func dumpsEnvironment(iv *inv) {
 	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x":
 		iv.flag(Destructive, words[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
 	}
+}
+
+// mentionsDanger is codeDanger's cheap first look: whether s holds one of
+// the words its patterns need, in any case.
+func mentionsDanger(s string) bool {
+	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy"} {
+		for i := 0; i+len(w) <= len(s); i++ {
+			if strings.EqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
