@@ -204,7 +204,7 @@ func init() {
 		{flock, []string{"flock"}},
 		{busybox, []string{"busybox", "toybox"}},
 		{chrootCmd, []string{"chroot"}},
-		{wrapper("-p", "--package", "-c", "--call"), []string{"npx", "bunx", "pnpx"}},
+		{npx, []string{"npx", "bunx", "pnpx"}},
 		{su, []string{"su", "runuser"}},
 		{scriptCmd, []string{"script"}},
 		{wrapper("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-I", "-b", "-X", "-P", "-n", "-l", "-L", "-S", "-O"), []string{"strace", "ltrace"}},

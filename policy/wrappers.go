@@ -7,7 +7,7 @@ import (
 // skipOpts returns the index of the first operand of args (args[0] is the
 // command), skipping options; withValue lists the options that take the
 // next word as their value. "--" ends the options.
-func skipOpts(args []arg, withValue ...string) int {
+func skipOpts(args []arg, withValue ...string) int { // at most len(args)+1: an option's value may be missing
 	i := 1
 	for i < len(args) {
 		a := args[i]
@@ -49,8 +49,8 @@ func wrapper(withValue ...string) handler {
 // command is classified as usual.
 func sudo(iv *inv) {
 	iv.flag(Write, "")
-	i := skipOpts(iv.args, "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-c",
-		"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout")
+	i := min(len(iv.args), skipOpts(iv.args, "-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-c",
+		"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout"))
 	for _, a := range iv.args[1:i] {
 		if a.ok && (a.s == "-e" || a.s == "--edit") {
 			return // sudoedit: edits files
@@ -377,4 +377,16 @@ func scriptCmd(iv *inv) {
 			return
 		}
 	}
+}
+
+// npx runs a package's command, or with -c a shell command line.
+func npx(iv *inv) {
+	args := iv.args
+	for i, a := range args {
+		if a.ok && (a.s == "-c" || a.s == "--call") && i+1 < len(args) {
+			iv.shell(args[i+1], iv.sc)
+			return
+		}
+	}
+	wrapper("-p", "--package")(iv)
 }
