@@ -177,7 +177,7 @@ func verbEffect(iv *inv) bool {
 		}
 		for _, w := range words(s) {
 			if destroyVerbs[w] && !(project && projectVerbs[w]) {
-				iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" deletes, resets or stops what it manages")
+				iv.flag(Destructive, iv.name+" "+s+" deletes, resets or stops what it manages")
 				return true
 			}
 		}

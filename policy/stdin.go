@@ -101,7 +101,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
-		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" ||
+		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
 			return prev
 		}
