@@ -112,6 +112,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h := lookup(iv.name)
+	if publishes(iv) {
+		return idx
+	}
 	h(iv)
 	sendsSecret(iv)
 	readsSecret(iv, isUnknown(h) || credentialTools[iv.name])

@@ -71,6 +71,7 @@ type classifier struct {
 	budget   time.Duration
 	cfgs     map[cfgKey]*expand.Config // see expandConfig
 	timedOut bool
+	whole    string            // the whole command line, as given
 	written  map[string]source // files this command writes, by absolute path: what goes into them
 	aliases  map[string]string // aliases the command defines: name → value
 	renamed  map[string]string // executables it copies or links: new path → the program's name
@@ -212,6 +213,9 @@ func (c *classifier) result() Result {
 // script parses src and walks it. parent is the command that runs it
 // (bash -c, eval, …) or nil at the top; parse failures are recorded there.
 func (c *classifier) script(src string, sc *scope, parent *int) {
+	if c.whole == "" {
+		c.whole = src
+	}
 	fail := func(class Class, why string) {
 		if parent != nil {
 			c.flag(*parent, class, why)

@@ -115,7 +115,7 @@ func TestClassify(t *testing.T) {
 		{"mv ~ /tmp/x", Destructive},
 		{"dd if=/dev/zero of=/dev/sda", Destructive},
 		{"npx -c 'rm -rf ~'", Destructive},
-		{"sudo -C", Write}, // an option without its value
+		{"sudo -C", Write},                   // an option without its value
 		{"truncate --size=0 app.log", Write}, // inside the working directory
 		{"truncate --size=0 ~/app.log", Destructive},
 		{"crontab -r", Destructive},

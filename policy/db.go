@@ -6,7 +6,7 @@ import (
 )
 
 var (
-	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP|TRUNCATE|REMOVE\s+TABLE|REMOVE\s+DATABASE|DETACH\s+DELETE)\s+(\w+)`)
+	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLUMN|KEYSPACE|SEQUENCE|FUNCTION|TRIGGER|TYPE|EXTENSION|OWNED|MATERIALIZED|PROCEDURE|TABLESPACE|NAMESPACE|COLLECTION|MEASUREMENT|RETENTION|CONSTRAINT|ALL)|TRUNCATE(?:\s+TABLE)?|REMOVE\s+TABLE|REMOVE\s+DATABASE|DETACH\s+DELETE)\s+((?:IF\s+EXISTS\s+)?[\w."\x60$]+)`)
 	sqlDelete = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
 	sqlUpdate = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
 	sqlWhere  = regexp.MustCompile(`(?i)\bWHERE\b`)
@@ -17,8 +17,12 @@ var (
 
 // sqlDanger returns why SQL text is destructive, or "".
 func sqlDanger(sql string) string {
-	if m := sqlDrop.FindStringSubmatch(sql); m != nil {
-		return "SQL " + strings.ToUpper(m[1]) + " " + m[2]
+	for _, m := range sqlDrop.FindAllStringSubmatch(sql, 8) {
+		switch strings.ToLower(m[2]) {
+		case "or", "and", "not", "the", "a", "to", "of": // prose: "drop or truncate"
+		default:
+			return "SQL " + strings.ToUpper(m[1]) + " " + m[2]
+		}
 	}
 	for _, m := range sqlDelete.FindAllString(sql, -1) {
 		if !sqlWhere.MatchString(m) || sqlTautology.MatchString(m) {

@@ -52,7 +52,7 @@ var projectTools = map[string]bool{
 // --force-reset, --purge-all), make a tool destroy what it writes over.
 var destroyFlags = map[string]bool{
 	"drop": true, "purge": true, "wipe": true, "reset": true, "flush": true, "truncate": true,
-	"destroy": true, "force-reset": true, "erase": true, "nuke": true, "delete": true, "clean": true,
+	"destroy": true, "force-reset": true, "erase": true, "nuke": true, "delete": true,
 	"prune": true, "remove": true, "zero": true, "panic": true, "remove-all-storage": true, "vacuum": true,
 }
 
@@ -100,9 +100,22 @@ func verbEffect(iv *inv) bool {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
 	n, overwrites, forced := 0, false, false
-	for _, a := range args {
+	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
+		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i") {
+			return false // only says what it would do
+		}
+		if project && a.ok && i < 3 && (a.s == "test" || a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name]) {
+			return false // the words after are test names, or the project's own scripts
+		}
+	}
+	if testRunners[iv.name] || iv.name == "make" || iv.name == "just" || iv.name == "task" {
+		return false // test names, and the project's own targets
+	}
+	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
+		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
+		return true
 	}
 	if overwrites && forced {
 		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --force overwrites what is there")
@@ -264,6 +277,18 @@ func unknownTool(iv *inv) {
 			}
 		}
 	}
+	for _, a := range args { // make -f Makefile, where the same command downloaded it
+		if a.ok && !strings.HasPrefix(a.s, "-") {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
+				iv.flag(Destructive, iv.name+" is given a file this command downloaded: "+a.s)
+				return
+			}
+		}
+	}
+	if why := fetchesCode(iv.name, strs0(args)); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	for i, a := range args { // an unknown language's inline code: elixir -e, erl -eval, groovy -e
 		if i > 0 && args[i-1].ok && codeOpts[args[i-1].s] && a.ok {
 			iv.interpCode(a)
@@ -283,13 +308,26 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
+	if iv.name == "make" && iv.in.kind == srcText && (contains(strs0(args), "/dev/stdin") || contains(strs0(args), "-")) {
+		for line := range strings.SplitSeq(iv.in.text, "\n") { // a Makefile on stdin: its recipes are shell
+			if code, ok := strings.CutPrefix(line, "\t"); ok {
+				code = strings.NewReplacer("$(HOME)", "$HOME", "$$", "$").Replace(code)
+				iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+			}
+		}
+	}
 	if !verbEffect(iv) {
-		embedded(iv, true)
+		// A project tool's words are its own (test names, messages): only
+		// escapes in them are code (make --eval='$(shell …)').
+		embedded(iv, !projectTools[iv.name] && !testRunners[iv.name])
 	}
 }
 
 // codeOpts are the options by which language tools take inline code.
 var codeOpts = map[string]bool{"-e": true, "-eval": true, "--eval": true, "-E": true, "--execute": true, "-c": true, "eval": true}
+
+// testRunners take test names and filters as words.
+var testRunners = map[string]bool{"pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "phpunit": true, "tox": true, "nox": true}
 
 // runners are package managers that run a package's command: npm exec,
 // pnpm dlx, yarn dlx.
@@ -325,10 +363,41 @@ func destination(args []arg) (dst arg, ok bool) {
 // cp and install write over their destination.
 func cp(iv *inv) {
 	iv.flag(Write, "")
-	if dst, ok := destination(iv.rest(1)); ok {
-		iv.overwrites(dst)
-		iv.renames(dst)
+	dst, ok := destination(iv.rest(1))
+	if !ok {
+		return
 	}
+	iv.overwrites(dst)
+	iv.renames(dst)
+	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
+		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase(iv.name+" -r copies a tree over", why)+": "+iv.c.show(t))
+		}
+	}
+}
+
+// patch edits the file it is given in place.
+func patch(iv *inv) {
+	iv.flag(Write, "")
+	if _, ops := opts(iv.rest(1)); len(ops) > 0 {
+		iv.inPlace(ops[:1])
+	}
+}
+
+// publish: what goes to a registry is fetched by others and cannot be
+// taken back (npm publish, twine upload, cargo publish, docker push).
+func publishes(iv *inv) bool {
+	w := strs0(iv.rest(1))
+	switch {
+	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn" || iv.name == "cargo" || iv.name == "poetry" ||
+		iv.name == "flit" || iv.name == "hatch" || iv.name == "uv" || iv.name == "bun") && contains(w, "publish") && !contains(w, "--dry-run"),
+		iv.name == "twine" && contains(w, "upload"), iv.name == "gem" && contains(w, "push"),
+		(iv.name == "docker" || iv.name == "podman") && at(w, 0) == "push":
+		iv.flag(Destructive, iv.name+" publishes to a registry, where others fetch it and it cannot be taken back")
+		return true
+	}
+	return false
 }
 
 // renames records that a program is copied or linked under a new name
@@ -372,7 +441,7 @@ func lnNew(iv *inv) {
 // working directory (tar -x -C dir, unzip -d dir).
 func (iv *inv) extractInto(dir arg) {
 	t := iv.c.resolve(iv.sc, dir)
-	if why := iv.c.danger(t); why != "" && !iv.sc.remote {
+	if why := iv.c.danger(t); why != "" && !iv.sc.remote && !iv.c.tempVar(dir.src) {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
 	}
 }
@@ -476,6 +545,9 @@ func signals(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
+	if len(args) > 0 && args[0].ok && (args[0].s == "-0" || args[0].s == "-s" && len(args) > 1 && args[1].s == "0") {
+		return // signal 0: only asks whether the process is there
+	}
 	for i, a := range args {
 		if a.ok && a.s == "-1" && (i > 0 || len(args) == 1) {
 			iv.flag(Destructive, "kill -1 signals every process")
@@ -489,7 +561,7 @@ func signals(iv *inv) {
 			iv.flag(Destructive, "kill "+a.s+" signals every process, or init")
 			return
 		case a.ok && strings.HasPrefix(a.s, "%"),
-			!a.ok && ownPid(iv.sc.src, a.src):
+			!a.ok && (ownPid(iv.sc.src, a.src) || ownPid(iv.c.whole, a.src)):
 		case a.ok && a.s == "0":
 		default:
 			iv.flag(Destructive, "kill signals a process tend did not start: "+a.shown())
@@ -505,6 +577,29 @@ func ownPid(src, word string) bool {
 	}
 	name := strings.Trim(word, `"${}`)
 	return name != "" && (strings.Contains(src, name+"=$!") || strings.Contains(src, name+`="$!"`))
+}
+
+// tempVar reports whether word is a variable the command set to a new
+// temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp
+// default: what is under it is the command's own scratch space.
+func (c *classifier) tempVar(word string) bool {
+	w := strings.Trim(word, `"`)
+	if strings.HasPrefix(w, "${TMPDIR:-/tmp}") || strings.HasPrefix(w, "${TMPDIR:-/var/tmp}") {
+		return true
+	}
+	name := strings.TrimPrefix(w, "$")
+	name = strings.TrimPrefix(name, "{")
+	name, _, _ = strings.Cut(name, "/")
+	name = strings.TrimSuffix(name, "}")
+	if name == "" || name == w {
+		return false
+	}
+	for _, f := range []string{name + "=$(mktemp", name + `="$(mktemp`, name + "=`mktemp"} {
+		if strings.Contains(c.whole, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // service NAME stop, and systemctl's verbs that stop or disable services.
@@ -544,7 +639,8 @@ func pkgManager(iv *inv) {
 			continue
 		}
 		switch a.s {
-		case "remove", "purge", "erase", "autoremove", "uninstall", "del", "-R", "-Rs", "-Rns", "-Rdd", "-r", "-P", "--purge", "--remove":
+		case "remove", "purge", "erase", "autoremove", "uninstall", "del", "rm", "-R", "-Rs", "-Rns", "-Rdd", "-r", "-P", "--purge", "--remove",
+			"-e", "--uninstall", "--unmerge", "-C", "delete", "zap":
 			iv.flag(Destructive, iv.name+" "+a.s+" removes system packages")
 			return
 		}
@@ -679,7 +775,7 @@ var quietReaders = map[string]bool{
 // prints a secret.
 var credStores = map[string][]string{
 	"pass": {"show"}, "gopass": {"show", "cat"}, "vault": {"read", "kv"}, "op": {"read", "item", "get"},
-	"bw": {"get"}, "lpass": {"show"}, "keepassxc-cli": {"show", "clip"}, "secret-tool": {"lookup", "search"},
+	"bw": {"get", "list", "export"}, "lpass": {"show", "export"}, "keepassxc-cli": {"show", "clip"}, "secret-tool": {"lookup", "search"},
 	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
@@ -992,4 +1088,31 @@ func mentionsDanger(s string) bool {
 		}
 	}
 	return false
+}
+
+// fetchesCode says why a command runs code it fetches from the network
+// unvetted: a package installed from a repository URL, a module run at a
+// version from the network (go run mod@latest), npx told to install
+// whatever it finds; "" if it does not.
+func fetchesCode(name string, w []string) string {
+	for _, s := range w {
+		switch {
+		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
+			return name + " installs code from a repository: " + s
+		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") &&
+			!strings.HasPrefix(s, "golang.org/x/") && !strings.HasPrefix(s, "google.golang.org/"): // the Go project's own tools are vetted
+			return "go " + at(w, 0) + " of a module fetched from the network: " + s
+		}
+	}
+	return ""
+}
+
+// launchctl load, bootstrap and enable install agents that start by
+// themselves; the rest only look, or stop.
+func launchctl(iv *inv) {
+	iv.flag(Write, "")
+	switch v := at(strs0(iv.rest(1)), 0); v {
+	case "load", "bootstrap", "enable", "submit", "unload", "bootout", "disable", "remove", "kill":
+		iv.flag(Destructive, "launchctl "+v+" changes what runs on the machine by itself")
+	}
 }

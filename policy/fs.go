@@ -88,7 +88,7 @@ func rm(iv *inv) {
 		switch why := iv.c.danger(t); why {
 		case "":
 		case "unresolved":
-			if !recursive {
+			if !recursive || iv.c.tempVar(a.src) { // d=$(mktemp -d) … rm -rf "$d"
 				break
 			}
 			if a.ok {
@@ -319,9 +319,14 @@ func mv(iv *inv) {
 	if len(operands) < 2 || iv.sc.remote {
 		return
 	}
+	dst := iv.c.resolve(iv.sc, operands[len(operands)-1])
 	iv.overwrites(operands[len(operands)-1])
 	for _, a := range operands[:len(operands)-1] {
 		t := iv.c.resolve(iv.sc, a)
+		if away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path); away && iv.c.danger(t) != "" && !iv.c.inTemp(t.path) {
+			iv.flag(Destructive, "mv of a file outside the working directory into "+iv.c.show(dst)+", where it is lost: "+iv.c.show(t))
+			continue
+		}
 		why := iv.c.danger(t)
 		if why == "the working directory itself" || why == "a parent of the working directory" || why == "the home directory" ||
 			(t.path != "" && (isSystemPath(t.path) || path.Dir(t.path) == "/")) {

@@ -69,12 +69,16 @@ func git(iv *inv) {
 	iv.flag(Write, "")
 	switch sub {
 	case "clone":
-		if len(operands) >= 1 { // what it fetches is code tend has not seen
-			dir := arg{s: strings.TrimSuffix(path.Base(operands[0].s), ".git"), ok: operands[0].ok}
-			if len(operands) >= 2 {
-				dir = operands[1]
+		for i, o := range operands { // what it fetches is code tend has not seen
+			if !o.ok || !strings.Contains(o.s, ":") { // the repository: a URL or host:path (--depth's 1 is not)
+				continue
+			}
+			dir := arg{s: strings.TrimSuffix(path.Base(o.s), ".git"), ok: true}
+			if i+1 < len(operands) {
+				dir = operands[i+1]
 			}
 			iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
+			break
 		}
 	case "clean":
 		if has("n", "--dry-run") {

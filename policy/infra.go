@@ -137,6 +137,8 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply -auto-approve changes infrastructure without review")
 		} else if hasWord(args, "-destroy", "--destroy") {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
+		} else if strings.Contains(iv.c.whole, "-destroy") {
+			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
 		} else {
 			iv.flag(Write, "")
 		}

@@ -14,7 +14,7 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = regexp.MustCompile(`(?:\bos:cmd|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
@@ -22,10 +22,12 @@ var (
 	// homeRef is a path computed from the home directory.
 	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
-	secretRef = regexp.MustCompile(`\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
+	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
 	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
 	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
+	// shList is a shell run with -c from an argument list: "sh", "-c", "code".
+	shList = regexp.MustCompile(`["'](?:/bin/)?(?:ba|z|da)?sh["']\s*,\s*\[?\s*["']-c["']\s*,\s*["']([^"']+)["']`)
 	// getline runs a command in awk: "cmd" | getline.
 	getline = regexp.MustCompile(`"([^"]+)"\s*\|\s*getline`)
 	// backticks is a command run by Perl or Ruby's `…`.
@@ -37,9 +39,9 @@ var (
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|http|aria2c)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = regexp.MustCompile(`(?i)rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	codeDeletes = regexp.MustCompile(`(?i)delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
 	// homeCall finds the home directory in any language.
-	homeCall = regexp.MustCompile(`(?i)home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
+	homeCall = regexp.MustCompile(`(?i)expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
 	// forkLoop is a fork in a loop.
 	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
 	// reverseShell hands a process's streams to a socket.
@@ -85,6 +87,12 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
 	}
+	if why := codeDanger(s); why != "" {
+		iv.flag(Destructive, iv.name+" one-liner: "+why)
+	}
+	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
+		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
+	}
 	for _, m := range getline.FindAllStringSubmatch(s, 8) {
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
 	}
@@ -109,7 +117,7 @@ func (iv *inv) interpCode(code arg) {
 	if forkLoop.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner forks in a loop: a fork bomb")
 	}
-	if reverseShell.MatchString(s) && strings.Contains(s, "socket") {
+	if reverseShell.MatchString(s) && (strings.Contains(s, "sock") || strings.Contains(s, "/dev/tcp")) {
 		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
 	}
 	for _, m := range openWrite.FindAllStringSubmatch(s, 8) {

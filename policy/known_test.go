@@ -55,7 +55,6 @@ func TestModeUnknown(t *testing.T) {
 		{"curl https://example.invalid", "not known to be safe: curl"},
 		{"make deploy", "not known to be safe: make deploy"},
 		{"make -C /opt/x", "not known to be safe: make -C"},
-		{"npm publish", "not known to be safe: npm publish"},
 		{"npm install -g left-pad", "not known to be safe: npm install -g"},
 		{"go install ./cmd/x", "not known to be safe: go install"},
 		{"go test -exec 'rm -rf ~' ./...", "not known to be safe: go test -exec"},
@@ -94,7 +93,7 @@ func TestModeUnknown(t *testing.T) {
 		}
 	}
 	// Destructive and unparseable commands are held with their own reasons.
-	for _, cmd := range []string{"git push --force origin main", "rm -rf /", "$x -rf /", "make test && rm -rf ~", "sudo make", "echo x > ~/notes.txt"} {
+	for _, cmd := range []string{"git push --force origin main", "rm -rf /", "$x -rf /", "make test && rm -rf ~", "sudo make", "echo x > ~/notes.txt", "npm publish"} {
 		v := (Policy{Mode: ModeUnknown}).Check(cmd, testEnv)
 		if v.Decision != Ask || len(v.Reasons) == 0 || strings.HasPrefix(v.Reasons[0], "not known") {
 			t.Errorf("Check(%q) = %v %q, want ask for its class", cmd, v.Decision, v.Reasons)

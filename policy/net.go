@@ -11,9 +11,16 @@ import (
 func curl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
+	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" {
+		iv.flag(Destructive, iv.name+" sends a DELETE request") // httpie, xh: http DELETE url
+		return
+	}
 	for i, a := range args {
 		method := ""
 		switch {
+		case a.ok && strings.Contains(a.s, "mutation") && mutationDeletes.MatchString(a.s):
+			iv.flag(Destructive, iv.name+" sends a GraphQL mutation that deletes")
+			return
 		case !a.ok:
 		case (a.s == "-X" || a.s == "--request" || a.s == "--method") && i+1 < len(args):
 			method = args[i+1].s
@@ -132,3 +139,6 @@ func shorten(s string) string {
 	}
 	return s
 }
+
+// mutationDeletes is a GraphQL mutation whose name deletes or destroys.
+var mutationDeletes = regexp.MustCompile(`(?i)mutation[\s\S]{0,80}?(delete|destroy|remove|drop|purge|wipe)\w*\s*\(`)

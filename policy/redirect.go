@@ -187,9 +187,25 @@ func writesNothing(st *syntax.Stmt) bool {
 		return true
 	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) != 1 {
+	if !ok || len(ce.Args) == 0 {
 		return false
 	}
-	name := litOf(ce.Args[0])
-	return name == ":" || name == "true"
+	words := make([]string, len(ce.Args))
+	for i, w := range ce.Args {
+		words[i] = litOf(w)
+	}
+	for len(words) > 1 && (isWrapperWord(words[0]) || strings.Trim(words[0], "0123456789") == "") {
+		words = words[1:] // sudo, env, timeout 5 …
+	}
+	switch strings.Join(words, " ") {
+	case ":", "true", "cat /dev/null":
+		return true
+	}
+	return false
+}
+
+// isWrapperWord reports whether a command name only runs the command after it.
+func isWrapperWord(w string) bool {
+	_, quiet := quietWrappers[w]
+	return quiet || w == "env"
 }

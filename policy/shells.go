@@ -168,10 +168,15 @@ func remote(sc *scope) *scope {
 	return s
 }
 
-// atCmd (at, batch) runs later the commands it reads from its stdin or -f
-// file.
+// atCmd (at, batch) runs later, unwatched, the commands it reads from its
+// stdin or -f file: scheduling them is held, and they are classified too.
 func atCmd(iv *inv) {
 	iv.flag(Write, "")
+	defer func() {
+		if iv.c.cmds[iv.idx].Class == Write {
+			iv.flag(Destructive, iv.name+" schedules commands to run later, with no one watching")
+		}
+	}()
 	for _, a := range iv.rest(1) {
 		if a.ok && (a.s == "-l" || a.s == "-c" || a.s == "-r" || a.s == "-d") {
 			return // lists, shows or removes jobs

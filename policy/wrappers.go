@@ -382,6 +382,12 @@ func scriptCmd(iv *inv) {
 // npx runs a package's command, or with -c a shell command line.
 func npx(iv *inv) {
 	args := iv.args
+	for _, a := range args {
+		if a.ok && (a.s == "-y" || a.s == "--yes" || strings.HasSuffix(a.s, "@latest")) {
+			iv.flag(Destructive, iv.name+" "+a.s+" installs and runs whatever package it finds")
+			break
+		}
+	}
 	for i, a := range args {
 		if a.ok && (a.s == "-c" || a.s == "--call") && i+1 < len(args) {
 			iv.shell(args[i+1], iv.sc)
