@@ -172,7 +172,7 @@ func init() {
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.
-		{curl, []string{"curl", "wget", "http", "https", "xh"}},
+		{curl, []string{"curl", "wget", "http", "https", "xh", "aria2c"}},
 		{netSend, []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}},
 
 		// Shells and the builtins that run code: the code is re-parsed.

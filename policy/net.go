@@ -49,7 +49,16 @@ func curl(iv *inv) {
 		if !a.ok {
 			continue
 		}
-		if a.s == "-O" && iv.name != "wget" || a.s == "--remote-name" {
+		if iv.name == "aria2c" && (a.s == "-o" || a.s == "--out") && i+1 < len(args) {
+			dir := "."
+			for j, d := range args {
+				if d.ok && (d.s == "-d" || d.s == "--dir") && j+1 < len(args) {
+					dir = args[j+1].s
+				}
+			}
+			iv.c.wrote(iv.sc, arg{s: path.Join(dir, args[i+1].s), ok: true, src: args[i+1].s}, source{kind: srcDownload}, false)
+		}
+		if iv.name != "wget" && (a.s == "-O" || a.s == "--remote-name" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s, "O")) {
 			for _, u := range args {
 				if u.ok && strings.Contains(u.s, "://") {
 					iv.c.wrote(iv.sc, arg{s: path.Base(u.s), ok: true, src: u.s}, source{kind: srcDownload}, false)
