@@ -111,20 +111,20 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
 	}
-	h := lookup(iv.name)
+	h, known := lookup(iv.name)
 	if publishes(iv) {
 		return idx
 	}
 	h(iv)
 	sendsSecret(iv)
-	readsSecret(iv, isUnknown(h) || credentialTools[iv.name])
+	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)
 	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote {
 		if !verbEffect(iv) { // a verb its handler does not know (terraform state rm, aws … batch-delete-image)
 			embedded(iv, true) // fly ssh console -C 'cmd'
 		}
 	}
-	if c.cmds[idx].Class < Destructive && !isUnknown(h) {
+	if c.cmds[idx].Class < Destructive && known {
 		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…, git grep -O'sh -c …'
 	}
 	return idx

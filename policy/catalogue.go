@@ -1,9 +1,6 @@
 package policy
 
-import (
-	"reflect"
-	"strings"
-)
+import "strings"
 
 // handler classifies one invocation by flagging it (and running what it
 // wraps). A handler that flags nothing leaves the command ReadOnly.
@@ -14,38 +11,30 @@ type handler func(iv *inv)
 // It is filled once, by the init below, and only read after that.
 var catalogue map[string]handler
 
-// lookup returns the handler for a command name.
-func lookup(name string) handler {
+// lookup returns the handler for a command name, and whether the
+// catalogue knows the command (else the handler is unknownTool).
+func lookup(name string) (handler, bool) {
 	if h, ok := catalogue[name]; ok {
-		return h
+		return h, true
 	}
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
-		return destroys("formats a filesystem")
+		return destroys("formats a filesystem"), true
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		if h, ok := catalogue["python"]; ok {
-			return h
+			return h, true
 		}
 	}
 	if base := strings.TrimRight(name, "0123456789."); base != name { // lua5.4, ruby3.2, node18, perl5.36
 		if h, ok := catalogue[base]; ok {
-			return h
+			return h, true
 		}
 	}
-	return unknownTool
-}
-
-// isUnknown reports whether h is the handler of tools the catalogue does
-// not know.
-func isUnknown(h handler) bool {
-	return reflect.ValueOf(h).Pointer() == reflect.ValueOf(handler(unknownTool)).Pointer()
+	return unknownTool, false
 }
 
 // readOnly leaves the command ReadOnly.
 func readOnly(*inv) {}
-
-// writes marks the command Write.
-func writes(iv *inv) { iv.flag(Write, "") }
 
 // destroys returns a handler that marks every use Destructive; the reason
 // follows the command name.

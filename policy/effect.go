@@ -408,7 +408,7 @@ func (iv *inv) renames(dst arg) {
 		return
 	}
 	src := path.Base(ops[0].s)
-	if lookup(src) == nil || isUnknown(lookup(src)) {
+	if _, known := lookup(src); !known {
 		return
 	}
 	if iv.c.renamed == nil {

@@ -61,26 +61,24 @@ func sudo(iv *inv) {
 		return
 	}
 	if hasFlag(iv.args[1:i], "si", "--shell", "--login") { // sudo -s <<EOF: a root shell reading this stdin
-		first := len(iv.c.cmds)
-		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
-		for _, cmd := range iv.c.cmds[first:] {
-			if cmd.Class == Write {
-				iv.flag(Destructive, iv.name+" runs a shell that changes the machine as another user")
-				return
-			}
-		}
+		iv.asAnother("a shell", func() { iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands") })
 	}
 }
 
-// asRoot classifies a command run as another user (root, as a rule): one
-// that changes anything changes the machine, which is held; one that only
-// reads is not.
+// asRoot classifies a command run as another user.
 func (iv *inv) asRoot(args []arg) {
+	iv.asAnother("a command", func() { iv.exec(args) })
+}
+
+// asAnother classifies what run records, run as another user (root, as a
+// rule): anything that changes something changes the machine, which is
+// held; what only reads is not.
+func (iv *inv) asAnother(what string, run func()) {
 	first := len(iv.c.cmds)
-	iv.exec(args)
+	run()
 	for _, cmd := range iv.c.cmds[first:] {
 		if cmd.Class == Write {
-			iv.flag(Destructive, iv.name+" runs a command that changes the machine as another user: "+shownArgs(args))
+			iv.flag(Destructive, iv.name+" runs "+what+" that changes the machine as another user: "+shorten(strings.Join(cmd.Argv, " ")))
 			return
 		}
 	}
@@ -337,14 +335,7 @@ func su(iv *inv) {
 			return
 		}
 		if a.ok && (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-			first := len(iv.c.cmds)
-			iv.shell(args[i+1], iv.sc)
-			for _, cmd := range iv.c.cmds[first:] {
-				if cmd.Class == Write {
-					iv.flag(Destructive, iv.name+" runs code that changes the machine as another user")
-					break
-				}
-			}
+			iv.asAnother("code", func() { iv.shell(args[i+1], iv.sc) })
 		} else if a.ok && strings.HasPrefix(a.s, "--command=") {
 			iv.shell(arg{s: strings.TrimPrefix(a.s, "--command="), ok: true, src: a.s}, iv.sc)
 		}
