@@ -985,21 +985,21 @@ func (iv *inv) secretUse() string {
 	}
 	args := iv.rest(1)
 	_, ops := opts(args)
-	words := strs0(ops)
+	ws := strs0(ops)
 	switch {
-	case iv.name == "git" && at(words, 0) == "credential" && (at(words, 1) == "fill" || at(words, 1) == "get"):
-		return "git credential " + at(words, 1) + " prints a stored password"
-	case iv.name == "git" && (at(words, 0) == "show" || at(words, 0) == "add" || at(words, 0) == "cat-file"):
-		for _, w := range words[1:] {
+	case iv.name == "git" && at(ws, 0) == "credential" && (at(ws, 1) == "fill" || at(ws, 1) == "get"):
+		return "git credential " + at(ws, 1) + " prints a stored password"
+	case iv.name == "git" && (at(ws, 0) == "show" || at(ws, 0) == "add" || at(ws, 0) == "cat-file"):
+		for _, w := range ws[1:] {
 			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !strings.HasSuffix(w, ".example")) {
-				return "git " + at(words, 0) + " of a secrets file: " + w
+				return "git " + at(ws, 0) + " of a secrets file: " + w
 			}
 		}
 	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
 		return iv.name + " inspect prints a container's environment"
-	case strings.HasPrefix(iv.name, "docker-credential-") && at(words, 0) == "get":
+	case strings.HasPrefix(iv.name, "docker-credential-") && at(ws, 0) == "get":
 		return iv.name + " get prints a registry password"
-	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(words, 0) == "config" && strings.Contains(strings.Join(words, " "), "_auth"):
+	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && iv.in.text == "" && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
@@ -1067,13 +1067,13 @@ func dumpsEnvironment(iv *inv) {
 	if iv.sc.piped || iv.sc.remote || len(iv.args) > 2 {
 		return
 	}
-	var words []string
+	var argv []string
 	for _, a := range iv.args {
-		words = append(words, a.s)
+		argv = append(argv, a.s)
 	}
-	switch strings.Join(words, " ") {
+	switch strings.Join(argv, " ") {
 	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x":
-		iv.flag(Destructive, words[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
+		iv.flag(Destructive, argv[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
 	}
 }
 
