@@ -165,7 +165,7 @@ func init() {
 		{netSend, []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}},
 
 		// Shells and the builtins that run code: the code is re-parsed.
-		{shellCmd, []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash"}},
+		{shellCmd, shellNames},
 		{eval, []string{"eval"}},
 		{source_, []string{"source", "."}},
 		{trap, []string{"trap"}},
@@ -214,3 +214,15 @@ func init() {
 		}
 	}
 }
+
+// shellNames are the shells, which run code given with -c.
+var shellNames = []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash"}
+
+// shells is shellNames as a set.
+var shells = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range shellNames {
+		m[n] = true
+	}
+	return m
+}()

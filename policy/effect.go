@@ -106,8 +106,8 @@ func verbEffect(iv *inv) bool {
 		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i") {
 			return false // only says what it would do
 		}
-		if project && a.ok && i < 3 && (a.s == "test" || a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name]) {
-			return false // the words after are test names, or the project's own scripts
+		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {
+			return false // the words after are test names (manage.py test, php vendor/bin/phpunit), or the project's own scripts
 		}
 	}
 	if testRunners[iv.name] || iv.name == "make" || iv.name == "just" || iv.name == "task" {

@@ -53,6 +53,25 @@ func hasFlag(flags []arg, short string, long ...string) bool {
 	return false
 }
 
+// shortValue is the value of short option letter at args[i], alone or
+// in a cluster: the next word after -o or -sSLo, the rest of -ofile.
+func shortValue(args []arg, i int, letter byte) (arg, bool) {
+	s := args[i].s
+	if !args[i].ok || len(s) < 2 || s[0] != '-' || s[1] == '-' {
+		return arg{}, false
+	}
+	at := strings.IndexByte(s[1:], letter) + 1
+	switch {
+	case at == 0:
+		return arg{}, false
+	case at < len(s)-1:
+		return arg{s: s[at+1:], ok: true, src: s[at+1:]}, true
+	case i+1 < len(args):
+		return args[i+1], true
+	}
+	return arg{}, false
+}
+
 // anyUnknown reports whether some arg could not be expanded.
 func anyUnknown(args []arg) bool {
 	for _, a := range args {
@@ -204,9 +223,16 @@ func under(root arg, some bool) arg {
 func substitute(cmd []arg, pat string, repl arg) []arg {
 	out := make([]arg, 0, len(cmd)+1)
 	found := false
-	for _, a := range cmd {
+	for i, a := range cmd {
 		if a.ok && strings.Contains(a.s, pat) {
 			found = true
+			if !repl.ok && i > 1 && cmd[i-1].s == "-c" && shells[path.Base(cmd[0].s)] && !strings.Contains(a.s, "'") {
+				// sh -c 'grep -n x {}': the code is known but for the item,
+				// which stands in it as a variable whose value is unknown.
+				s := strings.ReplaceAll(a.s, pat, `"$item_from_stdin"`)
+				out = append(out, arg{s: s, ok: true, src: s})
+				continue
+			}
 			if !repl.ok { // the whole word is unknown now, but its text still says what it does
 				out = append(out, arg{src: strings.ReplaceAll(a.s, pat, repl.src), item: repl.item && a.s == pat})
 				continue

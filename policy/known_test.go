@@ -93,7 +93,7 @@ func TestModeUnknown(t *testing.T) {
 		}
 	}
 	// Destructive and unparseable commands are held with their own reasons.
-	for _, cmd := range []string{"git push --force origin main", "rm -rf /", "$x -rf /", "make test && rm -rf ~", "sudo make", "echo x > ~/notes.txt", "npm publish"} {
+	for _, cmd := range []string{"git push --force origin main", "rm -rf /", "$x -rf /", "make test && rm -rf ~", "sudo make", "echo x > ~/.bashrc", "npm publish"} {
 		v := (Policy{Mode: ModeUnknown}).Check(cmd, testEnv)
 		if v.Decision != Ask || len(v.Reasons) == 0 || strings.HasPrefix(v.Reasons[0], "not known") {
 			t.Errorf("Check(%q) = %v %q, want ask for its class", cmd, v.Decision, v.Reasons)

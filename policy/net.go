@@ -68,7 +68,13 @@ func curl(iv *inv) {
 		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
 			iv.c.wrote(iv.sc, arg{s: path.Base(a.s), ok: true, src: a.s}, source{kind: srcDownload}, false)
 		}
-		if (a.s == "-o" || a.s == "--output" || (iv.name == "wget" && a.s == "-O")) && i+1 < len(args) {
+		out := byte('o')
+		if iv.name == "wget" {
+			out = 'O'
+		}
+		if f, ok := shortValue(args, i, out); ok && f.s != "-" {
+			iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+		} else if a.s == "--output" && i+1 < len(args) {
 			iv.c.wrote(iv.sc, args[i+1], source{kind: srcDownload}, false)
 		} else if f, ok := strings.CutPrefix(a.s, "--output-document="); ok {
 			iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcDownload}, false)
