@@ -26,6 +26,13 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		return c.assignOnly(ce.Assigns, sc)
 	}
 	idx := c.run(args, sc, in, 0)
+	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
+		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
+		// variables, is not taken at its word (IFS may split it).
+		if _, known := lookup(path.Base(args[0].s)); !known {
+			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
+		}
+	}
 	for _, a := range ce.Assigns {
 		c.assign(idx, a, sc, true)
 	}

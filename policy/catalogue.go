@@ -158,6 +158,7 @@ func init() {
 		{interp("-e"), []string{"lua", "luajit", "Rscript", "R", "julia"}},
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
+		{interp("-e"), []string{"osascript"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.

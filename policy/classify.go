@@ -75,6 +75,7 @@ type classifier struct {
 	written  map[string]source // files this command writes, by absolute path: what goes into them
 	aliases  map[string]string // aliases the command defines: name → value
 	renamed  map[string]string // executables it copies or links: new path → the program's name
+	pos      uint              // offset in its script of the word being expanded (vars.go)
 }
 
 // Placeholders for unknown directories: absolute paths no real path can
@@ -117,10 +118,12 @@ func newClassifier(env Env, budget time.Duration) *classifier {
 // directory (tracked through cd) and how deep in re-parses it is.
 type scope struct {
 	depth  int
-	src    string // the script text, for heredoc bodies
-	cwd    string // "" = unknown (after cd to a computed directory)
-	remote bool   // runs on another machine (ssh, kubectl exec)
-	piped  bool   // its output goes into a pipe, not to the agent
+	src    string    // the script text, for heredoc bodies
+	cwd    string    // "" = unknown (after cd to a computed directory)
+	remote bool      // runs on another machine (ssh, kubectl exec)
+	piped  bool      // its output goes into a pipe, not to the agent
+	stage  int       // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
+	vars   *varTable // the script's variables whose value is certain (vars.go)
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }
@@ -236,6 +239,7 @@ func (c *classifier) script(src string, sc *scope, parent *int) {
 		return
 	}
 	sc.src = src
+	sc.vars = c.scanVars(f, sc)
 	seen := map[*syntax.CallExpr]bool{}
 	w := &walker{c: c, seen: seen}
 	w.stmts(f.Stmts, sc, source{})

@@ -219,7 +219,10 @@ func TestFailSafe(t *testing.T) {
 		{"many words", "echo " + strings.Repeat("{a,b,c,d,e,f,g,h} ", 600), Unparseable},
 		{"string bomb is not expanded", "rm -rf " + strBomb(8), Destructive},
 		{"printf width bomb", "printf '%99999999d' 1 | sh", Unparseable},
-		{"dynamic name", "x=rm; $x -rf /", Unparseable},
+		{"name from a variable set once", "x=rm; $x -rf /", Destructive},
+		{"name from a variable set twice", "x=ls; x=rm; $x -rf /", Unparseable},
+		{"name from variables split by IFS", "IFS=,; c=rm,-rf,/; $c", Destructive},
+		{"name from variables no catalogue knows", "a=fr; b=ob; $a$b --all", Unparseable},
 		{"empty array name", "c=(rm -rf /); \"${c[@]}\"", Unparseable},
 		{"recovered panic", "echo ok && tend-test-panic", Unparseable},
 	}

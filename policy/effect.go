@@ -217,7 +217,7 @@ func countZero(args []arg, i int) bool {
 }
 
 // ormDanger matches ORM and datastore calls that delete everything.
-var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|deleteMany\(\s*\{?\s*\}?\s*\)|drop_table|drop_all|dropDatabase|drop_collection|truncate)\b|\.objects\.all\(\)\.delete\(\)|\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b`)
+var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|deleteMany\(\s*\{?\s*\}?\s*\)|delete_many\(\s*\{?\s*\}?\s*\)|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
 
 // codeDanger says why text handed to a tool (SQL, ORM code, a datastore
 // command) deletes data, or "".
@@ -1050,6 +1050,13 @@ func sshKeygen(iv *inv) {
 // files outside the working directory so edited are flagged.
 func editor(iv *inv) {
 	iv.flag(Write, "")
+	for i, a := range iv.args { // emacs --batch --eval '(delete-directory "~/x" t)'
+		if v, ok := strings.CutPrefix(a.s, "--eval="); ok && a.ok {
+			iv.interpCode(arg{s: v, ok: true, src: v})
+		} else if a.ok && (a.s == "--eval" || a.s == "-eval" || a.s == "--execute") && i+1 < len(iv.args) {
+			iv.interpCode(iv.args[i+1])
+		}
+	}
 	_, ops := opts(iv.rest(1))
 	var files []arg
 	for _, a := range ops {
@@ -1080,7 +1087,7 @@ func dumpsEnvironment(iv *inv) {
 // mentionsDanger is codeDanger's cheap first look: whether s holds one of
 // the words its patterns need, in any case.
 func mentionsDanger(s string) bool {
-	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy"} {
+	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune"} {
 		for i := 0; i+len(w) <= len(s); i++ {
 			if strings.EqualFold(s[i:i+len(w)], w) {
 				return true

@@ -58,7 +58,7 @@ var errProcSubst = errors.New("process substitution is not expanded statically")
 // classification reuses a handful of them many times (one at a time: a
 // Config is not safe for concurrent use, nor is a classifier).
 func (c *classifier) expandConfig(sc *scope) *expand.Config {
-	key := cfgKey{sc.cwd, sc.remote}
+	key := cfgKey{sc.cwd, sc.remote, sc.vars}
 	if cfg, ok := c.cfgs[key]; ok {
 		return cfg
 	}
@@ -73,6 +73,7 @@ func (c *classifier) expandConfig(sc *scope) *expand.Config {
 type cfgKey struct {
 	cwd    string
 	remote bool
+	vars   *varTable
 }
 
 func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
@@ -87,11 +88,17 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	if t := c.tmpdir; t != "" && !sc.remote {
 		vars = append(vars, "TMPDIR="+t)
 	}
-	return &expand.Config{
+	cfg := &expand.Config{
 		Env:       expand.ListEnviron(vars...),
 		NoUnset:   true,
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errProcSubst },
 	}
+	if sc.vars != nil {
+		cfg.Env = scriptEnv{cfg.Env, c, sc.vars}
+	}
+	key := *sc
+	cfg.CmdSubst = c.staticSubst(&key)
+	return cfg
 }
 
 // errBraces means a word would expand to too many fields (V12: 18 chained
@@ -122,6 +129,7 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 			out = append(out, arg{src: wordSource(sc.src, w)})
 			continue
 		}
+		c.pos = w.Pos().Offset()
 		fs, err := expand.Fields(cfg, w)
 		if err != nil {
 			out = append(out, arg{src: wordSource(sc.src, w)})
@@ -166,6 +174,7 @@ func (c *classifier) literal(sc *scope, w *syntax.Word) (string, bool) {
 	if braceCount(w) > 1 || !boundedWord(w) {
 		return "", false
 	}
+	c.pos = w.Pos().Offset()
 	s, err := expand.Literal(c.expandConfig(sc), w)
 	return s, err == nil
 }
@@ -302,4 +311,23 @@ func argsOf(ss ...string) []arg {
 		out[i] = arg{s: s, ok: true, src: s}
 	}
 	return out
+}
+
+// holds reports whether some node under w matches.
+func holds(w *syntax.Word, match func(syntax.Node) bool) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		found = found || match(n)
+		return !found
+	})
+	return found
+}
+
+// isSubst reports whether n is a command or process substitution.
+func isSubst(n syntax.Node) bool {
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		return true
+	}
+	return false
 }

@@ -145,10 +145,13 @@ func find(iv *inv) {
 	}
 	// With a test such as -name, {} is some entries under each root;
 	// without one it is all of them (find . -exec rm -rf {} +).
-	filtered, name := false, ""
+	filtered, byName, name := false, false, ""
 	for j, a := range args[i:] {
 		if a.ok && findTests[a.s] {
 			filtered = true
+			negated := j > 0 && args[i+j-1].ok && (args[i+j-1].s == "-not" || args[i+j-1].s == "!")
+			byName = byName || !negated && a.s != "-newer" && !strings.HasPrefix(a.s, "-mtime") && !strings.HasPrefix(a.s, "-mmin") &&
+				a.s != "-atime" && a.s != "-amin" && a.s != "-ctime" && a.s != "-cmin" && a.s != "-size" && a.s != "-user" && a.s != "-group" && a.s != "-perm" && a.s != "-links" && a.s != "-inum"
 		}
 		if a.ok && (a.s == "-name" || a.s == "-iname") && i+j+1 < len(args) && args[i+j+1].ok && name == "" {
 			name = args[i+j+1].s
@@ -163,10 +166,14 @@ func find(iv *inv) {
 		case "-delete":
 			iv.flag(Write, "")
 			for _, r := range roots {
-				t := iv.c.resolve(iv.sc, under(r, filtered)) // what it deletes is under the root
+				t := iv.c.resolve(iv.sc, named(under(r, filtered), name)) // what it deletes is under the root
+				why := iv.c.danger(t)
+				if why == "" && !byName && t.path == iv.c.project {
+					why = "files chosen by age, size or owner across the working directory" // find . -mtime +30 -delete: source too
+				}
 				if iv.sc.remote {
 					iv.flag(Destructive, "find -delete on a remote host")
-				} else if why := iv.c.danger(t); why != "" {
+				} else if why != "" {
 					if why == "unresolved" {
 						why = "a path computed at run time"
 					}

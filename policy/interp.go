@@ -34,8 +34,18 @@ var (
 	backticks = regexp.MustCompile("`([^`]+)`")
 	// listCall is a call that runs its string arguments as a command.
 	listCall = regexp.MustCompile(`\b(?:system|exec|spawn)\s+`)
-	// evalRef runs text as code.
-	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression`)
+	// evalRef runs text as code: eval and exec, Lua's load, R's source,
+	// Julia's include, Lisp's read-from-string.
+	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval`)
+	// shellWords runs the literal that follows as a shell command, without
+	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
+	shellWords = regexp.MustCompile(`\bdo shell script\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
+	// processCall runs an argument vector of literals: Emacs Lisp's
+	// (call-process "prog" nil nil nil "arg" …), (process-lines "prog" …).
+	processCall = regexp.MustCompile(`\((?:call-process|process-lines|process-file)\s+`)
+	// killCall signals processes from code: os.kill, process.kill,
+	// Process.kill, Perl's kill 9, -1.
+	killCall = regexp.MustCompile(`\bos\.kill(?:pg)?\s*\(|\bprocess\.kill\s*\(|\bProcess\.kill\b|\bsyscall\.Kill\b|(?:^|[;{(\s])kill\s*\(?\s*['"]?-?\w+['"]?\s*,|\(signal-process\s`)
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|http|aria2c)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
@@ -103,13 +113,46 @@ func (iv *inv) interpCode(code arg) {
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
 	}
 	for _, m := range listCall.FindAllStringIndex(s, 8) { // system "rm", "-rf", …; exec "/bin/sh", "-c", …
-		if list, computed := stringArgs(s[m[1]:]); len(list) > 0 {
+		rest := s[m[1]:]
+		if list, computed := stringArgs(rest); len(list) > 0 {
 			if computed {
 				iv.builtCommand(strings.Join(list, " "))
 			} else {
 				iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
 			}
+			continue
 		}
+		switch {
+		case rest != "" && strings.ContainsRune("[$@", rune(rest[0])): // system [ARGV[0]].pack("H*"), exec @cmd
+			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+		case rest != "" && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] == '/'): // Tcl's exec rm -rf $env(HOME)
+			line, _, _ := strings.Cut(rest, "\n")
+			if i := strings.IndexAny(line, ";]}"); i >= 0 {
+				line = line[:i]
+			}
+			if i := strings.IndexAny(line, "$["); i >= 0 {
+				iv.builtCommand(line[:i])
+			} else {
+				iv.shell(arg{s: line, ok: true, src: line}, iv.sc)
+			}
+		}
+	}
+	for _, m := range shellWords.FindAllStringIndex(s, 8) {
+		if lit, n, ok := stringLitN(s[m[1]:]); ok && !joined(s[m[1]+n:]) {
+			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
+		} else {
+			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+		}
+	}
+	for _, m := range processCall.FindAllStringIndex(s, 8) {
+		if argv := lispArgs(s[m[1]:]); len(argv) > 0 {
+			iv.c.run(argsOf(argv...), iv.sc, source{}, iv.depth+1)
+		} else {
+			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+		}
+	}
+	if m := killCall.FindString(s); m != "" {
+		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
 	}
 	if evalRef.MatchString(s) && netRef.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner runs code it downloads")
@@ -347,6 +390,30 @@ func (iv *inv) builtCommand(prefix string) {
 		iv.flag(Destructive, iv.name+" one-liner runs "+strings.TrimSpace(prefix)+" on a path built at run time")
 	default:
 		iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+	}
+}
+
+// lispArgs reads the string literals of a Lisp call's arguments up to its
+// closing parenthesis, skipping nil, t and numbers (call-process's buffer
+// and display arguments); nil if anything else is there.
+func lispArgs(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " \t\n")
+		if lit, n, ok := stringLitN(s); ok {
+			out = append(out, lit)
+			s = s[n:]
+			continue
+		}
+		word := s[:len(s)-len(strings.TrimLeft(s, "abcdefghijklmnopqrstuvwxyz0123456789-"))]
+		switch {
+		case strings.HasPrefix(s, ")"):
+			return out
+		case word == "nil" || word == "t" || word != "" && strings.Trim(word, "0123456789") == "":
+			s = s[len(word):]
+		default:
+			return nil
+		}
 	}
 }
 

@@ -92,10 +92,13 @@ func (c *classifier) danger(t target) string {
 		if t.all && p == c.project {
 			return "every file in the working directory"
 		}
-		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
+		if c.inTemp(p) || c.isTempRoot(p) {
 			return ""
 		}
-		if c.inTemp(p) || c.isTempRoot(p) {
+		if why := unrecoverable(t); why != "" {
+			return why
+		}
+		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
 			return ""
 		}
 		if p == c.project || isUnder(c.project, p) {
@@ -112,12 +115,42 @@ func (c *classifier) danger(t target) string {
 		return "the working directory itself"
 	case isUnder(c.project, p):
 		return "a parent of the working directory"
-	case c.trustedProject() && isUnder(p, c.project):
-		return ""
 	case c.inTemp(p):
 		return ""
 	}
+	if why := unrecoverable(t); why != "" {
+		return why
+	}
+	if c.trustedProject() && isUnder(p, c.project) {
+		return ""
+	}
 	return "outside the working directory"
+}
+
+// unrecoverable says why deleting t.path (or, for a glob, what is under it)
+// loses what version control cannot give back even inside the project: a
+// repository's own store (.git, its objects, refs and submodules) or a
+// database file. Lock files and hooks under .git are ordinary work.
+func unrecoverable(t target) string {
+	p, children := t.path, t.children
+	if dataFile(p) || children && dataFile(t.src) {
+		return "a database file"
+	}
+	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {
+		i := strings.Index(p+"/", vcs+"/")
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimPrefix(p[i+len(vcs):], "/")
+		top, _, _ := strings.Cut(rest, "/")
+		switch {
+		case rest == "" || children && !strings.Contains(rest, "/"):
+			return "the repository's history"
+		case top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees":
+			return "the repository's history"
+		}
+	}
+	return ""
 }
 
 func (c *classifier) isTempRoot(p string) bool {

@@ -43,6 +43,11 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
 			class, why = Destructive, "empties a database file: "+a.s
 		}
+		if truncating && class < Destructive {
+			if reader := c.readerOf(st, sc, idx, a); reader != "" {
+				class, why = Destructive, "empties "+a.src+" before "+reader+" reads it"
+			}
+		}
 		switch {
 		case class == ReadOnly:
 		case class >= Destructive || idx < 0:
@@ -58,6 +63,45 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 		}
 	}
 }
+
+// readerOf names the command of st's pipeline that reads the file a
+// truncating redirection of st empties first (jq . f > f, cat f | grep x
+// > f, sort < f > f), or "".
+func (c *classifier) readerOf(st *syntax.Stmt, sc *scope, idx int, a arg) string {
+	p := c.resolve(sc, a).path
+	if !a.ok || p == "" || strings.ContainsAny(a.s, "*?[") || strings.HasPrefix(p, "/dev/") {
+		return ""
+	}
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn {
+			if in, err := c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(in) == 1 && c.resolve(sc, in[0]).path == p {
+				return "the command"
+			}
+		}
+	}
+	from := idx
+	if sc.stage > 0 {
+		from = sc.stage - 1
+	}
+	if from < 0 {
+		return ""
+	}
+	// Bounded: a redirection looks at most maxStages commands back.
+	for _, cmd := range c.cmds[from:min(len(c.cmds), from+maxStages)] {
+		if cmd.Dir == "" || len(cmd.Argv) < 2 || cmd.Argv[0] == "echo" || cmd.Argv[0] == "printf" || cmd.Argv[0] == "tee" {
+			continue
+		}
+		for _, s := range cmd.Argv[1:] {
+			if !strings.HasPrefix(s, "-") && (s == p || !path.IsAbs(s) && path.Join(cmd.Dir, s) == p) {
+				return cmd.Argv[0]
+			}
+		}
+	}
+	return ""
+}
+
+// maxStages bounds how many commands readerOf compares.
+const maxStages = 64
 
 // writeTarget classifies writing to a (by a redirection or tee).
 func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, string) {

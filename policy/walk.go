@@ -93,11 +93,13 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 	case syntax.Pipe, syntax.PipeAll:
 		stages := pipeline(b)
 		stdin := in
+		first := len(w.c.cmds) + 1
 		for i, st := range stages {
 			if i > 0 {
 				stdin = w.describe(stages[i-1], sc, stdin)
 			}
 			sub := sc.sub()
+			sub.stage = first
 			sub.piped = sub.piped || i < len(stages)-1 // its output goes to the next stage
 			w.stmt(st, sub, stdin)
 		}

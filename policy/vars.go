@@ -1,0 +1,237 @@
+package policy
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables a script sets are expanded where their value is certain: the
+// script assigns the variable exactly once, to a value known statically,
+// and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
+// to the name) might bind it; and the use comes after the assignment in
+// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. Any
+// other variable stays unknown, as before, and is judged as such.
+
+// varTable is what one script sets: name → value, and the offset in the
+// script after which the value holds.
+type varTable struct{ known map[string]knownVar }
+
+type knownVar struct {
+	value string
+	from  uint
+}
+
+// scanVars finds the variables of f whose value is certain; nil if none.
+func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
+	var (
+		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
+		once   []*syntax.Assign         // plain assignments, in order
+		bound  = map[string]int{}       // how many times each name may be bound
+		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
+	)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				names[x.Param] = true
+				if x.Exp != nil && (x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull) {
+					bound[x.Param.Value] += 2 // ${x:=…}
+				}
+			}
+		case *syntax.CallExpr:
+			for _, a := range x.Assigns {
+				if a.Name == nil {
+					continue
+				}
+				names[a.Name] = true
+				bound[a.Name.Value]++
+				if len(x.Args) == 0 && a.Value != nil && !a.Append && !a.Naked && a.Index == nil && a.Array == nil {
+					once = append(once, a)
+				} else {
+					bound[a.Name.Value]++ // x=1 cmd, x+=…, x[i]=…: not a plain value
+				}
+			}
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				if a.Name != nil {
+					names[a.Name] = true
+					bound[a.Name.Value] += 2
+				}
+			}
+		case *syntax.Lit:
+			if !names[x] {
+				name := x.Value
+				if i := strings.IndexAny(name, "=+["); i > 0 {
+					name = name[:i]
+				}
+				others[name] = true
+			}
+		}
+		return true
+	})
+	var vars *varTable
+	for _, a := range once {
+		name := a.Name.Value
+		if bound[name] != 1 || others[name] {
+			continue
+		}
+		if vars == nil {
+			vars = &varTable{known: map[string]knownVar{}}
+		}
+		inner := *sc
+		inner.vars = vars // earlier variables hold in this value
+		c.pos = a.Value.Pos().Offset()
+		if s, ok := c.literal(&inner, a.Value); ok {
+			vars.known[name] = knownVar{value: s, from: a.End().Offset()}
+		}
+	}
+	if vars == nil || len(vars.known) == 0 {
+		return nil
+	}
+	return vars
+}
+
+// scriptEnv is the static environment with a script's certain variables,
+// each from its assignment on (c.pos is where the word being expanded is).
+type scriptEnv struct {
+	expand.Environ
+	c    *classifier
+	vars *varTable
+}
+
+func (e scriptEnv) Get(name string) expand.Variable {
+	if v, ok := e.vars.known[name]; ok && e.c.pos >= v.from {
+		return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+	}
+	return e.Environ.Get(name)
+}
+
+var errCmdSubst = errors.New("command substitution is not expanded statically")
+
+// staticSubst writes the output of $(printf …) or $(echo …) when every
+// word of it is known: names assembled with printf are names all the same.
+// Anything else is an error, which leaves the word unknown.
+func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) error {
+	return func(w io.Writer, cs *syntax.CmdSubst) error {
+		if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+			return errCmdSubst
+		}
+		call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(call.Args) < 2 {
+			return errCmdSubst
+		}
+		if name, _ := plainWord(call.Args[0]); name != "echo" && name != "printf" {
+			return errCmdSubst
+		}
+		var argv []string
+		for _, wd := range call.Args {
+			if holds(wd, isSubst) { // one level only: nesting would expand each level again
+				return errCmdSubst
+			}
+			c.pos = wd.Pos().Offset()
+			s, ok := c.literal(sc, wd)
+			if !ok {
+				return errCmdSubst
+			}
+			argv = append(argv, s)
+		}
+		var out string
+		switch argv[0] {
+		case "echo":
+			args, nl := argv[1:], "\n"
+			if args[0] == "-n" {
+				args, nl = args[1:], ""
+			}
+			for _, a := range args {
+				if strings.HasPrefix(a, "-") || strings.Contains(a, `\`) {
+					return errCmdSubst
+				}
+			}
+			out = strings.Join(args, " ") + nl
+		case "printf":
+			if out, ok = printf(argv[1], argv[2:]); !ok {
+				return errCmdSubst
+			}
+		default:
+			return errCmdSubst
+		}
+		_, err := io.WriteString(w, out)
+		return err
+	}
+}
+
+// printf formats as the shell's printf for %s, %b, %d, %i, %c, %% and the
+// common backslash escapes, reusing the format while arguments remain.
+// Anything else (widths, %x, %q) is not known: false.
+func printf(format string, args []string) (string, bool) {
+	if strings.HasPrefix(format, "-") {
+		return "", false
+	}
+	var sb strings.Builder
+	for {
+		used := 0
+		next := func() string {
+			if used < len(args) {
+				used++
+				return args[used-1]
+			}
+			return ""
+		}
+		for i := 0; i < len(format); i++ {
+			switch ch := format[i]; {
+			case ch == '\\' && i+1 < len(format):
+				i++
+				e, ok := printfEscapes[format[i]]
+				if !ok {
+					return "", false
+				}
+				sb.WriteByte(e)
+			case ch == '%' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case '%':
+					sb.WriteByte('%')
+				case 's', 'b':
+					sb.WriteString(next())
+				case 'c':
+					if s := next(); s != "" {
+						sb.WriteByte(s[0])
+					}
+				case 'd', 'i':
+					s := next()
+					if s == "" {
+						s = "0"
+					}
+					n, err := strconv.ParseInt(s, 10, 64)
+					if err != nil {
+						return "", false
+					}
+					sb.WriteString(strconv.FormatInt(n, 10))
+				default:
+					return "", false
+				}
+			case ch == '%' || ch == '\\':
+				return "", false
+			default:
+				sb.WriteByte(ch)
+			}
+			if sb.Len() > maxPrintf {
+				return "", false
+			}
+		}
+		args = args[used:]
+		if used == 0 || len(args) == 0 {
+			return sb.String(), true
+		}
+	}
+}
+
+// maxPrintf bounds what printf writes: it can repeat its format.
+const maxPrintf = 4 << 10
+
+var printfEscapes = map[byte]byte{'n': '\n', 't': '\t', '\\': '\\', '"': '"', '\'': '\'', 'a': '\a', 'r': '\r', '0': 0}
