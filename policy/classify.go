@@ -62,20 +62,22 @@ func unparseable(reason string) Result {
 
 // classifier holds the state of one classification.
 type classifier struct {
-	deadline time.Time
-	project  string   // absolute working directory, or a placeholder when unknown
-	home     string   // absolute home directory, or a placeholder
-	temps    []string // temporary directories, where deleting is fine
-	tmpdir   string   // $TMPDIR if it is one of them, for expansion
-	cmds     []Command
-	budget   time.Duration
-	cfgs     map[cfgKey]*expand.Config // see expandConfig
-	timedOut bool
-	whole    string            // the whole command line, as given
-	written  map[string]source // files this command writes, by absolute path: what goes into them
-	aliases  map[string]string // aliases the command defines: name → value
-	renamed  map[string]string // executables it copies or links: new path → the program's name
-	pos      uint              // offset in its script of the word being expanded (vars.go)
+	deadline   time.Time
+	project    string   // absolute working directory, or a placeholder when unknown
+	home       string   // absolute home directory, or a placeholder
+	temps      []string // temporary directories, where deleting is fine
+	tmpdir     string   // $TMPDIR if it is one of them, for expansion
+	cmds       []Command
+	budget     time.Duration
+	cfgs       map[cfgKey]*expand.Config // see expandConfig
+	timedOut   bool
+	whole      string            // the whole command line, as given
+	written    map[string]source // files this command writes, by absolute path: what goes into them
+	aliases    map[string]string // aliases the command defines: name → value
+	renamed    map[string]string // executables it copies or links: new path → the program's name
+	gitAliases map[string]string // git aliases it defines (git config alias.x, git -c alias.x=…)
+	gitMirror  bool              // it configures a git remote as a mirror
+	pos        uint              // offset in its script of the word being expanded (vars.go)
 }
 
 // Placeholders for unknown directories: absolute paths no real path can
@@ -121,7 +123,7 @@ type scope struct {
 	src    string    // the script text, for heredoc bodies
 	cwd    string    // "" = unknown (after cd to a computed directory)
 	remote bool      // runs on another machine (ssh, kubectl exec)
-	piped  bool      // its output goes into a pipe, not to the agent
+	piped  bool      // its output goes into a pipe or a file, not to the agent
 	stage  int       // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
 	vars   *varTable // the script's variables whose value is certain (vars.go)
 }

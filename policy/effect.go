@@ -677,11 +677,24 @@ func sendsSecret(iv *inv) {
 		case !a.ok && secretSubst.MatchString(a.src):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
-		case a.ok && isSecretPath(iv.c.tilde(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<"))):
+		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
 		}
 	}
+}
+
+// secretFile reports whether the file s names holds secrets: a secrets
+// file by its name, a private key outside the working directory, or a
+// file this command filled from the environment or a secrets file
+// (printenv | sort > env.txt).
+func (iv *inv) secretFile(s string) bool {
+	p := iv.c.tilde(s)
+	if isSecretPath(p) || keyFile(iv.c, iv.sc, p) {
+		return true
+	}
+	src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: p, ok: true, src: s}).path]
+	return ok && src.kind == srcSecret
 }
 
 // escapes are the prefixes by which tools run the rest of a word as a

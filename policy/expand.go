@@ -96,8 +96,8 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	if sc.vars != nil {
 		cfg.Env = scriptEnv{cfg.Env, c, sc.vars}
 	}
-	key := *sc
-	cfg.CmdSubst = c.staticSubst(&key)
+	at := *sc
+	cfg.CmdSubst = c.staticSubst(&at)
 	return cfg
 }
 

@@ -60,6 +60,17 @@ func git(iv *inv) {
 		return
 	}
 	sub, rest := args[i].s, args[i+1:]
+	if val, ok := iv.c.gitAliases[sub]; ok && !gitReadOnly[sub] && iv.depth < maxUnwrap { // git config alias.ship 'push -f'; git ship
+		delete(iv.c.gitAliases, sub) // an alias does not expand within itself
+		defer func() { iv.c.gitAliases[sub] = val }()
+		iv.exec(append(append(args[:i:i], argsOf(strings.Fields(val)...)...), rest...))
+		return
+	}
+	for _, a := range rest { // ext::sh -c … : a remote helper that is a command
+		if cmd, ok := strings.CutPrefix(a.s, "ext::"); ok && a.ok {
+			iv.c.run(argsOf(extArgv(cmd)...), iv.sc, source{}, iv.depth+1)
+		}
+	}
 	flags, operands := opts(rest)
 	has := func(short string, long ...string) bool { return hasFlag(flags, short, long...) }
 	destroy := func(why string) { iv.flag(Destructive, why) }
@@ -98,6 +109,8 @@ func git(iv *inv) {
 			destroy("git push --delete deletes remote refs")
 		case has("", "--prune"):
 			destroy("git push --prune deletes remote branches")
+		case iv.c.gitMirror:
+			destroy("git push to a remote configured as a mirror can delete remote refs")
 		}
 		for j, op := range operands {
 			if j == 0 || !op.ok {
@@ -107,6 +120,13 @@ func git(iv *inv) {
 				destroy("git push +refspec force-pushes: " + op.s)
 			} else if strings.HasPrefix(op.s, ":") {
 				destroy("git push :ref deletes a remote ref: " + op.s)
+			}
+		}
+	case "add":
+		for _, op := range operands {
+			if op.ok && iv.secretFile(op.s) {
+				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
+				break
 			}
 		}
 	case "reset":
@@ -187,7 +207,7 @@ func git(iv *inv) {
 		if len(operands) >= 2 && operands[0].ok && strings.EqualFold(operands[0].s, "core.hooksPath") {
 			iv.flag(Destructive, "git config core.hooksPath makes git run the hooks in "+operands[1].shown())
 		}
-		if len(operands) >= 2 && operands[0].ok && gitCodeKey(operands[0].s) {
+		if len(operands) >= 2 && operands[0].ok {
 			iv.gitConfig(arg{s: operands[0].s + "=" + operands[1].s, ok: operands[1].ok, src: operands[1].src})
 		}
 	case "submodule":
@@ -215,14 +235,42 @@ func (iv *inv) gitConfig(kv arg) {
 		return
 	}
 	key, val, _ := strings.Cut(kv.s, "=")
+	lower := strings.ToLower(key)
+	if strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".mirror") && val != "false" {
+		iv.c.gitMirror = true
+	}
 	if !gitCodeKey(key) {
 		return
 	}
-	if strings.HasPrefix(strings.ToLower(key), "alias.") && !strings.HasPrefix(val, "!") {
-		return // an alias to git arguments
+	if strings.HasPrefix(lower, "alias.") && !strings.HasPrefix(val, "!") { // an alias to git arguments
+		if iv.c.gitAliases == nil {
+			iv.c.gitAliases = map[string]string{}
+		}
+		iv.c.gitAliases[key[len("alias."):]] = val
+		return
 	}
 	val = strings.TrimPrefix(val, "!")
 	iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+}
+
+// extArgv splits the command of an ext:: URL as git does: at spaces,
+// where "% " is a space within a word and "%%" a percent sign.
+func extArgv(cmd string) []string {
+	var out []string
+	var word strings.Builder
+	for i := 0; i < len(cmd); i++ {
+		switch {
+		case cmd[i] == '%' && i+1 < len(cmd):
+			i++
+			word.WriteByte(cmd[i])
+		case cmd[i] == ' ':
+			out = append(out, word.String())
+			word.Reset()
+		default:
+			word.WriteByte(cmd[i])
+		}
+	}
+	return append(out, word.String())
 }
 
 // dashdash reports whether args contain "--" followed by a pathspec.

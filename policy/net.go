@@ -85,6 +85,8 @@ func curl(iv *inv) {
 				val, isData = args[i+1].s, true
 			} else if strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
 				val, isData = strings.TrimPrefix(a.s, o+"="), true
+			} else if len(o) == 2 && len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && a.s[len(a.s)-1] == o[1] && i+1 < len(args) {
+				val, isData = args[i+1].s, true // a cluster ending in it: -sF f=@x, -sSd @x
 			}
 		}
 		if !isData {
@@ -104,7 +106,7 @@ func curl(iv *inv) {
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file")
 		case hasAt && file == "-" && iv.in.kind == srcPipe:
 			// Unknown data from a pipe: ordinary upload.
-		case hasAt && isSecretPath(file):
+		case hasAt && iv.secretFile(file):
 			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
 		}
 	}

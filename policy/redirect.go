@@ -15,7 +15,7 @@ import (
 // a pseudo-command is recorded if anything is found.
 //
 // Redirect pseudo-commands have argv [">target"].
-func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
+func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 	c := w.c
 	for _, r := range st.Redirs {
 		var truncating bool
@@ -37,7 +37,7 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int) {
 			a = fs[0]
 		}
 		if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
-			c.wrote(sc, a, w.output(st, sc, source{}), !truncating)
+			c.wrote(sc, a, w.output(st, sc, in), !truncating)
 		}
 		class, why := c.writeTarget(sc, a, truncating)
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {

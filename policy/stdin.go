@@ -238,6 +238,7 @@ var secretPlaces = []string{
 	"/var/run/secrets/", "/run/secrets/", "/environ", "/.bash_history", "/.zsh_history",
 	"/etc/kubernetes/admin.conf", "/.config/hub", "/.gem/credentials", "/.docker/config.json",
 	"/.config/gh/", "/private-keys-v1.d/", "/etc/gshadow", "node-token", "/.npmrc", "/.yarnrc",
+	"/.Renviron", "/Keychains/", ".keychain", "/keyrings/",
 }
 
 // allNumbers reports whether every arg is a literal number (head -n 200's

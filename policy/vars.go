@@ -3,7 +3,6 @@ package policy
 import (
 	"errors"
 	"io"
-	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -116,7 +115,11 @@ var errCmdSubst = errors.New("command substitution is not expanded statically")
 // staticSubst writes the output of $(printf …) or $(echo …) when every
 // word of it is known: names assembled with printf are names all the same.
 // Anything else is an error, which leaves the word unknown.
+//
+// Its words are expanded with a config of their own: an expand.Config is
+// not re-entrant, and this runs inside an expansion with the scope's.
 func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) error {
+	var inner *expand.Config
 	return func(w io.Writer, cs *syntax.CmdSubst) error {
 		if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
 			return errCmdSubst
@@ -133,9 +136,16 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			if holds(wd, isSubst) { // one level only: nesting would expand each level again
 				return errCmdSubst
 			}
+			if braceCount(wd) > 1 || !boundedWord(wd) {
+				return errCmdSubst
+			}
+			if inner == nil {
+				inner = c.newExpandConfig(sc)
+				inner.CmdSubst = nil
+			}
 			c.pos = wd.Pos().Offset()
-			s, ok := c.literal(sc, wd)
-			if !ok {
+			s, err := expand.Literal(inner, wd)
+			if err != nil {
 				return errCmdSubst
 			}
 			argv = append(argv, s)
@@ -154,7 +164,7 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			}
 			out = strings.Join(args, " ") + nl
 		case "printf":
-			if out, ok = printf(argv[1], argv[2:]); !ok {
+			if out, ok = printf(inner, argv[1], argv[2:]); !ok {
 				return errCmdSubst
 			}
 		default:
@@ -165,67 +175,21 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 	}
 }
 
-// printf formats as the shell's printf for %s, %b, %d, %i, %c, %% and the
-// common backslash escapes, reusing the format while arguments remain.
-// Anything else (widths, %x, %q) is not known: false.
-func printf(format string, args []string) (string, bool) {
-	if strings.HasPrefix(format, "-") {
+// printf formats as the shell's printf does, reusing the format while
+// arguments remain; false for a format too large or wrong to format.
+func printf(cfg *expand.Config, format string, args []string) (string, bool) {
+	if printfBomb.MatchString(format) {
 		return "", false
 	}
 	var sb strings.Builder
 	for {
-		used := 0
-		next := func() string {
-			if used < len(args) {
-				used++
-				return args[used-1]
-			}
-			return ""
+		s, n, err := expand.Format(cfg, format, args)
+		if err != nil || sb.Len()+len(s) > maxPrintf {
+			return "", false
 		}
-		for i := 0; i < len(format); i++ {
-			switch ch := format[i]; {
-			case ch == '\\' && i+1 < len(format):
-				i++
-				e, ok := printfEscapes[format[i]]
-				if !ok {
-					return "", false
-				}
-				sb.WriteByte(e)
-			case ch == '%' && i+1 < len(format):
-				i++
-				switch format[i] {
-				case '%':
-					sb.WriteByte('%')
-				case 's', 'b':
-					sb.WriteString(next())
-				case 'c':
-					if s := next(); s != "" {
-						sb.WriteByte(s[0])
-					}
-				case 'd', 'i':
-					s := next()
-					if s == "" {
-						s = "0"
-					}
-					n, err := strconv.ParseInt(s, 10, 64)
-					if err != nil {
-						return "", false
-					}
-					sb.WriteString(strconv.FormatInt(n, 10))
-				default:
-					return "", false
-				}
-			case ch == '%' || ch == '\\':
-				return "", false
-			default:
-				sb.WriteByte(ch)
-			}
-			if sb.Len() > maxPrintf {
-				return "", false
-			}
-		}
-		args = args[used:]
-		if used == 0 || len(args) == 0 {
+		sb.WriteString(s)
+		args = args[n:]
+		if n == 0 || len(args) == 0 {
 			return sb.String(), true
 		}
 	}
@@ -233,5 +197,3 @@ func printf(format string, args []string) (string, bool) {
 
 // maxPrintf bounds what printf writes: it can repeat its format.
 const maxPrintf = 4 << 10
-
-var printfEscapes = map[byte]byte{'n': '\n', 't': '\t', '\\': '\\', '"': '"', '\'': '\'', 'a': '\a', 'r': '\r', '0': 0}

@@ -41,7 +41,10 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 	case nil:
 		// Only redirections, such as "> ~/.bashrc".
 	case *syntax.CallExpr:
+		piped := sc.piped
+		sc.piped = piped || toFile(st) // env > vars.txt prints nothing
 		idx = w.call(x, sc, in)
+		sc.piped = piped
 	case *syntax.BinaryCmd:
 		w.binary(x, sc, in)
 	case *syntax.Subshell:
@@ -82,8 +85,21 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 		w.nodeWords(x, sc)
 	}
 	if len(st.Redirs) > 0 {
-		w.redirects(st, sc, idx)
+		w.redirects(st, sc, idx, in)
 	}
+}
+
+// toFile reports whether st sends its standard output to a file.
+func toFile(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.RdrClob, syntax.AppOut, syntax.AppClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+			if lit := litOf(r.Word); (r.N == nil || r.N.Value == "1") && lit != "/dev/stdout" && lit != "/dev/tty" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // binary walks && || ; and pipelines. Pipeline stages run in subshells and
