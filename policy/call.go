@@ -123,6 +123,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	servesHome(iv)
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)

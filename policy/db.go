@@ -72,6 +72,18 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				}
 			}
 		}
+		for i, a := range args { // psql -f /tmp/x.sql: a script this command wrote is judged by its text
+			f, isFile := arg{}, false
+			if a.ok && (a.s == "-f" || a.s == "--file" || a.s == "--queries-file" || a.s == "-i" || a.s == "--input-file") && i+1 < len(args) {
+				f, isFile = args[i+1], true
+			} else if v, ok := strings.CutPrefix(a.s, "--file="); ok && a.ok {
+				f, isFile = arg{s: v, ok: true, src: v}, true
+			}
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, f).path]; isFile && f.ok && ok && src.kind == srcText {
+				check(arg{s: src.text, ok: true})
+				queried = true
+			}
+		}
 		if operandSQL {
 			_, ops := opts(args)
 			for i, a := range ops {

@@ -27,6 +27,7 @@ var destroyVerbs = map[string]bool{
 	"disconnect": true, "panic": true, "dropall": true, "clean": true, "prune": true, "forget": true,
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
+	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -115,6 +116,10 @@ func verbEffect(iv *inv) bool {
 	}
 	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
+		return true
+	}
+	if hasWord(args, "-auto-approve", "--auto-approve") && !hasWord(args, "plan") { // atlas schema apply --auto-approve
+		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --auto-approve applies its changes without review")
 		return true
 	}
 	if overwrites && forced {
@@ -217,7 +222,7 @@ func countZero(args []arg, i int) bool {
 }
 
 // ormDanger matches ORM and datastore calls that delete everything.
-var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|deleteMany\(\s*\{?\s*\}?\s*\)|delete_many\(\s*\{?\s*\}?\s*\)|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
+var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
 
 // codeDanger says why text handed to a tool (SQL, ORM code, a datastore
 // command) deletes data, or "".
@@ -863,7 +868,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" {
 		why = iv.secretUse()
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped {
 		why = iv.name + " reads a secrets file on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -907,7 +912,7 @@ var secretPattern = regexp.MustCompile(`(?i)token|secret|passw|api_?key|credenti
 var substPath = regexp.MustCompile(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
 // secretVar is a variable that by its name holds a secret.
-var secretVar = regexp.MustCompile(`(?i)\$\{?\w*(TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*`)
+var secretVar = regexp.MustCompile(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*`)
 
 // privateMode reports whether chmod's mode keeps a file to its owner.
 func privateMode(args []arg) bool {

@@ -20,7 +20,7 @@ var (
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
-	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|ENVIRON\[.HOME.\]|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
 	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
 	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|https?://`)
@@ -43,6 +43,11 @@ var (
 	// processCall runs an argument vector of literals: Emacs Lisp's
 	// (call-process "prog" nil nil nil "arg" …), (process-lines "prog" …).
 	processCall = regexp.MustCompile(`\((?:call-process|process-lines|process-file)\s+`)
+	// argvCall runs an argument vector given as a list, on any receiver
+	// (import subprocess as s; s.run([…])); the list follows.
+	argvCall = regexp.MustCompile(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
+	// emptyTrash is AppleScript's and PowerShell's emptying of the trash.
+	emptyTrash = regexp.MustCompile(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
 	// killCall signals processes from code: os.kill, process.kill,
 	// Process.kill, Perl's kill 9, -1.
 	killCall = regexp.MustCompile(`\bos\.kill(?:pg)?\s*\(|\bprocess\.kill\s*\(|\bProcess\.kill\b|\bsyscall\.Kill\b|(?:^|[;{(\s])kill\s*\(?\s*['"]?-?\w+['"]?\s*,|\(signal-process\s`)
@@ -58,6 +63,8 @@ var (
 	reverseShell = regexp.MustCompile(`dup2|pty\.spawn|/bin/(?:ba)?sh|subprocess\.\w+\(\s*\[\s*["'](?:/bin/)?(?:ba)?sh`)
 	// openWrite opens a literal path for writing (truncating it).
 	openWrite = regexp.MustCompile(`\bopen\s*\(\s*['"]([^'"]+)['"]\s*,\s*['"]w`)
+	// awkOut is awk's print > file; the file follows.
+	awkOut = regexp.MustCompile(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
 	// pipeToShell is awk's print | "sh" and the like.
 	pipeToShell = regexp.MustCompile(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
@@ -78,7 +85,7 @@ func (iv *inv) interpCode(code arg) {
 				continue
 			}
 			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
-				if list, ok := stringList(strings.TrimLeft(after[1:], " \t")); ok {
+				if list, ok := listPrefix(strings.TrimLeft(after[1:], " \t")); ok {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
 					}
@@ -91,7 +98,7 @@ func (iv *inv) interpCode(code arg) {
 			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
 			continue
 		}
-		if list, ok := stringList(rest); ok {
+		if list, ok := listPrefix(rest); ok {
 			iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
 			continue
 		}
@@ -150,6 +157,18 @@ func (iv *inv) interpCode(code arg) {
 		} else {
 			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
 		}
+	}
+	for _, m := range argvCall.FindAllStringIndex(s, 8) {
+		if list, whole := listPrefix(s[m[1]-1:]); len(list) > 0 {
+			argv := argsOf(list...)
+			if !whole {
+				argv = append(argv, arg{src: "<computed>"}) // ['kubectl', 'delete', 'ns', n]
+			}
+			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
+		}
+	}
+	if emptyTrash.MatchString(s) {
+		iv.flag(Destructive, iv.name+" one-liner empties the trash, deleting what is in it for good")
 	}
 	if m := killCall.FindString(s); m != "" {
 		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
@@ -252,17 +271,18 @@ func stringLitN(s string) (string, int, bool) {
 	return "", 0, false
 }
 
-// stringList reads ["a", "b", …] (a Python or JS list of literals).
-func stringList(s string) ([]string, bool) {
+// listPrefix reads the literals at the start of a Python or JS list
+// ["a", "b", x, …]:
+// whole is false when something other than a literal follows them.
+func listPrefix(s string) (out []string, whole bool) {
 	if !strings.HasPrefix(s, "[") {
 		return nil, false
 	}
 	s = strings.TrimSpace(s[1:])
-	var out []string
 	for {
 		lit, n, ok := stringLitN(s)
 		if !ok {
-			return nil, false
+			return out, false
 		}
 		out = append(out, lit)
 		s = strings.TrimSpace(s[n:])
@@ -272,7 +292,7 @@ func stringList(s string) ([]string, bool) {
 		case strings.HasPrefix(s, "]"):
 			return out, true
 		default:
-			return nil, false
+			return out, false
 		}
 	}
 }
@@ -352,8 +372,14 @@ func awk(iv *inv) {
 			if strings.Contains(a.s, "system") || pipeToShell.MatchString(a.s) || strings.Contains(a.s, "getline") {
 				iv.interpCode(a)
 			}
-			if regexp.MustCompile(`print[^;}]*>`).MatchString(a.s) {
+			for _, m := range awkOut.FindAllStringSubmatch(a.s, 8) {
 				iv.flag(Write, "")
+				if lit, ok := stringLit(m[1]); ok {
+					class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}, true)
+					iv.flag(class, why)
+				} else if homeRef.MatchString(a.s) || homeCall.MatchString(a.s) {
+					iv.flag(Destructive, "awk writes to a file it names from the home directory: "+m[1])
+				}
 			}
 			return
 		}

@@ -159,3 +159,45 @@ func shorten(s string) string {
 
 // mutationDeletes is a GraphQL mutation whose name deletes or destroys.
 var mutationDeletes = regexp.MustCompile(`(?i)mutation[\s\S]{0,80}?(delete|destroy|remove|drop|purge|wipe)\w*\s*\(`)
+
+// servesHome flags a file server whose root is the home directory, the
+// root, or a directory of secrets: every key and token under it is one
+// request away (python3 -m http.server -d ~, cd ~ && npx http-server).
+func servesHome(iv *inv) {
+	if iv.sc.remote {
+		return
+	}
+	args := iv.rest(1)
+	root, serves := arg{s: ".", ok: true, src: "."}, false
+	switch iv.name {
+	case "python", "python3", "python2":
+		for i, a := range args {
+			if a.ok && a.s == "-m" && i+1 < len(args) && (args[i+1].s == "http.server" || args[i+1].s == "SimpleHTTPServer") {
+				serves = true
+			}
+			if a.ok && (a.s == "-d" || a.s == "--directory") && i+1 < len(args) {
+				root = args[i+1]
+			}
+		}
+	case "http-server", "serve", "live-server", "httpd", "caddy", "php", "ruby":
+		serves = iv.name != "php" && iv.name != "ruby" || hasWord(args, "-S") || hasWord(args, "httpd")
+		for i, a := range args {
+			switch {
+			case !a.ok:
+			case (a.s == "-t" || a.s == "-h" || a.s == "--root" || a.s == "-d" || a.s == "--dir") && i+1 < len(args):
+				root = args[i+1]
+			case strings.HasPrefix(a.s, "--root="):
+				root = arg{s: a.s[len("--root="):], ok: true, src: a.s}
+			case !strings.HasPrefix(a.s, "-") && (strings.HasPrefix(a.s, "/") || strings.HasPrefix(a.s, "~") || strings.HasPrefix(a.s, ".")) && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-")):
+				root = a
+			}
+		}
+	}
+	if !serves {
+		return
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(root.s), ok: root.ok, src: root.src})
+	if p := t.path; p != "" && (p == "/" || p == iv.c.home || isUnder(iv.c.home, p) || isSecretPath(p)) {
+		iv.flag(Destructive, iv.name+" serves "+iv.c.show(t)+" over the network: keys and tokens under it included")
+	}
+}

@@ -45,8 +45,15 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		}
 		return source{kind: srcText, text: s}
 	case syntax.RdrIn:
-		if f, err := w.c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(f) == 1 && f[0].ok && isSecretPath(f[0].s) {
-			return source{kind: srcSecret, text: f[0].s}
+		f, err := w.c.fields(sc, []*syntax.Word{r.Word})
+		switch {
+		case err != nil || len(f) != 1:
+		case f[0].ok && isSecretPath(f[0].s), !f[0].ok && isSecretPath(f[0].src): // < /proc/$PPID/environ
+			return source{kind: srcSecret, text: f[0].shown()}
+		case f[0].ok:
+			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
+				return src
+			}
 		}
 		return source{kind: srcFile}
 	}
@@ -65,6 +72,9 @@ var passThrough = map[string]bool{
 // the stage itself reads.
 func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 	for _, r := range st.Redirs {
+		if s := w.redirIn(r, sc); s.kind != srcNone { // tr … < /proc/1/environ | curl …
+			prev = s
+		}
 		// 2>&1 and > file do not change what a stage is, but a stage whose
 		// stdout is redirected away writes nothing to the pipe we know of.
 		if r.Op == syntax.RdrOut || r.Op == syntax.AppOut {
