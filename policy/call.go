@@ -118,6 +118,11 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
 	}
+	if base := path.Base(args[0].s); strings.Contains(args[0].s, "/") && strings.HasPrefix(base, ".") && base != "." && base != ".." {
+		if t := c.resolve(sc, args[0]); c.danger(t) != "" { // ~/.cache/.x11/.dbus-helper
+			c.flag(idx, Unparseable, "runs a hidden program outside the working directory: "+c.show(t))
+		}
+	}
 	h, known := lookup(iv.name)
 	if publishes(iv) {
 		return idx

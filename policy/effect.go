@@ -118,6 +118,18 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
 	}
+	if runners[iv.name] && at(strs0(args), 0) == "dist-tag" && len(args) > 1 && args[1].ok && args[1].s != "ls" {
+		iv.flag(Destructive, iv.name+" dist-tag changes which version the registry hands out")
+		return true
+	}
+	for _, a := range args { // kubectl create configmap --from-env-file=.env: secrets into shared state
+		_, f, isOpt := strings.Cut(a.s, "=")
+		f = strings.TrimPrefix(f, "file://")
+		if a.ok && isOpt && strings.HasPrefix(a.s, "--from") && iv.secretFile(f) {
+			iv.flag(Destructive, iv.name+" stores a secrets file where others can read it: "+a.s)
+			return true
+		}
+	}
 	if hasWord(args, "-auto-approve", "--auto-approve") && !hasWord(args, "plan") { // atlas schema apply --auto-approve
 		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --auto-approve applies its changes without review")
 		return true
@@ -868,6 +880,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" {
 		why = iv.secretUse()
 	}
+	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
+		why = printsSecrets(iv.name, iv.rest(1))
+	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped {
 		why = iv.name + " reads a secrets file on its stdin: " + iv.in.text
 	}
@@ -903,6 +918,24 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why != "" {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// printsSecrets says why a platform command prints secrets: an app's
+// configuration variables (heroku config, netlify env:list, firebase
+// functions:config:get) or infrastructure outputs with their sensitive
+// values (terraform output -json); "" if it does not.
+func printsSecrets(name string, args []arg) string {
+	_, ops := opts(args)
+	first := at(strs0(ops), 0)
+	switch {
+	case (name == "heroku" || name == "dokku") && (first == "config" || first == "config:get" || first == "config:show"),
+		name == "netlify" && (first == "env:list" || first == "env:get"),
+		name == "railway" && (first == "variables" || first == "vars"),
+		name == "firebase" && first == "functions:config:get",
+		(name == "terraform" || name == "tofu") && first == "output" && hasWord(args, "-json", "-raw"):
+		return name + " " + first + " prints secrets"
+	}
+	return ""
 }
 
 // secretPattern is a search for secrets by name.

@@ -122,6 +122,10 @@ func git(iv *inv) {
 				destroy("git push :ref deletes a remote ref: " + op.s)
 			}
 		}
+	case "rm":
+		if has("r") && wholeTree(operands) {
+			destroy("git rm -r of the whole tree removes every tracked file")
+		}
 	case "add":
 		for _, op := range operands {
 			if op.ok && iv.secretFile(op.s) {

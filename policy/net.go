@@ -179,6 +179,12 @@ func servesHome(iv *inv) {
 				root = args[i+1]
 			}
 		}
+	case "ngrok":
+		for _, a := range args {
+			if dir, ok := strings.CutPrefix(a.s, "file://"); ok && a.ok {
+				root, serves = arg{s: dir, ok: true, src: a.src}, true
+			}
+		}
 	case "http-server", "serve", "live-server", "httpd", "caddy", "php", "ruby":
 		serves = iv.name != "php" && iv.name != "ruby" || hasWord(args, "-S") || hasWord(args, "httpd")
 		for i, a := range args {

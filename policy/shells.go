@@ -146,6 +146,9 @@ func ssh(iv *inv) {
 	if iv.in.kind == srcSecret {
 		iv.flag(Destructive, "sends the environment or a secrets file over the network")
 	}
+	if hasFlag(iv.args[1:min(i, len(iv.args))], "A") || hasWord(iv.args, "ForwardAgent=yes") {
+		iv.flag(Destructive, "ssh -A lends the host your ssh agent: it can log in wherever your keys can")
+	}
 	if i+1 >= len(iv.args) { // a login shell there, reading this stdin
 		if iv.in.kind == srcText {
 			iv.shell(arg{s: iv.in.text, ok: true, src: iv.in.text}, remote(iv.sc))

@@ -119,6 +119,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	switch {
 	case downloaders[name]:
 		return source{kind: srcDownload}
+	case printsSecrets(name, args[1:]) != "":
+		return source{kind: srcSecret}
 	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
 		return source{kind: srcSecret}
