@@ -39,6 +39,10 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 	return func(iv *inv) {
 		pos := positionals(iv.rest(1), withValue...)
 		v := at(pos, 0)
+		if v == unknownWord {
+			iv.flag(Unparseable, name+" verb computed at run time")
+			return
+		}
 		if why, ok := destroy[v]; ok {
 			iv.flag(Destructive, name+" "+v+" "+why)
 			return
@@ -235,6 +239,8 @@ func systemctl(iv *inv) {
 	case "stop", "disable", "mask", "kill", "reset-failed", "revert", "clean", "freeze":
 		iv.flag(Destructive, "systemctl "+v+" stops or disables services")
 	case "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "is-active", "is-enabled", "is-failed", "list-dependencies":
+	case unknownWord:
+		iv.flag(Unparseable, "systemctl verb computed at run time")
 	default:
 		iv.flag(Write, "")
 	}

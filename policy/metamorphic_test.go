@@ -34,7 +34,7 @@ func after(x, s string) string {
 var destructiveVariants = []variant{
 	{"true && X", func(_ testing.TB, x string) string { return "true && " + x }},
 	{"X; true", func(_ testing.TB, x string) string { return after(x, "; true") }},
-	{"(X)", func(_ testing.TB, x string) string { return "(" + after(x, ")") }},
+	{"( X)", func(_ testing.TB, x string) string { return "( " + after(x, ")") }}, // "((" would be arithmetic
 	{"{ X; }", func(_ testing.TB, x string) string { return "{ " + after(x, "; }") }},
 	{"bash -c 'X'", func(tb testing.TB, x string) string { return "bash -c " + quote(tb, x) }},
 	{"sh -c 'X'", func(tb testing.TB, x string) string { return "sh -c " + quote(tb, x) }},
@@ -48,7 +48,7 @@ var destructiveVariants = []variant{
 var safeVariants = []variant{
 	{"time X", func(_ testing.TB, x string) string { return "time " + x }},
 	{"X 2>&1", func(_ testing.TB, x string) string { return after(x, " 2>&1") }},
-	{"(X)", func(_ testing.TB, x string) string { return "(" + after(x, ")") }},
+	{"( X)", func(_ testing.TB, x string) string { return "( " + after(x, ")") }}, // "((" would be arithmetic
 }
 
 // TestMetamorphic: a variant of a destructive row the classifier holds is
