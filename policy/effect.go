@@ -47,6 +47,8 @@ var projectTools = map[string]bool{
 	"bazel": true, "deno": true, "swift": true, "rustup": true, "nvm": true, "volta": true, "asdf": true,
 	"pre-commit": true, "tox": true, "nox": true, "just": true, "task": true, "turbo": true, "nx": true,
 	"lerna": true, "vite": true, "next": true, "jest": true, "vitest": true, "pytest": true, "git": true,
+	"xcodebuild": true, "msbuild": true, "sbt": true, "lein": true, "stack": true, "cabal": true, "dune": true,
+	"zig": true, "meson": true, "scons": true, "bazelisk": true, "buck2": true, "flutter": true, "dart": true,
 }
 
 // destroyFlags are the words that, leading an option (--drop,
@@ -150,7 +152,11 @@ func verbEffect(iv *inv) bool {
 			}
 			continue
 		}
-		if strings.Contains(a.s, "state=absent") || a.s == "--visibility=public" || (a.s == "--visibility" && i+1 < len(args) && args[i+1].s == "public") {
+		if m := stateWord.FindStringSubmatch(a.s); m != nil && (destroyVerbs[m[1]] || m[1] == "stopped") { // ansible -a 'name=sshd state=stopped'
+			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes or stops what it manages")
+			return true
+		}
+		if a.s == "--visibility=public" || (a.s == "--visibility" && i+1 < len(args) && args[i+1].s == "public") {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes what it manages or makes it public")
 			return true
 		}
@@ -184,15 +190,14 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if n == 1 && readVerbs[s] {
+			return false // rails routes -g destroy, heroku logs --grep delete: what follows is looked for, not done
+		}
 		if strings.ContainsAny(s, "/@ ~$'\"|*") {
 			continue // a path, a URL, text: not a verb
 		}
-		if k, v, ok := strings.Cut(s, "="); ok {
-			if k == "state" && destroyVerbs[v] {
-				iv.flag(Destructive, iv.name+" "+s+" removes what it manages")
-				return true
-			}
-			continue
+		if strings.Contains(s, "=") {
+			continue // state=absent is above
 		}
 		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
@@ -213,6 +218,16 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// stateWord is a desired state among a tool's words: state=absent.
+var stateWord = regexp.MustCompile(`\bstate=(\w+)`)
+
+// readVerbs lead commands that only look: list, show, logs, routes.
+var readVerbs = map[string]bool{
+	"list": true, "ls": true, "get": true, "show": true, "describe": true, "status": true, "info": true,
+	"logs": true, "log": true, "search": true, "grep": true, "find": true, "help": true, "version": true,
+	"inspect": true, "view": true, "cat": true, "diff": true, "routes": true, "doctor": true, "whoami": true,
 }
 
 // countZero reports whether args[i] sets a count of replicas, instances or
@@ -592,9 +607,20 @@ func ownPid(src, word string) bool {
 	if word == "$!" || word == `"$!"` {
 		return true
 	}
+	if m := pidFile.FindStringSubmatch(word); m != nil { // echo $! > /tmp/x.pid; …; kill "$(cat /tmp/x.pid)"
+		for _, w := range []string{"$! > ", "$! >", `"$!" > `, "$! >| "} {
+			if strings.Contains(src, w+m[1]) {
+				return true
+			}
+		}
+		return false
+	}
 	name := strings.Trim(word, `"${}`)
 	return name != "" && (strings.Contains(src, name+"=$!") || strings.Contains(src, name+`="$!"`))
 }
+
+// pidFile is a pid read from a file: $(cat f), "$(< f)".
+var pidFile = regexp.MustCompile(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
 
 // tempVar reports whether word is a variable the command set to a new
 // temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp
@@ -884,7 +910,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped {
-		why = iv.name + " reads a secrets file on its stdin: " + iv.in.text
+		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
 		if why != "" || a.ok {
@@ -907,6 +933,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if !strings.HasPrefix(a.s, "-") {
 				n++
+			}
+			if strings.Contains(a.s, ".") {
+				continue // a file name (.secrets.baseline), not a verb
 			}
 			for _, w := range words(strings.TrimLeft(a.s, "-")) {
 				if secretWords[w] {

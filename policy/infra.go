@@ -61,6 +61,9 @@ func kubectl(iv *inv) {
 	pos := positionals(iv.rest(1), kubeOpts...)
 	switch at(pos, 0) {
 	case "delete":
+		if dryRun(iv.rest(1)) {
+			return
+		}
 		iv.flag(Destructive, "kubectl delete removes cluster resources")
 	case "drain":
 		iv.flag(Destructive, "kubectl drain evicts every pod from a node")
@@ -238,6 +241,8 @@ func systemctl(iv *inv) {
 		iv.flag(Destructive, "systemctl "+v+" stops the machine")
 	case "stop", "disable", "mask", "kill", "reset-failed", "revert", "clean", "freeze":
 		iv.flag(Destructive, "systemctl "+v+" stops or disables services")
+	case "enable", "link", "preset", "set-default":
+		iv.flag(Destructive, "systemctl "+v+" makes a service start by itself from now on")
 	case "status", "show", "cat", "list-units", "list-unit-files", "list-timers", "is-active", "is-enabled", "is-failed", "list-dependencies":
 	case unknownWord:
 		iv.flag(Unparseable, "systemctl verb computed at run time")
@@ -353,4 +358,15 @@ func hostMount(iv *inv) string {
 		}
 	}
 	return ""
+}
+
+// dryRun reports whether args ask only to show what would be done
+// (--dry-run, --dry-run=client; not --dry-run=none).
+func dryRun(args []arg) bool {
+	for _, a := range args {
+		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") && a.s != "--dry-run=none") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"encoding/base64"
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf16"
 )
 
 // Interpreter one-liners (python -c, node -e, perl -e, ruby -e, awk
@@ -20,10 +22,10 @@ var (
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
-	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|ENVIRON\[.HOME.\]|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
 	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
-	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|https?://`)
+	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
 	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
 	// shList is a shell run with -c from an argument list: "sh", "-c", "code".
@@ -36,7 +38,7 @@ var (
 	listCall = regexp.MustCompile(`\b(?:system|exec|spawn)\s+`)
 	// evalRef runs text as code: eval and exec, Lua's load, R's source,
 	// Julia's include, Lisp's read-from-string.
-	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval`)
+	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval|(?i:scriptblock\]::Create)`)
 	// shellWords runs the literal that follows as a shell command, without
 	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
 	shellWords = regexp.MustCompile(`\bdo shell script\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
@@ -313,6 +315,10 @@ func interp(codeOpts ...string) handler {
 			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "i") {
 				iv.perlInPlace = true
 			}
+			if (iv.name == "pwsh" || iv.name == "powershell") && i+1 < len(args) && isEncodedCommand(a.s) {
+				iv.interpCode(utf16Base64(args[i+1])) // -EncodedCommand: base64 of UTF-16LE text
+				return
+			}
 			if isCode && i+1 < len(args) {
 				iv.interpCode(args[i+1])
 				if iv.perlInPlace {
@@ -495,3 +501,24 @@ func (iv *inv) outsidePath(code string) string {
 
 // quotedPath is a quoted absolute or home path in code.
 var quotedPath = regexp.MustCompile(`['"]((?:/|~/?)[^'"\s]*)['"]`)
+
+// isEncodedCommand reports whether s is PowerShell's -EncodedCommand,
+// which it takes as -e, -ec or any prefix from -en on, in any case.
+func isEncodedCommand(s string) bool {
+	s = strings.ToLower(strings.TrimLeft(s, "-/"))
+	return s == "e" || s == "ec" || len(s) >= 2 && strings.HasPrefix("encodedcommand", s)
+}
+
+// utf16Base64 decodes PowerShell's encoded command; unknown if it is not.
+func utf16Base64(a arg) arg {
+	b, err := base64.StdEncoding.DecodeString(a.s)
+	if !a.ok || err != nil || len(b)%2 != 0 {
+		return arg{src: a.src}
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	s := string(utf16.Decode(u))
+	return arg{s: s, ok: true, src: s}
+}

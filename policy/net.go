@@ -114,7 +114,7 @@ func curl(iv *inv) {
 
 // secretSubst matches a command substitution that reads the environment
 // or a secrets file: curl -d "$(env)".
-var secretSubst = regexp.MustCompile(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*\)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
+var secretSubst = regexp.MustCompile(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
 
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {

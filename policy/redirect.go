@@ -125,7 +125,11 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 		return Destructive, "writes to a shell startup or configuration file: " + c.show(t)
 	case isSystemPath(p):
 		return Destructive, "writes to a system file: " + c.show(t)
-	case c.trustedProject() && isUnder(p, c.project), c.inTemp(p):
+	case c.inTemp(p):
+		return Write, ""
+	case unrecoverable(t) != "":
+		return Destructive, "writes over " + unrecoverable(t) + ": " + c.show(t) // dd of=db/app.sqlite3, > .git/HEAD
+	case c.trustedProject() && isUnder(p, c.project):
 		return Write, ""
 	}
 	if !truncating || t.children {

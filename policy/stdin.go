@@ -1,8 +1,11 @@
 package policy
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -110,6 +113,11 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
 	}
+	if prev.kind == srcText {
+		if out, ok := decode(name, strs0(args[1:]), prev.text); ok { // echo cm0gLXJmIH4= | base64 -d | sh
+			return source{kind: srcText, text: out}
+		}
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
@@ -120,7 +128,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case printsSecrets(name, args[1:]) != "":
-		return source{kind: srcSecret}
+		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
 		return source{kind: srcSecret}
@@ -262,4 +270,26 @@ func allNumbers(args []arg) bool {
 		}
 	}
 	return true
+}
+
+// decode is what a decoding filter writes for known input: base64 -d,
+// xxd -r -p and rev, the usual ways to hide a command from a reader.
+func decode(name string, args []string, in string) (string, bool) {
+	switch {
+	case name == "base64" && (contains(args, "-d") || contains(args, "--decode") || contains(args, "-D")):
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(in), ""))
+		return string(b), err == nil
+	case name == "xxd" && (contains(args, "-r") && contains(args, "-p") || contains(args, "-rp") || contains(args, "-r -p")):
+		b, err := hex.DecodeString(strings.Join(strings.Fields(in), ""))
+		return string(b), err == nil
+	case name == "rev" && len(args) == 0:
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+			r := []rune(l)
+			slices.Reverse(r)
+			lines = append(lines, string(r))
+		}
+		return strings.Join(lines, "\n") + "\n", true
+	}
+	return "", false
 }
