@@ -128,10 +128,16 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args[1:], "", "--pid")) {
+		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
+	}
 	servesHome(iv)
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)
+	if infraTools[iv.name] && len(args) > 1 && !args[1].ok && !args[1].item { // op=delete; kubectl $op pvc --all
+		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	}
 	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote {
 		if !verbEffect(iv) { // a verb its handler does not know (terraform state rm, aws … batch-delete-image)
 			embedded(iv, true) // fly ssh console -C 'cmd'

@@ -122,6 +122,10 @@ func git(iv *inv) {
 				destroy("git push :ref deletes a remote ref: " + op.s)
 			}
 		}
+	case "update-ref":
+		if has("d") || has("", "--stdin") && (iv.in.kind != srcText || strings.Contains(iv.in.text, "delete")) {
+			destroy("git update-ref deletes or rewrites refs: branches and tags")
+		}
 	case "rm":
 		if has("r") && wholeTree(operands) {
 			destroy("git rm -r of the whole tree removes every tracked file")
@@ -192,10 +196,6 @@ func git(iv *inv) {
 		}
 	case "filter-branch", "filter-repo":
 		destroy("git " + sub + " rewrites history")
-	case "update-ref":
-		if has("d", "") {
-			destroy("git update-ref -d deletes a ref")
-		}
 	case "remote":
 		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
 			iv.lower()

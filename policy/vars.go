@@ -124,7 +124,11 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 		if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
 			return errCmdSubst
 		}
-		call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+		stages := []*syntax.Stmt{cs.Stmts[0]}
+		if b, ok := cs.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe { // $(echo hss | rev)
+			stages = pipeline(b)
+		}
+		call, ok := stages[0].Cmd.(*syntax.CallExpr)
 		if !ok || len(call.Assigns) > 0 || len(call.Args) < 2 {
 			return errCmdSubst
 		}
@@ -169,6 +173,23 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			}
 		default:
 			return errCmdSubst
+		}
+		for _, st := range stages[1:] { // decoders only
+			f, ok := st.Cmd.(*syntax.CallExpr)
+			if !ok || len(st.Redirs) > 0 || len(f.Args) == 0 {
+				return errCmdSubst
+			}
+			var words []string
+			for _, wd := range f.Args {
+				lit, ok := plainWord(wd)
+				if !ok {
+					return errCmdSubst
+				}
+				words = append(words, lit)
+			}
+			if out, ok = decode(words[0], words[1:], out); !ok {
+				return errCmdSubst
+			}
 		}
 		_, err := io.WriteString(w, out)
 		return err
