@@ -128,9 +128,6 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
-	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args[1:], "", "--pid")) {
-		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
-	}
 	servesHome(iv)
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])

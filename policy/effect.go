@@ -285,6 +285,9 @@ func shownVerbs(args []arg) string {
 func unknownTool(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
+	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
+		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
+	}
 	if runners[iv.name] && len(args) > 0 && args[0].ok && (args[0].s == "exec" || args[0].s == "x" || args[0].s == "dlx") {
 		i := 1
 		for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" {

@@ -150,8 +150,7 @@ func find(iv *inv) {
 		if a.ok && findTests[a.s] {
 			filtered = true
 			negated := j > 0 && args[i+j-1].ok && (args[i+j-1].s == "-not" || args[i+j-1].s == "!")
-			byName = byName || !negated && a.s != "-newer" && !strings.HasPrefix(a.s, "-mtime") && !strings.HasPrefix(a.s, "-mmin") &&
-				a.s != "-atime" && a.s != "-amin" && a.s != "-ctime" && a.s != "-cmin" && a.s != "-size" && a.s != "-user" && a.s != "-group" && a.s != "-perm" && a.s != "-links" && a.s != "-inum"
+			byName = byName || !negated && !nameless[a.s]
 		}
 		if a.ok && (a.s == "-name" || a.s == "-iname") && i+j+1 < len(args) && args[i+j+1].ok && name == "" {
 			name = args[i+j+1].s
@@ -208,6 +207,13 @@ var findTests = map[string]bool{
 	"-regex": true, "-iregex": true, "-newer": true, "-mtime": true, "-mmin": true, "-atime": true,
 	"-amin": true, "-ctime": true, "-cmin": true, "-size": true, "-empty": true, "-user": true,
 	"-group": true, "-perm": true, "-lname": true, "-links": true, "-inum": true, "-samefile": true,
+}
+
+// nameless are the find tests that choose entries by something other than
+// their name: age, size, owner, mode.
+var nameless = map[string]bool{
+	"-newer": true, "-mtime": true, "-mmin": true, "-atime": true, "-amin": true, "-ctime": true, "-cmin": true,
+	"-size": true, "-user": true, "-group": true, "-perm": true, "-links": true, "-inum": true,
 }
 
 // under is an arg standing for entries under root, as a glob that resolve

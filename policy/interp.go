@@ -161,6 +161,9 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	for _, m := range argvCall.FindAllStringIndex(s, 8) {
+		if shellOut.MatchString(s[m[0]:m[1]]) {
+			continue // subprocess.run([…]): read above
+		}
 		if list, whole := listPrefix(s[m[1]-1:]); len(list) > 0 {
 			argv := argsOf(list...)
 			if !whole {

@@ -143,10 +143,8 @@ func unrecoverable(t target) string {
 		}
 		rest := strings.TrimPrefix(p[i+len(vcs):], "/")
 		top, _, _ := strings.Cut(rest, "/")
-		switch {
-		case rest == "" || children && !strings.Contains(rest, "/"):
-			return "the repository's history"
-		case top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees":
+		if rest == "" || children && !strings.Contains(rest, "/") ||
+			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees" {
 			return "the repository's history"
 		}
 	}

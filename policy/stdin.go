@@ -279,7 +279,7 @@ func decode(name string, args []string, in string) (string, bool) {
 	case name == "base64" && (contains(args, "-d") || contains(args, "--decode") || contains(args, "-D")):
 		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(in), ""))
 		return string(b), err == nil
-	case name == "xxd" && (contains(args, "-r") && contains(args, "-p") || contains(args, "-rp") || contains(args, "-r -p")):
+	case name == "xxd" && (contains(args, "-r") && contains(args, "-p") || contains(args, "-rp")):
 		b, err := hex.DecodeString(strings.Join(strings.Fields(in), ""))
 		return string(b), err == nil
 	case name == "rev" && len(args) == 0:

@@ -84,7 +84,6 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 		inner := *sc
 		inner.vars = vars // earlier variables hold in this value
-		c.pos = a.Value.Pos().Offset()
 		if s, ok := c.literal(&inner, a.Value); ok {
 			vars.known[name] = knownVar{value: s, from: a.End().Offset()}
 		}
