@@ -112,28 +112,26 @@ func TestCheckExplain(t *testing.T) {
 		}
 		return out
 	}
-	out := explain("--", "cd / && sudo rm -rf usr")
-	for _, want := range []string{
+	has := func(label, out string, wants ...string) {
+		t.Helper()
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in\n%s", label, want, out)
+			}
+		}
+	}
+	has("cd / && sudo rm -rf usr", explain("--", "cd / && sudo rm -rf usr"),
 		"  read-only    cd /\n",
 		"  write        sudo rm -rf usr (in /)\n",
 		"* destructive  rm -rf usr (in /)\n               - rm -rf outside the working directory: usr (/usr)\n",
 		"class:      destructive\ndecision:   ask\ndecided by: mode \"destructive\" (destructive and unparseable commands wait for a\n            person)\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("cd / && sudo rm -rf usr: no %q in\n%s", want, out)
-		}
-	}
-	out = explain("--mode", "unknown", "--", "go test ./... && cargo nextest run --workspace "+strings.Repeat("--features x ", 10))
-	for _, want := range []string{
+	)
+	has("mode unknown", explain("--mode", "unknown", "--", "go test ./... && cargo nextest run --workspace "+strings.Repeat("--features x ", 10)),
 		"  write        go test ./...\n",
 		"* write        cargo nextest run --workspace --features x",
 		"               - not known to be safe: cargo nextest\n",
 		"decided by: mode \"unknown\" (commands not known to be safe wait for a person)\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("mode unknown: no %q in\n%s", want, out)
-		}
-	}
+	)
 	rules := testkit.WriteFile(t, "config.toml", "[approval]\nmode = \"all\"\n[rules]\nallow = [\"Bash(npm run test:*)\"]\ndeny = [\"Bash(curl:*)\"]\nask = [\"Bash(git push:*)\"]\n")
 	for cmd, want := range map[string]string{
 		"npm run test -- --watch=false": "decided by: rule allow Bash(npm run test:*)\n",
@@ -141,9 +139,7 @@ func TestCheckExplain(t *testing.T) {
 		"git push origin main":          "decided by: rule ask Bash(git push:*)\n",
 		"ls -la":                        "decided by: mode \"all\" (everything in it is read-only)\n",
 	} {
-		if out := explain("--config", rules, "--", cmd); !strings.Contains(out, want) {
-			t.Errorf("%s: no %q in\n%s", cmd, want, out)
-		}
+		has(cmd, explain("--config", rules, "--", cmd), want)
 	}
 	if code, _, errOut := runCLI(t, "", "check", "--explain", "--json", "--", "ls"); code != 2 || !strings.Contains(errOut, "do not go together") {
 		t.Errorf("--explain --json: exit %d %q", code, errOut)
