@@ -125,6 +125,8 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		Theme:     f.theme,
 		Keys:      &keys,
 		OnAction:  a.Person,
+		OnNotify:  a.Notify,
+		InTmux:    os.Getenv("TMUX") != "",
 
 		Containment: a.Engine.Containment(),
 	}

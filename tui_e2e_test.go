@@ -5,6 +5,7 @@ package main
 // a person in a terminal would.
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -33,6 +34,24 @@ type screen struct {
 	term *vterm.Term
 	mu   sync.Mutex // serialises writes to the PTY (keys and terminal replies)
 	done chan struct{}
+
+	outMu sync.Mutex
+	out   []byte // every byte tend wrote to its terminal
+}
+
+// Write records what tend wrote to its terminal and feeds the emulator.
+func (s *screen) Write(b []byte) (int, error) {
+	s.outMu.Lock()
+	s.out = append(s.out, b...)
+	s.outMu.Unlock()
+	return s.term.Write(b)
+}
+
+// wrote reports whether tend has written seq to its terminal.
+func (s *screen) wrote(seq string) bool {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return bytes.Contains(s.out, []byte(seq))
 }
 
 func startTUI(t *testing.T, state string, args ...string) *screen {
@@ -47,7 +66,7 @@ func startTUI(t *testing.T, state string, args ...string) *screen {
 	s := &screen{t: t, cmd: cmd, ptmx: ptmx, done: make(chan struct{})}
 	s.term = vterm.New(160, 45, vterm.WithReplies(func(b []byte) { s.write(b) }))
 	go func() {
-		io.Copy(s.term, ptmx) // ends with EIO when tend exits
+		io.Copy(s, ptmx) // ends with EIO when tend exits
 		close(s.done)
 	}()
 	t.Cleanup(func() {
@@ -339,6 +358,53 @@ func TestTUIApprovals(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(state, "audit.jsonl"))
 	if n := strings.Count(string(b), `"kind":"approval"`); n != 3 {
 		t.Errorf("%d approval records:\n%s", n, b)
+	}
+}
+
+// The agent's first act is a force push, with nothing on the screen yet:
+// the request is selected at once, with its countdown, and announced by
+// the bell and a desktop notification. A stray enter settles nothing, y
+// lands it. The next one comes while the person is busy: A shows it and n
+// denies it.
+func TestTUIFirstApprovalIsSelected(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	repo, git := testkit.ScratchRepo(t)
+	before := git("rev-parse", "origin/main")
+	s := startTUI(t, state)
+	s.waitFor("MCP http://127.0.0.1:")
+	cs := agent(t, state)
+	const push = "git push --force origin HEAD:main"
+
+	call := execAsync(t, cs, push, repo)
+	text := s.waitFor("Approval #1")
+	for _, want := range []string{"denied automatically in ", " if no one answers", "$ " + push, "y approves, n denies"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, text)
+		}
+	}
+	if !s.wrote("\a") || !s.wrote("\x1b]9;tend: e2e-agent 1.2.3 asks to run a destructive command: "+push) || !s.wrote("\x1b]777;notify;") {
+		t.Errorf("no bell or notification written")
+	}
+	s.keys("<enter>")
+	s.barrier()
+	pending(t, call, "a stray enter")
+	s.keys("y")
+	if r := settled(t, call); r.SemanticStatus != "ok" || r.Approval == nil || r.Approval.Decision != "allow" {
+		t.Fatalf("after y: %+v", r)
+	}
+	if got := git("ls-remote", "origin", "main"); strings.HasPrefix(got, before) {
+		t.Fatalf("the approved push did not land: %s", got)
+	}
+
+	s.keys("<tab>") // busy elsewhere: the Activity view
+	call = execAsync(t, cs, push, repo)
+	s.waitFor("A shows it")
+	s.keys("A")
+	s.waitFor("Approval #2")
+	s.keys("n")
+	if r := settled(t, call); r.SemanticStatus != "denied" || r.Approval == nil || r.Approval.By != "person" {
+		t.Fatalf("after A, n: %+v", r)
 	}
 }
 

@@ -19,7 +19,7 @@ type KeyMap struct {
 
 // Global are the keys that work in every view.
 type Global struct {
-	Help, Views, Theme, Quit key.Binding
+	Help, Views, Approvals, Theme, Quit key.Binding
 }
 
 // Jobs are the keys of the job list.
@@ -88,8 +88,11 @@ func Default() KeyMap {
 		Global: Global{
 			Help:  b(k("?"), "?", "help"),
 			Views: b(k("tab"), "tab", "next view"),
-			Theme: b(k("t"), "t", "theme"),
-			Quit:  b(k("q", "ctrl+c"), "q", "quit"),
+			// Approvals jumps to the oldest pending request from any view
+			// (not from an attached job: the detach key first).
+			Approvals: b(k("A"), "A", "oldest approval"),
+			Theme:     b(k("t"), "t", "theme"),
+			Quit:      b(k("q", "ctrl+c"), "q", "quit"),
 		},
 		Jobs: Jobs{
 			Up:         b(k("up", "k"), "↑/k", "up"),
@@ -166,11 +169,11 @@ func Default() KeyMap {
 }
 
 // ShortHelp implements help.KeyMap.
-func (g Global) ShortHelp() []key.Binding { return []key.Binding{g.Views, g.Help, g.Quit} }
+func (g Global) ShortHelp() []key.Binding { return []key.Binding{g.Approvals, g.Views, g.Help, g.Quit} }
 
 // FullHelp implements help.KeyMap.
 func (g Global) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{g.Help, g.Views, g.Theme, g.Quit}}
+	return [][]key.Binding{{g.Help, g.Views, g.Approvals, g.Theme, g.Quit}}
 }
 
 // ShortHelp implements help.KeyMap.

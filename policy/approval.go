@@ -22,7 +22,11 @@ type Request struct {
 	Client  string // who asked: an MCP client's name and version
 	Class   Class
 	Reasons []string
-	Asked   time.Time
+	// Held are the argument vectors of the simple commands that made it
+	// wait (what a person should look at first in a long command).
+	Held     [][]string
+	Asked    time.Time
+	Deadline time.Time // when it counts as denied if no one answers
 }
 
 // Answer is a person's decision on a [Request].
@@ -51,14 +55,32 @@ type Approvals struct {
 	next     int
 	pending  map[int]chan Answer
 	requests []Request
-	allowed  []Rule // prefixes a person allowed for the rest of the session
+	allowed  []Rule          // prefixes a person allowed for the rest of the session
+	ended    map[int]Outcome // how recent requests ended, the last endedKept
 	changed  chan struct{}
 	Timeout  time.Duration // 0: DefaultApprovalTimeout
 }
 
+// Outcome is how a request left the queue.
+type Outcome int
+
+const (
+	Pending   Outcome = iota // still waiting, or unknown
+	Decided                  // a person answered
+	TimedOut                 // no one answered in time: denied
+	Withdrawn                // the agent gave up (its call ended) before an answer
+)
+
+func (o Outcome) String() string {
+	return [...]string{"pending", "decided", "timed out", "withdrawn"}[o]
+}
+
+// endedKept is how many outcomes [Approvals.Outcome] remembers.
+const endedKept = 256
+
 // NewApprovals returns an empty queue.
 func NewApprovals() *Approvals {
-	return &Approvals{pending: map[int]chan Answer{}, changed: make(chan struct{}, 1)}
+	return &Approvals{pending: map[int]chan Answer{}, ended: map[int]Outcome{}, changed: make(chan struct{}, 1)}
 }
 
 // Changed receives a value (coalesced) whenever a request is added or settled.
@@ -92,37 +114,61 @@ func (a *Approvals) Ask(ctx context.Context, r Request) (Answer, error) {
 	ch := make(chan Answer, 1)
 	a.mu.Lock()
 	a.next++
-	r.ID, r.Asked = a.next, time.Now()
-	a.pending[r.ID] = ch
-	a.requests = append(a.requests, r)
 	timeout := a.Timeout
-	a.mu.Unlock()
-	a.notify()
 	if timeout <= 0 {
 		timeout = DefaultApprovalTimeout
 	}
+	r.ID, r.Asked = a.next, time.Now()
+	r.Deadline = r.Asked.Add(timeout)
+	a.pending[r.ID] = ch
+	a.requests = append(a.requests, r)
+	a.mu.Unlock()
+	a.notify()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	var ans Answer
 	var err error
+	how := Decided
 	select {
 	case ans = <-ch:
 	case <-t.C:
 		ans = Answer{Reason: fmt.Sprintf("no one answered within %s", timeout), By: "timeout"}
+		how = TimedOut
 	case <-ctx.Done():
 		err = ctx.Err()
+		how = Withdrawn
 	}
-	a.remove(r.ID)
+	if a.remove(r.ID, how) == Decided && how != Decided {
+		// A person's decision came as the timer fired or the call ended:
+		// the decision stands, as Decide told them.
+		ans, err = <-ch, nil
+	}
 	ans.Waited = time.Since(r.Asked)
 	return ans, err
 }
 
-func (a *Approvals) remove(id int) {
+// remove takes request id off the queue, ended as how unless Decide took
+// it first, and returns how it ended.
+func (a *Approvals) remove(id int, how Outcome) Outcome {
 	a.mu.Lock()
+	if _, waiting := a.pending[id]; !waiting {
+		how = Decided
+	}
 	delete(a.pending, id)
 	a.requests = slices.DeleteFunc(a.requests, func(r Request) bool { return r.ID == id })
+	a.ended[id] = how
+	delete(a.ended, id-endedKept)
 	a.mu.Unlock()
 	a.notify()
+	return how
+}
+
+// Outcome says how request id left the queue: [Pending] while it waits
+// or when it ended too long ago to remember.
+func (a *Approvals) Outcome(id int) Outcome {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ended[id]
 }
 
 // Pending returns the requests waiting, oldest first.

@@ -30,6 +30,8 @@ type Approvals interface {
 	Decide(id int, ans policy.Answer) error
 	// Changed is rung (coalesced) when a request is added or settled.
 	Changed() <-chan struct{}
+	// Outcome says how a request that left the queue ended.
+	Outcome(id int) policy.Outcome
 }
 
 // approvalsDirtyMsg says the approval queue changed.
@@ -338,35 +340,131 @@ func (m *Model) applyDecided(msg decidedMsg) tea.Cmd {
 	return info("%s", msg.text)
 }
 
-// applyApprovals re-reads the queue and tells the person of new requests,
-// whatever is on screen.
+// applyApprovals re-reads the queue, says how requests that left it
+// without an answer from here ended, and tells the person of new ones
+// (whatever is on screen) with the terminal's bell and a desktop
+// notification. A new request takes the job list's selection when the
+// person is not in the middle of something else.
 func (m *Model) applyApprovals() tea.Cmd {
+	before := slices.Clone(m.appr.reqs)
 	fresh := m.appr.pull()
 	var cmds []tea.Cmd
 	if _, ok := m.appr.answered(); isApprovalMode(m.mode) && !ok {
 		m.mode = modeNone
-		cmds = append(cmds, func() tea.Msg {
-			return statusMsg{levelWarn, "the request you were answering ended (timed out, or the agent gave up)"}
-		})
 	}
-	m.afterApprovalsChange()
+	for _, r := range before {
+		if m.appr.index(r.ID) >= 0 || m.appr.decided[r.ID] {
+			continue
+		}
+		if how := m.appr.src.Outcome(r.ID); how == policy.Withdrawn || how == policy.TimedOut {
+			text := fmt.Sprintf("request #%d from %s %s: %s", r.ID, originOf(r), endedAs(how), ansi.Truncate(oneLineEscaped(r.Command), 40, "…"))
+			cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, text} })
+		}
+	}
 	if n := len(fresh); n > 0 {
+		took := m.idle()
+		if took {
+			m.listAppr = true
+			m.appr.setCur(m.appr.at(0).ID)
+		}
 		r := fresh[n-1]
-		where := keyName(m.c.Keys.Global.Views) + ": Approvals"
+		k := m.c.Keys.Approve
+		where := keyName(m.c.Keys.Global.Approvals) + " shows it"
 		switch {
-		case m.view == approvalsView && m.appr.cur == r.ID:
-			where = "shown below"
+		case took || m.onApproval() && m.appr.cur == r.ID:
+			where = fmt.Sprintf("%s approves, %s denies", keyName(k.Approve), keyName(k.Deny))
 		case m.view == approvalsView:
-			where = "↓/j shows it"
+			where = keyName(m.c.Keys.Queue.Down) + " shows it"
 		}
 		text := fmt.Sprintf("⚠ %s asks to run %s · %s", originOf(r), ansi.Truncate(oneLineEscaped(r.Command), 40, "…"), where)
 		if n > 1 {
 			text = fmt.Sprintf("⚠ %d new requests for approval · %s", n, where)
 		}
-		cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, text} })
+		cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, text} },
+			m.notify("approval", "tend: "+originOf(r)+" asks to run a "+r.Class.String()+" command", r.Command))
 	}
+	m.afterApprovalsChange()
 	cmds = append(cmds, m.scheduleTick())
 	return tea.Batch(cmds...)
+}
+
+func endedAs(how policy.Outcome) string {
+	if how == policy.Withdrawn {
+		return "was withdrawn by its agent"
+	}
+	return "timed out and was denied"
+}
+
+// idleAfter is how long after the person's last key press the job list
+// counts as idle: a new request may then take its selection.
+const idleAfter = 2 * time.Second
+
+// idle reports whether a new request may take the job list's selection:
+// the list is shown with the keyboard on it and nothing open, no request
+// is selected yet, and nothing is selected or no key was pressed for
+// idleAfter.
+func (m *Model) idle() bool {
+	if m.view != jobsView || m.focus != focusList || m.mode != modeNone || m.pane.copying || m.listAppr {
+		return false
+	}
+	_, sel := m.selectedInfo()
+	return !sel || m.now().Sub(m.lastKey) >= idleAfter
+}
+
+// showOldestApproval shows the oldest pending request, as the person
+// asked: selected in the job list, or in the Approvals view when that is
+// shown.
+func (m *Model) showOldestApproval() {
+	if m.appr.len() == 0 {
+		return
+	}
+	if m.view != approvalsView {
+		m.view = jobsView
+		m.listAppr = true
+	}
+	m.appr.setCur(m.appr.at(0).ID)
+	m.afterApprovalsChange()
+}
+
+// notify rings the terminal's bell and asks for a desktop notification
+// (OSC 9, and OSC 777 for the terminals that read that one instead); in
+// tmux the notifications go through its passthrough, which tmux forwards
+// when allow-passthrough is on (the bell it forwards anyway).
+// The [Options].OnNotify hook is told too.
+func (m *Model) notify(kind, title, body string) tea.Cmd {
+	raw := tea.Raw(notification(title, body, m.opts.InTmux))
+	if m.opts.OnNotify == nil {
+		return raw
+	}
+	hook := m.opts.OnNotify
+	return tea.Batch(raw, func() tea.Msg { hook(kind, title, body); return nil })
+}
+
+// notification is the bytes of [Model.notify]: title and body are
+// flattened to one printable line each.
+func notification(title, body string, tmux bool) string {
+	title = ansi.Truncate(printable(title), 80, "…")
+	body = ansi.Truncate(printable(body), 160, "…")
+	osc9 := "\x1b]9;" + title + ": " + body + "\x07"
+	osc777 := "\x1b]777;notify;" + strings.ReplaceAll(title, ";", ",") + ";" + body + "\x07"
+	if tmux {
+		wrap := func(seq string) string {
+			return "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+		}
+		osc9, osc777 = wrap(osc9), wrap(osc777)
+	}
+	return "\a" + osc9 + osc777
+}
+
+// printable is s on one line with every control character, and anything
+// that could end or rearrange an escape sequence, replaced by a space.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // afterApprovalsChange keeps the job list's selection valid.
@@ -433,24 +531,30 @@ func oneLineEscaped(s string) string {
 // commandLines wraps a held command to w cells, whole: every line of it,
 // hidden characters shown as escapes, "$ " before the first line, "> "
 // before each further line and two spaces before wrapped parts.
-func commandLines(st *themes.Styles, cmd string, w int) []string {
+func commandLines(st *themes.Styles, cmd string, w int, danger [][2]int) []string {
 	w = max(w, 4)
 	var out []string
+	off := 0 // byte offset of line in cmd
 	for i, line := range strings.Split(cmd, "\n") {
 		gutter := "$ "
 		if i > 0 {
 			gutter = "> "
 		}
 		var b, run strings.Builder
+		runHot := false
 		b.WriteString(st.Approval.Render(gutter))
 		col := 2
 		flushRun := func() {
 			if run.Len() > 0 {
-				b.WriteString(st.Base.Render(run.String()))
+				style := st.Base
+				if runHot {
+					style = st.Error.Bold(true)
+				}
+				b.WriteString(style.Render(run.String()))
 				run.Reset()
 			}
 		}
-		for _, r := range line {
+		for j, r := range line {
 			text, esc := visibleRune(r)
 			tw := ansi.StringWidth(text)
 			if col+tw > w && col > 2 {
@@ -459,6 +563,10 @@ func commandLines(st *themes.Styles, cmd string, w int) []string {
 				b.Reset()
 				b.WriteString(st.Base.Render("  "))
 				col = 2
+			}
+			if hot := inSpans(danger, off+j); hot != runHot {
+				flushRun()
+				runHot = hot
 			}
 			if esc {
 				flushRun()
@@ -470,8 +578,72 @@ func commandLines(st *themes.Styles, cmd string, w int) []string {
 		}
 		flushRun()
 		out = append(out, b.String())
+		off += len(line) + 1
 	}
 	return out
+}
+
+func inSpans(spans [][2]int, i int) bool {
+	return slices.ContainsFunc(spans, func(s [2]int) bool { return s[0] <= i && i < s[1] })
+}
+
+// dangerSpans finds, in cmd, the text of each held simple command: its
+// words in order, each after the one before, from the first word's start
+// to the last word's end. A command whose words do not all appear as
+// written (they came through a variable or a wrapper's quoting) marks the
+// words that do, from its program name on.
+func dangerSpans(cmd string, held [][]string) [][2]int {
+	var spans [][2]int
+	for _, argv := range held {
+		if len(argv) == 0 {
+			continue
+		}
+		from := 0
+		start, end := -1, -1
+		for _, w := range argv {
+			if w == "" {
+				continue
+			}
+			i := wordIndex(cmd[from:], w)
+			if i < 0 {
+				if start < 0 {
+					break // not even the program is written as such
+				}
+				continue
+			}
+			if start < 0 {
+				start = from + i
+			}
+			from += i + len(w)
+			end = from
+		}
+		if start >= 0 {
+			spans = append(spans, [2]int{start, end})
+		}
+	}
+	return spans
+}
+
+// wordIndex is the index of the first w in s that no letter, digit or
+// word character continues on either side, or -1.
+func wordIndex(s, w string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
+		if !wordRune(before) && !wordRune(after) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+func wordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' || r == '/')
 }
 
 // wrapText wraps plain text to w cells (for the reasons).
@@ -487,16 +659,42 @@ func (m *Model) approvalDetail(r policy.Request, w int) []string {
 	if m.mode == modeApprEdit && m.appr.target == r.ID {
 		edit = &m.input.value
 	}
-	return m.appr.detail(m.c.Styles, r, w, m.since(r.Asked), edit)
+	return m.appr.detail(m.c.Styles, r, w, m.since(r.Asked), m.left(r), edit)
 }
 
-// detail is request r, w cells wide, waiting for waited; edit, when not
-// nil, is the command as the person is editing it.
-func (a *approvals) detail(st *themes.Styles, r policy.Request, w int, waited time.Duration, edit *string) []string {
+// left is how long request r has before it counts as denied, counted in
+// the same whole seconds as [Model.since]; negative when it has no
+// deadline.
+func (m *Model) left(r policy.Request) time.Duration {
+	if r.Deadline.IsZero() {
+		return -1
+	}
+	return max(r.Deadline.Truncate(time.Second).Sub(m.now().Truncate(time.Second)), 0)
+}
+
+// countdown prints the time left before an automatic denial: 42s, 9:41.
+func countdown(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// detail is request r, w cells wide, waiting for waited and denied
+// automatically in left (none when negative); edit, when not nil, is the
+// command as the person is editing it.
+func (a *approvals) detail(st *themes.Styles, r policy.Request, w int, waited, left time.Duration, edit *string) []string {
 	class := r.Class.String()
 	head := st.Approval.Render("⚠ "+originOf(r)+" asks to run a "+class+" command") +
 		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(waited), r.ID))
 	lines := []string{head}
+	if left >= 0 {
+		style := st.Muted
+		if left < time.Minute {
+			style = st.Warn
+		}
+		lines = append(lines, style.Render(fmt.Sprintf("denied automatically in %s if no one answers", countdown(left))))
+	}
 	lines = append(lines, st.Muted.Render("cwd  ")+st.Base.Render(oneLineEscaped(tilde(r.Cwd))))
 	for i, reason := range r.Reasons {
 		for j, l := range wrapText(reason, w-5) {
@@ -510,12 +708,12 @@ func (a *approvals) detail(st *themes.Styles, r policy.Request, w int, waited ti
 	lines = append(lines, "")
 	if edit != nil {
 		lines = append(lines, st.Accent.Render("as you edit it (enter approves this, esc goes back):"))
-		return append(lines, commandLines(st, *edit, w)...)
+		return append(lines, commandLines(st, *edit, w, nil)...)
 	}
 	cmd := r.Command
 	if a.cacheID != r.ID || a.cacheW != w || a.cacheSt != st || a.cacheCmd != cmd {
 		a.cacheID, a.cacheW, a.cacheSt, a.cacheCmd = r.ID, w, st, cmd
-		a.cacheLines = commandLines(st, cmd, w)
+		a.cacheLines = commandLines(st, cmd, w, dangerSpans(cmd, r.Held))
 	}
 	return append(lines, a.cacheLines...)
 }

@@ -25,6 +25,7 @@ type fakeApprovals struct {
 	decisions []decision
 	refuse    error // Decide's error, when set
 	changed   chan struct{}
+	outcomes  map[int]policy.Outcome
 }
 
 type decision struct {
@@ -60,6 +61,12 @@ func (f *fakeApprovals) Decide(id int, ans policy.Answer) error {
 
 func (f *fakeApprovals) Changed() <-chan struct{} { return f.changed }
 
+func (f *fakeApprovals) Outcome(id int) policy.Outcome {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.outcomes[id]
+}
+
 func (f *fakeApprovals) add(r policy.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -67,10 +74,17 @@ func (f *fakeApprovals) add(r policy.Request) {
 }
 
 // finish drops request id, as the real queue does once its call returns.
-func (f *fakeApprovals) finish(id int) {
+func (f *fakeApprovals) finish(id int) { f.end(id, policy.Decided) }
+
+// end drops request id, ended as how.
+func (f *fakeApprovals) end(id int, how policy.Outcome) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reqs = slices.DeleteFunc(f.reqs, func(r policy.Request) bool { return r.ID == id })
+	if f.outcomes == nil {
+		f.outcomes = map[int]policy.Outcome{}
+	}
+	f.outcomes[id] = how
 }
 
 func (f *fakeApprovals) got() []decision {
@@ -85,6 +99,7 @@ func pushRequest() policy.Request {
 	return policy.Request{
 		ID: 3, Command: pushCmd, Cwd: "/srv/app", Client: "claude-code 2.1", Class: policy.Destructive,
 		Reasons: []string{"git push --force rewrites the remote branch's history"}, Asked: now.Add(-12 * time.Second),
+		Deadline: now.Add(10*time.Minute - 12*time.Second), Held: [][]string{{"git", "push", "--force", "origin", "HEAD:main"}},
 	}
 }
 
@@ -394,7 +409,7 @@ func TestCommandLinesAreTheCommand(t *testing.T) {
 	t.Parallel()
 	h, _, _ := approvalHarness(t, "dark")
 	cmd := strings.Repeat("abcdefghij", 37) + "\n" + strings.Repeat("0123456789", 11)
-	lines := commandLines(h.m.c.Styles, cmd, 33)
+	lines := commandLines(h.m.c.Styles, cmd, 33, nil)
 	var got strings.Builder
 	for i, l := range lines {
 		l = ansi.Strip(l)
@@ -425,7 +440,7 @@ func TestNewApprovalIsAnnounced(t *testing.T) {
 	f.add(pushRequest())
 	h.send(approvalsDirtyMsg{})
 	v := plain(h)
-	wantIn(t, v, "⚠ claude-code 2.1 asks to run git push --force origin HEAD:main · tab: Approvals", "⚠ 1 to approve")
+	wantIn(t, v, "⚠ claude-code 2.1 asks to run git push --force origin HEAD:main · A shows it", "⚠ 1 to approve")
 	if got := h.m.View().WindowTitle; got != "tend · 1 to approve" {
 		t.Errorf("window title %q", got)
 	}
@@ -445,12 +460,12 @@ func TestRequestEndsWhileTyping(t *testing.T) {
 	h.toView(approvalsView)
 	h.press("r")
 	h.typeText("too late")
-	f.finish(3)
+	f.end(3, policy.Withdrawn)
 	h.send(approvalsDirtyMsg{})
 	if h.m.mode != modeNone {
 		t.Fatalf("mode %v after the request ended", h.m.mode)
 	}
-	wantIn(t, plain(h), "the request you were answering ended", "Nothing waits for approval")
+	wantIn(t, plain(h), "request #3 from claude-code 2.1 was withdrawn by its agent", "Nothing waits for approval")
 	h.press("enter")
 	if got := f.got(); len(got) != 0 {
 		t.Fatalf("decided: %+v", got)
@@ -514,5 +529,137 @@ func TestReplacedRequestIsNotAnsweredByTheSameKeys(t *testing.T) {
 	h.press("y")
 	if got := f.got(); len(got) != 1 || got[0].id != 4 {
 		t.Fatalf("decisions %+v", got)
+	}
+}
+
+// The first request, with nothing selected or the list idle, is selected
+// at once: y approves it, n denies it, enter does neither. The terminal's
+// bell and a desktop notification announce it.
+func TestFirstRequestIsSelected(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key     string
+		approve bool
+	}{{"y", true}, {"n", false}} {
+		t.Run(tc.key, func(t *testing.T) {
+			t.Parallel()
+			h, f, _ := approvalHarness(t, "dark")
+			f.add(pushRequest())
+			h.send(approvalsDirtyMsg{})
+			if !h.m.listAppr || h.m.appr.cur != 3 {
+				t.Fatalf("request not selected: listAppr %v, cur %d", h.m.listAppr, h.m.appr.cur)
+			}
+			wantIn(t, plain(h), "· y approves, n denies", "Approval #3", "denied automatically in 9:48 if no one answers")
+			if len(h.raw) != 1 || !strings.HasPrefix(h.raw[0], "\a\x1b]9;tend: claude-code 2.1 asks to run a destructive command: "+pushCmd+"\x07") ||
+				!strings.Contains(h.raw[0], "\x1b]777;notify;tend: claude-code 2.1 asks to run a destructive command;"+pushCmd+"\x07") {
+				t.Fatalf("notification %q", h.raw)
+			}
+			h.press("enter")
+			if got := f.got(); len(got) != 0 {
+				t.Fatalf("enter decided: %+v", got)
+			}
+			h.press(tc.key)
+			if got := f.got(); len(got) != 1 || got[0].id != 3 || got[0].ans.Approve != tc.approve {
+				t.Fatalf("decisions %+v", got)
+			}
+		})
+	}
+}
+
+// While the person works in the job list, a new request does not take the
+// selection (a key meant for a job must not answer it); A selects the
+// oldest request from any view, and then y answers it.
+func TestBusyListKeepsItsSelection(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark")
+	h.press("j")
+	sel := h.m.selected
+	f.add(pushRequest())
+	h.send(approvalsDirtyMsg{})
+	if h.m.listAppr || h.m.selected != sel {
+		t.Fatalf("selection moved: listAppr %v, selected %s (was %s)", h.m.listAppr, h.m.selected, sel)
+	}
+	wantIn(t, plain(h), "A shows it")
+	h.press("n")
+	if got := f.got(); len(got) != 0 {
+		t.Fatalf("n meant for the job list decided: %+v", got)
+	}
+	h.toView(activityView)
+	h.press("A")
+	if h.m.view != jobsView || !h.m.listAppr || h.m.appr.cur != 3 {
+		t.Fatalf("A: view %v listAppr %v cur %d", h.m.view, h.m.listAppr, h.m.appr.cur)
+	}
+	h.press("y")
+	if got := f.got(); len(got) != 1 || !got[0].ans.Approve {
+		t.Fatalf("decisions %+v", got)
+	}
+	// Idle again: the next request is selected.
+	h.m.lastKey = now.Add(-idleAfter)
+	second := pushRequest()
+	second.ID = 4
+	f.finish(3)
+	f.add(second)
+	h.send(approvalsDirtyMsg{})
+	if !h.m.listAppr || h.m.appr.cur != 4 {
+		t.Fatalf("idle list: request 4 not selected (listAppr %v, cur %d)", h.m.listAppr, h.m.appr.cur)
+	}
+}
+
+// A request that times out is said to have been denied by the clock.
+func TestTimedOutRequestIsSaid(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark", pushRequest())
+	f.end(3, policy.TimedOut)
+	h.send(approvalsDirtyMsg{})
+	wantIn(t, plain(h), "request #3 from claude-code 2.1 timed out and was denied")
+}
+
+// The held simple command is marked in a long command line; a notification
+// carries no control character of the command.
+func TestDangerSpansAndNotification(t *testing.T) {
+	t.Parallel()
+	cmd := "make build && git push --force origin main; echo done"
+	got := dangerSpans(cmd, [][]string{{"git", "push", "--force", "origin", "main"}, {"rm", "-rf", "/root"}})
+	if len(got) != 1 || cmd[got[0][0]:got[0][1]] != "git push --force origin main" {
+		t.Fatalf("spans %v", got)
+	}
+	if got := dangerSpans("git status; legit push", [][]string{{"git", "push"}}); len(got) != 1 || got[0] != [2]int{0, 22} {
+		t.Fatalf("a word inside another word: %v", got)
+	}
+	n := notification("t", "rm -rf x\x1b]0;evil\x07\n", true)
+	if strings.Contains(n, "\x07\n") || strings.Count(n, "\x07") != 3 || !strings.HasPrefix(n, "\a\x1bPtmux;\x1b\x1b]9;") {
+		t.Fatalf("notification %q", n)
+	}
+}
+
+// A job of an agent that starts waiting for input is announced once, as a
+// request is; the person's own jobs are not.
+func TestJobWaitingForInputIsAnnounced(t *testing.T) {
+	t.Parallel()
+	h, _, _ := approvalHarness(t, "dark")
+	var agents, own engine.Info
+	for _, in := range h.m.jobs {
+		if in.Status != engine.Running {
+			continue
+		}
+		if in.Origin.IsPerson() {
+			own = in
+		} else {
+			agents = in
+		}
+	}
+	if agents.ID == "" {
+		t.Fatal("the fixture has no running job of an agent")
+	}
+	agents.WaitingForInput = true
+	infos := []engine.Info{agents}
+	if own.ID != "" {
+		own.WaitingForInput = true
+		infos = append(infos, own)
+	}
+	h.send(infosMsg{infos: infos})
+	h.send(infosMsg{infos: infos}) // still waiting: no second bell
+	if len(h.raw) != 1 || !strings.Contains(h.raw[0], "tend: job "+string(agents.ID)+" waits for input") {
+		t.Fatalf("notifications %q", h.raw)
 	}
 }

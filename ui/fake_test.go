@@ -263,6 +263,7 @@ type harness struct {
 	m       *Model
 	quit    bool
 	ticks   []time.Duration
+	raw     []string // what went to the terminal as is (bell, notifications)
 }
 
 func newHarness(t *testing.T, b Backend, act ActivitySource, theme string, more ...func(*Options)) *harness {
@@ -301,6 +302,8 @@ func (h *harness) run(cmd tea.Cmd) {
 		}
 	case tea.QuitMsg:
 		h.quit = true
+	case tea.RawMsg:
+		h.raw = append(h.raw, fmt.Sprint(msg.Msg))
 	default:
 		h.send(msg)
 	}

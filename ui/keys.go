@@ -73,6 +73,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Global.Help):
 		m.mode = modeHelp
 		return nil
+	case key.Matches(msg, k.Global.Approvals):
+		m.showOldestApproval()
+		return nil
 	case key.Matches(msg, k.Global.Views):
 		switch m.view {
 		case jobsView:

@@ -34,10 +34,16 @@ type Options struct {
 	// "subreaper: …"), shown in the status bar and the help.
 	Containment string
 	Now         func() time.Time // the clock (tests)
+	// InTmux says the terminal is tmux ($TMUX is set): notifications then
+	// go through its passthrough.
+	InTmux bool
 	// OnAction, when set, is told of everything a person does to a job
 	// (kill, signal, stdin, background, start, remove), for the audit log.
 	// It is called off the Update goroutine and must not block for long.
 	OnAction func(action string, job engine.JobID, detail string)
+	// OnNotify, when set, is told of each event the terminal's bell
+	// announces (kind "approval" or "input"), off the Update goroutine.
+	OnNotify func(kind, title, body string)
 }
 
 // Common is what every part of the UI shares: styles and keys.
@@ -109,6 +115,7 @@ type Model struct {
 	act      activity
 	appr     approvals
 	listAppr bool       // the job list's selection is on the pending approval appr.cur
+	lastKey  time.Time  // when the person last pressed a key
 	in       inputQueue // what is typed into attached jobs, on its way
 
 	status    string

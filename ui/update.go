@@ -70,6 +70,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case tea.KeyPressMsg:
+		m.lastKey = m.now()
 		return m.handleKey(msg)
 	case tea.PasteMsg:
 		return m.handlePaste(msg.Content)
@@ -89,12 +90,22 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case decidedMsg:
 		return m.applyDecided(msg)
 	case infosMsg:
+		var asking []engine.Info
 		for _, in := range msg.infos {
-			if _, ok := m.jobs[in.ID]; ok {
-				m.jobs[in.ID] = in
+			was, ok := m.jobs[in.ID]
+			if !ok {
+				continue
 			}
+			if in.WaitingForInput && !was.WaitingForInput && !in.Origin.IsPerson() {
+				asking = append(asking, in)
+			}
+			m.jobs[in.ID] = in
 		}
 		m.usage = msg.usage
+		if len(asking) > 0 {
+			in := asking[0]
+			return m.notify("input", "tend: job "+string(in.ID)+" waits for input", in.Origin.String()+": "+in.Command)
+		}
 		return nil
 	case outputMsg, screenMsg, historyMsg, resizedMsg:
 		return m.pane.update(msg, m.running(m.pane.id))
@@ -266,6 +277,7 @@ func (m *Model) syncKeys() {
 	ok = ok && !m.listAppr // a pending approval is selected, not a job
 	running := ok && in.Status == engine.Running
 	k := &m.c.Keys
+	k.Global.Approvals.SetEnabled(m.appr.len() > 0)
 	k.Jobs.Attach.SetEnabled(running)
 	k.Jobs.Kill.SetEnabled(running)
 	k.Jobs.Signal.SetEnabled(running)
@@ -281,9 +293,9 @@ func (m *Model) syncKeys() {
 const usageEvery = 2 * time.Second
 
 // scheduleTick arms one timer for the moment the shown runtime of some
-// running job, or the shown wait of some pending approval, changes (each
-// second under a minute, then each minute), and for the usage of running
-// jobs at least each usageEvery. With neither nothing is armed: an idle UI
+// running job changes (each second under a minute, then each minute), for
+// the usage of running jobs at least each usageEvery, and each second
+// while an approval waits (its countdown). With neither nothing is armed: an idle UI
 // does not wake.
 func (m *Model) scheduleTick() tea.Cmd {
 	now := m.now()
@@ -306,7 +318,7 @@ func (m *Model) scheduleTick() tea.Cmd {
 		}
 	}
 	for i := range m.appr.len() {
-		consider(m.appr.at(i).Asked, time.Minute)
+		consider(m.appr.at(i).Asked, time.Second) // the countdown to its denial
 	}
 	if next.IsZero() || (!m.tickAt.IsZero() && !next.Before(m.tickAt)) {
 		return nil

@@ -555,8 +555,8 @@ func (m *Model) renderHelpBar() string {
 			bs = k.Copy.ShortHelp()
 		case m.focus == focusTerm:
 			bs = k.Term.ShortHelp()
-		case m.onApproval():
-			bs = append(k.Approve.ShortHelp(), k.Global.ShortHelp()...)
+		case m.onApproval(): // one is shown: no need to say how to show one
+			bs = append(k.Approve.ShortHelp(), k.Global.Views, k.Global.Help, k.Global.Quit)
 		case m.view == approvalsView:
 			bs = k.Global.ShortHelp()
 		case m.view == activityView:

@@ -55,7 +55,8 @@ type App struct {
 	stateDir string
 	logger   *slog.Logger
 	audit    *audit.Log
-	served   *served // nil unless Serve succeeded
+	served   *served  // nil unless Serve succeeded
+	notify   []string // the [notify] command
 
 	stopFollow context.CancelFunc
 	followed   chan struct{} // closed when the audit follower has stopped
@@ -99,7 +100,7 @@ func Open(o Options) (*App, error) {
 	a := &App{
 		Engine: e, MCP: mcpserver.New(e, mcpserver.Options{Version: o.Version, Headless: o.Headless}),
 		Approvals: g.approvals, stateDir: o.StateDir, logger: logger, audit: log,
-		followed: make(chan struct{}),
+		notify: o.Config.Notify.Command, followed: make(chan struct{}),
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	a.stopFollow = stop

@@ -54,13 +54,18 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 		out.Approval = &engine.Approval{Required: false, Decision: "allow", By: "a prefix the person allowed for this session"}
 		return out
 	}
+	var held [][]string
+	for _, i := range v.Held {
+		held = append(held, v.Commands[i].Argv)
+	}
 	ans, err := g.approvals.Ask(ctx, policy.Request{
-		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Class: v.Class, Reasons: v.Reasons,
+		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Class: v.Class, Reasons: v.Reasons, Held: held,
 	})
 	out.Approval = &engine.Approval{Required: true, Decision: "deny", By: ans.By, Reason: ans.Reason, WaitedMs: ans.Waited.Milliseconds()}
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		out.Deny = "the call ended while waiting for a person's approval"
+		out.Approval.Decision, out.Approval.By = "withdrawn", r.Origin.String()
 	case err != nil:
 		out.Deny = err.Error()
 	case !ans.Approve:

@@ -53,6 +53,7 @@ type Config struct {
 	Rules    policy.Rules                   `toml:"rules"`
 	Jobs     Jobs                           `toml:"jobs"`
 	Keys     map[string]map[string][]string `toml:"keys"` // group → action → keys
+	Notify   Notify                         `toml:"notify"`
 
 	// Path is where the config was read from ("" if there was no file).
 	Path string `toml:"-"`
@@ -68,6 +69,15 @@ type Approval struct {
 // DenyAlone reports whether a held command is denied when no person is
 // watching (rather than run with a warning).
 func (a Approval) DenyAlone() bool { return a.Headless == "deny" }
+
+// Notify is the [notify] table: a command run when something waits for
+// the person (an approval, a job's prompt), besides the terminal's bell.
+type Notify struct {
+	// Command is the program and its first arguments; tend adds the
+	// event's title and body as two more, and writes the event as JSON on
+	// its stdin. Empty: none.
+	Command []string `toml:"command"`
+}
 
 // Jobs is the [jobs] table.
 type Jobs struct {
@@ -159,6 +169,9 @@ func (c Config) check() error {
 	}
 	if _, err := c.KeyMap(); err != nil {
 		return err
+	}
+	if len(c.Notify.Command) > 0 && c.Notify.Command[0] == "" {
+		return fmt.Errorf("notify.command starts with an empty program name")
 	}
 	if c.FPS < 0 || c.FPS > 120 {
 		return fmt.Errorf("fps %d is out of range (1 to 120)", c.FPS)
