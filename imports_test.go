@@ -27,7 +27,8 @@ var importRule = map[string][]string{
 	"tend/mcpserver":          {"tend/engine", "tend/vterm", "tend/policy", "tend/search"},
 	"tend/ui":                 {"tend/engine", "tend/vterm", "tend/keymap", "tend/themes", "tend/policy"},
 	"tend/internal/app": {"tend/engine", "tend/vterm", "tend/policy", "tend/mcpserver",
-		"tend/internal/audit", "tend/internal/config", "tend/internal/discovery"},
+		"tend/internal/audit", "tend/internal/config", "tend/internal/discovery", "tend/internal/control"},
+	"tend/internal/control": {"tend/engine", "tend/internal/discovery"},
 }
 
 // onlyIn names third-party packages and the tend packages that alone may

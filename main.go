@@ -65,6 +65,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runReplay(args[1:], stdin, stdout, stderr)
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "run":
+		return runRun(args[1:], stdin, stdout, stderr)
+	case "hook":
+		return runHook(args[1:], stdin, stdout, stderr)
 	case "doctor":
 		return runDoctor(args[1:], stdout, stderr)
 	case "version", "--version", "-v":

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -115,6 +117,11 @@ type SocketOptions struct {
 	// UID, when set, is the only peer uid served (default: ours); tests
 	// set another to see a peer dropped.
 	UID *int
+	// Other, when set, is asked about the first line of each connection:
+	// when it returns a server, that server gets the connection (the
+	// first line included in in) instead of an MCP session. tend's own
+	// local clients (tend hook, tend run) are served so.
+	Other func(first []byte) func(ctx context.Context, in io.Reader, out io.Writer)
 }
 
 // ServeSocket accepts connections on ln until ctx ends or ln is closed, and
@@ -185,9 +192,24 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 				mu.Unlock()
 				c.Close()
 			}()
+			var in io.Reader = c
+			if o.Other != nil {
+				// A client speaks first: its first line says which
+				// protocol it speaks. A line too long to hold is MCP's.
+				br := bufio.NewReaderSize(c, 64<<10)
+				first, err := br.ReadSlice('\n')
+				if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+					return
+				}
+				in = io.MultiReader(bytes.NewReader(bytes.Clone(first)), br)
+				if serve := o.Other(first); serve != nil {
+					serve(ctx, in, c)
+					return
+				}
+			}
 			// Nothing of the session is read before its directory is known.
 			known := make(chan struct{})
-			ss, err := s.Connect(ctx, GuardedTransport(afterReader{known, c}, c), nil)
+			ss, err := s.Connect(ctx, GuardedTransport(afterReader{known, in}, c), nil)
 			if err != nil {
 				close(known)
 				logger.Info("socket client failed to connect", "err", err)

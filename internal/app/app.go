@@ -57,6 +57,7 @@ type App struct {
 	audit    *audit.Log
 	served   *served  // nil unless Serve succeeded
 	notify   []string // the [notify] command
+	gate     *gate
 
 	stopFollow context.CancelFunc
 	followed   chan struct{} // closed when the audit follower has stopped
@@ -100,7 +101,7 @@ func Open(o Options) (*App, error) {
 	a := &App{
 		Engine: e, MCP: mcpserver.New(e, mcpserver.Options{Version: o.Version, Headless: o.Headless}),
 		Approvals: g.approvals, stateDir: o.StateDir, logger: logger, audit: log,
-		notify: o.Config.Notify.Command, followed: make(chan struct{}),
+		notify: o.Config.Notify.Command, gate: g, followed: make(chan struct{}),
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	a.stopFollow = stop

@@ -8,6 +8,7 @@ import (
 
 	"tend/engine"
 	"tend/internal/audit"
+	"tend/internal/control"
 	"tend/policy"
 )
 
@@ -22,9 +23,17 @@ type gate struct {
 }
 
 func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
+	out, _, _ := g.judge(ctx, r, false)
+	return out
+}
+
+// judge is [gate.check] with the policy's verdict, and unasked set when the
+// command is held and no person is watching to be asked (the headless
+// fallback decided). With probe, a command a person would be asked about
+// is let through unasked: the caller runs it through the gate later.
+func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out engine.Verdict, v policy.Verdict, unasked bool) {
 	home, _ := os.UserHomeDir()
-	v := g.policy.Check(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
-	var out engine.Verdict
+	v = g.policy.Check(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
 	if v.Class.Held() {
 		out.Warning = v.Class.String() + ": " + strings.Join(v.Reasons, "; ")
 	}
@@ -34,25 +43,27 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 		// still carries the warning. Only tend's own code can give a job
 		// the person's origin: an MCP client that calls itself "human" is
 		// still a client.
-		return out
+		return out, v, false
 	}
 	switch v.Decision {
 	case policy.Allow:
-		return out
+		return out, v, false
 	case policy.Deny:
 		out.Deny = "a deny rule matches (" + v.Rule + ")"
-		return out
+		return out, v, false
 	}
 	// Ask.
 	switch {
 	case g.approvals == nil && g.denyAlone:
 		out.Deny = "no person is watching to approve it (" + out.Warning + ")"
-		return out
+		return out, v, true
 	case g.approvals == nil:
-		return out // the headless fallback: run it, with the warning
+		return out, v, true // the headless fallback: run it, with the warning
 	case g.approvals.Allowed(v):
 		out.Approval = &engine.Approval{Required: false, Decision: "allow", By: "a prefix the person allowed for this session"}
-		return out
+		return out, v, false
+	case probe:
+		return out, v, false
 	}
 	var held [][]string
 	for _, i := range v.Held {
@@ -81,5 +92,30 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 		Kind: audit.KindApproval, Client: r.Origin.String(), Session: r.Origin.Session, Command: r.Command, Cwd: r.Cwd,
 		Decision: out.Approval.Decision, By: out.Approval.By, Reason: out.Approval.Reason, DurationMs: out.Approval.WaitedMs,
 	})
-	return out
+	return out, v, false
+}
+
+// Check answers a `tend hook`: may the command an agent's own shell is
+// about to run go ahead? A held command waits for the person when one
+// watches this tend (with p.Route it is let through: it will run through
+// `tend run`, whose gate asks them); with none, the answer is Ask (the
+// agent's own prompt) unless the config denies held commands when no one
+// watches.
+func (a *App) Check(ctx context.Context, p control.CheckParams) control.CheckResult {
+	origin := engine.Origin{Client: p.Origin.Client, Session: p.Origin.Session, Tool: p.Origin.Tool}
+	if p.Origin.Tool != "" {
+		origin.Version = p.Origin.Tool + " tool" // who asks, as the queue shows it: "claude-code Bash tool"
+	}
+	out, v, unasked := a.gate.judge(ctx, engine.GateRequest{Command: p.Command, Cwd: p.Cwd, Origin: origin}, p.Route)
+	res := control.CheckResult{Decision: control.Allow, Class: v.Class.String(), Reasons: v.Reasons, Command: out.Command}
+	if out.Approval != nil {
+		res.By = out.Approval.By
+	}
+	switch {
+	case out.Deny != "":
+		res.Decision, res.Reason = control.Deny, "tend: "+out.Deny
+	case unasked:
+		res.Decision, res.Reason = control.Ask, "tend: held ("+out.Warning+"), and no person watches tend to approve it"
+	}
+	return res
 }

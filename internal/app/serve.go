@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"tend/internal/control"
 	"tend/internal/discovery"
 	"tend/mcpserver"
 )
@@ -111,7 +113,14 @@ func (a *App) Serve(ctx context.Context, port int, anyPort bool) (Endpoints, err
 	s.stop = stop
 	go func() {
 		defer close(s.sockDone)
-		if err := a.MCP.ServeSocket(sctx, sock, mcpserver.SocketOptions{Logger: a.logger}); err != nil {
+		local := &control.Server{Engine: a.Engine, Check: a.Check}
+		other := func(first []byte) func(context.Context, io.Reader, io.Writer) {
+			if control.IsRequest(first) {
+				return local.Serve
+			}
+			return nil
+		}
+		if err := a.MCP.ServeSocket(sctx, sock, mcpserver.SocketOptions{Logger: a.logger, Other: other}); err != nil {
 			a.logger.Error("socket server stopped", "err", err)
 		}
 	}()

@@ -54,6 +54,7 @@ type Config struct {
 	Jobs     Jobs                           `toml:"jobs"`
 	Keys     map[string]map[string][]string `toml:"keys"` // group → action → keys
 	Notify   Notify                         `toml:"notify"`
+	Hook     Hook                           `toml:"hook"`
 
 	// Path is where the config was read from ("" if there was no file).
 	Path string `toml:"-"`
@@ -77,6 +78,17 @@ type Notify struct {
 	// event's title and body as two more, and writes the event as JSON on
 	// its stdin. Empty: none.
 	Command []string `toml:"command"`
+}
+
+// Hook is the [hook] table: what `tend hook` answers an agent's own shell.
+type Hook struct {
+	// Route rewrites every allowed command to run through `tend run`, so
+	// it is a job the person sees and can kill.
+	Route bool `toml:"route"`
+	// Fallback is the answer, with no tend running, for a command tend's
+	// policy holds: "ask" (the agent's own prompt, the default), "deny",
+	// or "none" (say nothing: the agent's own rules decide).
+	Fallback string `toml:"fallback"`
 }
 
 // Jobs is the [jobs] table.
@@ -161,6 +173,11 @@ func (c Config) check() error {
 	case "", "warn", "deny":
 	default:
 		return fmt.Errorf("approval.headless is %q: say warn or deny", c.Approval.Headless)
+	}
+	switch c.Hook.Fallback {
+	case "", "ask", "deny", "none":
+	default:
+		return fmt.Errorf("hook.fallback is %q: say ask, deny or none", c.Hook.Fallback)
 	}
 	switch c.Theme {
 	case "", "dark", "light":
