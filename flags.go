@@ -83,3 +83,22 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	}
 	return 0, true
 }
+
+// parseMixed is [parse] for commands whose few operands may come before,
+// between or after the flags (tend wait JOB -for X); after "--" all are
+// operands. It returns the operands.
+func parseMixed(fs *flag.FlagSet, args []string) (operands []string, code int, ok bool) {
+	for {
+		if code, ok := parse(fs, args); !ok {
+			return nil, code, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, 0, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(operands, rest...), 0, true
+		}
+		operands, args = append(operands, rest[0]), rest[1:]
+	}
+}

@@ -64,19 +64,19 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	var agent string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		agent, args = args[0], args[1:]
-	}
-	if code, ok := parse(fs, args); !ok {
+	ops, code, ok := parseMixed(fs, args)
+	if !ok {
 		return code
 	}
-	if agent == "" && fs.NArg() == 1 {
-		agent = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		agent = ""
+	var agent string
+	if len(ops) == 1 {
+		agent = ops[0]
 	}
-	if agent != "claude" {
+	switch agent {
+	case "claude":
+	case "claude-wake":
+		return wake(c.stateDir, stdin, stderr)
+	default:
 		fmt.Fprintln(stderr, "tend hook: say which agent: tend hook claude (for the others, see the README)")
 		return 2
 	}
@@ -211,4 +211,70 @@ func routed(stateDir, session, command string) string {
 		self = "tend"
 	}
 	return shellJoin([]string{self, "run", "-require", "-state-dir", stateDir, "-as", "claude-code", "-session", session, "--", command})
+}
+
+// wake is Claude Code's asyncRewake hook after terminal_job_start (or an
+// exec that went to the background): it waits for the job to end and
+// exits 2 with a summary, which wakes Claude even when it is idle. A call
+// that started no job, or a job tend no longer has, wakes nothing.
+func wake(stateDir string, stdin io.Reader, stderr io.Writer) int {
+	var in struct {
+		ToolResponse json.RawMessage `json:"tool_response"`
+	}
+	if err := json.NewDecoder(io.LimitReader(stdin, 16<<20)).Decode(&in); err != nil {
+		fmt.Fprintf(stderr, "tend hook claude-wake: the hook's input is not JSON: %v\n", err)
+		return 1
+	}
+	job := findJob(in.ToolResponse, 0)
+	if job == "" {
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	res, err := waitFor(ctx, stateDir, control.WaitParams{Job: job, Lines: 10})
+	if err != nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, summary(job, res))
+	return 2
+}
+
+// findJob digs the job id out of an MCP tool's response as Claude Code
+// hands it to a hook (its shape is not documented): a "job_id" field of a
+// background job, in the response or in the JSON text of its content.
+func findJob(raw json.RawMessage, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if id, ok := v["job_id"].(string); ok && id != "" {
+			if done, _ := v["status"].(string); done == "" || done == "running" {
+				return id
+			}
+			return ""
+		}
+		for _, x := range v {
+			b, _ := json.Marshal(x)
+			if id := findJob(b, depth+1); id != "" {
+				return id
+			}
+		}
+	case []any:
+		for _, x := range v {
+			b, _ := json.Marshal(x)
+			if id := findJob(b, depth+1); id != "" {
+				return id
+			}
+		}
+	case string:
+		if strings.Contains(v, "job_id") {
+			return findJob(json.RawMessage(v), depth+1)
+		}
+	}
+	return ""
 }

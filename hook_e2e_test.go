@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -188,5 +190,130 @@ func TestRun(t *testing.T) {
 	}
 	if err := exec.Command(tendBin, "run", "-require", "--state-dir", none, "--", "true").Run(); !errors.As(err, &exit) || exit.ExitCode() != 125 {
 		t.Fatalf("no tend, -require: %v", err)
+	}
+}
+
+// tend wait: a job's end (0 for status 0, 1 otherwise), a line it prints
+// (-for), a timeout (124) and no such job (125); the wake-up hook exits 2
+// with the summary once the job an agent started in the background ends.
+func TestWaitAndWake(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	startServe(t, state)
+	cs, _ := bridged(t, state, "waiter")
+	start := func(command string) string {
+		t.Helper()
+		var out struct {
+			JobID string `json:"job_id"`
+		}
+		testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": command}, &out)
+		return out.JobID
+	}
+	wait := func(args ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(tendBin, append([]string{"wait", "--state-dir", state}, args...)...)
+		cmd.Stderr = &testWriter{t: t}
+		out, err := cmd.Output()
+		return string(out), exitCode(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	job := start("echo ready; read x < " + fifo + "; echo bye; exit 3")
+	if out, code := wait(job, "--for", "^rea.y$"); code != 0 || !strings.Contains(out, `printed "ready"; it is running`) {
+		t.Fatalf("--for: %d %q", code, out)
+	}
+	if _, code := wait(job, "--timeout", "50ms"); code != 124 {
+		t.Fatalf("--timeout: %d", code)
+	}
+
+	// The wake-up hook, fed what Claude Code gives a PostToolUse hook.
+	in, _ := json.Marshal(map[string]any{
+		"session_id": "sess-1", "hook_event_name": "PostToolUse", "tool_name": "mcp__tend__terminal_job_start",
+		"tool_input":    map[string]any{"command": "…"},
+		"tool_response": []any{map[string]any{"type": "text", "text": `{"job_id":"` + job + `","status":"running"}`}},
+	})
+	hook := exec.Command(tendBin, "hook", "claude-wake", "--state-dir", state)
+	hook.Stdin = bytes.NewReader(in)
+	var hookErr bytes.Buffer
+	hook.Stderr = &hookErr
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(hook.Wait()); code != 2 || !strings.Contains(hookErr.String(), "exited with code 3") || !strings.Contains(hookErr.String(), "bye") {
+		t.Fatalf("wake: exit %d, %q", code, hookErr.String())
+	}
+	if out, code := wait(job); code != 1 || !strings.Contains(out, "exited with code 3") {
+		t.Fatalf("after the end: %d %q", code, out)
+	}
+	if out, code := wait(start("true")); code != 0 || !strings.Contains(out, "exited with code 0") {
+		t.Fatalf("true: %d %q", code, out)
+	}
+	if _, code := wait("9999"); code != 125 {
+		t.Fatalf("no such job: %d", code)
+	}
+}
+
+// tend setup claude on an empty home and on one with settings of its own:
+// tend's server and hooks are added, what was there is kept (and backed
+// up), and a second run changes nothing.
+func TestSetupClaude(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	setup := func() string {
+		t.Helper()
+		cmd := exec.Command(tendBin, "setup", "claude")
+		cmd.Env = append(os.Environ(), "HOME="+home)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("setup: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	own := `{"numStartups": 12345678901234567890, "mcpServers": {"other": {"command": "x"}}}`
+	os.WriteFile(filepath.Join(home, ".claude.json"), []byte(own), 0o600)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o700)
+	os.WriteFile(settings, []byte(`{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}]}}`), 0o600)
+
+	out := setup()
+	for _, want := range []string{"added mcpServers.tend", `added the PreToolUse hook`, `added the PostToolUse hook`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("setup said:\n%s\nlacking %q", out, want)
+		}
+	}
+	var cfg struct {
+		NumStartups json.Number `json:"numStartups"`
+		MCPServers  map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ".claude.json"))
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&cfg); err != nil || cfg.NumStartups != "12345678901234567890" || cfg.MCPServers["other"].Command != "x" ||
+		cfg.MCPServers["tend"].Command != tendBin || strings.Join(cfg.MCPServers["tend"].Args, " ") != "mcp" {
+		t.Fatalf("~/.claude.json: %s (%v)", b, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, ".claude.json.tend-backup")); string(b) != own {
+		t.Errorf("backup %q", b)
+	}
+	b, _ = os.ReadFile(settings)
+	for _, want := range []string{`"model": "opus"`, `"my-linter"`, tendBin + ` hook claude"`, `"asyncRewake": true`, `"matcher": "mcp__tend__terminal_job_start|mcp__tend__terminal_exec"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("settings lack %s:\n%s", want, b)
+		}
+	}
+	before, _ := os.ReadFile(settings)
+	if out := setup(); strings.Count(out, "already set up") != 2 {
+		t.Errorf("second run:\n%s", out)
+	}
+	if after, _ := os.ReadFile(settings); !bytes.Equal(before, after) {
+		t.Errorf("the second run changed the settings")
 	}
 }

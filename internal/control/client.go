@@ -60,6 +60,20 @@ func (c *Client) Check(ctx context.Context, p CheckParams) (CheckResult, error) 
 	return res, err
 }
 
+// Wait waits for a job to end, or for its output to match p.For; ctx
+// ending gives up.
+func (c *Client) Wait(ctx context.Context, p WaitParams) (WaitResult, error) {
+	p.Version = Version
+	stop := context.AfterFunc(ctx, func() { c.conn.Close() })
+	defer stop()
+	var res WaitResult
+	err := c.call("tend/wait", p, &res, nil)
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	return res, err
+}
+
 // Run runs p.Command as a job of the tend and waits for it: its stdout and
 // stderr are written to stdout and stderr as they come, stdin (when not
 // nil) is forwarded until it ends, and each signal from sigs is passed to

@@ -23,6 +23,9 @@
 //	→ {"jsonrpc":"2.0","method":"tend/signal","params":{"signal":"SIGINT"}}
 //	← {"jsonrpc":"2.0","id":1,"result":RunResult}
 //
+//	→ {"jsonrpc":"2.0","id":1,"method":"tend/wait","params":WaitParams}
+//	← {"jsonrpc":"2.0","id":1,"result":WaitResult}
+//
 // A run's client that goes away ends its job, as a terminal's hangup
 // would.
 package control
@@ -115,6 +118,26 @@ type RunResult struct {
 	Signal   string `json:"signal,omitempty"`    // the signal that ended it
 	Denied   string `json:"denied,omitempty"`    // why it did not run
 	Lost     int64  `json:"lost,omitempty"`      // output bytes that could not be sent
+}
+
+// WaitParams wait for a job to end, or to print a line matching For.
+type WaitParams struct {
+	Version int    `json:"version"`
+	Job     string `json:"job"`
+	For     string `json:"for,omitempty"` // a regular expression (RE2) its output is watched for
+	Lines   int    `json:"lines,omitempty"`
+}
+
+// WaitResult says how the wait ended and how the job stands.
+type WaitResult struct {
+	Matched   bool     `json:"matched,omitempty"` // For was seen
+	Match     string   `json:"match,omitempty"`
+	Command   string   `json:"command"`
+	Status    string   `json:"status"`
+	ExitCode  *int     `json:"exit_code,omitempty"`
+	Signal    string   `json:"signal,omitempty"`
+	RuntimeMs int64    `json:"runtime_ms"`
+	Tail      []string `json:"tail,omitempty"` // its last lines
 }
 
 // message is one line of the wire.

@@ -2,11 +2,13 @@ package control
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -78,8 +80,20 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) {
 			return
 		}
 		s.run(ctx, req.ID, p, msgs, w)
+	case "tend/wait":
+		var p WaitParams
+		if err := s.params(req, &p, &p.Version); err != nil {
+			w.fail(req.ID, -32602, err.Error())
+			return
+		}
+		res, err := s.wait(ctx, p)
+		if err != nil {
+			w.fail(req.ID, -32000, err.Error())
+			return
+		}
+		w.reply(req.ID, res)
 	default:
-		w.fail(req.ID, -32601, fmt.Sprintf("no method %q: this tend speaks tend/check and tend/run", req.Method))
+		w.fail(req.ID, -32601, fmt.Sprintf("no method %q: this tend speaks tend/check, tend/run and tend/wait", req.Method))
 	}
 }
 
@@ -273,4 +287,95 @@ func (w *writer) notify(method string, params any) error {
 
 func (w *writer) fail(id *int, code int, text string) error {
 	return w.send(message{ID: id, Error: &rpcError{Code: code, Message: text}})
+}
+
+// wait waits for job p.Job to end, or for its output to match p.For.
+func (s *Server) wait(ctx context.Context, p WaitParams) (WaitResult, error) {
+	var re *regexp.Regexp
+	if p.For != "" {
+		var err error
+		if re, err = regexp.Compile(p.For); err != nil {
+			return WaitResult{}, fmt.Errorf("-for %q: %v", p.For, err)
+		}
+	}
+	j, err := s.Engine.Job(engine.JobID(p.Job))
+	if err != nil {
+		return WaitResult{}, err
+	}
+	var res WaitResult
+	if re != nil {
+		res.Match, res.Matched, err = watch(ctx, j, re)
+	} else {
+		err = j.Wait(ctx)
+	}
+	if err != nil {
+		return WaitResult{}, err
+	}
+	in := j.Info()
+	res.Command, res.Status, res.ExitCode, res.Signal, res.RuntimeMs = in.Command, in.Status.String(), in.ExitCode, in.Signal, in.RuntimeMs
+	res.Tail = tail(j, max(p.Lines, 5))
+	return res, nil
+}
+
+// watch reads the job's output from its start until re matches a line of
+// it or the output ends.
+func watch(ctx context.Context, j *engine.Job, re *regexp.Regexp) (string, bool, error) {
+	var off int64
+	var line []byte // the unfinished last line, kept to match whole lines
+	for {
+		changed, end, closed, err := j.Changed(engine.Merged)
+		if err != nil {
+			return "", false, err
+		}
+		for off < end {
+			c, err := j.Read(engine.Merged, off, 256<<10)
+			if err != nil {
+				return "", false, err
+			}
+			data := append(line, c.Data...)
+			for {
+				i := bytes.IndexByte(data, '\n')
+				if i < 0 {
+					break
+				}
+				if m := re.Find(data[:i]); m != nil {
+					return string(m), true, nil
+				}
+				data = data[i+1:]
+			}
+			line = append([]byte(nil), data[max(len(data)-64<<10, 0):]...)
+			if m := re.Find(line); m != nil {
+				return string(m), true, nil
+			}
+			if c.Next <= off {
+				break
+			}
+			off = c.Next
+		}
+		if closed && off >= end {
+			return "", false, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return "", false, ctx.Err()
+		}
+	}
+}
+
+// tail is the job's last n lines of output.
+func tail(j *engine.Job, n int) []string {
+	end, err := j.Len(engine.Merged)
+	if err != nil {
+		return nil
+	}
+	c, err := j.Read(engine.Merged, max(end-8<<10, 0), 8<<10)
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(string(bytes.ToValidUTF8(c.Data, []byte("?"))), "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	return lines[max(len(lines)-n, 0):]
 }

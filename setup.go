@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"tend/policy"
+)
+
+// runSetup is tend setup AGENT: add tend's MCP server and hooks to the
+// agent's own settings, merged with what is there, once.
+func runSetup(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tend setup", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	route := fs.Bool("route", false, "make the hook route every allowed Bash command through tend run, so each is a job you see")
+	dry := fs.Bool("n", false, "print what would change, change nothing")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: tend setup claude [-route] [-n]
+       tend setup codex | gemini | cursor   (prints what to add)
+
+claude: adds tend to Claude Code for your user: the MCP server "tend"
+(tend mcp) in ~/.claude.json, and in ~/.claude/settings.json the
+PreToolUse hook "tend hook claude" on its Bash tool (every command asks
+tend; held ones wait for your answer in tend) and the wake-up hook after
+terminal_job_start (Claude is woken when the job ends). What is there is
+kept; running it again changes nothing; a file it changes is first copied
+to FILE.tend-backup. It prints what changed.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	ops, code, ok := parseMixed(fs, args)
+	if !ok {
+		return code
+	}
+	var agent string
+	if len(ops) == 1 {
+		agent = ops[0]
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "tend setup: where is this tend? %v\n", err)
+		return 1
+	}
+	switch agent {
+	case "claude":
+	case "codex", "gemini", "cursor":
+		fmt.Fprint(stdout, snippets(agent, self))
+		return 0
+	default:
+		fmt.Fprintln(stderr, "tend setup: say which agent: claude (or codex, gemini, cursor for what to add by hand)")
+		return 2
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		fmt.Fprintf(stderr, "tend setup: %v\n", err)
+		return 1
+	}
+	hook := shellJoin([]string{self, "hook", "claude"})
+	if *route {
+		hook += " --route"
+	}
+	// The hook waits as long as tend may wait for an answer, and a bit.
+	timeout := int((policy.DefaultApprovalTimeout).Seconds()) + 60
+	edits := []struct {
+		path string
+		edit func(map[string]any) []string
+	}{
+		{filepath.Join(home, ".claude.json"), func(doc map[string]any) []string {
+			want := map[string]any{"type": "stdio", "command": self, "args": []any{"mcp"}, "env": map[string]any{}}
+			return setKey(doc, []string{"mcpServers", "tend"}, want)
+		}},
+		{filepath.Join(home, ".claude", "settings.json"), func(doc map[string]any) []string {
+			changed := addHook(doc, "PreToolUse", "Bash", map[string]any{"type": "command", "command": hook, "timeout": timeout})
+			wake := map[string]any{"type": "command", "command": shellJoin([]string{self, "hook", "claude-wake"}), "asyncRewake": true, "timeout": 86400}
+			return append(changed, addHook(doc, "PostToolUse", "mcp__tend__terminal_job_start|mcp__tend__terminal_exec", wake)...)
+		}},
+	}
+	for _, e := range edits {
+		changed, err := editJSON(e.path, e.edit, *dry)
+		if err != nil {
+			fmt.Fprintf(stderr, "tend setup: %v\n", err)
+			return 1
+		}
+		if len(changed) == 0 {
+			fmt.Fprintf(stdout, "%s: already set up\n", e.path)
+			continue
+		}
+		for _, c := range changed {
+			fmt.Fprintf(stdout, "%s: %s\n", e.path, c)
+		}
+	}
+	if *dry {
+		fmt.Fprintln(stdout, "(-n: nothing was written)")
+	}
+	return 0
+}
+
+// editJSON reads the JSON object at path (none: empty), lets edit change
+// it, and writes it back when it changed, after copying the old file to
+// path.tend-backup; by rename, keeping its mode. It returns what changed.
+func editJSON(path string, edit func(map[string]any) []string, dry bool) ([]string, error) {
+	doc := map[string]any{}
+	old, err := os.ReadFile(path)
+	mode := fs.FileMode(0o600)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return nil, err
+	default:
+		if fi, err := os.Stat(path); err == nil {
+			mode = fi.Mode().Perm()
+		}
+		d := json.NewDecoder(bytes.NewReader(old))
+		d.UseNumber()
+		if len(bytes.TrimSpace(old)) > 0 {
+			if err := d.Decode(&doc); err != nil {
+				return nil, fmt.Errorf("%s is not a JSON object (%v): mend it or move it away, then run tend setup again", path, err)
+			}
+		}
+	}
+	changed := edit(doc)
+	if len(changed) == 0 || dry {
+		return changed, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if old != nil {
+		if err := os.WriteFile(path+".tend-backup", old, mode); err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tend-setup-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	return changed, os.Rename(tmp.Name(), path)
+}
+
+// setKey sets doc[keys…] to want, making the objects on the way; it says
+// what it did, or nothing when the value was already want.
+func setKey(doc map[string]any, keys []string, want any) []string {
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := doc[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			doc[k] = next
+		}
+		doc = next
+	}
+	last := keys[len(keys)-1]
+	old, had := doc[last]
+	if had && reflect.DeepEqual(normal(old), normal(want)) {
+		return nil
+	}
+	doc[last] = want
+	verb := "added"
+	if had {
+		verb = "replaced"
+	}
+	return []string{fmt.Sprintf("%s %s", verb, strings.Join(keys, "."))}
+}
+
+// addHook puts handler under hooks.event in the group for matcher, once:
+// a handler of tend's for the same subcommand is replaced, anything else
+// kept.
+func addHook(doc map[string]any, event, matcher string, handler map[string]any) []string {
+	hooks, ok := doc["hooks"].(map[string]any)
+	if !ok {
+		hooks = map[string]any{}
+		doc["hooks"] = hooks
+	}
+	groups, _ := hooks[event].([]any)
+	mine := tendSubcommand(handler["command"])
+	for _, g := range groups {
+		grp, ok := g.(map[string]any)
+		if !ok || grp["matcher"] != matcher {
+			continue
+		}
+		hs, _ := grp["hooks"].([]any)
+		for i, h := range hs {
+			hm, ok := h.(map[string]any)
+			if !ok || tendSubcommand(hm["command"]) != mine {
+				continue
+			}
+			if reflect.DeepEqual(normal(hm), normal(handler)) {
+				return nil
+			}
+			hs[i] = handler
+			return []string{fmt.Sprintf("replaced the %s hook %q on %s", event, handler["command"], matcher)}
+		}
+		grp["hooks"] = append(hs, handler)
+		return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}
+	}
+	hooks[event] = append(groups, map[string]any{"matcher": matcher, "hooks": []any{handler}})
+	return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}
+}
+
+// tendSubcommand is "hook claude" for a command that runs some tend's
+// hook claude, else "".
+func tendSubcommand(cmd any) string {
+	s, _ := cmd.(string)
+	f := strings.Fields(s)
+	if len(f) < 3 || filepath.Base(strings.Trim(f[0], `'"`)) != "tend" || f[1] != "hook" {
+		return ""
+	}
+	return f[1] + " " + f[2]
+}
+
+// normal is v as JSON would give it back, so that a value read from a
+// file and one built here compare equal.
+func normal(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	d.Decode(&out)
+	return out
+}
+
+// snippets is what to add by hand for agents whose settings tend does not
+// edit.
+func snippets(agent, self string) string {
+	switch agent {
+	case "codex":
+		return fmt.Sprintf(`# ~/.codex/config.toml: tend's tools
+[mcp_servers.tend]
+command = %q
+args = ["mcp"]
+
+# Codex's PreToolUse hooks can deny a shell command but not ask; tend hook
+# claude speaks Claude Code's format, which Codex's hooks share for deny.
+# See the README ("What each agent gets") before adding it.
+`, self)
+	case "gemini":
+		return fmt.Sprintf(`// ~/.gemini/settings.json: tend's tools
+{ "mcpServers": { "tend": { "command": %q, "args": ["mcp"] } } }
+`, self)
+	default:
+		return fmt.Sprintf(`// ~/.cursor/mcp.json: tend's tools
+{ "mcpServers": { "tend": { "command": %q, "args": ["mcp"] } } }
+`, self)
+	}
+}
