@@ -2,15 +2,20 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/internal/testkit"
 )
@@ -315,5 +320,72 @@ func TestSetupClaude(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(settings); !bytes.Equal(before, after) {
 		t.Errorf("the second run changed the settings")
+	}
+}
+
+// With no person watching, a held command is put to the agent's own user
+// through the client's elicitation, over the 2026-07-28 protocol and the
+// older one: accept runs it, decline denies it, and the audit log says the
+// answer came through that client. A client without elicitation gets the
+// headless fallback.
+func TestHeadlessElicitation(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"", "2025-06-18"} {
+		t.Run("protocol "+cmp.Or(version, "latest"), func(t *testing.T) {
+			t.Parallel()
+			state := testkit.PrivateDir(t)
+			repo, git := testkit.ScratchRepo(t)
+			var asked []string
+			var mu sync.Mutex
+			answer := "approve"
+			client := mcp.NewClient(&mcp.Implementation{Name: "asker", Version: "1"}, &mcp.ClientOptions{
+				ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					mu.Lock()
+					defer mu.Unlock()
+					asked = append(asked, r.Params.Message)
+					if answer == "decline" {
+						return &mcp.ElicitResult{Action: "decline"}, nil
+					}
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": answer, "reason": "not today"}}, nil
+				},
+			})
+			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-grace", "300ms")
+			cmd.Stderr = &testWriter{t: t}
+			var opts *mcp.ClientSessionOptions
+			if version != "" {
+				opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+			}
+			cs, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close() })
+			const push = "git push --force origin HEAD:main"
+			before := git("rev-parse", "origin/main")
+
+			for _, step := range []struct{ answer, status, decision string }{
+				{"deny", "denied", "deny"}, {"decline", "denied", "deny"}, {"approve", "ok", "allow"},
+			} {
+				mu.Lock()
+				answer = step.answer
+				mu.Unlock()
+				r := settled(t, execAsync(t, cs, push, repo))
+				if r.SemanticStatus != step.status || r.Approval == nil || r.Approval.Decision != step.decision || !strings.Contains(r.Approval.By, "asker 1's elicitation") {
+					t.Fatalf("%s: %+v", step.answer, r)
+				}
+				if moved := !strings.HasPrefix(git("ls-remote", "origin", "main"), before); moved != (step.decision == "allow") {
+					t.Fatalf("%s: the remote moved: %v", step.answer, moved)
+				}
+			}
+			mu.Lock()
+			if len(asked) != 3 || !strings.Contains(asked[0], push) {
+				t.Errorf("asked %q", asked)
+			}
+			mu.Unlock()
+			b, _ := os.ReadFile(filepath.Join(state, "audit.jsonl"))
+			if n := strings.Count(string(b), `"by":"the user, through asker 1's elicitation"`); n != 3 {
+				t.Errorf("%d audit records of the answers:\n%s", n, b)
+			}
+		})
 	}
 }

@@ -24,6 +24,13 @@ Usage:
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
   tend serve [flags]     serve them headless over HTTP on 127.0.0.1 and a unix socket
                          (tend serve -help lists its flags)
+  tend run [flags] [--] CMD
+                         run CMD as a job of the running tend, its output and exit status here
+                         (tend run -help)
+  tend wait [flags] JOB  wait for a job to end, or print a line (-for RE); exit status says how
+  tend setup claude      add tend's MCP server and hooks to Claude Code (codex, gemini, cursor:
+                         print what to add)
+  tend hook claude       Claude Code's PreToolUse hook for its Bash tool (tend setup adds it)
   tend check [--json | --explain] -- CMD
                          classify a command with tend's policy without running it;
                          --explain shows each simple command found and what decided
@@ -33,8 +40,8 @@ Usage:
   tend version           print the version
   tend help              this text
 
-Add it to Claude Code:
-  claude mcp add tend -- tend mcp
+Add it to Claude Code (the MCP server and the hooks on its own shell):
+  tend setup claude
 
 tend mcp finds a running tend (the terminal UI or tend serve) through the
 discovery file tend.json in its state dir and bridges the agent to it, so the

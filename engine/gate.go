@@ -16,6 +16,7 @@ type GateRequest struct {
 	Cwd         string
 	Origin      Origin
 	Description string
+	Answered    *Approval // see [Spec].Answered
 }
 
 // Verdict is a gate's answer.

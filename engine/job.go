@@ -450,6 +450,10 @@ type Spec struct {
 	Timeout     time.Duration // 0: none
 	Origin      Origin
 	Foreground  bool // an exec call waits on it
+	// Answered is a decision on this command that the agent's own user
+	// gave through its client (MCP elicitation), for the gate to apply
+	// when no person watches tend. Only tend's code sets it.
+	Answered *Approval
 }
 
 // Start validates spec, passes it through the gate and starts it as a job in
@@ -491,7 +495,7 @@ func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd stri
 	if e.cfg.Gate == nil {
 		return argv, cwd, v, nil
 	}
-	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description})
+	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description, Answered: spec.Answered})
 	if v.Deny != "" {
 		return nil, "", v, &DeniedError{Reason: v.Deny, Approval: v.Approval}
 	}

@@ -164,6 +164,9 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if in.Stdin != nil {
 		spec.Stdin = []byte(*in.Stdin)
 	}
+	if q, err := s.askUser(req, &spec); q != nil || err != nil {
+		return q, nil, err
+	}
 	defer s.keepAlive(ctx, req, "terminal_exec")()
 	j, backgrounded, err := s.e.Exec(ctx, spec, budget)
 	var denied *engine.DeniedError
@@ -306,6 +309,9 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Name: in.Name, Description: in.Description,
 		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
 		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows, Limits: in.Limits.engine(),
+	}
+	if q, err := s.askUser(req, &spec); q != nil || err != nil {
+		return q, jobStartOutput{}, err
 	}
 	defer s.keepAlive(ctx, req, "terminal_job_start")()
 	j, err := s.e.Start(ctx, spec)

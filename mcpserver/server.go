@@ -23,6 +23,11 @@ type Options struct {
 	// ProgressEvery is how often a call that asked for progress hears that
 	// it is still running, or still waiting for a person (default 5 s).
 	ProgressEvery time.Duration
+	// WouldAsk, when set, reports whether a command would wait for a
+	// person who is not there (held, nobody watching tend), and why: a
+	// client that declared elicitation is then asked to put the question
+	// to its own user.
+	WouldAsk func(command, cwd string, origin engine.Origin) (reasons []string, ask bool)
 }
 
 // Engine is what the tools need of the engine; *engine.Engine is one.
@@ -40,6 +45,8 @@ type Engine interface {
 type Server struct {
 	*mcp.Server
 	e             Engine
+	wouldAsk      func(command, cwd string, origin engine.Origin) ([]string, bool)
+	key           [32]byte // signs the state of a question put to a client
 	progressEvery time.Duration
 	activity      *Activity
 	handles       handles
@@ -68,6 +75,8 @@ func New(e Engine, opts Options) *Server {
 	}
 	s := &Server{
 		e:             e,
+		wouldAsk:      opts.WouldAsk,
+		key:           newKey(),
 		progressEvery: cmp.Or(opts.ProgressEvery, 5*time.Second),
 		sessions:      map[*mcp.ServerSession]string{},
 		cwds:          map[*mcp.ServerSession]string{},

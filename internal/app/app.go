@@ -99,10 +99,15 @@ func Open(o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{
-		Engine: e, MCP: mcpserver.New(e, mcpserver.Options{Version: o.Version, Headless: o.Headless}),
+		Engine:    e,
 		Approvals: g.approvals, stateDir: o.StateDir, logger: logger, audit: log,
 		notify: o.Config.Notify.Command, gate: g, followed: make(chan struct{}),
 	}
+	opts := mcpserver.Options{Version: o.Version, Headless: o.Headless}
+	if g.approvals == nil {
+		opts.WouldAsk = a.WouldAsk
+	}
+	a.MCP = mcpserver.New(e, opts)
 	ctx, stop := context.WithCancel(context.Background())
 	a.stopFollow = stop
 	go func() {

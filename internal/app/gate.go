@@ -54,6 +54,20 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 	}
 	// Ask.
 	switch {
+	case g.approvals == nil && r.Answered != nil:
+		// The agent's user answered through their client.
+		out.Approval = r.Answered
+		if r.Answered.Decision != "allow" {
+			out.Deny = "the user denied it through " + r.Origin.String()
+			if r.Answered.Reason != "" {
+				out.Deny += ": " + r.Answered.Reason
+			}
+		}
+		g.audit.Write(audit.Record{
+			Kind: audit.KindApproval, Client: r.Origin.String(), Session: r.Origin.Session, Command: r.Command, Cwd: r.Cwd,
+			Decision: r.Answered.Decision, By: r.Answered.By, Reason: r.Answered.Reason, DurationMs: r.Answered.WaitedMs,
+		})
+		return out, v, false
 	case g.approvals == nil && g.denyAlone:
 		out.Deny = "no person is watching to approve it (" + out.Warning + ")"
 		return out, v, true
@@ -118,4 +132,16 @@ func (a *App) Check(ctx context.Context, p control.CheckParams) control.CheckRes
 		res.Decision, res.Reason = control.Ask, "tend: held ("+out.Warning+"), and no person watches tend to approve it"
 	}
 	return res
+}
+
+// WouldAsk reports whether command would wait for a person who is not
+// there: it is held and no person watches (the headless fallback would
+// decide). Then an agent's client that can ask its own user (MCP
+// elicitation) is asked instead; reasons say why it is held.
+func (a *App) WouldAsk(command, cwd string, origin engine.Origin) (reasons []string, ask bool) {
+	if a.gate.approvals != nil {
+		return nil, false
+	}
+	_, v, unasked := a.gate.judge(context.Background(), engine.GateRequest{Command: command, Cwd: cwd, Origin: origin}, true)
+	return v.Reasons, unasked
 }
