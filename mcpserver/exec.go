@@ -114,13 +114,13 @@ type jobStartOutput struct {
 }
 
 func (s *Server) addExecTools() {
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name: "terminal_exec",
 		Description: "Run a shell command and return its exit code and output. " +
 			"If it is still running after auto_background_after_sec it becomes a background job: the result has auto_backgrounded=true and job_id, nothing is lost, and terminal_job_logs reads on. " +
 			"semantic_status is ok, error, signal or denied (grep/diff/test exiting 1 is ok). warning flags destructive commands.",
 	}, s.exec)
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name: "terminal_job_start",
 		Description: "Start a long-running command (server, watcher, build) as a background job and return its job_id at once, " +
 			"with early output or its exit if it died within startup_wait_sec. Read it with terminal_job_logs; stop it with terminal_job_manage.",

@@ -22,6 +22,9 @@ const HTTPPath = "/mcp"
 // flight) before it is closed; its jobs live on in the engine.
 const SessionIdle = time.Hour
 
+// statelessSince is the first protocol revision served without sessions.
+const statelessSince = "2026-07-28"
+
 // HTTPOptions configure [Server.HTTPHandler].
 type HTTPOptions struct {
 	// Token is the bearer token every request must carry
@@ -41,9 +44,11 @@ type HTTPOptions struct {
 // with 401, a Host that is not loopback with 403 (the SDK's DNS-rebinding
 // check) and a body over the limit with 413.
 //
-// Sessions are stateful (Mcp-Session-Id), so each client's name from
-// initialize is recorded on its jobs and notifications/cancelled reaches
-// the call it names. Streams are resumable (Last-Event-ID). A client whose
+// For the revisions up to 2025-11-25, sessions are stateful
+// (Mcp-Session-Id), so each client's name from initialize is recorded on
+// its jobs and notifications/cancelled reaches the call it names; a
+// 2026-07-28 request carries its client's name itself and is served
+// without a session: its POST is the call, and dropping it cancels it. /.well-known/ answers 404: tend has no OAuth. Streams are resumable (Last-Event-ID). A client whose
 // connection drops does not cancel
 // anything: the SDK does not tie a handler to its POST (the default
 // PropagateRequestCancellation=false), so an exec in flight goes on and
@@ -60,7 +65,8 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		s.capped.max = o.MaxSessions
 		s.capped.mu.Unlock()
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server }, &mcp.StreamableHTTPOptions{
+	get := func(*http.Request) *mcp.Server { return s.Server }
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		MaxRequestBodyBytes: o.MaxBody,
 		SessionTimeout:      SessionIdle,
 		// Resumable streams: a client whose SSE stream drops mid-call
@@ -68,10 +74,34 @@ func (s *Server) HTTPHandler(o HTTPOptions) http.Handler {
 		// of events are kept across sessions, oldest dropped first.
 		EventStore: mcp.NewMemoryEventStore(nil),
 	})
+	// The 2026-07-28 revision has no handshake and no session: the SDK
+	// serves it only on a stateless handler. Its requests (and
+	// server/discover, which says which revisions are spoken) go there;
+	// the older revisions keep their sessions on the stateful one.
+	// There a POST is the whole call: a client cancels by dropping it,
+	// so a dropped POST cancels its call (an exec's job is killed).
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		MaxRequestBodyBytes:          o.MaxBody,
+		Stateless:                    true,
+		PropagateRequestCancellation: true,
+	})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= statelessSince || r.Header.Get("Mcp-Method") == "server/discover" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, methodNotFound(h, o.MaxBody))
 	want := []byte("Bearer " + o.Token)
 	authed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+			// No OAuth here: a client probing for it learns so, and then
+			// shows the 401 below, which says what to send.
+			http.NotFound(w, r)
+			return
+		}
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -254,11 +255,21 @@ func waitJob(t *testing.T, e *engine.Engine, cmd string) *engine.Job {
 	return j
 }
 
-// notifications/cancelled over HTTP kills the exec's job.
+// A cancelled call over HTTP kills the exec's job: notifications/cancelled
+// in a session, the dropped POST in the 2026-07-28 revision.
 func TestHTTPCancelKills(t *testing.T) {
 	t.Parallel()
+	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
+		t.Run("protocol "+version, func(t *testing.T) {
+			t.Parallel()
+			testHTTPCancelKills(t, version)
+		})
+	}
+}
+
+func testHTTPCancelKills(t *testing.T, version string) {
 	e := newEngine(t, engine.Config{})
-	cs := testkit.ConnectHTTP(t, serveHTTP(t, e), testToken, "http-agent")
+	cs := testkit.ConnectHTTPVersion(t, serveHTTP(t, e), testToken, "http-agent", version)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
@@ -399,5 +410,38 @@ func TestHTTPResumeAfterDrop(t *testing.T) {
 	sc2, _ := res["structuredContent"].(map[string]any)
 	if m["id"] != float64(9) || sc2 == nil || sc2["stdout"] != "all of it\nresumed\n" {
 		t.Fatalf("resumed reply %v", m)
+	}
+}
+
+// Every protocol revision the SDK speaks is served over HTTP, the newest
+// (2026-07-28, no handshake) included: a client gets the revision it asks
+// for and its calls work; OAuth discovery gets a plain 404, before the
+// bearer check, so a client shows tend's own 401 message next.
+func TestHTTPProtocolRevisions(t *testing.T) {
+	t.Parallel()
+	url := serveHTTP(t, newEngine(t, engine.Config{}))
+	for _, version := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26"} {
+		cs := testkit.ConnectHTTPVersion(t, url, testToken, "rev-agent", version)
+		want := cmp.Or(version, "2026-07-28")
+		if got := cs.InitializeResult().ProtocolVersion; got != want {
+			t.Errorf("asked for %q, got %q", version, got)
+		}
+		var out struct {
+			Stdout string `json:"stdout"`
+		}
+		testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo hi"}, &out)
+		if out.Stdout != "hi\n" {
+			t.Errorf("%s: stdout %q", want, out.Stdout)
+		}
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/mcp"} {
+		res, err := http.Get(strings.TrimSuffix(url, HTTPPath) + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, res.StatusCode)
+		}
 	}
 }

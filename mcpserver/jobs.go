@@ -126,16 +126,16 @@ type outputGetOutput struct {
 }
 
 func (s *Server) addJobTools() {
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name: "terminal_job_logs",
 		Description: "Read a job's output by byte offset (every byte it printed stays readable), optionally waiting until it exits or until new output matches wait_for. " +
 			"Continue from next_offset. Reports status, exit_code, and waiting_for_input when the job seems to wait on a prompt.",
 	}, s.logs)
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name:        "terminal_job_manage",
 		Description: "List jobs (every client's and the person's, with origin), signal or kill a job (kill ends its whole process tree), write to or close its stdin, resize a PTY job, or remove a finished job and its logs.",
 	}, s.manage)
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name:        "terminal_output_get",
 		Description: "Page through the whole output behind an output_handle from terminal_exec (handles last 5 minutes; a job's logs stay readable with terminal_job_logs).",
 	}, s.outputGet)

@@ -54,6 +54,10 @@ func TestLimitListener(t *testing.T) {
 }
 
 // Sessions beyond the cap end the one idle longest; the others go on.
+// sessionful is the newest protocol revision served with HTTP sessions,
+// which the session cap is about (2026-07-28 has none).
+const sessionful = "2025-11-25"
+
 func TestSessionCap(t *testing.T) {
 	t.Parallel()
 	ln, err := ListenLoopback(0)
@@ -66,11 +70,11 @@ func TestSessionCap(t *testing.T) {
 	url := URL(ln)
 	// Each session is used once it is connected: the cap knows a session
 	// from its first request (its notifications may be handled later).
-	oldest := testkit.ConnectHTTP(t, url, testToken, "oldest")
+	oldest := testkit.ConnectHTTPVersion(t, url, testToken, "oldest", sessionful)
 	testkit.CallOK(t, oldest, "terminal_job_manage", map[string]any{"action": "list"}, nil)
-	middle := testkit.ConnectHTTP(t, url, testToken, "middle")
+	middle := testkit.ConnectHTTPVersion(t, url, testToken, "middle", sessionful)
 	testkit.CallOK(t, middle, "terminal_job_manage", map[string]any{"action": "list"}, nil) // middle is used after oldest
-	newest := testkit.ConnectHTTP(t, url, testToken, "newest")
+	newest := testkit.ConnectHTTPVersion(t, url, testToken, "newest", sessionful)
 	for _, cs := range map[string]*mcp.ClientSession{"middle": middle, "newest": newest} {
 		testkit.CallOK(t, cs, "terminal_job_manage", map[string]any{"action": "list"}, nil)
 	}
@@ -93,7 +97,7 @@ func TestSessionCapSparesBusy(t *testing.T) {
 	t.Cleanup(func() { hs.Close() })
 	url := URL(ln)
 	dir := t.TempDir()
-	busy := testkit.ConnectHTTP(t, url, testToken, "busy")
+	busy := testkit.ConnectHTTPVersion(t, url, testToken, "busy", sessionful)
 	call := make(chan error, 1)
 	go func() {
 		res, err := busy.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "while [ ! -e go ]; do sleep 0.01; done", "cwd": dir}})
@@ -103,9 +107,9 @@ func TestSessionCapSparesBusy(t *testing.T) {
 		call <- err
 	}()
 	testkit.WaitUntil(t, 10*time.Second, "the call to be running", func() bool { return len(e.List()) == 1 })
-	idle := testkit.ConnectHTTP(t, url, testToken, "idle")
+	idle := testkit.ConnectHTTPVersion(t, url, testToken, "idle", sessionful)
 	testkit.CallOK(t, idle, "terminal_job_manage", map[string]any{"action": "list"}, nil) // idle is used after busy's call began
-	testkit.ConnectHTTP(t, url, testToken, "newest")
+	testkit.ConnectHTTPVersion(t, url, testToken, "newest", sessionful)
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -68,16 +68,16 @@ type ptyCloseOutput struct {
 }
 
 func (s *Server) addPTYTools() {
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name:        "terminal_pty_open",
 		Description: "Open a persistent bash shell on a terminal. State (cwd, variables, functions) persists across terminal_pty_run calls. Returns session_id.",
 	}, s.ptyOpen)
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name: "terminal_pty_run",
 		Description: "Run a command in a persistent shell and return its output and exit_code when the prompt comes back (or when expect matches, or at the timeout: the command keeps running; interrupt it with keys [\"ctrl+c\"]). " +
 			"Reads are cursor-based: read_only returns only what is new. screen=true returns the rendered screen (for vim, less, htop, test runners' UIs).",
 	}, s.ptyRun)
-	mcp.AddTool(s.Server, &mcp.Tool{
+	addTool(s.Server, &mcp.Tool{
 		Name:        "terminal_pty_close",
 		Description: "Close a persistent shell (exit, or with force kill its whole tree) and return its exit code and unread output.",
 	}, s.ptyClose)

@@ -74,7 +74,7 @@ func addSearchTools(s *mcp.Server, dir func(*mcp.CallToolRequest, string) string
 // shrink the limits and force the Go walk.
 func addSearchToolsWith(s *mcp.Server, dir func(*mcp.CallToolRequest, string) string, c search.Config) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
-	mcp.AddTool(s, &mcp.Tool{Name: "terminal_rg", Description: rgDescription, Annotations: ro},
+	addTool(s, &mcp.Tool{Name: "terminal_rg", Description: rgDescription, Annotations: ro},
 		func(ctx context.Context, req *mcp.CallToolRequest, in rgInput) (*mcp.CallToolResult, rgOutput, error) {
 			res, err := search.Grep(ctx, search.GrepOptions{
 				Pattern: in.Pattern, Path: dir(req, in.Path), Glob: in.Glob, TypeFilter: in.TypeFilter,
@@ -90,7 +90,7 @@ func addSearchToolsWith(s *mcp.Server, dir func(*mcp.CallToolRequest, string) st
 			}
 			return nil, out, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "terminal_glob", Description: globDescription, Annotations: ro},
+	addTool(s, &mcp.Tool{Name: "terminal_glob", Description: globDescription, Annotations: ro},
 		func(ctx context.Context, req *mcp.CallToolRequest, in globInput) (*mcp.CallToolResult, globOutput, error) {
 			res, err := search.Glob(ctx, search.GlobOptions{
 				Pattern: in.Pattern, Path: dir(req, in.Path), MaxResults: in.MaxResults, IncludeIgnored: in.IncludeIgnored, Config: c,

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/engine"
@@ -91,7 +92,7 @@ func New(e Engine, opts Options) *Server {
 	addSearchTools(s.Server, s.dir)
 	s.activity = newActivity()
 	s.capped = &sessionCap{max: MaxSessions, seen: map[*mcp.ServerSession]*sessionUse{}}
-	s.AddReceivingMiddleware(s.activity.middleware, s.capped.middleware)
+	s.AddReceivingMiddleware(s.activity.middleware, s.capped.middleware, undeclared)
 	return s
 }
 
@@ -204,4 +205,19 @@ func (s *Server) dir(req *mcp.CallToolRequest, p string) string {
 		return p
 	}
 	return filepath.Join(base, p)
+}
+
+// undeclared answers the methods of capabilities tend does not declare
+// (prompts, resources, logging, completion) as unknown methods, where the
+// SDK would answer them with empty lists: a client learns what is there
+// from the capabilities, and nothing else answers.
+func undeclared(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		for _, p := range []string{"prompts/", "resources/", "logging/", "completion/"} {
+			if strings.HasPrefix(method, p) {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q (tend serves tools only)", method)}
+			}
+		}
+		return next(ctx, method, req)
+	}
 }

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -153,5 +155,35 @@ func BenchmarkExecInProcess(b *testing.B) {
 		if res, err := cs.CallTool(b.Context(), args); err != nil || res.IsError {
 			b.Fatal(err, res)
 		}
+	}
+}
+
+// Every tool's schemas are portable: no type arrays (["null", T]), which
+// stricter clients refuse; and a field that may be null validates as such.
+func TestPortableSchemas(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) < 10 {
+		t.Fatalf("%d tools", len(res.Tools))
+	}
+	typeArray := regexp.MustCompile(`"type":\[`)
+	for _, tool := range res.Tools {
+		data, _ := json.Marshal(tool)
+		if typeArray.Match(data) {
+			t.Errorf("%s has a type array: %s", tool.Name, data)
+		}
+	}
+	// A running job's exit_code is null, and the result still validates.
+	var out struct {
+		ExitCode *int   `json:"exit_code"`
+		JobID    string `json:"job_id"`
+	}
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "sleep 5", "auto_background_after_sec": 0.01}, &out)
+	if out.JobID == "" || out.ExitCode != nil {
+		t.Fatalf("%+v", out)
 	}
 }

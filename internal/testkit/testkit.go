@@ -147,8 +147,19 @@ func Connect(t testing.TB, server *mcp.Server, name string, opts *mcp.ClientOpti
 // session closes when the test ends.
 func ConnectHTTP(t testing.TB, url, token, name string) *mcp.ClientSession {
 	t.Helper()
+	return ConnectHTTPVersion(t, url, token, name, "")
+}
+
+// ConnectHTTPVersion is [ConnectHTTP] speaking protocol revision version
+// ("": the newest the SDK speaks).
+func ConnectHTTPVersion(t testing.TB, url, token, name, version string) *mcp.ClientSession {
+	t.Helper()
 	hc := &http.Client{Transport: bearer(token)}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, opts)
 	if err != nil {
 		t.Fatalf("connect %s over HTTP: %v", name, err)
 	}
