@@ -23,11 +23,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	mode := fs.String("mode", "", "approval mode: off, destructive, all or unknown (default: the config's, else destructive)")
 	cfgPath := fs.String("config", config.DefaultPath(), "config file whose rules apply")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tend check [--json | --explain] [--cwd DIR] [--mode MODE] -- COMMAND")
+		fmt.Fprintln(fs.Output(), "usage: tend check [--json | --explain] [--cwd DIR] [--mode MODE] -- COMMAND")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parse(fs, args, stdout); !ok {
+		return code
 	}
 	command := strings.Join(fs.Args(), " ")
 	if strings.TrimSpace(command) == "" {

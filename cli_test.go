@@ -91,6 +91,30 @@ func TestVersionAndHelp(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "frobnicate"); code != 2 || !strings.Contains(errOut, "frobnicate") {
 		t.Errorf("unknown command: %d %q", code, errOut)
 	}
+	for _, want := range []string{"tend run", "tend wait", "tend setup claude", "tend hook claude"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help does not mention %q", want)
+		}
+	}
+	// Every command's help is on stdout, with exit 0, whichever spelling.
+	for _, cmd := range []string{"ui", "serve", "mcp", "check", "replay", "doctor", "run", "wait", "setup", "hook"} {
+		for _, flag := range []string{"-h", "--help", "-help"} {
+			code, out, errOut := runCLI(t, "", cmd, flag)
+			if code != 0 || !strings.Contains(strings.ToLower(out), "usage") || errOut != "" {
+				t.Errorf("tend %s %s: exit %d, stdout %q, stderr %q", cmd, flag, code, out, errOut)
+			}
+		}
+	}
+}
+
+// A request read just before stdin ends is still answered.
+func TestMCPAnswersBeforeStdinEnds(t *testing.T) {
+	t.Parallel()
+	init := `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"echo","version":"1"}}}` + "\n"
+	code, out, _ := runCLI(t, init, "mcp", "--state-dir", testkit.PrivateDir(t), "--headless")
+	if code != 0 || !strings.Contains(out, `"id":7,"result":{`) {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
 }
 
 // tend check --explain shows each simple command with its class, marks the
@@ -144,8 +168,8 @@ func TestCheckExplain(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "check", "--explain", "--json", "--", "ls"); code != 2 || !strings.Contains(errOut, "do not go together") {
 		t.Errorf("--explain --json: exit %d %q", code, errOut)
 	}
-	if _, _, errOut := runCLI(t, "", "check", "--help"); !strings.Contains(errOut, "-explain") {
-		t.Errorf("tend check --help does not mention --explain:\n%s", errOut)
+	if _, out, _ := runCLI(t, "", "check", "--help"); !strings.Contains(out, "-explain") {
+		t.Errorf("tend check --help does not mention --explain:\n%s", out)
 	}
 }
 

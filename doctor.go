@@ -21,10 +21,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 	c := &common{}
 	c.registerPaths(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tend doctor [--config FILE] [--state-dir DIR]\n\nSays how this machine holds jobs (a cgroup each, or not, and why) and whether\nthe state dir is usable; exits 1 when something tend needs is missing.")
+		fmt.Fprintln(fs.Output(), "usage: tend doctor [--config FILE] [--state-dir DIR]\n\nSays how this machine holds jobs (a cgroup each, or not, and why) and whether\nthe state dir is usable; exits 1 when something tend needs is missing.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parse(fs, args, stdout); !ok {
 		return code
 	}
 	if !c.loadConfig(fs, nil, stderr) {

@@ -72,9 +72,20 @@ func (c *common) open(logger *slog.Logger, watched, headless bool) (*app.App, er
 	})
 }
 
-// parse parses args into fs: help is exit 0, a bad flag exit 2 (the flag
-// package has said why).
-func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+// parse parses args into fs: help (-h, -help, --help) is the usage on
+// stdout and exit 0, a bad flag exit 2 (the flag package has said why, on
+// the flag set's output).
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return 0, false
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0, false
@@ -87,9 +98,9 @@ func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
 // parseMixed is [parse] for commands whose few operands may come before,
 // between or after the flags (tend wait JOB -for X); after "--" all are
 // operands. It returns the operands.
-func parseMixed(fs *flag.FlagSet, args []string) (operands []string, code int, ok bool) {
+func parseMixed(fs *flag.FlagSet, args []string, stdout io.Writer) (operands []string, code int, ok bool) {
 	for {
-		if code, ok := parse(fs, args); !ok {
+		if code, ok := parse(fs, args, stdout); !ok {
 			return nil, code, false
 		}
 		rest := fs.Args()

@@ -41,7 +41,7 @@ type claudeOutput struct {
 // command.
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend hook", flag.ContinueOnError)
-	fs.SetOutput(stdout)
+	fs.SetOutput(stderr)
 	var c common
 	c.registerPaths(fs)
 	route := fs.Bool("route", false, "rewrite each allowed command to run through tend run, as a job the person sees (default: the config's [hook] route)")
@@ -64,7 +64,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args)
+	ops, code, ok := parseMixed(fs, args, stdout)
 	if !ok {
 		return code
 	}

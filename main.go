@@ -65,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "serve":
-		return runServe(args[1:], stderr)
+		return runServe(args[1:], stdout, stderr)
 	case "ui":
 		return runTUI(args[1:], stdout, stderr)
 	case "replay":

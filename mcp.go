@@ -30,7 +30,7 @@ func mcpFlags(w io.Writer) (*flag.FlagSet, *common, *bool) {
 // as long as the agent's connection, and every job tree ends with it.
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs, c, headless := mcpFlags(stderr)
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parse(fs, args, stdout); !ok {
 		return code
 	}
 	if !c.parseLevel(stderr) {
@@ -69,6 +69,9 @@ func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout 
 		logger.Warn("not bridging to the tend serving the state dir: serving headless", "why", err)
 	}
 	if d == nil {
+		if err == nil {
+			logger.Info("no running tend serves the state dir: serving headless", "looked for", discovery.Path(stateDir))
+		}
 		return false
 	}
 	logger.Info("bridging to a running tend", "pid", d.Pid, "socket", d.Socket)

@@ -19,11 +19,11 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rows := fs.Int("rows", 24, "screen height")
 	asJSON := fs.Bool("json", false, "print the screen as JSON (cells with text, width and style; cursor; alternate screen)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tend replay [--cols N --rows M] [--json] [FILE]   (FILE defaults to standard input)")
+		fmt.Fprintln(fs.Output(), "usage: tend replay [--cols N --rows M] [--json] [FILE]   (FILE defaults to standard input)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parse(fs, args, stdout); !ok {
+		return code
 	}
 	if *cols < 1 || *rows < 1 || *cols > vterm.MaxSize || *rows > vterm.MaxSize {
 		fmt.Fprintf(stderr, "tend replay: size %d×%d is out of range (1 to %d)\n", *cols, *rows, vterm.MaxSize)

@@ -33,7 +33,7 @@ var relayed = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, sysca
 // its status.
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend run", flag.ContinueOnError)
-	fs.SetOutput(stdout)
+	fs.SetOutput(stderr)
 	stateDir := fs.String("state-dir", config.DefaultStateDir(), "the state dir of the tend to run in")
 	as := fs.String("as", "tend run", "who runs it, as the person sees it (an agent's name: claude-code)")
 	session := fs.String("session", "", "the agent's session id, for the record")
@@ -57,7 +57,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parse(fs, args, stdout); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {

@@ -28,7 +28,7 @@ Flags:
 
 // runServe is `tend serve`: the engine and the MCP server over HTTP and the
 // unix socket, headless, until a signal.
-func runServe(args []string, stderr io.Writer) int {
+func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c := &common{}
@@ -38,7 +38,7 @@ func runServe(args []string, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
 	}
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parse(fs, args, stdout); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {

@@ -20,7 +20,7 @@ import (
 // agent's own settings, merged with what is there, once.
 func runSetup(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend setup", flag.ContinueOnError)
-	fs.SetOutput(stdout)
+	fs.SetOutput(stderr)
 	route := fs.Bool("route", false, "make the hook route every allowed Bash command through tend run, so each is a job you see")
 	dry := fs.Bool("n", false, "print what would change, change nothing")
 	fs.Usage = func() {
@@ -39,7 +39,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args)
+	ops, code, ok := parseMixed(fs, args, stdout)
 	if !ok {
 		return code
 	}

@@ -29,7 +29,7 @@ type tuiFlags struct {
 
 // parseTUI reads the terminal UI's flags and config; ok is false when tend
 // should exit with code (the reason is on stderr).
-func parseTUI(args []string, stderr io.Writer) (f *tuiFlags, code int, ok bool) {
+func parseTUI(args []string, stdout, stderr io.Writer) (f *tuiFlags, code int, ok bool) {
 	f = &tuiFlags{}
 	fs := flag.NewFlagSet("tend", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -37,7 +37,7 @@ func parseTUI(args []string, stderr io.Writer) (f *tuiFlags, code int, ok bool) 
 	fs.StringVar(&f.theme, "theme", "", "dark or light (default: the config's, else from the terminal's background)")
 	fs.IntVar(&f.fps, "fps", 60, "most frames drawn per second, 1 to 120 (default: the config's, else 60); Bubble Tea's renderer wakes this often even when idle, about 0.2 ms of CPU each time")
 	fs.IntVar(&f.port, "port", app.DefaultPort, "HTTP port of MCP on 127.0.0.1 (0: a free one; default: the config's, else 7878, else a free one)")
-	if code, ok := parse(fs, args); !ok {
+	if code, ok := parse(fs, args, stdout); !ok {
 		return nil, code, false
 	}
 	if !f.parseLevel(stderr) || !f.loadConfig(fs, &f.port, stderr) {
@@ -63,9 +63,15 @@ func parseTUI(args []string, stderr io.Writer) (f *tuiFlags, code int, ok bool) 
 // runTUI is `tend` with no command: the terminal UI hosting the engine and
 // the MCP server. When it ends, every job's tree is ended.
 func runTUI(args []string, stdout, stderr io.Writer) int {
-	f, code, ok := parseTUI(args, stderr)
+	f, code, ok := parseTUI(args, stdout, stderr)
 	if !ok {
 		return code
+	}
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err != nil {
+		fmt.Fprintln(stderr, "tend: the terminal UI needs a terminal, and there is none here; to serve agents without one, run tend serve")
+		return 2
+	} else {
+		tty.Close()
 	}
 	// The terminal belongs to the UI: the log goes to a file.
 	if err := os.MkdirAll(f.stateDir, 0o700); err != nil {

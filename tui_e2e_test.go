@@ -377,11 +377,9 @@ func TestTUIFirstApprovalIsSelected(t *testing.T) {
 	const push = "git push --force origin HEAD:main"
 
 	call := execAsync(t, cs, push, repo)
-	text := s.waitFor("Approval #1")
-	for _, want := range []string{"denied automatically in ", " if no one answers", "$ " + push, "y approves, n denies"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the screen lacks %q:\n%s", want, text)
-		}
+	// A frame may be half drawn when the screen is read: wait for each part.
+	for _, want := range []string{"Approval #1", "denied automatically in ", " if no one answers", "$ " + push, "y approves, n denies"} {
+		s.waitFor(want)
 	}
 	if !s.wrote("\a") || !s.wrote("\x1b]9;tend: e2e-agent 1.2.3 asks to run a destructive command: "+push) || !s.wrote("\x1b]777;notify;") {
 		t.Errorf("no bell or notification written")
@@ -398,6 +396,7 @@ func TestTUIFirstApprovalIsSelected(t *testing.T) {
 	}
 
 	s.keys("<tab>") // busy elsewhere: the Activity view
+	s.waitFor("Activity · ")
 	call = execAsync(t, cs, push, repo)
 	s.waitFor("A shows it")
 	s.keys("A")

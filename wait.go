@@ -28,7 +28,7 @@ const (
 // (or prints a line matching -for), and say how it ended.
 func runWait(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend wait", flag.ContinueOnError)
-	fs.SetOutput(stdout)
+	fs.SetOutput(stderr)
 	stateDir := fs.String("state-dir", config.DefaultStateDir(), "the state dir of the tend that runs the job")
 	pattern := fs.String("for", "", "wait until a line of the job's output matches this regular expression (RE2) instead of for its end")
 	timeout := fs.Duration("timeout", 0, "give up after this long (0: never)")
@@ -48,7 +48,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args)
+	ops, code, ok := parseMixed(fs, args, stdout)
 	if !ok {
 		return code
 	}

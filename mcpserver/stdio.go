@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,17 +28,19 @@ const MaxLine = 4 << 20
 func GuardedTransport(r io.Reader, w io.Writer) mcp.Transport {
 	pr, pw := io.Pipe()
 	x := &idSwap{prefix: "tend-id-" + rand.Text()[:8] + "-", raw: map[string]json.RawMessage{}}
-	lw := &lockedWriter{w: w, ids: x}
-	go guard(r, pw, lw, x)
+	inflight := &inflight{answered: make(chan struct{}, 1)}
+	lw := &lockedWriter{w: w, ids: x, inflight: inflight}
+	go guard(r, pw, lw, x, inflight)
 	return &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxLine + 1}
 }
 
 // lockedWriter serialises whole messages from the SDK and from the guard,
 // and puts back the ids the guard swapped.
 type lockedWriter struct {
-	mu  sync.Mutex
-	w   io.Writer
-	ids *idSwap
+	mu       sync.Mutex
+	w        io.Writer
+	ids      *idSwap
+	inflight *inflight
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
@@ -48,13 +51,78 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if _, err := l.w.Write(p); err != nil {
 		return 0, err
 	}
+	if isResponse(p) {
+		l.inflight.add(-1)
+	}
 	return n, nil
+}
+
+// AnswerLinger is how long a stream transport whose input ended waits for
+// the answers to the requests it had read, before it ends the session.
+const AnswerLinger = 5 * time.Second
+
+// inflight counts the requests read and not yet answered, so that input
+// ending right after a request (echo '{…}' | tend mcp) still gets its
+// answer.
+type inflight struct {
+	mu       sync.Mutex
+	n        int
+	answered chan struct{} // rung on each answer
+}
+
+func (f *inflight) add(d int) {
+	f.mu.Lock()
+	f.n = max(f.n+d, 0)
+	f.mu.Unlock()
+	if d < 0 {
+		select {
+		case f.answered <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// drain waits until every request read has been answered, or linger.
+func (f *inflight) drain(linger time.Duration) {
+	t := time.NewTimer(linger)
+	defer t.Stop()
+	for {
+		f.mu.Lock()
+		n := f.n
+		f.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-f.answered:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// isRequest reports whether line is a JSON-RPC request (a method and an
+// id); isResponse whether it is a response (an id, no method).
+func isRequest(line []byte) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
+}
+
+func isResponse(line []byte) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0
 }
 
 func (l *lockedWriter) Close() error { return nil }
 
 // guard copies valid messages from r to the SDK and answers the rest.
-func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap) {
+func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *inflight) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, MaxLine)
@@ -64,17 +132,25 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap) {
 				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
 			default:
 				if code, msg := check(line); code != 0 {
+					pending.add(1) // the reply counts itself answered
 					reply(w, idOf(line), code, msg)
-				} else if _, werr := to.Write(append(x.swap(line), '\n')); werr != nil {
-					return
+				} else {
+					if isRequest(line) {
+						pending.add(1)
+					}
+					if _, werr := to.Write(append(x.swap(line), '\n')); werr != nil {
+						return
+					}
 				}
 			}
 		}
 		if err != nil {
-			to.CloseWithError(err)
 			if errors.Is(err, io.EOF) {
+				pending.drain(AnswerLinger)
 				to.Close()
+				return
 			}
+			to.CloseWithError(err)
 			return
 		}
 	}
