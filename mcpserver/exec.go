@@ -44,7 +44,7 @@ func (l *limitsInput) engine() engine.Limits {
 
 // execOutput is the result of terminal_exec: the envelope.
 type execOutput struct {
-	ExitCode             *int            `json:"exit_code"`
+	ExitCode             *int            `json:"exit_code,omitempty" jsonschema:"the exit code; absent while the job runs on (auto_backgrounded) and when a signal ended it"`
 	Stdout               string          `json:"stdout"`
 	Stderr               string          `json:"stderr"`
 	StdoutTruncatedBytes int64           `json:"stdout_truncated_bytes"`

@@ -10,9 +10,9 @@ import (
 // addTool adds a tool whose input and output schemas are portable: no
 // type arrays. The schema library gives every pointer and slice the type
 // ["null", T]; stricter clients (and the MCP Inspector's --strict) refuse
-// type arrays. An optional field (omitempty) is absent rather than null,
-// so it takes T alone; a field always present that may be null keeps no
-// type constraint, and its description says when it is null.
+// type arrays, and some an untyped property too. So every field has its
+// one type: a pointer field is omitempty (absent, never null), and a slice
+// is sent as [] when empty.
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	t.InputSchema = portable[In]()
 	t.OutputSchema = portable[Out]()
@@ -24,35 +24,31 @@ func portable[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic("mcpserver: schema: " + err.Error())
 	}
-	noNull(s, false)
+	noNull(s)
 	return s
 }
 
-// noNull removes "null" from s's types and those of the schemas within;
-// required says s is a property its object always has.
-func noNull(s *jsonschema.Schema, required bool) {
+// noNull removes "null" from the types of s and of the schemas within.
+func noNull(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
 	if slices.Contains(s.Types, "null") {
 		rest := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
-		switch {
-		case required: // present and maybe null: any type
-			s.Types = nil
-		case len(rest) == 1:
+		if len(rest) == 1 {
 			s.Type, s.Types = rest[0], nil
-		default:
+		} else {
 			s.Types = rest
 		}
 	}
-	for name, p := range s.Properties {
-		noNull(p, slices.Contains(s.Required, name))
+	for _, p := range s.Properties {
+		noNull(p)
 	}
-	noNull(s.Items, false)
-	noNull(s.AdditionalProperties, false)
+	noNull(s.Items)
+	noNull(s.AdditionalProperties)
 	for _, l := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, s.PrefixItems} {
 		for _, c := range l {
-			noNull(c, false)
+			noNull(c)
 		}
 	}
 }

@@ -158,8 +158,9 @@ func BenchmarkExecInProcess(b *testing.B) {
 	}
 }
 
-// Every tool's schemas are portable: no type arrays (["null", T]), which
-// stricter clients refuse; and a field that may be null validates as such.
+// Every tool's schemas are portable: one type per property, no type arrays
+// (["null", T]), which stricter clients refuse; and a result whose
+// optional fields are unset still validates.
 func TestPortableSchemas(t *testing.T) {
 	t.Parallel()
 	cs := connect(t, Options{}, nil)
@@ -176,8 +177,22 @@ func TestPortableSchemas(t *testing.T) {
 		if typeArray.Match(data) {
 			t.Errorf("%s has a type array: %s", tool.Name, data)
 		}
+		for _, schema := range []any{tool.InputSchema, tool.OutputSchema} {
+			var sch struct {
+				Properties map[string]struct {
+					Type string `json:"type"`
+				} `json:"properties"`
+			}
+			b, _ := json.Marshal(schema)
+			json.Unmarshal(b, &sch)
+			for name, p := range sch.Properties {
+				if p.Type == "" {
+					t.Errorf("%s: property %s has no type", tool.Name, name)
+				}
+			}
+		}
 	}
-	// A running job's exit_code is null, and the result still validates.
+	// A job still running has no exit_code, and the result validates.
 	var out struct {
 		ExitCode *int   `json:"exit_code"`
 		JobID    string `json:"job_id"`
