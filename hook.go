@@ -47,7 +47,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	route := fs.Bool("route", false, "rewrite each allowed command to run through tend run, as a job the person sees (default: the config's [hook] route)")
 	fallback := fs.String("fallback", "", "with no tend running, the answer for a command tend's policy holds: ask, deny or none (default: the config's [hook] fallback, else ask)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: tend hook claude [flags]
+		fmt.Fprint(fs.Output(), `Usage: tend hook claude|codex [flags]
 
 Claude Code's PreToolUse hook for its Bash tool (tend setup claude adds it).
 It reads the hook's JSON on stdin and prints a decision: every command is
@@ -59,6 +59,11 @@ Code's own prompt), "deny", or "none" (no opinion); the rest no opinion.
 With --route, an allowed command is rewritten to run through tend run: it
 becomes a job the person watches and can kill, and its output and exit
 status are those of the command.
+
+tend hook codex is the same for Codex's PreToolUse hook on Bash, within
+what Codex takes: a denial, or an allow that rewrites the command (edited
+by the person, or routed); where Claude Code would get "ask" or a plain
+allow, Codex gets no opinion and its own approval decides.
 
 Flags:
 `)
@@ -72,12 +77,13 @@ Flags:
 	if len(ops) == 1 {
 		agent = ops[0]
 	}
+	client := map[string]string{"claude": "claude-code", "codex": "codex"}[agent]
 	switch agent {
-	case "claude":
+	case "claude", "codex":
 	case "claude-wake":
 		return wake(c.stateDir, stdin, stderr)
 	default:
-		fmt.Fprintln(stderr, "tend hook: say which agent: tend hook claude (for the others, see the README)")
+		fmt.Fprintln(stderr, "tend hook: say which agent: tend hook claude, or tend hook codex (for the others, see the README)")
 		return 2
 	}
 	cfg, err := config.Load(c.configPath)
@@ -117,11 +123,18 @@ Flags:
 
 	decision, reason, run := askTend(c.stateDir, control.CheckParams{
 		Command: command, Cwd: in.Cwd, Route: *route,
-		Origin: control.Origin{Client: "claude-code", Session: in.SessionID, Tool: "Bash"},
+		Origin: control.Origin{Client: client, Session: in.SessionID, Tool: "Bash"},
 	}, stderr)
 	if decision == "" { // no tend: tend's policy here, and the fallback
 		decision, reason = fallbackFor(cfg, command, in.Cwd, *fallback)
 		run = ""
+	}
+	rewrite := decision == control.Allow && (run != command || *route)
+	if agent == "codex" && (decision == control.Ask || decision == control.Allow && !rewrite) {
+		// Codex's hooks take neither "ask" nor an "allow" that changes
+		// nothing (either fails the hook and the command runs): no
+		// opinion, and Codex's own approval decides.
+		decision = ""
 	}
 	if decision == "" {
 		return 0
@@ -130,9 +143,9 @@ Flags:
 	out.HookSpecificOutput.HookEventName = "PreToolUse"
 	out.HookSpecificOutput.PermissionDecision = decision
 	out.HookSpecificOutput.PermissionDecisionReason = reason
-	if decision == control.Allow && (run != command || *route) {
+	if rewrite {
 		if *route {
-			run = routed(c.stateDir, in.SessionID, run)
+			run = routed(c.stateDir, client, in.SessionID, run)
 		}
 		updated := map[string]json.RawMessage{}
 		for k, v := range in.ToolInput {
@@ -205,12 +218,12 @@ func fallbackFor(cfg config.Config, command, cwd, fallback string) (decision, re
 // routed is command rewritten to run through tend run: a job of the tend
 // serving stateDir, failing rather than running unsupervised if that tend
 // has gone by then.
-func routed(stateDir, session, command string) string {
+func routed(stateDir, client, session, command string) string {
 	self, err := os.Executable()
 	if err != nil {
 		self = "tend"
 	}
-	return shellJoin([]string{self, "run", "-require", "-state-dir", stateDir, "-as", "claude-code", "-session", session, "--", command})
+	return shellJoin([]string{self, "run", "-require", "-state-dir", stateDir, "-as", client, "-session", session, "--", command})
 }
 
 // wake is Claude Code's asyncRewake hook after terminal_job_start (or an

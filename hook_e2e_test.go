@@ -34,12 +34,19 @@ type hookDecision struct {
 // input for a Bash command; the decision arrives once the hook exits.
 func hookCall(t *testing.T, state, command, cwd string, flags ...string) <-chan hookDecision {
 	t.Helper()
+	return agentHook(t, "claude", state, command, cwd, flags...)
+}
+
+// agentHook is tend hook AGENT with a PreToolUse input for Bash (Codex's
+// is Claude Code's, with fewer fields).
+func agentHook(t *testing.T, agent, state, command, cwd string, flags ...string) <-chan hookDecision {
+	t.Helper()
 	in, _ := json.Marshal(map[string]any{
 		"session_id": "sess-1", "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default",
 		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_1",
 		"tool_input": map[string]any{"command": command, "description": "a test", "timeout": 120000, "run_in_background": false},
 	})
-	cmd := exec.Command(tendBin, append([]string{"hook", "claude", "--state-dir", state}, flags...)...)
+	cmd := exec.Command(tendBin, append([]string{"hook", agent, "--state-dir", state}, flags...)...)
 	cmd.Stdin = bytes.NewReader(in)
 	cmd.Stderr = &testWriter{t: t}
 	ch := make(chan hookDecision, 1)
@@ -115,6 +122,18 @@ func TestHookClaude(t *testing.T) {
 		t.Fatalf("routed run: %v, stdout %q, stderr %q", err, stdout.String(), stderr.String())
 	}
 	s.waitFor("echo out; echo err >&2; exit 3")
+
+	// Codex: a held command waits for the person too; what Codex's hooks
+	// cannot take (ask, a plain allow) is no opinion.
+	ch = agentHook(t, "codex", state, push, repo)
+	s.waitFor("codex Bash tool asks to run a destructive command")
+	s.keys("n")
+	if o := decided(t, ch).HookSpecificOutput; o.PermissionDecision != "deny" {
+		t.Fatalf("codex, n: %+v", o)
+	}
+	if o := decided(t, agentHook(t, "codex", state, "ls", repo)).HookSpecificOutput; o.PermissionDecision != "" {
+		t.Fatalf("codex, ls: %+v", o)
+	}
 
 	// No tend serving that state dir: the fallback for what the policy
 	// holds, no opinion on the rest.

@@ -254,15 +254,19 @@ func normal(v any) any {
 func snippets(agent, self string) string {
 	switch agent {
 	case "codex":
-		return fmt.Sprintf(`# ~/.codex/config.toml: tend's tools
+		return fmt.Sprintf(`# ~/.codex/config.toml: tend's tools, and its hook on Codex's own shell
+# (review and trust the hook in Codex's /hooks before it runs)
 [mcp_servers.tend]
 command = %q
 args = ["mcp"]
 
-# Codex's PreToolUse hooks can deny a shell command but not ask; tend hook
-# claude speaks Claude Code's format, which Codex's hooks share for deny.
-# See the README ("What each agent gets") before adding it.
-`, self)
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = %q
+timeout = %d
+`, self, shellJoin([]string{self, "hook", "codex"}), int(policy.DefaultApprovalTimeout.Seconds())+60)
 	case "gemini":
 		return fmt.Sprintf(`// ~/.gemini/settings.json: tend's tools
 { "mcpServers": { "tend": { "command": %q, "args": ["mcp"] } } }
