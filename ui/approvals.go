@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -255,6 +258,8 @@ func (m *Model) handleApprovalKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeApprReason
 		m.appr.answering(r.ID)
 		m.input = lineInput{prompt: "reason for the agent (enter denies): "}
+	case key.Matches(msg, k.Approve.Edit) && (strings.Contains(r.Command, "\n") || ansi.StringWidth(r.Command) > m.width/2):
+		return m.editInEditor(r)
 	case key.Matches(msg, k.Approve.Edit):
 		m.mode = modeApprEdit
 		m.appr.answering(r.ID)
@@ -316,6 +321,64 @@ func (m *Model) handleApprovalInputKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	m.input.key(msg)
 	return nil
+}
+
+// editedMsg says the person's editor, opened on request id's command in
+// file, has exited.
+type editedMsg struct {
+	id   int
+	file string
+	err  error
+}
+
+// editInEditor opens a long or multi-line command in the person's editor
+// ($VISUAL, $EDITOR, else vi), as git does for a commit message: saving a
+// changed command approves it as edited; leaving it unchanged or empty
+// approves nothing.
+func (m *Model) editInEditor(r policy.Request) tea.Cmd {
+	f, err := os.CreateTemp("", "tend-request-*.sh")
+	if err != nil {
+		return reportErr(err)
+	}
+	_, err = f.WriteString(r.Command + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return reportErr(err)
+	}
+	editor := cmp.Or(os.Getenv("VISUAL"), os.Getenv("EDITOR"), "vi")
+	c := exec.Command("sh", "-c", editor+` "$1"`, "sh", f.Name())
+	id, file := r.ID, f.Name()
+	return tea.ExecProcess(c, func(err error) tea.Msg { return editedMsg{id, file, err} })
+}
+
+// applyEdited approves request msg.id as the person saved it in their
+// editor, if they changed it.
+func (m *Model) applyEdited(msg editedMsg) tea.Cmd {
+	b, rerr := os.ReadFile(msg.file)
+	os.Remove(msg.file)
+	r, ok := m.appr.current()
+	if i := m.appr.index(msg.id); i >= 0 {
+		r, ok = m.appr.at(i), true
+	}
+	v := strings.TrimRight(string(b), "\n")
+	switch {
+	case !ok || r.ID != msg.id:
+		return func() tea.Msg {
+			return statusMsg{levelWarn, "the request you were editing ended (timed out, or the agent gave up)"}
+		}
+	case msg.err != nil:
+		return reportErr(fmt.Errorf("the editor: %w", msg.err))
+	case rerr != nil:
+		return reportErr(rerr)
+	case strings.TrimSpace(v) == "":
+		return info("the edited command is empty: nothing approved")
+	case v == r.Command:
+		return info("unchanged: nothing approved (%s approves it as it is)", keyName(m.c.Keys.Approve.Approve))
+	}
+	return m.decide(r, policy.Answer{Approve: true, Command: v, By: decidedBy}, "approved as edited: "+oneLineEscaped(v))
 }
 
 // decide sends a decision on r to the queue. The request leaves the view

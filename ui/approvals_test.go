@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -661,5 +663,37 @@ func TestJobWaitingForInputIsAnnounced(t *testing.T) {
 	h.send(infosMsg{infos: infos}) // still waiting: no second bell
 	if len(h.raw) != 1 || !strings.Contains(h.raw[0], "tend: job "+string(agents.ID)+" waits for input") {
 		t.Fatalf("notifications %q", h.raw)
+	}
+}
+
+// e on a multi-line command opens the person's editor; what they save
+// there, changed, is approved as edited; unchanged or empty, nothing is.
+func TestEditInEditor(t *testing.T) {
+	t.Parallel()
+	multi := pushRequest()
+	multi.Command = "git fetch\ngit push --force origin HEAD:main"
+	for _, tc := range []struct {
+		saved   string
+		approve bool
+	}{{"git fetch\ngit push origin HEAD:topic\n", true}, {multi.Command + "\n", false}, {"\n", false}} {
+		h, f, _ := approvalHarness(t, "dark", multi)
+		h.toView(approvalsView)
+		cmd := h.m.handleApprovalKey(keyMsg("e"))
+		if cmd == nil || h.m.mode == modeApprEdit {
+			t.Fatalf("e on a multi-line command: mode %v, no editor", h.m.mode)
+		}
+		file := filepath.Join(t.TempDir(), "cmd.sh")
+		os.WriteFile(file, []byte(tc.saved), 0o600)
+		h.send(editedMsg{id: 3, file: file})
+		got := f.got()
+		switch {
+		case tc.approve && (len(got) != 1 || got[0].ans.Command != "git fetch\ngit push origin HEAD:topic"):
+			t.Errorf("saved %q: decisions %+v", tc.saved, got)
+		case !tc.approve && len(got) != 0:
+			t.Errorf("saved %q: decided %+v", tc.saved, got)
+		}
+		if _, err := os.Stat(file); err == nil {
+			t.Errorf("the temp file was left behind")
+		}
 	}
 }

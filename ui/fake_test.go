@@ -348,9 +348,32 @@ func keyMsg(name string) tea.KeyPressMsg {
 	case "ctrl+b":
 		return tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}
 	}
-	r := []rune(name)
+	var mod tea.KeyMod
+	parts := []string{name}
+	if len(name) > 1 {
+		parts = strings.Split(name, "+")
+	}
+	for _, p := range parts[:len(parts)-1] {
+		switch p {
+		case "ctrl":
+			mod |= tea.ModCtrl
+		case "alt":
+			mod |= tea.ModAlt
+		default:
+			panic("keyMsg: " + name)
+		}
+	}
+	last := parts[len(parts)-1]
+	if code, ok := map[string]rune{"left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome, "end": tea.KeyEnd,
+		"delete": tea.KeyDelete, "backspace": tea.KeyBackspace}[last]; ok {
+		return tea.KeyPressMsg{Code: code, Mod: mod}
+	}
+	r := []rune(last)
 	if len(r) != 1 {
 		panic("keyMsg: " + name)
+	}
+	if mod != 0 {
+		return tea.KeyPressMsg{Code: r[0], Mod: mod}
 	}
 	return tea.KeyPressMsg{Code: r[0], Text: name}
 }

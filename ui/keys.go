@@ -318,7 +318,7 @@ func (m *Model) pipeInputKey(id engine.JobID, msg tea.KeyPressMsg) tea.Cmd {
 	switch msg.String() {
 	case "enter":
 		line := m.input.value + "\n"
-		m.input.value = ""
+		m.input.set("")
 		return tea.Batch(m.in.send(m.be, input{id: id, data: []byte(line)}), m.auditCmd("stdin", id, line))
 	case "ctrl+d":
 		return tea.Batch(m.in.send(m.be, input{id: id, close: true}), m.auditCmd("close_stdin", id, ""),

@@ -87,6 +87,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case approvalsDirtyMsg:
 		return m.applyApprovals()
+	case editedMsg:
+		return m.applyEdited(msg)
 	case decidedMsg:
 		return m.applyDecided(msg)
 	case infosMsg:

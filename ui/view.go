@@ -442,9 +442,10 @@ func (m *Model) renderPane(w, h int) []string {
 	}
 	if m.focus == focusTerm && !p.pty {
 		// The stdin line of an attached pipe job takes the body's last row.
-		row := st.Prompt.Render(m.input.prompt) + st.Base.Render(m.input.value)
+		text, col := m.input.view(w-2-ansi.StringWidth(m.input.prompt), oneLine)
+		row := st.Prompt.Render(m.input.prompt) + st.Base.Render(text)
 		out[h-2] = st.BorderTerm.Render("│") + fit(st, row, w-2) + st.BorderTerm.Render("│")
-		m.cursor = tea.NewCursor(m.listWidth()+1+ansi.StringWidth(m.input.prompt+m.input.value), h-2)
+		m.cursor = tea.NewCursor(m.listWidth()+1+ansi.StringWidth(m.input.prompt)+col, h-2)
 	}
 	return out
 }
@@ -526,22 +527,19 @@ func (m *Model) renderHelpBar() string {
 	m.help.SetWidth(m.width - 1)
 	var bs []key.Binding
 	switch m.mode {
-	case modeFilter, modeCommand, modeSearch:
-		prompt := st.Prompt.Render(" "+m.input.prompt) + st.Base.Render(m.input.value)
-		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt+m.input.value), m.height-1)
+	case modeFilter, modeCommand, modeSearch, modeApprReason, modeApprEdit, modeApprPrefix:
+		// The line being typed: the cursor stays in view, and for an
+		// answer to a request hidden characters and newlines show as
+		// escapes.
 		hint := m.help.ShortHelpView(k.Input.ShortHelp())
-		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
-	case modeApprReason, modeApprEdit, modeApprPrefix:
-		// The line being typed: its end stays in view, and hidden
-		// characters and newlines show as escapes.
-		hint := m.help.ShortHelpView(k.Input.ShortHelp())
-		value := oneLineEscaped(m.input.value)
 		room := max(m.width-ansi.StringWidth(hint)-2-ansi.StringWidth(m.input.prompt)-1, 1)
-		if vw := ansi.StringWidth(value); vw > room {
-			value = "…" + ansi.TruncateLeft(value, vw-room+1, "")
+		style, show := st.Prompt, oneLine
+		if isApprovalMode(m.mode) {
+			style, show = st.Approval, oneLineEscaped
 		}
-		prompt := st.Approval.Render(" "+m.input.prompt) + st.Base.Render(value)
-		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt)+ansi.StringWidth(value), m.height-1)
+		text, col := m.input.view(room, show)
+		prompt := style.Render(" "+m.input.prompt) + st.Base.Render(text)
+		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt)+col, m.height-1)
 		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
 	case modeConfirmKill, modeConfirmQuit:
 		bs = k.Confirm.ShortHelp()
