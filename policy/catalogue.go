@@ -193,6 +193,7 @@ func init() {
 		{execBuiltin, []string{"exec"}},
 		{timeCmd, []string{"time"}},
 		{watch, []string{"watch"}},
+		{tendRun, []string{"tend"}},
 		{flock, []string{"flock"}},
 		{busybox, []string{"busybox", "toybox"}},
 		{chrootCmd, []string{"chroot"}},

@@ -360,3 +360,22 @@ func TestUnknownToolsByEffect(t *testing.T) {
 		}
 	}
 }
+
+// tend run runs its command: what it runs is classified as if run here,
+// whether as one shell line or as words.
+func TestTendRunIsAWrapper(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]Class{
+		"tend run -- rm -rf ~":                                                   Destructive,
+		"tend run -require -as codex -session s -- 'rm -rf ~'":                   Destructive,
+		"/usr/local/bin/tend run -state-dir /tmp/s git push --force origin main": Destructive,
+		"tend run -- ls -la":                                                     ReadOnly,
+		"tend run 'go test ./...'":                                               Write,
+		"tend wait 12 -for ready":                                                ReadOnly,
+		"tend setup claude":                                                      Write,
+	} {
+		if got := Classify(cmd, Env{Cwd: "/home/u/p", Home: "/home/u"}).Class; got != want {
+			t.Errorf("%s: %v, want %v", cmd, got, want)
+		}
+	}
+}

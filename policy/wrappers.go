@@ -291,6 +291,27 @@ func watch(iv *inv) {
 	}
 }
 
+// tend run [opts] [--] CMD runs CMD as a job of the running tend, or
+// directly when none runs: one operand is a shell command line, several
+// are a command. tend setup writes an agent's settings; the other
+// subcommands read, or serve.
+func tendRun(iv *inv) {
+	if len(iv.args) < 2 || !iv.args[1].ok || iv.args[1].s != "run" {
+		if len(iv.args) > 1 && iv.args[1].s == "setup" {
+			iv.flag(Write, "")
+		}
+		return
+	}
+	rest := iv.args[1:]
+	i := skipOpts(rest, "-state-dir", "--state-dir", "-as", "--as", "-session", "--session")
+	switch {
+	case i == len(rest)-1:
+		iv.shell(rest[i], iv.sc)
+	case i < len(rest):
+		iv.exec(rest[i:])
+	}
+}
+
 // flock [opts] file command…, or flock [opts] file -c 'code'.
 func flock(iv *inv) {
 	args := iv.args
