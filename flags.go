@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"tend/engine"
@@ -77,8 +78,8 @@ func (c *common) open(logger *slog.Logger, watched, headless bool) (*app.App, er
 // the flag set's output).
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
 	for _, a := range args {
-		if a == "--" {
-			break
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break // an operand: what follows may be a command's own flags
 		}
 		if a == "-h" || a == "-help" || a == "--help" || a == "--h" {
 			fs.SetOutput(stdout)

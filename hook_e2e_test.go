@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +127,8 @@ func TestHookClaude(t *testing.T) {
 	// Codex: a held command waits for the person too; what Codex's hooks
 	// cannot take (ask, a plain allow) is no opinion.
 	ch = agentHook(t, "codex", state, push, repo)
+	s.waitFor("⚠ ask git push --force")
+	s.keys("A") // keys were pressed just now: it is not selected by itself
 	s.waitFor("codex Bash tool asks to run a destructive command")
 	s.keys("n")
 	if o := decided(t, ch).HookSpecificOutput; o.PermissionDecision != "deny" {
@@ -204,6 +207,47 @@ func TestRun(t *testing.T) {
 	}
 	testkit.WaitUntil(t, 10*time.Second, "the job to end", func() bool { return testkit.CountMarked(mark) == 0 })
 
+	// An interpreter reading the caller's piped stdin runs code tend
+	// cannot see: it waits for the person, and n denies it (exit 126).
+	cmd = exec.Command(tendBin, "run", "--state-dir", state, "--", "bash")
+	cmd.Stdin = strings.NewReader("echo from-stdin\n")
+	var denied bytes.Buffer
+	cmd.Stderr = &denied
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("bash runs commands read from a pipe")
+	s.keys("n")
+	if err := cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 126 || !strings.Contains(denied.String(), "denied") {
+		t.Fatalf("piped bash after n: %v, %q", err, denied.String())
+	}
+
+	// SIGINT while it waits for the person withdraws it: tend run ends
+	// (130) and the request says so.
+	cmd = exec.Command(tendBin, "run", "--state-dir", state, "-n", "--", "git push --force origin HEAD:main")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor("ask git push --force")
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("SIGINT while held: %v", err)
+	}
+	s.waitFor("was withdrawn by its agent")
+
+	// A signal reaches a job that does not read the stdin it is sent.
+	mark = testkit.NewMark()
+	cmd = exec.Command(tendBin, "run", "--state-dir", state, "--", "sleep "+mark)
+	cmd.Stdin = io.LimitReader(zeros{}, 64<<20)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitUntil(t, 10*time.Second, "the job to start", func() bool { return testkit.CountMarked(mark) == 2 })
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("SIGINT behind stdin: %v", err)
+	}
+
 	// No tend: it says so and runs the command itself; -require refuses.
 	none := testkit.PrivateDir(t)
 	direct := exec.Command(tendBin, "run", "--state-dir", none, "--", "sh", "-c", "exit 4")
@@ -250,6 +294,14 @@ func TestWaitAndWake(t *testing.T) {
 	}
 	if _, code := wait(job, "--timeout", "50ms"); code != 124 {
 		t.Fatalf("--timeout: %d", code)
+	}
+	if _, code := wait(job, "--for", "(unclosed"); code != 2 {
+		t.Fatalf("a bad -for: %d", code)
+	}
+	// A line still being written is not matched before it ends.
+	half := start(`printf 'listening on :80'; sleep 0.3; printf '80\n'; sleep 5`)
+	if out, code := wait(half, "--for", ":[0-9]+$"); code != 0 || !strings.Contains(out, `printed ":8080"`) {
+		t.Fatalf("--for a whole line: %d %q", code, out)
 	}
 
 	// The wake-up hook, fed what Claude Code gives a PostToolUse hook.
@@ -340,6 +392,25 @@ func TestSetupClaude(t *testing.T) {
 	if after, _ := os.ReadFile(settings); !bytes.Equal(before, after) {
 		t.Errorf("the second run changed the settings")
 	}
+
+	// A tend under another name, in a path with a space, still knows its
+	// own hooks from the person's: it replaces tend's, keeps theirs.
+	dev := filepath.Join(t.TempDir(), "my tools", "tend-dev")
+	os.MkdirAll(filepath.Dir(dev), 0o700)
+	if b, err := os.ReadFile(tendBin); err != nil || os.WriteFile(dev, b, 0o700) != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		cmd := exec.Command(dev, "setup", "claude")
+		cmd.Env = append(os.Environ(), "HOME="+home)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("setup as tend-dev: %v\n%s", err, out)
+		}
+	}
+	b, _ = os.ReadFile(settings)
+	if !strings.Contains(string(b), `"my-linter"`) || strings.Count(string(b), "hook claude\"") != 1 || !strings.Contains(string(b), "tend-dev") {
+		t.Errorf("settings after tend-dev's setup:\n%s", b)
+	}
 }
 
 // With no person watching, a held command is put to the agent's own user
@@ -407,4 +478,12 @@ func TestHeadlessElicitation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zeros reads as an endless run of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

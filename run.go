@@ -38,6 +38,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	as := fs.String("as", "tend run", "who runs it, as the person sees it (an agent's name: claude-code)")
 	session := fs.String("session", "", "the agent's session id, for the record")
 	require := fs.Bool("require", false, "with no tend running, fail (exit 125) instead of running CMD directly")
+	noStdin := fs.Bool("n", false, "give CMD no stdin (as ssh -n): tend run otherwise forwards all of its own, which in a loop reading a file takes the rest of it")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: tend run [flags] [--] CMD [ARG…]
 
@@ -73,6 +74,9 @@ Flags:
 		fmt.Fprintf(stderr, "tend run: %v\n", err)
 		return 1
 	}
+	if *noStdin {
+		stdin = nil
+	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, relayed...)
 	defer signal.Stop(sigs)
@@ -88,7 +92,7 @@ Flags:
 	}
 	defer c.Close()
 	res, err := c.Run(control.RunParams{
-		Command: command, Cwd: cwd, Env: os.Environ(),
+		Command: command, Cwd: cwd, Env: os.Environ(), Stdin: stdinKind(stdin),
 		Origin: control.Origin{Client: *as, Session: *session},
 	}, stdin, stdout, stderr, sigs, nil)
 	switch {
@@ -98,6 +102,8 @@ Flags:
 	case res.Status == "denied":
 		fmt.Fprintf(stderr, "tend run: denied: %s\n", res.Denied)
 		return exitDenied
+	case res.Status == "withdrawn":
+		fmt.Fprintf(stderr, "tend run: %s before it started: withdrawn\n", res.Signal)
 	case res.Lost > 0:
 		fmt.Fprintf(stderr, "tend run: %d bytes of the job's output were lost on the way (tend keeps them all in job %s's log)\n", res.Lost, res.Job)
 	}
@@ -159,4 +165,24 @@ func shellJoin(words []string) string {
 		q[i] = s
 	}
 	return strings.Join(q, " ")
+}
+
+// stdinKind says what stdin is, for the policy: "terminal", "none"
+// (/dev/null) or "pipe" (anything else: its content is not seen).
+func stdinKind(stdin io.Reader) string {
+	if stdin == nil {
+		return "none"
+	}
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return "pipe"
+	}
+	if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err == nil {
+		return "terminal"
+	}
+	var st, null unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) == nil && unix.Stat("/dev/null", &null) == nil && st.Rdev == null.Rdev && st.Mode&unix.S_IFMT == unix.S_IFCHR {
+		return "none"
+	}
+	return "pipe"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -13,6 +14,9 @@ import (
 	"reflect"
 	"strings"
 
+	"mvdan.cc/sh/v3/shell"
+
+	"tend/internal/config"
 	"tend/policy"
 )
 
@@ -23,6 +27,7 @@ func runSetup(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	route := fs.Bool("route", false, "make the hook route every allowed Bash command through tend run, so each is a job you see")
 	dry := fs.Bool("n", false, "print what would change, change nothing")
+	cfgPath := fs.String("config", config.DefaultPath(), "tend's config file, whose approval timeout the hook's own must exceed")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: tend setup claude [-route] [-n]
        tend setup codex | gemini | cursor   (prints what to add)
@@ -70,20 +75,30 @@ Flags:
 	if *route {
 		hook += " --route"
 	}
-	// The hook waits as long as tend may wait for an answer, and a bit.
-	timeout := int((policy.DefaultApprovalTimeout).Seconds()) + 60
+	// The hook waits as long as tend may wait for an answer, and a bit:
+	// killed before, it would leave the decision to Claude Code's rules.
+	cfg, err := config.Load(*cfgPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "tend setup: %v\n", err)
+		return 1
+	}
+	timeout := int(cmp.Or(cfg.Approval.Timeout.Duration, policy.DefaultApprovalTimeout).Seconds()) + 60
 	edits := []struct {
 		path string
-		edit func(map[string]any) []string
+		edit func(map[string]any) ([]string, error)
 	}{
-		{filepath.Join(home, ".claude.json"), func(doc map[string]any) []string {
+		{filepath.Join(home, ".claude.json"), func(doc map[string]any) ([]string, error) {
 			want := map[string]any{"type": "stdio", "command": self, "args": []any{"mcp"}, "env": map[string]any{}}
 			return setKey(doc, []string{"mcpServers", "tend"}, want)
 		}},
-		{filepath.Join(home, ".claude", "settings.json"), func(doc map[string]any) []string {
-			changed := addHook(doc, "PreToolUse", "Bash", map[string]any{"type": "command", "command": hook, "timeout": timeout})
+		{filepath.Join(home, ".claude", "settings.json"), func(doc map[string]any) ([]string, error) {
+			changed, err := addHook(doc, "PreToolUse", "Bash", map[string]any{"type": "command", "command": hook, "timeout": timeout})
+			if err != nil {
+				return nil, err
+			}
 			wake := map[string]any{"type": "command", "command": shellJoin([]string{self, "hook", "claude-wake"}), "asyncRewake": true, "timeout": 86400}
-			return append(changed, addHook(doc, "PostToolUse", "mcp__tend__terminal_job_start|mcp__tend__terminal_exec", wake)...)
+			more, err := addHook(doc, "PostToolUse", "mcp__tend__terminal_job_start|mcp__tend__terminal_exec", wake)
+			return append(changed, more...), err
 		}},
 	}
 	for _, e := range edits {
@@ -107,9 +122,13 @@ Flags:
 }
 
 // editJSON reads the JSON object at path (none: empty), lets edit change
-// it, and writes it back when it changed, after copying the old file to
-// path.tend-backup; by rename, keeping its mode. It returns what changed.
-func editJSON(path string, edit func(map[string]any) []string, dry bool) ([]string, error) {
+// it, and writes it back when it changed: by rename, keeping its mode, to
+// the file a symlink at path points to; the first time, the old file is
+// copied to path.tend-backup. It returns what changed.
+func editJSON(path string, edit func(map[string]any) ([]string, error), dry bool) ([]string, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	doc := map[string]any{}
 	old, err := os.ReadFile(path)
 	mode := fs.FileMode(0o600)
@@ -130,7 +149,10 @@ func editJSON(path string, edit func(map[string]any) []string, dry bool) ([]stri
 			}
 		}
 	}
-	changed := edit(doc)
+	changed, err := edit(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if len(changed) == 0 || dry {
 		return changed, nil
 	}
@@ -144,7 +166,7 @@ func editJSON(path string, edit func(map[string]any) []string, dry bool) ([]stri
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	if old != nil {
+	if _, err := os.Lstat(path + ".tend-backup"); old != nil && errors.Is(err, fs.ErrNotExist) {
 		if err := os.WriteFile(path+".tend-backup", old, mode); err != nil {
 			return nil, err
 		}
@@ -170,10 +192,13 @@ func editJSON(path string, edit func(map[string]any) []string, dry bool) ([]stri
 
 // setKey sets doc[keys…] to want, making the objects on the way; it says
 // what it did, or nothing when the value was already want.
-func setKey(doc map[string]any, keys []string, want any) []string {
-	for _, k := range keys[:len(keys)-1] {
+func setKey(doc map[string]any, keys []string, want any) ([]string, error) {
+	for i, k := range keys[:len(keys)-1] {
 		next, ok := doc[k].(map[string]any)
-		if !ok {
+		switch {
+		case !ok && doc[k] != nil:
+			return nil, fmt.Errorf("%s is not an object: mend it, then run tend setup again", strings.Join(keys[:i+1], "."))
+		case !ok:
 			next = map[string]any{}
 			doc[k] = next
 		}
@@ -182,26 +207,32 @@ func setKey(doc map[string]any, keys []string, want any) []string {
 	last := keys[len(keys)-1]
 	old, had := doc[last]
 	if had && reflect.DeepEqual(normal(old), normal(want)) {
-		return nil
+		return nil, nil
 	}
 	doc[last] = want
 	verb := "added"
 	if had {
 		verb = "replaced"
 	}
-	return []string{fmt.Sprintf("%s %s", verb, strings.Join(keys, "."))}
+	return []string{fmt.Sprintf("%s %s", verb, strings.Join(keys, "."))}, nil
 }
 
 // addHook puts handler under hooks.event in the group for matcher, once:
 // a handler of tend's for the same subcommand is replaced, anything else
 // kept.
-func addHook(doc map[string]any, event, matcher string, handler map[string]any) []string {
+func addHook(doc map[string]any, event, matcher string, handler map[string]any) ([]string, error) {
 	hooks, ok := doc["hooks"].(map[string]any)
-	if !ok {
+	switch {
+	case !ok && doc["hooks"] != nil:
+		return nil, errors.New("hooks is not an object: mend it, then run tend setup again")
+	case !ok:
 		hooks = map[string]any{}
 		doc["hooks"] = hooks
 	}
-	groups, _ := hooks[event].([]any)
+	groups, ok := hooks[event].([]any)
+	if !ok && hooks[event] != nil {
+		return nil, fmt.Errorf("hooks.%s is not a list: mend it, then run tend setup again", event)
+	}
 	mine := tendSubcommand(handler["command"])
 	for _, g := range groups {
 		grp, ok := g.(map[string]any)
@@ -211,28 +242,33 @@ func addHook(doc map[string]any, event, matcher string, handler map[string]any) 
 		hs, _ := grp["hooks"].([]any)
 		for i, h := range hs {
 			hm, ok := h.(map[string]any)
-			if !ok || tendSubcommand(hm["command"]) != mine {
+			if !ok || mine == "" || tendSubcommand(hm["command"]) != mine {
 				continue
 			}
 			if reflect.DeepEqual(normal(hm), normal(handler)) {
-				return nil
+				return nil, nil
 			}
 			hs[i] = handler
-			return []string{fmt.Sprintf("replaced the %s hook %q on %s", event, handler["command"], matcher)}
+			return []string{fmt.Sprintf("replaced the %s hook %q on %s", event, handler["command"], matcher)}, nil
 		}
 		grp["hooks"] = append(hs, handler)
-		return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}
+		return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}, nil
 	}
 	hooks[event] = append(groups, map[string]any{"matcher": matcher, "hooks": []any{handler}})
-	return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}
+	return []string{fmt.Sprintf("added the %s hook %q on %s", event, handler["command"], matcher)}, nil
 }
 
-// tendSubcommand is "hook claude" for a command that runs some tend's
-// hook claude, else "".
+// tendSubcommand is "hook claude" for a command that runs this tend's, or
+// one named tend's, hook claude (the same for claude-wake), else "": a
+// hook of anyone else's is never taken for tend's.
 func tendSubcommand(cmd any) string {
 	s, _ := cmd.(string)
-	f := strings.Fields(s)
-	if len(f) < 3 || filepath.Base(strings.Trim(f[0], `'"`)) != "tend" || f[1] != "hook" {
+	f, err := shell.Fields(s, func(string) string { return "" })
+	if err != nil || len(f) < 3 || f[1] != "hook" {
+		return ""
+	}
+	self, _ := os.Executable()
+	if f[0] != self && filepath.Base(f[0]) != "tend" {
 		return ""
 	}
 	return f[1] + " " + f[2]

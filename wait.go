@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -18,10 +19,11 @@ import (
 
 // The exit codes of tend wait.
 const (
-	waitOK      = 0   // the job ended with status 0, or -for matched
-	waitFailed  = 1   // the job ended otherwise (an exit code, a signal), or -for never matched
-	waitTimeout = 124 // -timeout passed first (as timeout(1) says it)
-	waitNoJob   = 125 // no tend, or no such job
+	waitOK        = 0   // the job ended with status 0, or -for matched
+	waitFailed    = 1   // the job ended otherwise (an exit code, a signal), or -for never matched
+	waitTimeout   = 124 // -timeout passed first (as timeout(1) says it)
+	waitNoJob     = 125 // no tend, or no such job
+	waitSignalled = 130 // interrupted
 )
 
 // runWait is tend wait JOB: block until a job of the running tend ends
@@ -42,7 +44,7 @@ runtime, its last lines.
 
 Exit status: 0 it ended with status 0 (or -for matched), 1 it ended
 otherwise (or ended before -for matched), 124 -timeout passed, 125 no tend
-or no such job, 2 bad usage.
+or no such job, 130 interrupted, 2 bad usage.
 
 Flags:
 `)
@@ -60,6 +62,10 @@ Flags:
 		fmt.Fprintln(stderr, "tend wait: say which job: tend wait JOB")
 		return 2
 	}
+	if _, err := regexp.Compile(*pattern); err != nil {
+		fmt.Fprintf(stderr, "tend wait: -for %q: %v\n", *pattern, err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if *timeout > 0 {
@@ -72,6 +78,8 @@ Flags:
 	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintf(stderr, "tend wait: job %s: no end within %s\n", job, *timeout)
 		return waitTimeout
+	case errors.Is(err, context.Canceled):
+		return waitSignalled
 	case err != nil:
 		fmt.Fprintf(stderr, "tend wait: %v\n", err)
 		return waitNoJob

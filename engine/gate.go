@@ -17,6 +17,10 @@ type GateRequest struct {
 	Origin      Origin
 	Description string
 	Answered    *Approval // see [Spec].Answered
+	// Stdin is what the command will read on its stdin, when known;
+	// StdinForwarded says it reads what another program sends at run time.
+	Stdin          []byte
+	StdinForwarded bool
 }
 
 // Verdict is a gate's answer.

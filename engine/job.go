@@ -454,6 +454,9 @@ type Spec struct {
 	// gave through its client (MCP elicitation), for the gate to apply
 	// when no person watches tend. Only tend's code sets it.
 	Answered *Approval
+	// StdinForwarded says stdin carries what another program sends at run
+	// time (tend run's caller's stdin), which the gate cannot see.
+	StdinForwarded bool
 }
 
 // Start validates spec, passes it through the gate and starts it as a job in
@@ -495,7 +498,8 @@ func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd stri
 	if e.cfg.Gate == nil {
 		return argv, cwd, v, nil
 	}
-	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description, Answered: spec.Answered})
+	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description, Answered: spec.Answered,
+		Stdin: spec.Stdin, StdinForwarded: spec.StdinForwarded})
 	if v.Deny != "" {
 		return nil, "", v, &DeniedError{Reason: v.Deny, Approval: v.Approval}
 	}

@@ -7,7 +7,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,10 +38,12 @@ func (s *Server) askUser(req *mcp.CallToolRequest, spec *engine.Spec) (*mcp.Call
 	if !ask {
 		return nil, nil
 	}
-	state := s.questionState(spec)
 	resp, answered := req.Params.InputResponses[approvalInput]
 	if !answered {
 		msg := fmt.Sprintf("tend: %s asks to run\n\n%s\n\nin %s\n\nwhy it needs you: %s", spec.Origin, spec.Command, spec.Cwd, strings.Join(reasons, "; "))
+		if len(spec.Stdin) > 0 {
+			msg += fmt.Sprintf("\n\nwith this on its stdin:\n%s", truncated(spec.Stdin, 2000))
+		}
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
 				Mode: "form", Message: msg,
@@ -51,11 +56,11 @@ func (s *Server) askUser(req *mcp.CallToolRequest, spec *engine.Spec) (*mcp.Call
 					"required": []string{"decision"},
 				},
 			}},
-			RequestState: state,
+			RequestState: s.questionState(spec, time.Now().Add(answerWithin)),
 		}, nil
 	}
-	if !hmac.Equal([]byte(req.Params.RequestState), []byte(state)) {
-		return nil, errors.New("the answer to tend's question does not match the question asked: ask again without inputResponses")
+	if !s.answerFresh(spec, req.Params.RequestState) {
+		return nil, errors.New("the answer to tend's question does not match the question asked, or came too late: call again without inputResponses")
 	}
 	r, ok := resp.(*mcp.ElicitResult)
 	if !ok {
@@ -74,16 +79,45 @@ func (s *Server) askUser(req *mcp.CallToolRequest, spec *engine.Spec) (*mcp.Call
 	return nil, nil
 }
 
-// questionState binds a question to its command, directory and session,
-// signed with a key of this server's, so that an answer cannot be replayed
-// for another command.
-func (s *Server) questionState(spec *engine.Spec) string {
+// questionState binds a question to the call it is about (tool, command,
+// directory, stdin, client) and to a time after which its answer is
+// refused, signed with a key of this server's: an answer cannot be
+// replayed for another command, nor long after. It has no session: a
+// 2026-07-28 call over HTTP has none that lasts.
+func (s *Server) questionState(spec *engine.Spec, until time.Time) string {
+	exp := strconv.FormatInt(until.Unix(), 10)
 	m := hmac.New(sha256.New, s.key[:])
-	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s", spec.Command, spec.Cwd, spec.Origin.Session, spec.Origin.Client)
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	sum := sha256.Sum256(spec.Stdin)
+	fmt.Fprintf(m, "%s\x00%s\x00%s\x00%s\x00%x\x00%s", spec.Origin.Tool, spec.Command, spec.Cwd, spec.Origin.Client, sum, exp)
+	return exp + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
+
+// answerFresh reports whether state is this server's for spec and its
+// time has not passed.
+func (s *Server) answerFresh(spec *engine.Spec, state string) bool {
+	exp, _, ok := strings.Cut(state, ".")
+	sec, err := strconv.ParseInt(exp, 10, 64)
+	if !ok || err != nil || time.Now().Unix() > sec {
+		return false
+	}
+	return hmac.Equal([]byte(state), []byte(s.questionState(spec, time.Unix(sec, 0))))
+}
+
+// answerWithin is how long the user has to answer a question.
+const answerWithin = 15 * time.Minute
 
 func newKey() (k [32]byte) {
 	rand.Read(k[:])
 	return k
+}
+
+// truncated is b as text, cut to n bytes at a rune boundary.
+func truncated(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n]) + "…"
 }

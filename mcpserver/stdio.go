@@ -129,6 +129,7 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *infl
 		if len(bytes.TrimSpace(line)) > 0 || tooLong {
 			switch {
 			case tooLong:
+				pending.add(1) // the reply counts itself answered
 				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
 			default:
 				if code, msg := check(line); code != 0 {

@@ -156,8 +156,9 @@ func (iv *inv) exec(args []arg) {
 }
 
 // shell re-parses code that this command runs as a shell script (bash -c,
-// eval, trap, ssh …), one level deeper. It returns the working directory
-// the code ends in ("" if unknown), for eval.
+// eval, trap, ssh …), one level deeper, its commands reading this one's
+// stdin. It returns the working directory the code ends in ("" if
+// unknown), for eval.
 func (iv *inv) shell(code arg, sc *scope) string {
 	if !code.ok {
 		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.shown()))
@@ -165,7 +166,7 @@ func (iv *inv) shell(code arg, sc *scope) string {
 	}
 	sub := *sc
 	sub.depth++
-	iv.c.script(code.s, &sub, &iv.idx)
+	iv.c.script(code.s, &sub, &iv.idx, iv.in)
 	return sub.cwd
 }
 

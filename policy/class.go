@@ -46,6 +46,23 @@ func (c Class) Held() bool { return c >= Destructive }
 type Env struct {
 	Cwd  string // working directory (absolute); "" = unknown
 	Home string // $HOME; "" = os.UserHomeDir()
+	// Stdin is what the command reads on its standard input, when it is
+	// known (terminal_exec's stdin); StdinForwarded says it reads what
+	// another program sends it at run time (tend run's caller's stdin),
+	// which the policy cannot see: code run from there is held.
+	Stdin          []byte
+	StdinForwarded bool
+}
+
+// stdinSource is what env says the command's stdin carries.
+func (env Env) stdinSource() source {
+	switch {
+	case env.StdinForwarded:
+		return source{kind: srcPipe}
+	case len(env.Stdin) > 0:
+		return source{kind: srcText, text: string(env.Stdin)}
+	}
+	return source{}
 }
 
 // Result is a classification: the most severe class over every simple

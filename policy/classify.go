@@ -52,7 +52,7 @@ func classify(command string, env Env, budget time.Duration) (res Result) {
 			res = unparseable(fmt.Sprintf("internal error while classifying: %v", r))
 		}
 	}()
-	c.script(command, c.top(), nil)
+	c.script(command, c.top(), nil, env.stdinSource())
 	return c.result()
 }
 
@@ -217,7 +217,8 @@ func (c *classifier) result() Result {
 
 // script parses src and walks it. parent is the command that runs it
 // (bash -c, eval, …) or nil at the top; parse failures are recorded there.
-func (c *classifier) script(src string, sc *scope, parent *int) {
+// in is what the script reads on its stdin: the runner's.
+func (c *classifier) script(src string, sc *scope, parent *int, in source) {
 	if c.whole == "" {
 		c.whole = src
 	}
@@ -244,7 +245,7 @@ func (c *classifier) script(src string, sc *scope, parent *int) {
 	sc.vars = c.scanVars(f, sc)
 	seen := map[*syntax.CallExpr]bool{}
 	w := &walker{c: c, seen: seen}
-	w.stmts(f.Stmts, sc, source{})
+	w.stmts(f.Stmts, sc, in)
 	// Every CallExpr anywhere in the tree must have been classified; a node
 	// kind the walker does not know would otherwise hide a command.
 	missed := false

@@ -379,3 +379,33 @@ func TestTendRunIsAWrapper(t *testing.T) {
 		}
 	}
 }
+
+// What a command reads on its stdin counts: known text is classified as
+// the code it is; stdin forwarded from elsewhere, unseen, holds an
+// interpreter that reads it.
+func TestStdinOfTheCommand(t *testing.T) {
+	t.Parallel()
+	env := Env{Cwd: "/home/u/p", Home: "/home/u"}
+	if got := Classify("bash", env).Class; got.Held() {
+		t.Errorf("bash with nothing on stdin: %v", got)
+	}
+	known := env
+	known.Stdin = []byte("rm -rf ~\n")
+	if got := Classify("bash", known).Class; got != Destructive {
+		t.Errorf("bash reading rm -rf ~: %v", got)
+	}
+	known.Stdin = []byte("ls -la\n")
+	if got := Classify("sh -s", known).Class; got.Held() {
+		t.Errorf("sh reading ls: %v", got)
+	}
+	fwd := env
+	fwd.StdinForwarded = true
+	for _, cmd := range []string{"bash", "python3", "sh -c 'bash -s'"} {
+		if got := Classify(cmd, fwd).Class; !got.Held() {
+			t.Errorf("%s reading forwarded stdin: %v", cmd, got)
+		}
+	}
+	if got := Classify("wc -l", fwd).Class; got.Held() {
+		t.Errorf("wc -l reading forwarded stdin: %v", got)
+	}
+}

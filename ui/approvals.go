@@ -363,7 +363,7 @@ func (m *Model) applyEdited(msg editedMsg) tea.Cmd {
 	if i := m.appr.index(msg.id); i >= 0 {
 		r, ok = m.appr.at(i), true
 	}
-	v := strings.TrimRight(string(b), "\n")
+	v := strings.TrimRight(string(b), "\n") // editors end the file with one
 	switch {
 	case !ok || r.ID != msg.id:
 		return func() tea.Msg {
@@ -375,7 +375,7 @@ func (m *Model) applyEdited(msg editedMsg) tea.Cmd {
 		return reportErr(rerr)
 	case strings.TrimSpace(v) == "":
 		return info("the edited command is empty: nothing approved")
-	case v == r.Command:
+	case v == strings.TrimRight(r.Command, "\n"):
 		return info("unchanged: nothing approved (%s approves it as it is)", keyName(m.c.Keys.Approve.Approve))
 	}
 	return m.decide(r, policy.Answer{Approve: true, Command: v, By: decidedBy}, "approved as edited: "+oneLineEscaped(v))
@@ -464,14 +464,14 @@ const idleAfter = 2 * time.Second
 
 // idle reports whether a new request may take the job list's selection:
 // the list is shown with the keyboard on it and nothing open, no request
-// is selected yet, and nothing is selected or no key was pressed for
-// idleAfter.
+// is selected yet, and no key was pressed for idleAfter (so that a key
+// meant for a job, or a second y meant for the request before, never
+// answers one the person has not seen).
 func (m *Model) idle() bool {
 	if m.view != jobsView || m.focus != focusList || m.mode != modeNone || m.pane.copying || m.listAppr {
 		return false
 	}
-	_, sel := m.selectedInfo()
-	return !sel || m.now().Sub(m.lastKey) >= idleAfter
+	return m.now().Sub(m.lastKey) >= idleAfter
 }
 
 // showOldestApproval shows the oldest pending request, as the person

@@ -697,3 +697,22 @@ func TestEditInEditor(t *testing.T) {
 		}
 	}
 }
+
+// A second y, meant for the request just answered, never answers the next
+// one: a request that arrives right after a key press is not selected.
+func TestDoubleYAnswersOnlyTheFirst(t *testing.T) {
+	t.Parallel()
+	h, f, _ := approvalHarness(t, "dark")
+	f.add(pushRequest())
+	h.send(approvalsDirtyMsg{})
+	h.press("y")
+	next := pushRequest()
+	next.ID = 4
+	f.finish(3)
+	f.add(next)
+	h.send(approvalsDirtyMsg{})
+	h.press("y")
+	if got := f.got(); len(got) != 1 || got[0].id != 3 {
+		t.Fatalf("decisions %+v", got)
+	}
+}

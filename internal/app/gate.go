@@ -33,7 +33,7 @@ func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
 // is let through unasked: the caller runs it through the gate later.
 func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out engine.Verdict, v policy.Verdict, unasked bool) {
 	home, _ := os.UserHomeDir()
-	v = g.policy.Check(r.Command, policy.Env{Cwd: r.Cwd, Home: home})
+	v = g.policy.Check(r.Command, policy.Env{Cwd: r.Cwd, Home: home, Stdin: r.Stdin, StdinForwarded: r.StdinForwarded})
 	if v.Class.Held() {
 		out.Warning = v.Class.String() + ": " + strings.Join(v.Reasons, "; ")
 	}
@@ -54,7 +54,7 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 	}
 	// Ask.
 	switch {
-	case g.approvals == nil && r.Answered != nil:
+	case g.approvals == nil && r.Answered != nil && !g.denyAlone:
 		// The agent's user answered through their client.
 		out.Approval = r.Answered
 		if r.Answered.Decision != "allow" {
@@ -134,12 +134,14 @@ func (a *App) Check(ctx context.Context, p control.CheckParams) control.CheckRes
 	return res
 }
 
-// WouldAsk reports whether command would wait for a person who is not
-// there: it is held and no person watches (the headless fallback would
-// decide). Then an agent's client that can ask its own user (MCP
-// elicitation) is asked instead; reasons say why it is held.
+// WouldAsk reports whether command is held and would run anyway, with a
+// warning, because no person watches (the headless fallback "warn"). Then
+// an agent's client that can ask its own user (MCP elicitation) is asked
+// instead: that can only add a question where nobody would be asked. With
+// approval.headless = "deny" the denial stands. reasons say why it is
+// held.
 func (a *App) WouldAsk(command, cwd string, origin engine.Origin) (reasons []string, ask bool) {
-	if a.gate.approvals != nil {
+	if a.gate.approvals != nil || a.gate.denyAlone {
 		return nil, false
 	}
 	_, v, unasked := a.gate.judge(context.Background(), engine.GateRequest{Command: command, Cwd: cwd, Origin: origin}, true)

@@ -34,6 +34,7 @@ func (a *App) Notify(kind, title, body string) {
 		cmd.Stdin = bytes.NewReader(event)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		cmd.WaitDelay = time.Second // a child of its that holds the pipe open is not waited for
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			a.logger.Warn("the notify command failed", "command", a.notify, "err", err, "output", string(out))

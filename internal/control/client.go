@@ -75,31 +75,43 @@ func (c *Client) Wait(ctx context.Context, p WaitParams) (WaitResult, error) {
 }
 
 // Run runs p.Command as a job of the tend and waits for it: its stdout and
-// stderr are written to stdout and stderr as they come, stdin (when not
-// nil) is forwarded until it ends, and each signal from sigs is passed to
-// the job. started, when not nil, is told the job's id.
+// stderr are written to stdout and stderr as they come, stdin is forwarded
+// until it ends (nil: the job's stdin is closed at once), and each signal
+// from sigs is passed to the job. A signal that comes before the job
+// starts (while it waits for a person) withdraws it: the result's status
+// is then "withdrawn".
+// started, when not nil, is told the job's id.
 func (c *Client) Run(p RunParams, stdin io.Reader, stdout, stderr io.Writer, sigs <-chan os.Signal, started func(job string)) (RunResult, error) {
 	p.Version = Version
 	done := make(chan struct{})
 	defer close(done)
-	var once sync.Once
-	begin := func() {
-		if stdin != nil {
-			go c.pumpStdin(stdin)
-		}
-		go func() {
-			for {
-				select {
-				case s := <-sigs:
-					if sig, ok := s.(unix.Signal); ok {
-						c.w.notify("tend/signal", Signal{Signal: unix.SignalName(sig)})
-					}
-				case <-done:
+	var (
+		mu        sync.Mutex
+		running   bool
+		withdrawn string // the signal that withdrew it
+	)
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				sig, ok := s.(unix.Signal)
+				if !ok {
+					continue
+				}
+				mu.Lock()
+				if !running {
+					withdrawn = unix.SignalName(sig)
+					mu.Unlock()
+					c.conn.Close()
 					return
 				}
+				mu.Unlock()
+				c.w.notify("tend/signal", Signal{Signal: unix.SignalName(sig)})
+			case <-done:
+				return
 			}
-		}()
-	}
+		}
+	}()
 	var res RunResult
 	err := c.call("tend/run", p, &res, func(m message) error {
 		switch m.Method {
@@ -109,7 +121,16 @@ func (c *Client) Run(p RunParams, stdin io.Reader, stdout, stderr io.Writer, sig
 			if started != nil {
 				started(s.Job)
 			}
-			once.Do(begin)
+			mu.Lock()
+			first := !running
+			running = true
+			mu.Unlock()
+			switch {
+			case first && stdin != nil:
+				go c.pumpStdin(stdin)
+			case first:
+				c.w.notify("tend/stdin", Stdin{EOF: true})
+			}
 		case "tend/output":
 			var o Output
 			if err := json.Unmarshal(m.Params, &o); err != nil {
@@ -125,6 +146,11 @@ func (c *Client) Run(p RunParams, stdin io.Reader, stdout, stderr io.Writer, sig
 		}
 		return nil
 	})
+	mu.Lock()
+	defer mu.Unlock()
+	if withdrawn != "" && err != nil {
+		return RunResult{Status: "withdrawn", Signal: withdrawn}, nil
+	}
 	return res, err
 }
 

@@ -86,6 +86,10 @@ type RunParams struct {
 	Cwd     string   `json:"cwd"`
 	Env     []string `json:"env,omitempty"` // the caller's environment, over tend's
 	Origin  Origin   `json:"origin"`
+	// Stdin says what the caller's stdin is: "pipe" (a pipe or a file,
+	// whose content the policy cannot see: an interpreter reading it is
+	// held), "terminal" (a person types) or "none".
+	Stdin string `json:"stdin,omitempty"`
 }
 
 // Output is a piece of a job's stdout or stderr.

@@ -49,17 +49,24 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) {
 	}
 	// Whatever the client sends next is for the request in flight; the
 	// connection closing withdraws it.
-	msgs := make(chan message, 64)
+	// Signals go apart from stdin, so that one waiting behind a job that
+	// does not read its input still reaches it.
+	msgs, sigs := make(chan message, 64), make(chan message, 8)
 	go func() {
 		defer cancel()
 		defer close(msgs)
+		defer close(sigs)
 		for sc.Scan() {
 			var m message
 			if json.Unmarshal(sc.Bytes(), &m) != nil {
 				continue
 			}
+			to := msgs
+			if m.Method == "tend/signal" {
+				to = sigs
+			}
 			select {
-			case msgs <- m:
+			case to <- m:
 			case <-ctx.Done():
 				return
 			}
@@ -79,7 +86,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) {
 			w.fail(req.ID, -32602, err.Error())
 			return
 		}
-		s.run(ctx, req.ID, p, msgs, w)
+		s.run(ctx, req.ID, p, msgs, sigs, w)
 	case "tend/wait":
 		var p WaitParams
 		if err := s.params(req, &p, &p.Version); err != nil {
@@ -110,7 +117,7 @@ func (s *Server) params(req message, p any, version *int) error {
 
 // run starts p as a job, streams its output, forwards stdin and signals,
 // and answers with how it ended. The client going away kills the job.
-func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs <-chan message, w *writer) {
+func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs, sigs <-chan message, w *writer) {
 	env := map[string]string{}
 	for _, kv := range p.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && validName(k) && !strings.HasPrefix(k, "TEND_") {
@@ -119,7 +126,8 @@ func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs <-chan mess
 	}
 	spec := engine.Spec{
 		Command: p.Command, Cwd: p.Cwd, Env: env, Interactive: true, Foreground: true,
-		Origin: engine.Origin{Client: p.Origin.Client, Session: p.Origin.Session, Tool: "tend run"},
+		Origin:         engine.Origin{Client: p.Origin.Client, Session: p.Origin.Session, Tool: "tend run"},
+		StdinForwarded: p.Stdin != "terminal" && p.Stdin != "none",
 	}
 	j, err := s.Engine.Start(ctx, spec)
 	var denied *engine.DeniedError
@@ -133,6 +141,7 @@ func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs <-chan mess
 	}
 	w.notify("tend/started", Started{Job: string(j.ID)})
 	go forward(j, msgs)
+	go signal(j, sigs)
 	lost, err := s.stream(ctx, j, w)
 	if err != nil {
 		// The client went away: the job goes with it, as on a hangup.
@@ -180,7 +189,10 @@ func (s *Server) stream(ctx context.Context, j *engine.Job, w *writer) (lost int
 					return lost, err
 				}
 			}
-			if c.Next <= off {
+			if c.Next <= off { // nothing more to read at off, nor ever
+				if closed {
+					return lost, nil
+				}
 				break
 			}
 			off = c.Next
@@ -196,35 +208,36 @@ func (s *Server) stream(ctx context.Context, j *engine.Job, w *writer) (lost int
 	}
 }
 
-// forward gives the job what the client sends: stdin and signals. Bytes
-// the job's stdin queue cannot take yet are offered again until it takes
-// them or the job ends.
+// forward gives the job the client's stdin. Bytes the job's stdin queue
+// cannot take yet are offered again until it takes them or the job ends.
 func forward(j *engine.Job, msgs <-chan message) {
 	for m := range msgs {
-		switch m.Method {
-		case "tend/stdin":
-			var in Stdin
-			if json.Unmarshal(m.Params, &in) != nil {
-				continue
+		var in Stdin
+		if m.Method != "tend/stdin" || json.Unmarshal(m.Params, &in) != nil {
+			continue
+		}
+		for data := in.Data; len(data) > 0 && !j.Done(); {
+			n, _ := j.Input(data)
+			data = data[n:]
+			if len(data) > 0 {
+				time.Sleep(5 * time.Millisecond) // the job has not read its queue yet
 			}
-			for data := in.Data; len(data) > 0 && !j.Done(); {
-				n, _ := j.Input(data)
-				data = data[n:]
-				if len(data) > 0 {
-					time.Sleep(5 * time.Millisecond) // the job has not read its queue yet
-				}
-			}
-			if in.EOF {
-				j.CloseInput()
-			}
-		case "tend/signal":
-			var sg Signal
-			if json.Unmarshal(m.Params, &sg) != nil {
-				continue
-			}
-			if sig := unix.SignalNum(sg.Signal); sig != 0 && allowedSignal(sig) {
-				j.Signal(sig)
-			}
+		}
+		if in.EOF {
+			j.CloseInput()
+		}
+	}
+}
+
+// signal passes the signals the client's user sent to the job.
+func signal(j *engine.Job, sigs <-chan message) {
+	for m := range sigs {
+		var sg Signal
+		if json.Unmarshal(m.Params, &sg) != nil {
+			continue
+		}
+		if sig := unix.SignalNum(sg.Signal); sig != 0 && allowedSignal(sig) {
+			j.Signal(sig)
 		}
 	}
 }
@@ -317,8 +330,9 @@ func (s *Server) wait(ctx context.Context, p WaitParams) (WaitResult, error) {
 	return res, nil
 }
 
-// watch reads the job's output from its start until re matches a line of
-// it or the output ends.
+// watch reads the job's output from its start until re matches a whole
+// line of it (a line still being written is not matched until it ends) or
+// the output ends.
 func watch(ctx context.Context, j *engine.Job, re *regexp.Regexp) (string, bool, error) {
 	var off int64
 	var line []byte // the unfinished last line, kept to match whole lines
@@ -344,15 +358,16 @@ func watch(ctx context.Context, j *engine.Job, re *regexp.Regexp) (string, bool,
 				data = data[i+1:]
 			}
 			line = append([]byte(nil), data[max(len(data)-64<<10, 0):]...)
-			if m := re.Find(line); m != nil {
-				return string(m), true, nil
-			}
 			if c.Next <= off {
 				break
 			}
 			off = c.Next
 		}
-		if closed && off >= end {
+		if closed {
+			// The output ended: its last line, if it has no newline, is whole.
+			if m := re.Find(line); m != nil {
+				return string(m), true, nil
+			}
 			return "", false, nil
 		}
 		select {

@@ -154,12 +154,19 @@ func ConnectHTTP(t testing.TB, url, token, name string) *mcp.ClientSession {
 // ("": the newest the SDK speaks).
 func ConnectHTTPVersion(t testing.TB, url, token, name, version string) *mcp.ClientSession {
 	t.Helper()
+	return ConnectHTTPWith(t, url, token, name, version, nil)
+}
+
+// ConnectHTTPWith is [ConnectHTTPVersion] with client options (an
+// elicitation handler …).
+func ConnectHTTPWith(t testing.TB, url, token, name, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	hc := &http.Client{Transport: bearer(token)}
 	var opts *mcp.ClientSessionOptions
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, opts)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, copts).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, opts)
 	if err != nil {
 		t.Fatalf("connect %s over HTTP: %v", name, err)
 	}
