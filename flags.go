@@ -96,20 +96,24 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool
 	return 0, true
 }
 
-// parseMixed is [parse] for commands whose few operands may come before,
-// between or after the flags (tend wait JOB -for X); after "--" all are
-// operands. It returns the operands.
-func parseMixed(fs *flag.FlagSet, args []string, stdout io.Writer) (operands []string, code int, ok bool) {
+// parseOperand is [parse] for commands of one operand, which may come
+// before, between or after the flags (tend wait JOB -for X); after "--"
+// all are operands. It returns the operand, "" unless there is exactly one.
+func parseOperand(fs *flag.FlagSet, args []string, stdout io.Writer) (operand string, code int, ok bool) {
+	var operands []string
 	for {
 		if code, ok := parse(fs, args, stdout); !ok {
-			return nil, code, false
+			return "", code, false
 		}
 		rest := fs.Args()
-		if len(rest) == 0 {
-			return operands, 0, true
+		if len(rest) > 0 && len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			operands, rest = append(operands, rest...), nil
 		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(operands, rest...), 0, true
+		if len(rest) == 0 {
+			if len(operands) != 1 {
+				return "", 0, true
+			}
+			return operands[0], 0, true
 		}
 		operands, args = append(operands, rest[0]), rest[1:]
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"strings"
@@ -69,13 +70,9 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args, stdout)
+	agent, code, ok := parseOperand(fs, args, stdout)
 	if !ok {
 		return code
-	}
-	var agent string
-	if len(ops) == 1 {
-		agent = ops[0]
 	}
 	client := map[string]string{"claude": "claude-code", "codex": "codex"}[agent]
 	switch agent {
@@ -147,10 +144,7 @@ Flags:
 		if *route {
 			run = routed(c.stateDir, client, in.SessionID, run)
 		}
-		updated := map[string]json.RawMessage{}
-		for k, v := range in.ToolInput {
-			updated[k] = v
-		}
+		updated := maps.Clone(in.ToolInput)
 		updated["command"], _ = json.Marshal(run)
 		out.HookSpecificOutput.UpdatedInput = updated
 	}

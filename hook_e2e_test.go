@@ -66,17 +66,6 @@ func agentHook(t *testing.T, agent, state, command, cwd string, flags ...string)
 	return ch
 }
 
-func decided(t *testing.T, ch <-chan hookDecision) hookDecision {
-	t.Helper()
-	select {
-	case d := <-ch:
-		return d
-	case <-time.After(30 * time.Second):
-		t.Fatal("the hook never answered")
-	}
-	panic("unreachable")
-}
-
 // Claude Code's Bash tool asks tend through the hook: a force push waits
 // in the TUI and the person's n comes back as a denial with its reason;
 // ls is allowed at once; with no tend, the fallback; routed, the command
@@ -95,7 +84,7 @@ func TestHookClaude(t *testing.T) {
 	s.keys("r")
 	s.waitFor("reason for the agent")
 	s.keys("push a branch instead", "<enter>")
-	d := decided(t, ch)
+	d := settled(t, ch)
 	if o := d.HookSpecificOutput; o.HookEventName != "PreToolUse" || o.PermissionDecision != "deny" || !strings.Contains(o.PermissionDecisionReason, "push a branch instead") {
 		t.Fatalf("after r: %+v", o)
 	}
@@ -103,13 +92,13 @@ func TestHookClaude(t *testing.T) {
 		t.Fatalf("the remote moved: %s", got)
 	}
 
-	if o := decided(t, hookCall(t, state, "ls -la", repo)).HookSpecificOutput; o.PermissionDecision != "allow" || o.UpdatedInput != nil {
+	if o := settled(t, hookCall(t, state, "ls -la", repo)).HookSpecificOutput; o.PermissionDecision != "allow" || o.UpdatedInput != nil {
 		t.Fatalf("ls: %+v", o)
 	}
 
 	// Routed: the rewritten command is a tend job; run as Claude Code
 	// would (bash -c), its output and exit status are the command's.
-	o := decided(t, hookCall(t, state, "echo out; echo err >&2; exit 3", repo, "--route")).HookSpecificOutput
+	o := settled(t, hookCall(t, state, "echo out; echo err >&2; exit 3", repo, "--route")).HookSpecificOutput
 	if o.PermissionDecision != "allow" || o.UpdatedInput["description"] != "a test" || !strings.Contains(o.UpdatedInput["command"], " run -require ") {
 		t.Fatalf("routed: %+v", o)
 	}
@@ -131,23 +120,23 @@ func TestHookClaude(t *testing.T) {
 	s.keys("A") // keys were pressed just now: it is not selected by itself
 	s.waitFor("codex Bash tool asks to run a destructive command")
 	s.keys("n")
-	if o := decided(t, ch).HookSpecificOutput; o.PermissionDecision != "deny" {
+	if o := settled(t, ch).HookSpecificOutput; o.PermissionDecision != "deny" {
 		t.Fatalf("codex, n: %+v", o)
 	}
-	if o := decided(t, agentHook(t, "codex", state, "ls", repo)).HookSpecificOutput; o.PermissionDecision != "" {
+	if o := settled(t, agentHook(t, "codex", state, "ls", repo)).HookSpecificOutput; o.PermissionDecision != "" {
 		t.Fatalf("codex, ls: %+v", o)
 	}
 
 	// No tend serving that state dir: the fallback for what the policy
 	// holds, no opinion on the rest.
 	none := testkit.PrivateDir(t)
-	if o := decided(t, hookCall(t, none, push, repo)).HookSpecificOutput; o.PermissionDecision != "ask" || !strings.Contains(o.PermissionDecisionReason, "tend is not running") {
+	if o := settled(t, hookCall(t, none, push, repo)).HookSpecificOutput; o.PermissionDecision != "ask" || !strings.Contains(o.PermissionDecisionReason, "tend is not running") {
 		t.Fatalf("no tend, push: %+v", o)
 	}
-	if o := decided(t, hookCall(t, none, push, repo, "--fallback", "deny")).HookSpecificOutput; o.PermissionDecision != "deny" {
+	if o := settled(t, hookCall(t, none, push, repo, "--fallback", "deny")).HookSpecificOutput; o.PermissionDecision != "deny" {
 		t.Fatalf("no tend, push, deny: %+v", o)
 	}
-	if o := decided(t, hookCall(t, none, "ls", repo)).HookSpecificOutput; o.PermissionDecision != "" {
+	if o := settled(t, hookCall(t, none, "ls", repo)).HookSpecificOutput; o.PermissionDecision != "" {
 		t.Fatalf("no tend, ls: %+v", o)
 	}
 }

@@ -44,13 +44,9 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args, stdout)
+	agent, code, ok := parseOperand(fs, args, stdout)
 	if !ok {
 		return code
-	}
-	var agent string
-	if len(ops) == 1 {
-		agent = ops[0]
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -237,8 +237,9 @@ func execAsync(t *testing.T, cs *mcp.ClientSession, command, cwd string) <-chan 
 	return ch
 }
 
-// settled waits for a call's result.
-func settled(t *testing.T, ch <-chan execResult) execResult {
+// settled waits for what a call, a hook or a command run in the
+// background sends back once it returns.
+func settled[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -246,7 +247,7 @@ func settled(t *testing.T, ch <-chan execResult) execResult {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the call never returned")
 	}
-	return execResult{}
+	panic("unreachable")
 }
 
 // pending fails if the call has returned.

@@ -50,13 +50,9 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	ops, code, ok := parseMixed(fs, args, stdout)
+	job, code, ok := parseOperand(fs, args, stdout)
 	if !ok {
 		return code
-	}
-	var job string
-	if len(ops) == 1 {
-		job = ops[0]
 	}
 	if job == "" {
 		fmt.Fprintln(stderr, "tend wait: say which job: tend wait JOB")

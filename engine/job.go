@@ -337,6 +337,44 @@ func (j *Job) Changed(s Stream) (<-chan struct{}, int64, bool, error) {
 	return ch, end, closed, nil
 }
 
+// Follow gives fn stream s from offset off on, a piece of up to limit
+// bytes at a time as it is written, until fn returns false, the stream
+// has ended and every piece was given, or ctx ends (its error). A read
+// that can make no progress (what was at off is gone from everywhere)
+// ends it as the stream's end would.
+func (j *Job) Follow(ctx context.Context, s Stream, off int64, limit int, fn func(Chunk) bool) error {
+	for {
+		changed, end, closed, err := j.Changed(s)
+		if err != nil {
+			return err
+		}
+		for off < end {
+			c, err := j.Read(s, off, limit)
+			if err != nil {
+				return err
+			}
+			if c.Next <= off {
+				if closed {
+					return nil
+				}
+				break
+			}
+			if !fn(c) {
+				return nil
+			}
+			off = c.Next
+		}
+		if closed {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // Input queues data for the job's stdin. It never blocks: bytes beyond the
 // queue's room are refused and the count accepted says so.
 func (j *Job) Input(data []byte) (int, error) {

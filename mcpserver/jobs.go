@@ -233,32 +233,16 @@ func joinNotes(notes ...string) string {
 func waitFor(ctx context.Context, j *engine.Job, stream engine.Stream, off int64, re *regexp.Regexp) (bool, error) {
 	const overlap = 4 << 10
 	var carry []byte
-	for {
-		changed, end, closed, err := j.Changed(stream)
-		if err != nil {
-			return false, err
+	matched := false
+	err := j.Follow(ctx, stream, off, 1<<20, func(c engine.Chunk) bool {
+		buf := append(carry, c.Data...)
+		if matched = re.Match(buf); matched {
+			return false
 		}
-		for off < end {
-			c, _ := j.Read(stream, off, 1<<20)
-			if len(c.Data) == 0 {
-				break
-			}
-			buf := append(carry, c.Data...)
-			if re.Match(buf) {
-				return true, nil
-			}
-			carry = append([]byte(nil), buf[max(0, len(buf)-overlap):]...)
-			off = c.Next
-		}
-		if closed {
-			return false, nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return false, ctx.Err()
-		}
-	}
+		carry = append([]byte(nil), buf[max(0, len(buf)-overlap):]...)
+		return true
+	})
+	return matched, err
 }
 
 // signalActions are the signal actions of terminal_job_manage:

@@ -51,7 +51,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if _, err := l.w.Write(p); err != nil {
 		return 0, err
 	}
-	if isResponse(p) {
+	if _, response := shape(p); response {
 		l.inflight.add(-1)
 	}
 	return n, nil
@@ -101,22 +101,40 @@ func (f *inflight) drain(linger time.Duration) {
 	}
 }
 
-// isRequest reports whether line is a JSON-RPC request (a method and an
-// id); isResponse whether it is a response (an id, no method).
-func isRequest(line []byte) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
+// shape says whether msg is a JSON-RPC request (a method and an id) or a
+// response (a result or an error). It reads the top-level keys only until
+// it knows, never the rest: a response's result (an exec's output) can be
+// a megabyte, and every message passes here.
+func shape(msg []byte) (request, response bool) {
+	d := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return false, false
 	}
-	return json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
-}
-
-func isResponse(line []byte) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
+	var id, method bool
+	for d.More() {
+		t, err := d.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return false, false
+		}
+		switch key {
+		case "result", "error":
+			return false, true
+		case "method":
+			method = true
+		}
+		var v json.RawMessage
+		if d.Decode(&v) != nil {
+			return false, false
+		}
+		if key == "id" {
+			id = string(v) != "null"
+		}
+		if id && method {
+			return true, false
+		}
 	}
-	return json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0
+	return false, false
 }
 
 func (l *lockedWriter) Close() error { return nil }
@@ -136,7 +154,7 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *infl
 					pending.add(1) // the reply counts itself answered
 					reply(w, idOf(line), code, msg)
 				} else {
-					if isRequest(line) {
+					if request, _ := shape(line); request {
 						pending.add(1)
 					}
 					if _, werr := to.Write(append(x.swap(line), '\n')); werr != nil {

@@ -161,51 +161,32 @@ func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs, sigs <-cha
 // send (dropped before they were read), or an error when ctx ends or the
 // client cannot be written to.
 func (s *Server) stream(ctx context.Context, j *engine.Job, w *writer) (lost int64, err error) {
-	var off int64
-	for {
-		changed, end, closed, err := j.Changed(engine.Merged)
-		if err != nil {
-			return lost, err
+	send := func(stream engine.Stream, data []byte) bool {
+		name := "stdout"
+		if stream == engine.Stderr {
+			name = "stderr"
 		}
-		for off < end {
-			c, err := j.Read(engine.Merged, off, 256<<10)
-			if err != nil {
-				return lost, err
-			}
-			lost += c.Dropped
-			data := c.Data
-			for _, sp := range c.Spans {
-				name := "stdout"
-				if sp.Stream == engine.Stderr {
-					name = "stderr"
-				}
-				if err := w.notify("tend/output", Output{Stream: name, Data: data[:sp.Len]}); err != nil {
-					return lost, err
-				}
-				data = data[sp.Len:]
-			}
-			if c.Spans == nil && len(data) > 0 {
-				if err := w.notify("tend/output", Output{Stream: "stdout", Data: data}); err != nil {
-					return lost, err
-				}
-			}
-			if c.Next <= off { // nothing more to read at off, nor ever
-				if closed {
-					return lost, nil
-				}
-				break
-			}
-			off = c.Next
-		}
-		if closed && off >= end {
-			return lost, nil
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return lost, ctx.Err()
-		}
+		err = w.notify("tend/output", Output{Stream: name, Data: data})
+		return err == nil
 	}
+	ferr := j.Follow(ctx, engine.Merged, 0, 256<<10, func(c engine.Chunk) bool {
+		lost += c.Dropped
+		if c.Spans == nil { // one stream: a terminal's, or stderr merged
+			return len(c.Data) == 0 || send(engine.Stdout, c.Data)
+		}
+		data := c.Data
+		for _, sp := range c.Spans {
+			if !send(sp.Stream, data[:sp.Len]) {
+				return false
+			}
+			data = data[sp.Len:]
+		}
+		return true
+	})
+	if err != nil {
+		return lost, err
+	}
+	return lost, ferr
 }
 
 // forward gives the job the client's stdin. Bytes the job's stdin queue
@@ -334,48 +315,28 @@ func (s *Server) wait(ctx context.Context, p WaitParams) (WaitResult, error) {
 // line of it (a line still being written is not matched until it ends) or
 // the output ends.
 func watch(ctx context.Context, j *engine.Job, re *regexp.Regexp) (string, bool, error) {
-	var off int64
 	var line []byte // the unfinished last line, kept to match whole lines
-	for {
-		changed, end, closed, err := j.Changed(engine.Merged)
-		if err != nil {
-			return "", false, err
-		}
-		for off < end {
-			c, err := j.Read(engine.Merged, off, 256<<10)
-			if err != nil {
-				return "", false, err
-			}
-			data := append(line, c.Data...)
-			for {
-				i := bytes.IndexByte(data, '\n')
-				if i < 0 {
-					break
-				}
-				if m := re.Find(data[:i]); m != nil {
-					return string(m), true, nil
-				}
-				data = data[i+1:]
-			}
-			line = append([]byte(nil), data[max(len(data)-64<<10, 0):]...)
-			if c.Next <= off {
+	var match []byte
+	err := j.Follow(ctx, engine.Merged, 0, 256<<10, func(c engine.Chunk) bool {
+		data := append(line, c.Data...)
+		for {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
 				break
 			}
-			off = c.Next
-		}
-		if closed {
-			// The output ended: its last line, if it has no newline, is whole.
-			if m := re.Find(line); m != nil {
-				return string(m), true, nil
+			if match = re.Find(data[:i]); match != nil {
+				return false
 			}
-			return "", false, nil
+			data = data[i+1:]
 		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return "", false, ctx.Err()
-		}
+		line = append([]byte(nil), data[max(len(data)-64<<10, 0):]...)
+		return true
+	})
+	if err == nil && match == nil {
+		// The output ended: its last line, if it has no newline, is whole.
+		match = re.Find(line)
 	}
+	return string(match), match != nil, err
 }
 
 // tail is the job's last n lines of output.
