@@ -74,6 +74,7 @@ type Engine struct {
 	nextID  int // next job id to try; 0 until the state dir was read
 
 	events broker
+	out    *reader        // reads every job's output
 	ready  chan struct{}  // output doorbell, capacity 1
 	wg     sync.WaitGroup // job supervisors
 }
@@ -127,7 +128,12 @@ func New(cfg Config) (*Engine, error) {
 		shells: map[JobID]*Shell{},
 		ready:  make(chan struct{}, 1),
 	}
+	if e.out, err = newReader(); err != nil {
+		return nil, fmt.Errorf("engine: reading output: %w", err)
+	}
+	go e.out.run()
 	if err := e.contain(); err != nil {
+		e.out.close()
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	addEngine(e)
@@ -319,6 +325,7 @@ func (e *Engine) Close() {
 	}
 	wg.Wait()
 	e.wg.Wait()
+	e.out.close()
 	e.endOrphans(true)
 	if e.cg != nil {
 		e.cg.close()

@@ -608,10 +608,7 @@ func TestMergedInterleave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	e := newEngine(t, Config{StateDir: dir})
-	// The two pipes are read by two goroutines, so what arrives close
-	// together can be indexed in either order (under load, 20 ms apart was
-	// seen swapped once in 100 runs); 100 ms apart it is not.
-	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.1; echo err$i >&2; sleep 0.1; done`})
+	j := start(t, e, Spec{Command: `for i in 1 2 3; do echo out$i; sleep 0.01; echo err$i >&2; sleep 0.01; done`})
 	wait(t, j, 10*time.Second)
 	want := "out1\nerr1\nout2\nerr2\nout3\nerr3\n"
 	for _, n := range []int{1, 3, 100} {
@@ -630,6 +627,53 @@ func TestMergedInterleave(t *testing.T) {
 		t.Fatalf("merged from history: %q", got)
 	}
 	checkSpans(t, h, want)
+}
+
+// The merged view is in the order of writing when writes are a few
+// milliseconds apart (one reader takes both pipes in the order they became
+// readable), and merge_stderr keeps exact order with no gap at all.
+func TestMergedOrder(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	// alternate writes n lines to stdout and stderr in turn, with gap
+	// between them.
+	alternate := func(n int, gap string) (cmd, want string) {
+		for i := range n {
+			if i%2 == 0 {
+				cmd += fmt.Sprintf("echo out%d; %s", i, gap)
+				want += fmt.Sprintf("out%d\n", i)
+			} else {
+				cmd += fmt.Sprintf("echo err%d >&2; %s", i, gap)
+				want += fmt.Sprintf("err%d\n", i)
+			}
+		}
+		return cmd + "true", want
+	}
+	run := func(t *testing.T, spec Spec, stream Stream, want string) {
+		t.Helper()
+		j := start(t, e, spec)
+		wait(t, j, 10*time.Second)
+		c, err := j.Read(stream, 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(c.Data) != want {
+			t.Fatalf("%s: %s is\n%s\nwant\n%s", spec.Command, stream, c.Data, want)
+		}
+		e.Remove(j.ID)
+	}
+	t.Run("split, 5 ms apart", func(t *testing.T) {
+		cmd, want := alternate(6, "sleep 0.005;")
+		for range 100 {
+			run(t, Spec{Command: cmd}, Merged, want)
+		}
+	})
+	t.Run("merge_stderr, back to back", func(t *testing.T) {
+		cmd, want := alternate(200, "")
+		for range 100 {
+			run(t, Spec{Command: cmd, MergeStderr: true}, Stdout, want)
+		}
+	})
 }
 
 // checkSpans reads a job's merged output at every offset and checks that

@@ -605,8 +605,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		return nil, fmt.Errorf("start job: %w", err)
 	}
 	if err := j.hold(cmd); err != nil {
-		closeAll(io.readers)
-		closeAll(io.childEnds)
+		io.close()
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -629,7 +628,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		unix.Close(fd)
 	}
 	if err != nil {
-		closeAll(io.readers)
+		io.close()
 		if j.in != nil {
 			j.in.Abort()
 		}
@@ -645,14 +644,10 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 	// Started goes out before the supervisor runs: only it publishes the
 	// exit, so no one can see a job end before it began.
 	e.publish(JobStarted, j)
-	var pumps sync.WaitGroup
-	for i, r := range io.readers {
-		pumps.Go(func() { j.pump(r, io.names[i]) })
-	}
 	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
-		j.supervise(&pumps, io.readers)
+		j.supervise(io)
 	}()
 	return j, nil
 }
@@ -686,12 +681,23 @@ func (j *Job) hold(cmd *exec.Cmd) error {
 	return nil
 }
 
-// jobIO is a job's side of its stdio: what it reads (and the stream each
-// feeds), and the child's ends to close once the child has them.
+// jobIO is a job's side of its stdio: the reader of its output, and the
+// child's ends to close once the child has them.
 type jobIO struct {
-	readers   []*os.File
-	names     []Stream
+	out       *output
+	master    *os.File // a PTY job's master, closed once the output is read
 	childEnds []*os.File
+}
+
+// close releases both sides, for a job that did not start.
+func (io jobIO) close() {
+	if io.out != nil {
+		io.out.stop()
+	}
+	if io.master != nil {
+		io.master.Close()
+	}
+	closeAll(io.childEnds)
 }
 
 func closeAll(fs []*os.File) {
@@ -703,10 +709,13 @@ func closeAll(fs []*os.File) {
 // pipeIO gives the job pipes: stdout and stderr (or one for both), and
 // stdin when the call has input for it or the job is interactive.
 func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
+	var fds []int
 	defer func() {
 		if err != nil {
-			closeAll(io.readers)
-			closeAll(io.childEnds)
+			for _, fd := range fds {
+				unix.Close(fd)
+			}
+			io.close()
 		}
 	}()
 	names := []Stream{Stdout, Stderr}
@@ -715,18 +724,21 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	}
 	for _, n := range names {
 		j.streams[n] = newStream(filepath.Join(j.dir, n.String()+".log"), j.e.cfg.LogCap)
-		r, w, err := os.Pipe()
-		if err != nil {
+		var p [2]int
+		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
 			return io, err
 		}
-		io.readers, io.names, io.childEnds = append(io.readers, r), append(io.names, n), append(io.childEnds, w)
-		// A larger pipe lets a fast writer run ahead of us in bigger steps:
-		// fewer reads and log writes per byte. Best effort. (Not r.Fd(): that
-		// would make the pipe blocking, and Close could no longer interrupt a
-		// read.)
-		if rc, err := r.SyscallConn(); err == nil {
-			rc.Control(func(fd uintptr) { unix.FcntlInt(fd, unix.F_SETPIPE_SZ, pipeSize) })
+		fds = append(fds, p[0])
+		w := os.NewFile(uintptr(p[1]), n.String())
+		io.childEnds = append(io.childEnds, w)
+		// Only our end is non-blocking: the child gets the pipe as a
+		// program expects it. A larger pipe lets a fast writer run ahead of
+		// us in bigger steps: fewer reads and log writes per byte (best
+		// effort).
+		if err := unix.SetNonblock(p[0], true); err != nil {
+			return io, err
 		}
+		unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, pipeSize)
 		if n == Stdout {
 			cmd.Stdout, cmd.Stderr = w, w
 		} else {
@@ -735,6 +747,11 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	}
 	if !spec.MergeStderr {
 		j.streams[Merged] = newInterleave(filepath.Join(j.dir, mergedName), j.streams[Stdout], j.streams[Stderr])
+	}
+	io.out, err = j.e.out.watch(j, fds, names)
+	fds = nil // the reader owns them, or closed them
+	if err != nil {
+		return io, err
 	}
 	if spec.Interactive || spec.Stdin != nil {
 		r, w, err := os.Pipe()
@@ -754,86 +771,16 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	return io, nil
 }
 
-// pipeSize is the capacity asked for each output pipe, and the largest
-// read.
-const pipeSize = 1 << 20
-
-// pump copies one pipe into its stream (and the merged stream), never
-// waiting on readers. Its buffer starts small and doubles, up to pipeSize,
-// each time a read fills it: a job printing much is read in big gulps, and
-// the many that print little hold 4 KiB each rather than a megabyte.
-func (j *Job) pump(r *os.File, name Stream) {
-	buf := make([]byte, 4<<10)
-	s := j.streams[name].(*stream)
-	m, _ := j.streams[Merged].(*interleave)
-	src := uint8(srcStdout)
-	if name == Stderr {
-		src = srcStderr
-	}
-	var off int64
-	var between seam // a query split between two reads
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			s.Write(buf[:n])
-			if m != nil {
-				m.add(src, off, n)
-			}
-			if j.pty && (between.asks(buf[:n]) || asksTerminal(buf[:n])) {
-				j.want() // the program waits for the terminal's answer
-			}
-			off += int64(n)
-			j.lastOut.Store(time.Now().UnixNano())
-			j.e.ring()
-			if n == len(buf) && len(buf) < pipeSize {
-				buf = make([]byte, 2*len(buf))
-			}
-		}
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			if n = rest(r, buf); n > 0 {
-				s.Write(buf[:n])
-				if m != nil {
-					m.add(src, off, n)
-				}
-			}
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// rest reads what a pipe holds now into buf, without waiting for more.
-func rest(r *os.File, buf []byte) int {
-	n := 0
-	raw, err := r.SyscallConn()
-	if err != nil {
-		return 0
-	}
-	raw.Control(func(fd uintptr) { // the pipe is non-blocking: a read takes what is there
-		for n < len(buf) {
-			k, err := unix.Read(int(fd), buf[n:])
-			if k <= 0 || err != nil {
-				return
-			}
-			n += k
-		}
-	})
-	return n
-}
-
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
-func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
+func (j *Job) supervise(io jobIO) {
 	if err := j.writeMeta(false); err != nil { // with the pid now
 		j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
 	}
 	waitErr := j.cmd.Wait()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
-	drained := make(chan struct{})
-	go func() { pumps.Wait(); close(drained) }()
+	drained := io.out.done
 	select {
 	case <-drained:
 	case <-time.After(j.e.cfg.Drain):
@@ -846,16 +793,12 @@ func (j *Job) supervise(pumps *sync.WaitGroup, readers []*os.File) {
 			j.setNote("a background process kept the output open after the command exited; it was ended")
 		case <-time.After(j.e.cfg.Drain):
 			j.setNote("a process outside the job kept its output open after the command exited; what it writes from now on is not kept")
-			for _, r := range readers {
-				if r.SetReadDeadline(time.Now()) != nil { // not pollable: closing is all there is
-					r.Close()
-				}
-			}
+			io.out.stop()
 			<-drained
 		}
 	}
-	for _, r := range readers {
-		r.Close()
+	if io.master != nil {
+		io.master.Close()
 	}
 	if !j.hasLeftovers() {
 		j.markEmpty()

@@ -78,22 +78,43 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	if len(spec.Stdin) > 0 {
 		j.in.Write(spec.Stdin) // fits, and no line is cut: checkStdin
 	}
-	return jobIO{readers: []*os.File{ptmx}, names: []Stream{Stdout}, childEnds: []*os.File{tty}}, nil
+	// So is the output read, by the job's output loop.
+	fd, err := dupFD(ptmx)
+	if err == nil {
+		io.out, err = j.e.out.watch(j, []int{fd}, []Stream{Stdout})
+	}
+	if err != nil {
+		ptmx.Close()
+		tty.Close()
+		w.Close()
+		return io, err
+	}
+	io.master, io.childEnds = ptmx, []*os.File{tty}
+	return io, nil
 }
 
 func dup(f *os.File) (*os.File, error) {
-	var fd int
-	var derr error
-	rc, err := f.SyscallConn()
+	fd, err := dupFD(f)
 	if err != nil {
 		return nil, err
 	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
+// dupFD gives a non-blocking, close-on-exec copy of f's descriptor.
+func dupFD(f *os.File) (int, error) {
+	fd := -1
+	var derr error
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
 	rc.Control(func(old uintptr) { fd, derr = unix.FcntlInt(old, unix.F_DUPFD_CLOEXEC, 0) })
 	if derr != nil {
-		return nil, fmt.Errorf("dup the pty: %w", derr)
+		return -1, fmt.Errorf("dup the pty: %w", derr)
 	}
 	unix.SetNonblock(fd, true)
-	return os.NewFile(uintptr(fd), f.Name()), nil
+	return fd, nil
 }
 
 func checkSize(cols, rows int) error {

@@ -25,6 +25,7 @@ type execInput struct {
 	Limits                 *limitsInput      `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	Description            string            `json:"description,omitempty" jsonschema:"what this command is for, shown to the person watching"`
 	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal (120x40): for programs that need a terminal; output is one stream (stdout)"`
+	MergeStderr            bool              `json:"merge_stderr,omitempty" jsonschema:"send stderr into stdout: one stream, in the exact order written (stderr comes back empty)"`
 }
 
 // limitsInput is [engine.Limits] on the wire.
@@ -91,7 +92,7 @@ type jobStartInput struct {
 	Env            map[string]string `json:"env,omitempty" jsonschema:"extra environment variables"`
 	Name           string            `json:"name,omitempty" jsonschema:"a short name for the job"`
 	Description    string            `json:"description,omitempty" jsonschema:"what this job is for, shown to the person watching"`
-	MergeStderr    bool              `json:"merge_stderr,omitempty" jsonschema:"send stderr into stdout (one stream)"`
+	MergeStderr    bool              `json:"merge_stderr,omitempty" jsonschema:"send stderr into stdout: one stream, in the exact order written"`
 	PTY            bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal"`
 	Cols           int               `json:"cols,omitempty" jsonschema:"PTY width (default 120)"`
 	Rows           int               `json:"rows,omitempty" jsonschema:"PTY height (default 40)"`
@@ -159,7 +160,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
-		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY, Limits: in.Limits.engine(),
+		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY, Limits: in.Limits.engine(), MergeStderr: in.MergeStderr,
 	}
 	if in.Stdin != nil {
 		spec.Stdin = []byte(*in.Stdin)
