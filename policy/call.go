@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -70,6 +72,7 @@ type inv struct {
 	in     source // what its stdin carries
 	depth  int    // wrapper nesting
 	pinned bool   // must stay at least Write (see lower)
+	judged bool   // its handler judged all its verbs: no second look by words
 
 	perlInPlace bool // perl -i: the files after the code are edited in place
 }
@@ -97,6 +100,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
 		return idx
 	}
+	if name := args[0].s; strings.ContainsRune(name, '/') && strings.ContainsAny(name, "*?[") { // /???/r?
+		c.flag(idx, Unparseable, "command name is a pattern, matched at run time: "+args[0].shown())
+		return idx
+	}
 	if c.expired() {
 		return idx
 	}
@@ -115,6 +122,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
+	if infraTools[args[0].s] && onlySays(args[1:]) {
+		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, aws s3 rm --dryrun
+		return idx
+	}
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
 	}
@@ -128,6 +139,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	batchOnStdin(iv)
+	runsFetched(iv)
+	plantsScript(iv)
+	registryConfig(iv)
 	servesHome(iv)
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])
@@ -135,7 +150,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if infraTools[iv.name] && len(args) > 1 && !args[1].ok && !args[1].item { // op=delete; kubectl $op pvc --all
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	}
-	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote {
+	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote && !iv.judged {
 		if !verbEffect(iv) { // a verb its handler does not know (terraform state rm, aws … batch-delete-image)
 			embedded(iv, true) // fly ssh console -C 'cmd'
 		}
@@ -144,6 +159,112 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…, git grep -O'sh -c …'
 	}
 	return idx
+}
+
+// onlySays reports whether a platform CLI's arguments ask it only to say
+// what it would do (--dry-run, --dryrun) or how it is used (--help), with
+// nothing among them that another program would read: no code with spaces,
+// nothing after --, no subcommand that runs a command of its own.
+func onlySays(args []arg) bool {
+	says := false
+	for _, a := range args {
+		switch {
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' '), runVerbs[a.s]:
+			return false
+		case a.s == "--help" || a.s == "-help" || a.s == "--dryrun" || a.s == "--dry-run" ||
+			a.s == "--dry-run=client" || a.s == "--dry-run=server":
+			says = true
+		}
+	}
+	return says
+}
+
+// runVerbs are subcommands that run a command given to them.
+var runVerbs = map[string]bool{"exec": true, "run": true, "ssh": true, "attach": true, "debug": true, "console": true, "shell": true, "-c": true, "--command": true, "-e": true}
+
+// runsFetched holds a tool that is not only a reader when it is handed
+// code from the network: a file fetched by a process substitution
+// (python3 <(wget -qO- …)) or the URL of a script it fetches itself (jbang
+// https://…/Cleanup.java, dotnet script https://…/fix.csx).
+func runsFetched(iv *inv) {
+	if iv.c.cmds[iv.idx].Class < Write || iv.c.cmds[iv.idx].Class >= Destructive || fetchers[iv.name] {
+		return
+	}
+	for _, a := range iv.rest(1) {
+		switch {
+		case !a.ok && fetched.MatchString(a.src):
+			iv.flag(Destructive, iv.name+" is given a file fetched from the network: "+a.shown())
+			return
+		case a.ok && scriptURL.MatchString(a.s):
+			iv.flag(Destructive, iv.name+" is given code to fetch and run: "+a.s)
+			return
+		}
+	}
+}
+
+// batchOnStdin judges a tool told to read its commands from stdin (ip
+// -batch -, nft -f -, sftp -b -) line by line, each as that tool's own
+// command, when the text is known.
+func batchOnStdin(iv *inv) {
+	args := strs0(iv.rest(1))
+	for i, a := range args[:max(len(args)-1, 0)] {
+		if (a == "-batch" || a == "--batch" || a == "-b" || a == "-f" || a == "--file") && (args[i+1] == "-" || args[i+1] == "/dev/stdin") {
+			if iv.in.kind != srcText {
+				return
+			}
+			for line := range strings.SplitSeq(iv.in.text, "\n") {
+				if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+					iv.c.run(argsOf(append([]string{iv.name}, f...)...), iv.sc, source{}, iv.depth+1)
+				}
+			}
+			return
+		}
+	}
+}
+
+// plantsScript judges a package script a command sets as if it ran now:
+// npm install, test or a lifecycle hook runs it next (npm pkg set
+// scripts.postinstall='…', npm set-script x '…').
+func plantsScript(iv *inv) {
+	if !runners[iv.name] {
+		return
+	}
+	args := strs0(iv.rest(1))
+	switch {
+	case len(args) > 2 && args[0] == "pkg" && args[1] == "set":
+		for _, a := range args[2:] {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "scripts.") {
+				iv.shell(arg{s: v, ok: true, src: v}, iv.sc)
+			}
+		}
+	case len(args) == 3 && args[0] == "set-script":
+		iv.shell(arg{s: args[2], ok: true, src: args[2]}, iv.sc)
+	}
+}
+
+// registryConfig holds pointing a package manager at another registry or
+// index for every later install: npm config set registry, pip config set
+// global.index-url, gem sources --add.
+func registryConfig(iv *inv) {
+	args := strs0(iv.rest(1))
+	i := slices.Index(args, "set")
+	switch {
+	case (runners[iv.name] || iv.name == "pip" || iv.name == "pip3" || iv.name == "uv" || iv.name == "poetry") && i >= 0 && i+1 < len(args):
+		if k := strings.ToLower(args[i+1]); strings.Contains(k, "registry") || strings.Contains(k, "index-url") || strings.Contains(k, "index_url") || strings.Contains(k, "trusted-host") {
+			iv.flag(Destructive, iv.name+" config set "+args[i+1]+" points every later install at another source")
+		}
+	case iv.name == "gem" && contains(args, "sources") && (contains(args, "--add") || contains(args, "-a")):
+		iv.flag(Destructive, "gem sources --add points every later install at another source")
+	}
+}
+
+// scriptURL is the address of a script: by its ending, or a gist's raw file.
+var scriptURL = regexp.MustCompile(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S*|\S+\.(?:java|jsh|cs|csx|py|js|mjs|cjs|ts|sh|bash|zsh|rb|pl|php|groovy|kts|kt|lua|jl|ps1|r|swift|go|exs?)(?:[?#]\S*)?)$`)
+
+// fetchers download what they are given (or open it), not run it.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "aria2c": true, "git": true,
+	"open": true, "xdg-open": true, "gh": true, "lynx": true, "w3m": true, "httpie": true, "fetch": true,
 }
 
 // flag raises this invocation's class.

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"net"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -42,9 +44,9 @@ var projectVerbs = map[string]bool{
 var projectTools = map[string]bool{
 	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
 	"pip": true, "pip3": true, "uv": true, "pipenv": true, "pdm": true, "hatch": true, "conda": true,
-	"mamba": true, "gem": true, "bundle": true, "composer": true, "go": true, "mix": true, "dotnet": true,
+	"mamba": true, "bundle": true, "composer": true, "go": true, "mix": true, "dotnet": true,
 	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "make": true, "cmake": true, "ninja": true,
-	"bazel": true, "deno": true, "swift": true, "rustup": true, "nvm": true, "volta": true, "asdf": true,
+	"bazel": true, "deno": true, "swift": true,
 	"pre-commit": true, "tox": true, "nox": true, "just": true, "task": true, "turbo": true, "nx": true,
 	"lerna": true, "vite": true, "next": true, "jest": true, "vitest": true, "pytest": true, "git": true,
 	"xcodebuild": true, "msbuild": true, "sbt": true, "lein": true, "stack": true, "cabal": true, "dune": true,
@@ -57,6 +59,7 @@ var destroyFlags = map[string]bool{
 	"drop": true, "purge": true, "wipe": true, "reset": true, "flush": true, "truncate": true,
 	"destroy": true, "force-reset": true, "erase": true, "nuke": true, "delete": true,
 	"prune": true, "remove": true, "zero": true, "panic": true, "remove-all-storage": true, "vacuum": true,
+	"uninstall": true,
 }
 
 // maxVerbWords is how many leading operands are read as subcommand words.
@@ -104,9 +107,9 @@ func verbEffect(iv *inv) bool {
 	}
 	n, overwrites, forced := 0, false, false
 	for i, a := range args {
-		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace")
+		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
-		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i") {
+		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i" || a.s == "plan") {
 			return false // only says what it would do
 		}
 		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {
@@ -169,7 +172,11 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+s+" scales to zero")
 			return true
 		}
-		if opt, ok := strings.CutPrefix(s, "--"); ok {
+		opt, ok := strings.CutPrefix(s, "--")
+		if !ok && len(s) > 4 && s[0] == '-' && s[1] != '-' && !strings.ContainsAny(s, "=/") {
+			opt, ok = s[1:], true // -delete, -wipe-data: single-dash long options (keytool, emulator, find)
+		}
+		if ok {
 			opt, _, _ = strings.Cut(opt, "=")
 			first, _, _ := strings.Cut(opt, "-")
 			if destroyFlags[opt] || (destroyFlags[first] && first != "delete" && first != "remove") {
@@ -285,6 +292,13 @@ func shownVerbs(args []arg) string {
 func unknownTool(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
+	compound := strings.ContainsAny(iv.name, "-_") && strings.ToLower(iv.name) == iv.name
+	for _, w := range words(iv.name) { // trash-empty, kafka-delete-records: the name says what it does
+		if compound && nameVerbs[w] {
+			iv.flag(Destructive, iv.name+": its name says it "+w+"s what it is given")
+			return
+		}
+	}
 	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
 		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
 	}
@@ -336,6 +350,11 @@ func unknownTool(iv *inv) {
 		if why := codeDanger(iv.in.text); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
 		}
+		for line := range strings.SplitSeq(iv.in.text, "\n") { // m4 <<< 'esyscmd(…)'
+			if code, ok := embeddedCode(strings.TrimSpace(line), false); ok {
+				iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+			}
+		}
 	}
 	for _, a := range args { // make -f <(curl …): a file fetched from the network, to a tool that may run it
 		if !a.ok && fetched.MatchString(a.src) {
@@ -358,11 +377,17 @@ func unknownTool(iv *inv) {
 	}
 }
 
+// nameVerbs, in a command's own name, say it destroys.
+var nameVerbs = map[string]bool{
+	"empty": true, "wipe": true, "purge": true, "nuke": true, "destroy": true, "drop": true, "erase": true,
+	"obliterate": true, "shred": true, "flush": true, "truncate": true, "delete": true,
+}
+
 // codeOpts are the options by which language tools take inline code.
 var codeOpts = map[string]bool{"-e": true, "-eval": true, "--eval": true, "-E": true, "--execute": true, "-c": true, "eval": true}
 
 // testRunners take test names and filters as words.
-var testRunners = map[string]bool{"pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "phpunit": true, "tox": true, "nox": true}
+var testRunners = map[string]bool{"unittest": true, "nose2": true, "pytest": true, "jest": true, "vitest": true, "mocha": true, "rspec": true, "phpunit": true, "tox": true, "nox": true}
 
 // runners are package managers that run a package's command: npm exec,
 // pnpm dlx, yarn dlx.
@@ -496,6 +521,9 @@ func tar(iv *inv) {
 			extract = true
 		}
 	}
+	if hasWord(args, "--remove-files") {
+		iv.tarRemoves(args)
+	}
 	if !extract {
 		return
 	}
@@ -506,6 +534,34 @@ func tar(iv *inv) {
 			iv.extractInto(args[i+1])
 		case strings.HasPrefix(a.s, "--directory="):
 			iv.extractInto(arg{s: strings.TrimPrefix(a.s, "--directory="), ok: true, src: a.s})
+		}
+	}
+}
+
+// tarRemoves judges tar --remove-files, which deletes what it archives:
+// its operands, relative to the -C directory before them.
+func (iv *inv) tarRemoves(args []arg) {
+	sc := *iv.sc
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+		case a.s == "-C" || a.s == "--directory":
+			if i+1 < len(args) {
+				if t := iv.c.resolve(&sc, args[i+1]); t.path != "" {
+					sc.cwd = t.path
+				}
+				i++
+			}
+		case a.s == "-f" || a.s == "--file" || (i == 0 || strings.HasPrefix(a.s, "-")) && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f"):
+			i++ // the archive
+		case strings.HasPrefix(a.s, "-") || i == 0 && !strings.Contains(a.s, "/") && strings.Trim(a.s, "crtuxzjJvpf") == "":
+		default:
+			t := iv.c.resolve(&sc, a)
+			if why := iv.c.danger(t); why != "" {
+				iv.flag(Destructive, phrase("tar --remove-files deletes what it archives,", why)+": "+iv.c.show(t))
+				return
+			}
 		}
 	}
 }
@@ -607,7 +663,7 @@ func signals(iv *inv) {
 
 // ownPid reports whether word is $! or a variable the script set from $!.
 func ownPid(src, word string) bool {
-	if word == "$!" || word == `"$!"` {
+	if word == "$!" || word == `"$!"` || jobsPids.MatchString(word) {
 		return true
 	}
 	if m := pidFile.FindStringSubmatch(word); m != nil { // echo $! > /tmp/x.pid; …; kill "$(cat /tmp/x.pid)"
@@ -621,6 +677,9 @@ func ownPid(src, word string) bool {
 	name := strings.Trim(word, `"${}`)
 	return name != "" && (strings.Contains(src, name+"=$!") || strings.Contains(src, name+`="$!"`))
 }
+
+// jobsPids is the shell's own background jobs: $(jobs -p).
+var jobsPids = regexp.MustCompile(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
 
 // pidFile is a pid read from a file: $(cat f), "$(< f)".
 var pidFile = regexp.MustCompile(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
@@ -707,6 +766,7 @@ var netTools = map[string]bool{
 // one through a command substitution, or reading one on its stdin.
 func sendsSecret(iv *inv) {
 	if !netTools[iv.name] {
+		uploadsSecret(iv)
 		return
 	}
 	if iv.in.kind == srcSecret {
@@ -728,6 +788,75 @@ func sendsSecret(iv *inv) {
 			return
 		}
 	}
+	if v, host := strangerGetsSecret(args); v != "" {
+		iv.flag(Destructive, iv.name+" sends "+v+" to "+host+", which is not where that credential belongs")
+	}
+}
+
+// uploadsSecret holds any other tool given both a secrets file and a place
+// off the machine: s3cmd put ~/.s3cfg s3://…, rclone copy ~/.ssh remote:x.
+func uploadsSecret(iv *inv) {
+	args := iv.rest(1)
+	remote := false
+	for _, a := range args {
+		remote = remote || a.ok && remoteURL.MatchString(a.s)
+	}
+	if !remote {
+		return
+	}
+	for _, a := range args {
+		if a.ok && !remoteURL.MatchString(a.s) && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
+			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
+			return
+		}
+	}
+}
+
+// remoteURL is a place off the machine: a URL with a scheme, or an
+// rclone-style remote:path.
+var remoteURL = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://\S|^[a-zA-Z][\w-]*:[^/\\]`)
+
+// strangerGetsSecret finds a credential variable sent to a host it does
+// not belong to: a public address given as a number, or a host that does
+// not carry the name of the service the variable is named for
+// (GITHUB_TOKEN to anything but github's hosts).
+func strangerGetsSecret(args []arg) (variable, host string) {
+	var hosts []string
+	for _, a := range args {
+		if a.ok {
+			if u, err := url.Parse(a.s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" {
+				hosts = append(hosts, strings.ToLower(u.Hostname()))
+			}
+		}
+	}
+	for _, a := range args {
+		m := secretVar.FindString(a.src)
+		if m == "" {
+			continue
+		}
+		name := strings.ToUpper(strings.TrimLeft(m, "${"))
+		vendor, _, _ := strings.Cut(strings.ToLower(name), "_")
+		if vendor == "gh" {
+			vendor = "github"
+		}
+		if genericSecretWords[vendor] {
+			vendor = ""
+		}
+		for _, h := range hosts {
+			ip := net.ParseIP(h)
+			if ip != nil && !ip.IsLoopback() && !ip.IsPrivate() || ip == nil && vendor != "" && !strings.Contains(h, vendor) && h != "localhost" {
+				return name, h
+			}
+		}
+	}
+	return "", ""
+}
+
+// genericSecretWords lead credential variables named for no service.
+var genericSecretWords = map[string]bool{
+	"token": true, "api": true, "apikey": true, "auth": true, "access": true, "secret": true, "bearer": true,
+	"my": true, "app": true, "service": true, "client": true, "x": true, "password": true, "passwd": true,
+	"private": true, "ci": true, "deploy": true, "admin": true, "user": true, "bot": true, "session": true, "jwt": true, "id": true,
 }
 
 // secretFile reports whether the file s names holds secrets: a secrets
@@ -747,7 +876,7 @@ func (iv *inv) secretFile(s string) bool {
 // shell command: vi's :!, ed's and lftp's !, mysql's and psql's \!,
 // sqlite3's .shell, gdb's shell, tar's exec=, make's $(shell …).
 var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=", "$(shell ", "call system(", "system(",
-	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script "}
+	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script ", "esyscmd(", "syscmd("}
 
 // shellWord is a word that starts a shell with code: sh -c "…".
 var shellWord = regexp.MustCompile(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
@@ -761,50 +890,70 @@ const maxEmbedded = 8
 // new-session 'cmd', pdsh 'cmd'). Text that does not parse is left alone.
 func embedded(iv *inv, any bool) {
 	seen := 0
-	for _, a := range iv.rest(1) {
+	args := iv.rest(1)
+	for i, a := range args {
 		if !a.ok || seen == maxEmbedded || len(a.s) > 4<<10 {
 			continue
+		}
+		if any && (i > 0 && args[i-1].ok && textOpts[args[i-1].s] || textOpts[strings.SplitN(a.s, "=", 2)[0]] && strings.Contains(a.s, "=")) {
+			continue // gh pr create --title 'Remove force-delete': text for people
 		}
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
 			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
 		}
-		code, ok := "", false
-		s := a.s
-		if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
-			s = v // --checkpoint-action=exec=…, --to-command=…, -oProxyCommand=…
-		} else if len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, ' ') {
-			s = s[2:] // -O'sh -c …'
+		if code, ok := embeddedCode(a.s, any); ok {
+			seen++
+			iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 		}
-		if shellWord.MatchString(s) { // a word that is a shell command line: sh -c "…"
-			code, ok = s, true
-		}
-		for _, e := range escapes {
-			rest, cut := strings.CutPrefix(s, e)
-			if ok || !cut || !strings.ContainsRune(rest, ' ') {
-				continue
-			}
-			if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit && !strings.HasSuffix(e, "(") {
-				rest = lit // do shell script "…"
-			}
-			if strings.HasSuffix(e, "(") || e == "$(shell " { // a call: system("…"), $(shell …)
-				if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit {
-					rest = lit
-				} else {
-					rest = strings.TrimSuffix(rest, ")")
-				}
-			}
-			code, ok = rest, true
-			break
-		}
-		if !ok && (any || strings.HasPrefix(a.s, "--to-command") || strings.HasPrefix(a.s, "--use-compress-program")) && strings.ContainsRune(s, ' ') && !strings.HasPrefix(s, "-") {
-			code, ok = s, true
-		}
-		if !ok || !parses(code) {
+	}
+}
+
+// textOpts are options whose value is text for people: a title, a body, a
+// message.
+var textOpts = map[string]bool{
+	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
+	"--notes": true, "--subject": true, "--comment": true, "--summary": true, "--reason": true,
+}
+
+// embeddedCode finds the shell command a tool's word runs, if any: sh -c
+// "…", an escape (:!, system(…), exec=…), or with any, a word that is a
+// command line.
+func embeddedCode(s string, any bool) (string, bool) {
+	word := s
+	if len(s) > 1 && s[0] == '+' {
+		s = s[1:] // vim +'!cmd', +':!cmd'
+	}
+	if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
+		s = v // --checkpoint-action=exec=…, --to-command=…, -oProxyCommand=…
+	} else if len(s) > 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s, ' ') {
+		s = s[2:] // -O'sh -c …'
+	}
+	code, ok := "", false
+	if shellWord.MatchString(s) { // a word that is a shell command line: sh -c "…"
+		code, ok = s, true
+	}
+	for _, e := range escapes {
+		rest, cut := strings.CutPrefix(s, e)
+		if ok || !cut || !strings.ContainsRune(rest, ' ') {
 			continue
 		}
-		seen++
-		iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+		if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit && !strings.HasSuffix(e, "(") {
+			rest = lit // do shell script "…"
+		}
+		if strings.HasSuffix(e, "(") || e == "$(shell " { // a call: system("…"), $(shell …)
+			if lit, isLit := stringLit(strings.TrimSpace(rest)); isLit {
+				rest = lit
+			} else {
+				rest = strings.TrimSuffix(rest, ")")
+			}
+		}
+		code, ok = rest, true
+		break
 	}
+	if !ok && (any || strings.HasPrefix(word, "--to-command") || strings.HasPrefix(word, "--use-compress-program")) && strings.ContainsRune(s, ' ') && !strings.HasPrefix(s, "-") {
+		code, ok = s, true
+	}
+	return code, ok && parses(code)
 }
 
 // parses reports whether text parses as a shell script.
@@ -928,7 +1077,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			why = iv.name + " reads another process's environment: " + a.shown()
 		}
 	}
-	if why == "" && scanWords {
+	if why == "" && scanWords && !namesOnly(iv) {
 		n := 0
 		for _, a := range iv.rest(1) {
 			if !a.ok || n == maxVerbWords+1 || strings.ContainsAny(a.s, "/@ ~$'\"|*=") {
@@ -950,6 +1099,36 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why != "" {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// namesOnly reports whether a command about secrets lists their names, not
+// their values: a list verb (gh secret list), or kubectl get or describe
+// without an output format that prints the data.
+func namesOnly(iv *inv) bool {
+	args := strs0(iv.rest(1))
+	if contains(args, "list") || contains(args, "ls") {
+		return true
+	}
+	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {
+		return false
+	}
+	for i, a := range args {
+		format := ""
+		switch {
+		case a == "-o" || a == "--output":
+			format = at(args, i+1)
+		case strings.HasPrefix(a, "-o"):
+			format = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
+		case strings.HasPrefix(a, "--output="):
+			format = strings.TrimPrefix(a, "--output=")
+		default:
+			continue
+		}
+		if f, _, _ := strings.Cut(format, "="); f != "name" && f != "wide" {
+			return false
+		}
+	}
+	return true
 }
 
 // printsSecrets says why a platform command prints secrets: an app's
@@ -1028,6 +1207,41 @@ func machineTool(iv *inv) {
 			return
 		}
 	}
+}
+
+// dbus calls methods of the system's services (systemd's StopUnit,
+// logind's PowerOff): a call, a property set or a message on the system bus
+// can stop or change them. Listing and introspecting only look.
+func dbus(iv *inv) {
+	iv.flag(Write, "")
+	args := strs0(iv.rest(1))
+	switch {
+	case iv.name == "busctl" && (contains(args, "call") || contains(args, "set-property") || contains(args, "emit")),
+		iv.name == "dbus-send" && !contains(args, "--session"),
+		iv.name == "gdbus" && contains(args, "call") && contains(args, "--system"),
+		iv.name == "qdbus" && contains(args, "--system"):
+		iv.flag(Destructive, iv.name+" calls the system's services, which can stop or change them: "+shownArgs(iv.rest(1)))
+	}
+}
+
+// cmake -E runs a portable stand-in for a file command (rm, rename, copy):
+// it is judged as that command.
+func cmake(iv *inv) {
+	args := iv.rest(1)
+	if len(args) < 2 || !args[0].ok || args[0].s != "-E" || !args[1].ok {
+		unknownTool(iv)
+		return
+	}
+	tool := map[string][]string{
+		"rm": {"rm"}, "remove": {"rm", "-f"}, "remove_directory": {"rm", "-r"}, "rename": {"mv"},
+		"copy": {"cp"}, "copy_directory": {"cp", "-r"}, "copy_if_different": {"cp"}, "create_symlink": {"ln", "-s"},
+		"create_hardlink": {"ln"}, "tar": {"tar"}, "env": {"env"}, "touch": {"touch"}, "make_directory": {"mkdir", "-p"},
+	}[args[1].s]
+	if tool == nil {
+		unknownTool(iv)
+		return
+	}
+	iv.exec(append(argsOf(tool...), args[2:]...))
 }
 
 // mount and umount over or away from the root, home, the working

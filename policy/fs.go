@@ -358,11 +358,17 @@ func mv(iv *inv) {
 	if len(operands) < 2 || iv.sc.remote {
 		return
 	}
-	dst := iv.c.resolve(iv.sc, operands[len(operands)-1])
-	iv.overwrites(operands[len(operands)-1])
+	last := operands[len(operands)-1]
+	dst := iv.c.resolve(iv.sc, last)
+	iv.overwrites(last)
+	away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path)
+	if !last.ok { // mv ~/.ssh /tmp/.x$$: a temp name made at run time
+		away = strings.HasPrefix(last.src, "/tmp/") || strings.HasPrefix(last.src, "/var/tmp/") || strings.HasPrefix(last.src, "/dev/shm/") ||
+			strings.HasPrefix(last.src, "$TMPDIR") || strings.HasPrefix(last.src, "${TMPDIR") || strings.HasPrefix(last.src, "\"$TMPDIR") || strings.HasPrefix(last.src, "$(mktemp")
+	}
 	for _, a := range operands[:len(operands)-1] {
 		t := iv.c.resolve(iv.sc, a)
-		if away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path); away && iv.c.danger(t) != "" && !iv.c.inTemp(t.path) {
+		if away && iv.c.danger(t) != "" && !iv.c.inTemp(t.path) {
 			iv.flag(Destructive, "mv of a file outside the working directory into "+iv.c.show(dst)+", where it is lost: "+iv.c.show(t))
 			continue
 		}
@@ -406,6 +412,7 @@ func tee(iv *inv) {
 	appending := hasFlag(flags, "a", "--append")
 	for _, a := range operands {
 		iv.c.wrote(iv.sc, a, iv.in, appending)
+		iv.c.hookCode(iv.sc, iv.idx, a)
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
 	}

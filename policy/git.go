@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -159,7 +160,7 @@ func git(iv *inv) {
 			destroy("git switch --discard-changes discards uncommitted changes")
 		}
 	case "branch":
-		if has("D", "") || (has("d", "--delete") && has("f", "--force")) {
+		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) {
 			destroy("git branch -D deletes a branch even if unmerged")
 		}
 		if len(operands) == 0 && !has("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description") {
@@ -208,6 +209,9 @@ func git(iv *inv) {
 		if has("l", "--get", "--list", "--get-all", "--get-regexp") || (len(operands) == 1 && len(flags) == 0) {
 			iv.lower()
 		}
+		if len(operands) >= 2 && operands[0].ok && redirectKey(operands[0].s, operands[1].s) {
+			iv.flag(Destructive, "git config "+operands[0].s+" changes where git fetches and pushes, or what it trusts")
+		}
 		if len(operands) >= 2 && operands[0].ok && strings.EqualFold(operands[0].s, "core.hooksPath") {
 			iv.flag(Destructive, "git config core.hooksPath makes git run the hooks in "+operands[1].shown())
 		}
@@ -219,6 +223,35 @@ func git(iv *inv) {
 			iv.shell(joinRest(operands[1:]), iv.sc)
 		}
 	}
+}
+
+// pushedFirst reports whether every branch to delete was pushed by this
+// command first, on success only (git push origin b && git branch -D b):
+// its commits are then on the remote.
+func (iv *inv) pushedFirst(branches []arg) bool {
+	src := iv.c.whole
+	for _, b := range branches {
+		if !b.ok {
+			return false
+		}
+		push := regexp.MustCompile(`\bgit\s+push\s+(?:-u\s+|--set-upstream\s+)?\S+\s+` + regexp.QuoteMeta(b.s) + `(?:\s|&|$)`).FindStringIndex(src)
+		if push == nil {
+			return false
+		}
+		at := strings.Index(src[push[1]-1:], "git branch")
+		if at < 0 || !onlyOnSuccess(src[push[1]-1:][:at]) {
+			return false
+		}
+	}
+	return len(branches) > 0
+}
+
+// redirectKey reports whether a git config key sends git elsewhere or
+// turns off its checks: url.<base>.insteadOf, a proxy, sslVerify off.
+func redirectKey(key, val string) bool {
+	k := strings.ToLower(key)
+	return strings.HasPrefix(k, "url.") && (strings.HasSuffix(k, ".insteadof") || strings.HasSuffix(k, ".pushinsteadof")) ||
+		k == "http.proxy" || k == "https.proxy" || strings.HasSuffix(k, ".sslverify") && val == "false"
 }
 
 // lower makes a Write command ReadOnly again, unless something about it

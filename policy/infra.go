@@ -1,8 +1,80 @@
 package policy
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 )
+
+// ownContainers reports whether every one of names is a container this
+// command itself started: held in a variable set from $(docker run …), or
+// named by docker run or create --name where verb only runs once that
+// succeeded (joined by &&: a name already taken makes the run fail).
+func (iv *inv) ownContainers(verb string) bool {
+	src := iv.c.whole
+	var names []string
+	args := iv.rest(1)
+	for i := slices.IndexFunc(args, func(a arg) bool { return a.s == verb }) + 1; i > 0 && i < len(args); i++ {
+		switch a := args[i]; {
+		case !a.ok:
+			names = append(names, a.src)
+		case a.s == "-t" || a.s == "--time" || a.s == "-s" || a.s == "--signal":
+			i++
+		case !strings.HasPrefix(a.s, "-"):
+			names = append(names, a.s)
+		}
+	}
+	for _, n := range names {
+		if v := strings.Trim(n, `"${}`); strings.HasPrefix(n, "$") || strings.HasPrefix(n, `"$`) {
+			set := strings.Contains(src, v+"=$("+iv.name+" run") || strings.Contains(src, v+"=$("+iv.name+" create")
+			if !set || strings.Count(src, v+"=") != 1 || strings.Contains(src, "read "+v) || strings.Contains(src, " "+v+" in ") {
+				return false
+			}
+			continue
+		}
+		named := false
+		for _, m := range startedNamed.FindAllStringSubmatchIndex(src, -1) {
+			if strings.Trim(src[m[4]:m[5]], `"'`) != n {
+				continue
+			}
+			rest := src[m[1]:]
+			if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && onlyOnSuccess(rest[:at]) {
+				named = true
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// onlyOnSuccess reports whether the shell text between two commands joins
+// them with && alone, so the second runs only if the first succeeded:
+// separators inside a group the second is in do not count.
+func onlyOnSuccess(between string) bool {
+	depth := 0
+	for i := 0; i < len(between); i++ {
+		switch c := between[i]; {
+		case c == '(' || c == '{':
+			depth++
+		case c == ')' || c == '}':
+			depth--
+		case depth > 0:
+		case c == '&' && i > 0 && (between[i-1] == '>' || between[i-1] == '<'): // 2>&1
+		case c == ';' || c == '\n' || c == '&' && (i+1 >= len(between) || between[i+1] != '&'):
+			return false
+		case c == '|' && i+1 < len(between) && between[i+1] == '|':
+			return false
+		case c == '&':
+			i++ // &&
+		}
+	}
+	return true
+}
+
+// startedNamed is a container started under a name of its own choosing.
+var startedNamed = regexp.MustCompile(`\b(docker|podman)\s+(?:container\s+)?(?:run|create)\b[^;&|]*?--name[= ](\S+)`)
 
 // positionals returns the operands of args after skipping options;
 // withValue lists options that take the next word.
@@ -108,6 +180,9 @@ func docker(iv *inv) {
 		iv.flag(Destructive, iv.name+" compose down --volumes deletes volume data")
 	case v == "ps" || v == "images" || v == "logs" || v == "inspect" || v == "version" || v == "info" || v == "top" || v == "stats" || v == "history" || v == "search" ||
 		(v == "compose" && (w == "ps" || w == "logs" || w == "config")):
+	case (v == "rm" || v == "stop" || v == "kill") && iv.ownContainers(v):
+		iv.flag(Write, "") // the containers this command started
+		iv.judged = true
 	case v == "exec":
 		iv.flag(Write, "")
 		// docker exec [opts] CONTAINER cmd…: pos[1] is the container.

@@ -18,13 +18,13 @@ var (
 	// follows the match.
 	shellOut = regexp.MustCompile(`(?:\bos:cmd|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove|\bBun\.\$)\s*\(\s*`)
+	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
 	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
-	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b`)
+	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)`)
 	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
 	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
@@ -32,6 +32,9 @@ var (
 	shList = regexp.MustCompile(`["'](?:/bin/)?(?:ba|z|da)?sh["']\s*,\s*\[?\s*["']-c["']\s*,\s*["']([^"']+)["']`)
 	// getline runs a command in awk: "cmd" | getline.
 	getline = regexp.MustCompile(`"([^"]+)"\s*\|\s*getline`)
+	// getlineVar runs the command held in an awk variable: c | getline,
+	// print … | c.
+	getlineVar = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\|&?\s*getline|\bprintf?\b[^;}|\n]*\|&?\s*([A-Za-z_]\w*)`)
 	// backticks is a command run by Perl or Ruby's `…`.
 	backticks = regexp.MustCompile("`([^`]+)`")
 	// listCall is a call that runs its string arguments as a command.
@@ -39,6 +42,9 @@ var (
 	// evalRef runs text as code: eval and exec, Lua's load, R's source,
 	// Julia's include, Lisp's read-from-string.
 	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval|(?i:scriptblock\]::Create)`)
+	// evalComputed runs code that is not a literal: eval(Buffer.from(…)),
+	// exec(base64.b64decode(…)), new Function(process.env.X).
+	evalComputed = regexp.MustCompile(`(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
 	// shellWords runs the literal that follows as a shell command, without
 	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
 	shellWords = regexp.MustCompile(`\bdo shell script\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
@@ -56,7 +62,10 @@ var (
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|http|aria2c)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = regexp.MustCompile(`(?i)delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	codeDeletes = regexp.MustCompile(`(?i)put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	// envPath is a path read from the environment, leading a call's
+	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
+	envPath = regexp.MustCompile(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
 	// homeCall finds the home directory in any language.
 	homeCall = regexp.MustCompile(`(?i)expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
 	// forkLoop is a fork in a loop.
@@ -115,7 +124,15 @@ func (iv *inv) interpCode(code arg) {
 	for _, m := range getline.FindAllStringSubmatch(s, 8) {
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
 	}
-	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") {
+	for _, m := range getlineVar.FindAllStringSubmatch(s, 8) { // c = "cmd"; c | getline; print | c
+		name := m[1] + m[2]
+		if a := regexp.MustCompile(`\b` + name + `\s*=\s*"([^"]*)"`).FindStringSubmatch(s); a != nil {
+			iv.shell(arg{s: a[1], ok: true, src: a[1]}, iv.sc)
+		} else {
+			iv.flag(Unparseable, iv.name+" program runs a command held in a variable: "+name)
+		}
+	}
+	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") && !strings.Contains(strings.ToLower(m), "getenv") {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
 	}
 	for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
@@ -178,6 +195,9 @@ func (iv *inv) interpCode(code arg) {
 	if m := killCall.FindString(s); m != "" {
 		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
 	}
+	if m := evalComputed.FindString(s); m != "" {
+		iv.flag(Unparseable, iv.name+" one-liner runs code it computes at run time: "+m)
+	}
 	if evalRef.MatchString(s) && netRef.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner runs code it downloads")
 	}
@@ -215,6 +235,8 @@ func (iv *inv) interpCode(code arg) {
 		}
 		if !ok {
 			switch {
+			case envPath.MatchString(rest):
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a path taken from the environment")
 			case homeRef.MatchString(rest[:min(len(rest), 160)]):
 				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a file under the home directory")
 			case iv.outsidePath(s) != "":

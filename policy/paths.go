@@ -22,6 +22,9 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		return t
 	}
 	p := a.s
+	if name, rest, _ := strings.Cut(p, "/"); len(name) > 1 && name[0] == '~' {
+		p = path.Join(path.Dir(c.home), name[1:], rest) // ~user/x: another user's home
+	}
 	if i := strings.IndexAny(p, "*?["); i >= 0 {
 		t.children = true
 		rest := strings.TrimRight(p[strings.LastIndexByte(p[:i+1], '/')+1:], "/")

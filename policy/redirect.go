@@ -38,6 +38,7 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		}
 		if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
 			c.wrote(sc, a, w.output(st, sc, in), !truncating)
+			c.hookCode(sc, idx, a)
 		}
 		class, why := c.writeTarget(sc, a, truncating)
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
@@ -198,6 +199,20 @@ func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
 		}
 	}
 	c.written[p] = src
+}
+
+// hookCode judges a file this command wrote into a repository's hooks by
+// its content, now: git runs it by itself at a later checkout, commit or
+// push.
+func (c *classifier) hookCode(sc *scope, idx int, a arg) {
+	p := c.resolve(sc, a).path
+	if idx < 0 || !strings.Contains(p, "/.git/hooks/") {
+		return
+	}
+	if src, ok := c.written[p]; ok && src.kind == srcText {
+		iv := &inv{c: c, idx: idx, name: "git hook " + path.Base(p), sc: sc}
+		iv.shell(arg{s: src.text, ok: true, src: src.text}, sc)
+	}
 }
 
 // runsWritten judges running a file (as a script, or with an interpreter)

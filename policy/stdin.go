@@ -258,7 +258,10 @@ var secretPlaces = []string{
 	"/var/run/secrets/", "/run/secrets/", "/environ", "/.bash_history", "/.zsh_history",
 	"/etc/kubernetes/admin.conf", "/.config/hub", "/.gem/credentials", "/.docker/config.json",
 	"/.config/gh/", "/private-keys-v1.d/", "/etc/gshadow", "node-token", "/.npmrc", "/.yarnrc",
-	"/.Renviron", "/Keychains/", ".keychain", "/keyrings/",
+	"/.Renviron", "/Keychains/", ".keychain", "/keyrings/", "/.s3cfg", "/.boto", "/.databrickscfg",
+	"/.kaggle/kaggle.json", "/.oci/config", "/.config/doctl/", "/.terraformrc", "/.composer/auth.json",
+	"/.gradle/gradle.properties", "/.config/rclone/", "/.wrangler/", "/.config/netlify/", "/.vercel/",
+	"/.fly/", "/.config/heroku", "/.heroku/", "/.config/op/", "/.config/sops/", "/.mc/config.json",
 }
 
 // allNumbers reports whether every arg is a literal number (head -n 200's

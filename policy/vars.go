@@ -131,6 +131,10 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 		if !ok || len(call.Assigns) > 0 || len(call.Args) < 2 {
 			return errCmdSubst
 		}
+		if where := lookupWord(call.Args); where != "" && len(stages) == 1 { // $(command -v rm): where the program is
+			_, err := io.WriteString(w, where)
+			return err
+		}
 		if name, _ := plainWord(call.Args[0]); name != "echo" && name != "printf" {
 			return errCmdSubst
 		}
@@ -193,6 +197,28 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 		_, err := io.WriteString(w, out)
 		return err
 	}
+}
+
+// lookupWord is where a command that finds a program on the PATH (command
+// -v rm, which rm, type -P rm) says it is: a path ending in its name, or "".
+func lookupWord(args []*syntax.Word) string {
+	var words []string
+	for _, wd := range args {
+		lit, ok := plainWord(wd)
+		if !ok {
+			return ""
+		}
+		words = append(words, lit)
+	}
+	switch {
+	case len(words) == 3 && words[0] == "command" && words[1] == "-v",
+		len(words) == 3 && words[0] == "type" && words[1] == "-P",
+		len(words) == 2 && words[0] == "which":
+		if name := words[len(words)-1]; !strings.ContainsAny(name, "/-") {
+			return "/usr/bin/" + name
+		}
+	}
+	return ""
 }
 
 // printf formats as the shell's printf does, reusing the format while
