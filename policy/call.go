@@ -176,6 +176,9 @@ func onlySays(args []arg) bool {
 			says = true
 		}
 	}
+	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" {
+		says = true // aws s3 rm help
+	}
 	return says
 }
 
@@ -365,7 +368,8 @@ func varKind(name string) varClass {
 	switch name {
 	case "PROMPT_COMMAND", "BASH_ENV", "ENV", "GIT_SSH_COMMAND", "GIT_PAGER", "PAGER",
 		"GIT_EDITOR", "EDITOR", "VISUAL", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
-		"GIT_SSH", "GIT_PROXY_COMMAND", "MANPAGER", "LESSOPEN", "LESSCLOSE":
+		"GIT_SSH", "GIT_PROXY_COMMAND", "MANPAGER", "LESSOPEN", "LESSCLOSE", "GIT_SEQUENCE_EDITOR",
+		"BROWSER", "SUDO_ASKPASS", "DIFFTOOL", "GIT_DIFFTOOL":
 		return varCode
 	case "PS0", "PS1", "PS2", "PS4":
 		return varPrompt

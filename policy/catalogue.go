@@ -81,7 +81,8 @@ func init() {
 		{truncate, []string{"truncate"}},
 		{mv, []string{"mv"}},
 		{rsync, []string{"rsync"}},
-		{tee, []string{"tee"}},
+		{tee, []string{"tee", "sponge"}},
+		{fallocate, []string{"fallocate"}},
 		{sed, []string{"sed"}},
 		{destroys("destroys file contents beyond recovery"), []string{"shred"}},
 
@@ -99,7 +100,8 @@ func init() {
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
 		{mongo, []string{"mongosh", "mongo"}},
-		{destroys("deletes a database or its users"), []string{"dropdb", "dropuser", "dropdb.exe"}},
+		{dropdb, []string{"dropdb", "dropdb.exe"}},
+		{destroys("deletes a database user"), []string{"dropuser"}},
 		{redis, []string{"redis-cli", "valkey-cli"}},
 
 		// Infrastructure: clusters, containers, clouds.

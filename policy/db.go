@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -40,13 +41,36 @@ func sqlDanger(sql string) string {
 // sqlClient builds a handler for a SQL client whose query options are
 // listed (psql -c, mysql -e); extra operands are SQL too when operandSQL
 // (sqlite3 db "SQL"). A query read from stdin is checked when known.
+// dropDatabase is a statement that drops one database.
+var dropDatabase = regexp.MustCompile(`(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\w"'` + "`" + `$.-]+)\s*;?`)
+
+// dropdb deletes databases: its own (made earlier by this command) only
+// writes.
+func dropdb(iv *inv) {
+	_, ops := opts(iv.rest(1))
+	for _, a := range ops {
+		if !iv.c.madeHere(a.src, iv.name) {
+			iv.flag(Destructive, iv.name+" deletes a database or its users")
+			return
+		}
+	}
+	iv.flag(Write, "")
+}
+
 func sqlClient(queryOpts []string, operandSQL bool) handler {
 	return func(iv *inv) {
 		iv.flag(Write, "")
 		args := iv.rest(1)
+		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
 		check := func(a arg) {
-			if !a.ok {
+			if !a.ok || memory {
+				iv.judged = iv.judged || memory
 				return
+			}
+			if m := dropDatabase.FindStringSubmatch(a.s); m != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
+				iv.c.madeHere(strings.Trim(m[1], `"'`+"`"), "DROP DATABASE") {
+				iv.judged = true
+				return // DROP DATABASE of the one this command created
 			}
 			if why := sqlDanger(a.s); why != "" {
 				iv.flag(Destructive, iv.name+": "+why)

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -30,6 +31,7 @@ var destroyVerbs = map[string]bool{
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
+	"gc": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -148,6 +150,9 @@ func verbEffect(iv *inv) bool {
 		return true
 	}
 	for i, a := range args {
+		if i > 0 && args[i-1].ok && textOpts[args[i-1].s] {
+			continue // gh pr create --title 'Remove DROP TABLE from seeds': text for people
+		}
 		if !a.ok {
 			if why := codeDanger(a.src); why != "" { // psql -c "DROP TABLE $t"
 				iv.flag(Destructive, iv.name+": "+why)
@@ -166,6 +171,10 @@ func verbEffect(iv *inv) bool {
 		s := a.s
 		if why := codeDanger(s); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
+			return true
+		}
+		if migratesToNothing(args, i) {
+			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" migrates the schema back to nothing, dropping its tables")
 			return true
 		}
 		if countZero(args, i) {
@@ -218,13 +227,34 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		for _, w := range words(s) {
+			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
+				w = v // deleteall, removeall
+			}
 			if destroyVerbs[w] && !(project && projectVerbs[w]) {
+				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
+					return false // tmux new -s x && … && tmux kill-session -t x: its own
+				}
 				iv.flag(Destructive, iv.name+" "+s+" deletes, resets or stops what it manages")
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// objectOf is what a verb's arguments name as its object, as written: the
+// value of -t, -s, --target or --name, else the first operand.
+func objectOf(args []arg) (string, bool) {
+	for i, a := range args {
+		switch {
+		case a.ok && (a.s == "-t" || a.s == "-s" || a.s == "--target" || a.s == "--name" || a.s == "--session") && i+1 < len(args):
+			return args[i+1].src, true
+		case a.ok && strings.HasPrefix(a.s, "-"):
+		default:
+			return a.src, true
+		}
+	}
+	return "", false
 }
 
 // stateWord is a desired state among a tool's words: state=absent.
@@ -237,6 +267,25 @@ var readVerbs = map[string]bool{
 	"inspect": true, "view": true, "cat": true, "diff": true, "routes": true, "doctor": true, "whoami": true,
 }
 
+// migratesToNothing reports whether args[i] is the target of a migration
+// verb before it that undoes every migration: ef database update 0,
+// manage.py migrate app zero, VERSION=0.
+func migratesToNothing(args []arg, i int) bool {
+	s := args[i].s
+	if s == "VERSION=0" || s == "--to=0" || s == "--target=0" {
+		return true
+	}
+	if s != "0" && s != "zero" && s != "base" {
+		return false
+	}
+	for _, a := range args[:i] {
+		if ws := words(a.s); contains(ws, "migrate") || contains(ws, "update") || contains(ws, "migration") || contains(ws, "downgrade") {
+			return true
+		}
+	}
+	return false
+}
+
 // countZero reports whether args[i] sets a count of replicas, instances or
 // capacity to zero (--replicas=0, --desired-count 0, "replicas":0).
 func countZero(args []arg, i int) bool {
@@ -246,11 +295,14 @@ func countZero(args []arg, i int) bool {
 		val, ok = args[i+1].s, true
 	}
 	if ok && strings.HasPrefix(name, "-") && val == "0" {
-		for _, w := range []string{"replicas", "count", "capacity", "instances", "size", "scale"} {
+		for _, w := range []string{"replicas", "count", "capacity", "instances", "size", "scale", "concurren", "nodes", "desired", "workers", "tasks"} {
 			if strings.Contains(name, w) {
 				return true
 			}
 		}
+	}
+	if name, val, ok := strings.Cut(s, "="); ok && val == "0" && !strings.HasPrefix(name, "-") && i > 0 && slices.ContainsFunc(args[:i], func(a arg) bool { return a.s == "scale" }) {
+		return true // docker service scale web=0
 	}
 	return strings.Contains(strings.ReplaceAll(s, " ", ""), `"replicas":0`)
 }
@@ -343,12 +395,16 @@ func unknownTool(iv *inv) {
 			iv.interpCode(a)
 		}
 	}
-	if iv.in.kind == srcText && contains(strs0(args), "-") { // swift - <<EOF: code on stdin
+	checks := slices.ContainsFunc(strs0(args), func(w string) bool { return checkVerbs[w] })
+	if iv.in.kind == srcText && contains(strs0(args), "-") && !checks { // swift - <<EOF: code on stdin
 		iv.interpCode(arg{s: iv.in.text, ok: true, src: iv.in.text})
 	}
-	if iv.in.kind == srcText { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
+	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
 		if why := codeDanger(iv.in.text); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
+		}
+		if m := stateWord.FindStringSubmatch(strings.ReplaceAll(iv.in.text, ": ", "=")); m != nil && (destroyVerbs[m[1]] || m[1] == "stopped") {
+			iv.flag(Destructive, iv.name+" is given a task on stdin that removes or stops what it manages: state="+m[1])
 		}
 		for line := range strings.SplitSeq(iv.in.text, "\n") { // m4 <<< 'esyscmd(…)'
 			if code, ok := embeddedCode(strings.TrimSpace(line), false); ok {
@@ -375,6 +431,13 @@ func unknownTool(iv *inv) {
 		// escapes in them are code (make --eval='$(shell …)').
 		embedded(iv, !projectTools[iv.name] && !testRunners[iv.name])
 	}
+}
+
+// checkVerbs make a tool read code to judge or reformat it, not run it:
+// sqlfluff lint -, shellcheck -, prettier --check.
+var checkVerbs = map[string]bool{
+	"lint": true, "format": true, "fmt": true, "fix": true, "parse": true, "validate": true, "check": true,
+	"--check": true, "explain": true, "highlight": true, "render": true, "diff": true,
 }
 
 // nameVerbs, in a command's own name, say it destroys.
@@ -639,6 +702,9 @@ func signals(iv *inv) {
 	if len(args) > 0 && args[0].ok && (args[0].s == "-0" || args[0].s == "-s" && len(args) > 1 && args[1].s == "0") {
 		return // signal 0: only asks whether the process is there
 	}
+	if len(args) > 0 && args[0].ok && (args[0].s == "-l" || args[0].s == "-L" || args[0].s == "--list") {
+		return // names signals, sends none
+	}
 	for i, a := range args {
 		if a.ok && a.s == "-1" && (i > 0 || len(args) == 1) {
 			iv.flag(Destructive, "kill -1 signals every process")
@@ -780,7 +846,7 @@ func sendsSecret(iv *inv) {
 		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
-		case !a.ok && secretSubst.MatchString(a.src):
+		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
@@ -791,6 +857,20 @@ func sendsSecret(iv *inv) {
 	if v, host := strangerGetsSecret(args); v != "" {
 		iv.flag(Destructive, iv.name+" sends "+v+" to "+host+", which is not where that credential belongs")
 	}
+}
+
+// substReadsSecret reports whether a word computed by a substitution reads
+// a secrets file: "$(base64 -w0 ~/.config/hcloud/cli.toml)".
+func (iv *inv) substReadsSecret(src string) bool {
+	if !strings.Contains(src, "$(") && !strings.Contains(src, "`") && !strings.Contains(src, "<(") {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(" \t\"'`()$<>|;", r) }) {
+		if strings.ContainsRune(w, '/') && iv.secretFile(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // uploadsSecret holds any other tool given both a secrets file and a place
@@ -911,7 +991,7 @@ func embedded(iv *inv, any bool) {
 // textOpts are options whose value is text for people: a title, a body, a
 // message.
 var textOpts = map[string]bool{
-	"--title": true, "--body": true, "--message": true, "-m": true, "--description": true,
+	"--title": true, "--body": true, "--message": true, "--description": true,
 	"--notes": true, "--subject": true, "--comment": true, "--summary": true, "--reason": true,
 }
 
@@ -1028,7 +1108,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				from = ops[:len(ops)-1]
 			}
 		}
-		for _, a := range from {
+		for i, a := range from {
+			if a.ok && (strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--ignore")) || i > 0 && from[i-1].ok && (from[i-1].s == "--exclude" || from[i-1].s == "-x" || from[i-1].s == "--ignore") {
+				continue // tar --exclude=.env: left out, not read
+			}
 			if !a.ok && isSecretPath(a.src) {
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
@@ -1106,7 +1189,7 @@ func readsSecret(iv *inv, scanWords bool) {
 // without an output format that prints the data.
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
-	if contains(args, "list") || contains(args, "ls") {
+	if (contains(args, "list") || contains(args, "ls")) && iv.name != "dotnet" { // dotnet user-secrets list prints values
 		return true
 	}
 	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {

@@ -107,7 +107,7 @@ func rm(iv *inv) {
 		switch why := iv.c.danger(t); why {
 		case "":
 		case "unresolved":
-			if !recursive || iv.c.tempVar(a.src) { // d=$(mktemp -d) … rm -rf "$d"
+			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
 				break
 			}
 			if a.ok {
@@ -403,6 +403,16 @@ func rsync(iv *inv) {
 	t := iv.c.resolve(iv.sc, dst)
 	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase("rsync --delete", why)+": "+iv.c.show(t))
+	}
+}
+
+// fallocate punching, collapsing or zeroing a range destroys a file's
+// contents in place.
+func fallocate(iv *inv) {
+	iv.flag(Write, "")
+	flags, ops := opts(iv.rest(1))
+	if hasFlag(flags, "pcz", "--punch-hole", "--collapse-range", "--zero-range", "--insert-range") && len(ops) > 0 {
+		iv.inPlace(ops[len(ops)-1:])
 	}
 }
 

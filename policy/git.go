@@ -97,11 +97,13 @@ func git(iv *inv) {
 			iv.lower()
 			return
 		}
-		if has("f", "--force") {
+		if has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands) {
 			destroy("git clean -f deletes untracked files")
 		}
 	case "push":
 		switch {
+		case has("n", "--dry-run"):
+			return // says what it would do
 		case has("f", "--force"):
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
@@ -114,10 +116,12 @@ func git(iv *inv) {
 			destroy("git push to a remote configured as a mirror can delete remote refs")
 		}
 		for j, op := range operands {
-			if j == 0 || !op.ok {
+			if j == 0 {
 				continue // the remote
 			}
-			if strings.HasPrefix(op.s, "+") {
+			if !op.ok && computedRefspec.MatchString(op.src) {
+				destroy("git push of refspecs computed to force or delete: " + op.shown())
+			} else if strings.HasPrefix(op.s, "+") {
 				destroy("git push +refspec force-pushes: " + op.s)
 			} else if strings.HasPrefix(op.s, ":") {
 				destroy("git push :ref deletes a remote ref: " + op.s)
@@ -169,7 +173,9 @@ func git(iv *inv) {
 	case "stash":
 		switch first(operands) {
 		case "drop", "clear":
-			destroy("git stash " + first(operands) + " deletes stashed changes")
+			if !iv.appliedFirst() {
+				destroy("git stash " + first(operands) + " deletes stashed changes")
+			}
 		case "list", "show":
 			iv.lower()
 		}
@@ -225,6 +231,23 @@ func git(iv *inv) {
 	}
 }
 
+// appliedFirst reports whether the stash dropped was applied by this
+// command first, on success only (git stash apply && … && git stash drop):
+// a pop in two steps.
+func (iv *inv) appliedFirst() bool {
+	src := iv.c.whole
+	apply := strings.Index(src, "git stash apply")
+	drop := strings.LastIndex(src, "git stash drop")
+	if apply < 0 || drop < apply || strings.Count(src, "git stash drop") != 1 || strings.Count(src, "git stash apply") != 1 {
+		return false
+	}
+	top := func(rest string) bool { // the newest stash: no argument, or stash@{0}
+		word, _, _ := strings.Cut(strings.TrimLeft(rest, " "), " ")
+		return word == "" || word == "stash@{0}" || word == "0" || strings.Trim(word, ";&|)}") == ""
+	}
+	return top(src[apply+len("git stash apply"):]) && top(src[drop+len("git stash drop"):]) && onlyOnSuccess(src[apply:drop])
+}
+
 // pushedFirst reports whether every branch to delete was pushed by this
 // command first, on success only (git push origin b && git branch -D b):
 // its commits are then on the remote.
@@ -245,6 +268,10 @@ func (iv *inv) pushedFirst(branches []arg) bool {
 	}
 	return len(branches) > 0
 }
+
+// computedRefspec is a substitution that makes refspecs starting with : or
+// + (deleting or forcing): sed 's/^/:/', --format=':%(refname)'.
+var computedRefspec = regexp.MustCompile(`s/\^/[:+]|format=['"]?[:+]|printf\s+['"]?[:+]|echo\s+['"]?[:+]`)
 
 // redirectKey reports whether a git config key sends git elsewhere or
 // turns off its checks: url.<base>.insteadOf, a proxy, sslVerify off.
@@ -273,8 +300,9 @@ func (iv *inv) gitConfig(kv arg) {
 	}
 	key, val, _ := strings.Cut(kv.s, "=")
 	lower := strings.ToLower(key)
-	if strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".mirror") && val != "false" {
-		iv.c.gitMirror = true
+	if strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".mirror") && val != "false" ||
+		strings.HasPrefix(lower, "remote.") && strings.HasSuffix(lower, ".push") && (strings.HasPrefix(val, "+") || strings.HasPrefix(val, ":")) {
+		iv.c.gitMirror = true // every later push forces or deletes
 	}
 	if !gitCodeKey(key) {
 		return

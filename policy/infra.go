@@ -49,6 +49,34 @@ func (iv *inv) ownContainers(verb string) bool {
 	return len(names) > 0
 }
 
+// madeHere reports whether what a command destroys (name, as written in
+// the command) was made earlier in the same command, with what destroys it
+// (destroyer) run only if the making succeeded: createdb x && { …; dropdb
+// x; }, CREATE DATABASE x && … DROP DATABASE x, tmux new -s x && … tmux
+// kill-session -t x. A name already taken makes the making fail, so what
+// is destroyed is the command's own. A name held in a variable must be set
+// once.
+func (c *classifier) madeHere(name, destroyer string) bool {
+	if name == "" || strings.ContainsAny(name, " \n") {
+		return false
+	}
+	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && strings.Count(c.whole, v+"=") > 1 {
+		return false
+	}
+	lower := strings.ToLower(c.whole)
+	at := strings.Index(lower, strings.ToLower(destroyer))
+	if at < 0 || strings.Count(lower, strings.ToLower(destroyer)) != 1 {
+		return false // which of them is this one cannot be told
+	}
+	made := regexp.MustCompile(`(?i)\b(?:create\w*|new(?:-session)?|mk\w+)\b[^;&|\n]*?[\s'"=]` + regexp.QuoteMeta(name) + `(?:[\s'";)]|$)`)
+	for _, m := range made.FindAllStringIndex(c.whole[:at], -1) {
+		if onlyOnSuccess(c.whole[m[1]:at]) {
+			return true
+		}
+	}
+	return false
+}
+
 // onlyOnSuccess reports whether the shell text between two commands joins
 // them with && alone, so the second runs only if the first succeeded:
 // separators inside a group the second is in do not count.

@@ -20,11 +20,11 @@ var (
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
-	homeRef = regexp.MustCompile(`(?:\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	homeRef = regexp.MustCompile(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
-	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)`)
+	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:Get-ChildItem|gci|dir|ls)\s+Env:`)
 	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
 	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
@@ -66,8 +66,21 @@ var (
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
 	envPath = regexp.MustCompile(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
+	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
+	pathOpt = regexp.MustCompile(`^(?i)-(?:Literal)?Path\s+`)
+	// recursiveArg is a delete told to recurse: recursive = TRUE.
+	recursiveArg = regexp.MustCompile(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
+	// methodDelete is a client call that deletes what it names:
+	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…).
+	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(`)
+	// decodedCommand runs a command a function decodes: Perl's system pack
+	// "H*", …; exec(base64.b64decode(…)).
+	decodedCommand = regexp.MustCompile(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
+	// downloadRun saves a download and then runs it: PowerShell's
+	// Invoke-WebRequest … -OutFile f; & f.
+	downloadRun = regexp.MustCompile(`(?i)(?:Invoke-WebRequest|iwr|Invoke-RestMethod|curl|wget|urlretrieve)\b[^;\n]*?(?:-OutFile|-o|,)\s*['"]?([^\s'";,)]+)`)
 	// homeCall finds the home directory in any language.
-	homeCall = regexp.MustCompile(`(?i)expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
+	homeCall = regexp.MustCompile(`(?i)user-emacs-directory|DEPOT_PATH|\.libPaths\(|expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
 	// forkLoop is a fork in a loop.
 	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
 	// reverseShell hands a process's streams to a socket.
@@ -195,6 +208,17 @@ func (iv *inv) interpCode(code arg) {
 	if m := killCall.FindString(s); m != "" {
 		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
 	}
+	if m := methodDelete.FindString(s); m != "" {
+		iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
+	}
+	if m := decodedCommand.FindString(s); m != "" {
+		iv.flag(Unparseable, iv.name+" one-liner runs a command it decodes at run time: "+m)
+	}
+	for _, m := range downloadRun.FindAllStringSubmatch(s, 4) { // & /tmp/x.ps1 after saving it there
+		if f := m[1]; strings.Contains(s, "& "+f) || strings.Contains(s, "&"+f) || strings.Contains(s, ". "+f) {
+			iv.flag(Destructive, iv.name+" one-liner downloads a script and runs it: "+f)
+		}
+	}
 	if m := evalComputed.FindString(s); m != "" {
 		iv.flag(Unparseable, iv.name+" one-liner runs code it computes at run time: "+m)
 	}
@@ -228,13 +252,15 @@ func (iv *inv) interpCode(code arg) {
 	}
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
-		rest := s[m[1]:]
+		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
 		lit, ok := stringLit(rest)
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
 		if !ok {
 			switch {
+			case recursiveArg.MatchString(rest[:min(len(rest), 200)]):
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a tree computed at run time")
 			case envPath.MatchString(rest):
 				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a path taken from the environment")
 			case homeRef.MatchString(rest[:min(len(rest), 160)]):
@@ -395,6 +421,11 @@ func awk(iv *inv) {
 		case a.s == "-f" || a.s == "--file":
 			iv.flag(Write, "")
 			return
+		case (a.s == "-i" || a.s == "--include") && i+1 < len(args) && args[i+1].s == "inplace":
+			i++
+			if _, files := opts(args[i+1:]); len(files) > 1 {
+				iv.inPlace(files[1:]) // gawk -i inplace PROGRAM FILE…: the files are rewritten
+			}
 		case a.s == "-v" || a.s == "-F" || a.s == "--assign" || a.s == "--field-separator":
 			i++
 		case a.s == "--":

@@ -6,6 +6,45 @@ import (
 	"strings"
 )
 
+// hostPath is an address without a scheme, as httpie takes it:
+// es.lan:9200/logs/_search.
+var hostPath = regexp.MustCompile(`^[\w.-]+(?::\d+)?/`)
+
+// writes reports whether an HTTP client's arguments send something: a
+// method other than GET, or data.
+func writes(args []arg) bool {
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case i == 0 && (a.s == "POST" || a.s == "PUT" || a.s == "PATCH" || a.s == "DELETE"):
+			return true
+		case a.s == "-X" || a.s == "--request" || a.s == "--method":
+			return i+1 < len(args) && !strings.EqualFold(args[i+1].s, "GET") && !strings.EqualFold(args[i+1].s, "HEAD")
+		case a.s == "-d" || a.s == "--data" || a.s == "--json" || strings.HasPrefix(a.s, "--data"):
+			return true
+		}
+	}
+	return false
+}
+
+// pathDeletes reports whether a URL's path names deleting what it
+// addresses: /_delete_by_query, /v1/projects/x/purge.
+func pathDeletes(u string) bool {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+	}
+	_, p, _ := strings.Cut(u, "/")
+	p, _, _ = strings.Cut(p, "?")
+	for _, seg := range strings.Split(p, "/") {
+		for _, w := range words(seg) {
+			if nameVerbs[w] || w == "remove" || w == "reset" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // curl and wget: upload of the environment or a secrets file is
 // exfiltration (env | curl -d @- …).
 func curl(iv *inv) {
@@ -28,8 +67,8 @@ func curl(iv *inv) {
 			method = a.s[2:]
 		case strings.HasPrefix(a.s, "--request=") || strings.HasPrefix(a.s, "--method="):
 			_, method, _ = strings.Cut(a.s, "=")
-		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost"):
-			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") {
+		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
+			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
 				return
 			}
@@ -64,6 +103,15 @@ func curl(iv *inv) {
 					iv.c.wrote(iv.sc, arg{s: path.Base(u.s), ok: true, src: u.s}, source{kind: srcDownload}, false)
 				}
 			}
+		}
+		if iv.name == "aria2c" && strings.Contains(a.s, "://") && !hasWord(args, "-o", "--out") {
+			dir := "."
+			for j, d := range args {
+				if d.ok && (d.s == "-d" || d.s == "--dir") && j+1 < len(args) {
+					dir = args[j+1].s
+				}
+			}
+			iv.c.wrote(iv.sc, arg{s: path.Join(dir, path.Base(a.s)), ok: true, src: a.s}, source{kind: srcDownload}, false)
 		}
 		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
 			iv.c.wrote(iv.sc, arg{s: path.Base(a.s), ok: true, src: a.s}, source{kind: srcDownload}, false)

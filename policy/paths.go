@@ -130,6 +130,35 @@ func (c *classifier) danger(t target) string {
 	return "outside the working directory"
 }
 
+// underTemp reports whether a path computed at run time starts with a temp
+// directory and a name of its own below it (/tmp/pytest-of-$(whoami)), so
+// that whatever it expands to is inside that directory, not the directory.
+func (c *classifier) underTemp(src string) bool {
+	src = strings.Trim(src, `"`)
+	lit, _, _ := strings.Cut(src, "$")
+	dir, name := path.Split(lit)
+	return name != "" && !strings.ContainsAny(lit, "*?[.") && c.inTemp(path.Clean(dir)+"/x") && !strings.Contains(src[len(lit):], "/..")
+}
+
+// buildOutputs reports whether operands name only paths inside the working
+// directory that version control can do without: not the directory
+// itself, its parents or its repository store (git clean -fd -- dist/).
+func (c *classifier) buildOutputs(sc *scope, operands []arg) bool {
+	if len(operands) == 0 {
+		return false
+	}
+	for _, a := range operands {
+		if a.ok && a.s == "--" {
+			continue
+		}
+		t := c.resolve(sc, a)
+		if t.path == "" || c.danger(t) != "" || !isUnder(t.path, c.project) {
+			return false
+		}
+	}
+	return true
+}
+
 // unrecoverable says why deleting t.path (or, for a glob, what is under it)
 // loses what version control cannot give back even inside the project: a
 // repository's own store (.git, its objects, refs and submodules) or a

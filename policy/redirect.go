@@ -201,17 +201,24 @@ func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
 	c.written[p] = src
 }
 
-// hookCode judges a file this command wrote into a repository's hooks by
-// its content, now: git runs it by itself at a later checkout, commit or
-// push.
+// hookCode judges a file this command wrote where it runs by itself later
+// by its content, now: a repository's hooks (git runs them at a checkout,
+// commit or push), Python's sitecustomize and .pth files (at its next
+// start).
 func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 	p := c.resolve(sc, a).path
-	if idx < 0 || !strings.Contains(p, "/.git/hooks/") {
+	base := path.Base(p)
+	python := base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth")
+	if idx < 0 || !strings.Contains(p, "/.git/hooks/") && !python {
 		return
 	}
 	if src, ok := c.written[p]; ok && src.kind == srcText {
-		iv := &inv{c: c, idx: idx, name: "git hook " + path.Base(p), sc: sc}
-		iv.shell(arg{s: src.text, ok: true, src: src.text}, sc)
+		iv := &inv{c: c, idx: idx, name: base, sc: sc}
+		if python { // Python runs it at its next start
+			iv.interpCode(arg{s: src.text, ok: true, src: src.text})
+		} else {
+			iv.shell(arg{s: src.text, ok: true, src: src.text}, sc)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -116,7 +117,13 @@ func trap(iv *inv) {
 	if len(args) < 2 || (args[0].ok && (args[0].s == "-" || args[0].s == "")) {
 		return // resets handlers
 	}
-	iv.shell(args[0], iv.sc)
+	code := args[0]
+	if src := code.src; !code.ok && len(src) > 1 && src[0] == '"' && src[len(src)-1] == '"' && !strings.ContainsAny(src, "`") && !strings.Contains(src, "$(") {
+		// trap "kill $server" EXIT: the variables are filled in now; the
+		// code is judged as written, each variable by what set it.
+		code = arg{s: src[1 : len(src)-1], ok: true, src: src[1 : len(src)-1]}
+	}
+	iv.shell(code, iv.sc)
 }
 
 // alias name=value defines code that runs when name is typed.
@@ -188,9 +195,13 @@ func atCmd(iv *inv) {
 	iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 }
 
-// ed runs the shell commands its script gives after "!".
+// ed runs the shell commands its script gives after "!", and edits the
+// file it is given in place unless its script is known not to write (w).
 func ed(iv *inv) {
 	iv.flag(Write, "")
+	if _, ops := opts(iv.rest(1)); len(ops) > 0 && (iv.in.kind != srcText || edWrites.MatchString(iv.in.text)) {
+		iv.inPlace(ops[:1])
+	}
 	if iv.in.kind != srcText {
 		return
 	}
@@ -200,3 +211,7 @@ func ed(iv *inv) {
 		}
 	}
 }
+
+// edWrites is an ed command that writes the file: w, wq, or x, after an
+// optional range.
+var edWrites = regexp.MustCompile(`(?m)^\s*[\d,.$]*(?:w|wq|x)\b`)

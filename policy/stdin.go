@@ -262,6 +262,7 @@ var secretPlaces = []string{
 	"/.kaggle/kaggle.json", "/.oci/config", "/.config/doctl/", "/.terraformrc", "/.composer/auth.json",
 	"/.gradle/gradle.properties", "/.config/rclone/", "/.wrangler/", "/.config/netlify/", "/.vercel/",
 	"/.fly/", "/.config/heroku", "/.heroku/", "/.config/op/", "/.config/sops/", "/.mc/config.json",
+	"/etc/rancher/", "/etc/kubernetes/", "/.config/hcloud/", "/.talos/", "/.config/linode-cli", "/.config/scw/",
 }
 
 // allNumbers reports whether every arg is a literal number (head -n 200's
