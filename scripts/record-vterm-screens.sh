@@ -145,6 +145,49 @@ printf "\033[?1049h\033[?1049l\033[?1049lafter-1049\n"; printf "\033[6;1H\033[3I
 	stop
 fi
 
+# RIS (ESC c, what reset and tput reset send) resets the whole terminal. Each
+# case leaves state behind, resets, then prints what shows that state is gone.
+if want ris-region; then
+	# A full coloured screen, a scroll region, origin and insert mode, no
+	# autowrap, cleared tab stops, DEC graphics in G0 and G1 (shifted in) and a
+	# saved cursor. After RIS: the region is the whole screen (the LF scrolls
+	# "top" off), CUP is absolute, the tab stops are every 8 columns, lqk are
+	# letters, DECRC goes home (R), I overwrites, and a long line wraps.
+	start ris-region 'printf "\033[1;31;44m"; for i in $(seq 1 24); do printf "%02d%078d" $i 0; done;
+printf "\033[5;15r\033[?6h\033[4h\033[?7l\033[3g\033[1;4H\033H\033(0\033)0\016\0337\033[3;1Hregion lqk";
+printf "\033c";
+printf "top\033[24;1H\nbottom\033[10;20r\033[1;5HO\033[r\033[3;1Ha\tb lqk\0338R\033[3;1HI\033[20;1H%085d" 0'
+	checkpoint
+	stop
+fi
+
+if want ris-alt; then
+	# RIS from the alternate screen, with the modes a full-screen program sets.
+	start ris-alt 'for i in $(seq 1 24); do printf "p%02d%077d" $i 0; done; printf "\033[?1049h\033[1;33;45m"; for i in $(seq 1 23); do printf "a%02d%077d\r\n" $i 0; done;
+printf "\033[?1h\033=\033[?2004h\033[?1000h\033[?1006h\033[?1004h\033[?25l\033[4 q\033[5;10r\033[?6h";
+printf "\033c";
+printf "after reset\r\n\033[41mred\033[m"'
+	checkpoint
+	stop
+fi
+
+if want ris-sgr; then
+	# RIS after colours, attributes and wide characters on every cell of the
+	# screen: erases after it take the default background.
+	start ris-sgr 'for i in $(seq 1 24); do printf "\033[38;5;%d;48;2;%d;0;0;1;4m%02d 日本語テキスト \033[3;9;7m%062d" $((i*9)) $((i*10)) $i 0; done; printf "\033[0;1;5;43m";
+printf "\033c";
+printf "plain\033[2;1H\033[Kplain again\033[5;1H\033[2Xx"'
+	checkpoint
+	stop
+fi
+
+if want ris-wrap; then
+	# RIS with the cursor in the pending-wrap state at the bottom right.
+	start ris-wrap 'printf "first\033[24;1H%080d" 0; printf "\033c"; printf "X%079dY" 0'
+	checkpoint
+	stop
+fi
+
 if want vim; then
 	cp "$SAMPLE" "$OUT/vimfile.txt"
 	start vim "vim -u NONE -N -i NONE -c 'syntax on' -c 'set number ruler laststatus=2 hlsearch' '$OUT/vimfile.txt'"

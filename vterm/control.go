@@ -79,18 +79,26 @@ func (t *Term) escInterDispatch(inter, c byte) {
 	}
 }
 
-// hardReset handles RIS. vt10x's reset clears its alternate-screen flag
-// without swapping the screens back, so a later ?1049h would show the
-// primary screen as the alternate one; leave the alternate screen first.
+// hardReset handles RIS as xterm does: the primary screen, cleared, the
+// cursor home, and the rendition, modes, scroll region, tab stops, character
+// sets and saved cursors as at power-on. The title stays, as in tmux.
+//
+// vt10x's reset takes care of its cursor, saved cursor, tab stops, scroll
+// region and modes, but not of two things. It clears its alternate-screen
+// flag without swapping the screens back, so leave the alternate screen
+// first. And it clears a rectangle with rows and columns swapped (the first
+// 24 columns of an 80x24 screen, the first 10 rows of a 10x30 one): ED 2
+// clears the rest, whose cells would otherwise keep their text and style
+// and cluster ids the fresh tables below no longer hold.
 func (t *Term) hardReset() {
 	if t.alt {
 		t.emitPrivate(1047, false)
 	}
-	t.out = append(t.out, 0x1b, 'c')
+	t.out = append(t.out, "\x1bc\x1b[2J"...)
 	t.flush()
 	title := t.title
 	t.reset()
-	t.title = title // like tmux, RIS keeps the title
+	t.title = title
 }
 
 // saveCursor handles DECSC: vt10x keeps the position, vterm the rest.

@@ -52,10 +52,11 @@
 // (CSI > 4;2 m) sequences are swallowed; a second ?1049l no longer swaps into
 // the alternate screen; negative and huge parameters are clamped; REP is
 // expanded; IRM inserts; colon SGR forms are read; ESC[;5H keeps its column;
-// RIS in the alternate screen returns to the primary one; ED 1 on the second
-// row clears the first; true colour with r=g=0 stays true colour; wide
-// characters take two cells and wrap first at the margin; combining marks
-// attach to their base; erases keep only the background colour (BCE).
+// RIS clears the whole screen, and in the alternate screen returns to the
+// primary one; ED 1 on the second row clears the first; true colour with
+// r=g=0 stays true colour; wide characters take two cells and wrap first at
+// the margin; combining marks attach to their base; erases keep only the
+// background colour (BCE).
 //
 // Snapshots report colours as the application set them: reverse video is a
 // flag, not applied, and bold with palette colours 0–7 is reported as 8–15
@@ -65,10 +66,10 @@
 // # Testing against tmux
 //
 // diff_test.go replays programs recorded inside tmux (vim, less, htop, dialog,
-// whiptail, vttest, colours, CJK and emoji, scrolling) and compares every cell
-// with tmux's screen, in 4096-byte and in 1-byte chunks. The recordings and
-// tmux's screens are in testdata/diff; scripts/record-vterm-screens.sh makes
-// them again. Where tmux is the odd one out (it lacks CHT, parks a
-// pending-wrap cursor past the last column, homes DECSTBM outside the origin)
-// the test says so.
+// whiptail, vttest, colours, CJK and emoji, scrolling, RIS) and compares every
+// cell with tmux's screen, in 4096-byte and in 1-byte chunks. The recordings
+// and tmux's screens are in testdata/diff; scripts/record-vterm-screens.sh
+// makes them again. Where tmux is the odd one out (it lacks CHT, parks a
+// pending-wrap cursor past the last column, homes DECSTBM outside the origin,
+// stays in the alternate screen after RIS) the test says so.
 package vterm

@@ -2,6 +2,7 @@ package vterm
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -163,6 +164,172 @@ func TestQuirkRISInAltScreen(t *testing.T) {
 	_, s := feed(t, 10, 3, "one\x1b[?1049htwo\x1bc", "\x1b[?1049hthree\x1b[?1049l")
 	if s.AltScreen || strings.TrimSpace(s.Text()) != "" {
 		t.Fatalf("alt=%v text %q", s.AltScreen, s.Text())
+	}
+}
+
+// fullScreen fills every cell of a cols×rows screen with styled text: wide
+// characters, a grapheme cluster and ASCII, so no cell is left blank.
+func fullScreen(cols, rows int) string {
+	var b strings.Builder
+	b.WriteString("\x1b[1;3;38;2;1;2;3;48;5;200m")
+	for y := range rows {
+		b.WriteString("\x1b[" + strconv.Itoa(y+1) + ";1H")
+		x := 0
+		if cols > 1 {
+			b.WriteString("e\u0301")
+			x++
+		}
+		for ; x+2 <= cols && y%2 == 1; x += 2 {
+			b.WriteString("日")
+		}
+		b.WriteString(strings.Repeat("x", cols-x))
+	}
+	return b.String()
+}
+
+func TestQuirkRISClearsWholeScreen(t *testing.T) {
+	t.Parallel()
+	// vt10x's reset clears a rectangle with rows and columns swapped: on a
+	// screen wider than tall the columns from the height on kept their text,
+	// on one taller than wide the rows from the width on did.
+	cases := []struct {
+		name       string
+		cols, rows int
+		before     string // after the screen is full, before RIS
+	}{
+		{"wide", 80, 24, ""},
+		{"tall", 10, 30, ""},
+		{"one column", 1, 5, ""},
+		{"scroll region and origin", 40, 12, "\x1b[3;8r\x1b[?6h\x1b[2;2H"},
+		{"alternate screen", 40, 12, "\x1b[?1049h" + fullScreen(40, 12)},
+		{"pending wrap", 40, 12, "\x1b[12;40Hz"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			want := New(tc.cols, tc.rows).Snapshot()
+			tm, s := feed(t, tc.cols, tc.rows, fullScreen(tc.cols, tc.rows), tc.before, "\x1bc")
+			for y, row := range s.Cells {
+				for x, c := range row {
+					if c != want.Cells[y][x] {
+						t.Fatalf("cell %d,%d is %q %s after RIS, want blank:\n%s", x, y, c.Text, c.Style(), s.Text())
+					}
+				}
+			}
+			if s.Cursor != (Cursor{}) || s.AltScreen || s.Modes != want.Modes {
+				t.Fatalf("cursor %v alt %v modes %+v", s.Cursor, s.AltScreen, s.Modes)
+			}
+			// The style and cluster tables were reset with the screen: new
+			// text gets its own style, not one a stale cell still points at.
+			_, _ = tm.Write([]byte("\x1b[4ma"))
+			if got := tm.Snapshot().Cells[0][0]; got.Text != "a" || got.Style() != "/U" {
+				t.Fatalf("after RIS: %q %q", got.Text, got.Style())
+			}
+		})
+	}
+}
+
+func TestRISResetsState(t *testing.T) {
+	t.Parallel()
+	// Each case sets some state, then writes RIS and what shows whether the
+	// state survived: modes the screen alone does not show, and state that
+	// vterm and vt10x must both forget (a flag only one of them dropped would
+	// show in the other's behaviour). Without the RIS, each case must fail.
+	fresh := New(10, 4).Snapshot().Modes
+	cases := []struct {
+		name  string
+		set   string                   // the state
+		after string                   // written after RIS
+		check func(s *Snapshot) string // what is wrong with the screen, or ""
+	}{
+		{name: "application cursor keys", set: "\x1b[?1h"},
+		{name: "application keypad", set: "\x1b="},
+		{name: "bracketed paste", set: "\x1b[?2004h"},
+		{name: "synchronized output", set: "\x1b[?2026h"},
+		{name: "focus events", set: "\x1b[?1004h"},
+		{name: "mouse X10", set: "\x1b[?9h"},
+		{name: "mouse any motion", set: "\x1b[?1003h"},
+		{name: "mouse SGR encoding", set: "\x1b[?1006h"},
+		{name: "cursor style", set: "\x1b[4 q"},
+		{name: "cursor hidden", set: "\x1b[?25l"},
+		{name: "insert", set: "\x1b[4h", after: "abc\rX", check: lineIs(0, "Xbc")},
+		{name: "autowrap off", set: "\x1b[?7l", after: "0123456789ab", check: lineIs(1, "ab")},
+		{name: "origin", set: "\x1b[2;3r\x1b[?6h", after: "\x1b[2;3r\x1b[1;5HX", check: lineIs(0, "    X")},
+		{name: "new line", set: "\x1b[20h", after: "ab\nc", check: lineIs(1, "  c")},
+		{name: "scroll region", set: "\x1b[2;3r", after: "top\x1b[4;1H\nend", check: lineIs(0, "")},
+		{name: "tab stops", set: "\x1b[3g\x1b[1;3H\x1bH", after: "\tX", check: lineIs(0, "        X")},
+		{name: "character sets", set: "\x1b(0\x1b)0\x0e", after: "lqk\x0elqk\x0flqk", check: lineIs(0, "lqklqklqk")},
+		{
+			name: "rendition", set: "\x1b[1;7;31;44m", after: "x\x1b[K\r\n\x1b[2X",
+			check: func(s *Snapshot) string {
+				for y := range 2 {
+					for x, c := range s.Cells[y] {
+						if c.FG != DefaultColor || c.BG != DefaultColor || c.Attr != 0 {
+							return fmt.Sprintf("cell %d,%d style %q, want the default", x, y, c.Style())
+						}
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name: "saved cursor", set: "\x1b[3;5H\x1b[32m\x1b(0\x1b7\x1b[m\x1b(B", after: "\x1b[2;2H\x1b8q",
+			check: func(s *Snapshot) string {
+				if st := s.Cells[0][0].Style(); st != "/" {
+					return "DECRC after RIS restored the style " + st
+				}
+				return lineIs(0, "q")(s)
+			},
+		},
+		{
+			name: "pending wrap", set: "\x1b[4;1H0123456789", after: "X",
+			check: func(s *Snapshot) string {
+				if s.Cursor != (Cursor{X: 1}) {
+					return fmt.Sprintf("cursor %v", s.Cursor)
+				}
+				return lineIs(0, "X")(s)
+			},
+		},
+		{
+			// RIS left the alternate screen, so ?1049h enters a clear one.
+			name: "alternate screen", set: "primary\x1b[?1049halt", after: "\x1b[?1049hnew",
+			check: func(s *Snapshot) string {
+				if !s.AltScreen {
+					return "?1049h after RIS did not enter the alternate screen"
+				}
+				return lineIs(0, "new")(s)
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wrong := func(s *Snapshot) string {
+				if s.Modes != fresh {
+					return fmt.Sprintf("modes %+v, want %+v", s.Modes, fresh)
+				}
+				if tc.check != nil {
+					return tc.check(s)
+				}
+				return ""
+			}
+			if _, s := feed(t, 10, 4, tc.set, tc.after); wrong(s) == "" {
+				t.Fatalf("%q then %q passes without RIS: the case tests nothing", tc.set, tc.after)
+			}
+			if _, s := feed(t, 10, 4, tc.set, "\x1bc"+tc.after); wrong(s) != "" {
+				t.Errorf("after RIS: %s; screen:\n%s", wrong(s), s.Text())
+			}
+		})
+	}
+}
+
+// lineIs reports whether row y of a screen reads want.
+func lineIs(y int, want string) func(*Snapshot) string {
+	return func(s *Snapshot) string {
+		if got := line(s, y); got != want {
+			return fmt.Sprintf("row %d %q, want %q", y, got, want)
+		}
+		return ""
 	}
 }
 
