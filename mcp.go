@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os/signal"
 	"syscall"
 
@@ -75,7 +76,14 @@ func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout 
 		return false
 	}
 	logger.Info("bridging to a running tend", "pid", d.Pid, "socket", d.Socket)
-	if err := mcpserver.Bridge(ctx, conn, stdin, stdout); err != nil {
+	dial := func() (net.Conn, int, error) {
+		d, c, err := discovery.FindLive(stateDir)
+		if d == nil {
+			return nil, 0, err
+		}
+		return c, d.Pid, err
+	}
+	if err := mcpserver.Bridge(ctx, conn, dial, stdin, stdout, logger); err != nil {
 		logger.Info("bridge ended", "reason", err)
 	}
 	return true

@@ -526,3 +526,51 @@ func TestSocketRefusesOtherUID(t *testing.T) {
 	}
 	t.Logf("uid 65534: %s", strings.TrimSpace(string(out)))
 }
+
+// A bridged tend mcp outlives the tend it bridges to: when tend quits,
+// calls are refused with a sentence saying why, and when a tend is back the
+// same process carries the agent's session to it (its initialize replayed:
+// the new tend knows the agent by name), saying on stderr what happened.
+func TestBridgeSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	first := startServe(t, state)
+	stderr := &lockedBuf{}
+	cmd := exec.Command(tendBin, "mcp", "--state-dir", state, "--log-level", "info")
+	cmd.Stderr = stderr
+	cl := mcp.NewClient(&mcp.Implementation{Name: "restart-agent", Version: "1.0"}, nil)
+	cs, err := cl.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	defer func() {
+		if t.Failed() {
+			t.Logf("tend mcp stderr:\n%s", stderr.String())
+		}
+	}()
+	var env envelope
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo before"}, &env)
+
+	first.cmd.Process.Signal(syscall.SIGTERM)
+	err = <-first.done
+	first.done <- err
+	testkit.WaitUntil(t, 10*time.Second, "tend mcp to say its tend went away", func() bool { return strings.Contains(stderr.String(), "went away") })
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo while-none"}})
+	if err == nil || !strings.Contains(err.Error(), "no tend is running") {
+		t.Fatalf("a call with no tend running: %v", err)
+	}
+
+	startServe(t, state)
+	testkit.WaitUntil(t, 10*time.Second, "tend mcp to reconnect", func() bool { return strings.Contains(stderr.String(), "reconnected") })
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo after"}, &env)
+	if env.Stdout != "after\n" {
+		t.Fatalf("after the restart: %+v", env)
+	}
+	if jobs := listJobs(t, cs); len(jobs) == 0 || jobs[len(jobs)-1].Command != "echo after" || jobs[len(jobs)-1].Origin.Client != "restart-agent" {
+		t.Fatalf("the new tend's jobs: %+v", jobs)
+	}
+	if cmd.ProcessState != nil {
+		t.Fatalf("tend mcp exited: %v", cmd.ProcessState)
+	}
+}

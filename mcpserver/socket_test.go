@@ -1,9 +1,11 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -185,7 +187,8 @@ func TestBridge(t *testing.T) {
 	agentOut, bridgeIn := io.Pipe() // agent → bridge
 	bridgeOut, agentIn := io.Pipe() // bridge → agent
 	done := make(chan error, 1)
-	go func() { done <- Bridge(t.Context(), c.(*net.UnixConn), agentOut, agentIn) }()
+	none := func() (net.Conn, int, error) { return nil, 0, nil }
+	go func() { done <- Bridge(t.Context(), c, none, agentOut, agentIn, slog.New(slog.DiscardHandler)) }()
 	cl := mcp.NewClient(&mcp.Implementation{Name: "bridged", Version: "3"}, nil)
 	cs, err := cl.Connect(t.Context(), &mcp.IOTransport{Reader: bridgeOut, Writer: bridgeIn}, nil)
 	if err != nil {
@@ -275,4 +278,66 @@ func TestSocketClientsLeaveNothing(t *testing.T) {
 	if heap1 > heap0+1<<20 {
 		t.Errorf("live heap grew by %d KiB", (heap1-heap0)>>10)
 	}
+}
+
+// When its tend goes, the bridge answers the call in flight and the calls
+// made meanwhile with errors that say so; when a tend is back it replays
+// the agent's initialize there, keeps that answer from the agent, and goes
+// on carrying the session.
+func TestBridgeReconnects(t *testing.T) {
+	t.Parallel()
+	tends := make(chan net.Conn, 1)
+	dial := func() (net.Conn, int, error) {
+		select {
+		case c := <-tends:
+			return c, 2, nil
+		default:
+			return nil, 0, nil
+		}
+	}
+	first, firstEnd := net.Pipe()
+	agentOut, bridgeIn := io.Pipe()
+	bridgeOut, agentIn := io.Pipe()
+	go Bridge(t.Context(), firstEnd, dial, agentOut, agentIn, slog.New(slog.DiscardHandler))
+	agent := bufio.NewReader(bridgeOut)
+	say := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(bridgeIn, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hear := func(r *bufio.Reader, want string) {
+		t.Helper()
+		line, err := r.ReadString('\n')
+		if err != nil || !strings.Contains(line, want) {
+			t.Fatalf("read %q, %v; want it to hold %q", line, err, want)
+		}
+	}
+	tend := bufio.NewReader(first)
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"a","version":"1"}}}`
+	say(initialize)
+	hear(tend, `"method":"initialize"`)
+	io.WriteString(first, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
+	hear(agent, `"id":1,"result"`)
+	say(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	hear(tend, `notifications/initialized`)
+	say(`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`)
+	hear(tend, `"id":2`)
+	first.Close() // the tend goes with the call
+	hear(agent, `"id":2,"error"`)
+
+	say(`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`)
+	hear(agent, `no tend is running`)
+
+	second, secondEnd := net.Pipe()
+	tends <- secondEnd
+	tend = bufio.NewReader(second)
+	hear(tend, initialize)
+	say(`{"jsonrpc":"2.0","id":4,"method":"tools/call"}`) // held until the replay is answered
+	io.WriteString(second, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
+	hear(tend, `notifications/initialized`)
+	hear(tend, `"id":4`)
+	io.WriteString(second, `{"jsonrpc":"2.0","id":4,"result":{"ok":true}}`+"\n")
+	hear(agent, `"id":4,"result"`) // and not the replayed initialize's answer
+	bridgeIn.Close()
 }
