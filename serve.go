@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,6 +29,16 @@ Flags:
 
 // runServe is `tend serve`: the engine and the MCP server over HTTP and the
 // unix socket, headless, until a signal.
+// liveHint says what to do when another tend serves the state dir: its
+// jobs are there, agents reach it already, and a second tend needs a
+// directory of its own.
+func liveHint(err error, stateDir string) string {
+	if !errors.Is(err, app.ErrLive) {
+		return ""
+	}
+	return fmt.Sprintf("Its jobs are there, and agents that run tend mcp --state-dir %s reach it. Watch them in that tend, or stop it first;\nto run a second tend beside it, give this one a state dir of its own (--state-dir).\n", stateDir)
+}
+
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tend serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -51,7 +62,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: c.level}))
 	// Refuse before the engine loads anything if the dir is wrong or taken.
 	if err := app.Available(c.stateDir); err != nil {
-		fmt.Fprintf(stderr, "tend serve: %v\n", err)
+		fmt.Fprintf(stderr, "tend serve: %v\n%s", err, liveHint(err, c.stateDir))
 		return 1
 	}
 	a, err := c.open(logger, false, false) // headless: no person to ask

@@ -574,3 +574,32 @@ func TestBridgeSurvivesRestart(t *testing.T) {
 		t.Fatalf("tend mcp exited: %v", cmd.ProcessState)
 	}
 }
+
+// A second tend on a state dir in use refuses, naming the first one and
+// what to do, before its engine loads anything (it would take the first
+// one's jobs for history).
+func TestSecondTendRefuses(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	first := startServe(t, state)
+	want := fmt.Sprintf("another tend is serving this state dir: pid %d", first.cmd.Process.Pid)
+	out, err := exec.Command(tendBin, "serve", "--port", "0", "--state-dir", state).CombinedOutput()
+	if code := exitCode(err); code != 1 || !strings.Contains(string(out), want) || !strings.Contains(string(out), "state dir of its own") {
+		t.Fatalf("tend serve: exit %d\n%s", code, out)
+	}
+	s := startTUI(t, state)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second tend UI did not exit")
+	}
+	s.cmd.Wait()
+	if code := s.cmd.ProcessState.ExitCode(); code != 1 || !s.wrote(want) {
+		s.outMu.Lock()
+		defer s.outMu.Unlock()
+		t.Fatalf("tend: exit %d\n%s", code, s.out)
+	}
+	if _, err := os.Stat(filepath.Join(state, "tui.log")); err != nil {
+		t.Fatal(err) // it did get that far: the refusal is the state dir's, not the terminal's
+	}
+}

@@ -85,6 +85,12 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	}
 	defer logFile.Close()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: f.level}))
+	// Two tends on one state dir would each load the other's jobs as
+	// history: refuse before the engine loads anything.
+	if err := app.Available(f.stateDir); err != nil {
+		fmt.Fprintf(stderr, "tend: %v\n%s", err, liveHint(err, f.stateDir))
+		return 1
+	}
 	// A person is watching: held commands wait for their answer in the UI
 	// (or the config's timeout, a denial), and every decision is audited.
 	a, err := f.open(logger, true, false)
@@ -134,7 +140,8 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		OnNotify:  a.Notify,
 		InTmux:    os.Getenv("TMUX") != "",
 
-		Containment: a.Engine.Containment(),
+		Containment:     a.Engine.Containment(),
+		ThemeJobColours: f.cfg.ThemeJobColours(),
 	}
 	// The default port taken (another tend?): any free one will do, the
 	// discovery file tells `tend mcp` where.
