@@ -131,6 +131,7 @@ type jobInfo struct {
 	Origin      struct {
 		Client  string `json:"client"`
 		Session string `json:"session"`
+		Agent   string `json:"agent"`
 	} `json:"origin"`
 }
 
@@ -601,5 +602,28 @@ func TestSecondTendRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(state, "tui.log")); err != nil {
 		t.Fatal(err) // it did get that far: the refusal is the state dir's, not the terminal's
+	}
+}
+
+// Two agents of one kind, bridged from two directories, are two agents to
+// people: client name, directory name, and which session it is.
+func TestAgentsToldApart(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	startServe(t, state)
+	root := t.TempDir()
+	var names []string
+	for _, dir := range []string{"api", "web"} {
+		d := filepath.Join(root, dir)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cs, _ := bridgedIn(t, d, state, "claude-code")
+		testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
+		jobs := listJobs(t, cs)
+		names = append(names, jobs[len(jobs)-1].Origin.Agent)
+	}
+	if names[0] != "claude-code·api" || names[1] != "claude-code·web#2" {
+		t.Fatalf("agents %q", names)
 	}
 }

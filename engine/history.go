@@ -51,6 +51,7 @@ type metaOrigin struct {
 	Session string `json:"session,omitempty"`
 	Tool    string `json:"tool,omitempty"`
 	Person  bool   `json:"person,omitempty"`
+	Agent   string `json:"agent,omitempty"`
 }
 
 // writeMeta writes the job's metadata, atomically (a new file renamed over
@@ -66,7 +67,7 @@ func (j *Job) writeMeta(final bool) error {
 	j.mu.Lock()
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
-		Origin: metaOrigin{j.Origin.Client, j.Origin.Version, j.Origin.Session, j.Origin.Tool, j.Origin.person},
+		Origin: metaOrigin{j.Origin.Client, j.Origin.Version, j.Origin.Session, j.Origin.Tool, j.Origin.person, j.Origin.Agent},
 		Pid:    j.pid, PidStart: j.leader.start, Owner: j.e.self.pid, OwnerStart: j.e.self.start,
 		Token: j.e.token, Merged: j.merged, PTY: j.pty, Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
@@ -146,7 +147,7 @@ func (e *Engine) loadHistory() {
 	for _, m := range ms {
 		j := &Job{
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
-			Origin:  Origin{m.Origin.Client, m.Origin.Version, m.Origin.Session, m.Origin.Tool, m.Origin.Person},
+			Origin:  Origin{m.Origin.Client, m.Origin.Version, m.Origin.Session, m.Origin.Tool, m.Origin.Agent, m.Origin.Person},
 			Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
 			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,

@@ -64,6 +64,11 @@ type Origin struct {
 	Version string
 	Session string
 	Tool    string
+	// Agent names the agent for people: its client name, the name of the
+	// directory it works in, and which of that client's sessions it is
+	// (claude-code·api#2), so that two agents of one kind can be told apart.
+	// Empty for the person.
+	Agent string
 	// person marks the person's own jobs. It is unexported so that only
 	// [PersonOrigin] sets it: an MCP client that calls itself "human" is
 	// still a client.
@@ -75,6 +80,14 @@ func PersonOrigin() Origin { return Origin{Client: "human", person: true} }
 
 // IsPerson reports whether o is the person at the TUI.
 func (o Origin) IsPerson() bool { return o.person }
+
+// Who is the name to show people: the agent's, else the client's.
+func (o Origin) Who() string {
+	if o.Agent != "" {
+		return o.Agent
+	}
+	return o.Client
+}
 
 func (o Origin) String() string {
 	if o.Version != "" {

@@ -95,13 +95,14 @@ type originInfo struct {
 	Version string `json:"version,omitempty"`
 	Session string `json:"session,omitempty"`
 	Tool    string `json:"tool,omitempty"`
+	Agent   string `json:"agent,omitempty" jsonschema:"the agent as people see it: client, directory, session number"`
 }
 
 func jobInfoOf(in engine.Info) jobInfo {
 	o := in.Origin
 	return jobInfo{
 		ID: in.ID, Name: in.Name, Command: in.Command, Description: in.Description, Cwd: in.Cwd,
-		Origin: originInfo{o.Client, o.Version, o.Session, o.Tool}, Pid: in.Pid, Status: in.Status.String(),
+		Origin: originInfo{o.Client, o.Version, o.Session, o.Tool, o.Agent}, Pid: in.Pid, Status: in.Status.String(),
 		ExitCode: in.ExitCode, Signal: in.Signal, StartedAt: in.StartedAt, RuntimeMs: in.RuntimeMs,
 		StdoutBytes: in.StdoutBytes, StderrBytes: in.StderrBytes, PTY: in.PTY,
 		WaitingForInput: in.WaitingForInput, Foreground: in.Foreground, Warning: in.Warning, Note: in.Note,

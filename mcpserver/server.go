@@ -56,6 +56,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]string // session ids for transports that have none (stdio)
 	cwds     map[*mcp.ServerSession]string // a bridged agent's working directory (its tend mcp's)
+	numbers  map[*mcp.ServerSession]int    // which session of its client name each is (agentName)
+	counts   map[string]int                // sessions seen per client name
 }
 
 const instructions = `tend runs your shell commands where a person can watch them.
@@ -81,6 +83,8 @@ func New(e Engine, opts Options) *Server {
 		progressEvery: cmp.Or(opts.ProgressEvery, 5*time.Second),
 		sessions:      map[*mcp.ServerSession]string{},
 		cwds:          map[*mcp.ServerSession]string{},
+		numbers:       map[*mcp.ServerSession]int{},
+		counts:        map[string]int{},
 		Server: mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: v}, &mcp.ServerOptions{
 			Instructions: ins,
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
@@ -104,7 +108,39 @@ func (s *Server) origin(req *mcp.CallToolRequest) engine.Origin {
 		o.Client, o.Version = ci.Name, ci.Version
 	}
 	o.Session = s.sessionID(req.Session)
+	o.Agent = s.agentName(req.Session, o.Client)
 	return o
+}
+
+// agentName is an agent as people see it: its client name, the name of
+// the directory its tend mcp runs in (bridged agents), and, from the
+// second session of a client name on, which one it is: claude-code·api#2.
+func (s *Server) agentName(ss *mcp.ServerSession, client string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := client
+	if dir := s.cwds[ss]; dir != "" {
+		name += "·" + filepath.Base(dir)
+	}
+	if ss == nil {
+		return name
+	}
+	n, ok := s.numbers[ss]
+	if !ok {
+		s.counts[client]++
+		n = s.counts[client]
+		s.numbers[ss] = n
+		go func() { // forget it when the session ends; the count stays
+			_ = ss.Wait()
+			s.mu.Lock()
+			delete(s.numbers, ss)
+			s.mu.Unlock()
+		}()
+	}
+	if n > 1 {
+		name += fmt.Sprintf("#%d", n)
+	}
+	return name
 }
 
 func (s *Server) sessionID(ss *mcp.ServerSession) string {
