@@ -140,8 +140,7 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		OnNotify:  a.Notify,
 		InTmux:    os.Getenv("TMUX") != "",
 
-		Containment:     a.Engine.Containment(),
-		ThemeJobColours: f.cfg.ThemeJobColours(),
+		Containment: a.Engine.Containment(),
 	}
 	// The default port taken (another tend?): any free one will do, the
 	// discovery file tells `tend mcp` where.
