@@ -20,6 +20,8 @@ type Request struct {
 	Command string
 	Cwd     string
 	Client  string // who asked: an MCP client's name and version
+	Agent   string // who asked, as people tell agents apart (claude-code·api#2)
+	Session string // the asking client's session
 	Class   Class
 	Reasons []string
 	// Held are the argument vectors of the simple commands that made it

@@ -27,6 +27,13 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	if len(ce.Args) == 0 {
 		return c.assignOnly(ce.Assigns, sc)
 	}
+	for _, a := range ce.Assigns { // CURL_HOME=/tmp/h curl …: files the command may read
+		if a.Name != nil && a.Value != nil {
+			if s, ok := c.literal(sc, a.Value); ok {
+				c.prefixEnv = append(c.prefixEnv, arg{s: s, ok: true, src: s})
+			}
+		}
+	}
 	idx := c.run(args, sc, in, 0)
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
@@ -88,8 +95,11 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		c.flag(idx, Unparseable, "command name is computed at run time (expands to nothing)")
 		return idx
 	}
+	envVals := c.prefixEnv // the values of assignments before the command: files it may read
+	c.prefixEnv = nil
 	for len(args) > 1 && args[0].ok && isAssignment(args[0].s) { // sudo VAR=x cmd, env VAR=x cmd
 		name, val, _ := strings.Cut(args[0].s, "=")
+		envVals = append(envVals, arg{s: val, ok: true, src: val})
 		if varKind(name) == varCode {
 			iv := &inv{c: c, idx: idx, name: name, sc: sc, depth: depth}
 			iv.shell(arg{s: val, ok: true, src: val}, sc)
@@ -139,6 +149,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	readsWritten(iv, envVals)
 	batchOnStdin(iv)
 	runsFetched(iv)
 	plantsScript(iv)
@@ -203,6 +214,55 @@ func runsFetched(iv *inv) {
 			return
 		}
 	}
+}
+
+// readsWritten judges a tool that is not only a reader by the files this
+// command wrote and then handed to it, by name or through the environment
+// (mongosh --file /tmp/d.js, curl -K /tmp/c.cfg, CURL_HOME=/tmp/h curl,
+// NODE_OPTIONS='--require /tmp/h.js' npm): code in them that deletes, a
+// secrets file a network tool is told to send, code a runtime preloads.
+func readsWritten(iv *inv, env []arg) {
+	if iv.c.written == nil || iv.c.cmds[iv.idx].Class >= Destructive {
+		return
+	}
+	given := append(slices.Clone(iv.rest(1)), env...)
+	for _, a := range env {
+		for _, w := range strings.Fields(a.s) { // --require /tmp/h.js
+			given = append(given, arg{s: w, ok: true, src: w})
+		}
+	}
+	for _, a := range given {
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		p := iv.c.resolve(iv.sc, a).path
+		for file, src := range iv.c.written {
+			if src.kind != srcText || file != p && !isUnder(file, p) {
+				continue
+			}
+			if why := codeDanger(src.text); why != "" && iv.c.cmds[iv.idx].Class >= Write {
+				iv.flag(Destructive, iv.name+" is given a file this command wrote: "+why)
+				return
+			}
+			if netTools[iv.name] && namesSecret(iv, src.text) {
+				iv.flag(Destructive, iv.name+" is given a file this command wrote that names a secrets file to send")
+				return
+			}
+			if slices.ContainsFunc(env, func(e arg) bool { return strings.Contains(e.s, a.s) }) && strings.HasSuffix(file, ".js") {
+				iv.interpCode(arg{s: src.text, ok: true, src: src.text}) // preloaded code runs first
+			}
+		}
+	}
+}
+
+// namesSecret reports whether text names a secrets file.
+func namesSecret(iv *inv, text string) bool {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n\"'=@<>,;()", r) }) {
+		if strings.ContainsRune(w, '/') && iv.secretFile(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // batchOnStdin judges a tool told to read its commands from stdin (ip

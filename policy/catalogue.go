@@ -66,7 +66,7 @@ func init() {
 			"jobs", "getconf", "nproc", "arch", "tty", "yes", "wait", ":", "cal", "top", "htop",
 			"look", "zcat", "zgrep", "zless", "shasum", "b2sum", "numfmt", "lscpu",
 			"lsblk", "dirs", "hash", "set", "shopt",
-			"getent", "host", "dig", "nslookup", "ping", "base32"}},
+			"getent", "host", "dig", "nslookup", "ping", "base32", "ss", "netstat", "lsmod", "lsns", "lspci", "lsusb"}},
 
 		// The working directory, tracked for the commands after it.
 		{cd, []string{"cd", "pushd"}},

@@ -72,6 +72,7 @@ type classifier struct {
 	cfgs       map[cfgKey]*expand.Config // see expandConfig
 	timedOut   bool
 	whole      string            // the whole command line, as given
+	prefixEnv  []arg             // the values of VAR=x before the command being run
 	written    map[string]source // files this command writes, by absolute path: what goes into them
 	aliases    map[string]string // aliases the command defines: name → value
 	renamed    map[string]string // executables it copies or links: new path → the program's name

@@ -185,6 +185,9 @@ func verbEffect(iv *inv) bool {
 		if !ok && len(s) > 4 && s[0] == '-' && s[1] != '-' && !strings.ContainsAny(s, "=/") {
 			opt, ok = s[1:], true // -delete, -wipe-data: single-dash long options (keytool, emulator, find)
 		}
+		if ok && strings.Contains(opt, "cache") {
+			continue // --reset-cache, --clear-cache: a cache, not what the tool manages
+		}
 		if ok {
 			opt, _, _ = strings.Cut(opt, "=")
 			first, _, _ := strings.Cut(opt, "-")
@@ -209,6 +212,15 @@ func verbEffect(iv *inv) bool {
 		if n == 1 && readVerbs[s] {
 			return false // rails routes -g destroy, heroku logs --grep delete: what follows is looked for, not done
 		}
+		if createVerbs[s] {
+			return false // makemigrations -n drop_x, goose create drop_idx: what follows names a new thing
+		}
+		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && strings.HasPrefix(prev.s, "--") && !strings.Contains(prev.s, "=") && weakVerbs[s] {
+			continue // pip-audit --desc off: an option's value
+		}
+		if strings.Contains(s, "::") {
+			continue // cli::commands::wipe: a name in a language's path
+		}
 		if strings.ContainsAny(s, "/@ ~$'\"|*") {
 			continue // a path, a URL, text: not a verb
 		}
@@ -230,6 +242,7 @@ func verbEffect(iv *inv) bool {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
 				w = v // deleteall, removeall
 			}
+			w = unabbreviated(w)
 			if destroyVerbs[w] && !(project && projectVerbs[w]) {
 				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
@@ -255,6 +268,20 @@ func objectOf(args []arg) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// unabbreviated is the destroy verb w abbreviates, as CLIs that take a
+// unique prefix read it (npm unpub), or w.
+func unabbreviated(w string) string {
+	if len(w) < 5 || destroyVerbs[w] {
+		return w
+	}
+	for v := range destroyVerbs {
+		if strings.HasPrefix(v, w) {
+			return v
+		}
+	}
+	return w
 }
 
 // stateWord is a desired state among a tool's words: state=absent.
@@ -285,6 +312,15 @@ func migratesToNothing(args []arg, i int) bool {
 	}
 	return false
 }
+
+// createVerbs make something new, named by the words after them.
+var createVerbs = map[string]bool{
+	"create": true, "new": true, "make": true, "makemigrations": true, "generate": true, "g": true,
+	"scaffold": true, "init": true, "add": true, "touch": true, "mkdir": true, "revision": true,
+}
+
+// weakVerbs are destroyVerbs that are also common option values (on/off).
+var weakVerbs = map[string]bool{"off": true, "down": true, "stop": true, "disable": true, "block": true, "strip": true, "undo": true, "unset": true, "clean": true}
 
 // countZero reports whether args[i] sets a count of replicas, instances or
 // capacity to zero (--replicas=0, --desired-count 0, "replicas":0).
@@ -862,15 +898,7 @@ func sendsSecret(iv *inv) {
 // substReadsSecret reports whether a word computed by a substitution reads
 // a secrets file: "$(base64 -w0 ~/.config/hcloud/cli.toml)".
 func (iv *inv) substReadsSecret(src string) bool {
-	if !strings.Contains(src, "$(") && !strings.Contains(src, "`") && !strings.Contains(src, "<(") {
-		return false
-	}
-	for _, w := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(" \t\"'`()$<>|;", r) }) {
-		if strings.ContainsRune(w, '/') && iv.secretFile(w) {
-			return true
-		}
-	}
-	return false
+	return (strings.Contains(src, "$(") || strings.Contains(src, "`") || strings.Contains(src, "<(")) && namesSecret(iv, src)
 }
 
 // uploadsSecret holds any other tool given both a secrets file and a place

@@ -40,7 +40,7 @@ func hasFlag(flags []arg, short string, long ...string) bool {
 		if strings.HasPrefix(s, "--") {
 			name, _, _ := strings.Cut(s, "=")
 			for _, l := range long {
-				if name == l {
+				if name == l || len(name) >= 5 && strings.HasPrefix(l, name) { // getopt takes --in-pl for --in-place
 					return true
 				}
 			}
@@ -434,7 +434,7 @@ func sed(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	script := !hasFlag(flags, "ef", "--expression", "--file") // else the first operand is the script
 	for _, f := range flags {
-		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") ||
+		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", strings.SplitN(f.s, "=", 2)[0]) ||
 			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
 			iv.flag(Write, "")
 			if script && len(operands) > 0 {

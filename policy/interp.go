@@ -44,7 +44,7 @@ var (
 	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval|(?i:scriptblock\]::Create)`)
 	// evalComputed runs code that is not a literal: eval(Buffer.from(…)),
 	// exec(base64.b64decode(…)), new Function(process.env.X).
-	evalComputed = regexp.MustCompile(`(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
+	evalComputed = regexp.MustCompile(`\beval\s+(?:decode\w*|pack|unpack|reverse|\$\w+|MIME::Base64::decode\w*)\b|(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
 	// shellWords runs the literal that follows as a shell command, without
 	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
 	shellWords = regexp.MustCompile(`\bdo shell script\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
@@ -392,6 +392,7 @@ func interp(codeOpts ...string) handler {
 				}
 				if a.s != "-" { // a script file: ordinary work, unless this command wrote it or its words say otherwise (manage.py flush)
 					if !iv.runsWritten(a, iv.interpCode) {
+						iv.unseenScript(a)
 						verbEffect(iv)
 					}
 					return

@@ -176,7 +176,8 @@ func unrecoverable(t target) string {
 		rest := strings.TrimPrefix(p[i+len(vcs):], "/")
 		top, _, _ := strings.Cut(rest, "/")
 		if rest == "" || children && !strings.Contains(rest, "/") ||
-			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees" {
+			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees" ||
+			top == "packed-refs" || top == "HEAD" || top == "config" || top == "shallow" {
 			return "the repository's history"
 		}
 	}

@@ -57,8 +57,10 @@ func shellCmd(iv *inv) {
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	case script >= 0:
 		// A local script file: ordinary work, Write, unless this command
-		// wrote it.
-		iv.runsWritten(args[script], func(code arg) { iv.shell(code, iv.sc) })
+		// wrote it, or it is one no one here can have looked at.
+		if !iv.runsWritten(args[script], func(code arg) { iv.shell(code, iv.sc) }) {
+			iv.unseenScript(args[script])
+		}
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
@@ -193,6 +195,19 @@ func atCmd(iv *inv) {
 		}
 	}
 	iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+}
+
+// unseenScript holds running a script this command did not write that no
+// one here can have looked at: a pattern of files (find /tmp -name 'job*.sh'
+// -exec bash {} \;), or a file in a temp dir, where anyone may put one.
+func (iv *inv) unseenScript(file arg) {
+	t := iv.c.resolve(iv.sc, file)
+	switch {
+	case strings.ContainsAny(file.s, "*?["):
+		iv.flag(Unparseable, iv.name+" runs every script matching "+file.s+", unseen")
+	case t.path != "" && iv.c.inTemp(t.path):
+		iv.flag(Unparseable, iv.name+" runs a script from a temp dir that this command did not write: "+iv.c.show(t))
+	}
 }
 
 // ed runs the shell commands its script gives after "!", and edits the

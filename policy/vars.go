@@ -94,6 +94,20 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	return vars
 }
 
+// with is t with name set to value from the start: a for loop's variable
+// in its body. t may be nil.
+func (t *varTable) with(name, value string) *varTable {
+	out := &varTable{known: map[string]knownVar{name: {value: value}}}
+	if t != nil {
+		for k, v := range t.known {
+			if k != name {
+				out.known[k] = v
+			}
+		}
+	}
+	return out
+}
+
 // scriptEnv is the static environment with a script's certain variables,
 // each from its assignment on (c.pos is where the word being expanded is).
 type scriptEnv struct {

@@ -61,7 +61,9 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 		w.stmts(x.Do, sc, in)
 	case *syntax.ForClause:
 		w.nodeWords(x.Loop, sc)
-		w.stmts(x.Do, sc, in)
+		if !w.eachItem(x, sc, in) {
+			w.stmts(x.Do, sc, in)
+		}
 	case *syntax.CaseClause:
 		w.words(sc, x.Word)
 		for _, it := range x.Items {
@@ -186,4 +188,36 @@ func markAll(n syntax.Node, seen map[*syntax.CallExpr]bool) {
 		}
 		return true
 	})
+}
+
+// eachItem judges a for loop's body once for each item it gets, when they
+// are known (for f in ~/.ssh/*; do : > "$f"; done: a glob stands for what
+// it matches), and reports whether it did.
+func (w *walker) eachItem(x *syntax.ForClause, sc *scope, in source) bool {
+	it, ok := x.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil || len(it.Items) == 0 {
+		return false
+	}
+	items, err := w.c.fields(sc, it.Items)
+	if err != nil || len(items) > maxLoopItems || !allKnown(items) {
+		return false
+	}
+	for _, item := range items {
+		inner := *sc
+		inner.vars = sc.vars.with(it.Name.Value, item.s)
+		w.stmts(x.Do, &inner, in)
+	}
+	return true
+}
+
+// maxLoopItems bounds how many items of a for loop its body is judged for.
+const maxLoopItems = 8
+
+func allKnown(args []arg) bool {
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+	}
+	return true
 }
