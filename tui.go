@@ -140,7 +140,8 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		OnNotify:  a.Notify,
 		InTmux:    os.Getenv("TMUX") != "",
 
-		Containment: a.Engine.Containment(),
+		Containment:     a.Engine.Containment(),
+		ThemeJobColours: f.cfg.ThemeJobColours(),
 	}
 	// The default port taken (another tend?): any free one will do, the
 	// discovery file tells `tend mcp` where.

@@ -4,46 +4,84 @@ import (
 	"image/color"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Palette names the colours of a theme. Fg and Bg may be nil: the
+// Color is one colour of a palette as each colour profile draws it. Left
+// to itself the renderer downsamples a 24-bit colour to the nearest entry
+// of the 256- or 16-colour palette by distance, and for a theme's muted
+// colours that is often a grey: on tmux's default 256-colour profile the
+// dark theme's red #e06c75 became grey 246 and the light theme's #ca1243
+// grey 241, so failed jobs, stderr and errors turned grey. So every colour
+// names its own entry in both palettes, of the same hue.
+type Color struct {
+	TrueColor color.Color       // 24-bit; nil: the terminal's default colour
+	ANSI256   ansi.IndexedColor // an entry of the xterm 256-colour palette
+	ANSI      ansi.BasicColor   // one of the terminal's own 16 colours
+}
+
+// On returns c as drawn on colour profile p; nil when c is the terminal's
+// default colour.
+func (c Color) On(p colorprofile.Profile) color.Color {
+	switch {
+	case c.TrueColor == nil:
+		return nil
+	case p == colorprofile.ANSI256:
+		return c.ANSI256
+	case p == colorprofile.ANSI:
+		return c.ANSI
+	}
+	return c.TrueColor // TrueColor; a profile without colours draws none anyway
+}
+
+// rgb is the colour hex, drawn as entry c256 on 256 colours and as c16 on
+// 16.
+func rgb(hex string, c256 uint8, c16 ansi.BasicColor) Color {
+	return Color{TrueColor: lipgloss.Color(hex), ANSI256: ansi.IndexedColor(c256), ANSI: c16}
+}
+
+// Palette names the colours of a theme. Fg and Bg may be zero: the
 // terminal's own default colours are then used and nothing is painted.
 type Palette struct {
 	Name      string
-	Fg, Bg    color.Color // default text and background; nil: the terminal's
-	Subtle    color.Color // borders, secondary text
-	Muted     color.Color // finished jobs, hints
-	Accent    color.Color // focus, titles, keys in help
-	Selection color.Color // background of the selected row
-	Error     color.Color // failed jobs, stderr, errors
-	OK        color.Color // successful exits
-	Warn      color.Color // warnings, waiting for input, confirmations
-	Running   color.Color // running jobs
-	Match     color.Color // background of search matches
-	// ANSI remaps a child's palette colours 0–15 so that a job's output
-	// reads well on the theme's background.
-	ANSI [16]color.Color
+	Fg, Bg    Color // default text and background; zero: the terminal's
+	Subtle    Color // borders, secondary text
+	Muted     Color // finished jobs, hints
+	Accent    Color // focus, titles, keys in help
+	Selection Color // background of the selected row
+	Error     Color // failed jobs, stderr, errors
+	OK        Color // successful exits
+	Warn      Color // warnings, waiting for input, confirmations
+	Running   Color // running jobs
+	Match     Color // background of search matches
+	// ANSI remaps a job's palette colours 0–15 so that its output reads
+	// well on the theme's background, when [Options.ThemeJobColours] asks
+	// for it. On 16 colours entry i is colour i: there is nothing to remap.
+	ANSI [16]Color
 }
 
 // Dark is the default palette, for dark terminals. It paints no
-// background: the terminal's own is used.
+// background: the terminal's own is used. On 16 colours it uses the
+// normal colours 1–6 for its hues: some palettes (Solarized) make the
+// bright ones greys.
 func Dark() Palette {
 	return Palette{
 		Name:      "dark",
-		Subtle:    lipgloss.Color("#5c6370"),
-		Muted:     lipgloss.Color("#8b919e"),
-		Accent:    lipgloss.Color("#61afef"),
-		Selection: lipgloss.Color("#2c3446"),
-		Error:     lipgloss.Color("#e06c75"),
-		OK:        lipgloss.Color("#98c379"),
-		Warn:      lipgloss.Color("#e5c07b"),
-		Running:   lipgloss.Color("#56b6c2"),
-		Match:     lipgloss.Color("#7a5f1a"),
-		ANSI: [16]color.Color{
-			lipgloss.Color("#282c34"), lipgloss.Color("#e06c75"), lipgloss.Color("#98c379"), lipgloss.Color("#e5c07b"),
-			lipgloss.Color("#61afef"), lipgloss.Color("#c678dd"), lipgloss.Color("#56b6c2"), lipgloss.Color("#abb2bf"),
-			lipgloss.Color("#5c6370"), lipgloss.Color("#ef7b85"), lipgloss.Color("#b5e08f"), lipgloss.Color("#f0d08f"),
-			lipgloss.Color("#82c0f5"), lipgloss.Color("#d69ae8"), lipgloss.Color("#74ccd8"), lipgloss.Color("#e6e9ef"),
+		Subtle:    rgb("#5c6370", 241, ansi.BrightBlack),
+		Muted:     rgb("#8b919e", 246, ansi.White),
+		Accent:    rgb("#61afef", 75, ansi.Blue),
+		Selection: rgb("#2c3446", 237, ansi.BrightBlack),
+		Error:     rgb("#e06c75", 167, ansi.Red),
+		OK:        rgb("#98c379", 114, ansi.Green),
+		Warn:      rgb("#e5c07b", 179, ansi.Yellow),
+		Running:   rgb("#56b6c2", 73, ansi.Cyan),
+		Match:     rgb("#7a5f1a", 94, ansi.Yellow),
+		ANSI: [16]Color{
+			rgb("#282c34", 236, 0), rgb("#e06c75", 167, 1), rgb("#98c379", 114, 2), rgb("#e5c07b", 179, 3),
+			rgb("#61afef", 75, 4), rgb("#c678dd", 170, 5), rgb("#56b6c2", 73, 6), rgb("#abb2bf", 249, 7),
+			rgb("#5c6370", 241, 8), rgb("#ef7b85", 210, 9), rgb("#b5e08f", 150, 10), rgb("#f0d08f", 222, 11),
+			rgb("#82c0f5", 111, 12), rgb("#d69ae8", 176, 13), rgb("#74ccd8", 116, 14), rgb("#e6e9ef", 255, 15),
 		},
 	}
 }
@@ -53,30 +91,43 @@ func Dark() Palette {
 func Light() Palette {
 	return Palette{
 		Name:      "light",
-		Fg:        lipgloss.Color("#383a42"),
-		Bg:        lipgloss.Color("#fafafa"),
-		Subtle:    lipgloss.Color("#a0a1a7"),
-		Muted:     lipgloss.Color("#696c77"),
-		Accent:    lipgloss.Color("#4078f2"),
-		Selection: lipgloss.Color("#dfe4ee"),
-		Error:     lipgloss.Color("#ca1243"),
-		OK:        lipgloss.Color("#50a14f"),
-		Warn:      lipgloss.Color("#986801"),
-		Running:   lipgloss.Color("#0184bc"),
-		Match:     lipgloss.Color("#f5dc9a"),
-		ANSI: [16]color.Color{
-			lipgloss.Color("#383a42"), lipgloss.Color("#ca1243"), lipgloss.Color("#50a14f"), lipgloss.Color("#986801"),
-			lipgloss.Color("#4078f2"), lipgloss.Color("#a626a4"), lipgloss.Color("#0184bc"), lipgloss.Color("#696c77"),
-			lipgloss.Color("#4f525e"), lipgloss.Color("#e45649"), lipgloss.Color("#3e953a"), lipgloss.Color("#c18401"),
-			lipgloss.Color("#2f6ae0"), lipgloss.Color("#b751b6"), lipgloss.Color("#0997b3"), lipgloss.Color("#a0a1a7"),
+		Fg:        rgb("#383a42", 237, ansi.Black),
+		Bg:        rgb("#fafafa", 231, ansi.BrightWhite),
+		Subtle:    rgb("#a0a1a7", 247, ansi.White),
+		Muted:     rgb("#696c77", 242, ansi.BrightBlack),
+		Accent:    rgb("#4078f2", 68, ansi.Blue),
+		Selection: rgb("#dfe4ee", 254, ansi.White),
+		Error:     rgb("#ca1243", 161, ansi.Red),
+		OK:        rgb("#50a14f", 71, ansi.Green),
+		Warn:      rgb("#986801", 94, ansi.Yellow),
+		Running:   rgb("#0184bc", 31, ansi.Cyan),
+		Match:     rgb("#f5dc9a", 222, ansi.Yellow),
+		ANSI: [16]Color{
+			rgb("#383a42", 237, 0), rgb("#ca1243", 161, 1), rgb("#50a14f", 71, 2), rgb("#986801", 94, 3),
+			rgb("#4078f2", 68, 4), rgb("#a626a4", 127, 5), rgb("#0184bc", 31, 6), rgb("#696c77", 242, 7),
+			rgb("#4f525e", 239, 8), rgb("#e45649", 167, 9), rgb("#3e953a", 28, 10), rgb("#c18401", 172, 11),
+			rgb("#2f6ae0", 26, 12), rgb("#b751b6", 133, 13), rgb("#0997b3", 38, 14), rgb("#a0a1a7", 247, 15),
 		},
 	}
+}
+
+// Options say how [New] draws a palette.
+type Options struct {
+	// Profile is the terminal's colour profile, as Bubble Tea detects it:
+	// each colour is drawn as the palette chose for that profile
+	// (Unknown: 24-bit).
+	Profile colorprofile.Profile
+	// ThemeJobColours draws a job's own colours 0–15 in the palette's
+	// ANSI colours. Otherwise they stay the terminal's, so a job looks as
+	// it does in a plain terminal.
+	ThemeJobColours bool
 }
 
 // Styles are the lipgloss styles of every part of the UI, made from one
 // [Palette].
 type Styles struct {
 	Palette Palette
+	Options Options
 
 	Base        lipgloss.Style // default text on the theme's background
 	Title       lipgloss.Style // pane titles
@@ -91,7 +142,6 @@ type Styles struct {
 	BorderFocus lipgloss.Style // the frame of the focused pane
 	BorderTerm  lipgloss.Style // the frame of a pane whose job has the keyboard
 	Selected    lipgloss.Style // the selected row
-	Stderr      lipgloss.Style // a pipe job's stderr lines
 	Match       lipgloss.Style // a search match
 	CopySel     lipgloss.Style // lines selected in copy mode
 	StatusBar   lipgloss.Style
@@ -104,22 +154,32 @@ type Styles struct {
 	Approval    lipgloss.Style // a command waiting for a person's approval: its row, its title, the count
 	Escaped     lipgloss.Style // a control or invisible character of a held command, shown as an escape
 
-	// ANSI is the palette's remap of a child's colours 0–15.
+	// Fg and Bg are the palette's default colours as drawn on the
+	// profile; nil: the terminal's.
+	Fg, Bg color.Color
+	// StderrFg is the colour of a pipe job's stderr text where the job
+	// chose none itself: its stderr stays marked, and its own colours win.
+	StderrFg color.Color
+	// ANSI is what a job's colours 0–15 are drawn as: the palette's ANSI
+	// with [Options.ThemeJobColours], else nil, the terminal's own.
 	ANSI [16]color.Color
 }
 
-// New makes the styles of palette p.
-func New(p Palette) *Styles {
+// New makes the styles of palette p, drawn as o says.
+func New(p Palette, o Options) *Styles {
+	on := func(c Color) color.Color { return c.On(o.Profile) }
 	base := lipgloss.NewStyle()
-	if p.Fg != nil {
-		base = base.Foreground(p.Fg)
+	fgc, bgc := on(p.Fg), on(p.Bg)
+	if fgc != nil {
+		base = base.Foreground(fgc)
 	}
-	if p.Bg != nil {
-		base = base.Background(p.Bg)
+	if bgc != nil {
+		base = base.Background(bgc)
 	}
-	fg := func(c color.Color) lipgloss.Style { return base.Foreground(c) }
-	return &Styles{
+	fg := func(c Color) lipgloss.Style { return base.Foreground(on(c)) }
+	s := &Styles{
 		Palette:     p,
+		Options:     o,
 		Base:        base,
 		Title:       fg(p.Accent).Bold(true),
 		Subtle:      fg(p.Subtle),
@@ -132,10 +192,9 @@ func New(p Palette) *Styles {
 		Border:      fg(p.Subtle),
 		BorderFocus: fg(p.Accent),
 		BorderTerm:  fg(p.Warn),
-		Selected:    base.Background(p.Selection).Bold(true),
-		Stderr:      fg(p.Error),
-		Match:       base.Background(p.Match),
-		CopySel:     base.Background(p.Selection),
+		Selected:    base.Background(on(p.Selection)).Bold(true),
+		Match:       base.Background(on(p.Match)),
+		CopySel:     base.Background(on(p.Selection)),
 		StatusBar:   fg(p.Muted),
 		StatusKey:   fg(p.Accent).Bold(true),
 		HelpKey:     fg(p.Accent),
@@ -145,6 +204,14 @@ func New(p Palette) *Styles {
 		Prompt:      fg(p.Accent).Bold(true),
 		Approval:    fg(p.Warn).Bold(true),
 		Escaped:     fg(p.Error).Bold(true),
-		ANSI:        p.ANSI,
+		Fg:          fgc,
+		Bg:          bgc,
+		StderrFg:    on(p.Error),
 	}
+	if o.ThemeJobColours {
+		for i, c := range p.ANSI {
+			s.ANSI[i] = on(c)
+		}
+	}
+	return s
 }

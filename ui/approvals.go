@@ -848,7 +848,7 @@ func (m *Model) renderApprovals(w, h int) []string {
 			shortAge(m.since(q.Asked)), oneLineEscaped(q.Command))
 		text = ansi.Truncate(text, iw-2, "…")
 		if q.ID == r.ID {
-			lines = append(lines, st.Approval.Background(st.Palette.Selection).Render(pad("▸ "+text, iw)))
+			lines = append(lines, st.Approval.Background(st.Selected.GetBackground()).Render(pad("▸ "+text, iw)))
 		} else {
 			lines = append(lines, st.Approval.Render("  "+text))
 		}
@@ -873,7 +873,7 @@ func (m *Model) approvalRow(r policy.Request, iw int, selected, showOrigin bool)
 	lw := max(iw-2-3-1-ansi.StringWidth(right), 4)
 	text := "ask " + pad(ansi.Truncate(oneLineEscaped(r.Command), lw, "…"), lw) + right
 	if selected {
-		s := st.Approval.Background(st.Palette.Selection)
+		s := st.Approval.Background(st.Selected.GetBackground())
 		return s.Render("⚠ " + pad(text, iw-2))
 	}
 	return st.Approval.Render("⚠ " + text)

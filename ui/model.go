@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"tend/engine"
 	"tend/keymap"
@@ -30,6 +31,10 @@ type Options struct {
 	Keys    *keymap.KeyMap // the key bindings (default: keymap.Default())
 	Cwd     string         // where a person's jobs start (default: the working directory)
 	Shell   string         // the command of a new shell job (default "bash")
+	// ThemeJobColours draws a job's colours 0–15 in the theme's own
+	// (config job_colours = "theme"); by default they are the terminal's,
+	// so a job looks as it does in a plain terminal.
+	ThemeJobColours bool
 	// Containment says how the engine holds jobs ("cgroup: …" or
 	// "subreaper: …"), shown in the status bar and the help.
 	Containment string
@@ -99,7 +104,8 @@ type Model struct {
 	focus    focusKind
 	mode     mode
 	zoom     bool
-	themeSet bool // the person chose a theme: ignore the terminal's background
+	themeSet bool           // the person chose a theme: ignore the terminal's background
+	draw     themes.Options // how the theme is drawn: for which colour profile, and whose colours a job's 16 are
 
 	jobs     map[engine.JobID]engine.Info
 	usage    map[engine.JobID]engine.Usage // what the running jobs use, as of the last tick
@@ -167,8 +173,12 @@ func New(opts Options) *Model {
 	if opts.Keys != nil {
 		keys = *opts.Keys
 	}
+	// Until Bubble Tea says which colour profile the terminal has (at
+	// once, on start), the theme is drawn in 24-bit colour.
+	draw := themes.Options{Profile: colorprofile.TrueColor, ThemeJobColours: opts.ThemeJobColours}
 	m := &Model{
-		c:    Common{Styles: themes.New(pal), Keys: keys},
+		c:    Common{Styles: themes.New(pal, draw), Keys: keys},
+		draw: draw,
 		opts: opts,
 		be:   opts.Backend,
 		now:  opts.Now,
@@ -229,9 +239,9 @@ func (m *Model) View() tea.View {
 		v.WindowTitle = fmt.Sprintf("tend · %d to approve", n)
 	}
 	v.Cursor = m.cursor
-	if p := m.c.Styles.Palette; p.Bg != nil {
-		v.BackgroundColor = p.Bg
-		v.ForegroundColor = p.Fg
+	if st := m.c.Styles; st.Bg != nil {
+		v.BackgroundColor = st.Bg
+		v.ForegroundColor = st.Fg
 	}
 	return v
 }

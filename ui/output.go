@@ -2,7 +2,7 @@ package ui
 
 import (
 	"bytes"
-	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -11,16 +11,17 @@ import (
 )
 
 // outLine is one line of a pipe job's output, made printable, in parts by
-// the stream they came from.
+// the stream they came from and the job's own rendition (SGR) of them.
 type outLine struct {
 	text  string    // the whole line
-	parts []outPart // text in order, cut where the stream changes
+	parts []outPart // text in order, cut where the stream or rendition changes
 }
 
-// outPart is a stretch of a line from one stream.
+// outPart is a stretch of a line from one stream in one rendition.
 type outPart struct {
 	text   string
 	stderr bool
+	style  cellStyle // what the job's SGR sequences made of it; zero: plain
 }
 
 // maxOutLines is how many lines of a pipe job's output the pane keeps; the
@@ -38,6 +39,20 @@ type segment struct {
 type outputLines struct {
 	lines []outLine
 	tail  []segment // the line after the last newline, not complete yet
+	pens  pens      // the streams' renditions where tail starts
+}
+
+// pens are the renditions stdout and stderr are in: a job's colour goes on
+// past a newline until it is reset, as on a terminal. Each stream has its
+// own, as each has its own pipe.
+type pens [2]cellStyle
+
+// of is the rendition of stderr or of stdout.
+func (p *pens) of(stderr bool) *cellStyle {
+	if stderr {
+		return &p[1]
+	}
+	return &p[0]
 }
 
 // add takes the next merged bytes and their spans (nil: all stdout).
@@ -60,7 +75,7 @@ func (o *outputLines) add(data []byte, spans []engine.Span) {
 				o.tail = appendSegment(o.tail, chunk, err)
 				break
 			}
-			o.lines = append(o.lines, cleanLine(appendSegment(o.tail, chunk[:i], err)))
+			o.lines = append(o.lines, cleanLine(appendSegment(o.tail, chunk[:i], err), &o.pens))
 			o.tail = nil
 			chunk = chunk[i+1:]
 		}
@@ -102,72 +117,148 @@ func (o *outputLines) line(i int) outLine {
 	if i < len(o.lines) {
 		return o.lines[i]
 	}
-	return cleanLine(o.tail)
+	p := o.pens // the line is not over: its end does not move them yet
+	return cleanLine(o.tail, &p)
 }
 
-// cleanLine makes a line printable: no escape sequences, a carriage return
-// keeps what was drawn after it (progress bars), tabs become spaces, other
-// control characters and invalid UTF-8 are dropped.
-func cleanLine(segs []segment) outLine {
-	// What a carriage return overdraws goes, in whatever segment it is.
+// cleanLine makes a line printable, starting from the renditions in p and
+// leaving there those at its end. Of the job's escape sequences only SGR
+// (colours and attributes) is kept, as a rendition of the text: nothing
+// else it wrote can move the cursor, clear the screen, set a title or
+// reach the terminal at all. A carriage return keeps what was drawn after
+// it (progress bars), tabs become spaces, other control characters and
+// invalid UTF-8 are dropped.
+func cleanLine(segs []segment, p *pens) outLine {
+	// What a carriage return overdraws goes, in whatever segment it is
+	// (the renditions it set stay); one ending the line overdraws nothing.
+	from, at := 0, 0 // what is shown starts at segs[from].data[at:]
 	for k := len(segs) - 1; k >= 0; k-- {
-		d := bytes.TrimRight(segs[k].data, "\r")
-		if k < len(segs)-1 {
-			d = segs[k].data
+		d := segs[k].data
+		if k == len(segs)-1 {
+			d = bytes.TrimRight(d, "\r")
 		}
 		if i := bytes.LastIndexByte(d, '\r'); i >= 0 {
-			segs = append([]segment{{d[i+1:], segs[k].stderr}}, segs[k+1:]...)
+			from, at = k, i+1
 			break
 		}
 	}
-	var l outLine
-	var all strings.Builder
-	col := 0
+	c := cleaner{pens: p}
+	n, most := 0, len(segs) // bytes, and at most how many parts: each starts a segment or follows an ESC
 	for _, sg := range segs {
-		text := cleanText(string(bytes.TrimRight(sg.data, "\r")), &col)
-		if text == "" {
-			continue
-		}
-		all.WriteString(text)
-		if k := len(l.parts) - 1; k >= 0 && l.parts[k].stderr == sg.stderr {
-			l.parts[k].text += text
-		} else {
-			l.parts = append(l.parts, outPart{text, sg.stderr})
+		n += len(sg.data)
+		most += bytes.Count(sg.data, []byte{'\x1b'})
+	}
+	c.text = make([]byte, 0, n)
+	if most > 1 {
+		c.parts = make([]outPart, 0, most)
+		c.ends = make([]int, 0, most-1)
+	}
+	for k, sg := range segs {
+		switch {
+		case k < from:
+			c.feed(sg.data, sg.stderr, false)
+		case k == from:
+			c.feed(sg.data[:at], sg.stderr, false)
+			c.feed(sg.data[at:], sg.stderr, true)
+		default:
+			c.feed(sg.data, sg.stderr, true)
 		}
 	}
-	l.text = all.String()
-	return l
+	return c.done()
 }
 
-// cleanText strips escapes and control characters from s and expands its
-// tabs; col is the column s starts at, and is moved to where it ends.
-func cleanText(s string, col *int) string {
-	if strings.ContainsRune(s, '\x1b') {
-		s = ansi.Strip(s)
-	}
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
-			clean = false
-			break
+// cleaner builds a printable line from a job's bytes.
+type cleaner struct {
+	pens  *pens
+	col   int    // the column the next text starts at, for tabs
+	text  []byte // the line's text
+	parts []outPart
+	// ends are where each part but the last ends in text: the parts get
+	// their text, pieces of the line's one string, when it is done.
+	ends []int
+}
+
+// add appends printable text in the given stream and rendition.
+func (c *cleaner) add(t []byte, stderr bool, style cellStyle) {
+	if k := len(c.parts) - 1; k < 0 || c.parts[k].stderr != stderr || c.parts[k].style != style {
+		if k >= 0 {
+			c.ends = append(c.ends, len(c.text))
 		}
+		c.parts = append(c.parts, outPart{stderr: stderr, style: style})
 	}
-	if clean {
-		*col += len(s)
-		return s
+	c.text = append(c.text, t...)
+}
+
+// done returns the line built.
+func (c *cleaner) done() outLine {
+	text := string(c.text)
+	from := 0
+	for i := range c.parts {
+		end := len(text)
+		if i < len(c.ends) {
+			end = c.ends[i]
+		}
+		c.parts[i].text = text[from:end]
+		from = end
 	}
-	var sb strings.Builder
-	for _, r := range s {
+	return outLine{text: text, parts: c.parts}
+}
+
+var tabSpaces = []byte("        ")
+
+// feed takes bytes of one stream: their SGR sequences move the stream's
+// rendition, and when show is set their printable text is added to the
+// line in it.
+func (c *cleaner) feed(data []byte, stderr, show bool) {
+	pen := c.pens.of(stderr)
+	for len(data) > 0 {
+		// Printable ASCII, the common case, needs no decoding.
+		n := 0
+		for n < len(data) && data[n] >= 0x20 && data[n] < 0x7f {
+			n++
+		}
+		if n > 0 {
+			if show {
+				c.add(data[:n], stderr, *pen)
+				c.col += n
+			}
+			data = data[n:]
+			continue
+		}
+		seq, width, n, _ := ansi.DecodeSequence(data, ansi.NormalState, nil)
+		if n <= 0 { // never seen; but never loop forever on what it cannot read
+			seq, n = data[:1], 1
+		}
+		data = data[n:]
 		switch {
-		case r == '\t':
-			n := 8 - *col%8
-			sb.WriteString("        "[:n])
-			*col += n
-		case r < 0x20 || r == 0x7f || r == utf8.RuneError:
-		default:
-			sb.WriteRune(r)
-			*col++
+		case seq[0] == '\t':
+			if show {
+				k := 8 - c.col%8
+				c.add(tabSpaces[:k], stderr, *pen)
+				c.col += k
+			}
+		case seq[0] == ansi.ESC:
+			if p, ok := sgrParams(seq); ok {
+				*pen = applySGR(*pen, p)
+			}
+		case show && showable(seq):
+			c.add(seq, stderr, *pen)
+			c.col += width
 		}
 	}
-	return sb.String()
+}
+
+// showable reports whether a grapheme may be shown as it is: valid
+// UTF-8 with no control character in it (C1 controls such as U+009B, CSI,
+// act as escapes on many terminals).
+func showable(g []byte) bool {
+	if !utf8.Valid(g) {
+		return false
+	}
+	for _, r := range string(g) {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -713,24 +713,7 @@ func (p *pane) renderLine(i int, current, selected bool) string {
 	if p.pty {
 		return p.hist[i].styled
 	}
-	var b strings.Builder
-	room := p.w
-	for _, part := range p.out.line(i).parts {
-		t := ansi.Truncate(part.text, room, "")
-		room -= ansi.StringWidth(t)
-		if part.stderr {
-			b.WriteString(st.Stderr.Render(t))
-		} else {
-			b.WriteString(st.Base.Render(t))
-		}
-		if room <= 0 {
-			break
-		}
-	}
-	if room > 0 {
-		b.WriteString(st.Base.Render(strings.Repeat(" ", room)))
-	}
-	return b.String()
+	return string(sgrWriter{st}.outLine(nil, p.out.line(i).parts, p.w))
 }
 
 // highlight renders plain with every match of the search marked; the

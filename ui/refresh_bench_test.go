@@ -30,3 +30,25 @@ func BenchmarkRuntimeTick(b *testing.B) {
 		_ = h.m.View()
 	}
 }
+
+// BenchmarkOutputLines is what cutting a pipe job's output into printable
+// lines costs per MiB: plain text, and ls --color output, whose SGR
+// sequences are kept as the lines' renditions.
+func BenchmarkOutputLines(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"plain", "=== RUN   TestSomething/with_a_subtest_name\n"},
+		{"coloured", "\x1b[0m\x1b[01;34mbin\x1b[0m  \x1b[01;32mrun.sh\x1b[0m  \x1b[38;5;208mlog\x1b[0m  plain.txt\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var data []byte
+			for len(data) < 1<<20 {
+				data = append(data, tc.line...)
+			}
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var o outputLines
+				o.add(data, nil)
+			}
+		})
+	}
+}

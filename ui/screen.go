@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"tend/themes"
 	"tend/vterm"
 )
@@ -15,52 +17,46 @@ type cellStyle struct {
 	attr   vterm.Attr
 }
 
-// sgrWriter writes rows of cells as text with SGR sequences, mapping the
-// child's palette 0–15 and its default colours through the theme.
+// sgrWriter writes a job's styled text (PTY cells, pipe output) with SGR
+// sequences of its own making: nothing the job wrote reaches the terminal
+// but its text. The job's colours 0–15 stay the terminal's own (SGR 30–37
+// and 90–97), so it looks as it does in a plain terminal, unless the theme
+// remaps them ([themes.Styles.ANSI]); its default colours are the theme's.
 type sgrWriter struct {
 	st *themes.Styles
 }
 
-// appendColor appends the SGR parameters of c as a foreground (base 30) or
-// background (base 40) colour.
-func (w sgrWriter) appendColor(b []byte, c vterm.Color, fg bool) []byte {
-	base := 38
+// appendColor appends the SGR parameters of colour c as a foreground or
+// background: the 16 colours as SGR 30–37 and 90–97 (40–47, 100–107),
+// the rest of the 256 as 38;5;n, anything else as 38;2;r;g;b.
+func appendColor(b []byte, fg bool, c color.Color) []byte {
+	base := 30
 	if !fg {
-		base = 48
+		base = 40
 	}
-	if n, ok := c.Palette(); ok {
-		if n < 16 {
-			return appendRGB(b, base, w.st.ANSI[n])
-		}
+	n := -1
+	switch c := c.(type) {
+	case ansi.BasicColor:
+		n = int(c)
+	case ansi.IndexedColor:
+		n = int(c)
+	}
+	switch {
+	case n >= 0 && n < 8:
 		b = append(b, ';')
-		b = strconv.AppendInt(b, int64(base), 10)
+		return strconv.AppendInt(b, int64(base+n), 10)
+	case n >= 8 && n < 16:
+		b = append(b, ';')
+		return strconv.AppendInt(b, int64(base+60+n-8), 10)
+	case n >= 16:
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(base+8), 10)
 		b = append(b, ";5;"...)
 		return strconv.AppendInt(b, int64(n), 10)
 	}
-	if r, g, bl, ok := c.RGB(); ok {
-		b = append(b, ';')
-		b = strconv.AppendInt(b, int64(base), 10)
-		b = append(b, ";2;"...)
-		b = strconv.AppendInt(b, int64(r), 10)
-		b = append(b, ';')
-		b = strconv.AppendInt(b, int64(g), 10)
-		b = append(b, ';')
-		return strconv.AppendInt(b, int64(bl), 10)
-	}
-	def := w.st.Palette.Fg
-	if !fg {
-		def = w.st.Palette.Bg
-	}
-	if def == nil {
-		return b // the terminal's default: the reset already set it
-	}
-	return appendRGB(b, base, def)
-}
-
-func appendRGB(b []byte, base int, c color.Color) []byte {
 	r, g, bl, _ := c.RGBA()
 	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(base), 10)
+	b = strconv.AppendInt(b, int64(base+8), 10)
 	b = append(b, ";2;"...)
 	b = strconv.AppendInt(b, int64(r>>8), 10)
 	b = append(b, ';')
@@ -69,7 +65,28 @@ func appendRGB(b []byte, base int, c color.Color) []byte {
 	return strconv.AppendInt(b, int64(bl>>8), 10)
 }
 
-func (w sgrWriter) appendSGR(b []byte, s cellStyle) []byte {
+// appendCellColor appends a job's colour c as a foreground or background;
+// def is what its default colour is drawn as (nil: the terminal's, which
+// the reset before it already set).
+func (w sgrWriter) appendCellColor(b []byte, c vterm.Color, fg bool, def color.Color) []byte {
+	if n, ok := c.Palette(); ok {
+		if n < 16 && w.st.ANSI[n] != nil {
+			return appendColor(b, fg, w.st.ANSI[n])
+		}
+		return appendColor(b, fg, ansi.IndexedColor(n))
+	}
+	if r, g, bl, ok := c.RGB(); ok {
+		return appendColor(b, fg, color.RGBA{R: r, G: g, B: bl, A: 0xff})
+	}
+	if def == nil {
+		return b
+	}
+	return appendColor(b, fg, def)
+}
+
+// appendSGR appends the SGR sequence of s; defFG is what its default
+// foreground is drawn as (nil: the terminal's).
+func (w sgrWriter) appendSGR(b []byte, s cellStyle, defFG color.Color) []byte {
 	b = append(b, "\x1b[0"...)
 	for _, a := range [...]struct {
 		bit vterm.Attr
@@ -83,11 +100,13 @@ func (w sgrWriter) appendSGR(b []byte, s cellStyle) []byte {
 		}
 	}
 	fg := s.fg
-	if n, ok := fg.Palette(); ok && n < 8 && s.attr&vterm.AttrBold != 0 {
-		fg = vterm.PaletteColor(n + 8) // bold brightens the basic colours, as xterm does
+	if n, ok := fg.Palette(); ok && n < 8 && s.attr&vterm.AttrBold != 0 && w.st.ANSI[n] != nil {
+		// Bold brightens the basic colours, as xterm does. The terminal
+		// does that itself to its own colours, not to the theme's.
+		fg = vterm.PaletteColor(n + 8)
 	}
-	b = w.appendColor(b, fg, true)
-	b = w.appendColor(b, s.bg, false)
+	b = w.appendCellColor(b, fg, true, defFG)
+	b = w.appendCellColor(b, s.bg, false, w.st.Bg)
 	return append(b, 'm')
 }
 
@@ -95,7 +114,7 @@ func (w sgrWriter) appendSGR(b []byte, s cellStyle) []byte {
 func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 	base := cellStyle{}
 	cur := base
-	b = w.appendSGR(b, cur)
+	b = w.appendSGR(b, cur, w.st.Fg)
 	col := 0
 	for _, c := range cells {
 		if c.Width == 0 {
@@ -106,7 +125,7 @@ func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 		}
 		s := cellStyle{fg: c.FG, bg: c.BG, attr: c.Attr}
 		if s != cur {
-			b = w.appendSGR(b, s)
+			b = w.appendSGR(b, s, w.st.Fg)
 			cur = s
 		}
 		text := c.Text
@@ -118,9 +137,36 @@ func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 	}
 	if col < width {
 		if cur != base {
-			b = w.appendSGR(b, base)
+			b = w.appendSGR(b, base, w.st.Fg)
 		}
 		b = append(b, strings.Repeat(" ", width-col)...)
+	}
+	return append(b, "\x1b[m"...)
+}
+
+// outLine renders a line of a pipe job's output to exactly width columns:
+// each part in the job's own rendition, stderr where the job chose no
+// colour of its own in the theme's error colour.
+func (w sgrWriter) outLine(b []byte, parts []outPart, width int) []byte {
+	room := width
+	for _, part := range parts {
+		t := ansi.Truncate(part.text, room, "")
+		if t == "" {
+			continue
+		}
+		def := w.st.Fg
+		if part.stderr {
+			def = w.st.StderrFg
+		}
+		b = w.appendSGR(b, part.style, def)
+		b = append(b, t...)
+		if room -= ansi.StringWidth(t); room <= 0 {
+			break
+		}
+	}
+	if room > 0 {
+		b = w.appendSGR(b, cellStyle{}, w.st.Fg)
+		b = append(b, strings.Repeat(" ", room)...)
 	}
 	return append(b, "\x1b[m"...)
 }

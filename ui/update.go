@@ -64,6 +64,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 8)
 		return m.layout()
+	case tea.ColorProfileMsg:
+		if msg.Profile != m.draw.Profile {
+			m.draw.Profile = msg.Profile
+			m.setTheme(m.c.Styles.Palette)
+		}
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.themeSet && !msg.IsDark() {
 			m.setTheme(themes.Light())
@@ -225,9 +231,10 @@ func matchesFilter(in engine.Info, f string) bool {
 	return false
 }
 
-// setTheme switches every style to palette p.
+// setTheme switches every style to palette p, drawn for the terminal's
+// colour profile.
 func (m *Model) setTheme(p themes.Palette) {
-	m.c.Styles = themes.New(p)
+	m.c.Styles = themes.New(p, m.draw)
 	m.applyHelpStyles()
 	m.pane.restyle()
 }

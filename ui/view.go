@@ -109,11 +109,10 @@ func (m *Model) refresh() {
 // paint puts the theme's own background under everything, when it has one:
 // every reset returns to the theme's colours instead of the terminal's.
 func paint(st *themes.Styles, frame string, width int) string {
-	p := st.Palette
-	if p.Bg == nil {
+	if st.Bg == nil {
 		return frame
 	}
-	base := string(appendRGB(appendRGB([]byte("\x1b[0"), 38, p.Fg), 48, p.Bg)) + "m"
+	base := string(appendColor(appendColor([]byte("\x1b[0"), true, st.Fg), false, st.Bg)) + "m"
 	lines := strings.Split(frame, "\n")
 	for i, l := range lines {
 		l = strings.ReplaceAll(l, "\x1b[0m", "\x1b[m")
@@ -341,7 +340,7 @@ func (m *Model) renderList(w, h int) []string {
 		sel := m.order[i] == m.selected && !m.listAppr
 		switch {
 		case sel && m.view == jobsView && m.focus == focusList:
-			lines = append(lines, gs.Background(st.Palette.Selection).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
+			lines = append(lines, gs.Background(st.Selected.GetBackground()).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
 		case sel:
 			lines = append(lines, gs.Render(g+" ")+st.Accent.Render(pad(text, iw-2)))
 		case in.Status != engine.Running:

@@ -23,6 +23,7 @@ import (
 //
 //	port = 7878
 //	theme = "dark"                 # or "light"
+//	job_colours = "terminal"       # a job's 16 colours: the terminal's own, or "theme"
 //	fps = 60                       # most frames a second (1–120)
 //
 //	[approval]
@@ -55,6 +56,11 @@ type Config struct {
 	Keys     map[string]map[string][]string `toml:"keys"` // group → action → keys
 	Notify   Notify                         `toml:"notify"`
 	Hook     Hook                           `toml:"hook"`
+
+	// JobColours says whose a job's colours 0–15 are on screen:
+	// "terminal" (the default: the terminal's own palette, so a job looks
+	// as it does in a plain terminal) or "theme" (remapped to the theme's).
+	JobColours string `toml:"job_colours"`
 
 	// Path is where the config was read from ("" if there was no file).
 	Path string `toml:"-"`
@@ -184,6 +190,11 @@ func (c Config) check() error {
 	default:
 		return fmt.Errorf("theme is %q: say dark or light", c.Theme)
 	}
+	switch c.JobColours {
+	case "", "terminal", "theme":
+	default:
+		return fmt.Errorf("job_colours is %q: say terminal or theme", c.JobColours)
+	}
 	if _, err := c.KeyMap(); err != nil {
 		return err
 	}
@@ -201,6 +212,10 @@ func (c Config) check() error {
 	}
 	return nil
 }
+
+// ThemeJobColours reports whether a job's colours 0–15 are drawn in the
+// theme's colours rather than the terminal's.
+func (c Config) ThemeJobColours() bool { return c.JobColours == "theme" }
 
 // Policy is the approval mode and rules of the config.
 func (c Config) Policy() (policy.Policy, error) {

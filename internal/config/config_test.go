@@ -15,6 +15,7 @@ func TestConfig(t *testing.T) {
 	c, err := Load(testkit.WriteFile(t, "config.toml", `
 port = 9000
 theme = "light"
+job_colours = "theme"
 fps = 20
 [approval]
 mode = "all"
@@ -36,6 +37,14 @@ kill = ["X"]
 	if c.Port != 9000 || c.Theme != "light" || c.FPS != 20 || p.Mode != policy.ModeAll || c.Approval.Timeout.Duration != 2*time.Minute || c.Jobs.Grace.Duration != 2*time.Second || c.Jobs.MaxJobs != 8 {
 		t.Fatalf("config %+v", c)
 	}
+	if !c.ThemeJobColours() {
+		t.Fatalf("job_colours %q: not the theme's", c.JobColours)
+	}
+	for text, want := range map[string]bool{"": false, `job_colours = "terminal"`: false, `job_colours = "theme"`: true} {
+		if c, err := Load(testkit.WriteFile(t, "config.toml", text)); err != nil || c.ThemeJobColours() != want {
+			t.Errorf("%q: ThemeJobColours %v (%v), want %v", text, c.ThemeJobColours(), err, want)
+		}
+	}
 	if !c.Approval.DenyAlone() || len(p.Rules.Deny) != 1 {
 		t.Fatalf("approval %+v, rules %+v", c.Approval, p.Rules)
 	}
@@ -52,6 +61,7 @@ kill = ["X"]
 		{`[jobs]` + "\n" + `grace = "soon"`, "duration"},
 		{`colour = "red"`, "unknown setting"},
 		{`theme = "neon"`, "theme"},
+		{`job_colours = "rainbow"`, `job_colours is "rainbow": say terminal or theme`},
 		{`port = 70000`, "port"},
 		{`fps = 500`, "fps"},
 		{"[jobs]\ncontainment = \"jail\"", "jobs.containment"},
