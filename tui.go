@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tend/engine"
 	"tend/internal/app"
 	"tend/mcpserver"
 	"tend/ui"
@@ -159,13 +160,14 @@ type activitySource struct{ a *mcpserver.Activity }
 
 func (s activitySource) Watch() (<-chan struct{}, func()) { return s.a.Watch() }
 
-func (s activitySource) Since(seq uint64) []ui.Call {
-	calls := s.a.Since(seq)
+func (s activitySource) Since(rev uint64) []ui.Call {
+	calls := s.a.Since(rev)
 	out := make([]ui.Call, len(calls))
 	for i, c := range calls {
 		out[i] = ui.Call{
-			Seq: c.Seq, Time: c.Time, Client: c.Client, Tool: c.Tool, Args: c.Args,
-			Result: c.Result, IsError: c.IsError, Duration: c.Duration,
+			Seq: c.Seq, Rev: c.Rev, Time: c.Time, Client: c.Client, Agent: c.Agent, Session: c.Session, Tool: c.Tool,
+			Args: c.Args, Running: c.Running, Result: c.Result, IsError: c.IsError, Status: c.Status,
+			Job: engine.JobID(c.Job), Detail: c.Detail, Duration: c.Duration, Before: c.Before,
 		}
 	}
 	return out

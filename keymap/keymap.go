@@ -72,6 +72,7 @@ type Queue struct {
 // Activity are the keys of the Activity view.
 type Activity struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Open, Agent                             key.Binding
 }
 
 func b(keys []string, help, desc string) key.Binding {
@@ -164,6 +165,8 @@ func Default() KeyMap {
 			PageDown: b(k("pgdown"), "pgdn", "page down"),
 			Top:      b(k("home", "g"), "g", "oldest"),
 			Bottom:   b(k("end", "G"), "G", "newest"),
+			Open:     b(k("enter"), "enter", "the call's job"),
+			Agent:    b(k("a"), "a", "one agent / all"),
 		},
 	}
 }
@@ -250,7 +253,7 @@ func (a Activity) ShortHelp() []key.Binding { return []key.Binding{a.Up, a.Down,
 
 // FullHelp implements help.KeyMap.
 func (a Activity) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom}}
+	return [][]key.Binding{{a.Up, a.Down, a.PageUp, a.PageDown, a.Top, a.Bottom}, {a.Open, a.Agent}}
 }
 
 // Groups returns every group with its name, for tests and the generated

@@ -13,17 +13,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Call is one tool call as the Activity view shows it.
+// Call is one tool call as the Activity view shows it: recorded when it
+// starts, and again when it ends.
 type Call struct {
-	Seq      uint64 // 1 for the first call recorded, then 2, 3 …
+	Seq      uint64 // 1 for the first call recorded, then 2, 3 …: the order calls started in
+	Rev      uint64 // the record's revision when this call last changed
 	Time     time.Time
 	Client   string // the client's name and version
+	Agent    string // the agent as people see it (claude-code·api#2)
 	Session  string
 	Tool     string
 	Args     string // the arguments as JSON, cut to maxArgs bytes
+	Running  bool   // not answered yet
 	Result   string // a one-line summary of the result or error
 	IsError  bool   // a tool error or a protocol error
+	Status   string // ok, error, signal, denied …: the result's semantic_status, else ok or error
+	Job      string // the job the call started or acted on, if any
+	Detail   string // what else is worth a look: the approval decision, the output's first lines
 	Duration time.Duration
+	Before   bool // recorded by an earlier run of tend (from the audit log)
 }
 
 // Client is a connected MCP client session.
@@ -38,8 +46,11 @@ type Client struct {
 // [activityKeep] calls.
 type Activity struct {
 	mu       sync.Mutex
-	calls    []Call // oldest first, at most activityKeep
+	calls    []Call // by Seq, at most activityKeep
 	seq      uint64
+	rev      uint64
+	agent    func(*mcp.ServerSession, string) string // names a session's agent
+	session  func(*mcp.ServerSession) string         // a session's id, as jobs' origins have it
 	clients  map[*mcp.ServerSession]Client
 	watchers map[chan struct{}]struct{}
 }
@@ -70,33 +81,96 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		default:
 			return next(ctx, method, req)
 		}
-		start := time.Now()
-		res, err := next(ctx, method, req)
-		c := Call{Time: start, Duration: time.Since(start)}
+		c := Call{Time: time.Now(), Running: true, Client: "unknown client"}
 		if r, ok := req.(*mcp.CallToolRequest); ok {
 			c.Tool = r.Params.Name
 			c.Args = cut(string(r.Params.Arguments), maxArgs)
-			if ci := r.ClientInfo(); ci != nil {
+			if ci := r.ClientInfo(); ci != nil && ci.Name != "" {
 				c.Client = strings.TrimSpace(ci.Name + " " + ci.Version)
+			}
+			c.Agent = c.Client
+			if a.agent != nil {
+				name := c.Client
+				if ci := r.ClientInfo(); ci != nil && ci.Name != "" {
+					name = ci.Name
+				}
+				c.Agent = a.agent(r.Session, name)
 			}
 			if r.Session != nil {
 				c.Session = r.Session.ID()
+				if a.session != nil {
+					c.Session = a.session(r.Session)
+				}
 				a.connectedSession(r.Session, c.Client)
 			}
 		}
-		if c.Client == "" {
-			c.Client = "unknown client"
-		}
-		switch {
-		case err != nil:
-			c.IsError, c.Result = true, cut(oneLine(err.Error()), maxResult)
-		default:
-			tr, _ := res.(*mcp.CallToolResult)
-			c.IsError, c.Result = summarize(tr)
-		}
-		a.add(c)
+		seq := a.add(c)
+		res, err := next(ctx, method, req)
+		a.update(seq, func(c *Call) {
+			c.Running, c.Duration = false, time.Since(c.Time)
+			switch {
+			case err != nil:
+				c.IsError, c.Result, c.Status = true, cut(oneLine(err.Error()), maxResult), "error"
+			default:
+				tr, _ := res.(*mcp.CallToolResult)
+				c.IsError, c.Result = summarize(tr)
+				c.Status, c.Job, c.Detail = outcome(tr)
+			}
+		})
 		return res, err
 	}
+}
+
+// outcome reads what the Activity view marks a call by: its semantic
+// status, its job, and the approval decision and first lines of output.
+func outcome(r *mcp.CallToolResult) (status, job, detail string) {
+	status = "ok"
+	if r == nil {
+		return status, "", ""
+	}
+	if r.IsError {
+		status = "error"
+	}
+	raw, err := json.Marshal(r.StructuredContent)
+	var m struct {
+		Semantic string `json:"semantic_status"`
+		Job      string `json:"job_id"`
+		Stdout   string `json:"stdout"`
+		Stderr   string `json:"stderr"`
+		Output   string `json:"output"`
+		Approval *struct {
+			Required bool   `json:"required"`
+			Decision string `json:"decision"`
+			By       string `json:"by"`
+			Reason   string `json:"reason"`
+		} `json:"approval"`
+	}
+	if r.StructuredContent == nil || err != nil || json.Unmarshal(raw, &m) != nil {
+		return status, "", ""
+	}
+	if m.Semantic != "" {
+		status = m.Semantic
+	}
+	var lines []string
+	if ap := m.Approval; ap != nil && ap.Required {
+		line := "approval: " + ap.Decision
+		if ap.By != "" {
+			line += " by " + ap.By
+		}
+		if ap.Reason != "" {
+			line += ": " + ap.Reason
+		}
+		lines = append(lines, line)
+	}
+	for _, out := range []string{m.Stdout, m.Stderr, m.Output} {
+		for l := range strings.Lines(out) {
+			if len(lines) == 4 {
+				break
+			}
+			lines = append(lines, cut(strings.TrimRight(l, "\n"), maxResult))
+		}
+	}
+	return status, m.Job, strings.Join(lines, "\n")
 }
 
 // connected records the client of an initialize request and forgets it
@@ -131,15 +205,50 @@ func (a *Activity) connectedSession(ss *mcp.ServerSession, name string) {
 	}()
 }
 
-func (a *Activity) add(c Call) {
+// add records a call and returns its sequence number.
+func (a *Activity) add(c Call) uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seq++
-	c.Seq = a.seq
+	a.rev++
+	c.Seq, c.Rev = a.seq, a.rev
 	if len(a.calls) == activityKeep {
 		a.calls = append(a.calls[:0], a.calls[activityKeep/2:]...)
 	}
 	a.calls = append(a.calls, c)
+	a.notifyLocked()
+	return c.Seq
+}
+
+// update changes the call seq, if it is still kept.
+func (a *Activity) update(seq uint64, change func(*Call)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	i := sort.Search(len(a.calls), func(i int) bool { return a.calls[i].Seq >= seq })
+	if i == len(a.calls) || a.calls[i].Seq != seq {
+		return
+	}
+	change(&a.calls[i])
+	a.rev++
+	a.calls[i].Rev = a.rev
+	a.notifyLocked()
+}
+
+// Seed records calls an earlier run of tend served (from its audit log),
+// before any of this run's, so that the view is not empty after a restart.
+func (a *Activity) Seed(calls []Call) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.seq > 0 || len(calls) == 0 {
+		return
+	}
+	calls = calls[max(len(calls)-activityKeep/2, 0):]
+	for _, c := range calls {
+		a.seq++
+		a.rev++
+		c.Seq, c.Rev, c.Before, c.Running = a.seq, a.rev, true, false
+		a.calls = append(a.calls, c)
+	}
 	a.notifyLocked()
 }
 
@@ -166,13 +275,19 @@ func (a *Activity) Watch() (<-chan struct{}, func()) {
 	}
 }
 
-// Since returns the calls recorded after sequence number seq (0: all kept),
-// oldest first.
-func (a *Activity) Since(seq uint64) []Call {
+// Since returns the calls recorded or changed after revision rev (0: all
+// kept), in the order they started. A call in flight comes back again when
+// it ends, with the same Seq.
+func (a *Activity) Since(rev uint64) []Call {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	i := sort.Search(len(a.calls), func(i int) bool { return a.calls[i].Seq > seq })
-	return append([]Call(nil), a.calls[i:]...)
+	var out []Call
+	for _, c := range a.calls {
+		if c.Rev > rev {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Clients returns the connected clients, longest connected first.

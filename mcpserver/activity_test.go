@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/engine"
 	"tend/internal/testkit"
@@ -42,10 +45,46 @@ func TestActivityRecordsEveryToolCall(t *testing.T) {
 	if !bad.IsError || !strings.Contains(bad.Result, "nope") {
 		t.Errorf("error call = %+v", bad)
 	}
-	if got := a.Since(exec.Seq); len(got) != 1 || got[0].Seq != bad.Seq {
-		t.Errorf("Since(%d) = %+v", exec.Seq, got)
+	if got := a.Since(exec.Rev); len(got) != 1 || got[0].Seq != bad.Seq {
+		t.Errorf("Since(%d) = %+v", exec.Rev, got)
+	}
+	if exec.Status != "ok" || exec.Job == "" || exec.Detail != "hi" || bad.Status != "error" {
+		t.Errorf("marks: exec %q %q %q, bad %q", exec.Status, exec.Job, exec.Detail, bad.Status)
 	}
 	if cl := a.Clients(); len(cl) != 1 || cl[0].Name != "probe 9" {
 		t.Errorf("clients = %+v", cl)
+	}
+}
+
+// A call shows while it runs, and again, ended and marked, when it ends;
+// calls seeded from an earlier run come first.
+func TestActivityShowsCallsInFlight(t *testing.T) {
+	t.Parallel()
+	s := New(newEngine(t, engine.Config{}), Options{Version: "test"})
+	a := s.Activity()
+	a.Seed([]Call{{Tool: "terminal_exec", Client: "old", Status: "denied", Running: true}})
+	cs := testkit.Connect(t, s.Server, "probe", nil)
+	gate := filepath.Join(t.TempDir(), "go")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "while [ ! -e " + gate + " ]; do sleep 0.01; done; exit 3"}, nil)
+	}()
+	var running Call
+	testkit.WaitUntil(t, 10*time.Second, "the call in flight", func() bool {
+		calls := a.Since(0)
+		running = calls[len(calls)-1]
+		return len(calls) == 2 && running.Running
+	})
+	if old := a.Since(0)[0]; !old.Before || old.Running || old.Seq >= running.Seq {
+		t.Fatalf("seeded call %+v", old)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	got := a.Since(running.Rev)
+	if len(got) != 1 || got[0].Seq != running.Seq || got[0].Running || got[0].Status != "error" || !strings.Contains(got[0].Result, "exit_code=3") {
+		t.Fatalf("after it ended: %+v", got)
 	}
 }

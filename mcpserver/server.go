@@ -95,6 +95,7 @@ func New(e Engine, opts Options) *Server {
 	s.addPTYTools()
 	addSearchTools(s.Server, s.dir)
 	s.activity = newActivity()
+	s.activity.agent, s.activity.session = s.agentName, s.sessionID
 	s.capped = &sessionCap{max: MaxSessions, seen: map[*mcp.ServerSession]*sessionUse{}}
 	s.AddReceivingMiddleware(s.activity.middleware, s.capped.middleware, undeclared)
 	return s

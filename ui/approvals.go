@@ -543,11 +543,16 @@ func isApprovalMode(md mode) bool {
 	return md == modeApprReason || md == modeApprEdit || md == modeApprPrefix
 }
 
+// originOf names who asked: the agent as people tell them apart, else the
+// client.
 func originOf(r policy.Request) string {
-	if r.Client == "" {
-		return "an unknown client"
+	switch {
+	case r.Agent != "":
+		return r.Agent
+	case r.Client != "":
+		return r.Client
 	}
-	return r.Client
+	return "an unknown client"
 }
 
 // commandPrefix is the default of "allow a prefix": the command's first two

@@ -79,14 +79,22 @@ func (b engineBackend) Start(ctx context.Context, spec engine.Spec) (Job, error)
 
 // Call is one MCP tool call, as the Activity view shows it.
 type Call struct {
-	Seq      uint64
+	Seq      uint64 // the order calls started in
+	Rev      uint64 // the record's revision at the call's last change
 	Time     time.Time
 	Client   string
+	Agent    string // the agent as people see it: claude-code·api#2
+	Session  string
 	Tool     string
 	Args     string
+	Running  bool
 	Result   string
 	IsError  bool
+	Status   string // ok, error, signal, denied …
+	Job      engine.JobID
+	Detail   string // the approval decision, the output's first lines
 	Duration time.Duration
+	Before   bool // served by an earlier run of tend
 }
 
 // ActivitySource is the record of MCP tool calls and connected clients
@@ -96,8 +104,9 @@ type ActivitySource interface {
 	// Watch returns a coalesced doorbell rung on every new call or client
 	// change, and a function that stops it.
 	Watch() (<-chan struct{}, func())
-	// Since returns the calls after sequence number seq, oldest first.
-	Since(seq uint64) []Call
+	// Since returns the calls recorded or changed after revision rev, in
+	// the order they started; a call in flight comes again when it ends.
+	Since(rev uint64) []Call
 	// Clients names the connected clients.
 	Clients() []string
 }

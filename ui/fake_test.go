@@ -198,10 +198,10 @@ type fakeActivity struct{ calls []Call }
 
 func (a *fakeActivity) Watch() (<-chan struct{}, func()) { return make(chan struct{}), func() {} }
 func (a *fakeActivity) Clients() []string                { return []string{"claude-code 2.1"} }
-func (a *fakeActivity) Since(seq uint64) []Call {
+func (a *fakeActivity) Since(rev uint64) []Call {
 	var out []Call
 	for _, c := range a.calls {
-		if c.Seq > seq {
+		if max(c.Rev, c.Seq) > rev {
 			out = append(out, c)
 		}
 	}

@@ -99,6 +99,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case m.view == activityView && key.Matches(msg, k.Activity.Open):
+		if id := m.act.job(); id != "" {
+			if _, ok := m.jobs[id]; ok {
+				m.view = jobsView
+				m.syncKeys()
+				return m.selectJob(id, true)
+			}
+			return info("job %s is no longer kept", id)
+		}
+		return nil
 	case m.view == activityView:
 		m.act.key(msg, k.Activity)
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -12,6 +13,7 @@ import (
 
 	"tend/engine"
 	"tend/keymap"
+	"tend/policy"
 	"tend/themes"
 )
 
@@ -194,7 +196,12 @@ func New(opts Options) *Model {
 	for _, in := range infos {
 		m.jobs[in.ID] = in
 	}
-	m.act.init(opts.Activity)
+	m.act.init(opts.Activity, func(session string) bool { // a call in flight waits for the person
+		if opts.Approvals == nil || session == "" {
+			return false
+		}
+		return slices.ContainsFunc(opts.Approvals.Pending(), func(r policy.Request) bool { return r.Session == session })
+	})
 	m.appr.init(opts.Approvals)
 	m.width, m.height = 100, 30
 	m.rebuildOrder()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"tend/themes"
 	"testing"
 	"time"
 
@@ -640,5 +641,40 @@ func TestShortBytes(t *testing.T) {
 		if got := shortBytes(n); got != want || len(got) > 4 {
 			t.Errorf("shortBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// The Activity view shows a call from when it starts: waiting for the
+// person's approval while the agent's session has a request pending, then
+// how it ended in its place; a filter shows one agent's calls, and the
+// call's job is one key away.
+func TestActivityCallsInFlight(t *testing.T) {
+	t.Parallel()
+	st := themes.New(themes.Dark(), themes.Options{})
+	pending := map[string]bool{"s1": true}
+	src := &fakeActivity{calls: []Call{{Seq: 1, Rev: 1, Time: now, Agent: "claude-code·api", Client: "claude-code 2.1", Session: "s1", Tool: "terminal_exec", Args: `{"command":"git push -f"}`, Running: true}}}
+	var a activity
+	a.init(src, func(s string) bool { return pending[s] })
+	if view := strings.Join(a.render(st, 120, 20), "\n"); !strings.Contains(view, "waiting for approval") || !strings.Contains(view, "claude-code·api") {
+		t.Fatalf("a held call:\n%s", view)
+	}
+	delete(pending, "s1")
+	src.calls[0].Running, src.calls[0].Status, src.calls[0].Rev, src.calls[0].Result = false, "denied", 2, "semantic_status=denied"
+	src.calls = append(src.calls, Call{Seq: 2, Rev: 3, Time: now, Agent: "codex·web", Client: "codex 0.9", Tool: "terminal_exec", Status: "ok", Job: "7", Detail: "approval: approve by human\nok"})
+	a.pull()
+	view := strings.Join(a.render(st, 120, 20), "\n")
+	if a.len() != 2 || strings.Contains(view, "waiting") || !strings.Contains(view, "⊘") || !strings.Contains(view, "approval: approve by human") {
+		t.Fatalf("after it ended (%d calls):\n%s", a.len(), view)
+	}
+	if a.job() != "7" {
+		t.Fatalf("the selected call's job: %q", a.job())
+	}
+	a.toggleAgent()
+	if a.len() != 1 || a.calls[0].Agent != "codex·web" {
+		t.Fatalf("filtered to %+v", a.calls)
+	}
+	a.toggleAgent()
+	if a.len() != 2 {
+		t.Fatalf("unfiltered: %d calls", a.len())
 	}
 }

@@ -270,10 +270,10 @@ func label(in engine.Info) string {
 }
 
 func originName(o engine.Origin) string {
-	if o.Client == "" {
+	if o.Who() == "" {
 		return "?"
 	}
-	return o.Client
+	return o.Who()
 }
 
 // exitCell is the exit column of the list.
@@ -394,6 +394,9 @@ func (m *Model) renderPane(w, h int) []string {
 	who := "you"
 	if !in.Origin.IsPerson() {
 		who = in.Origin.String()
+		if in.Origin.Agent != "" && in.Origin.Agent != in.Origin.Client {
+			who = in.Origin.Agent + " (" + in.Origin.String() + ")"
+		}
 		if in.Origin.Tool != "" {
 			who += " · " + in.Origin.Tool
 		}

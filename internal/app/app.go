@@ -15,6 +15,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -108,6 +109,7 @@ func Open(o Options) (*App, error) {
 		opts.WouldAsk = a.WouldAsk
 	}
 	a.MCP = mcpserver.New(e, opts)
+	a.seedActivity()
 	ctx, stop := context.WithCancel(context.Background())
 	a.stopFollow = stop
 	go func() {
@@ -115,6 +117,24 @@ func Open(o Options) (*App, error) {
 		a.follow(ctx)
 	}()
 	return a, nil
+}
+
+// seedActivity shows in the Activity view the calls an earlier run of tend
+// served, from the audit log: a restart does not empty it.
+func (a *App) seedActivity() {
+	recs, err := audit.Tail(a.stateDir, audit.KindCall, 1000)
+	if err != nil {
+		a.logger.Warn("the audit log could not be read: the Activity view starts empty", "why", err)
+	}
+	calls := make([]mcpserver.Call, len(recs))
+	for i, r := range recs {
+		calls[i] = mcpserver.Call{
+			Time: r.Time, Client: r.Client, Agent: cmp.Or(r.Agent, r.Client), Session: r.Session, Tool: r.Tool, Args: r.Args,
+			Result: r.Result, IsError: r.IsError, Status: cmp.Or(r.Status, map[bool]string{false: "ok", true: "error"}[r.IsError]),
+			Job: string(r.Job), Duration: time.Duration(r.DurationMs) * time.Millisecond,
+		}
+	}
+	a.MCP.Activity().Seed(calls)
 }
 
 // follow records every tool call the MCP server serves until ctx ends,
@@ -126,14 +146,18 @@ func (a *App) follow(ctx context.Context) {
 	defer stop()
 	_, sub := a.Engine.Subscribe()
 	defer sub.Close()
-	var seq uint64
-	record := func() {
-		for _, c := range act.Since(seq) {
+	var rev uint64
+	record := func() { // each call once, when it has ended
+		for _, c := range act.Since(rev) {
+			rev = max(rev, c.Rev)
+			if c.Running || c.Before {
+				continue
+			}
 			a.audit.Write(audit.Record{
-				Time: c.Time, Kind: audit.KindCall, Client: c.Client, Session: c.Session, Tool: c.Tool,
-				Args: c.Args, Result: c.Result, IsError: c.IsError, DurationMs: c.Duration.Milliseconds(),
+				Time: c.Time, Kind: audit.KindCall, Client: c.Client, Agent: c.Agent, Session: c.Session, Tool: c.Tool,
+				Args: c.Args, Result: c.Result, IsError: c.IsError, Status: c.Status, Job: engine.JobID(c.Job),
+				DurationMs: c.Duration.Milliseconds(),
 			})
-			seq = c.Seq
 		}
 	}
 	for {

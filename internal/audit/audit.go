@@ -7,7 +7,9 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -34,11 +36,13 @@ type Record struct {
 	Time       time.Time    `json:"time"`
 	Kind       string       `json:"kind"`
 	Client     string       `json:"client,omitempty"`
+	Agent      string       `json:"agent,omitempty"`
 	Session    string       `json:"session,omitempty"`
 	Tool       string       `json:"tool,omitempty"`
 	Args       string       `json:"args,omitempty"`
 	Result     string       `json:"result,omitempty"`
 	IsError    bool         `json:"is_error,omitempty"`
+	Status     string       `json:"status,omitempty"`
 	DurationMs int64        `json:"duration_ms,omitempty"`
 	Command    string       `json:"command,omitempty"`
 	Cwd        string       `json:"cwd,omitempty"`
@@ -104,6 +108,45 @@ func (l *Log) takeBack(part []byte) {
 	if _, err := r.ReadAt(end, st.Size()-int64(len(part))); err == nil && bytes.Equal(end, part) {
 		l.f.Truncate(st.Size() - int64(len(part)))
 	}
+}
+
+// tailBytes bounds how much of the log's end [Tail] reads.
+const tailBytes = 4 << 20
+
+// Tail returns the last n records of kind in stateDir's audit log, oldest
+// first, from at most its last 4 MiB; a missing log has none. Lines that do
+// not parse are skipped.
+func Tail(stateDir, kind string, n int) ([]Record, error) {
+	f, err := os.OpenFile(filepath.Join(stateDir, FileName), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	from := max(st.Size()-tailBytes, 0)
+	buf := make([]byte, st.Size()-from)
+	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if from > 0 { // the first line is cut: skip it
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			buf = buf[i+1:]
+		}
+	}
+	var out []Record
+	for line := range bytes.Lines(buf) {
+		var r Record
+		if json.Unmarshal(line, &r) == nil && r.Kind == kind {
+			out = append(out, r)
+		}
+	}
+	return out[max(len(out)-n, 0):], nil
 }
 
 // Close closes the log.
