@@ -25,6 +25,7 @@ type Global struct {
 // Jobs are the keys of the job list.
 type Jobs struct {
 	Up, Down, Top, Bottom, Attach, Background, Kill, Signal, Shell, Command, Zoom, Filter, Remove key.Binding
+	Clear, Restart                                                                                key.Binding
 }
 
 // Pane are the keys of the selected job's output.
@@ -108,7 +109,9 @@ func Default() KeyMap {
 			Command:    b(k(":"), ":", "run command"),
 			Zoom:       b(k("z"), "z", "zoom"),
 			Filter:     b(k("f"), "f", "filter"),
-			Remove:     b(k("d"), "d", "remove finished"),
+			Remove:     b(k("d"), "d", "remove (asks)"),
+			Clear:      b(k("D"), "D", "remove every finished job (asks)"),
+			Restart:    b(k("R"), "R", "run a finished job again"),
 		},
 		Pane: Pane{
 			PageUp:   b(k("pgup", "ctrl+u"), "pgup", "scroll up"),
@@ -188,7 +191,8 @@ func (j Jobs) ShortHelp() []key.Binding {
 func (j Jobs) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{j.Up, j.Down, j.Top, j.Bottom, j.Filter, j.Zoom},
-		{j.Attach, j.Background, j.Kill, j.Signal, j.Shell, j.Command, j.Remove},
+		{j.Attach, j.Background, j.Kill, j.Signal, j.Shell, j.Command},
+		{j.Remove, j.Clear, j.Restart},
 	}
 }
 

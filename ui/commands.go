@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -99,14 +100,53 @@ func (m *Model) backgroundJob(id engine.JobID) tea.Cmd {
 }
 
 // removeJob deletes a finished job and its logs.
-func (m *Model) removeJob(id engine.JobID) tea.Cmd {
+func (m *Model) removeJobs(ids []engine.JobID) tea.Cmd {
 	be, audit := m.be, m.audit()
 	return func() tea.Msg {
-		audit("remove", id, "")
-		if err := be.Remove(id); err != nil {
-			return statusMsg{levelError, err.Error()}
+		for _, id := range ids {
+			audit("remove", id, "")
+			if err := be.Remove(id); err != nil {
+				return statusMsg{levelError, err.Error()}
+			}
 		}
-		return statusMsg{levelInfo, fmt.Sprintf("job %s removed", id)}
+		if len(ids) == 1 {
+			return statusMsg{levelInfo, fmt.Sprintf("job %s removed, and its logs", ids[0])}
+		}
+		return statusMsg{levelInfo, fmt.Sprintf("%d finished jobs removed, and their logs", len(ids))}
+	}
+}
+
+// finished are the jobs that ended, filtered out of the list or not.
+func (m *Model) finished() []engine.JobID {
+	var ids []engine.JobID
+	for id, in := range m.jobs {
+		if in.Status != engine.Running {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// restartJob runs a finished job's command again, where it ran and on a
+// terminal if it had one, as the person's.
+func (m *Model) restartJob(in engine.Info) tea.Cmd {
+	be := m.be
+	spec := engine.Spec{
+		Command: in.Command, Cwd: in.Cwd, PTY: in.PTY, Interactive: true, Origin: engine.PersonOrigin(),
+		Description: fmt.Sprintf("restarted by you (was job %s)", in.ID),
+	}
+	if in.PTY {
+		spec.Cols, spec.Rows = max(m.pane.w, 20), max(m.pane.h, 5)
+	}
+	audit := m.audit()
+	return func() tea.Msg {
+		j, err := be.Start(context.Background(), spec)
+		if err != nil {
+			return statusMsg{levelError, fmt.Sprintf("restart %q: %s", in.Command, errText(err))}
+		}
+		audit("restart", j.Info().ID, in.Command)
+		return jobStartedMsg{info: j.Info()}
 	}
 }
 

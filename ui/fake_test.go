@@ -145,6 +145,7 @@ type fakeBackend struct {
 	jobs    map[engine.JobID]*fakeJob
 	order   []engine.JobID
 	started []engine.Spec
+	removed []engine.JobID
 }
 
 func newFakeBackend() *fakeBackend { return &fakeBackend{jobs: map[engine.JobID]*fakeJob{}} }
@@ -191,7 +192,12 @@ func (b *fakeBackend) Start(_ context.Context, spec engine.Spec) (Job, error) {
 	return b.add(&fakeJob{info: engine.Info{ID: id, Command: spec.Command, Status: engine.Running, PTY: spec.PTY, Origin: spec.Origin}}), nil
 }
 
-func (b *fakeBackend) Remove(engine.JobID) error { return nil }
+func (b *fakeBackend) Remove(id engine.JobID) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.removed = append(b.removed, id)
+	return nil
+}
 
 // fakeActivity is a fixed record of tool calls.
 type fakeActivity struct{ calls []Call }

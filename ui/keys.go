@@ -30,6 +30,19 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.mode = modeNone
 		}
 		return nil
+	case modeConfirmRemove, modeConfirmClear:
+		if key.Matches(msg, k.Confirm.Yes) {
+			ids := []engine.JobID{m.confirm}
+			if m.mode == modeConfirmClear {
+				ids = m.finished()
+			}
+			m.mode = modeNone
+			return m.removeJobs(ids)
+		}
+		if key.Matches(msg, k.Confirm.No) {
+			m.mode = modeNone
+		}
+		return nil
 	case modeConfirmQuit:
 		switch {
 		case key.Matches(msg, k.Confirm.Yes):
@@ -165,7 +178,16 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Jobs.Remove):
 		if ok {
-			return m.removeJob(in.ID)
+			m.mode, m.confirm = modeConfirmRemove, in.ID
+		}
+	case key.Matches(msg, k.Jobs.Clear):
+		if len(m.finished()) == 0 {
+			return info("no finished job to remove")
+		}
+		m.mode = modeConfirmClear
+	case key.Matches(msg, k.Jobs.Restart):
+		if ok {
+			return m.restartJob(in)
 		}
 	case key.Matches(msg, k.Jobs.Shell):
 		return m.startJob(m.opts.Shell, "shell started in the TUI", true)

@@ -82,6 +82,8 @@ const (
 	modeHelp
 	modeConfirmKill
 	modeConfirmQuit
+	modeConfirmRemove // d: remove the job m.confirm
+	modeConfirmClear  // D: remove every finished job
 	modeSignal
 	modeFilter
 	modeCommand

@@ -678,3 +678,43 @@ func TestActivityCallsInFlight(t *testing.T) {
 		t.Fatalf("unfiltered: %d calls", a.len())
 	}
 }
+
+// d asks before it removes a finished job and its logs, and refuses a
+// running one; D removes every finished job, also after asking; R runs a
+// finished job again, as the person's, where it ran.
+func TestRemoveClearRestart(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("8")
+	h.press("d", "R") // not on a running job
+	if h.m.mode != modeNone || len(b.started) != 0 {
+		t.Fatalf("d or R acted on a running job: mode %v, started %v", h.m.mode, b.started)
+	}
+	h.selectJob("3")
+	h.press("d")
+	wantIn(t, plain(h), "Remove job 3 (rm -rf build) and its logs? y/n")
+	h.press("n")
+	if len(b.removed) != 0 {
+		t.Fatalf("n removed %v", b.removed)
+	}
+	h.press("d", "y")
+	if !slices.Equal(b.removed, []engine.JobID{"3"}) {
+		t.Fatalf("removed %v", b.removed)
+	}
+	b.removed = nil
+	h.press("D")
+	wantIn(t, plain(h), "Remove every finished job (2) and their logs? y/n")
+	h.press("y")
+	if !slices.Equal(b.removed, []engine.JobID{"2", "3"}) {
+		t.Fatalf("D removed %v", b.removed)
+	}
+	h.selectJob("2")
+	h.press("R")
+	if len(b.started) != 1 || b.started[0].Command != "npm run lint" || b.started[0].Cwd != "/srv/app" || !b.started[0].Origin.IsPerson() || !strings.Contains(b.started[0].Description, "was job 2") {
+		t.Fatalf("R started %+v", b.started)
+	}
+	if !slices.Equal(h.actions, []string{"remove 3", "remove 2", "remove 3", "restart 101"}) {
+		t.Errorf("audited %q", h.actions)
+	}
+}

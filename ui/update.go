@@ -292,6 +292,7 @@ func (m *Model) syncKeys() {
 	k.Jobs.Signal.SetEnabled(running)
 	k.Jobs.Background.SetEnabled(running && in.Foreground)
 	k.Jobs.Remove.SetEnabled(ok && !running)
+	k.Jobs.Restart.SetEnabled(ok && !running)
 	k.Pane.Next.SetEnabled(m.pane.search != "")
 	k.Pane.Prev.SetEnabled(m.pane.search != "")
 	k.Pane.Live.SetEnabled(m.pane.scrolledBack())

@@ -480,6 +480,11 @@ func (m *Model) renderStatus() string {
 	case modeConfirmKill:
 		in := m.jobs[m.confirm]
 		return fit(st, st.Dialog.Render(fmt.Sprintf("Kill job %s (%s) and its whole process tree? %s", m.confirm, ansi.Truncate(label(in), 40, "…"), m.yesNo())), w)
+	case modeConfirmRemove:
+		in := m.jobs[m.confirm]
+		return fit(st, st.Dialog.Render(fmt.Sprintf("Remove job %s (%s) and its logs? %s", m.confirm, ansi.Truncate(label(in), 40, "…"), m.yesNo())), w)
+	case modeConfirmClear:
+		return fit(st, st.Dialog.Render(fmt.Sprintf("Remove every finished job (%d) and their logs? %s", len(m.finished()), m.yesNo())), w)
 	case modeConfirmQuit:
 		n := m.Running()
 		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? %s", n, m.yesNo())), w)
@@ -543,7 +548,7 @@ func (m *Model) renderHelpBar() string {
 		prompt := style.Render(" "+m.input.prompt) + st.Base.Render(text)
 		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt)+col, m.height-1)
 		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
-	case modeConfirmKill, modeConfirmQuit:
+	case modeConfirmKill, modeConfirmQuit, modeConfirmRemove, modeConfirmClear:
 		bs = k.Confirm.ShortHelp()
 	case modeSignal:
 		bs = k.Picker.ShortHelp()
