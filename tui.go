@@ -88,7 +88,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: f.level}))
 	// Two tends on one state dir would each load the other's jobs as
 	// history: refuse before the engine loads anything.
-	if err := app.Available(f.stateDir); err != nil {
+	if err := app.Available(f.stateDir); errors.Is(err, app.ErrLive) {
 		fmt.Fprintf(stderr, "tend: %v\n%s", err, liveHint(err, f.stateDir))
 		return 1
 	}

@@ -193,6 +193,16 @@ func TestTUIHangupEndsJobs(t *testing.T) {
 
 // agent is an MCP client connected through `tend mcp --state-dir state`,
 // which bridges it to the tend serving that state dir (the TUI).
+// agentName is how the UI names agent's agent: its client name and the
+// directory its tend mcp runs in (the test's).
+func agentName(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "e2e-agent·" + filepath.Base(wd)
+}
+
 func agent(t *testing.T, state string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(tendBin, "mcp", "--state-dir", state, "--log-level", "info")
@@ -291,7 +301,7 @@ func TestTUIApprovals(t *testing.T) {
 
 	// The request shows at once, wherever the person is: here, the job list.
 	call := execAsync(t, cs, push, repo)
-	s.waitFor("e2e-agent 1.2.3 asks to run git push --force")
+	s.waitFor(agentName(t) + " asks to run git push --force")
 	s.waitFor("⚠ 1 to approve")
 	s.keys("<tab>", "<tab>") // Jobs → Activity → Approvals
 	text := s.waitFor("$ " + push)
@@ -382,7 +392,7 @@ func TestTUIFirstApprovalIsSelected(t *testing.T) {
 	for _, want := range []string{"Approval #1", "denied automatically in ", " if no one answers", "$ " + push, "y approves, n denies"} {
 		s.waitFor(want)
 	}
-	if !s.wrote("\a") || !s.wrote("\x1b]9;tend: e2e-agent 1.2.3 asks to run a destructive command: "+push) || !s.wrote("\x1b]777;notify;") {
+	if !s.wrote("\a") || !s.wrote("\x1b]9;tend: "+agentName(t)+" asks to run a destructive command: "+push) || !s.wrote("\x1b]777;notify;") {
 		t.Errorf("no bell or notification written")
 	}
 	s.keys("<enter>")

@@ -84,7 +84,7 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 		held = append(held, v.Commands[i].Argv)
 	}
 	ans, err := g.approvals.Ask(ctx, policy.Request{
-		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Agent: r.Origin.Who(), Session: r.Origin.Session,
+		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Agent: r.Origin.Agent, Session: r.Origin.Session,
 		Class: v.Class, Reasons: v.Reasons, Held: held,
 	})
 	out.Approval = &engine.Approval{Required: true, Decision: "deny", By: ans.By, Reason: ans.Reason, WaitedMs: ans.Waited.Milliseconds()}
