@@ -28,6 +28,18 @@ import (
 //
 //	go test -run '^$' -bench TUIKeyLatency -benchtime 40x .
 func BenchmarkTUIKeyLatency(b *testing.B) {
+	keyLatency(b, `yes "flooding the terminal with a line of text that wraps nowhere"`)
+}
+
+// BenchmarkTUIKeyLatencyColour is the same with a flood in colour (SGR on
+// every few words, as a coloured test runner prints), which tend keeps.
+//
+//	go test -run '^$' -bench TUIKeyLatencyColour -benchtime 40x .
+func BenchmarkTUIKeyLatencyColour(b *testing.B) {
+	keyLatency(b, `yes $'\e[1;31mFAIL\e[0m flooding the terminal \e[32mwith\e[0m \e[38;5;208mcolour\e[0m that wraps nowhere'`)
+}
+
+func keyLatency(b *testing.B, flood string) {
 	t := &testing.T{}
 	s := startTUI(t, b.TempDir())
 	s.t = t
@@ -61,7 +73,7 @@ func BenchmarkTUIKeyLatency(b *testing.B) {
 	for range 40 {
 		idle = append(idle, toggle())
 	}
-	s.keys(":", `yes "flooding the terminal with a line of text that wraps nowhere"`, "<enter>")
+	s.keys(":", flood, "<enter>")
 	s.waitFor("flooding the terminal")
 	var lat []time.Duration
 	for b.Loop() {
