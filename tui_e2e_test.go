@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,9 +57,15 @@ func (s *screen) wrote(seq string) bool {
 
 func startTUI(t *testing.T, state string, args ...string) *screen {
 	t.Helper()
+	return startTUIEnv(t, state, nil, args...)
+}
+
+// startTUIEnv is startTUI with more environment variables.
+func startTUIEnv(t *testing.T, state string, env []string, args ...string) *screen {
+	t.Helper()
 	// --port 0: tests run side by side (args may say otherwise: the last wins).
 	cmd := exec.Command(tendBin, append([]string{"ui", "--state-dir", state, "--grace", "300ms", "--port", "0"}, args...)...)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor"), env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 160, Rows: 45})
 	if err != nil {
 		t.Fatal(err)
@@ -574,4 +581,36 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 	if l.Data != "fg-start\n" || l.Status != "running" {
 		t.Fatalf("the exec's log after its agent died: %+v", l)
 	}
+}
+
+// o hands the selected job's whole log, far more than the pane holds, to
+// the person's pager.
+func TestTUIPagerGetsTheWholeLog(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	out := filepath.Join(t.TempDir(), "paged")
+	s := startTUIEnv(t, state, []string{"PAGER=cat > " + out})
+	s.waitFor("MCP http://127.0.0.1:")
+	cs := agent(t, state)
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 300000", "max_output_kb": 1}, nil)
+	s.waitFor("seq 1 300000")
+	s.keys("o")
+	want := numbers(300000)
+	testkit.WaitUntil(t, 20*time.Second, "the pager to get the whole log", func() bool {
+		got, _ := os.ReadFile(out)
+		return len(got) == len(want)
+	})
+	if got, _ := os.ReadFile(out); string(got) != want {
+		t.Fatalf("the pager got %d bytes, not seq's %d", len(got), len(want))
+	}
+}
+
+// numbers is what seq 1 n prints.
+func numbers(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString(strconv.Itoa(i))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -30,7 +30,7 @@ type Jobs struct {
 
 // Pane are the keys of the selected job's output.
 type Pane struct {
-	PageUp, PageDown, Search, Next, Prev, Copy, Live key.Binding
+	PageUp, PageDown, Search, Next, Prev, Copy, Live, Pager key.Binding
 }
 
 // Term is the one key taken from an attached job.
@@ -121,6 +121,7 @@ func Default() KeyMap {
 			Prev:     b(k("N"), "N", "previous match (newer)"),
 			Copy:     b(k("v"), "v", "copy mode"),
 			Live:     b(k("esc"), "esc", "back to live"),
+			Pager:    b(k("o"), "o", "whole log in $PAGER"),
 		},
 		Term: Term{
 			Detach: b(k("ctrl+b"), "ctrl+b", "detach (every other key goes to the job)"),
@@ -201,7 +202,7 @@ func (p Pane) ShortHelp() []key.Binding { return []key.Binding{p.PageUp, p.Searc
 
 // FullHelp implements help.KeyMap.
 func (p Pane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{p.PageUp, p.PageDown, p.Search, p.Next, p.Prev, p.Copy, p.Live}}
+	return [][]key.Binding{{p.PageUp, p.PageDown, p.Search, p.Next, p.Prev, p.Copy, p.Live, p.Pager}}
 }
 
 // ShortHelp implements help.KeyMap.

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"sync"
 	"syscall"
@@ -114,6 +117,66 @@ func (m *Model) removeJobs(ids []engine.JobID) tea.Cmd {
 		}
 		return statusMsg{levelInfo, fmt.Sprintf("%d finished jobs removed, and their logs", len(ids))}
 	}
+}
+
+// openPager shows a job's whole output, every byte kept on disk, in the
+// person's pager ($PAGER, else less -R), colours and all: a pipe job's
+// stdout and stderr in the order they came, a PTY job's screen history as
+// text. The output is streamed to the pager as far as it goes now.
+func (m *Model) openPager(in engine.Info) tea.Cmd {
+	j, err := m.be.Job(in.ID)
+	if err != nil {
+		return reportErr(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return reportErr(err)
+	}
+	go func() {
+		defer w.Close()
+		if in.PTY {
+			lines, snap, err := j.Scrollback()
+			if err != nil {
+				fmt.Fprintln(w, err)
+				return
+			}
+			for _, l := range lines {
+				if _, err := fmt.Fprintln(w, l.Text()); err != nil {
+					return // the pager quit
+				}
+			}
+			if snap != nil {
+				fmt.Fprintln(w, snap.Text())
+			}
+			return
+		}
+		stream := engine.Merged
+		if _, err := j.Len(engine.Merged); err != nil {
+			stream = engine.Stdout // stderr went into stdout
+		}
+		for off := int64(0); ; {
+			c, err := j.Read(stream, off, 1<<20)
+			if err != nil || len(c.Data) == 0 {
+				return
+			}
+			if c.Dropped > 0 {
+				fmt.Fprintf(w, "[tend: %d bytes before this were dropped: %s]\n", c.Dropped, c.Note)
+			}
+			if _, err := w.Write(c.Data); err != nil {
+				return // the pager quit
+			}
+			off = c.Next
+		}
+	}()
+	c := exec.Command("sh", "-c", cmp.Or(os.Getenv("PAGER"), "less -R"))
+	c.Stdin = r
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		r.Close()
+		if err != nil {
+			return statusMsg{levelError, "the pager: " + err.Error()}
+		}
+		return nil
+	})
 }
 
 // finished are the jobs that ended, filtered out of the list or not.

@@ -214,6 +214,10 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Pane.Live):
 		return p.live(m.running(p.id))
+	case key.Matches(msg, k.Pane.Pager):
+		if ok {
+			return m.openPager(in)
+		}
 	}
 	return nil
 }
