@@ -116,7 +116,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tend: %v\n", err)
 	}
 	if n := a.Running(); n > 0 {
-		fmt.Fprintf(stderr, "tend: ending %d running job(s) and their process trees…\n", n)
+		what := fmt.Sprintf("%d running jobs and their process trees", n)
+		if n == 1 {
+			what = "1 running job and its process tree"
+		}
+		fmt.Fprintf(stderr, "tend: ending %s…\n", what)
 	}
 	a.Close()
 	if failed {

@@ -235,7 +235,7 @@ func TestAttachSendsKeysAndCtrlBDetaches(t *testing.T) {
 	}
 	// Detached, q asks before quitting: jobs are running.
 	h.press("q")
-	wantIn(t, plain(h), "2 job(s) still running. Quit tend and end them all? y/n")
+	wantIn(t, plain(h), "2 jobs are still running. Quit tend and end them all? y/n")
 	h.press("y")
 	if !h.quit {
 		t.Fatal("y did not quit")

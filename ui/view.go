@@ -487,7 +487,11 @@ func (m *Model) renderStatus() string {
 		return fit(st, st.Dialog.Render(fmt.Sprintf("Remove every finished job (%d) and their logs? %s", len(m.finished()), m.yesNo())), w)
 	case modeConfirmQuit:
 		n := m.Running()
-		return fit(st, st.Dialog.Render(fmt.Sprintf("%d job(s) still running. Quit tend and end them all? %s", n, m.yesNo())), w)
+		what := fmt.Sprintf("%d jobs are", n)
+		if n == 1 {
+			what = "1 job is"
+		}
+		return fit(st, st.Dialog.Render(fmt.Sprintf("%s still running. Quit tend and end them all? %s", what, m.yesNo())), w)
 	}
 	running := m.Running()
 	held := ""
