@@ -73,10 +73,11 @@ type Engine struct {
 	shells  map[JobID]*Shell
 	nextID  int // next job id to try; 0 until the state dir was read
 
-	events broker
-	out    *reader        // reads every job's output
-	ready  chan struct{}  // output doorbell, capacity 1
-	wg     sync.WaitGroup // job supervisors
+	events   broker
+	out      *reader        // reads every job's output
+	ready    chan struct{}  // output doorbell, capacity 1
+	wg       sync.WaitGroup // job supervisors
+	starting sync.WaitGroup // Starts between reserving a place and registering their job
 }
 
 // New starts an engine: it becomes a child subreaper, starts the orphan
@@ -312,6 +313,9 @@ func (e *Engine) Close() {
 		return
 	}
 	e.closed = true
+	e.mu.Unlock()
+	e.starting.Wait() // a job starting now is registered before the list below, or never starts
+	e.mu.Lock()
 	var live []*Job
 	for _, j := range e.jobs {
 		if !j.Done() {

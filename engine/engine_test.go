@@ -787,3 +787,30 @@ func TestPTYCap(t *testing.T) {
 	}
 	sh.Close(true)
 }
+
+// A job that puts a FIFO where its log goes cannot stop the reading of
+// every job's output: the log is refused, the job's output kept in memory,
+// and another job runs on as if nothing happened.
+func TestFIFOInPlaceOfTheLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e := newEngine(t, Config{StateDir: dir})
+	j := start(t, e, Spec{Command: `mkfifo "` + dir + `/jobs/$TEND_JOB/stdout.log" && echo hi`})
+	wait(t, j, 10*time.Second)
+	other := start(t, e, Spec{Command: "seq 1 100000"})
+	wait(t, other, 10*time.Second)
+	if got := readAll(t, other, Stdout, 1<<20); len(got) != len(numberLines(100000)) {
+		t.Fatalf("the other job's output: %d bytes", len(got))
+	}
+	if got := readAll(t, j, Stdout, 100); string(got) != "hi\n" { // kept in memory, with no log
+		t.Fatalf("the job with the FIFO printed %q", got)
+	}
+}
+
+func numberLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}

@@ -523,6 +523,7 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 		return nil, err
 	}
 	j, err := e.launch(spec, argv, cwd, verdict)
+	e.starting.Done() // Close may take its list of jobs now: this one is on it, or is not started
 	if err != nil {
 		release()
 		return nil, err
@@ -580,6 +581,7 @@ func (e *Engine) reserve(pty bool) (release func(), err error) {
 	if pty {
 		e.ptys++
 	}
+	e.starting.Add(1)
 	return func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -619,6 +621,9 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 	}
 	if err := j.hold(cmd); err != nil {
 		io.close()
+		if j.in != nil {
+			j.in.Abort()
+		}
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}

@@ -86,7 +86,7 @@ func (j *Job) ptyIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	if err != nil {
 		ptmx.Close()
 		tty.Close()
-		w.Close()
+		j.in.Abort() // closes w
 		return io, err
 	}
 	io.master, io.childEnds = ptmx, []*os.File{tty}

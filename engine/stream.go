@@ -92,11 +92,7 @@ func (s *stream) Write(p []byte) {
 		return
 	}
 	if s.log == nil && s.logErr == nil {
-		f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
-		if err != nil {
-			s.logErr = fmt.Errorf("log could not be created: %w", err)
-		}
-		s.log = f
+		s.log, s.logErr = openLog(s.path)
 	}
 	if s.logErr == nil && s.end-s.checked >= checkEvery {
 		s.checked = s.end
@@ -119,6 +115,25 @@ func (s *stream) Write(p []byte) {
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})
+}
+
+// openLog creates a stream's log. The job can reach its own job dir, and
+// could put a FIFO or a device where its log goes: opened non-blocking and
+// checked to be a regular file, such a thing is refused at once instead of
+// stopping the reader of every job's output on an open that never returns.
+func openLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log could not be created: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("log could not be created: %s is not a regular file", path)
+	}
+	if rc, err := f.SyscallConn(); err == nil {
+		rc.Control(func(fd uintptr) { unix.SetNonblock(int(fd), false) })
+	}
+	return f, nil
 }
 
 func (s *stream) writeRing(p []byte) {

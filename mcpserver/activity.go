@@ -212,8 +212,14 @@ func (a *Activity) add(c Call) uint64 {
 	a.seq++
 	a.rev++
 	c.Seq, c.Rev = a.seq, a.rev
-	if len(a.calls) == activityKeep {
-		a.calls = append(a.calls[:0], a.calls[activityKeep/2:]...)
+	if len(a.calls) == activityKeep { // drop the older half, but not a call still running: its end is still to come
+		kept := a.calls[:0]
+		for i, old := range a.calls {
+			if i >= activityKeep/2 || old.Running {
+				kept = append(kept, old)
+			}
+		}
+		a.calls = kept
 	}
 	a.calls = append(a.calls, c)
 	a.notifyLocked()

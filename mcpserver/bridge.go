@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"sync/atomic"
 	"time"
 )
 
@@ -16,6 +17,10 @@ import (
 // for the server to send its last replies (an exec in flight auto-promotes
 // and answers at once) before it closes the socket.
 const BridgeLinger = 5 * time.Second
+
+// replayWait is how long a tend that came back has to answer the replayed
+// initialize.
+const replayWait = 10 * time.Second
 
 // BridgeRetry is how often a bridge whose tend went away looks for the
 // next one.
@@ -38,7 +43,13 @@ type Dialer func() (conn net.Conn, pid int, err error)
 // closes it: the jobs stay with the tend. It returns then, or when ctx
 // ends; what happened is said on logger.
 func Bridge(ctx context.Context, conn net.Conn, dial Dialer, in io.Reader, out io.Writer, logger *slog.Logger) error {
-	b := &bridge{out: out, dial: dial, logger: logger, pending: map[string]bool{}}
+	b := &bridge{out: out, dial: dial, logger: logger, pending: map[string]bool{}, asked: map[string]bool{}}
+	stop := context.AfterFunc(ctx, func() { // a write blocked on a tend that stopped reading ends too
+		if c := b.current.Load(); c != nil {
+			(*c).Close()
+		}
+	})
+	defer stop()
 	fromAgent := make(chan []byte)
 	agentDone := make(chan error, 1)
 	go func() { agentDone <- lines(in, fromAgent, ctx.Done()) }()
@@ -55,10 +66,17 @@ func Bridge(ctx context.Context, conn net.Conn, dial Dialer, in io.Reader, out i
 		select {
 		case <-ctx.Done():
 			return nil
-		case line := <-fromAgent:
+		case line, ok := <-fromAgent:
+			if !ok {
+				fromAgent = nil // its end comes on agentDone
+				continue
+			}
 			if err := b.fromAgent(line); err != nil {
 				return err
 			}
+		case <-b.replayBy: // the new tend never answered the replayed initialize
+			b.logger.Warn("the tend that came back did not answer this session's initialize; looking for another")
+			b.conn.Close() // its reader ends, and the loop hears it went
 		case err := <-agentDone:
 			return b.finish(err)
 		case line, ok := <-b.fromServer:
@@ -98,17 +116,21 @@ type bridge struct {
 	conn       net.Conn        // nil while no tend serves
 	fromServer chan []byte     // the tend's messages; closed when it goes
 	pending    map[string]bool // ids of the agent's calls the tend has not answered
+	asked      map[string]bool // ids of the tend's requests (elicitation) the agent has not answered
+	replayBy   <-chan time.Time
 
-	initialize  []byte   // the agent's initialize request, replayed to the next tend
-	initialized []byte   // and its initialized notification
-	replaying   string   // the replayed initialize's id, while its answer is awaited
-	held        [][]byte // the agent's messages while the replay is answered
+	current     atomic.Pointer[net.Conn] // conn, for closing when ctx ends
+	initialize  []byte                   // the agent's initialize request, replayed to the next tend
+	initialized []byte                   // and its initialized notification
+	replaying   string                   // the replayed initialize's id, while its answer is awaited
+	held        [][]byte                 // the agent's messages while the replay is answered
 }
 
 // attach starts serving the session through c (a later tend: pid is its
 // process), replaying the agent's initialize to it.
 func (b *bridge) attach(c net.Conn, pid int) error {
 	b.conn = c
+	b.current.Store(&c)
 	b.fromServer = make(chan []byte)
 	go lines(c, b.fromServer, nil)
 	if pid == 0 {
@@ -120,6 +142,7 @@ func (b *bridge) attach(c net.Conn, pid int) error {
 	}
 	id, _, _ := peek(b.initialize)
 	b.replaying = id
+	b.replayBy = time.After(replayWait)
 	return b.send(b.initialize)
 }
 
@@ -139,7 +162,17 @@ func (b *bridge) toAgent(line []byte) error {
 // fromAgent forwards one of the agent's messages, or answers a call itself
 // while no tend serves.
 func (b *bridge) fromAgent(line []byte) error {
-	id, method, _ := peek(line)
+	id, method, response := peek(line)
+	if response {
+		// An answer to the tend's question (an elicitation) goes only to
+		// the tend that asked: ids start again at 1 with each tend, so an
+		// old dialog's answer must never settle a new tend's question.
+		if b.conn == nil || !b.asked[id] {
+			return nil
+		}
+		delete(b.asked, id)
+		return b.send(line)
+	}
 	switch method {
 	case "initialize":
 		b.initialize = bytes.Clone(line)
@@ -164,9 +197,14 @@ func (b *bridge) fromAgent(line []byte) error {
 
 // fromTend passes one of the tend's messages to the agent.
 func (b *bridge) fromTend(line []byte) error {
-	id, _, response := peek(line)
+	id, method, response := peek(line)
 	if response && id != "" && id == b.replaying {
-		b.replaying = ""
+		b.replaying, b.replayBy = "", nil
+		if bytes.Contains(line, []byte(`"error"`)) {
+			b.logger.Warn("the tend that came back refused this session's initialize; looking for another", "answer", string(line[:min(len(line), 300)]))
+			b.conn.Close()
+			return nil
+		}
 		if b.initialized != nil {
 			b.send(b.initialized)
 		}
@@ -181,6 +219,8 @@ func (b *bridge) fromTend(line []byte) error {
 	}
 	if response {
 		delete(b.pending, id)
+	} else if id != "" && method != "" {
+		b.asked[id] = true
 	}
 	return b.toAgent(line)
 }
@@ -196,8 +236,14 @@ func (b *bridge) lost() error {
 		}
 	}
 	clear(b.pending)
+	for id := range b.asked { // the tend's open questions went with it
+		if err := b.toAgent(fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"tend stopped"}}`, id)); err != nil {
+			return err
+		}
+	}
+	clear(b.asked)
 	held := b.held
-	b.held, b.replaying = nil, ""
+	b.held, b.replaying, b.replayBy = nil, "", nil
 	for _, m := range held { // sent while the replay was answered: refused now
 		if err := b.fromAgent(m); err != nil {
 			return err

@@ -323,8 +323,11 @@ func TestBridgeReconnects(t *testing.T) {
 	hear(tend, `notifications/initialized`)
 	say(`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`)
 	hear(tend, `"id":2`)
-	first.Close() // the tend goes with the call
+	io.WriteString(first, `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}`+"\n")
+	hear(agent, `elicitation/create`)
+	first.Close() // the tend goes with the call and its question
 	hear(agent, `"id":2,"error"`)
+	hear(agent, `notifications/cancelled`)
 
 	say(`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`)
 	hear(agent, `no tend is running`)
@@ -337,6 +340,11 @@ func TestBridgeReconnects(t *testing.T) {
 	io.WriteString(second, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n")
 	hear(tend, `notifications/initialized`)
 	hear(tend, `"id":4`)
+	// The old tend's question answered late reaches no one: the new tend's
+	// first question would have the same id.
+	say(`{"jsonrpc":"2.0","id":1,"result":{"action":"accept"}}`)
+	say(`{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
+	hear(tend, `"id":5`)
 	io.WriteString(second, `{"jsonrpc":"2.0","id":4,"result":{"ok":true}}`+"\n")
 	hear(agent, `"id":4,"result"`) // and not the replayed initialize's answer
 	bridgeIn.Close()
