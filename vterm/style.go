@@ -68,6 +68,26 @@ func (st *styleTable) sweep(used map[uint32]bool) {
 	}
 }
 
+// ApplySGR returns s after the SGR sequence whose parameters are params
+// (what comes between CSI and m: digits, ';' and ':'), exactly as the
+// emulator applies it to its cells; anything else in params, or more
+// parameters than a sequence may have, leaves s as it was. It is how text
+// drawn without an emulator (a pipe job's output) gets the colours the same
+// program has on a terminal.
+func ApplySGR(s Style, params []byte) Style {
+	var p parser
+	for _, c := range params {
+		if c != ';' && c != ':' && (c < '0' || c > '9') {
+			return s
+		}
+		p.csiCollect(c)
+	}
+	if p.toomany {
+		return s
+	}
+	return p.sgr(s)
+}
+
 // sgr applies an SGR sequence (CSI … m) to s, with both ';' and ':' forms
 // of the extended colours, as tmux and xterm accept them.
 func (p *parser) sgr(s Style) Style {
