@@ -113,64 +113,60 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				c.IsError, c.Result, c.Status = true, cut(oneLine(err.Error()), maxResult), "error"
 			default:
 				tr, _ := res.(*mcp.CallToolResult)
-				c.IsError, c.Result = summarize(tr)
-				c.Status, c.Job, c.Detail = outcome(tr)
+				m := structured(tr)
+				c.IsError, c.Result = summarize(tr, m)
+				c.Status, c.Job, c.Detail = outcome(tr, m)
 			}
 		})
 		return res, err
 	}
 }
 
-// outcome reads what the Activity view marks a call by: its semantic
-// status, its job, and the approval decision and first lines of output.
-func outcome(r *mcp.CallToolResult) (status, job, detail string) {
-	status = "ok"
-	if r == nil {
-		return status, "", ""
-	}
-	if r.IsError {
-		status = "error"
+// structured is a result's structured content as plain JSON values, read
+// once for the summary and the marks; nil when there is none.
+func structured(r *mcp.CallToolResult) map[string]any {
+	if r == nil || r.StructuredContent == nil {
+		return nil
 	}
 	raw, err := json.Marshal(r.StructuredContent)
-	var m struct {
-		Semantic string `json:"semantic_status"`
-		Job      string `json:"job_id"`
-		Stdout   string `json:"stdout"`
-		Stderr   string `json:"stderr"`
-		Output   string `json:"output"`
-		Approval *struct {
-			Required bool   `json:"required"`
-			Decision string `json:"decision"`
-			By       string `json:"by"`
-			Reason   string `json:"reason"`
-		} `json:"approval"`
+	var m map[string]any
+	if err != nil || json.Unmarshal(raw, &m) != nil {
+		return nil
 	}
-	if r.StructuredContent == nil || err != nil || json.Unmarshal(raw, &m) != nil {
-		return status, "", ""
+	return m
+}
+
+// outcome reads what the Activity view marks a call by: its semantic
+// status, its job, and the approval decision and first lines of output.
+func outcome(r *mcp.CallToolResult, m map[string]any) (status, job, detail string) {
+	status = "ok"
+	if r != nil && r.IsError {
+		status = "error"
 	}
-	if m.Semantic != "" {
-		status = m.Semantic
+	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+	if s := str(m, "semantic_status"); s != "" {
+		status = s
 	}
 	var lines []string
-	if ap := m.Approval; ap != nil && ap.Required {
-		line := "approval: " + ap.Decision
-		if ap.By != "" {
-			line += " by " + ap.By
+	if ap, _ := m["approval"].(map[string]any); ap != nil && ap["required"] == true {
+		line := "approval: " + str(ap, "decision")
+		if by := str(ap, "by"); by != "" {
+			line += " by " + by
 		}
-		if ap.Reason != "" {
-			line += ": " + ap.Reason
+		if why := str(ap, "reason"); why != "" {
+			line += ": " + why
 		}
 		lines = append(lines, line)
 	}
-	for _, out := range []string{m.Stdout, m.Stderr, m.Output} {
-		for l := range strings.Lines(out) {
+	for _, k := range []string{"stdout", "stderr", "output"} {
+		for l := range strings.Lines(str(m, k)) {
 			if len(lines) == 4 {
 				break
 			}
 			lines = append(lines, cut(strings.TrimRight(l, "\n"), maxResult))
 		}
 	}
-	return status, m.Job, strings.Join(lines, "\n")
+	return status, str(m, "job_id"), strings.Join(lines, "\n")
 }
 
 // connected records the client of an initialize request and forgets it
@@ -314,8 +310,9 @@ var summaryKeys = []string{
 	"timed_out", "matched", "matched_expect", "eof", "total", "count", "truncated", "already_closed", "message", "warning",
 }
 
-// summarize makes a one-line summary of a tool result.
-func summarize(r *mcp.CallToolResult) (isError bool, summary string) {
+// summarize makes a one-line summary of a tool result; m is its
+// structured content ([structured]).
+func summarize(r *mcp.CallToolResult, m map[string]any) (isError bool, summary string) {
 	if r == nil {
 		return false, ""
 	}
@@ -327,31 +324,25 @@ func summarize(r *mcp.CallToolResult) (isError bool, summary string) {
 		}
 		return true, "error"
 	}
-	if r.StructuredContent != nil {
-		raw, err := json.Marshal(r.StructuredContent)
-		var m map[string]any
-		if err == nil && json.Unmarshal(raw, &m) == nil {
-			var parts []string
-			for _, k := range summaryKeys {
-				if v, ok := m[k]; ok && v != nil && v != "" && v != false {
-					parts = append(parts, fmt.Sprintf("%s=%v", k, v))
-				}
-			}
-			for _, k := range []string{"stdout", "stderr", "data", "output"} {
-				if s, ok := m[k].(string); ok && s != "" {
-					parts = append(parts, fmt.Sprintf("%s=%dB", k, len(s)))
-				}
-			}
-			if js, ok := m["jobs"].([]any); ok {
-				parts = append(parts, fmt.Sprintf("jobs=%d", len(js)))
-			}
-			if ms, ok := m["matches"].([]any); ok {
-				parts = append(parts, fmt.Sprintf("matches=%d", len(ms)))
-			}
-			if len(parts) > 0 {
-				return false, cut(strings.Join(parts, " "), maxResult)
-			}
+	var parts []string
+	for _, k := range summaryKeys {
+		if v, ok := m[k]; ok && v != nil && v != "" && v != false {
+			parts = append(parts, fmt.Sprintf("%s=%v", k, v))
 		}
+	}
+	for _, k := range []string{"stdout", "stderr", "data", "output"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			parts = append(parts, fmt.Sprintf("%s=%dB", k, len(s)))
+		}
+	}
+	if js, ok := m["jobs"].([]any); ok {
+		parts = append(parts, fmt.Sprintf("jobs=%d", len(js)))
+	}
+	if ms, ok := m["matches"].([]any); ok {
+		parts = append(parts, fmt.Sprintf("matches=%d", len(ms)))
+	}
+	if len(parts) > 0 {
+		return false, cut(strings.Join(parts, " "), maxResult)
 	}
 	for _, c := range r.Content {
 		if t, ok := c.(*mcp.TextContent); ok {
