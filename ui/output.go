@@ -13,6 +13,7 @@ import (
 // outLine is one line of a pipe job's output, made printable, in parts by
 // the stream they came from and the job's own rendition (SGR) of them.
 type outLine struct {
+	off   int64     // where the line starts in the job's merged output
 	text  string    // the whole line
 	parts []outPart // text in order, cut where the stream or rendition changes
 }
@@ -40,7 +41,14 @@ type outputLines struct {
 	lines []outLine
 	tail  []segment // the line after the last newline, not complete yet
 	pens  pens      // the streams' renditions where tail starts
+
+	at      int64 // the merged offset of the next byte to come
+	tailAt  int64 // where tail starts
+	trimmed int64 // lines dropped from the front to keep maxOutLines
 }
+
+// startAt says where in the merged output the first bytes added start.
+func (o *outputLines) startAt(off int64) { o.at, o.tailAt = off, off }
 
 // pens are the renditions stdout and stderr are in: a job's colour goes on
 // past a newline until it is reset, as on a terminal. Each stream has its
@@ -73,15 +81,21 @@ func (o *outputLines) add(data []byte, spans []engine.Span) {
 			i := bytes.IndexByte(chunk, '\n')
 			if i < 0 {
 				o.tail = appendSegment(o.tail, chunk, err)
+				o.at += int64(len(chunk))
 				break
 			}
-			o.lines = append(o.lines, cleanLine(appendSegment(o.tail, chunk[:i], err), &o.pens))
+			l := cleanLine(appendSegment(o.tail, chunk[:i], err), &o.pens)
+			l.off = o.tailAt
+			o.lines = append(o.lines, l)
 			o.tail = nil
+			o.at += int64(i + 1)
+			o.tailAt = o.at
 			chunk = chunk[i+1:]
 		}
 	}
 	if over := len(o.lines) - maxOutLines; over > 0 {
 		o.lines = append(o.lines[:0:0], o.lines[over:]...)
+		o.trimmed += int64(over)
 	}
 }
 
@@ -118,7 +132,9 @@ func (o *outputLines) line(i int) outLine {
 		return o.lines[i]
 	}
 	p := o.pens // the line is not over: its end does not move them yet
-	return cleanLine(o.tail, &p)
+	l := cleanLine(o.tail, &p)
+	l.off = o.tailAt
+	return l
 }
 
 // cleanLine makes a line printable, starting from the renditions in p and

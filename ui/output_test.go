@@ -112,8 +112,17 @@ func TestOutputLinesByStream(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var o outputLines
+			var all []byte
 			for _, r := range tc.reads {
 				o.add([]byte(r.data), r.spans)
+				all = append(all, r.data...)
+			}
+			// Each line starts where its bytes do: after a newline.
+			for i, l := range o.lines {
+				if i > 0 && (l.off <= o.lines[i-1].off || all[l.off-1] != '\n') || i == 0 && l.off != 0 {
+					t.Errorf("line %d (%q) starts at %d", i, l.text, l.off)
+				}
+				o.lines[i].off = 0
 			}
 			if !reflect.DeepEqual(o.lines, tc.want) {
 				t.Errorf("lines = %+v, want %+v", o.lines, tc.want)
@@ -142,8 +151,8 @@ func TestOutputTailKeepsTheStreamsColour(t *testing.T) {
 	}
 	o.add([]byte("ed\nnext\n"), nil)
 	want := []outLine{
-		{text: "waited", parts: []outPart{{text: "waited", style: yellow}}},
-		{text: "next", parts: []outPart{{text: "next", style: yellow}}},
+		{off: 0, text: "waited", parts: []outPart{{text: "waited", style: yellow}}},
+		{off: 12, text: "next", parts: []outPart{{text: "next", style: yellow}}},
 	}
 	if !reflect.DeepEqual(o.lines, want) {
 		t.Errorf("lines = %+v, want %+v", o.lines, want)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,11 +39,14 @@ type pane struct {
 	snap   *vterm.Snapshot
 	screen []string // snap rendered at w×h
 
-	// Pipe jobs.
+	// Pipe jobs: a window of the output, the live end unless past.
 	out     outputLines
 	started bool  // off is set
 	off     int64 // next merged offset to read
 	eof     bool
+	past    bool  // the window is a stretch of the past: nothing is fetched
+	base    int64 // the number of the window's first line as loaded; 0: not known
+	winSeq  int   // bumped when another window is loaded
 
 	// Scrolling: lines above the live bottom; 0 follows the output.
 	scroll int
@@ -52,9 +56,15 @@ type pane struct {
 	histLoading bool
 	histThen    histIntent // what to do when it arrives: the person's last request
 
-	search  string
-	matches []int // line indices matching search, ascending
-	match   int   // index into matches; -1: none current
+	// The search: matches before the window (pipe jobs), in it (line
+	// indices), after it; the current one indexes all three in turn.
+	search             string
+	older              []hit
+	matches            []int
+	newer              []hit
+	match              int // -1: none current
+	scanning, counting *scan
+	scanSeq            int
 
 	copying             bool
 	copyCur, copyAnchor int
@@ -72,6 +82,7 @@ type histLine struct {
 type outputMsg struct {
 	id    engine.JobID
 	gen   int
+	win   int // the window it was read for
 	err   error
 	data  []byte
 	spans []engine.Span
@@ -150,8 +161,8 @@ func (p *pane) setSize(w, h int) bool {
 // if asked for meanwhile. running says whether the job still runs: a fetch
 // that starts once it has ended reads all of it.
 func (p *pane) fetch(running bool) tea.Cmd {
-	if p.id == "" || p.hist != nil && p.pty || p.settled {
-		return nil // nothing shown, a frozen history, or all of a finished job
+	if p.id == "" || p.hist != nil && p.pty || p.settled || p.past {
+		return nil // nothing shown, a frozen history, all of a finished job, or a window of the past
 	}
 	if p.loading {
 		p.again = true
@@ -161,7 +172,7 @@ func (p *pane) fetch(running bool) tea.Cmd {
 	if p.pty {
 		return fetchScreen(p.be, p.c, p.id, p.gen, p.w, p.h, p.snap, !running)
 	}
-	return fetchOutput(p.be, p.id, p.gen, p.started, p.off, !running)
+	return fetchOutput(p.be, p.id, p.gen, p.winSeq, p.started, p.off, !running)
 }
 
 func fetchScreen(be Backend, c *Common, id engine.JobID, gen, w, h int, prev *vterm.Snapshot, final bool) tea.Cmd {
@@ -186,9 +197,9 @@ func fetchScreen(be Backend, c *Common, id engine.JobID, gen, w, h int, prev *vt
 	}
 }
 
-func fetchOutput(be Backend, id engine.JobID, gen int, started bool, off int64, final bool) tea.Cmd {
+func fetchOutput(be Backend, id engine.JobID, gen, win int, started bool, off int64, final bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := outputMsg{id: id, gen: gen, final: final}
+		msg := outputMsg{id: id, gen: gen, win: win, final: final}
 		j, err := be.Job(id)
 		if err != nil {
 			msg.err = err
@@ -248,6 +259,10 @@ func (p *pane) update(msg tea.Msg, running bool) tea.Cmd {
 		return p.applyScreen(msg, running)
 	case historyMsg:
 		return p.applyHistory(msg)
+	case scanMsg:
+		return p.applyScan(msg)
+	case windowMsg:
+		return p.applyWindow(msg, running)
 	case resizedMsg:
 		if msg.id == p.id {
 			return p.fetch(running)
@@ -257,19 +272,30 @@ func (p *pane) update(msg tea.Msg, running bool) tea.Cmd {
 }
 
 func (p *pane) applyOutput(msg outputMsg, running bool) tea.Cmd {
-	if msg.id != p.id || msg.gen != p.gen {
-		return nil
+	if msg.id != p.id || msg.gen != p.gen || msg.win != p.winSeq {
+		return nil // for another job, or for a window since left
 	}
 	p.loading = false
 	if msg.err != nil {
 		return reportErr(msg.err)
 	}
 	before := p.lineCount()
+	var inWin []hit // the window's matches, kept when their lines leave it
+	for _, i := range p.matches {
+		inWin = append(inWin, p.lineHit(i))
+	}
+	if msg.first {
+		p.out.startAt(msg.start)
+	}
 	p.out.add(msg.data, msg.spans)
+	var cmds []tea.Cmd
 	if msg.first {
 		p.started = true
 		if msg.start > 0 {
 			p.out.dropPartial()
+		}
+		if p.search != "" {
+			cmds = append(cmds, p.startScan(false))
 		}
 	}
 	p.off, p.eof = msg.next, msg.eof
@@ -279,12 +305,22 @@ func (p *pane) applyOutput(msg outputMsg, running bool) tea.Cmd {
 		p.scroll += p.lineCount() - before
 	}
 	if p.search != "" {
+		cur, ok := p.current()
+		first, _ := p.loadedRange()
+		p.matches = nil
+		for _, h := range inWin {
+			if h.off < first {
+				p.older = append(p.older, h)
+			}
+		}
 		p.findMatches()
+		p.split(slices.Concat(p.older, p.newer))
+		p.setCurrent(cur, ok)
 	}
 	if msg.more || p.again {
-		return p.fetch(running)
+		cmds = append(cmds, p.fetch(running))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 func (p *pane) applyScreen(msg screenMsg, running bool) tea.Cmd {
@@ -406,23 +442,32 @@ func (p *pane) scrollLines(d int, running bool) tea.Cmd {
 		p.hist = nil
 		return p.fetch(running)
 	}
-	return nil
+	return p.countLines()
 }
 
-// follow leaves scrollback: the pane follows the job's live end again.
+// follow leaves scrollback: the pane follows the job's live end again
+// (from a window of the past, the search ends).
 func (p *pane) follow(running bool) tea.Cmd {
+	if p.past {
+		p.show(p.id, p.pty)
+	}
 	p.scroll, p.hist = 0, nil
 	return p.fetch(running)
 }
 
 // live leaves scrollback and ends the search.
 func (p *pane) live(running bool) tea.Cmd {
-	p.search, p.matches, p.match = "", nil, -1
+	p.endSearch()
 	return p.follow(running)
 }
 
+func (p *pane) endSearch() {
+	p.search, p.older, p.matches, p.newer, p.match = "", nil, nil, nil, -1
+	p.scanning = nil
+}
+
 // scrolledBack reports whether the pane shows anything but the live end.
-func (p *pane) scrolledBack() bool { return p.scroll > 0 || p.hist != nil }
+func (p *pane) scrolledBack() bool { return p.scroll > 0 || p.hist != nil || p.past }
 
 // frozen reports whether the pane shows lines (pipe output or PTY
 // history) rather than a live screen.
@@ -446,10 +491,37 @@ func (p *pane) plainLine(i int) string {
 
 // window returns the first and one-past-last line shown.
 func (p *pane) window() (int, int) {
+	start, end, _ := p.view()
+	return start, end
+}
+
+// view returns the first and one-past-last line shown, and whether the
+// marker for earlier output is shown above them: a row above the first
+// line of a pipe job's window, when output comes before it.
+func (p *pane) view() (start, end int, marker bool) {
 	n := p.lineCount()
-	p.scroll = min(max(p.scroll, 0), max(n-p.h, 0))
-	end := n - p.scroll
-	return max(end-p.h, 0), end
+	m := 0
+	if before, _ := p.earlier(); before > 0 {
+		m = 1
+	}
+	p.scroll = min(max(p.scroll, 0), max(n+m-p.h, 0))
+	end = n - p.scroll
+	top := max(end+m-p.h, 0) // counting the marker's row
+	return max(top-m, 0), end, m == 1 && top == 0
+}
+
+// marker is the row that says what output comes before the window, and
+// whether it is in view.
+func (p *pane) marker() (string, bool) {
+	if _, _, shown := p.view(); !shown {
+		return "", false
+	}
+	before, lines := p.earlier()
+	what := sizeText(before) + " of earlier output"
+	if lines >= 0 {
+		what = fmt.Sprintf("%s earlier %s (%s)", groupDigits(lines), plural(lines, "line", "lines"), sizeText(before))
+	}
+	return fmt.Sprintf("▲ %s not loaded here · / searches all of it · o opens the whole log", what), true
 }
 
 // scrollBy moves the view by d lines (positive: up, into the past).
@@ -460,72 +532,92 @@ func (p *pane) scrollBy(d int) {
 
 // startSearch searches the output for q and jumps to the newest match; a
 // PTY job's history is loaded first.
+// A pipe job's whole log is looked through, the lines before the window
+// as they are read from it.
 func (p *pane) startSearch(q string) tea.Cmd {
+	p.endSearch()
 	p.search = q
 	if q == "" {
-		p.matches, p.match = nil, -1
 		return nil
 	}
 	if p.pty && p.hist == nil {
 		return p.loadHistory(histIntent{kind: histSearch})
 	}
-	return p.runSearch()
+	return tea.Batch(p.runSearch(), p.startScan(false))
 }
 
 func (p *pane) runSearch() tea.Cmd {
 	p.findMatches()
-	p.jump(len(p.matches) - 1)
-	if len(p.matches) == 0 {
-		return info("no match for %q", p.search)
+	jump := p.jump(len(p.matches) - 1)
+	if before, _ := p.earlier(); before > 0 {
+		return jump // the scan says when it is done
 	}
-	return info("%d lines match %q: n older, N newer", len(p.matches), p.search)
+	where := ""
+	if p.pty {
+		where = " of the scrollback (o opens the whole log)"
+	}
+	if len(p.matches) == 0 {
+		return info("no match for %q%s", p.search, where)
+	}
+	return tea.Batch(jump, info("%s%s: n older, N newer", matching(len(p.matches), p.search), where))
 }
 
-// findMatches recomputes the lines matching the search (case-insensitive
-// when the search is all lower case, as in less -i).
+// findMatches recomputes the lines of the window that match the search,
+// keeping the current match.
 func (p *pane) findMatches() {
+	cur, ok := p.current()
 	p.matches = p.matches[:0]
 	if p.search == "" {
 		p.match = -1
 		return
 	}
-	fold := strings.ToLower(p.search) == p.search
+	m := newMatcher(p.search)
 	for i := range p.lineCount() {
-		l := p.plainLine(i)
-		if fold {
-			l = strings.ToLower(l)
-		}
-		if strings.Contains(l, p.search) {
+		if m.text(p.plainLine(i)) {
 			p.matches = append(p.matches, i)
 		}
 	}
-	p.match = -1
+	p.setCurrent(cur, ok)
 }
 
-// step makes the match d places older current (negative: newer).
+// step makes the match d places newer current (negative: older), from
+// none the newest or the oldest; a match outside the window loads the
+// output around it.
 func (p *pane) step(d int) tea.Cmd {
-	if !p.jump(p.match + d) {
+	if p.matchCount() == 0 {
 		return info("no match for %q", p.search)
 	}
-	return nil
+	k := p.match + d
+	if p.match < 0 {
+		k = min(d, 0)
+	}
+	return p.jump(k)
 }
 
-// jump makes match k current and scrolls it into view.
-func (p *pane) jump(k int) bool {
-	if len(p.matches) == 0 {
-		return false
+// jump makes match k current (wrapping around) and brings it into view.
+func (p *pane) jump(k int) tea.Cmd {
+	n := p.matchCount()
+	if n == 0 {
+		return nil
 	}
-	k = (k + len(p.matches)) % len(p.matches)
+	k = (k%n + n) % n
 	p.match = k
-	line := p.matches[k]
-	n := p.lineCount()
-	start, end := p.window()
-	if line < start || line >= end {
-		// Put the match in the middle of the pane.
-		p.scroll = n - (line + p.h/2 + 1)
-		p.window()
+	if k < len(p.older) || k >= len(p.older)+len(p.matches) {
+		p.loading = true
+		p.winSeq++
+		return loadWindow(p.be, p.id, p.gen, p.winSeq, p.hitAt(k))
 	}
-	return true
+	line := p.matches[k-len(p.older)]
+	if start, end := p.window(); line < start || line >= end {
+		p.centre(line)
+	}
+	return p.countLines()
+}
+
+// centre scrolls line into the middle of the pane.
+func (p *pane) centre(line int) {
+	p.scroll = p.lineCount() - (line + p.h/2 + 1)
+	p.window()
 }
 
 // copyMode enters copy mode, loading a PTY job's history first.
@@ -648,6 +740,10 @@ func (p *pane) hint() string {
 		hint = st.Accent.Render("copy mode · space selects · y copies · esc leaves")
 	case p.histLoading:
 		hint = st.Muted.Render("loading scrollback…")
+	case p.loading && p.past:
+		hint = st.Muted.Render("loading…")
+	case p.past:
+		hint = st.Accent.Render("past output · esc back to live")
 	case p.scroll > 0:
 		hint = st.Accent.Render(fmt.Sprintf("↑ %d lines · esc back to live", p.scroll))
 	case p.hist != nil:
@@ -656,9 +752,16 @@ func (p *pane) hint() string {
 		hint = st.Muted.Render("end of output")
 	}
 	if p.search != "" {
-		s := fmt.Sprintf("/%s %d matches", p.search, len(p.matches))
-		if p.match >= 0 {
-			s = fmt.Sprintf("/%s %d/%d", p.search, len(p.matches)-p.match, len(p.matches))
+		n := p.matchCount()
+		s := fmt.Sprintf("/%s %d matches", p.search, n)
+		if h, ok := p.current(); ok {
+			s = fmt.Sprintf("/%s %d/%d", p.search, n-p.match, n)
+			if h.line > 0 {
+				s += " · line " + groupDigits(h.line)
+			}
+		}
+		if sc := p.scanning; sc != nil {
+			s += fmt.Sprintf(" · looked through %d%% of %s", 100*(sc.next-sc.from)/max(sc.to-sc.from, 1), sizeText(sc.to))
 		}
 		if hint != "" {
 			hint += st.Muted.Render(" · ")
@@ -681,10 +784,13 @@ func (p *pane) body() []string {
 		return renderScreen(st, p.snap, p.w, p.h)
 	}
 	out := make([]string, 0, p.h)
-	start, end := p.window()
+	start, end, _ := p.view()
+	if m, ok := p.marker(); ok {
+		out = append(out, st.Muted.Render(pad(ansi.Truncate(m, p.w, "…"), p.w)))
+	}
 	cur := -1
-	if p.match >= 0 && p.match < len(p.matches) {
-		cur = p.matches[p.match]
+	if k := p.match - len(p.older); k >= 0 && k < len(p.matches) {
+		cur = p.matches[k]
 	}
 	lo, hi := -1, -1
 	if p.copyMarking {

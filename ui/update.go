@@ -115,7 +115,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.notify("input", "tend: job "+string(in.ID)+" waits for input", in.Origin.String()+": "+in.Command)
 		}
 		return nil
-	case outputMsg, screenMsg, historyMsg, resizedMsg:
+	case outputMsg, screenMsg, historyMsg, resizedMsg, scanMsg, windowMsg:
 		return m.pane.update(msg, m.running(m.pane.id))
 	case jobStartedMsg:
 		id := msg.info.ID
