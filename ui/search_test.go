@@ -230,3 +230,31 @@ func TestSearchKeepsMatchesTheWindowDrops(t *testing.T) {
 	}
 	wantIn(t, plain(h), "the needle", "/needle 1/1")
 }
+
+// BenchmarkSearchLog is how fast a search looks through a log: compile
+// output with some colour, 64 MiB of it.
+func BenchmarkSearchLog(b *testing.B) {
+	be := newFakeBackend()
+	var out []byte
+	for i := 0; len(out) < 64<<20; i++ {
+		if i%10 == 0 {
+			out = fmt.Appendf(out, "\x1b[31mFAIL\x1b[0m\tpkg/mod%d\t0.%03ds\n", i, i%1000)
+		} else {
+			out = fmt.Appendf(out, "ok  \tpkg/module/number%d\t(cached)\n", i)
+		}
+	}
+	j := be.add(&fakeJob{info: engine.Info{ID: "1", Status: engine.Exited}, merged: out})
+	for _, q := range []string{"Nothing", "nothing", "fail"} {
+		b.Run(q, func(b *testing.B) {
+			b.SetBytes(int64(len(j.merged)))
+			for b.Loop() {
+				m := newMatcher(q)
+				s := scan{m: m, to: int64(len(out))}
+				for s.next < s.to {
+					msg := scanCmd(be, "1", 0, s)().(scanMsg)
+					s.next, s.lines = msg.next, s.lines+msg.lines
+				}
+			}
+		})
+	}
+}
