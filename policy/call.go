@@ -144,6 +144,11 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 			c.flag(idx, Unparseable, "runs a hidden program outside the working directory: "+c.show(t))
 		}
 	}
+	if !slices.Contains(readOnlyTools, iv.name) {
+		if a, ok := downloadedFile(args[1:]); ok { // python3 <(w3m URL), make -f <(curl URL)
+			c.flag(idx, Destructive, iv.name+" runs what a download gives it: "+a.shown())
+		}
+	}
 	h, known := lookup(iv.name)
 	if publishes(iv) {
 		return idx
@@ -536,4 +541,26 @@ var infraTools = map[string]bool{
 	"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlite": true, "duckdb": true, "clickhouse-client": true,
 	"cockroach": true, "mongosh": true, "mongo": true, "gcloud": true, "az": true, "gh": true, "doctl": true, "heroku": true,
 	"flyctl": true, "fly": true, "vercel": true, "netlify": true, "gsutil": true, "firebase": true, "supabase": true,
+}
+
+// downloadedFile is a process substitution of a download given to a
+// command where it takes its script, program or build file: its first
+// operand, or the value of -f/--file.
+func downloadedFile(args []arg) (arg, bool) {
+	operand := true // no operand before this one
+	for i, a := range args {
+		if !a.ok && strings.HasPrefix(a.src, "<(") && (fetched.MatchString(a.src) || strings.Contains(a.src, "://")) {
+			prev := ""
+			if i > 0 && args[i-1].ok {
+				prev = args[i-1].s
+			}
+			if operand || prev == "-f" || prev == "--file" || prev == "--makefile" || prev == "--rcfile" || prev == "--init-file" {
+				return a, true
+			}
+		}
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			operand = false
+		}
+	}
+	return arg{}, false
 }

@@ -20,6 +20,8 @@ func lookup(name string) (handler, bool) {
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
 		return destroys("formats a filesystem"), true
+	case strings.HasSuffix(name, "flush") || strings.HasPrefix(name, "flush"): // memcflush, flushall-style tools
+		return destroys("flushes what a server holds, deleting it"), true
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
 		if h, ok := catalogue["python"]; ok {
 			return h, true
@@ -32,6 +34,21 @@ func lookup(name string) (handler, bool) {
 	}
 	return unknownTool, false
 }
+
+// readOnlyTools are the tools that only read.
+var readOnlyTools = []string{
+	"ls", "ll", "la", "dir", "cat", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "ug", "head", "tail",
+	"less", "more", "wc", "uniq", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
+	"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
+	"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
+	"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
+	"man", "help", "nl", "od", "hexdump", "xxd", "md5sum", "sha1sum", "sha256sum",
+	"sha512sum", "cksum", "column", "fold", "fmt", "paste", "join", "expand", "unexpand",
+	"rev", "tac", "strings", "locale", "groups", "uptime", "free", "w", "who", "history",
+	"jobs", "getconf", "nproc", "arch", "tty", "yes", "wait", ":", "cal", "top", "htop",
+	"look", "zcat", "zgrep", "zless", "shasum", "b2sum", "numfmt", "lscpu",
+	"lsblk", "dirs", "hash", "set", "shopt",
+	"getent", "host", "dig", "nslookup", "ping", "base32", "ss", "netstat", "lsmod", "lsns", "lspci", "lsusb"}
 
 // readOnly leaves the command ReadOnly.
 func readOnly(*inv) {}
@@ -53,20 +70,7 @@ func init() {
 		h     handler
 		names []string
 	}{
-		// Read-only tools.
-		{readOnly, []string{
-			"ls", "ll", "la", "dir", "cat", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "head", "tail",
-			"less", "more", "wc", "uniq", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
-			"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
-			"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
-			"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
-			"man", "help", "nl", "od", "hexdump", "xxd", "md5sum", "sha1sum", "sha256sum",
-			"sha512sum", "cksum", "column", "fold", "fmt", "paste", "join", "expand", "unexpand",
-			"rev", "tac", "strings", "locale", "groups", "uptime", "free", "w", "who", "history",
-			"jobs", "getconf", "nproc", "arch", "tty", "yes", "wait", ":", "cal", "top", "htop",
-			"look", "zcat", "zgrep", "zless", "shasum", "b2sum", "numfmt", "lscpu",
-			"lsblk", "dirs", "hash", "set", "shopt",
-			"getent", "host", "dig", "nslookup", "ping", "base32", "ss", "netstat", "lsmod", "lsns", "lspci", "lsusb"}},
+		{readOnly, readOnlyTools},
 
 		// The working directory, tracked for the commands after it.
 		{cd, []string{"cd", "pushd"}},
@@ -103,6 +107,11 @@ func init() {
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},
 		{redis, []string{"redis-cli", "valkey-cli"}},
+		{minioClient, []string{"mc", "mcli"}},
+
+		// Other version control, and environments outside the project.
+		{vcsDiscard, []string{"svn", "hg"}},
+		{condaEnv, []string{"conda", "mamba", "micromamba"}},
 
 		// Infrastructure: clusters, containers, clouds.
 		{kubectl, []string{"kubectl", "oc", "k"}},

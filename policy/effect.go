@@ -1201,6 +1201,9 @@ func readsSecret(iv *inv, scanWords bool) {
 				continue // a file name (.secrets.baseline), not a verb
 			}
 			for _, w := range words(strings.TrimLeft(a.s, "-")) {
+				if w == "raw" && strings.TrimLeft(a.s, "-") != "raw" {
+					continue // -raw prints a value bare; --no-show-raw-insn is about something else
+				}
 				if secretWords[w] {
 					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
 				}

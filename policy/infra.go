@@ -473,3 +473,71 @@ func dryRun(args []arg) bool {
 	}
 	return false
 }
+
+// vcsDiscard judges Subversion and Mercurial: the verbs that throw away
+// what the working copy holds and no commit has (revert, a clean update,
+// purge) cannot be undone; the rest is ordinary work.
+func vcsDiscard(iv *inv) {
+	args := iv.rest(1)
+	pos := positionals(args, "-r", "--rev", "--revision", "-m", "--message", "--depth", "-R", "--repository", "--cwd", "--config")
+	v := at(pos, 0)
+	switch {
+	case v == unknownWord:
+		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case v == "revert" || v == "purge" || v == "clean" || v == "strip" || v == "rollback" || v == "cleanup" && hasFlag(args, "", "--remove-unversioned", "--remove-ignored"):
+		iv.flag(Destructive, iv.name+" "+v+" throws away changes no commit holds")
+	case (v == "update" || v == "up" || v == "checkout" || v == "co") && hasFlag(args, "C", "--clean"):
+		iv.flag(Destructive, iv.name+" "+v+" --clean throws away changes no commit holds")
+	case v == "delete" || v == "del" || v == "remove" || v == "rm":
+		iv.flag(Write, "")
+		for _, a := range pos[1:] {
+			if strings.Contains(a, "://") || strings.HasPrefix(a, "^/") {
+				iv.flag(Destructive, iv.name+" "+v+" deletes from the repository on the server: "+a)
+			}
+		}
+	case v == "status" || v == "st" || v == "log" || v == "diff" || v == "info" || v == "cat" || v == "blame" || v == "annotate" || v == "ls" || v == "list" || v == "summary" || v == "heads":
+	default:
+		iv.flag(Write, "")
+	}
+}
+
+// condaEnv judges conda and its kin: removing a whole environment (or
+// cleaning its caches of everything) deletes what lives outside the
+// project.
+func condaEnv(iv *inv) {
+	args := iv.rest(1)
+	pos := positionals(args, "-n", "--name", "-p", "--prefix", "-c", "--channel", "--file")
+	switch v := at(pos, 0); {
+	case v == unknownWord:
+		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case (v == "remove" || v == "uninstall") && hasFlag(args, "", "--all"),
+		v == "env" && (at(pos, 1) == "remove" || at(pos, 1) == "rm"):
+		iv.flag(Destructive, iv.name+" removes a whole environment")
+	case v == "list" || v == "info" || v == "search" || v == "env" && at(pos, 1) == "list":
+	default:
+		iv.flag(Write, "")
+		verbEffect(iv)
+	}
+}
+
+// minioClient judges MinIO's mc (and not Midnight Commander, the same name
+// with no verb): removing buckets or objects deletes remote data.
+func minioClient(iv *inv) {
+	pos := positionals(iv.rest(1), "--config-dir", "-C")
+	switch v := at(pos, 0); v {
+	case unknownWord:
+		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case "rb", "rm", "del":
+		iv.flag(Destructive, "mc "+v+" deletes buckets or objects")
+	case "mirror":
+		if hasFlag(iv.rest(1), "", "--remove", "--overwrite") {
+			iv.flag(Destructive, "mc mirror --remove deletes what the source lacks")
+		} else {
+			iv.flag(Write, "")
+		}
+	case "", "ls", "cat", "head", "stat", "du", "find", "diff", "tree", "ping", "ready", "version", "alias":
+	default:
+		iv.flag(Write, "")
+		verbEffect(iv)
+	}
+}

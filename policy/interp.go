@@ -60,7 +60,7 @@ var (
 	// Process.kill, Perl's kill 9, -1.
 	killCall = regexp.MustCompile(`\bos\.kill(?:pg)?\s*\(|\bprocess\.kill\s*\(|\bProcess\.kill\b|\bsyscall\.Kill\b|(?:^|[;{(\s])kill\s*\(?\s*['"]?-?\w+['"]?\s*,|\(signal-process\s`)
 	// fetched is a process substitution that downloads: <(curl …).
-	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|http|aria2c)\b`)
+	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
 	codeDeletes = regexp.MustCompile(`(?i)put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
 	// envPath is a path read from the environment, leading a call's
@@ -147,6 +147,13 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") && !strings.Contains(strings.ToLower(m), "getenv") {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
+	} else {
+		for _, m := range quotedPath.FindAllStringSubmatch(s, 16) { // open(expanduser('~/.config/hub'))
+			if isSecretPath(m[1]) {
+				iv.flag(Destructive, iv.name+" code reads a secrets file: "+m[1]+" (what it prints reaches the agent and its model)")
+				break
+			}
+		}
 	}
 	for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)

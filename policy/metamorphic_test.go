@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -31,6 +32,18 @@ func after(x, s string) string {
 	return x + s
 }
 
+// prefix puts a wrapper before x, unless x starts by setting a variable
+// (v=DELETE; curl -X "$v" …): the wrapper would make that assignment a
+// command of its own, and the variable unset where it is used.
+func prefix(w, x string) string {
+	if leadingAssignment.MatchString(x) {
+		return x
+	}
+	return w + x
+}
+
+var leadingAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
 var destructiveVariants = []variant{
 	{"true && X", func(_ testing.TB, x string) string { return "true && " + x }},
 	{"X; true", func(_ testing.TB, x string) string { return after(x, "; true") }},
@@ -38,9 +51,9 @@ var destructiveVariants = []variant{
 	{"{ X; }", func(_ testing.TB, x string) string { return "{ " + after(x, "; }") }},
 	{"bash -c 'X'", func(tb testing.TB, x string) string { return "bash -c " + quote(tb, x) }},
 	{"sh -c 'X'", func(tb testing.TB, x string) string { return "sh -c " + quote(tb, x) }},
-	{"sudo X", func(_ testing.TB, x string) string { return "sudo " + x }},
-	{"env X", func(_ testing.TB, x string) string { return "env " + x }},
-	{"timeout 5 X", func(_ testing.TB, x string) string { return "timeout 5 " + x }},
+	{"sudo X", func(_ testing.TB, x string) string { return prefix("sudo ", x) }},
+	{"env X", func(_ testing.TB, x string) string { return prefix("env ", x) }},
+	{"timeout 5 X", func(_ testing.TB, x string) string { return prefix("timeout 5 ", x) }},
 	{"X # note", func(_ testing.TB, x string) string { return after(x, " # note") }},
 	{"X 2>/dev/null", func(_ testing.TB, x string) string { return after(x, " 2>/dev/null") }},
 }

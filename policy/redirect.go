@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -205,22 +206,66 @@ func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
 // by its content, now: a repository's hooks (git runs them at a checkout,
 // commit or push), Python's sitecustomize and .pth files (at its next
 // start).
+//
+// A project's build files are judged so too: a package manager runs a
+// manifest's scripts (package.json, composer.json), a build its build
+// script (build.rs, setup.py, a Makefile's recipes), whatever command of
+// the project's toolchain comes next.
 func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 	p := c.resolve(sc, a).path
-	base := path.Base(p)
-	python := base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth")
-	if idx < 0 || !strings.Contains(p, "/.git/hooks/") && !python {
+	src, ok := c.written[p]
+	if idx < 0 || !ok || src.kind != srcText {
 		return
 	}
-	if src, ok := c.written[p]; ok && src.kind == srcText {
-		iv := &inv{c: c, idx: idx, name: base, sc: sc}
-		if python { // Python runs it at its next start
-			iv.interpCode(arg{s: src.text, ok: true, src: src.text})
-		} else {
-			iv.shell(arg{s: src.text, ok: true, src: src.text}, sc)
+	base := path.Base(p)
+	iv := &inv{c: c, idx: idx, name: base, sc: sc}
+	code := arg{s: src.text, ok: true, src: src.text}
+	switch {
+	case strings.Contains(p, "/.git/hooks/"):
+		iv.shell(code, sc)
+	case base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth"), // Python runs it at its next start
+		buildScripts[base] || strings.HasSuffix(base, ".gradle") || strings.HasSuffix(base, ".gradle.kts"):
+		iv.interpCode(code)
+	case base == "package.json" || base == "composer.json":
+		var m struct {
+			Scripts map[string]json.RawMessage `json:"scripts"`
+		}
+		if json.Unmarshal([]byte(src.text), &m) != nil {
+			return
+		}
+		for _, raw := range m.Scripts {
+			var one string
+			var many []string
+			if json.Unmarshal(raw, &one) == nil {
+				many = []string{one}
+			} else if json.Unmarshal(raw, &many) != nil {
+				continue
+			}
+			for _, cmd := range many {
+				iv.shell(arg{s: cmd, ok: true, src: cmd}, sc)
+			}
+		}
+	case makefiles[base] || strings.HasSuffix(base, ".mk"):
+		for _, line := range strings.Split(src.text, "\n") {
+			if r, ok := strings.CutPrefix(line, "\t"); ok || base == "justfile" || base == "Justfile" {
+				if r = strings.TrimLeft(r, " \t@-+"); r != "" {
+					iv.shell(arg{s: r, ok: true, src: r}, sc)
+				}
+			}
 		}
 	}
 }
+
+// buildScripts are the files of code a project's build or test tool runs.
+var buildScripts = map[string]bool{
+	"build.rs": true, "setup.py": true, "conftest.py": true, "noxfile.py": true, "Rakefile": true,
+	"Gemfile": true, "Vagrantfile": true, "build.sbt": true, "build.zig": true, "Package.swift": true,
+	"mix.exs": true, "rebar.config": true, "Gruntfile.js": true, "gulpfile.js": true, "webpack.config.js": true,
+	"vite.config.js": true, "vite.config.ts": true, "jest.config.js": true, "babel.config.js": true,
+}
+
+// makefiles are the files whose recipes make or just run.
+var makefiles = map[string]bool{"Makefile": true, "makefile": true, "GNUmakefile": true, "justfile": true, "Justfile": true}
 
 // runsWritten judges running a file (as a script, or with an interpreter)
 // that this command wrote: by its content when known. It reports whether

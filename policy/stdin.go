@@ -113,6 +113,10 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
 	}
+	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
+		// find ~ -name 'id_*' | tar -czf - -T -: the files' contents
+		return source{kind: srcSecret, text: path.Join(prev.text, prev.pattern)}
+	}
 	if prev.kind == srcText {
 		if out, ok := decode(name, strs0(args[1:]), prev.text); ok { // echo cm0gLXJmIH4= | base64 -d | sh
 			return source{kind: srcText, text: out}
@@ -176,7 +180,8 @@ var printfBomb = regexp.MustCompile(`%[-+ #0]*(\*|\d{4,})|\.(\*|\d{4,})`)
 
 // downloaders fetch remote content to stdout.
 var downloaders = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "aria2c": true,
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "xhs": true, "aria2c": true,
+	"w3m": true, "lynx": true, "links": true, "elinks": true, "lwp-request": true, "GET": true, "lwp-download": true,
 }
 
 // quietWrappers are wrappers unwrapQuiet strips: the options that take a
@@ -263,6 +268,51 @@ var secretPlaces = []string{
 	"/.gradle/gradle.properties", "/.config/rclone/", "/.wrangler/", "/.config/netlify/", "/.vercel/",
 	"/.fly/", "/.config/heroku", "/.heroku/", "/.config/op/", "/.config/sops/", "/.mc/config.json",
 	"/etc/rancher/", "/etc/kubernetes/", "/.config/hcloud/", "/.talos/", "/.config/linode-cli", "/.config/scw/",
+}
+
+// secretName reports whether a find -name pattern selects files that
+// usually hold secrets: keys, certificates' private halves, key stores,
+// token and credential files.
+func secretName(pattern string) bool {
+	t := strings.ToLower(strings.Trim(pattern, "*"))
+	if t == "" {
+		return false
+	}
+	if isSecretPath("/x/"+t) || strings.HasPrefix(t, "id_") {
+		return true
+	}
+	for _, s := range []string{".pem", ".key", ".p12", ".pfx", ".kdbx", ".jks", ".keystore", ".ovpn", ".gpg", ".asc", "credential", "secret", "token", "password", "passwd", ".env"} {
+		if strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsListed reports whether a command reads the files whose names come
+// on its stdin: an archiver's file list, xargs handing them to a reader.
+func readsListed(name string, args []arg) bool {
+	switch name {
+	case "tar", "bsdtar", "gtar":
+		for i, a := range args {
+			if a.ok && (a.s == "-T" || a.s == "--files-from" || strings.HasPrefix(a.s, "--files-from=")) || a.ok && i > 0 && args[i-1].ok && args[i-1].s == "-T" {
+				return true
+			}
+		}
+	case "cpio", "afio":
+		return true
+	case "zip":
+		return slices.ContainsFunc(args, func(a arg) bool { return a.ok && (a.s == "-@" || a.s == "--names-stdin") })
+	case "xargs":
+		ops := positionals(args, "-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a")
+		if len(ops) > 0 {
+			switch path.Base(ops[0]) {
+			case "cat", "tar", "zip", "base64", "xxd", "gzip", "head", "tail", "curl", "scp", "rsync", "nc":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // allNumbers reports whether every arg is a literal number (head -n 200's

@@ -262,6 +262,11 @@ func parallel(iv *inv) {
 			iv.shell(in, iv.sc)
 			continue
 		}
+		if len(cmd) == 1 && cmd[0].ok && in.ok && strings.ContainsAny(cmd[0].s, " \t;|&") { // parallel 'shellcheck {}' ::: a.sh
+			line := strings.ReplaceAll(cmd[0].s, "{}", in.s)
+			iv.shell(arg{s: line, ok: true, src: line}, iv.sc)
+			continue
+		}
 		// parallel hands the line to a shell; known words are passed as is.
 		iv.c.run(substitute(cmd, "{}", in), iv.sc, source{}, iv.depth+1)
 	}
