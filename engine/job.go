@@ -675,8 +675,10 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 // does escapes; or, without one, with the leader killed if tend dies
 // (PR_SET_PDEATHSIG, sent when the thread that started it exits: the Go
 // runtime ends a thread only when a goroutine locked to it exits, which no
-// goroutine that starts jobs does). Then the job's record is written, so a
-// crash from here on leaves a trace of it for the next engine.
+// goroutine that starts jobs does). The job's record is written once the
+// leader's pid is known, by its supervisor, beside the process it runs and
+// not before it: a crash in between leaves nothing running (the leader dies
+// with tend, a cgroup is ended by its watcher).
 func (j *Job) hold(cmd *exec.Cmd) error {
 	if j.e.cg != nil {
 		g, fd, err := j.e.cg.newGroup(j.ID)
@@ -689,13 +691,6 @@ func (j *Job) hold(cmd *exec.Cmd) error {
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 	}
 	j.Started = time.Now()
-	if err := j.writeMeta(false); err != nil {
-		if j.cg != nil {
-			unix.Close(cmd.SysProcAttr.CgroupFD)
-			j.cg.remove()
-		}
-		return err
-	}
 	return nil
 }
 
@@ -789,13 +784,24 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	return io, nil
 }
 
+// recordAfter is how long a job runs before its record is written.
+const recordAfter = 50 * time.Millisecond
+
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(io jobIO) {
-	if err := j.writeMeta(false); err != nil { // with the pid now
-		j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
-	}
+	// The record with the pid, for the next engine should this one crash,
+	// is written once the job has run for a moment: most commands end
+	// sooner, and their one record is the final one. Until then a crash
+	// leaves nothing behind that the record would find: the leader dies
+	// with tend, and a cgroup is ended by its watcher.
+	record := time.AfterFunc(recordAfter, func() {
+		if err := j.writeMeta(false); err != nil {
+			j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
+		}
+	})
 	waitErr := j.cmd.Wait()
+	record.Stop()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
 	drained := io.out.done
