@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -795,7 +796,8 @@ func TestFIFOInPlaceOfTheLog(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	e := newEngine(t, Config{StateDir: dir})
-	j := start(t, e, Spec{Command: `mkfifo "` + dir + `/jobs/$TEND_JOB/stdout.log" && echo hi`})
+	log := `"` + dir + `/jobs/$TEND_JOB/stdout.log"`
+	j := start(t, e, Spec{Command: `rm -f ` + log + ` && mkfifo ` + log + ` && echo hi`})
 	wait(t, j, 10*time.Second)
 	other := start(t, e, Spec{Command: "seq 1 100000"})
 	wait(t, other, 10*time.Second)
@@ -813,4 +815,60 @@ func numberLines(n int) string {
 		fmt.Fprintf(&b, "%d\n", i)
 	}
 	return b.String()
+}
+
+// Job directories are made ahead of the jobs that take them: ids still go
+// up in the order jobs start, each job's directory holds its record, and
+// the one made ahead but never taken is gone once the engine closes, so the
+// next engine goes on from the last job's id.
+func TestJobDirsMadeAhead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []*Job
+	for range 5 {
+		j := start(t, e, Spec{Command: "echo hi", MergeStderr: len(jobs)%2 == 1})
+		jobs = append(jobs, j)
+	}
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			j, err := e.Start(t.Context(), Spec{Command: "true"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			wait(t, j, 10*time.Second)
+		})
+	}
+	wg.Wait()
+	for i, j := range jobs {
+		wait(t, j, 10*time.Second)
+		if want := JobID(strconv.Itoa(i + 1)); j.ID != want {
+			t.Errorf("job %d has id %s, want %s", i, j.ID, want)
+		}
+		if got := string(readAll(t, j, Stdout, 100)); got != "hi\n" {
+			t.Errorf("job %s printed %q", j.ID, got)
+		}
+	}
+	e.Close()
+	ents, err := os.ReadDir(filepath.Join(dir, "jobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ents {
+		if _, err := os.Stat(filepath.Join(dir, "jobs", d.Name(), "meta.json")); err != nil {
+			t.Errorf("job dir %s has no record: %v", d.Name(), err)
+		}
+	}
+	if len(ents) != 15 {
+		t.Errorf("%d job dirs after 15 jobs", len(ents))
+	}
+	e2 := newEngine(t, Config{StateDir: dir})
+	if j := start(t, e2, Spec{Command: "true"}); j.ID != "16" {
+		t.Errorf("the next engine's first job is %s, want 16", j.ID)
+	}
 }

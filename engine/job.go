@@ -595,7 +595,7 @@ func (e *Engine) reserve(pty bool) (release func(), err error) {
 // launch makes the job, starts its process in a session of its own, and
 // starts the goroutines that collect its output and wait for it.
 func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (*Job, error) {
-	id, dir, err := e.newID()
+	id, dir, err := e.jobDir()
 	if err != nil {
 		return nil, err
 	}
@@ -784,24 +784,15 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 	return io, nil
 }
 
-// recordAfter is how long a job runs before its record is written.
-const recordAfter = 50 * time.Millisecond
-
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(io jobIO) {
-	// The record with the pid, for the next engine should this one crash,
-	// is written once the job has run for a moment: most commands end
-	// sooner, and their one record is the final one. Until then a crash
-	// leaves nothing behind that the record would find: the leader dies
-	// with tend, and a cgroup is ended by its watcher.
-	record := time.AfterFunc(recordAfter, func() {
-		if err := j.writeMeta(false); err != nil {
-			j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
-		}
-	})
+	// The record with the pid, for the next engine should this one crash:
+	// written while the job runs, not before it starts.
+	if err := j.writeMeta(false); err != nil {
+		j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
+	}
 	waitErr := j.cmd.Wait()
-	record.Stop()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
 	drained := io.out.done
