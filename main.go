@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -54,23 +53,9 @@ Flags of tend mcp:
 `
 
 func main() {
-	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// tuneGC collects garbage less often than Go's default, unless GOGC or
-// GOMEMLIMIT says otherwise. tend's live heap is small (tens of MiB) and
-// every MCP call allocates short-lived decode buffers of 32 KiB and more
-// (the SDK's JSON decoder); at the default the collector ran about once a
-// call. A soft limit keeps a large heap from growing five-fold.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(512 << 20)
-	}
-}
 
 // run runs the command args name and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
