@@ -56,7 +56,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-
 // run runs the command args name and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || len(args[0]) > 1 && args[0][0] == '-' && !isHelpOrVersion(args[0]) {
