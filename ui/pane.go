@@ -517,9 +517,9 @@ func (p *pane) marker() (string, bool) {
 		return "", false
 	}
 	before, lines := p.earlier()
-	what := sizeText(before) + " of earlier output"
+	what := longBytes(before) + " of earlier output"
 	if lines >= 0 {
-		what = fmt.Sprintf("%s earlier %s (%s)", groupDigits(lines), plural(lines, "line", "lines"), sizeText(before))
+		what = fmt.Sprintf("%s earlier %s (%s)", groupDigits(lines), plural(lines, "line", "lines"), longBytes(before))
 	}
 	return fmt.Sprintf("▲ %s not loaded here · / searches all of it · o opens the whole log", what), true
 }
@@ -761,7 +761,7 @@ func (p *pane) hint() string {
 			}
 		}
 		if sc := p.scanning; sc != nil {
-			s += fmt.Sprintf(" · looked through %d%% of %s", 100*(sc.next-sc.from)/max(sc.to-sc.from, 1), sizeText(sc.to))
+			s += fmt.Sprintf(" · looked through %d%% of %s", 100*(sc.next-sc.from)/max(sc.to-sc.from, 1), longBytes(sc.to))
 		}
 		if hint != "" {
 			hint += st.Muted.Render(" · ")

@@ -212,12 +212,12 @@ func (p *pane) applyScan(msg scanMsg) tea.Cmd {
 		jump = p.jump(n - 1) // none in the window: the newest before it
 	}
 	if s.lost > 0 {
-		return tea.Batch(jump, info("%s in the %s the log keeps (its cap dropped the first %s)", matching(n, p.search), sizeText(s.end-s.lost), sizeText(s.lost)))
+		return tea.Batch(jump, info("%s in the %s the log keeps (its cap dropped the first %s)", matching(n, p.search), longBytes(s.end-s.lost), longBytes(s.lost)))
 	}
 	if n == 0 {
-		return info("no match for %q in the whole log (%s)", p.search, sizeText(s.end))
+		return info("no match for %q in the whole log (%s)", p.search, longBytes(s.end))
 	}
-	return tea.Batch(jump, info("%s in the whole log (%s): n older, N newer", matching(n, p.search), sizeText(s.end)))
+	return tea.Batch(jump, info("%s in the whole log (%s): n older, N newer", matching(n, p.search), longBytes(s.end)))
 }
 
 // addHits adds matches found in the log; those the window holds are in
@@ -427,18 +427,6 @@ func (p *pane) applyWindow(msg windowMsg, running bool) tea.Cmd {
 		return p.fetch(running)
 	}
 	return nil
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // groupDigits writes n with thin groups of three digits: 2 980 000.

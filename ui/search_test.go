@@ -159,7 +159,7 @@ func TestMarkerForEarlierOutput(t *testing.T) {
 	}
 	before, _ := p.earlier()
 	wantIn(t, plain(h), fmt.Sprintf("▲ %s earlier lines (%s) not loaded here · / searches all of it",
-		groupDigits(int64(first-1)), sizeText(before)))
+		groupDigits(int64(first-1)), longBytes(before)))
 	body := p.body()
 	if len(body) != p.h {
 		t.Fatalf("the body has %d rows, want %d", len(body), p.h)
