@@ -22,58 +22,41 @@ import (
 // BenchmarkExecRoundTrip times terminal_exec of `echo hi` through the real
 // binary over stdio, against spawning `bash -c 'echo hi'` directly in the same
 // run, call by call. It reports p50 and p95 of each and their ratio, and
-// tend's CPU and the bytes it allocated per call; with cgroups (where the
-// machine gives them) and with the subreaper.
+// tend's CPU per call; with cgroups (where the machine gives them) and with
+// the subreaper.
 //
 //	go test -run '^$' -bench ExecRoundTrip -benchtime 300x .
 func BenchmarkExecRoundTrip(b *testing.B) {
-	for _, mode := range []string{"cgroup", "subreaper"} {
-		b.Run(mode, func(b *testing.B) {
-			if mode == "cgroup" {
-				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
-					b.Skip(err)
-				}
+	eachContainment(b, func(b *testing.B, cs *mcp.ClientSession, pid int) {
+		args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
+		if _, err := cs.CallTool(b.Context(), args); err != nil { // warm up
+			b.Fatal(err)
+		}
+		cpu0 := cpuTime(b, pid)
+		var tend, raw []time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			res, err := cs.CallTool(b.Context(), args)
+			if err != nil || res.IsError {
+				b.Fatalf("call: %v %v", err, res)
 			}
-			state := testkit.PrivateDir(b)
-			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
-			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
-			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-			cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				b.Fatal(err)
+			tend = append(tend, time.Since(t0))
+			t0 = time.Now()
+			if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
+				b.Fatalf("bash: %v %q", err, out)
 			}
-			defer cs.Close()
-			args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
-			if _, err := cs.CallTool(b.Context(), args); err != nil { // warm up
-				b.Fatal(err)
-			}
-			pid := cmd.Process.Pid
-			cpu0 := cpuTime(b, pid)
-			var tend, raw []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				res, err := cs.CallTool(b.Context(), args)
-				if err != nil || res.IsError {
-					b.Fatalf("call: %v %v", err, res)
-				}
-				tend = append(tend, time.Since(t0))
-				t0 = time.Now()
-				if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
-					b.Fatalf("bash: %v %q", err, out)
-				}
-				raw = append(raw, time.Since(t0))
-			}
-			cpu := cpuTime(b, pid) - cpu0
-			p := percentile
-			b.ReportMetric(p(tend, .5), "tend-p50-µs")
-			b.ReportMetric(p(tend, .95), "tend-p95-µs")
-			b.ReportMetric(p(raw, .5), "bash-p50-µs")
-			b.ReportMetric(p(raw, .95), "bash-p95-µs")
-			b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
-			b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
-			b.ReportMetric(float64(cpu.Microseconds())/float64(len(tend)), "tend-cpu-µs/call")
-		})
-	}
+			raw = append(raw, time.Since(t0))
+		}
+		cpu := cpuTime(b, pid) - cpu0
+		p := percentile
+		b.ReportMetric(p(tend, .5), "tend-p50-µs")
+		b.ReportMetric(p(tend, .95), "tend-p95-µs")
+		b.ReportMetric(p(raw, .5), "bash-p50-µs")
+		b.ReportMetric(p(raw, .95), "bash-p95-µs")
+		b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
+		b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
+		b.ReportMetric(float64(cpu.Microseconds())/float64(len(tend)), "tend-cpu-µs/call")
+	})
 }
 
 // BenchmarkKill times terminal_job_manage kill through the real binary, from
@@ -88,66 +71,49 @@ func BenchmarkExecRoundTrip(b *testing.B) {
 //
 //	go test -run '^$' -bench Kill -benchtime 60x .
 func BenchmarkKill(b *testing.B) {
-	for _, mode := range []string{"cgroup", "subreaper"} {
-		b.Run(mode, func(b *testing.B) {
-			if mode == "cgroup" {
-				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
-					b.Skip(err)
-				}
+	eachContainment(b, func(b *testing.B, cs *mcp.ClientSession, pid int) {
+		testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+		rss0 := procKB(b, pid, "VmRSS")
+		var kills, execs []time.Duration
+		var killCPU, execCPU time.Duration
+		for b.Loop() {
+			mark := testkit.NewMark()
+			var job struct {
+				JobID string `json:"job_id"`
+				Pid   int    `json:"pid"`
 			}
-			state := testkit.PrivateDir(b)
-			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
-			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
-			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-			cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
-			pid := cmd.Process.Pid
+			testkit.CallOK(b, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("sleep %[1]s & (sleep %[1]s &); env -i setsid sleep %[1]s & wait", mark), "startup_wait_sec": 0}, &job)
+			var sleeps []int
+			testkit.WaitUntil(b, 10*time.Second, "the job's 3 sleeps", func() bool { sleeps = sleeping(mark); return len(sleeps) == 3 })
+			gone := pidfds(b, append(sleeps, job.Pid))
+
+			cpu0, t0 := cpuTime(b, pid), time.Now()
+			testkit.CallOK(b, cs, "terminal_job_manage", map[string]any{"action": "kill", "job_id": job.JobID}, nil)
+			gone()
+			kills = append(kills, time.Since(t0))
+			killCPU += cpuTime(b, pid) - cpu0
+
+			cpu0, t0 = cpuTime(b, pid), time.Now()
 			testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
-			rss0 := procKB(b, pid, "VmRSS")
-			var kills, execs []time.Duration
-			var killCPU, execCPU time.Duration
-			for b.Loop() {
-				mark := testkit.NewMark()
-				var job struct {
-					JobID string `json:"job_id"`
-					Pid   int    `json:"pid"`
-				}
-				testkit.CallOK(b, cs, "terminal_job_start", map[string]any{"command": fmt.Sprintf("sleep %[1]s & (sleep %[1]s &); env -i setsid sleep %[1]s & wait", mark), "startup_wait_sec": 0}, &job)
-				var sleeps []int
-				testkit.WaitUntil(b, 10*time.Second, "the job's 3 sleeps", func() bool { sleeps = sleeping(mark); return len(sleeps) == 3 })
-				gone := pidfds(b, append(sleeps, job.Pid))
-
-				cpu0, t0 := cpuTime(b, pid), time.Now()
-				testkit.CallOK(b, cs, "terminal_job_manage", map[string]any{"action": "kill", "job_id": job.JobID}, nil)
-				gone()
-				kills = append(kills, time.Since(t0))
-				killCPU += cpuTime(b, pid) - cpu0
-
-				cpu0, t0 = cpuTime(b, pid), time.Now()
-				testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
-				execs = append(execs, time.Since(t0))
-				execCPU += cpuTime(b, pid) - cpu0
-			}
-			b.StopTimer()
-			rss := procKB(b, pid, "VmRSS")
-			storm, running, killed := killStorm(b, cs, pid, 60)
-			b.ReportMetric(percentile(kills, .5), "kill-p50-µs")
-			b.ReportMetric(percentile(kills, .95), "kill-p95-µs")
-			b.ReportMetric(percentile(execs, .5), "exec-p50-µs")
-			b.ReportMetric(percentile(execs, .95), "exec-p95-µs")
-			b.ReportMetric(percentile(kills, .5)/percentile(execs, .5), "p50-ratio")
-			b.ReportMetric(float64(killCPU.Microseconds())/float64(b.N), "kill-cpu-µs")
-			b.ReportMetric(float64(execCPU.Microseconds())/float64(b.N), "exec-cpu-µs")
-			b.ReportMetric(float64(rss0)/1024, "rss-before-MiB")
-			b.ReportMetric(float64(rss)/1024, "rss-after-MiB")
-			b.ReportMetric(float64(storm.Microseconds()), "storm-µs")
-			b.ReportMetric(float64(running)/1024, "rss-60-running-MiB")
-			b.ReportMetric(float64(killed)/1024, "rss-60-killed-MiB")
-		})
-	}
+			execs = append(execs, time.Since(t0))
+			execCPU += cpuTime(b, pid) - cpu0
+		}
+		b.StopTimer()
+		rss := procKB(b, pid, "VmRSS")
+		storm, running, killed := killStorm(b, cs, pid, 60)
+		b.ReportMetric(percentile(kills, .5), "kill-p50-µs")
+		b.ReportMetric(percentile(kills, .95), "kill-p95-µs")
+		b.ReportMetric(percentile(execs, .5), "exec-p50-µs")
+		b.ReportMetric(percentile(execs, .95), "exec-p95-µs")
+		b.ReportMetric(percentile(kills, .5)/percentile(execs, .5), "p50-ratio")
+		b.ReportMetric(float64(killCPU.Microseconds())/float64(b.N), "kill-cpu-µs")
+		b.ReportMetric(float64(execCPU.Microseconds())/float64(b.N), "exec-cpu-µs")
+		b.ReportMetric(float64(rss0)/1024, "rss-before-MiB")
+		b.ReportMetric(float64(rss)/1024, "rss-after-MiB")
+		b.ReportMetric(float64(storm.Microseconds()), "storm-µs")
+		b.ReportMetric(float64(running)/1024, "rss-60-running-MiB")
+		b.ReportMetric(float64(killed)/1024, "rss-60-killed-MiB")
+	})
 }
 
 // killStorm starts n jobs like BenchmarkKill's and kills them all at once;
@@ -239,4 +205,28 @@ func percentile(d []time.Duration, q float64) float64 {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return float64(s[int(q*float64(len(s)-1))].Microseconds())
+}
+
+// eachContainment runs bench against a tend mcp over stdio, with cgroups
+// (where the machine gives them) and with the subreaper; pid is tend's.
+func eachContainment(b *testing.B, bench func(b *testing.B, cs *mcp.ClientSession, pid int)) {
+	for _, mode := range []string{"cgroup", "subreaper"} {
+		b.Run(mode, func(b *testing.B) {
+			if mode == "cgroup" {
+				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
+					b.Skip(err)
+				}
+			}
+			state := testkit.PrivateDir(b)
+			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
+			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
+			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+			cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			bench(b, cs, cmd.Process.Pid)
+		})
+	}
 }
