@@ -92,7 +92,7 @@ func (t *Term) put(r rune, w int) {
 // combine attaches a zero-width rune (a combining mark, ZWJ, a variation
 // selector) to the character left of the cursor, as tmux does, by rewriting
 // that cell with a cluster stand-in in the cell's own style. The cursor ends
-// where it was, pending wrap included, because the cell is right before it.
+// where it was, pending wrap included.
 func (t *Term) combine(r rune) {
 	t.needCursor()
 	x := t.cx
@@ -108,8 +108,11 @@ func (t *Term) combine(r rune) {
 		x--
 		g = t.vt.Cell(x, t.cy)
 	}
-	wide := x+1 < t.cols && t.vt.Cell(x+1, t.cy).Char == placeholderRune
 	text := t.cellText(g.Char)
+	// Wide only if the base is: a narrow character written over the left
+	// half of a wide one leaves the old right half behind it.
+	first, _ := utf8.DecodeRuneInString(text)
+	wide := runeWidth(first) == 2 && x+1 < t.cols && t.vt.Cell(x+1, t.cy).Char == placeholderRune
 	if len(text)+utf8.RuneLen(r) > maxClusterBytes {
 		return
 	}
@@ -118,8 +121,13 @@ func (t *Term) combine(r rune) {
 	t.emitCSI('G', x+1) // CHA: column only, so origin mode does not matter
 	t.setVT(id)
 	t.emitRune(cell)
+	end := x + 1
 	if wide {
 		t.emitRune(placeholderRune)
+		end++
+	}
+	if !t.wrapNext && end != t.cx {
+		t.emitCSI('G', t.cx+1) // the cursor was on the wide character's right half
 	}
 }
 

@@ -385,6 +385,35 @@ func TestQuirkCombiningMarksAttach(t *testing.T) {
 	}
 }
 
+// A mark on a narrow character written over the left half of a wide one
+// attaches to that character alone: the stale right half stays a blank,
+// and the cursor stays right after the mark's base.
+func TestQuirkCombiningMarkOnHalfOverwrittenWide(t *testing.T) {
+	t.Parallel()
+	_, s := feed(t, 8, 1, "日\x1b[1Gx\u0301")
+	c := s.Cells[0]
+	if c[0].Text != "x\u0301" || c[0].Width != 1 || c[1].Text != " " {
+		t.Fatalf("cells %q %q", c[0].Text, c[1].Text)
+	}
+	if s.Cursor != (Cursor{X: 1, Y: 0}) {
+		t.Fatalf("cursor %v", s.Cursor)
+	}
+}
+
+// A mark with the cursor on the right half of a wide character attaches to
+// that character, and the cursor stays where it was.
+func TestQuirkCombiningMarkOnRightHalf(t *testing.T) {
+	t.Parallel()
+	_, s := feed(t, 8, 1, "a日\x1b[3G\u0301")
+	c := s.Cells[0]
+	if c[1].Text != "日\u0301" || c[1].Width != 2 {
+		t.Fatalf("cells %q %q", c[0].Text, c[1].Text)
+	}
+	if s.Cursor != (Cursor{X: 2, Y: 0}) {
+		t.Fatalf("cursor %v", s.Cursor)
+	}
+}
+
 func TestQuirkScrollbackCaptured(t *testing.T) {
 	t.Parallel()
 	tm := New(10, 3, WithScrollback(4))
