@@ -16,6 +16,7 @@ import (
 
 	"tend/engine"
 	"tend/internal/app"
+	"tend/internal/config"
 	"tend/mcpserver"
 	"tend/ui"
 )
@@ -140,6 +141,7 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 		Approvals: a.Approvals,
 		Version:   version,
 		Theme:     f.theme,
+		SaveTheme: f.saveTheme,
 		Keys:      &keys,
 		OnAction:  a.Person,
 		OnNotify:  a.Notify,
@@ -157,6 +159,12 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 	}
 	o.Address = ep.URL
 	return o
+}
+
+// saveTheme keeps the theme the person switched to in the config file,
+// where the next start reads it (unless -theme says otherwise).
+func (f *tuiFlags) saveTheme(name string) error {
+	return config.SaveTheme(f.configPath, name)
 }
 
 // activitySource adapts mcpserver's record of tool calls to the UI's.

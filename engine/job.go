@@ -161,6 +161,7 @@ type Job struct {
 	streams   map[Stream]source // stdout, stderr, merged (an interleave of the two)
 	merged    bool              // stderr shares stdout's pipe
 	pty       bool              // runs on a pseudo-terminal: one stream, the terminal's
+	shell     bool              // a PTY job of an interactive shell (interactiveShell)
 	ptmx      *os.File          // the PTY master while the job runs
 	sizeMu    sync.Mutex        // serialises resizes
 	term      *vterm.Term       // the rendered screen of a PTY job
@@ -215,10 +216,17 @@ type Info struct {
 	StderrBytes     int64
 	PTY             bool
 	WaitingForInput bool // quiet, with a last line that looks like a prompt
-	Foreground      bool // an exec call is waiting on it
-	Warning         string
-	Note            string    // what tend noticed about it (a descendant kept its output open …)
-	Approval        *Approval // a person's decision that let it run
+	// Idle says the job is an interactive shell at its own prompt, quiet:
+	// nothing runs in it and it waits for a command, not for an answer
+	// (WaitingForInput is then false).
+	Idle bool
+	// Killing says the job is being killed: it was sent SIGTERM (by a
+	// person, an agent or its timeout) and has not ended yet.
+	Killing    bool
+	Foreground bool // an exec call is waiting on it
+	Warning    string
+	Note       string    // what tend noticed about it (a descendant kept its output open …)
+	Approval   *Approval // a person's decision that let it run
 	// Lost is how many bytes of its output are kept nowhere, and LostWhy
 	// says why (a full disk, a failed write, the log cap): never silent.
 	Lost    int64
@@ -264,7 +272,10 @@ func (j *Job) Info() Info {
 	if j.lost > in.Lost { // history: its log no longer says what failed
 		in.Lost, in.LostWhy = j.lost, j.lostWhy
 	}
-	in.WaitingForInput = j.status == Running && j.waitingLocked()
+	if j.status == Running {
+		in.WaitingForInput, in.Idle = j.waitingLocked()
+		in.Killing = j.killReason != ""
+	}
 	return in
 }
 
@@ -440,10 +451,16 @@ func (j *Job) Signal(sig syscall.Signal) error {
 	return nil
 }
 
-func (j *Job) waitingLocked() bool {
+// waitingLocked reports whether the job, quiet, waits for input: its last
+// line looks like a prompt; or is idle: an interactive shell at its own
+// prompt, which waits for a command rather than on a question.
+func (j *Job) waitingLocked() (waiting, idle bool) {
 	last := j.lastOut.Load()
 	if last == 0 || time.Since(time.Unix(0, last)) < j.e.cfg.Quiet {
-		return false
+		return false, false
+	}
+	if j.atOwnPrompt() {
+		return false, true
 	}
 	s := j.streams[Merged]
 	if j.merged || s == nil {
@@ -451,7 +468,7 @@ func (j *Job) waitingLocked() bool {
 	}
 	end := s.Len()
 	c := s.ReadAt(end-256, 256)
-	return looksLikePrompt(c.Data)
+	return looksLikePrompt(c.Data), false
 }
 
 // closeStreams ends the job's streams, the merged view last.
@@ -612,6 +629,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 	var io jobIO
 	if spec.PTY {
 		io, err = j.ptyIO(cmd, spec)
+		j.shell = interactiveShell(argv)
 	} else {
 		io, err = j.pipeIO(cmd, spec)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -234,5 +235,86 @@ func TestKillPTYShellHangsUp(t *testing.T) {
 	st, _, sig := j.Exit()
 	if st != Killed || sig != "SIGHUP" {
 		t.Fatalf("status %s by %q, want killed by SIGHUP (SIGKILL means it waited out the grace)", st, sig)
+	}
+}
+
+// An interactive shell sitting at its own prompt is idle, not waiting for
+// input: it waits for a command, not on a question. A command it runs that
+// asks something, with the terminal its own, is waiting for input; and so
+// is a PTY job that is not a shell at all.
+func TestIdleShellIsNotWaitingForInput(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Quiet: 50 * time.Millisecond})
+	j := start(t, e, Spec{Command: "bash --norc --noprofile", PTY: true, Interactive: true, Env: map[string]string{"PS1": "$ "}})
+	state := func(in Info) string {
+		switch {
+		case in.Idle && in.WaitingForInput:
+			return "both"
+		case in.Idle:
+			return "idle"
+		case in.WaitingForInput:
+			return "waiting"
+		}
+		return "busy"
+	}
+	until := func(want string) {
+		t.Helper()
+		testkit.WaitUntil(t, 10*time.Second, "the shell to be "+want, func() bool { return state(j.Info()) == want })
+	}
+	until("idle")
+	if _, err := j.Input([]byte(`sh -c 'printf "Continue? [y/n] "; read a; echo "got $a"'` + "\r")); err != nil {
+		t.Fatal(err)
+	}
+	until("waiting")
+	if _, err := j.Input([]byte("y\r")); err != nil {
+		t.Fatal(err)
+	}
+	until("idle")
+	c, _ := j.Read(Stdout, 0, 1<<16)
+	if !strings.Contains(string(c.Data), "got y") {
+		t.Fatalf("output %q", c.Data)
+	}
+
+	asks := start(t, e, Spec{Command: `printf "Password: "; read a`, PTY: true, Interactive: true})
+	testkit.WaitUntil(t, 10*time.Second, "a prompting job to wait for input", func() bool {
+		in := asks.Info()
+		return in.WaitingForInput && !in.Idle
+	})
+}
+
+// A job being killed says so until it has ended.
+func TestKillingIsShown(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Grace: time.Minute})
+	j := start(t, e, Spec{Command: `trap '' TERM; echo ready; sleep 600`}) // sleep inherits the ignored TERM
+	testkit.WaitUntil(t, 10*time.Second, "the job to ignore SIGTERM", func() bool {
+		c, _ := j.Read(Stdout, 0, 64)
+		return strings.Contains(string(c.Data), "ready")
+	})
+	if j.Info().Killing {
+		t.Fatal("a job nobody killed is killing")
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); j.Kill("test") }()
+	testkit.WaitUntil(t, 10*time.Second, "the job to be killing", func() bool { return j.Info().Killing })
+	if err := j.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if in := j.Info(); in.Killing || in.Status != Killed {
+		t.Fatalf("after it ended: killing %v, status %s", in.Killing, in.Status)
+	}
+}
+
+func TestInteractiveShell(t *testing.T) {
+	t.Parallel()
+	for argv, want := range map[string]bool{
+		"/usr/bin/bash": true, "bash --norc --noprofile": true, "sh -l": true, "bash -i": true, "fish": true,
+		"bash -c ls": false, "bash -lc ls": false, "bash script.sh": false, "fish --command ls": false,
+		"python3": false, "/bin/zsh": false, "": false,
+	} {
+		if got := interactiveShell(strings.Fields(argv)); got != want {
+			t.Errorf("interactiveShell(%q) = %v, want %v", argv, got, want)
+		}
 	}
 }

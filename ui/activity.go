@@ -232,10 +232,10 @@ func (a *activity) render(st *themes.Styles, w, h int) []string {
 		}
 		row := fmt.Sprintf("%s %s %s %s %s %s",
 			c.Time.Format("15:04:05"),
-			pad(ansi.Truncate(cmp.Or(c.Agent, c.Client), clientW, "…"), clientW),
-			pad(ansi.Truncate(c.Tool, toolW, "…"), toolW),
-			pad(ansi.Truncate(oneLine(c.Args), argsW, "…"), argsW),
-			pad(ansi.Truncate(a.outcome(c), resW, "…"), resW),
+			cell(cmp.Or(c.Agent, c.Client), clientW),
+			cell(c.Tool, toolW),
+			cell(oneLine(c.Args), argsW),
+			cell(a.outcome(c), resW),
 			fmt.Sprintf("%7s", took))
 		if i == cur {
 			out = append(out, mark+" "+st.Selected.Render(pad(row, w-2)))
@@ -249,7 +249,7 @@ func (a *activity) render(st *themes.Styles, w, h int) []string {
 	if detail > 0 {
 		out = append(out, st.Subtle.Render(strings.Repeat("─", w)))
 		for _, l := range lines[:detail] {
-			out = append(out, ansi.Truncate(l, w, "…"))
+			out = append(out, ansi.Truncate(safe(l), w, "…"))
 		}
 	}
 	return out
@@ -277,9 +277,24 @@ func (a *activity) detail(st *themes.Styles, c Call) []string {
 		lines = append(lines, st.Accent.Render("job ")+string(c.Job)+st.Muted.Render(" (enter: show it)"))
 	}
 	for l := range strings.Lines(c.Detail) {
-		lines = append(lines, "  "+strings.TrimRight(l, "\n"))
+		lines = append(lines, "  "+decidedByYou(strings.TrimRight(l, "\n")))
 	}
 	return lines
+}
+
+// decidedByYou names the person at this tend "you" in an approval line of
+// a call's detail, as the rest of the UI does: the record says "person"
+// (or, written by older tends, "human").
+func decidedByYou(l string) string {
+	if !strings.HasPrefix(l, "approval: ") {
+		return l
+	}
+	for _, by := range []string{" by " + decidedBy, " by human"} {
+		if i := strings.Index(l, by); i >= 0 && (len(l) == i+len(by) || l[i+len(by)] == ':') {
+			return l[:i] + " by you" + l[i+len(by):]
+		}
+	}
+	return l
 }
 
 func pad(s string, w int) string {

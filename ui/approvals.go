@@ -866,20 +866,3 @@ func (m *Model) renderApprovals(w, h int) []string {
 	}
 	return box(st, st.BorderTerm, title, hint, lines, w, h)
 }
-
-// approvalRow is a pending approval's row at the top of the job list, as
-// wide as a job's row.
-func (m *Model) approvalRow(r policy.Request, iw int, selected, showOrigin bool) string {
-	st := m.c.Styles
-	right := fmt.Sprintf(" %5s %4s", shortAge(m.since(r.Asked)), "")
-	if showOrigin {
-		right = " " + pad(ansi.Truncate(originOf(r), 10, "…"), 10) + right
-	}
-	lw := max(iw-2-3-1-ansi.StringWidth(right), 4)
-	text := "ask " + pad(ansi.Truncate(oneLineEscaped(r.Command), lw, "…"), lw) + right
-	if selected {
-		s := st.Approval.Background(st.Selected.GetBackground())
-		return s.Render("⚠ " + pad(text, iw-2))
-	}
-	return st.Approval.Render("⚠ " + text)
-}

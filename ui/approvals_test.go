@@ -152,8 +152,8 @@ func TestGoldenApprovalInTheJobList(t *testing.T) {
 	v := plain(h)
 	wantIn(t, v, "Jobs ⚠ 1 to approve ·", "⚠ ask git push --force")
 	list := strings.Split(v, "\n")
-	if !strings.Contains(list[1], "⚠ ask git push") {
-		t.Errorf("the approval is not the list's first row:\n%s", v)
+	if !strings.Contains(list[1], "# command") || !strings.Contains(list[2], "⚠ ask git push") {
+		t.Errorf("the approval is not the list's first row, under its header:\n%s", v)
 	}
 	// The list's selection starts on a job: an arrival does not move it.
 	if h.m.listAppr {

@@ -295,3 +295,38 @@ func (q *inputQueue) flush(be Backend) tea.Msg {
 	}
 	return nil
 }
+
+// themeSaver keeps the theme the person chose: Update sets the choice, and
+// each command it returns writes the choice as it is when the command
+// runs, one at a time, so that the last write is the last choice however
+// the commands of quick presses are ordered.
+type themeSaver struct {
+	save func(name string) error
+
+	writing sync.Mutex // one save at a time
+	mu      sync.Mutex // guards want
+	want    string
+}
+
+// saveTheme keeps theme name for the next start, off the Update goroutine
+// (it writes a file), and says so.
+func (m *Model) saveTheme(name string) tea.Cmd {
+	s := m.themeSave
+	if s.save == nil {
+		return info("theme %s", name)
+	}
+	s.mu.Lock()
+	s.want = name
+	s.mu.Unlock()
+	return func() tea.Msg {
+		s.writing.Lock()
+		defer s.writing.Unlock()
+		s.mu.Lock()
+		want := s.want
+		s.mu.Unlock()
+		if err := s.save(want); err != nil {
+			return statusMsg{levelWarn, fmt.Sprintf("theme %s, but it is not kept for the next start: %v", name, err)}
+		}
+		return statusMsg{levelInfo, fmt.Sprintf("theme %s, kept for the next start", name)}
+	}
+}

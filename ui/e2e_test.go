@@ -60,7 +60,7 @@ func TestEndToEnd(t *testing.T) {
 	tm.Send(keyMsg("x"))
 	waitFor("and its whole process tree? y/n")
 	tm.Send(keyMsg("y"))
-	waitFor("killed")
+	waitFor("killed after") // the pane, once it has ended
 	waitFor("0 running")
 	for _, in := range e.List() {
 		if in.Status == engine.Running {

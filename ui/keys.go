@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"syscall"
@@ -25,6 +27,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.Confirm.Yes):
 			m.mode = modeNone
+			if m.running(m.confirm) {
+				m.killing[m.confirm] = true
+			}
 			return tea.Batch(info("killing job %s and its whole tree…", m.confirm), m.killJob(m.confirm))
 		case key.Matches(msg, k.Confirm.No):
 			m.mode = modeNone
@@ -109,7 +114,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.setTheme(themes.Light())
 		}
 		m.themeSet = true
-		return nil
+		return m.saveTheme(m.c.Styles.Palette.Name)
 	}
 	switch {
 	case m.view == activityView && key.Matches(msg, k.Activity.Open):
@@ -151,6 +156,11 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
 	p := &m.pane
 	in, ok := m.selectedInfo()
+	if ok {
+		if why := m.notForThisJob(msg, in); why != "" {
+			return info("%s", why)
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Jobs.Up):
 		return m.moveSelection(-1)
@@ -225,7 +235,7 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 // attach sends the keyboard to a running job until the detach key.
 func (m *Model) attach(in engine.Info) tea.Cmd {
 	if in.Status != engine.Running {
-		return info("job %s is not running (%s)", in.ID, exitText(in))
+		return info("job %s has ended: %s", in.ID, m.endText(in))
 	}
 	m.focus = focusTerm
 	detach := keyName(m.c.Keys.Term.Detach)
@@ -236,6 +246,34 @@ func (m *Model) attach(in engine.Info) tea.Cmd {
 	}
 	m.input = lineInput{prompt: "stdin> "}
 	return tea.Batch(audit, live, info("attached to job %s: type a line for its stdin, enter sends it, ctrl+d closes stdin, ctrl+c interrupts; %s detaches", in.ID, detach))
+}
+
+// notForThisJob says why a job key does nothing to the selected job,
+// instead of nothing at all: a key for a running job pressed on one that
+// has ended, one for a finished job pressed on a running one, background on
+// a job no agent waits on. "" when the key is not one of those or applies.
+func (m *Model) notForThisJob(msg tea.KeyPressMsg, in engine.Info) string {
+	k := m.c.Keys.Jobs
+	running := in.Status == engine.Running
+	switch {
+	case !running && pressed(msg, k.Attach, k.Background, k.Kill, k.Signal):
+		return fmt.Sprintf("job %s has ended (%s); %s restarts it", in.ID, endWord(in), keyName(k.Restart))
+	case running && pressed(msg, k.Remove, k.Restart):
+		return fmt.Sprintf("job %s is still running; %s kills it", in.ID, keyName(k.Kill))
+	case running && !in.Foreground && pressed(msg, k.Background):
+		return fmt.Sprintf("no agent is waiting on job %s: %s only lets an agent's waiting call return", in.ID, keyName(k.Background))
+	}
+	return ""
+}
+
+// pressed reports whether msg is a key of any of bs, enabled or not.
+func pressed(msg tea.KeyPressMsg, bs ...key.Binding) bool {
+	for _, b := range bs {
+		if slices.Contains(b.Keys(), msg.String()) {
+			return true
+		}
+	}
+	return false
 }
 
 // scrollPane scrolls the selected job's output by d lines (up when
@@ -408,10 +446,43 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) tea.Cmd {
 	if !m.zoom && msg.X < m.listWidth() {
 		return m.moveSelection(-d / 3)
 	}
-	if m.mode == modeNone {
-		return m.scrollPane(d)
+	if m.mode != modeNone {
+		return nil
 	}
-	return nil
+	if b := m.wheelBytes(msg); len(b) > 0 {
+		return m.in.send(m.be, input{id: m.pane.id, data: b})
+	}
+	return m.scrollPane(d)
+}
+
+// wheelBytes is what the mouse wheel over the pane sends the job it shows,
+// as a terminal would (tmux's alternate-scroll): to a running PTY job that
+// asked for mouse reports, a wheel report at the cell under the mouse; to
+// one showing a full-screen program on the alternate screen (less, vim,
+// htop), three arrow keys a notch. nil: the wheel scrolls tend's own
+// scrollback of the job instead.
+func (m *Model) wheelBytes(msg tea.MouseWheelMsg) []byte {
+	p := &m.pane
+	if !p.pty || p.snap == nil || p.scrolledBack() || p.copying || m.listAppr || !m.running(p.id) {
+		return nil
+	}
+	up := msg.Button == tea.MouseWheelUp
+	modes := p.snap.Modes
+	if modes.Mouse != vterm.MouseNone {
+		// The body starts right of the list and the pane's border, below
+		// the top border and the job's two header lines.
+		x := min(max(msg.X-m.listWidth()-1, 0), p.w-1)
+		y := min(max(msg.Y-3, 0), p.h-1)
+		return vterm.EncodeWheel(up, x, y, modes)
+	}
+	if !p.snap.AltScreen {
+		return nil
+	}
+	arrow := vterm.Key{Code: vterm.KeyDown}
+	if up {
+		arrow.Code = vterm.KeyUp
+	}
+	return bytes.Repeat(vterm.EncodeKey(arrow, modes), 3)
 }
 
 // handleClick selects the job clicked in the list.
@@ -419,8 +490,8 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	if m.view != jobsView || m.zoom || msg.Button != tea.MouseLeft || msg.X >= m.listWidth() || m.mode != modeNone || m.pane.copying {
 		return nil
 	}
-	row := msg.Y - 1 + m.listTop // the box's top border is row 0
-	if row >= 0 && row < m.appr.len()+len(m.order) && msg.Y >= 1 {
+	row := msg.Y - 2 + m.listTop // the box's top border is row 0, the header row 1
+	if row >= 0 && row < m.appr.len()+len(m.order) && msg.Y >= 2 {
 		return m.selectRow(row)
 	}
 	return nil

@@ -29,10 +29,14 @@ type Options struct {
 	Notice  string
 	Address string // where MCP is served, for the status bar ("" when it is not)
 	Version string
-	Theme   string         // "dark" (default) or "light"
-	Keys    *keymap.KeyMap // the key bindings (default: keymap.Default())
-	Cwd     string         // where a person's jobs start (default: the working directory)
-	Shell   string         // the command of a new shell job (default "bash")
+	Theme   string // "dark" (default) or "light"
+	// SaveTheme, when set, keeps the theme the person switched to for
+	// the next start (main writes it to the config file). It is called
+	// off the Update goroutine, one call at a time.
+	SaveTheme func(name string) error
+	Keys      *keymap.KeyMap // the key bindings (default: keymap.Default())
+	Cwd       string         // where a person's jobs start (default: the working directory)
+	Shell     string         // the command of a new shell job (default "bash")
 	// ThemeJobColours draws a job's colours 0–15 in the theme's own
 	// (config job_colours = "theme"); by default they are the terminal's,
 	// so a job looks as it does in a plain terminal.
@@ -120,6 +124,9 @@ type Model struct {
 	input    lineInput // the filter, command or search being typed
 	confirm  engine.JobID
 	sigIndex int
+	// killing are the jobs the person confirmed a kill of, shown as being
+	// killed from that moment, before the engine's next word says so.
+	killing map[engine.JobID]bool
 
 	pane     pane
 	act      activity
@@ -137,6 +144,8 @@ type Model struct {
 	tickAt time.Time                                            // when it fires; zero: none pending
 
 	help help.Model
+
+	themeSave *themeSaver // the theme to keep for the next start
 
 	// Cached renderings; View only joins them.
 	listBox  []string
@@ -181,14 +190,17 @@ func New(opts Options) *Model {
 	// once, on start), the theme is drawn in 24-bit colour.
 	draw := themes.Options{Profile: colorprofile.TrueColor, ThemeJobColours: opts.ThemeJobColours}
 	m := &Model{
-		c:    Common{Styles: themes.New(pal, draw), Keys: keys},
-		draw: draw,
-		opts: opts,
-		be:   opts.Backend,
-		now:  opts.Now,
-		jobs: map[engine.JobID]engine.Info{},
-		help: help.New(),
-		tick: tea.Tick,
+		c:       Common{Styles: themes.New(pal, draw), Keys: keys},
+		draw:    draw,
+		opts:    opts,
+		be:      opts.Backend,
+		now:     opts.Now,
+		jobs:    map[engine.JobID]engine.Info{},
+		killing: map[engine.JobID]bool{},
+		help:    help.New(),
+		tick:    tea.Tick,
+
+		themeSave: &themeSaver{save: opts.SaveTheme},
 	}
 	m.themeSet = opts.Theme != ""
 	m.pane = pane{c: &m.c, be: m.be, match: -1, copyCur: -1}

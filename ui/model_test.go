@@ -617,14 +617,14 @@ func TestUsageShown(t *testing.T) {
 	}
 	h.run(h.m.refreshInfos())
 	v := plain(h)
-	wantIn(t, v, "35M   42s  87%", "87% cpu · 35 MiB in 3 processes")
+	wantIn(t, v, "mem  cpu  time status", " 35M  87%   42s running", "87% cpu · 35 MiB in 3 processes")
 	if strings.Contains(v, "55%") || strings.Contains(v, "9M") {
 		t.Errorf("a finished job shows usage:\n%s", v)
 	}
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 30}) // a narrower list: CPU only
-	wantIn(t, plain(h), "   42s  87%")
-	if strings.Contains(plain(h), "35M") {
-		t.Errorf("memory shown in a list too narrow for it:\n%s", plain(h))
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 30}) // a narrower list: the command first
+	wantIn(t, plain(h), "claude-code   42s running", "87% cpu · 35 MiB in 3 pr")
+	if l := strings.Join(listLines(h), "\n"); strings.Contains(l, "35M") || strings.Contains(l, "87%") {
+		t.Errorf("usage shown in a list too narrow for it:\n%s", plain(h))
 	}
 }
 
@@ -663,7 +663,7 @@ func TestActivityCallsInFlight(t *testing.T) {
 	src.calls = append(src.calls, Call{Seq: 2, Rev: 3, Time: now, Agent: "codex·web", Client: "codex 0.9", Tool: "terminal_exec", Status: "ok", Job: "7", Detail: "approval: approve by human\nok"})
 	a.pull()
 	view := strings.Join(a.render(st, 120, 20), "\n")
-	if a.len() != 2 || strings.Contains(view, "waiting") || !strings.Contains(view, "⊘") || !strings.Contains(view, "approval: approve by human") {
+	if a.len() != 2 || strings.Contains(view, "waiting") || !strings.Contains(view, "⊘") || !strings.Contains(view, "approval: approve by you") {
 		t.Fatalf("after it ended (%d calls):\n%s", a.len(), view)
 	}
 	if a.job() != "7" {

@@ -116,6 +116,7 @@ func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 	cur := base
 	b = w.appendSGR(b, cur, w.st.Fg)
 	col := 0
+	prev := ""
 	for _, c := range cells {
 		if c.Width == 0 {
 			continue
@@ -127,12 +128,15 @@ func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 		if s != cur {
 			b = w.appendSGR(b, s, w.st.Fg)
 			cur = s
+			prev = "" // no cluster joins across an escape sequence
 		}
 		text := c.Text
 		if text == "" {
 			text = " "
 		}
+		text = cellText(prev, text, c.Width)
 		b = append(b, text...)
+		prev = text
 		col += c.Width
 	}
 	if col < width {
@@ -150,7 +154,8 @@ func (w sgrWriter) row(b []byte, cells []vterm.Cell, width int) []byte {
 func (w sgrWriter) outLine(b []byte, parts []outPart, width int) []byte {
 	room := width
 	for _, part := range parts {
-		t := ansi.Truncate(part.text, room, "")
+		t, _ := termSafe(part.text)
+		t = ansi.Truncate(t, room, "")
 		if t == "" {
 			continue
 		}

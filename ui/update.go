@@ -159,6 +159,9 @@ func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
 	default:
 		m.jobs[ev.Job] = ev.Info
 	}
+	if ev.Info.Status != engine.Running {
+		delete(m.killing, ev.Job) // it ended: the engine says how
+	}
 	prev := slices.Index(m.order, m.selected)
 	m.rebuildOrder()
 	switch {
@@ -178,7 +181,7 @@ func (m *Model) handleEvent(ev engine.Event) tea.Cmd {
 		if ev.Kind == engine.JobExited {
 			if m.focus == focusTerm {
 				m.focus = focusList
-				cmds = append(cmds, info("job %s ended (%s); detached", ev.Job, exitText(ev.Info)))
+				cmds = append(cmds, info("job %s %s; detached", ev.Job, m.endText(ev.Info)))
 			}
 			cmds = append(cmds, m.pane.fetch(false))
 		}
@@ -223,7 +226,7 @@ func compareIDs(a, b engine.JobID) int {
 
 func matchesFilter(in engine.Info, f string) bool {
 	f = strings.ToLower(f)
-	for _, s := range []string{string(in.ID), in.Name, in.Command, in.Description, in.Origin.Client, in.Origin.Tool, in.Status.String(), in.Cwd} {
+	for _, s := range []string{string(in.ID), in.Name, in.Command, in.Description, originName(in.Origin), in.Origin.Client, in.Origin.Tool, in.Status.String(), statusCell(in), in.Cwd} {
 		if strings.Contains(strings.ToLower(s), f) {
 			return true
 		}
@@ -337,17 +340,6 @@ func (m *Model) scheduleTick() tea.Cmd {
 	m.tickAt = next
 	id := m.tickID
 	return m.tick(max(next.Sub(now), time.Millisecond), func(time.Time) tea.Msg { return runtimeTickMsg{id} })
-}
-
-func exitText(in engine.Info) string {
-	switch {
-	case in.Signal != "":
-		return in.Status.String() + " by " + in.Signal
-	case in.ExitCode != nil:
-		return fmt.Sprintf("%s, code %d", in.Status, *in.ExitCode)
-	default:
-		return in.Status.String()
-	}
 }
 
 // errText is the sentence of err for the status bar.

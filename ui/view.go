@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,17 +16,6 @@ import (
 	"tend/keymap"
 	"tend/themes"
 )
-
-// listWidth is the width of the job list box (0 when zoomed).
-func (m *Model) listWidth() int {
-	if m.zoom {
-		return 0
-	}
-	if m.width < 70 {
-		return m.width / 2
-	}
-	return min(max(m.width*34/100, 30), 60)
-}
 
 func (m *Model) mainHeight() int { return max(m.height-2, 3) }
 
@@ -47,7 +37,7 @@ func (m *Model) layout() tea.Cmd {
 
 // scrollListTo keeps the selected job in view.
 func (m *Model) scrollListTo() {
-	rows := m.mainHeight() - 2
+	rows := m.listRows(m.mainHeight())
 	i := m.selIndex()
 	if i < m.listTop {
 		m.listTop = i
@@ -130,6 +120,7 @@ func paint(st *themes.Styles, frame string, width int) string {
 func box(st *themes.Styles, border lipgloss.Style, title, hint string, lines []string, w, h int) []string {
 	iw := max(w-2, 0)
 	out := make([]string, 0, h)
+	title, _ = termSafe(title)
 	title = ansi.Truncate(title, max(iw-3, 0), "…")
 	tw := ansi.StringWidth(title)
 	top := border.Render("╭─") + title
@@ -147,6 +138,7 @@ func box(st *themes.Styles, border lipgloss.Style, title, hint string, lines []s
 		}
 		out = append(out, side+fit(st, l, iw)+side)
 	}
+	hint, _ = termSafe(hint)
 	hint = ansi.Truncate(hint, max(iw-4, 0), "…")
 	hw := ansi.StringWidth(hint)
 	bottom := border.Render("╰" + strings.Repeat("─", max(iw-hw-3, 0)))
@@ -161,41 +153,21 @@ func box(st *themes.Styles, border lipgloss.Style, title, hint string, lines []s
 	return out
 }
 
-// fit cuts or pads a styled line to exactly w cells.
+// fit cuts or pads a styled line to exactly w cells, its clusters drawn as
+// every way of measuring agrees (termSafe).
 func fit(st *themes.Styles, s string, w int) string {
-	n := ansi.StringWidth(s)
+	s, n := termSafe(s)
 	switch {
 	case n > w:
-		return ansi.Truncate(s, w, "")
+		s = ansi.Truncate(s, w, "")
+		if n = ansi.StringWidth(s); n < w { // a wide character did not fit
+			return s + strings.Repeat(" ", w-n)
+		}
+		return s
 	case n < w:
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
-}
-
-// glyph is a job's status mark.
-func glyph(st *themes.Styles, in engine.Info) (string, lipgloss.Style) {
-	switch in.Status {
-	case engine.Running:
-		switch {
-		case in.WaitingForInput:
-			return "?", st.Warn
-		case in.Foreground:
-			return "▶", st.Accent
-		}
-		return "●", st.Running
-	case engine.Exited:
-		if in.ExitCode != nil && *in.ExitCode == 0 {
-			return "✓", st.OK
-		}
-		return "✗", st.Error
-	case engine.Killed:
-		return "■", st.Muted
-	case engine.Lost:
-		return "!", st.Warn
-	default: // signaled, timed_out, failed
-		return "✗", st.Error
-	}
 }
 
 // runtime is a job's runtime as shown in the list.
@@ -269,104 +241,6 @@ func label(in engine.Info) string {
 	return "(no command)"
 }
 
-func originName(o engine.Origin) string {
-	if o.Who() == "" {
-		return "?"
-	}
-	return o.Who()
-}
-
-// exitCell is the exit column of the list.
-func exitCell(in engine.Info) string {
-	switch {
-	case in.Status == engine.Running:
-		return ""
-	case in.Signal != "":
-		return strings.TrimPrefix(in.Signal, "SIG")
-	case in.ExitCode != nil:
-		return fmt.Sprint(*in.ExitCode)
-	}
-	return ""
-}
-
-func (m *Model) renderList(w, h int) []string {
-	st := m.c.Styles
-	iw := w - 2
-	rows := h - 2
-	running := m.Running()
-	title := st.Title.Render("Jobs")
-	na := m.appr.len()
-	if na > 0 {
-		// First: the title is cut to the list's width.
-		title += st.Approval.Render(fmt.Sprintf(" ⚠ %d to approve ·", na))
-	}
-	counts := fmt.Sprintf(" %d running · %d done", running, len(m.jobs)-running)
-	title += st.Muted.Render(counts)
-	if m.filter != "" {
-		title += st.Warn.Render(" · f:" + m.filter)
-	}
-	var lines []string
-	showOrigin := iw >= 40
-	showMemory := iw >= 56 // a label keeps 24 cells
-	// Pending approvals first, then the jobs.
-	for i := m.listTop; i < na && i < m.listTop+rows; i++ {
-		r := m.appr.at(i)
-		sel := m.listAppr && r.ID == m.appr.cur && m.view == jobsView && m.focus == focusList
-		lines = append(lines, m.approvalRow(r, iw, sel, showOrigin))
-	}
-	for i := max(m.listTop-na, 0); i < len(m.order) && i+na < m.listTop+rows; i++ {
-		in := m.jobs[m.order[i]]
-		g, gs := glyph(st, in)
-		ex := exitCell(in)
-		u, using := m.usage[in.ID]
-		using = using && in.Status == engine.Running
-		if using {
-			ex = fmt.Sprintf("%.0f%%", min(u.CPUPercent, 999))
-		}
-		right := fmt.Sprintf(" %5s %4s", shortAge(m.runtime(in)), ex)
-		if showMemory {
-			mem := ""
-			if using {
-				mem = shortBytes(u.Memory)
-			}
-			right = fmt.Sprintf(" %4s", mem) + right
-		}
-		if showOrigin {
-			right = " " + pad(ansi.Truncate(originName(in.Origin), 10, "…"), 10) + right
-		}
-		idw := 3
-		lw := max(iw-2-idw-1-ansi.StringWidth(right), 4)
-		text := fmt.Sprintf("%*s %s", idw, in.ID, pad(ansi.Truncate(label(in), lw, "…"), lw)) + right
-		sel := m.order[i] == m.selected && !m.listAppr
-		switch {
-		case sel && m.view == jobsView && m.focus == focusList:
-			lines = append(lines, gs.Background(st.Selected.GetBackground()).Render(g+" ")+st.Selected.Render(pad(text, iw-2)))
-		case sel:
-			lines = append(lines, gs.Render(g+" ")+st.Accent.Render(pad(text, iw-2)))
-		case in.Status != engine.Running:
-			lines = append(lines, gs.Render(g+" ")+st.Muted.Render(text))
-		default:
-			lines = append(lines, gs.Render(g+" ")+st.Base.Render(text))
-		}
-	}
-	if len(m.order) == 0 && na == 0 {
-		if m.filter != "" {
-			lines = append(lines, st.Muted.Render(" no job matches the filter"))
-		} else {
-			lines = append(lines, st.Muted.Render(" no jobs yet"), "", st.Muted.Render(" s  opens a shell"), st.Muted.Render(" :  runs a command"), st.Muted.Render(" or let an agent run one"))
-		}
-	}
-	hint := ""
-	if n := na + len(m.order); n > rows {
-		hint = st.Muted.Render(fmt.Sprintf("%d–%d of %d", m.listTop+1, min(m.listTop+rows, n), n))
-	}
-	border := st.Border
-	if m.focus == focusList && m.mode != modeHelp {
-		border = st.BorderFocus
-	}
-	return box(st, border, title, hint, lines, w, h)
-}
-
 // tilde shortens a path under the home directory.
 func tilde(p string) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "/" && strings.HasPrefix(p, home) {
@@ -385,11 +259,12 @@ func (m *Model) renderPane(w, h int) []string {
 	if !ok {
 		return box(st, st.Border, "", "", []string{st.Muted.Render("Select a job on the left.")}, w, h)
 	}
+	in = m.shown(in)
 	title := st.Title.Render("#"+string(in.ID)) + " " + st.Base.Render("$ "+oneLine(in.Command))
 	g, gs := glyph(st, in)
-	state := in.Status.String() + " " + shortAge(m.runtime(in))
+	state := runWord(in) + " " + shortAge(m.runtime(in))
 	if in.Status != engine.Running {
-		state = exitText(in) + " after " + shortAge(m.runtime(in))
+		state = m.endText(in)
 	}
 	who := "you"
 	if !in.Origin.IsPerson() {
@@ -410,10 +285,15 @@ func (m *Model) renderPane(w, h int) []string {
 		meta2 += st.Muted.Render(" · pty " + size)
 	}
 	if in.Foreground {
-		meta2 += st.Accent.Render(" · an agent is waiting on it: b backgrounds it")
+		meta2 += st.Accent.Render(" · an agent is waiting on it: " + keyName(m.c.Keys.Jobs.Background) + " backgrounds it")
 	}
-	if in.WaitingForInput {
+	switch {
+	case in.Killing:
+		meta2 += st.Warn.Render(" · SIGTERM sent; SIGKILL when the grace ends")
+	case in.WaitingForInput:
 		meta2 += st.Warn.Render(" · waiting for input")
+	case in.Idle:
+		meta2 += st.Muted.Render(" · idle at its prompt")
 	}
 	if in.Warning != "" {
 		meta2 += st.Warn.Render(" · ⚠ " + oneLine(in.Warning))
@@ -437,6 +317,17 @@ func (m *Model) renderPane(w, h int) []string {
 		hint = st.Warn.Render("attached · " + keyName(m.c.Keys.Term.Detach) + " detaches")
 	case p.copying:
 		border = st.BorderFocus
+	}
+	if m.zoom {
+		// First: a cut hint keeps it.
+		zoom := "zoomed"
+		if m.focus != focusTerm { // attached, the zoom key is the job's
+			zoom += " · " + keyName(m.c.Keys.Jobs.Zoom) + " shows the list"
+		}
+		if hint != "" {
+			zoom += " · "
+		}
+		hint = st.Accent.Render(zoom) + hint
 	}
 	out := box(st, border, title, hint, lines, w, h)
 	if x, y, ok := p.cursor(); ok && m.focus == focusTerm {
@@ -574,7 +465,48 @@ func (m *Model) renderHelpBar() string {
 			bs = append(append(k.Jobs.ShortHelp(), k.Pane.ShortHelp()...), k.Global.ShortHelp()...)
 		}
 	}
-	return fit(st, " "+m.help.ShortHelpView(bs), m.width)
+	return fit(st, " "+m.shortHelp(bs, m.width-1), m.width)
+}
+
+// shortHelp renders the hints of bs in at most w cells: when they do not
+// all fit, hints are dropped from the end, those of the global keys (next
+// view, oldest approval) last, never those of the help and quit keys, so
+// that a person can always find the rest, and leave.
+func (m *Model) shortHelp(bs []key.Binding, w int) string {
+	g := m.c.Keys.Global
+	rank := func(b key.Binding) int {
+		switch {
+		case !b.Enabled():
+			return 3 // not shown anyway
+		case slices.Equal(b.Keys(), g.Help.Keys()) || slices.Equal(b.Keys(), g.Quit.Keys()):
+			return 2
+		case slices.Equal(b.Keys(), g.Views.Keys()) || slices.Equal(b.Keys(), g.Approvals.Keys()):
+			return 1
+		}
+		return 0
+	}
+	bs = slices.Clone(bs)
+	m.help.SetWidth(0) // measured whole
+	defer m.help.SetWidth(w)
+	for {
+		v := m.help.ShortHelpView(bs)
+		if ansi.StringWidth(v) <= w {
+			return v
+		}
+		drop := -1
+		for r := 0; r < 2 && drop < 0; r++ {
+			for i := len(bs) - 1; i >= 0 && drop < 0; i-- {
+				if rank(bs[i]) == r {
+					drop = i
+				}
+			}
+		}
+		if drop < 0 {
+			m.help.SetWidth(w)
+			return m.help.ShortHelpView(bs)
+		}
+		bs = slices.Delete(bs, drop, drop+1)
+	}
 }
 
 // renderHelp draws the full key help over the main area: one column per

@@ -135,3 +135,29 @@ func FuzzParseKey(f *testing.F) {
 		}
 	})
 }
+
+func TestEncodeWheel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		up   bool
+		x, y int
+		m    Modes
+		want string
+	}{
+		{"no reports asked for", true, 0, 0, Modes{}, ""},
+		{"sgr up", true, 4, 9, Modes{Mouse: MouseNormal, MouseEncoding: MouseEncodingSGR}, "\x1b[<64;5;10M"},
+		{"sgr down", false, 0, 0, Modes{Mouse: MouseAny, MouseEncoding: MouseEncodingSGR}, "\x1b[<65;1;1M"},
+		{"default", true, 0, 1, Modes{Mouse: MouseNormal}, "\x1b[M`!\""},
+		{"default beyond 223", true, 223, 0, Modes{Mouse: MouseNormal}, ""},
+		{"urxvt", false, 2, 3, Modes{Mouse: MouseButton, MouseEncoding: MouseEncodingURXVT}, "\x1b[97;3;4M"},
+		{"utf-8 past 95", true, 299, 0, Modes{Mouse: MouseNormal, MouseEncoding: MouseEncodingUTF8}, "\x1b[M`" + string(rune(332)) + "!"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := string(EncodeWheel(tc.up, tc.x, tc.y, tc.m)); got != tc.want {
+				t.Errorf("EncodeWheel = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
