@@ -261,24 +261,25 @@ func (e *Engine) newID() (JobID, string, error) {
 // the reply (each costs about 0.1 ms on ext4). One maker makes them, one
 // ahead, in order, so job ids stay in the order jobs start.
 type spare struct {
-	id  JobID
-	dir string
-	err error
+	id   JobID
+	dir  string
+	meta *os.File // meta.json, empty and open for the job's first record
+	err  error
 }
 
-var spareFiles = []string{"stdout.log", "stderr.log", mergedName}
+var spareFiles = []string{"stdout.log", "stderr.log", mergedName, "meta.json"}
 
 // jobDir gives the next job its id and directory.
-func (e *Engine) jobDir() (JobID, string, error) {
+func (e *Engine) jobDir() (spare, error) {
 	e.spareOnce.Do(func() {
 		e.spares = make(chan spare)
 		e.wg.Go(e.makeSpares)
 	})
 	select {
 	case s := <-e.spares:
-		return s.id, s.dir, s.err
+		return s, s.err
 	case <-e.quit:
-		return "", "", ErrClosed
+		return spare{}, ErrClosed
 	}
 }
 
@@ -294,16 +295,24 @@ func (e *Engine) makeSpares() {
 			}
 			f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
 			if err != nil {
+				if s.meta != nil {
+					s.meta.Close()
+				}
 				os.RemoveAll(s.dir)
 				s.err = fmt.Errorf("create job dir: %w", err)
 				break
 			}
-			f.Close()
+			if name == "meta.json" {
+				s.meta = f
+			} else {
+				f.Close()
+			}
 		}
 		select {
 		case e.spares <- s:
 		case <-e.quit:
 			if s.err == nil {
+				s.meta.Close()
 				os.RemoveAll(s.dir)
 			}
 			return

@@ -64,6 +64,35 @@ func (j *Job) writeMeta(final bool) error {
 		return nil
 	}
 	j.metaFinal = final
+	b := j.record(final)
+	path := filepath.Join(j.dir, "meta.json")
+	tmp := path + ".tmp"
+	if err := writeNew(tmp, b); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write the job's record: %w", err)
+	}
+	return os.Rename(tmp, path)
+}
+
+// writeFirstMeta writes the job's first record, the one with its pid, into
+// f: the empty meta.json its directory was made with, so a start creates
+// no file on its way to the reply. A crash of the machine mid-write leaves
+// a record that does not parse, which loadHistory passes over.
+func (j *Job) writeFirstMeta(f *os.File) error {
+	j.metaMu.Lock()
+	defer j.metaMu.Unlock()
+	_, err := f.Write(j.record(false))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write the job's record: %w", err)
+	}
+	return nil
+}
+
+// record is the job's metadata as meta.json holds it.
+func (j *Job) record(final bool) []byte {
 	j.mu.Lock()
 	m := meta{
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
@@ -81,13 +110,7 @@ func (j *Job) writeMeta(final bool) error {
 		m.Lost, m.LostWhy = in.Lost, in.LostWhy
 	}
 	b, _ := json.MarshalIndent(m, "", "  ")
-	path := filepath.Join(j.dir, "meta.json")
-	tmp := path + ".tmp"
-	if err := writeNew(tmp, b); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write the job's record: %w", err)
-	}
-	return os.Rename(tmp, path)
+	return b
 }
 
 // writeNew writes b to a file at path (replacing it), failing rather than

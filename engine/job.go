@@ -289,6 +289,9 @@ func (j *Job) Done() bool {
 	}
 }
 
+// Ended returns a channel closed when the job has finished.
+func (j *Job) Ended() <-chan struct{} { return j.done }
+
 // Wait blocks until the job finishes or ctx ends.
 func (j *Job) Wait(ctx context.Context) error {
 	select {
@@ -612,13 +615,14 @@ func (e *Engine) reserve(pty bool) (release func(), err error) {
 // launch makes the job, starts its process in a session of its own, and
 // starts the goroutines that collect its output and wait for it.
 func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (*Job, error) {
-	id, dir, err := e.jobDir()
+	sp, err := e.jobDir()
 	if err != nil {
 		return nil, err
 	}
+	id := sp.id
 	j := &Job{
 		ID: id, Name: spec.Name, Command: spec.Command, Description: spec.Description, Cwd: cwd,
-		Origin: spec.Origin, e: e, dir: dir, merged: spec.MergeStderr,
+		Origin: spec.Origin, e: e, dir: sp.dir, merged: spec.MergeStderr,
 		streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 		foreground: spec.Foreground, status: Running, warning: verdict.Warning, approval: verdict.Approval,
 	}
@@ -634,6 +638,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		io, err = j.pipeIO(cmd, spec)
 	}
 	if err != nil {
+		sp.meta.Close()
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -642,6 +647,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		if j.in != nil {
 			j.in.Abort()
 		}
+		sp.meta.Close()
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -671,8 +677,14 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		if j.cg != nil {
 			j.cg.remove()
 		}
+		sp.meta.Close()
 		j.release(true)
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
+	}
+	// The record with the pid is on disk before anyone hears of the job:
+	// should tend die from here on, the next one lists it as lost.
+	if err := j.writeFirstMeta(sp.meta); err != nil {
+		e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
 	}
 	if spec.Timeout > 0 {
 		j.timer = time.AfterFunc(spec.Timeout, func() { j.Kill("timeout") })
@@ -694,9 +706,9 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 // (PR_SET_PDEATHSIG, sent when the thread that started it exits: the Go
 // runtime ends a thread only when a goroutine locked to it exits, which no
 // goroutine that starts jobs does). The job's record is written once the
-// leader's pid is known, by its supervisor, beside the process it runs and
-// not before it: a crash in between leaves nothing running (the leader dies
-// with tend, a cgroup is ended by its watcher).
+// leader's pid is known, before the start is published: a crash before it
+// leaves nothing running (the leader dies with tend, a cgroup is ended by
+// its watcher) and nothing told of.
 func (j *Job) hold(cmd *exec.Cmd) error {
 	if j.e.cg != nil {
 		g, fd, err := j.e.cg.newGroup(j.ID)
@@ -805,11 +817,6 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
 func (j *Job) supervise(io jobIO) {
-	// The record with the pid, for the next engine should this one crash:
-	// written while the job runs, not before it starts.
-	if err := j.writeMeta(false); err != nil {
-		j.e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
-	}
 	waitErr := j.cmd.Wait()
 	removeLeader(j.pid)
 	j.reaped.Store(true)
