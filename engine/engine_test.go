@@ -651,30 +651,40 @@ func TestMergedOrder(t *testing.T) {
 		}
 		return cmd + "true", want
 	}
-	run := func(t *testing.T, spec Spec, stream Stream, want string) {
+	// run runs spec 100 times and fails past tolerate runs whose stream is
+	// not want.
+	run := func(t *testing.T, spec Spec, stream Stream, want string, tolerate int) {
 		t.Helper()
-		j := start(t, e, spec)
-		wait(t, j, 10*time.Second)
-		c, err := j.Read(stream, 0, 1<<20)
-		if err != nil {
-			t.Fatal(err)
+		wrong := 0
+		for range 100 {
+			j := start(t, e, spec)
+			wait(t, j, 10*time.Second)
+			c, err := j.Read(stream, 0, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(c.Data) != want {
+				if wrong++; wrong > tolerate {
+					t.Fatalf("%d of the runs so far out of order; %s: %s is\n%s\nwant\n%s", wrong, spec.Command, stream, c.Data, want)
+				}
+				t.Logf("out of order:\n%s", c.Data)
+			}
+			e.Remove(j.ID)
 		}
-		if string(c.Data) != want {
-			t.Fatalf("%s: %s is\n%s\nwant\n%s", spec.Command, stream, c.Data, want)
-		}
-		e.Remove(j.ID)
+		t.Logf("%d of 100 in order", 100-wrong)
 	}
 	t.Run("split, 5 ms apart", func(t *testing.T) {
+		// Two pipes hold no order of their own: if the reader is kept off
+		// the CPU for two gaps (a loaded CI machine, the race detector),
+		// it finds two writes waiting in one pipe, and no reader could
+		// tell their order then. A run or two in a hundred may meet that
+		// under load (the run is logged); more than three is a fault.
 		cmd, want := alternate(6, "sleep 0.005;")
-		for range 100 {
-			run(t, Spec{Command: cmd}, Merged, want)
-		}
+		run(t, Spec{Command: cmd}, Merged, want, 3)
 	})
 	t.Run("merge_stderr, back to back", func(t *testing.T) {
 		cmd, want := alternate(200, "")
-		for range 100 {
-			run(t, Spec{Command: cmd, MergeStderr: true}, Stdout, want)
-		}
+		run(t, Spec{Command: cmd, MergeStderr: true}, Stdout, want, 0)
 	})
 }
 
