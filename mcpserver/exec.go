@@ -98,7 +98,7 @@ type jobStartInput struct {
 	Rows           int               `json:"rows,omitempty" jsonschema:"PTY height (default 40)"`
 	Limits         *limitsInput      `json:"limits,omitempty" jsonschema:"optional resource limits"`
 	TimeoutSec     float64           `json:"timeout_sec,omitempty" jsonschema:"kill the job after this many seconds (default: never)"`
-	StartupWaitSec *float64          `json:"startup_wait_sec,omitempty" jsonschema:"wait up to this many seconds for early output or an early exit (default 1)"`
+	StartupWaitSec *float64          `json:"startup_wait_sec,omitempty" jsonschema:"wait up to this many seconds for the first output or an early exit, whichever comes first (default 1)"`
 }
 
 type jobStartOutput struct {
@@ -124,8 +124,30 @@ func (s *Server) addExecTools() {
 	addTool(s.Server, &mcp.Tool{
 		Name: "terminal_job_start",
 		Description: "Start a long-running command (server, watcher, build) as a background job and return its job_id at once, " +
-			"with early output or its exit if it died within startup_wait_sec. Read it with terminal_job_logs; stop it with terminal_job_manage.",
+			"as soon as it prints or exits, or after startup_wait_sec if it does neither, with what it printed so far. Read it with terminal_job_logs; stop it with terminal_job_manage.",
 	}, s.jobStart)
+}
+
+// startupWait waits up to d for the job's first output or its end,
+// whichever comes first: a job that prints at once is answered at once,
+// and one that prints nothing is watched the whole window, to say whether
+// it died at its start.
+func startupWait(ctx context.Context, j *engine.Job, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	for {
+		changed, end, closed, err := j.Changed(engine.Merged)
+		if err != nil || end > 0 || closed {
+			return
+		}
+		select {
+		case <-changed:
+		case <-j.Ended():
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func seconds(v float64) (time.Duration, error) {
@@ -319,11 +341,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	if err != nil {
 		return fail[jobStartOutput](err)
 	}
-	if wait > 0 {
-		wctx, cancel := context.WithTimeout(ctx, wait)
-		_ = j.Wait(wctx)
-		cancel()
-	}
+	startupWait(ctx, j, wait)
 	info := j.Info()
 	c, _ := j.Read(engine.Merged, 0, 16<<10)
 	text, _ := engine.ValidText(c.Data)
