@@ -63,6 +63,7 @@ func startServer(t *testing.T, version string, args ...string) *server {
 	cmd := exec.Command(tendBin, append([]string{"mcp", "-state-dir", state, "-grace", "300ms"}, args...)...)
 	cmd.Stderr = &testWriter{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.2.3"}, nil)
+	testkit.CheckResults(t, client)
 	var opts *mcp.ClientSessionOptions
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}

@@ -106,6 +106,7 @@ func bridgedIn(t *testing.T, dir, state, name string, args ...string) (*mcp.Clie
 	cmd.Dir = dir
 	cmd.Stderr = &testWriter{t: t}
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0"}, nil)
+	testkit.CheckResults(t, c)
 	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
 		t.Fatalf("connect %s: %v", name, err)

@@ -123,15 +123,39 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // structured is a result's structured content as plain JSON values, read
-// once for the summary and the marks; nil when there is none.
+// once for the summary and the marks; nil when there is none. An array is
+// read only as far as its items ([]json.RawMessage): the summary counts
+// them, and a list of 200 jobs is not decoded for that.
 func structured(r *mcp.CallToolResult) map[string]any {
 	if r == nil || r.StructuredContent == nil {
 		return nil
 	}
-	raw, err := json.Marshal(r.StructuredContent)
-	var m map[string]any
-	if err != nil || json.Unmarshal(raw, &m) != nil {
+	raw, ok := r.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(r.StructuredContent); err != nil {
+			return nil
+		}
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
 		return nil
+	}
+	m := make(map[string]any, len(top))
+	for k, v := range top {
+		var err error
+		if len(v) > 0 && v[0] == '[' {
+			var items []json.RawMessage
+			err = json.Unmarshal(v, &items)
+			m[k] = items
+		} else {
+			var val any
+			err = json.Unmarshal(v, &val)
+			m[k] = val
+		}
+		if err != nil {
+			return nil
+		}
 	}
 	return m
 }
@@ -335,10 +359,10 @@ func summarize(r *mcp.CallToolResult, m map[string]any) (isError bool, summary s
 			parts = append(parts, fmt.Sprintf("%s=%dB", k, len(s)))
 		}
 	}
-	if js, ok := m["jobs"].([]any); ok {
+	if js, ok := m["jobs"].([]json.RawMessage); ok {
 		parts = append(parts, fmt.Sprintf("jobs=%d", len(js)))
 	}
-	if ms, ok := m["matches"].([]any); ok {
+	if ms, ok := m["matches"].([]json.RawMessage); ok {
 		parts = append(parts, fmt.Sprintf("matches=%d", len(ms)))
 	}
 	if len(parts) > 0 {

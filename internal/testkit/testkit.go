@@ -134,7 +134,9 @@ func Connect(t testing.TB, server *mcp.Server, name string, opts *mcp.ClientOpti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, opts).Connect(t.Context(), ct, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, opts)
+	CheckResults(t, client)
+	cs, err := client.Connect(t.Context(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +168,9 @@ func ConnectHTTPWith(t testing.TB, url, token, name, version string, copts *mcp.
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, copts).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, opts)
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "9"}, copts)
+	CheckResults(t, client)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, opts)
 	if err != nil {
 		t.Fatalf("connect %s over HTTP: %v", name, err)
 	}
