@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -113,6 +114,53 @@ func BenchmarkKill(b *testing.B) {
 		b.ReportMetric(float64(storm.Microseconds()), "storm-µs")
 		b.ReportMetric(float64(running)/1024, "rss-60-running-MiB")
 		b.ReportMetric(float64(killed)/1024, "rss-60-killed-MiB")
+	})
+}
+
+// BenchmarkListAndStart times, against a terminal_exec of `echo hi` in the
+// same run, call by call: terminal_job_manage list with 200 finished jobs
+// retained, and terminal_job_start of a job that prints at once (`echo up;
+// sleep 1`), which answers at its first output rather than after its
+// startup window.
+//
+//	go test -run '^$' -bench ListAndStart -benchtime 100x .
+func BenchmarkListAndStart(b *testing.B) {
+	eachContainment(b, func(b *testing.B, cs *mcp.ClientSession, pid int) {
+		echo := map[string]any{"command": "echo hi"}
+		for range engine.DefaultRetention {
+			testkit.CallOK(b, cs, "terminal_exec", echo, nil)
+		}
+		list := map[string]any{"action": "list"}
+		start := map[string]any{"command": "echo up; sleep 1"}
+		var lists, starts, execs []time.Duration
+		timed := func(d *[]time.Duration, tool string, args map[string]any, out any) {
+			t0 := time.Now()
+			testkit.CallOK(b, cs, tool, args, out)
+			*d = append(*d, time.Since(t0))
+		}
+		for b.Loop() {
+			var l struct {
+				Jobs []json.RawMessage `json:"jobs"`
+			}
+			timed(&lists, "terminal_job_manage", list, &l)
+			if len(l.Jobs) < engine.DefaultRetention {
+				b.Fatalf("list of %d jobs", len(l.Jobs))
+			}
+			var st struct {
+				Output string `json:"output"`
+			}
+			timed(&starts, "terminal_job_start", start, &st)
+			if st.Output != "up\n" {
+				b.Fatalf("job_start output %q", st.Output)
+			}
+			timed(&execs, "terminal_exec", echo, nil)
+		}
+		p := percentile
+		b.ReportMetric(p(lists, .5), "list-p50-µs")
+		b.ReportMetric(p(starts, .5), "start-p50-µs")
+		b.ReportMetric(p(starts, .95), "start-p95-µs")
+		b.ReportMetric(p(execs, .5), "exec-p50-µs")
+		b.ReportMetric(p(lists, .5)/p(execs, .5), "list/exec-p50")
 	})
 }
 

@@ -202,3 +202,48 @@ func TestPortableSchemas(t *testing.T) {
 		t.Fatalf("%+v", out)
 	}
 }
+
+// terminal_job_start answers at the first of the job's first output, its
+// exit and its window: a job that prints at once is not held for a window
+// of 600 s (the call's own deadline is 30 s), nor is one that exits quietly.
+func TestJobStartReturnsAtFirstOutputOrExit(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	start := func(command string, window float64) map[string]any {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "terminal_job_start", Arguments: map[string]any{"command": command, "startup_wait_sec": window}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %v", command, err, res)
+		}
+		return res.StructuredContent.(map[string]any)
+	}
+	if out := start("echo up; sleep 600", 600); out["status"] != "running" || out["output"] != "up\n" {
+		t.Fatalf("a job that prints at once: %v", out)
+	}
+	if out := start("sleep 0.1; exit 4", 600); out["status"] != "exited" || out["exit_code"] != 4.0 {
+		t.Fatalf("a job that exits quietly: %v", out)
+	}
+	// Nothing printed and still running: the whole window is watched.
+	if out := start("sleep 600", 0.2); out["status"] != "running" || out["output"] != nil {
+		t.Fatalf("a quiet job: %v", out)
+	}
+}
+
+// BenchmarkListInProcess is terminal_job_manage list with 200 finished jobs
+// retained, through the MCP layer in process: the server's share of a list.
+//
+//	go test -run '^$' -bench ListInProcess -benchmem ./mcpserver
+func BenchmarkListInProcess(b *testing.B) {
+	cs := testkit.Connect(b, New(newEngine(b, engine.Config{}), Options{}).Server, "bench", nil)
+	for range engine.DefaultRetention {
+		testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
+	}
+	args := &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}}
+	for b.Loop() {
+		if res, err := cs.CallTool(b.Context(), args); err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}
