@@ -118,10 +118,12 @@ func BenchmarkKill(b *testing.B) {
 }
 
 // BenchmarkListAndStart times, against a terminal_exec of `echo hi` in the
-// same run, call by call: terminal_job_manage list with 200 finished jobs
-// retained, and terminal_job_start of a job that prints at once (`echo up;
-// sleep 1`), which answers at its first output rather than after its
-// startup window.
+// same run, call by call, with 200 finished jobs retained:
+// terminal_job_manage list as an agent calls it (the 30 most recent jobs),
+// the same list with limit=0 (all 200), and terminal_job_start of a job
+// that prints at once (`echo up; sleep 1`), which answers at its first
+// output rather than after its startup window. It reports tend's CPU per
+// list of 200.
 //
 //	go test -run '^$' -bench ListAndStart -benchtime 100x .
 func BenchmarkListAndStart(b *testing.B) {
@@ -130,26 +132,32 @@ func BenchmarkListAndStart(b *testing.B) {
 		for range engine.DefaultRetention {
 			testkit.CallOK(b, cs, "terminal_exec", echo, nil)
 		}
-		list := map[string]any{"action": "list"}
-		start := map[string]any{"command": "echo up; sleep 1"}
-		var lists, starts, execs []time.Duration
+		var lists, alls, starts, execs []time.Duration
+		var allCPU time.Duration
 		timed := func(d *[]time.Duration, tool string, args map[string]any, out any) {
 			t0 := time.Now()
 			testkit.CallOK(b, cs, tool, args, out)
 			*d = append(*d, time.Since(t0))
 		}
+		type listed struct {
+			Jobs []json.RawMessage `json:"jobs"`
+		}
 		for b.Loop() {
-			var l struct {
-				Jobs []json.RawMessage `json:"jobs"`
+			var l listed
+			timed(&lists, "terminal_job_manage", map[string]any{"action": "list"}, &l)
+			if len(l.Jobs) < 30 {
+				b.Fatalf("list of %d jobs", len(l.Jobs))
 			}
-			timed(&lists, "terminal_job_manage", list, &l)
+			cpu0 := cpuTime(b, pid)
+			timed(&alls, "terminal_job_manage", map[string]any{"action": "list", "limit": 0}, &l)
+			allCPU += cpuTime(b, pid) - cpu0
 			if len(l.Jobs) < engine.DefaultRetention {
 				b.Fatalf("list of %d jobs", len(l.Jobs))
 			}
 			var st struct {
 				Output string `json:"output"`
 			}
-			timed(&starts, "terminal_job_start", start, &st)
+			timed(&starts, "terminal_job_start", map[string]any{"command": "echo up; sleep 1"}, &st)
 			if st.Output != "up\n" {
 				b.Fatalf("job_start output %q", st.Output)
 			}
@@ -157,10 +165,13 @@ func BenchmarkListAndStart(b *testing.B) {
 		}
 		p := percentile
 		b.ReportMetric(p(lists, .5), "list-p50-µs")
+		b.ReportMetric(p(alls, .5), "list-200-p50-µs")
+		b.ReportMetric(float64(allCPU.Microseconds())/float64(len(alls)), "list-200-tend-cpu-µs")
 		b.ReportMetric(p(starts, .5), "start-p50-µs")
 		b.ReportMetric(p(starts, .95), "start-p95-µs")
 		b.ReportMetric(p(execs, .5), "exec-p50-µs")
 		b.ReportMetric(p(lists, .5)/p(execs, .5), "list/exec-p50")
+		b.ReportMetric(p(alls, .5)/p(execs, .5), "list-200/exec-p50")
 	})
 }
 

@@ -124,8 +124,8 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 
 // structured is a result's structured content as plain JSON values, read
 // once for the summary and the marks; nil when there is none. An array is
-// read only as far as its items ([]json.RawMessage): the summary counts
-// them, and a list of 200 jobs is not decoded for that.
+// only counted (an items value): the summary says how many, and a list of
+// 200 jobs is not decoded for that.
 func structured(r *mcp.CallToolResult) map[string]any {
 	if r == nil || r.StructuredContent == nil {
 		return nil
@@ -145,9 +145,7 @@ func structured(r *mcp.CallToolResult) map[string]any {
 	for k, v := range top {
 		var err error
 		if len(v) > 0 && v[0] == '[' {
-			var items []json.RawMessage
-			err = json.Unmarshal(v, &items)
-			m[k] = items
+			m[k] = countItems(v)
 		} else {
 			var val any
 			err = json.Unmarshal(v, &val)
@@ -158,6 +156,43 @@ func structured(r *mcp.CallToolResult) map[string]any {
 		}
 	}
 	return m
+}
+
+// items is how many items a JSON array holds, counted without decoding
+// them; raw is valid JSON (it was decoded around it).
+type items int
+
+func countItems(raw json.RawMessage) items {
+	n, depth, inString, escaped := 0, 0, false, false
+	for _, c := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if depth == 1 && n == 0 && c > ' ' && c != ']' {
+			n = 1 // the first item begins
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		}
+	}
+	return items(n)
 }
 
 // outcome reads what the Activity view marks a call by: its semantic
@@ -359,11 +394,11 @@ func summarize(r *mcp.CallToolResult, m map[string]any) (isError bool, summary s
 			parts = append(parts, fmt.Sprintf("%s=%dB", k, len(s)))
 		}
 	}
-	if js, ok := m["jobs"].([]json.RawMessage); ok {
-		parts = append(parts, fmt.Sprintf("jobs=%d", len(js)))
+	if n, ok := m["jobs"].(items); ok {
+		parts = append(parts, fmt.Sprintf("jobs=%d", n))
 	}
-	if ms, ok := m["matches"].([]json.RawMessage); ok {
-		parts = append(parts, fmt.Sprintf("matches=%d", len(ms)))
+	if n, ok := m["matches"].(items); ok {
+		parts = append(parts, fmt.Sprintf("matches=%d", n))
 	}
 	if len(parts) > 0 {
 		return false, cut(strings.Join(parts, " "), maxResult)

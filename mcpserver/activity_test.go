@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,21 @@ func TestActivityShowsCallsInFlight(t *testing.T) {
 	got := a.Since(running.Rev)
 	if len(got) != 1 || got[0].Seq != running.Seq || got[0].Running || got[0].Status != "error" || !strings.Contains(got[0].Result, "exit_code=3") {
 		t.Fatalf("after it ended: %+v", got)
+	}
+}
+
+func TestCountItems(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]items{
+		`[]`: 0, ` [ ] `: 0, `[1]`: 1, `[1, 2,3]`: 3, `[{"a":[1,2],"b":"x,]\"}"},{}]`: 2,
+		`[[],[[]],"",""]`: 4, `["\\",","]`: 2, `[ {"k": {"l": [",", "]"]}} ]`: 1,
+	} {
+		var check []json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &check); err != nil || items(len(check)) != want {
+			t.Fatalf("bad case %s: %d items, %v", raw, len(check), err)
+		}
+		if got := countItems(json.RawMessage(raw)); got != want {
+			t.Errorf("countItems(%s) = %d, want %d", raw, got, want)
+		}
 	}
 }

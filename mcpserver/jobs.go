@@ -48,10 +48,15 @@ type manageInput struct {
 	Data   string       `json:"data,omitempty" jsonschema:"text for action stdin (include the newline if the program reads lines)"`
 	Cols   int          `json:"cols,omitempty" jsonschema:"width for resize"`
 	Rows   int          `json:"rows,omitempty" jsonschema:"height for resize"`
+	// list only
+	Status string `json:"status,omitempty" jsonschema:"for list: running, finished, or all (default all)"`
+	Limit  *int   `json:"limit,omitempty" jsonschema:"for list: how many jobs at most (default 30; 0 lists every job); the oldest finished ones are left out first, a running one never"`
 }
 
 type manageOutput struct {
-	Jobs          []jobInfo    `json:"jobs,omitempty"`
+	Jobs []jobInfo `json:"jobs,omitempty"`
+	// Omitted is how many jobs list left out by its limit (older finished ones).
+	Omitted       int          `json:"omitted,omitempty"`
 	JobID         engine.JobID `json:"job_id,omitempty"`
 	Status        string       `json:"status,omitempty"`
 	ExitCode      *int         `json:"exit_code,omitempty"`
@@ -246,24 +251,68 @@ func waitFor(ctx context.Context, j *engine.Job, stream engine.Stream, off int64
 	return matched, err
 }
 
+// defaultListLimit is how many of the most recent jobs list gives unless
+// asked for more: an agent's context is not filled with a long history
+// (200 jobs are about 130 KB) it did not ask for.
+const defaultListLimit = 30
+
+// list lists the jobs of the status asked for in start order, at most
+// limit of them: the oldest finished ones are left out first, a running one
+// never. A running job says what it uses now.
+func (s *Server) list(in manageInput) (*mcp.CallToolResult, manageOutput, error) {
+	want := func(engine.Info) bool { return true }
+	switch in.Status {
+	case "", "all":
+	case "running":
+		want = func(i engine.Info) bool { return i.Status == engine.Running }
+	case "finished":
+		want = func(i engine.Info) bool { return i.Status != engine.Running }
+	default:
+		return fail[manageOutput](fmt.Errorf("status %q: use running, finished or all", in.Status))
+	}
+	limit := defaultListLimit
+	if in.Limit != nil {
+		limit = *in.Limit
+	}
+	if limit < 0 {
+		return fail[manageOutput](fmt.Errorf("limit %d: use 0 for every job, or a number of jobs", limit))
+	}
+	infos := slices.DeleteFunc(s.e.List(), func(i engine.Info) bool { return !want(i) })
+	var out manageOutput
+	if limit > 0 && len(infos) > limit {
+		recent := len(infos) - limit
+		infos = slices.DeleteFunc(infos, func(i engine.Info) bool {
+			if recent > 0 && i.Status != engine.Running {
+				recent--
+				out.Omitted++
+				return true
+			}
+			return false
+		})
+	}
+	out.Jobs = make([]jobInfo, len(infos))
+	for i, in := range infos {
+		out.Jobs[i] = jobInfoOf(in)
+		if j, err := s.e.Job(in.ID); err == nil && in.Status == engine.Running {
+			if u, ok := j.Usage(); ok {
+				cpu := math.Round(u.CPUPercent*10) / 10
+				out.Jobs[i].CPUPercent, out.Jobs[i].MemoryBytes, out.Jobs[i].Processes = &cpu, u.Memory, u.Processes
+			}
+		}
+	}
+	if out.Omitted > 0 {
+		out.Message = fmt.Sprintf("%d older finished jobs are not listed: pass limit=0 to list every job", out.Omitted)
+	}
+	return ok(out)
+}
+
 // signalActions are the signal actions of terminal_job_manage:
 // signal_<name> sends the signal of that name.
 var signalActions = []string{"signal_term", "signal_kill", "signal_int", "signal_hup", "signal_usr1", "signal_usr2"}
 
 func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageInput) (*mcp.CallToolResult, manageOutput, error) {
 	if in.Action == "list" {
-		infos := s.e.List()
-		jobs := make([]jobInfo, len(infos))
-		for i, in := range infos {
-			jobs[i] = jobInfoOf(in)
-			if j, err := s.e.Job(in.ID); err == nil && in.Status == engine.Running {
-				if u, ok := j.Usage(); ok {
-					cpu := math.Round(u.CPUPercent*10) / 10
-					jobs[i].CPUPercent, jobs[i].MemoryBytes, jobs[i].Processes = &cpu, u.Memory, u.Processes
-				}
-			}
-		}
-		return ok(manageOutput{Jobs: jobs})
+		return s.list(in)
 	}
 	if !slices.Contains(signalActions, in.Action) && !validAction(in.Action) {
 		return fail[manageOutput](fmt.Errorf("unknown action %q: use list, signal_term, signal_kill, signal_int, signal_hup, signal_usr1, signal_usr2, kill, stdin, close_stdin, resize or remove", in.Action))

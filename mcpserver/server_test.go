@@ -240,10 +240,64 @@ func BenchmarkListInProcess(b *testing.B) {
 	for range engine.DefaultRetention {
 		testkit.CallOK(b, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
 	}
-	args := &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list"}}
+	args := &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: map[string]any{"action": "list", "limit": 0}}
 	for b.Loop() {
 		if res, err := cs.CallTool(b.Context(), args); err != nil || res.IsError {
 			b.Fatal(err, res)
+		}
+	}
+}
+
+// list gives the most recent jobs, 30 unless asked, never leaving out a
+// running one, and says how many it left out; status filters.
+func TestListLimitAndStatus(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, Options{}, nil)
+	testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, nil)
+	for range 40 {
+		testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "true"}, nil)
+	}
+	testkit.CallOK(t, cs, "terminal_job_start", map[string]any{"command": "sleep 600", "startup_wait_sec": 0}, nil)
+	type listed struct {
+		Jobs []struct {
+			ID     string `json:"job_id"`
+			Status string `json:"status"`
+		} `json:"jobs"`
+		Omitted int    `json:"omitted"`
+		Message string `json:"message"`
+	}
+	list := func(args map[string]any) (l listed) {
+		t.Helper()
+		args["action"] = "list"
+		testkit.CallOK(t, cs, "terminal_job_manage", args, &l)
+		return l
+	}
+	count := func(l listed, status string) (n int) {
+		for _, j := range l.Jobs {
+			if j.Status == status {
+				n++
+			}
+		}
+		return n
+	}
+	l := list(map[string]any{})
+	if len(l.Jobs) != 30 || count(l, "running") != 2 || l.Omitted != 12 || l.Jobs[0].ID != "1" || l.Jobs[29].ID != "42" || !strings.Contains(l.Message, "limit=0") {
+		t.Fatalf("default list: %d jobs, %d running, %d omitted, first %s, %q", len(l.Jobs), count(l, "running"), l.Omitted, l.Jobs[0].ID, l.Message)
+	}
+	if l := list(map[string]any{"limit": 0}); len(l.Jobs) != 42 || l.Omitted != 0 || l.Message != "" {
+		t.Fatalf("limit 0: %d jobs, %d omitted, %q", len(l.Jobs), l.Omitted, l.Message)
+	}
+	if l := list(map[string]any{"status": "running", "limit": 1}); len(l.Jobs) != 2 || count(l, "running") != 2 {
+		t.Fatalf("running: %+v", l)
+	}
+	if l := list(map[string]any{"status": "finished", "limit": 5}); len(l.Jobs) != 5 || count(l, "exited") != 5 || l.Omitted != 35 || l.Jobs[4].ID != "41" {
+		t.Fatalf("finished, 5: %+v", l)
+	}
+	for _, bad := range []map[string]any{{"status": "done"}, {"limit": -1}} {
+		bad["action"] = "list"
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "terminal_job_manage", Arguments: bad})
+		if err != nil || !res.IsError {
+			t.Fatalf("%v: %v %v", bad, err, res)
 		}
 	}
 }
