@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -59,12 +60,16 @@ func BenchmarkPipeCapture(b *testing.B) {
 	b.ReportMetric(mbps(captured)/mbps(toFile), "ratio-file")
 }
 
-// BenchmarkExecEcho is the engine's share of a terminal_exec round trip.
+// BenchmarkExecEcho is the engine's share of a terminal_exec round trip,
+// against spawning `bash -c 'echo hi'` from the same process, call by call:
+// p50 of each and their ratio.
 //
-//	go test -run '^$' -bench ExecEcho ./engine
+//	go test -run '^$' -bench ExecEcho -benchtime 500x ./engine
 func BenchmarkExecEcho(b *testing.B) {
 	e := newEngine(b, Config{})
+	var engine, raw []time.Duration
 	for b.Loop() {
+		t0 := time.Now()
 		j, _, err := e.Exec(b.Context(), Spec{Command: "echo hi"}, time.Minute)
 		if err != nil {
 			b.Fatal(err)
@@ -72,7 +77,20 @@ func BenchmarkExecEcho(b *testing.B) {
 		if c, _ := j.Read(Stdout, 0, 1<<20); string(c.Data) != "hi\n" {
 			b.Fatalf("stdout %q", c.Data)
 		}
+		engine = append(engine, time.Since(t0))
+		t0 = time.Now()
+		if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
+			b.Fatalf("bash: %v %q", err, out)
+		}
+		raw = append(raw, time.Since(t0))
 	}
+	p50 := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2].Microseconds())
+	}
+	b.ReportMetric(p50(engine), "engine-p50-µs")
+	b.ReportMetric(p50(raw), "bash-p50-µs")
+	b.ReportMetric(p50(engine)/p50(raw), "p50-ratio")
 }
 
 // BenchmarkPTYCapture compares a PTY job printing size bytes of coloured log

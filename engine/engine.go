@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Defaults for [Config]; docs/RELIABILITY.md lists the defaults its
@@ -82,6 +84,7 @@ type Engine struct {
 
 	spareOnce sync.Once
 	spares    chan spare    // job directories made ahead
+	recycled  chan string   // directories of jobs retention dropped, to be spares again
 	quit      chan struct{} // closed when Close begins
 }
 
@@ -126,14 +129,15 @@ func New(cfg Config) (*Engine, error) {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	e := &Engine{
-		cfg:    cfg,
-		logger: cfg.Logger,
-		token:  rand.Text()[:12],
-		self:   self,
-		jobs:   map[JobID]*Job{},
-		shells: map[JobID]*Shell{},
-		ready:  make(chan struct{}, 1),
-		quit:   make(chan struct{}),
+		cfg:      cfg,
+		logger:   cfg.Logger,
+		token:    rand.Text()[:12],
+		self:     self,
+		jobs:     map[JobID]*Job{},
+		shells:   map[JobID]*Shell{},
+		ready:    make(chan struct{}, 1),
+		recycled: make(chan string, 8),
+		quit:     make(chan struct{}),
 	}
 	if e.out, err = newReader(); err != nil {
 		return nil, fmt.Errorf("engine: reading output: %w", err)
@@ -227,8 +231,10 @@ func (e *Engine) listLocked() []Info {
 }
 
 // newID allocates the next job id by creating its directory, so engines
-// sharing a state dir (several headless `tend mcp`) never collide.
-func (e *Engine) newID() (JobID, string, error) {
+// sharing a state dir (several headless `tend mcp`) never collide. The
+// directory is old renamed, when there is one (see recycle), and the file
+// system can rename without replacing.
+func (e *Engine) newID(old string) (JobID, string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.nextID == 0 {
@@ -245,13 +251,26 @@ func (e *Engine) newID() (JobID, string, error) {
 		n := e.nextID
 		e.nextID++
 		dir := filepath.Join(e.cfg.StateDir, "jobs", strconv.Itoa(n))
-		err := os.Mkdir(dir, 0o700)
+		var err error
+		if old != "" {
+			err = unix.Renameat2(unix.AT_FDCWD, old, unix.AT_FDCWD, dir, unix.RENAME_NOREPLACE)
+			if err != nil && !errors.Is(err, os.ErrExist) {
+				os.RemoveAll(old) // no RENAME_NOREPLACE here: make one
+				old = ""
+				err = os.Mkdir(dir, 0o700)
+			}
+		} else {
+			err = os.Mkdir(dir, 0o700)
+		}
 		if err == nil {
 			return JobID(strconv.Itoa(n)), dir, nil
 		}
 		if !errors.Is(err, os.ErrExist) {
 			return "", "", fmt.Errorf("create job dir: %w", err)
 		}
+	}
+	if old != "" {
+		os.RemoveAll(old)
 	}
 	return "", "", errors.New("could not allocate a job id")
 }
@@ -283,17 +302,24 @@ func (e *Engine) jobDir() (spare, error) {
 	}
 }
 
-// makeSpares makes job directories until the engine closes; the one not
-// taken then is removed.
+// makeSpares makes job directories until the engine closes, from recycled
+// ones while there are any; the one not taken then is removed.
 func (e *Engine) makeSpares() {
 	for {
 		var s spare
-		s.id, s.dir, s.err = e.newID()
+		flags := os.O_CREATE | os.O_EXCL | os.O_WRONLY | syscall.O_NOFOLLOW
+		select {
+		case old := <-e.recycled:
+			s.id, s.dir, s.err = e.newID(emptied(old))
+			flags = os.O_CREATE | os.O_TRUNC | os.O_WRONLY | syscall.O_NOFOLLOW
+		default:
+			s.id, s.dir, s.err = e.newID("")
+		}
 		for _, name := range spareFiles {
 			if s.err != nil {
 				break
 			}
-			f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
+			f, err := os.OpenFile(filepath.Join(s.dir, name), flags, 0o600)
 			if err != nil {
 				if s.meta != nil {
 					s.meta.Close()
@@ -318,6 +344,34 @@ func (e *Engine) makeSpares() {
 			return
 		}
 	}
+}
+
+// recycle keeps the directory of a job retention dropped (its streams
+// closed) to be made a spare: renamed and emptied, it spares the file
+// system a directory and four files made and as many deleted, per job. On
+// ext4 each costs more the more were just deleted, as at the rate agents
+// run commands.
+func (e *Engine) recycle(dir string) {
+	select {
+	case e.recycled <- dir:
+	default:
+		os.RemoveAll(dir)
+	}
+}
+
+// emptied empties a recycled job directory for its next job, its record
+// first: should tend die here, an empty record is that of a job that never
+// ran, and the directory is removed in time. It returns dir, or "" when it
+// could not empty the record (the directory is then removed).
+func emptied(dir string) string {
+	if err := os.Truncate(filepath.Join(dir, "meta.json"), 0); err != nil {
+		os.RemoveAll(dir)
+		return ""
+	}
+	for _, name := range []string{"pty.log", "meta.json.tmp"} {
+		os.Remove(filepath.Join(dir, name))
+	}
+	return dir
 }
 
 // register adds a started job.
@@ -346,7 +400,8 @@ func (e *Engine) retain() {
 	}
 	e.mu.Unlock()
 	for _, o := range drop {
-		o.release(true)
+		o.release(false)
+		e.recycle(o.dir)
 		e.publish(JobRemoved, o)
 	}
 }
@@ -400,6 +455,9 @@ func (e *Engine) Close() {
 	}
 	wg.Wait()
 	e.wg.Wait()
+	for len(e.recycled) > 0 {
+		os.RemoveAll(<-e.recycled)
+	}
 	e.out.close()
 	e.endOrphans(true)
 	if e.cg != nil {

@@ -882,3 +882,80 @@ func TestJobDirsMadeAhead(t *testing.T) {
 		t.Errorf("the next engine's first job is %s, want 16", j.ID)
 	}
 }
+
+// The directory of a job retention drops is made the directory of a job to
+// come, emptied: the new job shows only its own output and record, its
+// stderr and merged view included, a PTY job's log does not linger, and
+// the next engine finds exactly the jobs retained.
+func TestJobDirsRecycled(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir, Grace: 300 * time.Millisecond, Retention: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inodes := map[uint64]bool{}
+	inode := func(id JobID) uint64 {
+		st, err := os.Stat(filepath.Join(dir, "jobs", string(id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Sys().(*syscall.Stat_t).Ino
+	}
+	reused := 0
+	var last []*Job
+	for i := range 12 {
+		spec := Spec{Command: fmt.Sprintf("echo out%d; echo err%d >&2", i, i)}
+		if i%3 == 2 {
+			spec = Spec{Command: fmt.Sprintf("echo pty%d", i), PTY: true}
+		}
+		j := start(t, e, spec)
+		wait(t, j, 10*time.Second)
+		if ino := inode(j.ID); inodes[ino] {
+			reused++
+		} else {
+			inodes[ino] = true
+		}
+		want := fmt.Sprintf("out%d\nerr%d\n", i, i)
+		stream := Merged
+		if spec.PTY {
+			want, stream = fmt.Sprintf("pty%d\r\n", i), Stdout
+		}
+		if got := string(readAll(t, j, stream, 100)); got != want {
+			t.Fatalf("job %s (%d): %q, want %q", j.ID, i, got, want)
+		}
+		if !spec.PTY {
+			if got := string(readAll(t, j, Stderr, 100)); got != fmt.Sprintf("err%d\n", i) {
+				t.Fatalf("job %s stderr %q", j.ID, got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "jobs", string(j.ID), "pty.log")); err == nil {
+				t.Fatalf("job %s has a PTY log left from the job before", j.ID)
+			}
+		}
+		last = append(last, j)
+	}
+	if reused == 0 {
+		t.Fatal("no job directory was recycled")
+	}
+	e.Close()
+	ents, err := os.ReadDir(filepath.Join(dir, "jobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 2 {
+		t.Fatalf("%d job dirs after Close with 2 retained", len(ents))
+	}
+	e2, err := New(Config{StateDir: dir, Grace: 300 * time.Millisecond, Retention: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	list := e2.List()
+	if len(list) != 2 || list[0].ID != last[10].ID || list[1].ID != last[11].ID {
+		t.Fatalf("history %+v", list)
+	}
+	h, _ := e2.Job(last[10].ID)
+	if got := string(readAll(t, h, Merged, 100)); got != "out10\nerr10\n" {
+		t.Fatalf("history of job %s: %q", h.ID, got)
+	}
+}
