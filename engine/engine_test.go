@@ -959,3 +959,32 @@ func TestJobDirsRecycled(t *testing.T) {
 		t.Fatalf("history of job %s: %q", h.ID, got)
 	}
 }
+
+// A record overwritten in place by a shorter one, with tend dead before it
+// cut off the old tail, still loads: the next engine reads its first value.
+func TestRecordWithATail(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	e, err := New(Config{StateDir: dir, Grace: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := start(t, e, Spec{Command: "echo kept"})
+	wait(t, j, 10*time.Second)
+	e.Close()
+	path := filepath.Join(dir, "jobs", string(j.ID), "meta.json")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`"exit_code": 7}`) // what was left of a longer record
+	f.Close()
+	e2 := newEngine(t, Config{StateDir: dir})
+	h, err := e2.Job(j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := h.Info(); in.Status != Exited || in.ExitCode == nil || *in.ExitCode != 0 || string(readAll(t, h, Stdout, 100)) != "kept\n" {
+		t.Fatalf("loaded %+v", in)
+	}
+}

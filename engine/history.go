@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -54,9 +55,10 @@ type metaOrigin struct {
 	Agent   string `json:"agent,omitempty"`
 }
 
-// writeMeta writes the job's metadata, atomically (a new file renamed over
-// the old: a reader, or a full disk, never sees a torn or empty one); final
-// is the write at exit, after which no earlier write may land.
+// writeMeta writes the job's metadata; final is the write at exit, after
+// which no earlier write may land. A job that runs writes it over its first
+// record, in the file it keeps open (no file is made per write); one loaded
+// from history, in a new file renamed over the old.
 func (j *Job) writeMeta(final bool) error {
 	j.metaMu.Lock()
 	defer j.metaMu.Unlock()
@@ -65,6 +67,13 @@ func (j *Job) writeMeta(final bool) error {
 	}
 	j.metaFinal = final
 	b := j.record(final)
+	if f := j.metaFile; f != nil {
+		if final {
+			j.metaFile = nil
+			defer f.Close()
+		}
+		return overwrite(f, b)
+	}
 	path := filepath.Join(j.dir, "meta.json")
 	tmp := path + ".tmp"
 	if err := writeNew(tmp, b); err != nil {
@@ -76,14 +85,23 @@ func (j *Job) writeMeta(final bool) error {
 
 // writeFirstMeta writes the job's first record, the one with its pid, into
 // f: the empty meta.json its directory was made with, so a start creates
-// no file on its way to the reply. A crash of the machine mid-write leaves
-// a record that does not parse, which loadHistory passes over.
+// no file on its way to the reply. f stays open for the records to come.
 func (j *Job) writeFirstMeta(f *os.File) error {
 	j.metaMu.Lock()
 	defer j.metaMu.Unlock()
-	_, err := f.Write(j.record(false))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	j.metaFile = f
+	return overwrite(f, j.record(false))
+}
+
+// overwrite writes record b over the one in f, in one write from its
+// start, then cuts off what is left of a longer one. Should tend die between
+// the two, the file holds b and then a tail, which loadHistory passes over:
+// it reads the first JSON value only. (A crash of the machine mid-write
+// could tear b; loadHistory passes over a record that does not parse.)
+func overwrite(f *os.File, b []byte) error {
+	_, err := f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
 	}
 	if err != nil {
 		return fmt.Errorf("write the job's record: %w", err)
@@ -140,7 +158,7 @@ func (e *Engine) loadHistory() {
 		dir := filepath.Join(e.cfg.StateDir, "jobs", d.Name())
 		b, err := os.ReadFile(filepath.Join(dir, "meta.json"))
 		var m meta
-		if err != nil || json.Unmarshal(b, &m) != nil {
+		if err != nil || json.NewDecoder(bytes.NewReader(b)).Decode(&m) != nil { // the first value: see overwrite
 			// A job whose record could not be written never ran; once
 			// surely not being started, its directory goes.
 			if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {

@@ -196,6 +196,7 @@ type Job struct {
 
 	metaMu    sync.Mutex // orders metadata writes
 	metaFinal bool       // the exit has been written
+	metaFile  *os.File   // meta.json, open from the first record to the last
 }
 
 // Info is a job's state for listing and events.
