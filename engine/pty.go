@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -350,21 +349,44 @@ var queries = [][]byte{[]byte("\x1b[c"), []byte("\x1b[0c"), []byte("\x1b[>c"), [
 
 // asksTerminal reports whether output holds a query the emulator must
 // answer. It runs on every read of a PTY job's output, so it looks at each
-// escape once (a coloured log has one every dozen bytes).
+// escape once, and at no more of it than tells a query from the rest (a
+// coloured log has an SGR every dozen bytes).
 func asksTerminal(b []byte) bool {
 	for i := bytes.IndexByte(b, 0x1b); i >= 0; {
-		if q := b[i:]; len(q) >= 3 && q[1] == '[' && strings.IndexByte("c0>56?", q[2]) >= 0 {
-			for _, want := range queries {
-				if bytes.HasPrefix(q, want) {
-					return true
-				}
-			}
+		if isQuery(b[i:]) {
+			return true
 		}
 		j := bytes.IndexByte(b[i+1:], 0x1b)
 		if j < 0 {
 			return false
 		}
 		i += 1 + j
+	}
+	return false
+}
+
+// isQuery reports whether q starts with one of queries.
+func isQuery(q []byte) bool {
+	at := func(i int) byte {
+		if i < len(q) {
+			return q[i]
+		}
+		return 0
+	}
+	if at(1) != '[' {
+		return false
+	}
+	switch at(2) {
+	case 'c':
+		return true
+	case '0':
+		return at(3) == 'c'
+	case '>':
+		return at(3) == 'c' || at(3) == '0' && at(4) == 'c'
+	case '5', '6':
+		return at(3) == 'n'
+	case '?':
+		return at(3) == '6' && at(4) == 'n'
 	}
 	return false
 }

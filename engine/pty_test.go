@@ -318,3 +318,26 @@ func TestInteractiveShell(t *testing.T) {
 		}
 	}
 }
+
+// isQuery agrees with a match of every query as a prefix, on every string
+// of up to five bytes made of what queries are made of and their kin.
+func TestIsQueryMatchesTheQueries(t *testing.T) {
+	t.Parallel()
+	alphabet := []byte("\x1b[c0>56?nm1;")
+	var walk func(b []byte)
+	walk = func(b []byte) {
+		want := false
+		for _, q := range queries {
+			want = want || bytes.HasPrefix(b, q)
+		}
+		if got := isQuery(b); got != want {
+			t.Fatalf("isQuery(%q) = %v, want %v", b, got, want)
+		}
+		if len(b) < maxQuery {
+			for _, c := range alphabet {
+				walk(append(b, c))
+			}
+		}
+	}
+	walk([]byte{0x1b})
+}
