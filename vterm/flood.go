@@ -83,7 +83,7 @@ scan:
 			if bytes.IndexByte(b[from:to], 0x1b) < 0 {
 				t.sb.push(packText(b[from:to], pen))
 			} else {
-				t.sb.push(t.packStyled(b[from:to], pen))
+				t.sb.push(packedLine{raw: string(b[from:to]), pen: pen}) // packed if read
 			}
 		}
 	}

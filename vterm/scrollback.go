@@ -18,6 +18,12 @@ type packedLine struct {
 	text  string
 	cells []uint8 // per cell: text length in bytes << 2 | width
 	runs  []styleRun
+
+	// raw, when not "", is a line as flood took it (printable ASCII with
+	// SGR and EL), in rendition pen at its start, packed only when read:
+	// most lines of a flood are pushed out of the scrollback again unread.
+	raw string
+	pen Style
 }
 
 type styleRun struct {
@@ -91,17 +97,19 @@ func (s *scrollback) clear() { s.ring, s.head = nil, 0 }
 
 func (s *scrollback) len() int { return len(s.ring) }
 
-// at returns line i, 0 being the oldest.
-func (s *scrollback) at(i int) packedLine {
-	return s.ring[(s.head+i)%len(s.ring)]
-}
-
-func (s *scrollback) lines(from, n int) []Line {
+// sbLines returns n scrollback lines from line from, 0 being the oldest,
+// packing a line flood kept raw (and keeping it packed).
+func (t *Term) sbLines(from, n int) []Line {
+	s := &t.sb
 	from = min(max(from, 0), s.len())
 	n = min(max(n, 0), s.len()-from)
 	out := make([]Line, n)
 	for i := range out {
-		out[i] = s.at(from + i).unpack()
+		k := (s.head + from + i) % len(s.ring)
+		if l := s.ring[k]; l.raw != "" {
+			s.ring[k] = t.packStyled([]byte(l.raw), l.pen)
+		}
+		out[i] = s.ring[k].unpack()
 	}
 	return out
 }
@@ -118,7 +126,7 @@ func (t *Term) ScrollbackLen() int {
 func (t *Term) ScrollbackRange(from, n int) []Line {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.sb.lines(from, n)
+	return t.sbLines(from, n)
 }
 
 // packRow packs screen row y for the scrollback.

@@ -212,7 +212,7 @@ func (t *Term) Snapshot() *Snapshot {
 func (t *Term) Scrollback() []Line {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.sb.lines(0, t.sb.len())
+	return t.sbLines(0, t.sb.len())
 }
 
 // Replay writes everything r yields into a new cols×rows terminal in
@@ -245,5 +245,5 @@ func (t *Term) History() ([]Line, *Snapshot) {
 		s = t.snapshotLocked()
 		t.snap.Store(s)
 	}
-	return t.sb.lines(0, t.sb.len()), s
+	return t.sbLines(0, t.sb.len()), s
 }
