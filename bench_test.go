@@ -18,6 +18,7 @@ import (
 
 	"tend/engine"
 	"tend/internal/testkit"
+	"tend/sandbox"
 )
 
 // BenchmarkExecRoundTrip times terminal_exec of `echo hi` through the real
@@ -57,6 +58,43 @@ func BenchmarkExecRoundTrip(b *testing.B) {
 		b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
 		b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
 		b.ReportMetric(float64(cpu.Microseconds())/float64(len(tend)), "tend-cpu-µs/call")
+	})
+}
+
+// BenchmarkExecSandboxed times terminal_exec of `echo hi` confined to its
+// workspace against the same unconfined, call by call in the same run: what
+// the sandbox costs (tend runs itself before the command, which confines
+// itself and execs it).
+//
+//	go test -run '^$' -bench ExecSandboxed -benchtime 300x .
+func BenchmarkExecSandboxed(b *testing.B) {
+	if _, err := sandbox.ABI(); err != nil {
+		b.Skip(err)
+	}
+	eachContainment(b, func(b *testing.B, cs *mcp.ClientSession, pid int) {
+		plain := map[string]any{"command": "echo hi"}
+		boxed := map[string]any{"command": "echo hi", "sandbox": "workspace"}
+		testkit.CallOK(b, cs, "terminal_exec", boxed, nil)
+		var with, without []time.Duration
+		for b.Loop() {
+			for _, c := range []struct {
+				args map[string]any
+				d    *[]time.Duration
+			}{{plain, &without}, {boxed, &with}} {
+				var env struct {
+					Stdout string `json:"stdout"`
+				}
+				t0 := time.Now()
+				testkit.CallOK(b, cs, "terminal_exec", c.args, &env)
+				*c.d = append(*c.d, time.Since(t0))
+				if env.Stdout != "hi\n" {
+					b.Fatalf("stdout %q", env.Stdout)
+				}
+			}
+		}
+		b.ReportMetric(percentile(without, .5), "plain-p50-µs")
+		b.ReportMetric(percentile(with, .5), "sandboxed-p50-µs")
+		b.ReportMetric(percentile(with, .5)/percentile(without, .5), "p50-ratio")
 	})
 }
 

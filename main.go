@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"tend/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -62,6 +64,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTUI(args, stdout, stderr)
 	}
 	switch args[0] {
+	case sandbox.Arg: // the first process of a confined job (see package sandbox)
+		err := sandbox.Main(args[1:])
+		fmt.Fprintln(stderr, "tend:", err)
+		return 126
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "serve":

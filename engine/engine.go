@@ -53,7 +53,14 @@ type Config struct {
 	// Containment says how jobs are held: a cgroup each where the machine
 	// allows (the default), or only by session, marker and subreaper.
 	Containment Containment
-	Logger      *slog.Logger
+	// Confiner is the tend binary, which confines a job's command before
+	// it runs (see package sandbox); "" runs every command unconfined and
+	// refuses a Spec.Sandbox.
+	Confiner string
+	// Writable are paths a sandboxed command may write besides its working
+	// tree and the temp dirs.
+	Writable []string
+	Logger   *slog.Logger
 }
 
 // Engine runs jobs. It is safe for concurrent use by any number of clients.

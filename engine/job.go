@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"tend/sandbox"
 	"tend/vterm"
 )
 
@@ -518,10 +519,13 @@ type Spec struct {
 	MergeStderr bool
 	PTY         bool // run on a pseudo-terminal: one stream, stdin is the terminal
 	Cols, Rows  int  // the terminal's size (default 120×40)
-	Limits      Limits
-	Timeout     time.Duration // 0: none
-	Origin      Origin
-	Foreground  bool // an exec call waits on it
+	// Sandbox confines the command and all it starts ("" or off: not;
+	// see package sandbox). It needs Config.Confiner.
+	Sandbox    sandbox.Mode
+	Limits     Limits
+	Timeout    time.Duration // 0: none
+	Origin     Origin
+	Foreground bool // an exec call waits on it
 	// Answered is a decision on this command that the agent's own user
 	// gave through its client (MCP elicitation), for the gate to apply
 	// when no person watches tend. Only tend's code sets it.
@@ -627,6 +631,12 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 		foreground: spec.Foreground, status: Running, warning: verdict.Warning, approval: verdict.Approval,
 	}
+	shell := interactiveShell(argv)
+	if argv, err = e.confine(spec, cwd, argv); err != nil {
+		j.release(true)
+		sp.meta.Close()
+		return nil, err
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = jobEnv(id, e.token, spec.Env)
@@ -634,7 +644,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 	var io jobIO
 	if spec.PTY {
 		io, err = j.ptyIO(cmd, spec)
-		j.shell = interactiveShell(argv)
+		j.shell = shell
 	} else {
 		io, err = j.pipeIO(cmd, spec)
 	}
@@ -699,6 +709,23 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		j.supervise(io)
 	}()
 	return j, nil
+}
+
+// confine returns the argv that runs argv as spec's sandbox says, through
+// Config.Confiner; a PTY job's command goes through it too, with only the
+// filter that keeps a command from typing into its own terminal (TIOCSTI).
+func (e *Engine) confine(spec Spec, cwd string, argv []string) ([]string, error) {
+	mode := spec.Sandbox
+	if mode == "" {
+		mode = sandbox.Off
+	}
+	switch {
+	case e.cfg.Confiner == "" && mode != sandbox.Off:
+		return nil, fmt.Errorf("sandbox %s: this tend cannot confine commands (it was not given its own binary)", mode)
+	case e.cfg.Confiner == "" || mode == sandbox.Off && !spec.PTY:
+		return argv, nil
+	}
+	return sandbox.Command(e.cfg.Confiner, mode, cwd, e.cfg.Writable, argv), nil
 }
 
 // hold sets up how the job's processes are held before it starts: in a

@@ -26,6 +26,7 @@ type execInput struct {
 	Description            string            `json:"description,omitempty" jsonschema:"what this command is for, shown to the person watching"`
 	PTY                    bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal (120x40): for programs that need a terminal; output is one stream (stdout)"`
 	MergeStderr            bool              `json:"merge_stderr,omitempty" jsonschema:"send stderr into stdout: one stream, in the exact order written (stderr comes back empty)"`
+	Sandbox                string            `json:"sandbox,omitempty" jsonschema:"confine the command and all it starts: off, workspace (writes only in its working tree and the temp dirs), workspace-offline (the same, and no TCP) or readonly (writes only in the temp dirs); default: the config's, off unless set"`
 }
 
 // limitsInput is [engine.Limits] on the wire.
@@ -93,6 +94,7 @@ type jobStartInput struct {
 	Name           string            `json:"name,omitempty" jsonschema:"a short name for the job"`
 	Description    string            `json:"description,omitempty" jsonschema:"what this job is for, shown to the person watching"`
 	MergeStderr    bool              `json:"merge_stderr,omitempty" jsonschema:"send stderr into stdout: one stream, in the exact order written"`
+	Sandbox        string            `json:"sandbox,omitempty" jsonschema:"confine the command and all it starts: off, workspace (writes only in its working tree and the temp dirs), workspace-offline (the same, and no TCP) or readonly (writes only in the temp dirs); default: the config's, off unless set"`
 	PTY            bool              `json:"pty,omitempty" jsonschema:"run on a pseudo-terminal"`
 	Cols           int               `json:"cols,omitempty" jsonschema:"PTY width (default 120)"`
 	Rows           int               `json:"rows,omitempty" jsonschema:"PTY height (default 40)"`
@@ -180,9 +182,14 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	if err != nil {
 		return fail[*execOutput](err)
 	}
+	mode, err := s.confinement(in.Sandbox)
+	if err != nil {
+		return fail[*execOutput](err)
+	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
 		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY, Limits: in.Limits.engine(), MergeStderr: in.MergeStderr,
+		Sandbox: mode,
 	}
 	if in.Stdin != nil {
 		spec.Stdin = []byte(*in.Stdin)
@@ -328,10 +335,14 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	if err != nil {
 		return fail[jobStartOutput](fmt.Errorf("startup_wait_sec: %w", err))
 	}
+	mode, err := s.confinement(in.Sandbox)
+	if err != nil {
+		return fail[jobStartOutput](err)
+	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Name: in.Name, Description: in.Description,
 		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
-		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows, Limits: in.Limits.engine(),
+		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows, Limits: in.Limits.engine(), Sandbox: mode,
 	}
 	if q, err := s.askUser(req, &spec); q != nil || err != nil {
 		return q, jobStartOutput{}, err

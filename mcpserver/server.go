@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/engine"
+	"tend/sandbox"
 )
 
 // Options configure [New].
@@ -29,6 +30,9 @@ type Options struct {
 	// client that declared elicitation is then asked to put the question
 	// to its own user.
 	WouldAsk func(command, cwd string, origin engine.Origin) (reasons []string, ask bool)
+	// Sandbox is how an agent's command is confined when its call does not
+	// say (the config's jobs.sandbox; "": off).
+	Sandbox sandbox.Mode
 }
 
 // Engine is what the tools need of the engine; *engine.Engine is one.
@@ -47,7 +51,8 @@ type Server struct {
 	*mcp.Server
 	e             Engine
 	wouldAsk      func(command, cwd string, origin engine.Origin) ([]string, bool)
-	key           [32]byte // signs the state of a question put to a client
+	sandbox       sandbox.Mode // the default
+	key           [32]byte     // signs the state of a question put to a client
 	progressEvery time.Duration
 	activity      *Activity
 	handles       handles
@@ -79,6 +84,7 @@ func New(e Engine, opts Options) *Server {
 	s := &Server{
 		e:             e,
 		wouldAsk:      opts.WouldAsk,
+		sandbox:       opts.Sandbox,
 		key:           newKey(),
 		progressEvery: cmp.Or(opts.ProgressEvery, 5*time.Second),
 		sessions:      map[*mcp.ServerSession]string{},
@@ -169,6 +175,14 @@ func (s *Server) sessionID(ss *mcp.ServerSession) string {
 
 // ok is a result whose structured content is out.
 func ok[T any](out T) (*mcp.CallToolResult, T, error) { return nil, out, nil }
+
+// confinement is the sandbox a call asked for, or the default.
+func (s *Server) confinement(asked string) (sandbox.Mode, error) {
+	if asked == "" {
+		return s.sandbox, nil
+	}
+	return sandbox.Parse(asked)
+}
 
 // fail is a tool error: the client sees isError with the sentence, and what
 // to do about it.

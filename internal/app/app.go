@@ -27,6 +27,7 @@ import (
 	"tend/internal/config"
 	"tend/mcpserver"
 	"tend/policy"
+	"tend/sandbox"
 )
 
 // Options configure [Open].
@@ -91,9 +92,11 @@ func Open(o Options) (*App, error) {
 			g.approvals.Timeout = t
 		}
 	}
+	self, _ := os.Executable() // tend confines a job's command by running itself before it
 	e, err := engine.New(engine.Config{
 		StateDir: o.StateDir, Grace: o.Grace, MaxJobs: o.MaxJobs, MaxPTYs: o.Config.Jobs.MaxPTYs,
 		Containment: engine.Containment(o.Config.Jobs.Containment), Logger: logger, Gate: g.check,
+		Confiner: self, Writable: o.Config.Jobs.Writable,
 	})
 	if err != nil {
 		log.Close()
@@ -104,7 +107,7 @@ func Open(o Options) (*App, error) {
 		Approvals: g.approvals, stateDir: o.StateDir, logger: logger, audit: log,
 		notify: o.Config.Notify.Command, gate: g, followed: make(chan struct{}),
 	}
-	opts := mcpserver.Options{Version: o.Version, Headless: o.Headless}
+	opts := mcpserver.Options{Version: o.Version, Headless: o.Headless, Sandbox: sandbox.Mode(o.Config.Jobs.Sandbox)}
 	if g.approvals == nil {
 		opts.WouldAsk = a.WouldAsk
 	}

@@ -16,6 +16,7 @@ import (
 	"tend/engine"
 	"tend/keymap"
 	"tend/policy"
+	"tend/sandbox"
 )
 
 // Config is the config file. Every field is optional; flags given on the
@@ -41,6 +42,8 @@ import (
 //	max_jobs = 64
 //	max_ptys = 16
 //	containment = "auto"           # auto | cgroup | subreaper (tend doctor says which is in force)
+//	sandbox = "off"                # an agent's command: off | workspace | workspace-offline | readonly
+//	writable = ["/home/me/.cache"] # a sandboxed command may write here too
 //
 //	[keys.jobs]                    # group → action → keys (the README lists them)
 //	kill = ["X"]
@@ -103,6 +106,11 @@ type Jobs struct {
 	MaxJobs     int      `toml:"max_jobs"`
 	MaxPTYs     int      `toml:"max_ptys"`
 	Containment string   `toml:"containment"`
+	// Sandbox is how an agent's command is confined unless its call says
+	// (off, workspace, workspace-offline, readonly); Writable are paths a
+	// confined command may write besides its working tree and temp dirs.
+	Sandbox  string   `toml:"sandbox"`
+	Writable []string `toml:"writable"`
 }
 
 // Duration reads "5s", "10m" and the like.
@@ -209,6 +217,14 @@ func (c Config) check() error {
 	}
 	if _, err := engine.ParseContainment(c.Jobs.Containment); err != nil {
 		return fmt.Errorf("jobs.%w", err)
+	}
+	if _, err := sandbox.Parse(c.Jobs.Sandbox); err != nil {
+		return fmt.Errorf("jobs.%w", err)
+	}
+	for _, p := range c.Jobs.Writable {
+		if !filepath.IsAbs(p) {
+			return fmt.Errorf("jobs.writable: %q is not an absolute path", p)
+		}
 	}
 	return nil
 }

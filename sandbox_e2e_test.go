@@ -1,0 +1,135 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tend/internal/testkit"
+	"tend/sandbox"
+)
+
+// A sandboxed command writes only where its mode lets it, through the real
+// binary: in its working tree under workspace, nowhere but the temp dirs
+// under readonly, and with no TCP under workspace-offline; a grandchild in
+// a session of its own is as confined. The places written to are under
+// the home directory, outside every temp dir.
+func TestSandboxOverMCP(t *testing.T) {
+	t.Parallel()
+	if abi, err := sandbox.ABI(); err != nil || abi < 4 {
+		t.Skipf("needs Landlock ABI 4: %d %v", abi, err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.MkdirTemp(home, ".tend-sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	tree, outside := filepath.Join(root, "tree"), filepath.Join(root, "outside")
+	for _, d := range []string{tree, outside, filepath.Join(outside, "keep")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServer(t, "")
+	exec := func(mode, command string) envelope {
+		t.Helper()
+		var env envelope
+		testkit.CallOK(t, s.cs, "terminal_exec", map[string]any{"command": command, "cwd": tree, "sandbox": mode}, &env)
+		if env.ExitCode == nil {
+			t.Fatalf("%s: no exit code: %+v", command, env)
+		}
+		return env
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+
+	if env := exec("workspace", "touch ../outside/file"); *env.ExitCode == 0 || exists(filepath.Join(outside, "file")) {
+		t.Errorf("workspace wrote outside its tree: %+v", env)
+	}
+	if env := exec("workspace", "touch ./inside && mkdir -p build/x && rm -rf build"); *env.ExitCode != 0 || !exists(filepath.Join(tree, "inside")) {
+		t.Errorf("workspace could not write in its tree: %+v", env)
+	}
+	if env := exec("workspace", "rm -rf ../outside/keep"); *env.ExitCode == 0 || !exists(filepath.Join(outside, "keep")) {
+		t.Errorf("workspace removed a directory outside its tree: %+v", env)
+	}
+	if env := exec("workspace", "setsid -w sh -c 'touch ../outside/grandchild'; nohup touch ../outside/nohup 2>/dev/null; echo done"); exists(filepath.Join(outside, "grandchild")) || exists(filepath.Join(outside, "nohup")) || !strings.Contains(env.Stdout, "done") {
+		t.Errorf("a grandchild escaped the workspace: %+v", env)
+	}
+	if env := exec("", "touch ../outside/unconfined"); *env.ExitCode != 0 || !exists(filepath.Join(outside, "unconfined")) {
+		t.Errorf("unconfined (the default) could not write: %+v", env)
+	}
+
+	if env := exec("readonly", "touch ./ro"); *env.ExitCode == 0 || exists(filepath.Join(tree, "ro")) {
+		t.Errorf("readonly wrote in its tree: %+v", env)
+	}
+	tmp := filepath.Join(os.TempDir(), "tend-sandbox-"+testkit.NewMark())
+	t.Cleanup(func() { os.Remove(tmp) })
+	if env := exec("readonly", "touch "+tmp); *env.ExitCode != 0 {
+		t.Errorf("readonly could not write a temp file: %+v", env)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected", ln.Addr().(*net.TCPAddr).Port)
+	if env := exec("workspace-offline", connect); *env.ExitCode == 0 || strings.Contains(env.Stdout, "connected") {
+		t.Errorf("workspace-offline connected: %+v", env)
+	}
+	if env := exec("workspace", connect); *env.ExitCode != 0 || !strings.Contains(env.Stdout, "connected") {
+		t.Errorf("workspace (online) did not connect: %+v", env)
+	}
+	if env := exec("workspace-offline", "touch ../outside/offline"); *env.ExitCode == 0 || exists(filepath.Join(outside, "offline")) {
+		t.Errorf("workspace-offline wrote outside its tree: %+v", env)
+	}
+
+	res := s.call(t, "terminal_exec", map[string]any{"command": "true", "sandbox": "everywhere"}, nil)
+	if !res.IsError || !strings.Contains(testkit.Text(res), "workspace-offline") {
+		t.Errorf("an unknown sandbox: %s", testkit.Text(res))
+	}
+}
+
+// A command in a persistent shell cannot push a line into the shell's own
+// input (TIOCSTI): the probe is refused, and the line it tried to inject
+// never runs.
+func TestShellRefusesTerminalInjection(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open)
+	probe := `python3 -c 'import fcntl, termios
+try:
+    [fcntl.ioctl(0, termios.TIOCSTI, c) for c in "echo INJECTED-$((6*7))\n"]
+    print("pushed")
+except OSError as e:
+    print("refused", e.errno)'`
+	var out struct {
+		Output string `json:"output"`
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": probe}, &out)
+	if !strings.Contains(out.Output, "refused 1") {
+		t.Fatalf("probe: %q", out.Output)
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "echo after"}, &out)
+	if strings.Contains(out.Output, "INJECTED-42") || !strings.Contains(out.Output, "after") {
+		t.Fatalf("after the probe: %q", out.Output)
+	}
+}
