@@ -712,8 +712,10 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 }
 
 // confine returns the argv that runs argv as spec's sandbox says, through
-// Config.Confiner; a PTY job's command goes through it too, with only the
-// filter that keeps a command from typing into its own terminal (TIOCSTI).
+// Config.Confiner. An agent's PTY job goes through it too, with only the
+// filter that keeps a command from typing into its own terminal (TIOCSTI);
+// a person's is left as it is, since the filter needs no_new_privs, under
+// which sudo and other setuid programs cannot raise privileges.
 func (e *Engine) confine(spec Spec, cwd string, argv []string) ([]string, error) {
 	mode := spec.Sandbox
 	if mode == "" {
@@ -722,7 +724,7 @@ func (e *Engine) confine(spec Spec, cwd string, argv []string) ([]string, error)
 	switch {
 	case e.cfg.Confiner == "" && mode != sandbox.Off:
 		return nil, fmt.Errorf("sandbox %s: this tend cannot confine commands (it was not given its own binary)", mode)
-	case e.cfg.Confiner == "" || mode == sandbox.Off && !spec.PTY:
+	case e.cfg.Confiner == "" || mode == sandbox.Off && (!spec.PTY || spec.Origin.IsPerson()):
 		return argv, nil
 	}
 	return sandbox.Command(e.cfg.Confiner, mode, cwd, e.cfg.Writable, argv), nil

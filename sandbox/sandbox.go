@@ -74,11 +74,17 @@ func Main(args []string) error {
 	}
 	// Filters and Landlock domains are a thread's; the exec is from this one.
 	runtime.LockOSThread()
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	err = unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+	if err != nil {
+		err = fmt.Errorf("sandbox: no_new_privs: %w", err)
+	} else {
+		err = denyTerminalInput()
 	}
-	if err := denyTerminalInput(); err != nil {
+	switch {
+	case err != nil && mode != Off:
 		return err
+	case err != nil: // only the filter was asked for: run, and say so
+		fmt.Fprintf(os.Stderr, "tend: %v; this command could type into its own terminal\n", err)
 	}
 	if mode != Off {
 		if err := restrict(mode, rw); err != nil {
