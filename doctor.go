@@ -11,6 +11,7 @@ import (
 	"tend/engine"
 	"tend/internal/app"
 	"tend/internal/discovery"
+	"tend/sandbox"
 )
 
 // runDoctor is `tend doctor`: what this machine and config give tend, and
@@ -50,6 +51,15 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
              tend. Run it where it may make cgroups: as root, or in a systemd scope with
              delegation: systemd-run --user --scope -p Delegate=yes tend`)
 	}
+	if abi, err := sandbox.ABI(); err != nil {
+		fmt.Fprintln(stdout, "sandbox:     none:", err, "(a call with sandbox fails; jobs run unconfined)")
+	} else {
+		offline := "workspace-offline too"
+		if abi < 4 {
+			offline = "not workspace-offline (TCP rules need ABI 4)"
+		}
+		fmt.Fprintf(stdout, "sandbox:     Landlock ABI %d: workspace and readonly, %s; %s\n", abi, offline, jobsSandbox(c.cfg.Jobs.Sandbox))
+	}
 	switch err := app.Available(c.stateDir); {
 	case err == nil:
 		fmt.Fprintln(stdout, "state dir:  ", c.stateDir, "(ours, 0700; no tend serves it)")
@@ -68,4 +78,12 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// jobsSandbox says what the config makes of an agent's command.
+func jobsSandbox(mode string) string {
+	if mode == "" || mode == string(sandbox.Off) {
+		return "agents' commands run unconfined unless they ask (jobs.sandbox = off)"
+	}
+	return "agents' commands run " + mode + " unless they ask otherwise (jobs.sandbox)"
 }

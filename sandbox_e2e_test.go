@@ -99,6 +99,21 @@ func TestSandboxOverMCP(t *testing.T) {
 		t.Errorf("workspace-offline wrote outside its tree: %+v", env)
 	}
 
+	var list struct {
+		Jobs []struct {
+			Command string `json:"command"`
+			Sandbox string `json:"sandbox"`
+		} `json:"jobs"`
+	}
+	testkit.CallOK(t, s.cs, "terminal_job_manage", map[string]any{"action": "list", "limit": 0}, &list)
+	said := map[string]string{}
+	for _, j := range list.Jobs {
+		said[j.Command] = j.Sandbox
+	}
+	if said["touch ./ro"] != "readonly" || said["touch ../outside/offline"] != "workspace-offline" || said["touch ../outside/unconfined"] != "" {
+		t.Errorf("the list says the sandboxes %q", said)
+	}
+
 	res := s.call(t, "terminal_exec", map[string]any{"command": "true", "sandbox": "everywhere"}, nil)
 	if !res.IsError || !strings.Contains(testkit.Text(res), "workspace-offline") {
 		t.Errorf("an unknown sandbox: %s", testkit.Text(res))

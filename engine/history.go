@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"tend/sandbox"
 )
 
 // meta is a job's metadata file (jobs/<id>/meta.json): written before the
@@ -32,6 +34,7 @@ type meta struct {
 	Cgroup      string     `json:"cgroup,omitempty"`
 	Merged      bool       `json:"merged,omitempty"`
 	PTY         bool       `json:"pty,omitempty"`
+	Sandbox     string     `json:"sandbox,omitempty"`
 	Cols        int        `json:"cols,omitempty"`
 	Rows        int        `json:"rows,omitempty"`
 	Started     time.Time  `json:"started"`
@@ -116,7 +119,7 @@ func (j *Job) record(final bool) []byte {
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
 		Origin: metaOrigin{j.Origin.Client, j.Origin.Version, j.Origin.Session, j.Origin.Tool, j.Origin.person, j.Origin.Agent},
 		Pid:    j.pid, PidStart: j.leader.start, Owner: j.e.self.pid, OwnerStart: j.e.self.start,
-		Token: j.e.token, Merged: j.merged, PTY: j.pty, Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
+		Token: j.e.token, Merged: j.merged, PTY: j.pty, Sandbox: string(j.sandbox), Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
 		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
 	}
 	if j.cg != nil {
@@ -190,7 +193,7 @@ func (e *Engine) loadHistory() {
 			ID: m.ID, Name: m.Name, Command: m.Command, Description: m.Description, Cwd: m.Cwd,
 			Origin:  Origin{m.Origin.Client, m.Origin.Version, m.Origin.Session, m.Origin.Tool, m.Origin.Agent, m.Origin.Person},
 			Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
-			pid: m.Pid, merged: m.Merged, pty: m.PTY, cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
+			pid: m.Pid, merged: m.Merged, pty: m.PTY, sandbox: sandbox.Mode(m.Sandbox), cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
 			warning: m.Warning, note: m.Note, lost: m.Lost, lostWhy: m.LostWhy,
 		}

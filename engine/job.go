@@ -162,6 +162,7 @@ type Job struct {
 	streams   map[Stream]source // stdout, stderr, merged (an interleave of the two)
 	merged    bool              // stderr shares stdout's pipe
 	pty       bool              // runs on a pseudo-terminal: one stream, the terminal's
+	sandbox   sandbox.Mode      // how its command is confined ("": not)
 	shell     bool              // a PTY job of an interactive shell (interactiveShell)
 	ptmx      *os.File          // the PTY master while the job runs
 	sizeMu    sync.Mutex        // serialises resizes
@@ -229,6 +230,9 @@ type Info struct {
 	Warning    string
 	Note       string    // what tend noticed about it (a descendant kept its output open …)
 	Approval   *Approval // a person's decision that let it run
+	// Sandbox is how the job's command is confined ("": not; see
+	// package sandbox).
+	Sandbox sandbox.Mode
 	// Lost is how many bytes of its output are kept nowhere, and LostWhy
 	// says why (a full disk, a failed write, the log cap): never silent.
 	Lost    int64
@@ -243,7 +247,7 @@ func (j *Job) Info() Info {
 		ID: j.ID, Name: j.Name, Command: j.Command, Description: j.Description, Cwd: j.Cwd,
 		Origin: j.Origin, Pid: j.pid, Status: j.status, Signal: j.signal,
 		StartedAt: j.Started, Foreground: j.foreground && j.status == Running, PTY: j.pty,
-		Warning: j.warning, Note: j.note, Approval: j.approval,
+		Warning: j.warning, Note: j.note, Approval: j.approval, Sandbox: j.sandbox,
 	}
 	end := time.Now()
 	if j.status != Running {
@@ -632,6 +636,9 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		foreground: spec.Foreground, status: Running, warning: verdict.Warning, approval: verdict.Approval,
 	}
 	shell := interactiveShell(argv)
+	if spec.Sandbox != sandbox.Off {
+		j.sandbox = spec.Sandbox
+	}
 	if argv, err = e.confine(spec, cwd, argv); err != nil {
 		j.release(true)
 		sp.meta.Close()

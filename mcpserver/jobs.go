@@ -82,6 +82,7 @@ type jobInfo struct {
 	StdoutBytes     int64        `json:"stdout_bytes"`
 	StderrBytes     int64        `json:"stderr_bytes"`
 	PTY             bool         `json:"pty,omitempty"`
+	Sandbox         string       `json:"sandbox,omitempty" jsonschema:"how the command is confined (workspace, workspace-offline, readonly); absent: not"`
 	WaitingForInput bool         `json:"waiting_for_input,omitempty"`
 	Foreground      bool         `json:"foreground,omitempty"`
 	Warning         string       `json:"warning,omitempty"`
@@ -109,7 +110,7 @@ func jobInfoOf(in engine.Info) jobInfo {
 		ID: in.ID, Name: in.Name, Command: in.Command, Description: in.Description, Cwd: in.Cwd,
 		Origin: originInfo{o.Client, o.Version, o.Session, o.Tool, o.Agent}, Pid: in.Pid, Status: in.Status.String(),
 		ExitCode: in.ExitCode, Signal: in.Signal, StartedAt: in.StartedAt, RuntimeMs: in.RuntimeMs,
-		StdoutBytes: in.StdoutBytes, StderrBytes: in.StderrBytes, PTY: in.PTY,
+		StdoutBytes: in.StdoutBytes, StderrBytes: in.StderrBytes, PTY: in.PTY, Sandbox: string(in.Sandbox),
 		WaitingForInput: in.WaitingForInput, Foreground: in.Foreground, Warning: in.Warning, Note: in.Note,
 		LostBytes: in.Lost, LostReason: in.LostWhy,
 	}

@@ -284,6 +284,9 @@ func (m *Model) renderPane(w, h int) []string {
 	if size := p.termSize(); size != "" {
 		meta2 += st.Muted.Render(" · pty " + size)
 	}
+	if in.Sandbox != "" {
+		meta2 += st.Muted.Render(" · sandbox ") + st.Base.Render(string(in.Sandbox))
+	}
 	if in.Foreground {
 		meta2 += st.Accent.Render(" · an agent is waiting on it: " + keyName(m.c.Keys.Jobs.Background) + " backgrounds it")
 	}
