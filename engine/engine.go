@@ -375,9 +375,7 @@ func emptied(dir string) string {
 		os.RemoveAll(dir)
 		return ""
 	}
-	for _, name := range []string{"pty.log", "meta.json.tmp"} {
-		os.Remove(filepath.Join(dir, name))
-	}
+	os.Remove(filepath.Join(dir, "pty.log")) // a PTY job's; the next may not be one
 	return dir
 }
 

@@ -58,42 +58,22 @@ type metaOrigin struct {
 	Agent   string `json:"agent,omitempty"`
 }
 
-// writeMeta writes the job's metadata; final is the write at exit, after
-// which no earlier write may land. A job that runs writes it over its first
-// record, in the file it keeps open (no file is made per write); one loaded
-// from history, in a new file renamed over the old.
-func (j *Job) writeMeta(final bool) error {
-	j.metaMu.Lock()
-	defer j.metaMu.Unlock()
-	if j.metaFinal {
-		return nil
-	}
-	j.metaFinal = final
-	b := j.record(final)
-	if f := j.metaFile; f != nil {
-		if final {
-			j.metaFile = nil
-			defer f.Close()
-		}
-		return overwrite(f, b)
-	}
-	path := filepath.Join(j.dir, "meta.json")
-	tmp := path + ".tmp"
-	if err := writeNew(tmp, b); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write the job's record: %w", err)
-	}
-	return os.Rename(tmp, path)
+// writeFirstMeta writes the job's first record, the one with its pid, into
+// the empty meta.json its directory was made with (metaFile), so a start
+// creates no file on its way to the reply. The file stays open for the
+// last record. It runs before the job's supervisor starts, which writes
+// the last.
+func (j *Job) writeFirstMeta() error {
+	return overwrite(j.metaFile, j.record(false))
 }
 
-// writeFirstMeta writes the job's first record, the one with its pid, into
-// f: the empty meta.json its directory was made with, so a start creates
-// no file on its way to the reply. f stays open for the records to come.
-func (j *Job) writeFirstMeta(f *os.File) error {
-	j.metaMu.Lock()
-	defer j.metaMu.Unlock()
-	j.metaFile = f
-	return overwrite(f, j.record(false))
+// writeLastMeta writes the job's record at its exit over the first, in the
+// file kept open since, and closes it.
+func (j *Job) writeLastMeta() error {
+	f := j.metaFile
+	j.metaFile = nil
+	defer f.Close()
+	return overwrite(f, j.record(true))
 }
 
 // overwrite writes record b over the one in f, in one write from its
@@ -132,20 +112,6 @@ func (j *Job) record(final bool) []byte {
 	}
 	b, _ := json.MarshalIndent(m, "", "  ")
 	return b
-}
-
-// writeNew writes b to a file at path (replacing it), failing rather than
-// leaving a short one, and without following a link there.
-func writeNew(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // loadHistory shows the jobs of earlier engines as finished jobs with

@@ -196,9 +196,7 @@ type Job struct {
 	lost       int64     // from history: the bytes its engine reported lost
 	lostWhy    string
 
-	metaMu    sync.Mutex // orders metadata writes
-	metaFinal bool       // the exit has been written
-	metaFile  *os.File   // meta.json, open from the first record to the last
+	metaFile *os.File // meta.json, open from the first record to the last
 }
 
 // Info is a job's state for listing and events.
@@ -634,14 +632,15 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		Origin: spec.Origin, e: e, dir: sp.dir, merged: spec.MergeStderr,
 		streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 		foreground: spec.Foreground, status: Running, warning: verdict.Warning, approval: verdict.Approval,
+		metaFile: sp.meta,
 	}
 	shell := interactiveShell(argv)
 	if spec.Sandbox != sandbox.Off {
 		j.sandbox = spec.Sandbox
 	}
 	if argv, err = e.confine(spec, cwd, argv); err != nil {
+		j.metaFile.Close() // it never started
 		j.release(true)
-		sp.meta.Close()
 		return nil, err
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -656,7 +655,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		io, err = j.pipeIO(cmd, spec)
 	}
 	if err != nil {
-		sp.meta.Close()
+		j.metaFile.Close() // it never started
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -665,7 +664,7 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		if j.in != nil {
 			j.in.Abort()
 		}
-		sp.meta.Close()
+		j.metaFile.Close() // it never started
 		j.release(true)
 		return nil, fmt.Errorf("start job: %w", err)
 	}
@@ -695,13 +694,13 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		if j.cg != nil {
 			j.cg.remove()
 		}
-		sp.meta.Close()
+		j.metaFile.Close() // it never started
 		j.release(true)
 		return nil, fmt.Errorf("start %q: %w", spec.Command, err)
 	}
 	// The record with the pid is on disk before anyone hears of the job:
 	// should tend die from here on, the next one lists it as lost.
-	if err := j.writeFirstMeta(sp.meta); err != nil {
+	if err := j.writeFirstMeta(); err != nil {
 		e.logger.Warn("a crash of tend now would leave this job to be found by its marker only", "job", j.ID, "why", err)
 	}
 	if spec.Timeout > 0 {
@@ -928,6 +927,11 @@ func (j *Job) finish(waitErr error) {
 	}
 	j.mu.Unlock()
 	j.closeStreams()
+	// Its record says how it ended before anyone hears it did: from then
+	// on Remove, or retention recycling its directory, may come.
+	if err := j.writeLastMeta(); err != nil {
+		j.e.logger.Warn("the job's exit is not recorded on disk", "job", j.ID, "why", err)
+	}
 	j.e.mu.Lock() // its place is free before anyone hears it ended
 	j.e.running--
 	if j.pty {
@@ -939,9 +943,6 @@ func (j *Job) finish(waitErr error) {
 		j.cg.remove()
 	}
 	j.e.publish(JobExited, j)
-	if err := j.writeMeta(true); err != nil {
-		j.e.logger.Warn("the job's exit is not recorded on disk", "job", j.ID, "why", err)
-	}
 	j.e.retain()
 	j.e.ring()
 }
