@@ -463,7 +463,7 @@ func (j *Job) Signal(sig syscall.Signal) error {
 // prompt, which waits for a command rather than on a question.
 func (j *Job) waitingLocked() (waiting, idle bool) {
 	last := j.lastOut.Load()
-	if last == 0 || time.Since(time.Unix(0, last)) < j.e.cfg.Quiet {
+	if last == 0 || time.Since(time.Unix(0, last)) < j.e.cfg.Quiet || j.unread() {
 		return false, false
 	}
 	if j.atOwnPrompt() {

@@ -71,3 +71,20 @@ func (j *Job) atOwnPrompt() bool {
 	}
 	return pgrp == j.pid
 }
+
+// unread reports whether a terminal job has output its reader has not taken
+// yet: quiet since the last read is not quiet when the reader is behind.
+func (j *Job) unread() bool {
+	if j.ptmx == nil {
+		return false
+	}
+	rc, err := j.ptmx.SyscallConn()
+	if err != nil {
+		return false
+	}
+	n := 0
+	if rc.Control(func(fd uintptr) { n, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) }) != nil || err != nil {
+		return false
+	}
+	return n > 0
+}
