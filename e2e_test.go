@@ -59,8 +59,15 @@ type server struct {
 
 func startServer(t *testing.T, version string, args ...string) *server {
 	t.Helper()
+	return startServerEnv(t, version, nil, args...)
+}
+
+// startServerEnv is startServer with env added to tend's environment.
+func startServerEnv(t *testing.T, version string, env []string, args ...string) *server {
+	t.Helper()
 	state := t.TempDir()
 	cmd := exec.Command(tendBin, append([]string{"mcp", "-state-dir", state, "-grace", "300ms"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = &testWriter{t: t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1.2.3"}, nil)
 	testkit.CheckResults(t, client)

@@ -61,6 +61,11 @@ func TestSandboxOverMCP(t *testing.T) {
 	if env := exec("workspace", "setsid -w sh -c 'touch ../outside/grandchild'; nohup touch ../outside/nohup 2>/dev/null; echo done"); exists(filepath.Join(outside, "grandchild")) || exists(filepath.Join(outside, "nohup")) || !strings.Contains(env.Stdout, "done") {
 		t.Errorf("a grandchild escaped the workspace: %+v", env)
 	}
+	var escape envelope // the job's TMPDIR is the agent's to set: it widens nothing
+	testkit.CallOK(t, s.cs, "terminal_exec", map[string]any{"command": "touch \"$TMPDIR/tmpdir\"", "cwd": tree, "sandbox": "workspace", "env": map[string]string{"TMPDIR": outside}}, &escape)
+	if exists(filepath.Join(outside, "tmpdir")) {
+		t.Errorf("a job's own TMPDIR let it write outside its tree: %+v", escape)
+	}
 	if env := exec("", "touch ../outside/unconfined"); *env.ExitCode != 0 || !exists(filepath.Join(outside, "unconfined")) {
 		t.Errorf("unconfined (the default) could not write: %+v", env)
 	}
@@ -146,5 +151,75 @@ except OSError as e:
 	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "echo after"}, &out)
 	if strings.Contains(out.Output, "INJECTED-42") || !strings.Contains(out.Output, "after") {
 		t.Fatalf("after the probe: %q", out.Output)
+	}
+}
+
+// With approval.sandbox, a command held only for what it would delete
+// outside its working tree runs in the sandbox instead of waiting for a
+// person: the deletion is refused, the directory is intact, and the agent
+// is told why in a sentence it can act on; the same tend without the
+// setting (and no person watching, held commands denied) does not run it
+// at all. What is not held (rm -rf ./build) just runs; what a sandbox
+// could not contain (deleting a parent of the tree) is still denied.
+func TestSandboxInsteadOfAsking(t *testing.T) {
+	t.Parallel()
+	if err := sandbox.Enforces(sandbox.Workspace); err != nil {
+		t.Skip(err)
+	}
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := os.MkdirTemp(realHome, ".tend-sandbox-home-") // outside every temp dir
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
+	tree := filepath.Join(home, "project")
+	for _, d := range []string{filepath.Join(home, "x", "keep"), filepath.Join(tree, "build", "obj")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home}
+	deny := "[approval]\nheadless = \"deny\"\n"
+	type result struct {
+		envelope
+		Approval *struct {
+			Decision string `json:"decision"`
+			By       string `json:"by"`
+		} `json:"approval"`
+	}
+	exec := func(s *server, command string) result {
+		t.Helper()
+		var r result
+		testkit.CallOK(t, s.cs, "terminal_exec", map[string]any{"command": command, "cwd": tree}, &r)
+		return r
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+
+	plain := startServerEnv(t, "", env, "-config", testkit.WriteFile(t, "config.toml", deny))
+	if r := exec(plain, "rm -rf ~/x"); r.SemanticStatus != "denied" {
+		t.Fatalf("without approval.sandbox, a held command with no one to approve it ran: %+v", r)
+	}
+
+	s := startServerEnv(t, "", env, "-config", testkit.WriteFile(t, "config.toml", deny+"sandbox = \"workspace\"\n"))
+	r := exec(s, "rm -rf ~/x")
+	if r.Approval == nil || r.Approval.Decision != "sandboxed" || r.ExitCode == nil || *r.ExitCode == 0 {
+		t.Fatalf("rm -rf ~/x did not run, and fail, in the sandbox: %+v %+v", r, r.Approval)
+	}
+	if !exists(filepath.Join(home, "x", "keep")) {
+		t.Fatal("~/x was removed")
+	}
+	for _, want := range []string{"workspace sandbox", "refused", "ask the person"} {
+		if !strings.Contains(r.SemanticMessage, want) {
+			t.Errorf("the agent is told %q, without %q", r.SemanticMessage, want)
+		}
+	}
+	if r := exec(s, "rm -rf ./build"); r.ExitCode == nil || *r.ExitCode != 0 || r.Approval != nil || exists(filepath.Join(tree, "build")) {
+		t.Errorf("rm -rf ./build: %+v", r)
+	}
+	if r := exec(s, "rm -rf ~"); r.SemanticStatus != "denied" || !exists(tree) {
+		t.Errorf("a deletion that would empty the working tree first was not left to a person: %+v", r)
 	}
 }

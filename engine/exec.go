@@ -11,8 +11,10 @@ import (
 
 // Approval records a person's decision on a held command.
 type Approval struct {
-	Required bool   // a person was asked (false: a prefix they allowed earlier let it run)
-	Decision string // "allow", "deny", or "withdrawn" (the call ended before an answer)
+	Required bool // a person was asked (false: a prefix they allowed earlier let it run)
+	// Decision is "allow", "deny", "withdrawn" (the call ended before an
+	// answer) or "sandboxed" (it ran confined instead of asking anyone).
+	Decision string
 	By       string // who decided: the person, the timeout, an allowed prefix
 	Reason   string // the person's reason, for a denial
 	WaitedMs int64

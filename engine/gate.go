@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+
+	"tend/sandbox"
 )
 
 // Gate decides, before a command runs, whether it may: it can attach a
@@ -21,14 +23,20 @@ type GateRequest struct {
 	// StdinForwarded says it reads what another program sends at run time.
 	Stdin          []byte
 	StdinForwarded bool
+	// Confinable says the command can be run in a sandbox instead of
+	// waiting for a person (a job's start, not a line typed into a shell
+	// that runs); Sandbox is the one it asked for, if any.
+	Confinable bool
+	Sandbox    sandbox.Mode
 }
 
 // Verdict is a gate's answer.
 type Verdict struct {
-	Warning  string    // shown with the result (e.g. why the command is destructive)
-	Deny     string    // non-empty: do not run it, for this reason
-	Approval *Approval // set when a person was asked
-	Command  string    // non-empty: run this instead (a person edited the command)
+	Warning  string       // shown with the result (e.g. why the command is destructive)
+	Deny     string       // non-empty: do not run it, for this reason
+	Approval *Approval    // set when a person was asked
+	Command  string       // non-empty: run this instead (a person edited the command)
+	Sandbox  sandbox.Mode // non-empty: run it confined so (instead of asking a person)
 }
 
 // ErrDenied is wrapped by the error of a command the gate refused.

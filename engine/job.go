@@ -578,9 +578,12 @@ func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd stri
 		return argv, cwd, v, nil
 	}
 	v = e.cfg.Gate(ctx, GateRequest{Command: spec.Command, Cwd: cwd, Origin: spec.Origin, Description: spec.Description, Answered: spec.Answered,
-		Stdin: spec.Stdin, StdinForwarded: spec.StdinForwarded})
+		Stdin: spec.Stdin, StdinForwarded: spec.StdinForwarded, Confinable: e.cfg.Confiner != "", Sandbox: spec.Sandbox})
 	if v.Deny != "" {
 		return nil, "", v, &DeniedError{Reason: v.Deny, Approval: v.Approval}
+	}
+	if v.Sandbox != "" {
+		spec.Sandbox = v.Sandbox
 	}
 	if v.Command != "" && v.Command != spec.Command {
 		spec.Command = v.Command

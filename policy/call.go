@@ -338,6 +338,9 @@ var fetchers = map[string]bool{
 // flag raises this invocation's class.
 func (iv *inv) flag(class Class, reason string) { iv.c.flag(iv.idx, class, reason) }
 
+// flagWrite holds this invocation for writing, moving or deleting t.
+func (iv *inv) flagWrite(t target, reason string) { iv.c.flagWrite(iv.idx, t, reason) }
+
 // exec classifies args as a command run by this one (sudo, env, xargs …),
 // with the same stdin.
 func (iv *inv) exec(args []arg) {

@@ -98,6 +98,13 @@ type Command struct {
 	match   []string // Argv with unexpandable words replaced by unknownWord
 	dropped int      // reasons past maxReasonsPerCommand
 
+	// Writes are the paths (and all under them) a Destructive command
+	// writes, truncates, moves or deletes, when that is all it is held for;
+	// loose says it is held for something else too (or instead), which a
+	// sandbox that refuses those writes would not stop.
+	Writes []string
+	loose  bool
+
 	vetted bool   // known to be safe for ModeUnknown (see known.go)
 	doubt  string // why not, when vetted is false; "" = see Doubt
 }

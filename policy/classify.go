@@ -153,7 +153,7 @@ func (c *classifier) expired() bool {
 
 // global records a finding that belongs to no simple command.
 func (c *classifier) global(class Class, reason string) {
-	c.cmds = append(c.cmds, Command{Class: class, Resolved: true, Reasons: []string{reason}})
+	c.cmds = append(c.cmds, Command{Class: class, Resolved: true, Reasons: []string{reason}, loose: class >= Destructive})
 }
 
 // Bounds on what a classification says: a person reads the reasons, and
@@ -164,10 +164,32 @@ const (
 	maxReasons           = 16
 )
 
-// flag raises command i to class with a reason. Past the bound, a reason
+// flag raises command i to class with a reason; a Destructive one is held
+// for more than writes a sandbox could refuse (see [Command].Writes).
+func (c *classifier) flag(i int, class Class, reason string) {
+	c.cmds[i].loose = c.cmds[i].loose || class >= Destructive
+	c.raise(i, class, reason)
+}
+
+// flagWrite makes command i Destructive for writing, truncating, moving or
+// deleting t (and all under it); a t not known is held as loose.
+func (c *classifier) flagWrite(i int, t target, reason string) {
+	cmd := &c.cmds[i]
+	switch {
+	case t.path == "":
+		cmd.loose = true
+	case len(cmd.Writes) >= maxReasonsPerCommand:
+		cmd.loose = true // past the bound: not a list a person can check
+	case !slices.Contains(cmd.Writes, t.path):
+		cmd.Writes = append(cmd.Writes, t.path)
+	}
+	c.raise(i, Destructive, reason)
+}
+
+// raise raises command i to class with a reason. Past the bound, a reason
 // that raises the class takes the last one's place: the reason a command is
 // held is never the one left out.
-func (c *classifier) flag(i int, class Class, reason string) {
+func (c *classifier) raise(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
 	raises := class > cmd.Class
 	cmd.Class = max(cmd.Class, class)

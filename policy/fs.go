@@ -116,7 +116,7 @@ func rm(iv *inv) {
 				iv.flag(Destructive, verb+" of a path computed at run time: "+a.shown())
 			}
 		default:
-			iv.flag(Destructive, phrase(verb, why)+": "+iv.c.show(t))
+			iv.flagWrite(t, phrase(verb, why)+": "+iv.c.show(t))
 		}
 	}
 }
@@ -176,7 +176,7 @@ func find(iv *inv) {
 					if why == "unresolved" {
 						why = "a path computed at run time"
 					}
-					iv.flag(Destructive, phrase("find -delete", why)+": "+iv.c.show(t))
+					iv.flagWrite(t, phrase("find -delete", why)+": "+iv.c.show(t))
 				}
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -341,12 +341,12 @@ func truncate(iv *inv) {
 	for _, f := range files {
 		t := iv.c.resolve(iv.sc, f)
 		if dataFile(t.path) {
-			iv.flag(Destructive, "truncate empties a database file: "+iv.c.show(t))
+			iv.flagWrite(t, "truncate empties a database file: "+iv.c.show(t))
 		} else if why := iv.c.danger(t); why != "" {
 			if why == "unresolved" {
 				why = "a path computed at run time"
 			}
-			iv.flag(Destructive, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
+			iv.flagWrite(t, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
 		}
 	}
 }
@@ -369,7 +369,7 @@ func mv(iv *inv) {
 	for _, a := range operands[:len(operands)-1] {
 		t := iv.c.resolve(iv.sc, a)
 		if away && iv.c.danger(t) != "" && !iv.c.inTemp(t.path) {
-			iv.flag(Destructive, "mv of a file outside the working directory into "+iv.c.show(dst)+", where it is lost: "+iv.c.show(t))
+			iv.flagWrite(t, "mv of a file outside the working directory into "+iv.c.show(dst)+", where it is lost: "+iv.c.show(t))
 			continue
 		}
 		why := iv.c.danger(t)
@@ -378,7 +378,7 @@ func mv(iv *inv) {
 			if why == "" || why == "outside the working directory" {
 				why = "a system directory"
 			}
-			iv.flag(Destructive, "mv of "+why+": "+iv.c.show(t))
+			iv.flagWrite(t, "mv of "+why+": "+iv.c.show(t))
 		}
 	}
 }
@@ -402,7 +402,7 @@ func rsync(iv *inv) {
 	}
 	t := iv.c.resolve(iv.sc, dst)
 	if why := iv.c.danger(t); why != "" {
-		iv.flag(Destructive, phrase("rsync --delete", why)+": "+iv.c.show(t))
+		iv.flagWrite(t, phrase("rsync --delete", why)+": "+iv.c.show(t))
 	}
 }
 

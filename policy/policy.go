@@ -183,6 +183,26 @@ func (p Policy) Check(command string, env Env) Verdict {
 	return v
 }
 
+// Confinable returns the paths the command is held for writing, moving or
+// deleting, when nothing else holds it: a sandbox that lets none of them
+// (nor anything under them) be written keeps it from what it is held for.
+// It is false when a rule decided, or some held command is held for
+// anything else (code it runs, the network, the machine, a path not known
+// statically) or could not be parsed.
+func (v Verdict) Confinable() (paths []string, ok bool) {
+	if v.Decision != Ask || v.Rule != "" || len(v.Held) == 0 {
+		return nil, false
+	}
+	for _, i := range v.Held {
+		c := v.Commands[i]
+		if c.Class != Destructive || c.loose || len(c.Writes) == 0 {
+			return nil, false
+		}
+		paths = append(paths, c.Writes...)
+	}
+	return paths, true
+}
+
 // firstMatch returns the first rule that matches any of cmds.
 func firstMatch(rules []Rule, cmds []Command) (string, bool) {
 	for _, r := range rules {

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -50,18 +51,77 @@ func Parse(s string) (Mode, error) {
 const Arg = "__confine"
 
 // Command returns the argv that runs argv confined by mode, through the
-// tend binary at self: writes allowed in cwd (unless readonly), the temp
-// dirs and writable.
+// tend binary at self: writes allowed only where [Writable] says.
 func Command(self string, mode Mode, cwd string, writable []string, argv []string) []string {
 	out := []string{self, Arg, "-mode", string(mode)}
-	var rw []string
-	if mode == Workspace || mode == WorkspaceOffline {
-		rw = append(rw, cwd)
-	}
-	for _, p := range append(rw, writable...) {
-		out = append(out, "-rw", p)
+	if mode != Off {
+		for _, p := range Writable(mode, cwd, writable) {
+			out = append(out, "-rw", p)
+		}
 	}
 	return append(append(out, "--"), argv...)
+}
+
+// Writable are the directories a command confined by mode may write in:
+// devices and /proc, as any terminal program writes them (/dev/null,
+// /dev/tty, its own /proc entries); the temp dirs (tend's own: a job's
+// TMPDIR is the agent's to set); cwd, but in readonly; and the paths the
+// config lists (extra).
+func Writable(mode Mode, cwd string, extra []string) []string {
+	dirs := []string{"/dev", "/proc", "/tmp", "/var/tmp", "/dev/shm"}
+	if t := os.Getenv("TMPDIR"); t != "" && filepath.IsAbs(t) {
+		dirs = append(dirs, t)
+	}
+	if mode == Workspace || mode == WorkspaceOffline {
+		dirs = append(dirs, cwd)
+	}
+	return append(dirs, extra...)
+}
+
+// Refuses reports whether a command confined by mode can write nothing at
+// path nor under it: path is in none of the [Writable] directories, and
+// none of them is in path (deleting a parent of the working tree would
+// empty the tree before it failed). Symbolic links are followed as far as
+// they exist, on both sides.
+func Refuses(mode Mode, cwd string, extra []string, path string) bool {
+	if mode == Off || !filepath.IsAbs(path) {
+		return false
+	}
+	paths := []string{filepath.Clean(path), realPath(path)}
+	for _, d := range Writable(mode, cwd, extra) {
+		for _, r := range []string{filepath.Clean(d), realPath(d)} {
+			for _, p := range paths {
+				if within(p, r) || within(r, p) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// within reports whether p is dir or under it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// realPath is p with the symbolic links of its longest existing prefix
+// resolved.
+func realPath(p string) string {
+	p = filepath.Clean(p)
+	var rest []string
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		dir := filepath.Dir(p)
+		if dir == p {
+			return p
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = dir
+	}
 }
 
 // Main confines this process as its arguments say and execs the command
@@ -125,16 +185,9 @@ func parseArgs(args []string) (mode Mode, rw, argv []string, err error) {
 // command, and so to all the command starts. It fails, rather than run the
 // command less confined than asked, where the kernel cannot enforce them.
 func restrict(mode Mode, rw []string) error {
-	abi, err := ABI()
+	abi, err := enforces(mode)
 	if err != nil {
 		return err
-	}
-	need := 1
-	if mode == WorkspaceOffline {
-		need = 4 // TCP rules
-	}
-	if abi < need {
-		return fmt.Errorf("sandbox %s: this kernel's Landlock (ABI %d) cannot enforce it (needs ABI %d)", mode, abi, need)
 	}
 	fs := uint64(1<<13 - 1) // ABI 1: execute … make_sym
 	if abi >= 2 {
@@ -173,9 +226,7 @@ func restrict(mode Mode, rw []string) error {
 	if err := allow("/", read); err != nil {
 		return err
 	}
-	// Devices and /proc are written as any terminal program writes them
-	// (/dev/null, /dev/tty, its own /proc entries).
-	for _, p := range append([]string{"/dev", "/proc"}, append(tempDirs(), rw...)...) {
+	for _, p := range rw {
 		if err := allow(p, fs); err != nil {
 			return err
 		}
@@ -186,13 +237,25 @@ func restrict(mode Mode, rw []string) error {
 	return nil
 }
 
-// tempDirs are the temporary directories a confined command may write.
-func tempDirs() []string {
-	dirs := []string{"/tmp", "/var/tmp", "/dev/shm"}
-	if t := os.Getenv("TMPDIR"); t != "" && filepath.IsAbs(t) {
-		dirs = append(dirs, t)
+// Enforces says why this kernel cannot confine a command as mode asks, or
+// nil if it can.
+func Enforces(mode Mode) error {
+	_, err := enforces(mode)
+	return err
+}
+
+func enforces(mode Mode) (abi int, err error) {
+	if abi, err = ABI(); err != nil {
+		return 0, err
 	}
-	return dirs
+	need := 1
+	if mode == WorkspaceOffline {
+		need = 4 // TCP rules
+	}
+	if abi < need {
+		return 0, fmt.Errorf("sandbox %s: this kernel's Landlock (ABI %d) cannot enforce it (needs ABI %d)", mode, abi, need)
+	}
+	return abi, nil
 }
 
 // ABI returns the Landlock ABI version the kernel offers, or why none.

@@ -48,6 +48,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.mode = modeNone
 		}
 		return nil
+	case modeConfirmRerun:
+		switch {
+		case key.Matches(msg, k.Confirm.Yes):
+			m.mode = modeNone
+			if in, ok := m.jobs[m.confirm]; ok {
+				return m.restartJob(in)
+			}
+		case key.Matches(msg, k.Confirm.No):
+			m.mode = modeNone
+		}
+		return nil
 	case modeConfirmQuit:
 		switch {
 		case key.Matches(msg, k.Confirm.Yes):
@@ -196,7 +207,12 @@ func (m *Model) handleJobsKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.mode = modeConfirmClear
 	case key.Matches(msg, k.Jobs.Restart):
-		if ok {
+		switch {
+		case ok && in.Sandbox != "":
+			// It ran confined (perhaps instead of asking): again, it
+			// runs as the person's, unconfined, so ask first.
+			m.mode, m.confirm = modeConfirmRerun, in.ID
+		case ok:
 			return m.restartJob(in)
 		}
 	case key.Matches(msg, k.Jobs.Shell):

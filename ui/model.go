@@ -88,6 +88,7 @@ const (
 	modeConfirmQuit
 	modeConfirmRemove // d: remove the job m.confirm
 	modeConfirmClear  // D: remove every finished job
+	modeConfirmRerun  // R on a sandboxed job: run m.confirm's command again, unconfined
 	modeSignal
 	modeFilter
 	modeCommand

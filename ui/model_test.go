@@ -15,6 +15,7 @@ import (
 
 	"tend/engine"
 	"tend/keymap"
+	"tend/sandbox"
 	"tend/vterm"
 )
 
@@ -716,5 +717,30 @@ func TestRemoveClearRestart(t *testing.T) {
 	}
 	if !slices.Equal(h.actions, []string{"remove 3", "remove 2", "remove 3", "restart 101"}) {
 		t.Errorf("audited %q", h.actions)
+	}
+}
+
+// R on a job that ran in a sandbox instead of asking says so in its
+// header, and asks before running it again unconfined, as the person's.
+func TestRerunSandboxedAsks(t *testing.T) {
+	t.Parallel()
+	b, _ := fixture(t)
+	b.add(&fakeJob{info: engine.Info{
+		ID: "12", Command: "rm -rf ~/x", Cwd: "/srv/app", Origin: engine.Origin{Client: "claude-code", Tool: "terminal_exec"}, Pid: 5000,
+		Status: engine.Exited, ExitCode: code(1), StartedAt: now.Add(-time.Minute), Sandbox: sandbox.Workspace,
+		Approval: &engine.Approval{Decision: "sandboxed", By: "the workspace sandbox"},
+	}})
+	h := newHarness(t, b, nil, "dark")
+	h.selectJob("12")
+	wantIn(t, plain(h), "sandbox workspace instead of asking: R runs it unconfined")
+	h.press("R")
+	wantIn(t, plain(h), "Job 12 ran in the workspace sandbox. Run rm -rf ~/x again unconfined, as yours? y/n")
+	h.press("n")
+	if len(b.started) != 0 {
+		t.Fatalf("n started %+v", b.started)
+	}
+	h.press("R", "y")
+	if len(b.started) != 1 || b.started[0].Command != "rm -rf ~/x" || b.started[0].Sandbox != "" || !b.started[0].Origin.IsPerson() {
+		t.Fatalf("R, y started %+v", b.started)
 	}
 }

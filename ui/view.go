@@ -286,6 +286,12 @@ func (m *Model) renderPane(w, h int) []string {
 	}
 	if in.Sandbox != "" {
 		meta2 += st.Muted.Render(" · sandbox ") + st.Base.Render(string(in.Sandbox))
+		if in.Approval != nil && in.Approval.Decision == "sandboxed" {
+			meta2 += st.Warn.Render(" instead of asking")
+			if in.Status != engine.Running {
+				meta2 += st.Muted.Render(": " + keyName(m.c.Keys.Jobs.Restart) + " runs it unconfined")
+			}
+		}
 	}
 	if in.Foreground {
 		meta2 += st.Accent.Render(" · an agent is waiting on it: " + keyName(m.c.Keys.Jobs.Background) + " backgrounds it")
@@ -379,6 +385,9 @@ func (m *Model) renderStatus() string {
 		return fit(st, st.Dialog.Render(fmt.Sprintf("Remove job %s (%s) and its logs? %s", m.confirm, ansi.Truncate(label(in), 40, "…"), m.yesNo())), w)
 	case modeConfirmClear:
 		return fit(st, st.Dialog.Render(fmt.Sprintf("Remove every finished job (%d) and their logs? %s", len(m.finished()), m.yesNo())), w)
+	case modeConfirmRerun:
+		in := m.jobs[m.confirm]
+		return fit(st, st.Dialog.Render(fmt.Sprintf("Job %s ran in the %s sandbox. Run %s again unconfined, as yours? %s", m.confirm, in.Sandbox, ansi.Truncate(in.Command, 40, "…"), m.yesNo())), w)
 	case modeConfirmQuit:
 		n := m.Running()
 		what := fmt.Sprintf("%d jobs are", n)
@@ -446,7 +455,7 @@ func (m *Model) renderHelpBar() string {
 		prompt := style.Render(" "+m.input.prompt) + st.Base.Render(text)
 		m.cursor = tea.NewCursor(1+ansi.StringWidth(m.input.prompt)+col, m.height-1)
 		return fit(st, prompt, max(m.width-ansi.StringWidth(hint)-1, 0)) + hint + " "
-	case modeConfirmKill, modeConfirmQuit, modeConfirmRemove, modeConfirmClear:
+	case modeConfirmKill, modeConfirmQuit, modeConfirmRemove, modeConfirmClear, modeConfirmRerun:
 		bs = k.Confirm.ShortHelp()
 	case modeSignal:
 		bs = k.Picker.ShortHelp()

@@ -85,7 +85,8 @@ func Open(o Options) (*App, error) {
 		log.Close()
 		return nil, err
 	}
-	g := &gate{policy: p, denyAlone: o.Config.Approval.DenyAlone(), audit: log}
+	g := &gate{policy: p, denyAlone: o.Config.Approval.DenyAlone(), audit: log,
+		confine: sandbox.Mode(o.Config.Approval.Sandbox), writable: o.Config.Jobs.Writable}
 	if o.Watched {
 		g.approvals = policy.NewApprovals()
 		if t := o.Config.Approval.Timeout.Duration; t > 0 {

@@ -10,6 +10,7 @@ import (
 	"tend/internal/audit"
 	"tend/internal/control"
 	"tend/policy"
+	"tend/sandbox"
 )
 
 // gate decides before each command runs, with tend's policy: a deny rule
@@ -20,6 +21,10 @@ type gate struct {
 	approvals *policy.Approvals // nil: no person is watching (headless)
 	denyAlone bool              // headless fallback: deny held commands instead of running them with a warning
 	audit     *audit.Log        // records each decision; nil records nothing
+	// confine is approval.sandbox: a command held only for writes that
+	// sandbox refuses runs in it instead of asking ("" or off: never).
+	confine  sandbox.Mode
+	writable []string // jobs.writable, which a sandbox lets be written too
 }
 
 func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
@@ -50,6 +55,17 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 		return out, v, false
 	case policy.Deny:
 		out.Deny = "a deny rule matches (" + v.Rule + ")"
+		return out, v, false
+	}
+	if mode := g.sandboxFor(r, v); mode != "" {
+		out.Sandbox = mode
+		out.Approval = &engine.Approval{Decision: "sandboxed", By: "the " + string(mode) + " sandbox"}
+		if !probe {
+			g.audit.Write(audit.Record{
+				Kind: audit.KindApproval, Client: r.Origin.String(), Session: r.Origin.Session, Command: r.Command, Cwd: r.Cwd,
+				Decision: out.Approval.Decision, By: out.Approval.By,
+			})
+		}
 		return out, v, false
 	}
 	// Ask.
@@ -110,6 +126,33 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 	return out, v, false
 }
 
+// sandboxFor returns the sandbox a held command runs in instead of asking,
+// or "": with approval.sandbox on, when the command's job can be confined,
+// no answer was given for it already (its client's user, a prefix the
+// person allowed), it is held only for writing paths, and the sandbox (the
+// one its call asked for, or approval.sandbox's) refuses every one of them
+// on this kernel. What it was held for then fails; the rest of it runs.
+func (g *gate) sandboxFor(r engine.GateRequest, v policy.Verdict) sandbox.Mode {
+	mode := r.Sandbox
+	if mode == "" || mode == sandbox.Off {
+		mode = g.confine
+	}
+	if g.confine == "" || g.confine == sandbox.Off || !r.Confinable || r.Answered != nil ||
+		(g.approvals != nil && g.approvals.Allowed(v)) {
+		return ""
+	}
+	paths, ok := v.Confinable()
+	if !ok || sandbox.Enforces(mode) != nil {
+		return ""
+	}
+	for _, p := range paths {
+		if !sandbox.Refuses(mode, r.Cwd, g.writable, p) {
+			return ""
+		}
+	}
+	return mode
+}
+
 // Check answers a `tend hook`: may the command an agent's own shell is
 // about to run go ahead? A held command waits for the person when one
 // watches this tend (with p.Route it is let through: it will run through
@@ -121,7 +164,8 @@ func (a *App) Check(ctx context.Context, p control.CheckParams) control.CheckRes
 	if p.Origin.Tool != "" {
 		origin.Version = p.Origin.Tool + " tool" // who asks, as the queue shows it: "claude-code Bash tool"
 	}
-	out, v, unasked := a.gate.judge(ctx, engine.GateRequest{Command: p.Command, Cwd: p.Cwd, Origin: origin}, p.Route)
+	// A routed command runs as a job of this tend, which can confine it.
+	out, v, unasked := a.gate.judge(ctx, engine.GateRequest{Command: p.Command, Cwd: p.Cwd, Origin: origin, Confinable: p.Route}, p.Route)
 	res := control.CheckResult{Decision: control.Allow, Class: v.Class.String(), Reasons: v.Reasons, Command: out.Command}
 	if out.Approval != nil {
 		res.By = out.Approval.By
@@ -145,6 +189,6 @@ func (a *App) WouldAsk(command, cwd string, origin engine.Origin) (reasons []str
 	if a.gate.approvals != nil || a.gate.denyAlone {
 		return nil, false
 	}
-	_, v, unasked := a.gate.judge(context.Background(), engine.GateRequest{Command: command, Cwd: cwd, Origin: origin}, true)
+	_, v, unasked := a.gate.judge(context.Background(), engine.GateRequest{Command: command, Cwd: cwd, Origin: origin, Confinable: true}, true)
 	return v.Reasons, unasked
 }

@@ -31,6 +31,8 @@ import (
 //	mode = "destructive"           # off | destructive | all | unknown
 //	timeout = "10m"                # no answer by then is a denial
 //	headless = "warn"              # with no person watching: warn (run it) or deny
+//	sandbox = "off"                # off | workspace | workspace-offline: a command held only for
+//	                               # writing outside its working tree runs so confined instead of asking
 //
 //	[rules]                        # Claude Code's permission syntax
 //	allow = ["Bash(npm run test:*)", "Bash(git status)"]
@@ -74,6 +76,11 @@ type Approval struct {
 	Mode     string   `toml:"mode"`
 	Timeout  Duration `toml:"timeout"`
 	Headless string   `toml:"headless"`
+	// Sandbox, when workspace or workspace-offline, runs a command held
+	// only for what it would write, move or delete outside its working
+	// tree (and the temp dirs) in that sandbox instead of asking a person:
+	// the sandbox refuses exactly what it was held for.
+	Sandbox string `toml:"sandbox"`
 }
 
 // DenyAlone reports whether a held command is denied when no person is
@@ -220,6 +227,9 @@ func (c Config) check() error {
 	}
 	if _, err := sandbox.Parse(c.Jobs.Sandbox); err != nil {
 		return fmt.Errorf("jobs.%w", err)
+	}
+	if m, err := sandbox.Parse(c.Approval.Sandbox); err != nil || m == sandbox.ReadOnly {
+		return fmt.Errorf("approval.sandbox %q: use off, workspace or workspace-offline", c.Approval.Sandbox)
 	}
 	for _, p := range c.Jobs.Writable {
 		if !filepath.IsAbs(p) {
