@@ -52,13 +52,20 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
              delegation: systemd-run --user --scope -p Delegate=yes tend`)
 	}
 	if abi, err := sandbox.ABI(); err != nil {
-		fmt.Fprintln(stdout, "sandbox:     none:", err, "(a call with sandbox fails; jobs run unconfined)")
+		fallback := "a call that asks for a sandbox fails (jobs.sandbox_fallback = refuse)"
+		if c.cfg.Jobs.SandboxFallback == "unconfined" {
+			fallback = "a call that asks for a sandbox runs unconfined, with a warning (jobs.sandbox_fallback = unconfined)"
+		}
+		fmt.Fprintf(stdout, "sandbox:     none: %v; %s; held commands are asked about\n", err, fallback)
 	} else {
 		offline := "workspace-offline too"
 		if abi < 4 {
 			offline = "not workspace-offline (TCP rules need ABI 4)"
 		}
 		fmt.Fprintf(stdout, "sandbox:     Landlock ABI %d: workspace and readonly, %s; %s\n", abi, offline, jobsSandbox(c.cfg.Jobs.Sandbox))
+		if m := c.cfg.Approval.Sandbox; m != "" && m != string(sandbox.Off) {
+			fmt.Fprintf(stdout, "             a command held only for writes outside its tree runs %s instead of asking (approval.sandbox)\n", m)
+		}
 	}
 	switch err := app.Available(c.stateDir); {
 	case err == nil:

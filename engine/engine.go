@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"tend/sandbox"
 )
 
 // Defaults for [Config]; docs/RELIABILITY.md lists the defaults its
@@ -60,6 +62,13 @@ type Config struct {
 	// Writable are paths a sandboxed command may write besides its working
 	// tree and the temp dirs.
 	Writable []string
+	// Unconfined runs a job whose sandbox this kernel cannot enforce
+	// unconfined, saying so in its note, instead of refusing to start it
+	// (config jobs.sandbox_fallback = "unconfined").
+	Unconfined bool
+	// Enforces says why the kernel cannot enforce a sandbox mode;
+	// nil: sandbox.Enforces.
+	Enforces func(sandbox.Mode) error
 	Logger   *slog.Logger
 }
 
@@ -121,6 +130,9 @@ func New(cfg Config) (*Engine, error) {
 	}
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = DefaultQuiet
+	}
+	if cfg.Enforces == nil {
+		cfg.Enforces = sandbox.Enforces
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"tend/sandbox"
 	"testing"
 	"time"
 
@@ -988,5 +989,28 @@ func TestRecordWithATail(t *testing.T) {
 	}
 	if in := h.Info(); in.Status != Exited || in.ExitCode == nil || *in.ExitCode != 0 || string(readAll(t, h, Stdout, 100)) != "kept\n" {
 		t.Fatalf("loaded %+v", in)
+	}
+}
+
+// A sandbox the kernel cannot enforce refuses the command, or, with
+// Unconfined, runs it unconfined and says so: never a job that shows a
+// sandbox it does not have.
+func TestSandboxFallback(t *testing.T) {
+	t.Parallel()
+	cannot := func(m sandbox.Mode) error { return fmt.Errorf("sandbox %s: this kernel offers no Landlock", m) }
+	refuse := newEngine(t, Config{Confiner: "/nonexistent/tend", Enforces: cannot})
+	if _, err := refuse.Start(t.Context(), Spec{Command: "echo ran", Sandbox: sandbox.Workspace}); err == nil || !strings.Contains(err.Error(), "no Landlock") {
+		t.Fatalf("a sandbox the kernel cannot enforce started: %v", err)
+	}
+	if n := len(refuse.List()); n != 0 {
+		t.Fatalf("a refused start left %d jobs", n)
+	}
+	warn := newEngine(t, Config{Confiner: "/nonexistent/tend", Enforces: cannot, Unconfined: true})
+	j := start(t, warn, Spec{Command: "echo ran", Sandbox: sandbox.Workspace})
+	wait(t, j, 10*time.Second)
+	c, _ := j.Read(Stdout, 0, 64)
+	in := j.Info()
+	if string(c.Data) != "ran\n" || in.Sandbox != "" || !strings.Contains(in.Note, "ran unconfined") {
+		t.Fatalf("output %q, sandbox %q, note %q", c.Data, in.Sandbox, in.Note)
 	}
 }

@@ -638,8 +638,18 @@ func (e *Engine) launch(spec Spec, argv []string, cwd string, verdict Verdict) (
 		metaFile: sp.meta,
 	}
 	shell := interactiveShell(argv)
-	if spec.Sandbox != sandbox.Off {
-		j.sandbox = spec.Sandbox
+	if spec.Sandbox != "" && spec.Sandbox != sandbox.Off {
+		if err := e.cfg.Enforces(spec.Sandbox); err != nil {
+			if !e.cfg.Unconfined {
+				j.metaFile.Close() // it never started
+				j.release(true)
+				return nil, err
+			}
+			j.note = fmt.Sprintf("%v: it ran unconfined, as jobs.sandbox_fallback says", err)
+			spec.Sandbox = sandbox.Off
+		} else {
+			j.sandbox = spec.Sandbox
+		}
 	}
 	if argv, err = e.confine(spec, cwd, argv); err != nil {
 		j.metaFile.Close() // it never started

@@ -97,7 +97,7 @@ func Open(o Options) (*App, error) {
 	e, err := engine.New(engine.Config{
 		StateDir: o.StateDir, Grace: o.Grace, MaxJobs: o.MaxJobs, MaxPTYs: o.Config.Jobs.MaxPTYs,
 		Containment: engine.Containment(o.Config.Jobs.Containment), Logger: logger, Gate: g.check,
-		Confiner: self, Writable: o.Config.Jobs.Writable,
+		Confiner: self, Writable: o.Config.Jobs.Writable, Unconfined: o.Config.Jobs.SandboxFallback == "unconfined",
 	})
 	if err != nil {
 		log.Close()

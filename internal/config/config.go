@@ -46,6 +46,7 @@ import (
 //	containment = "auto"           # auto | cgroup | subreaper (tend doctor says which is in force)
 //	sandbox = "off"                # an agent's command: off | workspace | workspace-offline | readonly
 //	writable = ["/home/me/.cache"] # a sandboxed command may write here too
+//	sandbox_fallback = "refuse"    # a kernel that cannot enforce the sandbox: refuse | unconfined (with a warning)
 //
 //	[keys.jobs]                    # group → action → keys (the README lists them)
 //	kill = ["X"]
@@ -118,6 +119,9 @@ type Jobs struct {
 	// confined command may write besides its working tree and temp dirs.
 	Sandbox  string   `toml:"sandbox"`
 	Writable []string `toml:"writable"`
+	// SandboxFallback is what a sandbox this kernel cannot enforce does:
+	// "refuse" the command (the default) or run it "unconfined", saying so.
+	SandboxFallback string `toml:"sandbox_fallback"`
 }
 
 // Duration reads "5s", "10m" and the like.
@@ -230,6 +234,9 @@ func (c Config) check() error {
 	}
 	if m, err := sandbox.Parse(c.Approval.Sandbox); err != nil || m == sandbox.ReadOnly {
 		return fmt.Errorf("approval.sandbox %q: use off, workspace or workspace-offline", c.Approval.Sandbox)
+	}
+	if f := c.Jobs.SandboxFallback; f != "" && f != "refuse" && f != "unconfined" {
+		return fmt.Errorf("jobs.sandbox_fallback %q: use refuse or unconfined", f)
 	}
 	for _, p := range c.Jobs.Writable {
 		if !filepath.IsAbs(p) {
