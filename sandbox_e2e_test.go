@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/internal/testkit"
 	"tend/sandbox"
@@ -221,5 +223,61 @@ func TestSandboxInsteadOfAsking(t *testing.T) {
 	}
 	if r := exec(s, "rm -rf ~"); r.SemanticStatus != "denied" || !exists(tree) {
 		t.Errorf("a deletion that would empty the working tree first was not left to a person: %+v", r)
+	}
+}
+
+// Full-screen programs work in an agent's persistent shell, which runs
+// under the filter against terminal input injection: vim edits and saves a
+// file, htop (or top where it is missing) draws its screen and quits on q,
+// and the shell then runs the next command.
+func TestFullScreenProgramsUnderTheFilter(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "")
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 100, "rows": 30}, &open)
+	type runOut struct {
+		Output  string `json:"output"`
+		Matched bool   `json:"matched_expect"`
+		Screen  string `json:"screen"`
+	}
+	run := func(args map[string]any) runOut {
+		t.Helper()
+		args["session_id"] = open.SessionID
+		var out runOut
+		testkit.CallOK(t, s.cs, "terminal_pty_run", args, &out)
+		return out
+	}
+	// screen waits until the screen shows want.
+	screen := func(want string) {
+		t.Helper()
+		var last string
+		testkit.WaitUntil(t, 10*time.Second, "the screen to show "+want, func() bool {
+			last = run(map[string]any{"read_only": true, "screen": true}).Screen
+			return strings.Contains(last, want)
+		})
+	}
+	if _, err := osexec.LookPath("vim"); err == nil {
+		file := filepath.Join(t.TempDir(), "edited.txt")
+		run(map[string]any{"command": "vim -u NONE -N " + file, "expect": "edited.txt"})
+		screen("edited.txt")
+		run(map[string]any{"command": "iwritten under the filter", "raw_send": true, "keys": []string{"esc"}})
+		run(map[string]any{"command": ":wq", "expect": `\$ $`})
+		if b, err := os.ReadFile(file); err != nil || string(b) != "written under the filter\n" {
+			t.Errorf("vim saved %q, %v", b, err)
+		}
+	} else {
+		t.Log("no vim here")
+	}
+	top := "htop"
+	if _, err := osexec.LookPath(top); err != nil {
+		top = "top"
+	}
+	run(map[string]any{"command": top, "expect": "(?i)load average"})
+	screen("PID")
+	run(map[string]any{"keys": []string{"q"}})
+	if out := run(map[string]any{"command": "echo back at the prompt"}); !strings.Contains(out.Output, "back at the prompt") {
+		t.Fatalf("after %s: %q", top, out.Output)
 	}
 }
