@@ -107,6 +107,9 @@ Flags:
 	case res.Lost > 0:
 		fmt.Fprintf(stderr, "tend run: %d bytes of the job's output were lost on the way (tend keeps them all in job %s's log)\n", res.Lost, res.Job)
 	}
+	if res.Note != "" {
+		fmt.Fprintf(stderr, "tend run: %s\n", res.Note)
+	}
 	if res.Signal != "" {
 		return 128 + int(unix.SignalNum(res.Signal))
 	}

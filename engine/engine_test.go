@@ -554,7 +554,10 @@ func TestWaitingForInput(t *testing.T) {
 func TestHistory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	e1 := newEngine(t, Config{StateDir: dir})
+	approved := &Approval{Required: true, Decision: "allow", By: "the person", WaitedMs: 1200}
+	e1 := newEngine(t, Config{StateDir: dir, Gate: func(context.Context, GateRequest) Verdict {
+		return Verdict{Warning: "destructive: a test", Approval: approved}
+	}})
 	r := execute(t, e1, Spec{Command: "echo remembered", Origin: PersonOrigin()}, 5*time.Second)
 	e1.Close()
 	e2 := newEngine(t, Config{StateDir: dir})
@@ -564,6 +567,9 @@ func TestHistory(t *testing.T) {
 	}
 	if !j.Origin.IsPerson() || j.Origin != PersonOrigin() {
 		t.Errorf("origin from history %+v: the person's job must stay the person's", j.Origin)
+	}
+	if in := j.Info(); in.Warning != "destructive: a test" || in.Approval == nil || *in.Approval != *approved {
+		t.Errorf("history's warning %q and approval %+v", in.Warning, in.Approval)
 	}
 	c, _ := j.Read(Stdout, 0, 100)
 	if string(c.Data) != "remembered\n" || !c.EOF {

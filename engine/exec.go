@@ -11,13 +11,13 @@ import (
 
 // Approval records a person's decision on a held command.
 type Approval struct {
-	Required bool // a person was asked (false: a prefix they allowed earlier let it run)
+	Required bool `json:"required"` // a person was asked (false: a prefix they allowed earlier let it run)
 	// Decision is "allow", "deny", "withdrawn" (the call ended before an
 	// answer) or "sandboxed" (it ran confined instead of asking anyone).
-	Decision string
-	By       string // who decided: the person, the timeout, an allowed prefix
-	Reason   string // the person's reason, for a denial
-	WaitedMs int64
+	Decision string `json:"decision"`
+	By       string `json:"by,omitempty"`     // who decided: the person, the timeout, an allowed prefix
+	Reason   string `json:"reason,omitempty"` // the person's reason, for a denial
+	WaitedMs int64  `json:"waited_ms,omitempty"`
 }
 
 // ErrCancelled is returned by [Engine.Exec] when its call was cancelled; the

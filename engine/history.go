@@ -43,6 +43,7 @@ type meta struct {
 	Signal      string     `json:"signal,omitempty"`
 	Ended       time.Time  `json:"ended,omitzero"`
 	Warning     string     `json:"warning,omitempty"`
+	Approval    *Approval  `json:"approval,omitempty"`
 	Note        string     `json:"note,omitempty"`
 	Lost        int64      `json:"lost_bytes,omitempty"`
 	LostWhy     string     `json:"lost_why,omitempty"`
@@ -100,7 +101,7 @@ func (j *Job) record(final bool) []byte {
 		Origin: metaOrigin{j.Origin.Client, j.Origin.Version, j.Origin.Session, j.Origin.Tool, j.Origin.person, j.Origin.Agent},
 		Pid:    j.pid, PidStart: j.leader.start, Owner: j.e.self.pid, OwnerStart: j.e.self.start,
 		Token: j.e.token, Merged: j.merged, PTY: j.pty, Sandbox: string(j.sandbox), Cols: j.cols, Rows: j.rows, Started: j.Started, Status: j.status.String(), ExitCode: j.exitCode,
-		Signal: j.signal, Ended: j.ended, Warning: j.warning, Note: j.note,
+		Signal: j.signal, Ended: j.ended, Warning: j.warning, Approval: j.approval, Note: j.note,
 	}
 	if j.cg != nil {
 		m.Cgroup = j.cg.path
@@ -161,7 +162,7 @@ func (e *Engine) loadHistory() {
 			Started: m.Started, e: e, dir: filepath.Join(e.cfg.StateDir, "jobs", string(m.ID)),
 			pid: m.Pid, merged: m.Merged, pty: m.PTY, sandbox: sandbox.Mode(m.Sandbox), cols: m.Cols, rows: m.Rows, streams: map[Stream]source{}, done: make(chan struct{}), bg: make(chan struct{}),
 			status: parseStatus(m.Status), exitCode: m.ExitCode, signal: m.Signal, ended: m.Ended,
-			warning: m.Warning, note: m.Note, lost: m.Lost, lostWhy: m.LostWhy,
+			warning: m.Warning, approval: m.Approval, note: m.Note, lost: m.Lost, lostWhy: m.LostWhy,
 		}
 		j.reaped.Store(true)
 		close(j.done)

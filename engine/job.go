@@ -509,6 +509,21 @@ func (j *Job) setNote(format string, args ...any) {
 	}
 }
 
+// SandboxedNote says, for a job that ran in a sandbox instead of waiting
+// for a person's approval, what that means for the agent that asked (failed:
+// whether it ended in failure); "" for any other job.
+func (in Info) SandboxedNote(failed bool) string {
+	if in.Approval == nil || in.Approval.Decision != "sandboxed" {
+		return ""
+	}
+	held := strings.TrimPrefix(in.Warning, "destructive: ")
+	if !failed {
+		return fmt.Sprintf("it ran in the %s sandbox instead of waiting for a person's approval (it is held: %s)", in.Sandbox, held)
+	}
+	return fmt.Sprintf("it ran in the %s sandbox instead of waiting for a person's approval, and failed: what it is held for (%s) is refused there. "+
+		"If it must run unconfined, ask the person to run it: in tend, R on job %s runs it again unconfined once they confirm", in.Sandbox, held, in.ID)
+}
+
 // Spec describes a job to start.
 type Spec struct {
 	Command     string

@@ -29,16 +29,7 @@ var exitOneOK = map[string]string{
 // whether it is an error, and why.
 func semantic(command string, in engine.Info) (status, msg string) {
 	status, msg = exitMeaning(command, in)
-	if in.Approval == nil || in.Approval.Decision != "sandboxed" {
-		return status, msg
-	}
-	// It was held, and ran confined instead of waiting for a person.
-	held := strings.TrimPrefix(in.Warning, "destructive: ")
-	if status == semanticOK {
-		return status, joinNotes(msg, fmt.Sprintf("it ran in the %s sandbox instead of waiting for a person's approval (it is held: %s)", in.Sandbox, held))
-	}
-	return status, joinNotes(msg, fmt.Sprintf("it ran in the %s sandbox instead of waiting for a person's approval, and failed: what it is held for (%s) is refused there. "+
-		"If it must run unconfined, ask the person to run it: in tend, R on job %s runs it again unconfined once they confirm", in.Sandbox, held, in.ID))
+	return status, joinNotes(msg, in.SandboxedNote(status != semanticOK))
 }
 
 // exitMeaning says what the way a command ended means.

@@ -122,6 +122,7 @@ type RunResult struct {
 	Signal   string `json:"signal,omitempty"`    // the signal that ended it
 	Denied   string `json:"denied,omitempty"`    // why it did not run
 	Lost     int64  `json:"lost,omitempty"`      // output bytes that could not be sent
+	Note     string `json:"note,omitempty"`      // what the caller should know of how it ran
 }
 
 // WaitParams wait for a job to end, or to print a line matching For.

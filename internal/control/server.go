@@ -153,6 +153,7 @@ func (s *Server) run(ctx context.Context, id *int, p RunParams, msgs, sigs <-cha
 	if sig == "" {
 		res.ExitCode = &code
 	}
+	res.Note = j.Info().SandboxedNote(sig != "" || code != 0)
 	w.reply(id, res)
 }
 
