@@ -559,6 +559,7 @@ func TestHistory(t *testing.T) {
 		return Verdict{Warning: "destructive: a test", Approval: approved}
 	}})
 	r := execute(t, e1, Spec{Command: "echo remembered", Origin: PersonOrigin()}, 5*time.Second)
+	errs := execute(t, e1, Spec{Command: "echo only on stderr >&2"}, 5*time.Second)
 	e1.Close()
 	e2 := newEngine(t, Config{StateDir: dir})
 	j, err := e2.Job(r.j.ID)
@@ -574,6 +575,13 @@ func TestHistory(t *testing.T) {
 	c, _ := j.Read(Stdout, 0, 100)
 	if string(c.Data) != "remembered\n" || !c.EOF {
 		t.Fatalf("history read %q eof %v", c.Data, c.EOF)
+	}
+	for _, id := range []JobID{r.j.ID, errs.j.ID} { // one stream each: no index of runs
+		j, _ := e2.Job(id)
+		c, _ := j.Read(Merged, 0, 100)
+		if want := map[JobID]string{r.j.ID: "remembered\n", errs.j.ID: "only on stderr\n"}[id]; string(c.Data) != want {
+			t.Errorf("job %s's merged output from history is %q, want %q", id, c.Data, want)
+		}
 	}
 	j2 := start(t, e2, Spec{Command: "true"})
 	if j2.ID == j.ID {

@@ -57,11 +57,12 @@ func newInterleave(path string, stdout, stderr source) *interleave {
 }
 
 // openInterleave reopens the merged view of a finished job. Without an
-// index file the job never switched streams: one run covers everything.
+// index (no file, or the empty one a job's directory is made with) the job
+// never switched streams: one run covers everything.
 func openInterleave(path string, stdout, stderr source) *interleave {
 	m := &interleave{srcs: [2]source{stdout, stderr}, path: path, closed: true, changed: make(chan struct{})}
 	m.end = stdout.Len() + stderr.Len()
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
 		m.nFile = st.Size() / runSize
 	} else if m.end > 0 {
 		src := uint8(srcStdout)
