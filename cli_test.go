@@ -195,7 +195,7 @@ func TestDoctor(t *testing.T) {
 	state := testkit.PrivateDir(t)
 	sub := testkit.WriteFile(t, "config.toml", "[jobs]\ncontainment = \"subreaper\"\n")
 	code, out, errOut := runCLI(t, "", "doctor", "--state-dir", state, "--config", sub)
-	if code != 0 || !strings.Contains(out, "containment: subreaper") || !strings.Contains(out, "Delegate=yes") || !strings.Contains(out, state+" (ours") || !strings.Contains(out, "sandbox: ") {
+	if code != 0 || !strings.Contains(out, "containment: subreaper") || !strings.Contains(out, "Delegate=yes") || !strings.Contains(out, state+" (ours") || !strings.Contains(out, "sandbox: ") || !strings.Contains(out, "terminal: ") {
 		t.Fatalf("doctor with the subreaper: exit %d\n%s%s", code, out, errOut)
 	}
 	cg := testkit.WriteFile(t, "config.toml", "[jobs]\ncontainment = \"cgroup\"\n")

@@ -67,6 +67,11 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "             a command held only for writes outside its tree runs %s instead of asking (approval.sandbox)\n", m)
 		}
 	}
+	if err := sandbox.Filters(); err != nil {
+		fmt.Fprintf(stdout, "terminal:    %v: a command in an agent's PTY job could type into its own terminal\n", err)
+	} else {
+		fmt.Fprintln(stdout, "terminal:    seccomp: a command in an agent's PTY job cannot type into its terminal (TIOCSTI, TIOCLINUX refused)")
+	}
 	switch err := app.Available(c.stateDir); {
 	case err == nil:
 		fmt.Fprintln(stdout, "state dir:  ", c.stateDir, "(ours, 0700; no tend serves it)")

@@ -267,6 +267,19 @@ func ABI() (int, error) {
 	return int(v), nil
 }
 
+// Filters says why this kernel cannot install the terminal-input filter
+// (seccomp filters), or nil if it can.
+func Filters() error {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if !strings.Contains(string(b), "\nSeccomp_filters:") {
+		return errors.New("sandbox: this kernel has no seccomp filters")
+	}
+	return nil
+}
+
 // denyTerminalInput installs a seccomp filter refusing (EPERM) the ioctls
 // that inject input into a terminal: TIOCSTI, and TIOCLINUX (whose
 // subcodes can paste into a virtual console). Every other call is allowed.
