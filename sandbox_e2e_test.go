@@ -6,6 +6,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -154,6 +155,53 @@ except OSError as e:
 	if strings.Contains(out.Output, "INJECTED-42") || !strings.Contains(out.Output, "after") {
 		t.Fatalf("after the probe: %q", out.Output)
 	}
+
+	// The same through the 32-bit calls (int 0x80), which a filter of the
+	// native calls alone lets through.
+	probe32 := compileProbe32(t)
+	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": probe32}, &out)
+	if !strings.Contains(out.Output, "refused 1") {
+		t.Fatalf("32-bit probe: %q", out.Output)
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "echo after"}, &out)
+	if strings.Contains(out.Output, "INJECTED-32") || !strings.Contains(out.Output, "after") {
+		t.Fatalf("after the 32-bit probe: %q", out.Output)
+	}
+}
+
+// compileProbe32 builds a program that pushes "echo INJECTED-32" into its
+// terminal with TIOCSTI through the 32-bit system calls, and prints
+// "pushed" or "refused ERRNO"; it skips where that cannot be built (not
+// amd64, no gcc).
+func compileProbe32(t *testing.T) string {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the 32-bit probe is for amd64")
+	}
+	cc, err := osexec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc to build the 32-bit probe")
+	}
+	dir := t.TempDir()
+	src := testkit.WriteFile(t, "probe32.c", `#include <stdio.h>
+#include <sys/ioctl.h>
+static char c; /* below 4 GiB: a 32-bit call can name it */
+int main(void) {
+	for (const char *p = "echo INJECTED-$((8*4))\n"; *p; p++) {
+		long ret;
+		c = *p;
+		__asm__ volatile("int $0x80" : "=a"(ret) : "a"(54), "b"(0), "c"(TIOCSTI), "d"(&c) : "memory");
+		if (ret < 0) { printf("refused %ld\n", -ret); return 1; }
+	}
+	printf("pushed\n");
+	return 0;
+}
+`)
+	bin := filepath.Join(dir, "probe32")
+	if out, err := osexec.Command(cc, "-O0", "-static", "-no-pie", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Skipf("gcc could not build the 32-bit probe: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // With approval.sandbox, a command held only for what it would delete

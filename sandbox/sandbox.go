@@ -282,42 +282,75 @@ func Filters() error {
 
 // denyTerminalInput installs a seccomp filter refusing (EPERM) the ioctls
 // that inject input into a terminal: TIOCSTI, and TIOCLINUX (whose
-// subcodes can paste into a virtual console). Every other call is allowed.
+// subcodes can paste into a virtual console), through the native calls and
+// the 32-bit ones alike (int 0x80 from any process on amd64); x32 calls,
+// and those of any other architecture, are refused whole. Every other call
+// is allowed.
 func denyTerminalInput() error {
-	arch, ok := auditArch[runtime.GOARCH]
+	a, ok := filterArchs[runtime.GOARCH]
 	if !ok {
 		return fmt.Errorf("sandbox: no terminal-input filter for %s", runtime.GOARCH)
 	}
 	const (
 		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jge = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
 		ret = unix.BPF_RET | unix.BPF_K
 		// offsets in struct seccomp_data
 		nrAt   = 0
 		archAt = 4
 		arg1At = 16 + 8 // args[1], its low 32 bits (little endian)
 	)
-	allow, refuse := uint32(unix.SECCOMP_RET_ALLOW), uint32(unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
-	prog := []unix.SockFilter{
-		{Code: ld, K: archAt},
-		{Code: jeq, Jt: 1, K: arch}, // another arch's calls: allowed (the last instruction)
-		{Code: ret, K: allow},
-		{Code: ld, K: nrAt},
-		{Code: jeq, Jf: 4, K: unix.SYS_IOCTL},
-		{Code: ld, K: arg1At},
-		{Code: jeq, Jt: 1, K: unix.TIOCSTI},
-		{Code: jeq, Jf: 1, K: unix.TIOCLINUX},
-		{Code: ret, K: refuse},
-		{Code: ret, K: allow},
+	type insn struct {
+		label   string // this instruction's, for jumps to it
+		code    uint16
+		k       uint32
+		yes, no string // a jump's targets ("": the next instruction)
 	}
-	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	prog := []insn{
+		{code: ld, k: archAt},
+		{code: jeq, k: a.native, no: "compat"},
+		{code: ld, k: nrAt},
+		{code: jge, k: a.refuseFrom, yes: "refuse"}, // amd64: x32 calls
+		{code: jeq, k: a.ioctl, yes: "request", no: "allow"},
+		{label: "compat", code: jeq, k: a.compat, no: "refuse"},
+		{code: ld, k: nrAt},
+		{code: jeq, k: a.compatIoctl, no: "allow"},
+		{label: "request", code: ld, k: arg1At},
+		{code: jeq, k: unix.TIOCSTI, yes: "refuse"},
+		{code: jeq, k: unix.TIOCLINUX, yes: "refuse"},
+		{label: "allow", code: ret, k: unix.SECCOMP_RET_ALLOW},
+		{label: "refuse", code: ret, k: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+	}
+	at := map[string]int{}
+	for i, in := range prog {
+		if in.label != "" {
+			at[in.label] = i
+		}
+	}
+	filter := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		jump := func(label string) uint8 {
+			if label == "" {
+				return 0
+			}
+			return uint8(at[label] - i - 1)
+		}
+		filter[i] = unix.SockFilter{Code: in.code, K: in.k, Jt: jump(in.yes), Jf: jump(in.no)}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0); err != nil {
 		return fmt.Errorf("sandbox: terminal-input filter: %w", err)
 	}
 	return nil
 }
 
-var auditArch = map[string]uint32{
-	"amd64": unix.AUDIT_ARCH_X86_64,
-	"arm64": unix.AUDIT_ARCH_AARCH64,
+// filterArchs are, for each GOARCH, the audit architectures of its native
+// and 32-bit calls and their ioctl numbers, and the first native call
+// number that is not one (x32's on amd64).
+var filterArchs = map[string]struct {
+	native, ioctl, refuseFrom, compat, compatIoctl uint32
+}{
+	"amd64": {unix.AUDIT_ARCH_X86_64, unix.SYS_IOCTL, 0x40000000, unix.AUDIT_ARCH_I386, 54},
+	"arm64": {unix.AUDIT_ARCH_AARCH64, unix.SYS_IOCTL, 1 << 31, unix.AUDIT_ARCH_ARM, 54},
 }
