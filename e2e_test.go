@@ -584,25 +584,7 @@ func TestPTYOverMCP(t *testing.T) {
 func TestShellOverMCP(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "")
-	var open struct {
-		SessionID string `json:"session_id"`
-	}
-	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open)
-	type runOut struct {
-		Output   string `json:"output"`
-		ExitCode *int   `json:"exit_code"`
-		TimedOut bool   `json:"timed_out"`
-		Matched  bool   `json:"matched_expect"`
-		Screen   string `json:"screen"`
-		Rows     int    `json:"rows"`
-	}
-	run := func(args map[string]any) runOut {
-		t.Helper()
-		args["session_id"] = open.SessionID
-		var out runOut
-		testkit.CallOK(t, s.cs, "terminal_pty_run", args, &out)
-		return out
-	}
+	id, run := s.openShell(t, 80, 24)
 	run(map[string]any{"command": "GREETING=hello; cd /etc"})
 	if out := run(map[string]any{"command": `echo "$GREETING from $(pwd)"`}); out.Output != "hello from /etc\n" || out.ExitCode == nil || *out.ExitCode != 0 {
 		t.Fatalf("state: %+v", out)
@@ -643,13 +625,40 @@ func TestShellOverMCP(t *testing.T) {
 		ExitCode      int  `json:"exit_code"`
 		AlreadyClosed bool `json:"already_closed"`
 	}
-	s.call(t, "terminal_pty_close", map[string]any{"session_id": open.SessionID}, &closed)
+	s.call(t, "terminal_pty_close", map[string]any{"session_id": id}, &closed)
 	if closed.AlreadyClosed {
 		t.Fatal("first close said already closed")
 	}
-	s.call(t, "terminal_pty_close", map[string]any{"session_id": open.SessionID}, &closed)
+	s.call(t, "terminal_pty_close", map[string]any{"session_id": id}, &closed)
 	if !closed.AlreadyClosed {
 		t.Fatal("second close did not say already closed")
+	}
+}
+
+// ptyRun is a terminal_pty_run result.
+type ptyRun struct {
+	Output   string `json:"output"`
+	ExitCode *int   `json:"exit_code"`
+	TimedOut bool   `json:"timed_out"`
+	Matched  bool   `json:"matched_expect"`
+	Screen   string `json:"screen"`
+	Rows     int    `json:"rows"`
+}
+
+// openShell opens a persistent shell of cols×rows and returns its id and a
+// terminal_pty_run on it.
+func (s *server) openShell(t *testing.T, cols, rows int) (string, func(args map[string]any) ptyRun) {
+	t.Helper()
+	var open struct {
+		SessionID string `json:"session_id"`
+	}
+	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": cols, "rows": rows}, &open)
+	return open.SessionID, func(args map[string]any) ptyRun {
+		t.Helper()
+		args["session_id"] = open.SessionID
+		var out ptyRun
+		testkit.CallOK(t, s.cs, "terminal_pty_run", args, &out)
+		return out
 	}
 }
 

@@ -134,39 +134,27 @@ func TestSandboxOverMCP(t *testing.T) {
 func TestShellRefusesTerminalInjection(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "")
-	var open struct {
-		SessionID string `json:"session_id"`
+	_, run := s.openShell(t, 80, 24)
+	// inject runs probe, which must be refused, and then a command that
+	// must run alone.
+	inject := func(probe, injected string) {
+		t.Helper()
+		if out := run(map[string]any{"command": probe}); !strings.Contains(out.Output, "refused 1") {
+			t.Fatalf("probe: %q", out.Output)
+		}
+		if out := run(map[string]any{"command": "echo after"}); strings.Contains(out.Output, injected) || !strings.Contains(out.Output, "after") {
+			t.Fatalf("after the probe: %q", out.Output)
+		}
 	}
-	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 80, "rows": 24}, &open)
-	probe := `python3 -c 'import fcntl, termios
+	inject(`python3 -c 'import fcntl, termios
 try:
     [fcntl.ioctl(0, termios.TIOCSTI, c) for c in "echo INJECTED-$((6*7))\n"]
     print("pushed")
 except OSError as e:
-    print("refused", e.errno)'`
-	var out struct {
-		Output string `json:"output"`
-	}
-	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": probe}, &out)
-	if !strings.Contains(out.Output, "refused 1") {
-		t.Fatalf("probe: %q", out.Output)
-	}
-	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "echo after"}, &out)
-	if strings.Contains(out.Output, "INJECTED-42") || !strings.Contains(out.Output, "after") {
-		t.Fatalf("after the probe: %q", out.Output)
-	}
-
+    print("refused", e.errno)'`, "INJECTED-42")
 	// The same through the 32-bit calls (int 0x80), which a filter of the
 	// native calls alone lets through.
-	probe32 := compileProbe32(t)
-	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": probe32}, &out)
-	if !strings.Contains(out.Output, "refused 1") {
-		t.Fatalf("32-bit probe: %q", out.Output)
-	}
-	testkit.CallOK(t, s.cs, "terminal_pty_run", map[string]any{"session_id": open.SessionID, "command": "echo after"}, &out)
-	if strings.Contains(out.Output, "INJECTED-32") || !strings.Contains(out.Output, "after") {
-		t.Fatalf("after the 32-bit probe: %q", out.Output)
-	}
+	inject(compileProbe32(t), "INJECTED-32")
 }
 
 // compileProbe32 builds a program that pushes "echo INJECTED-32" into its
@@ -281,22 +269,7 @@ func TestSandboxInsteadOfAsking(t *testing.T) {
 func TestFullScreenProgramsUnderTheFilter(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, "")
-	var open struct {
-		SessionID string `json:"session_id"`
-	}
-	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": 100, "rows": 30}, &open)
-	type runOut struct {
-		Output  string `json:"output"`
-		Matched bool   `json:"matched_expect"`
-		Screen  string `json:"screen"`
-	}
-	run := func(args map[string]any) runOut {
-		t.Helper()
-		args["session_id"] = open.SessionID
-		var out runOut
-		testkit.CallOK(t, s.cs, "terminal_pty_run", args, &out)
-		return out
-	}
+	_, run := s.openShell(t, 100, 30)
 	// screen waits until the screen shows want.
 	screen := func(want string) {
 		t.Helper()
