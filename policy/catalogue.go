@@ -172,6 +172,12 @@ func init() {
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
+		// Other languages' interpreters and toplevels: code given inline, or
+		// read from stdin when no script is named (echo '…' | ocaml -stdin).
+		{interp("-e", "--eval", "-eval"), []string{"ocaml", "utop", "racket", "elixir", "iex", "erl", "groovy", "scala", "ghc", "ghci",
+			"raku", "perl6", "janet", "bb", "clojure", "clj", "qjs", "d8", "rhino", "sbcl", "ecl", "gosh", "csi", "fennel", "jshell", "kotlin"}},
+		{interp("-c"), []string{"guile", "gjs"}},
+		{interp("-x"), []string{"clisp"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.

@@ -196,6 +196,38 @@ func TestClassify(t *testing.T) {
 		{"sh -c \"$SCRIPT\"", Unparseable},
 		{"some-tool | sh", Unparseable},
 		{"echo 'rm -rf /' > >(sh)", Unparseable},
+		// awk's pipes and system(): the command is code, read when static
+		{"gawk 'BEGIN{cmd=\"sh\"; print \"rm -rf ~/.kube\" | cmd; close(cmd)}'", Destructive},
+		{"awk 'BEGIN{print \"echo hi\" | \"sh\"}'", Write},
+		{"awk '{print $0 | \"sh\"}' cmds.txt", Unparseable},
+		{"awk '{ print $2 |& \"bash\" }' f", Unparseable},
+		{"awk 'BEGIN{c=\"rm -rf ~/x\"; c | getline}'", Destructive},
+		{"awk '{system(\"rm -rf \" $1)}' dirs.txt", Destructive},
+		{"awk '{print $1 | \"sort -u\"}' access.log", Write},
+		{"awk 'BEGIN{\"date\" | getline d; print d}'", Write},
+		{"awk '/GET|POST/ {n++} END {print n}' access.log", ReadOnly},
+		// other languages' shell-outs, interpolation and concatenation
+		{"echo 'let _ = Sys.command \"rm -rf ~/.opam\";;' | ocaml -stdin", Destructive},
+		{"ghc -e 'System.Process.callCommand \"rm -rf ~/x\"'", Destructive},
+		{"racket -e '(system \"rm -rf ~/x\")'", Destructive},
+		{"elixir -e 'System.cmd(\"rm\", [\"-rf\", \"/etc\"])'", Destructive},
+		{"perl -e 'system \"rm -rf ~/x\"'", Destructive},
+		{"perl -e 'system \"ls -la\"'", Write},
+		{"ruby -e 'system(\"rm -rf #{Dir.home}/x\")'", Destructive},
+		{"python3 -c 'import os; os.system(\"rm -rf {}\".format(d))'", Destructive},
+		{"elixir -e 'IO.puts 1'", Write},
+		// SDK calls that delete remote state
+		{"node -e 'new S3Client({}).send(new DeleteBucketCommand({Bucket:\"b\"}))'", Destructive},
+		{"python3 -c \"import boto3; boto3.client('ec2').terminate_instances(InstanceIds=['i-1'])\"", Destructive},
+		{"python3 -c \"from google.cloud import storage; storage.Client().bucket('x').delete(force=True)\"", Destructive},
+		{"node -e 'new S3Client({}).send(new ListBucketsCommand({}))'", Write},
+		// code that writes a path built from the home directory
+		{"ruby -e 'File.write(File.expand_path(\"~/.bashrc\"), \"x\")'", Destructive},
+		{"python3 -c \"open(os.path.expanduser('~/.profile'), 'a').write('x')\"", Destructive},
+		{"python3 -c \"from pathlib import Path; (Path.home() / '.bashrc').write_text('x')\"", Destructive},
+		{"node -e 'fs.appendFileSync(path.join(os.homedir(), \".zshrc\"), \"x\")'", Destructive},
+		{"python3 -c \"print(open(os.path.expanduser('~/.bashrc')).read())\"", Write},
+		{"ruby -e 'File.write(\"config/x.yml\", \"a: 1\")'", Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

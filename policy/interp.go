@@ -16,7 +16,7 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bos:cmd|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = regexp.MustCompile(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
@@ -30,11 +30,15 @@ var (
 	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
 	// shList is a shell run with -c from an argument list: "sh", "-c", "code".
 	shList = regexp.MustCompile(`["'](?:/bin/)?(?:ba|z|da)?sh["']\s*,\s*\[?\s*["']-c["']\s*,\s*["']([^"']+)["']`)
-	// getline runs a command in awk: "cmd" | getline.
-	getline = regexp.MustCompile(`"([^"]+)"\s*\|\s*getline`)
-	// getlineVar runs the command held in an awk variable: c | getline,
-	// print … | c.
-	getlineVar = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\|&?\s*getline|\bprintf?\b[^;}|\n]*\|&?\s*([A-Za-z_]\w*)`)
+	// interpolation is text computed inside a string literal: Ruby's,
+	// Crystal's and Elixir's #{…}.
+	interpolation = regexp.MustCompile(`#\{[^}]*\}`)
+	// awkPrint is awk's print … | cmd (or |&, a coprocess): cmd, a string
+	// or a variable, is run by sh -c with what print prints on its stdin.
+	awkPrint = regexp.MustCompile(`\bprintf?\b((?:[^;}|\n>"]|"(?:[^"\\]|\\.)*")*)\|&?\s*("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)`)
+	// awkGetline is awk's cmd | getline (or |&): cmd, a string or a
+	// variable, is run by sh -c.
+	awkGetline = regexp.MustCompile(`("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)\s*\|&?\s*getline`)
 	// backticks is a command run by Perl or Ruby's `…`.
 	backticks = regexp.MustCompile("`([^`]+)`")
 	// listCall is a call that runs its string arguments as a command.
@@ -47,10 +51,11 @@ var (
 	evalComputed = regexp.MustCompile(`\beval\s+(?:decode\w*|pack|unpack|reverse|\$\w+|MIME::Base64::decode\w*)\b|(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
 	// shellWords runs the literal that follows as a shell command, without
 	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
-	shellWords = regexp.MustCompile(`\bdo shell script\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
+	shellWords = regexp.MustCompile(`\bdo shell script\s+|\b(?:Sys\.command|Unix\.system|callCommand|spawnCommand)\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
 	// processCall runs an argument vector of literals: Emacs Lisp's
-	// (call-process "prog" nil nil nil "arg" …), (process-lines "prog" …).
-	processCall = regexp.MustCompile(`\((?:call-process|process-lines|process-file)\s+`)
+	// (call-process "prog" nil nil nil "arg" …), (process-lines "prog" …),
+	// Scheme's (system* "prog" "arg" …).
+	processCall = regexp.MustCompile(`\((?:call-process|process-lines|process-file|system\*|process\*)\s+`)
 	// argvCall runs an argument vector given as a list, on any receiver
 	// (import subprocess as s; s.run([…])); the list follows.
 	argvCall = regexp.MustCompile(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
@@ -71,8 +76,10 @@ var (
 	// recursiveArg is a delete told to recurse: recursive = TRUE.
 	recursiveArg = regexp.MustCompile(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
 	// methodDelete is a client call that deletes what it names:
-	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…).
-	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(`)
+	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
+	// bucket.delete(force=True), and an SDK's request object for it (new
+	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
+	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
 	// decodedCommand runs a command a function decodes: Perl's system pack
 	// "H*", …; exec(base64.b64decode(…)).
 	decodedCommand = regexp.MustCompile(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
@@ -85,8 +92,16 @@ var (
 	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
 	// reverseShell hands a process's streams to a socket.
 	reverseShell = regexp.MustCompile(`dup2|pty\.spawn|/bin/(?:ba)?sh|subprocess\.\w+\(\s*\[\s*["'](?:/bin/)?(?:ba)?sh`)
-	// openWrite opens a literal path for writing (truncating it).
-	openWrite = regexp.MustCompile(`\bopen\s*\(\s*['"]([^'"]+)['"]\s*,\s*['"]w`)
+	// writeCall writes the file its first argument names: open(p, "w"),
+	// File.write(p, …), fs.writeFileSync(p, …), file_put_contents(p, …).
+	// Group 1 is the function; the argument follows.
+	writeCall = regexp.MustCompile(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines)\s*\(\s*`)
+	// pathWrite writes the file the expression before it names:
+	// Path.home().joinpath(".bashrc").write_text(…), p.open("a").
+	pathWrite = regexp.MustCompile(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]`)
+	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
+	// start with w.
+	modeArg = regexp.MustCompile(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
 	// awkOut is awk's print > file; the file follows.
 	awkOut = regexp.MustCompile(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
 	// pipeToShell is awk's print | "sh" and the like.
@@ -104,7 +119,7 @@ func (iv *inv) interpCode(code arg) {
 	for _, m := range shellOut.FindAllStringIndex(s, 8) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
-			if joined(rest[n:]) { // "rm -rf " .. os.getenv("HOME"): the command goes on, computed
+			if joined(rest[n:]) || goesOn(rest[n:]) && !strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), ",") { // "rm -rf " .. os.getenv("HOME"), "rm -rf " $1: the command goes on, computed
 				iv.builtCommand(lit)
 				continue
 			}
@@ -119,6 +134,7 @@ func (iv *inv) interpCode(code arg) {
 				}
 				continue
 			}
+			lit = interpolation.ReplaceAllString(lit, "$${interpolated}") // Ruby's "rm -rf #{dir}": text computed at run time
 			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
 			continue
 		}
@@ -134,17 +150,7 @@ func (iv *inv) interpCode(code arg) {
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
 	}
-	for _, m := range getline.FindAllStringSubmatch(s, 8) {
-		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
-	}
-	for _, m := range getlineVar.FindAllStringSubmatch(s, 8) { // c = "cmd"; c | getline; print | c
-		name := m[1] + m[2]
-		if a := regexp.MustCompile(`\b` + name + `\s*=\s*"([^"]*)"`).FindStringSubmatch(s); a != nil {
-			iv.shell(arg{s: a[1], ok: true, src: a[1]}, iv.sc)
-		} else {
-			iv.flag(Unparseable, iv.name+" program runs a command held in a variable: "+name)
-		}
-	}
+	piped := iv.awkPipes(s)
 	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") && !strings.Contains(strings.ToLower(m), "getenv") {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
 	} else {
@@ -161,6 +167,10 @@ func (iv *inv) interpCode(code arg) {
 	for _, m := range listCall.FindAllStringIndex(s, 8) { // system "rm", "-rf", …; exec "/bin/sh", "-c", …
 		rest := s[m[1]:]
 		if list, computed := stringArgs(rest); len(list) > 0 {
+			if len(list) == 1 && !computed && strings.ContainsAny(list[0], " ;|&") { // system "rm -rf ~": one string is a shell command
+				iv.shell(arg{s: list[0], ok: true, src: list[0]}, iv.sc)
+				continue
+			}
 			if computed {
 				iv.builtCommand(strings.Join(list, " "))
 			} else {
@@ -238,12 +248,7 @@ func (iv *inv) interpCode(code arg) {
 	if reverseShell.MatchString(s) && (strings.Contains(s, "sock") || strings.Contains(s, "/dev/tcp")) {
 		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
 	}
-	for _, m := range openWrite.FindAllStringSubmatch(s, 8) {
-		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
-		if why := iv.c.danger(t); why != "" || iv.c.startupFile(t.path) {
-			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
-		}
-	}
+	iv.codeWrites(s)
 	if codeDeletes.MatchString(s) {
 		if where := iv.outsidePath(s); where != "" {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
@@ -251,7 +256,7 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files under the home directory")
 		}
 	}
-	if pipeToShell.MatchString(s) {
+	if pipeToShell.MatchString(s) && !piped {
 		iv.flag(Unparseable, iv.name+" program pipes its output into a shell")
 	}
 	if secretRef.MatchString(s) && netRef.MatchString(s) {
@@ -439,7 +444,7 @@ func awk(iv *inv) {
 		case a.s == "--":
 		case strings.HasPrefix(a.s, "-"):
 		default:
-			if strings.Contains(a.s, "system") || pipeToShell.MatchString(a.s) || strings.Contains(a.s, "getline") {
+			if strings.Contains(a.s, "system") || pipeToShell.MatchString(a.s) || awkPrint.MatchString(a.s) || awkGetline.MatchString(a.s) {
 				iv.interpCode(a)
 			}
 			for _, m := range awkOut.FindAllStringSubmatch(a.s, 8) {
@@ -454,6 +459,172 @@ func awk(iv *inv) {
 			return
 		}
 	}
+}
+
+// codeWrites judges the files code writes, named by a literal path or by
+// one built from the home directory (File.expand_path("~/.bashrc"),
+// os.path.join(os.path.expanduser("~"), ".profile"), Path.home() /
+// ".bashrc"): writing over a file outside the working directory, or into a
+// shell's or a tool's startup file, where what is written runs later.
+func (iv *inv) codeWrites(s string) {
+	judge := func(expr string, truncating bool) {
+		p, ok := iv.codePath(expr)
+		if !ok {
+			return
+		}
+		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+		if t.path == iv.c.home && expr != "" && !strings.Contains(expr, "~") {
+			iv.flag(Destructive, iv.name+" code writes a file under the home directory named at run time: "+cutText(expr))
+			return
+		}
+		switch class, why := iv.c.writeTarget(iv.sc, arg{s: p, ok: true, src: p}, truncating); {
+		case class >= Destructive:
+			iv.flag(Destructive, iv.name+" code "+why)
+		case truncating && iv.c.danger(t) != "":
+			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		}
+	}
+	for _, m := range writeCall.FindAllStringSubmatchIndex(s, 8) {
+		fn := s[m[2]:m[3]]
+		expr, n := firstArg(s[m[1]:])
+		truncating := !strings.Contains(strings.ToLower(fn), "append")
+		if fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new") { // open(p) reads; open(p, "w") writes
+			mode := modeArg.FindStringSubmatch(s[m[1]+n:])
+			if mode == nil {
+				continue
+			}
+			truncating = mode[1] == "w"
+		}
+		judge(expr, truncating)
+	}
+	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
+		start := strings.LastIndexAny(s[:m[0]], ";\n") + 1
+		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(s[m[0]:m[1]], "a"))
+	}
+}
+
+// codePath is the path an expression in code names: a string literal, or
+// one joined onto the home directory by the language's way to find it;
+// false when it names none that can be read.
+func (iv *inv) codePath(expr string) (string, bool) {
+	home := homeRef.FindStringIndex(expr)
+	if m := homeCall.FindStringIndex(expr); m != nil && (home == nil || m[0] < home[0]) {
+		home = m
+	}
+	from := 0
+	if home != nil {
+		from = home[0] // the literals from the home directory on: require("os") is not part of the path
+	}
+	lits := []string{}
+	for rest := expr[from:]; ; {
+		i := strings.IndexAny(rest, `'"`)
+		if i < 0 {
+			break
+		}
+		lit, n, ok := stringLitN(rest[i:])
+		if !ok {
+			break
+		}
+		lits = append(lits, lit)
+		rest = rest[i+n:]
+	}
+	if home != nil {
+		p := iv.c.home
+		for _, l := range lits {
+			l = strings.TrimPrefix(strings.TrimPrefix(l, "~"), "/")
+			if l != "" {
+				p += "/" + l
+			}
+		}
+		return p, true
+	}
+	if len(lits) == 1 {
+		if lit, n, ok := stringLitN(strings.TrimSpace(expr)); ok && n == len(strings.TrimSpace(expr)) {
+			return iv.c.tilde(lit), true
+		}
+	}
+	return "", false
+}
+
+// firstArg is the text of a call's first argument, up to a comma or the
+// closing parenthesis at its own depth, and its length.
+func firstArg(s string) (string, int) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"', '`':
+			if _, n, ok := stringLitN(s[i:]); ok {
+				i += n - 1
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), i
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), i
+			}
+		}
+	}
+	return strings.TrimSpace(s), len(s)
+}
+
+// awkPipes judges the commands an awk program runs through pipes (print …
+// | cmd, cmd | getline, and |& for a coprocess) as shell code, the text
+// print writes fed to the command's stdin: a command named by a string, or
+// by a variable the program sets to one, is read; any other is held. It
+// reports whether the program has such a pipe.
+func (iv *inv) awkPipes(s string) bool {
+	found := false
+	command := func(target, after string) (string, bool) {
+		if lit, ok := stringLit(target); ok {
+			if goesOn(after) { // print | "sh " x: the command is built at run time
+				return lit, false
+			}
+			return lit, true
+		}
+		set := regexp.MustCompile(`\b`+regexp.QuoteMeta(target)+`\s*=\s*("(?:[^"\\]|\\.)*")\s*(.?)`).FindAllStringSubmatch(s, 2)
+		if len(set) != 1 || goesOn(set[0][2]) {
+			return target, false
+		}
+		lit, ok := stringLit(set[0][1])
+		return lit, ok
+	}
+	run := func(target, after string, in source) {
+		found = true
+		code, ok := command(target, after)
+		if !ok {
+			iv.builtCommand(code)
+			return
+		}
+		fed := *iv
+		fed.in = in
+		fed.shell(arg{s: code, ok: true, src: code}, iv.sc)
+	}
+	for _, m := range awkPrint.FindAllStringSubmatchIndex(s, 8) {
+		in := source{kind: srcPipe} // print $0 | "sh": the input's lines are the commands
+		printed := strings.TrimSpace(s[m[2]:m[3]])
+		if lit, n, ok := stringLitN(printed); ok && n == len(printed) {
+			in = source{kind: srcText, text: lit + "\n"}
+		}
+		run(s[m[4]:m[5]], s[m[5]:], in)
+	}
+	for _, m := range awkGetline.FindAllStringSubmatchIndex(s, 8) {
+		run(s[m[2]:m[3]], s[m[3]:m[3]], source{})
+	}
+	return found
+}
+
+// goesOn reports whether the code after a string literal carries it on
+// into something computed (awk and Python join literals by juxtaposition:
+// "rm -rf " $1, "rm -rf " x; "…".format(x), "…" % x, "…" + x), rather
+// than ending the expression.
+func goesOn(after string) bool {
+	after = strings.TrimLeft(after, " \t")
+	return after != "" && !strings.ContainsRune("),;}]\n|", rune(after[0])) && !strings.HasPrefix(after, "==")
 }
 
 // tilde expands a leading ~ in a path written in code (R, Ruby and Perl's
