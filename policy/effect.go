@@ -426,6 +426,10 @@ func unknownTool(iv *inv) {
 		iv.flag(Destructive, why)
 		return
 	}
+	if what := iv.wholeTarget(args); what != "" && !viewers[iv.name] && !iv.sc.remote { // pyclean --aggressive ~
+		iv.flag(Destructive, iv.name+", a tool tend does not know, is given "+what+" to work on")
+		return
+	}
 	for i, a := range args { // an unknown language's inline code: elixir -e, erl -eval, groovy -e
 		if i > 0 && args[i-1].ok && codeOpts[args[i-1].s] && a.ok {
 			iv.interpCode(a)
@@ -1509,17 +1513,74 @@ func mentionsDanger(s string) bool {
 }
 
 // fetchesCode says why a command runs code it fetches from the network
-// unvetted: a package installed from a repository URL, a module run at a
-// version from the network (go run mod@latest), npx told to install
-// whatever it finds; "" if it does not.
+// unvetted: a package installed or run straight from a URL or a git
+// repository rather than a registry (pip install git+…, uvx --from git+…,
+// npm install -g https://…/tarball/main, cargo install --git …), a module
+// run at a version from the network (go run mod@latest); "" if it does not.
 func fetchesCode(name string, w []string) string {
+	if runners[name] || name == "cargo" || name == "gem" {
+		verb := ""
+		for i, s := range w {
+			switch {
+			case strings.HasPrefix(s, "-"):
+				if name == "cargo" && (s == "--git" || strings.HasPrefix(s, "--git=")) && verb == "install" {
+					return "cargo install --git builds and installs code from a repository: " + strings.TrimPrefix(s, "--git=") + at(w, i+1)
+				}
+			case verb == "":
+				verb = s
+			case i > 0 && strings.HasPrefix(w[i-1], "--") && !strings.Contains(w[i-1], "="):
+				// an option's value: --registry https://…
+			case (verb == "install" || verb == "i" || verb == "add" || verb == "exec" || verb == "x" || verb == "dlx") && sourceURL(s):
+				return name + " " + verb + " runs code from a URL or a repository, not a registry: " + s
+			}
+		}
+	}
 	for _, s := range w {
 		switch {
-		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
+		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx" || name == "uvx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
 			return name + " installs code from a repository: " + s
 		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") &&
 			!strings.HasPrefix(s, "golang.org/x/") && !strings.HasPrefix(s, "google.golang.org/"): // the Go project's own tools are vetted
 			return "go " + at(w, 0) + " of a module fetched from the network: " + s
+		}
+	}
+	return ""
+}
+
+// sourceURL reports whether a package manager's operand names code by
+// where it lies rather than by a registry's name for it: a URL, a git
+// repository, a hosting service's shorthand (github:user/repo).
+func sourceURL(s string) bool {
+	for _, p := range []string{"https://", "http://", "git+", "git://", "github:", "gitlab:", "bitbucket:", "gist:"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// viewers are tools the catalogue does not know that only show what they
+// are given: handed the home directory, they list or open it.
+var viewers = map[string]bool{
+	"open": true, "xdg-open": true, "code": true, "subl": true, "zed": true, "cursor": true, "idea": true,
+	"eza": true, "exa": true, "lsd": true, "ncdu": true, "dust": true, "duf": true, "gdu": true, "broot": true,
+	"tokei": true, "scc": true, "cloc": true, "findmnt": true, "fzf": true, "z": true, "zoxide": true,
+}
+
+// wholeTarget is the home directory or the root among a command's operands,
+// given whole (not a path under it), as a reason's words; "" if none.
+func (iv *inv) wholeTarget(args []arg) string {
+	_, ops := opts(args)
+	for _, a := range ops {
+		if !a.ok {
+			continue
+		}
+		switch t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); {
+		case t.children:
+		case t.path == iv.c.home:
+			return "the whole home directory (" + a.s + ")"
+		case t.path == "/":
+			return "the whole machine (/)"
 		}
 	}
 	return ""

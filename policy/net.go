@@ -95,12 +95,12 @@ func curl(iv *inv) {
 					dir = args[j+1].s
 				}
 			}
-			iv.c.wrote(iv.sc, arg{s: path.Join(dir, args[i+1].s), ok: true, src: args[i+1].s}, source{kind: srcDownload}, false)
+			iv.downloadTo(arg{s: path.Join(dir, args[i+1].s), ok: true, src: args[i+1].s})
 		}
 		if iv.name != "wget" && (a.s == "-O" || a.s == "--remote-name" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s, "O")) {
 			for _, u := range args {
 				if u.ok && strings.Contains(u.s, "://") {
-					iv.c.wrote(iv.sc, arg{s: path.Base(u.s), ok: true, src: u.s}, source{kind: srcDownload}, false)
+					iv.downloadTo(arg{s: path.Base(u.s), ok: true, src: u.s})
 				}
 			}
 		}
@@ -111,21 +111,21 @@ func curl(iv *inv) {
 					dir = args[j+1].s
 				}
 			}
-			iv.c.wrote(iv.sc, arg{s: path.Join(dir, path.Base(a.s)), ok: true, src: a.s}, source{kind: srcDownload}, false)
+			iv.downloadTo(arg{s: path.Join(dir, path.Base(a.s)), ok: true, src: a.s})
 		}
 		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
-			iv.c.wrote(iv.sc, arg{s: path.Base(a.s), ok: true, src: a.s}, source{kind: srcDownload}, false)
+			iv.downloadTo(arg{s: path.Base(a.s), ok: true, src: a.s})
 		}
 		out := byte('o')
 		if iv.name == "wget" {
 			out = 'O'
 		}
 		if f, ok := shortValue(args, i, out); ok && f.s != "-" {
-			iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+			iv.downloadTo(f)
 		} else if a.s == "--output" && i+1 < len(args) {
-			iv.c.wrote(iv.sc, args[i+1], source{kind: srcDownload}, false)
+			iv.downloadTo(args[i+1])
 		} else if f, ok := strings.CutPrefix(a.s, "--output-document="); ok {
-			iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcDownload}, false)
+			iv.downloadTo(arg{s: f, ok: true, src: f})
 		}
 		val, isData := "", false
 		for _, o := range dataOpts {
@@ -158,6 +158,23 @@ func curl(iv *inv) {
 			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
 		}
 	}
+}
+
+// downloadTo records that a download is written to f, and judges the
+// write as a redirection's: a download put where it runs later by itself
+// (a hook, a startup file, a tool's init or plugin directory) is code from
+// the network that nothing here has read.
+func (iv *inv) downloadTo(f arg) {
+	iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+	if !f.ok || iv.sc.remote {
+		return
+	}
+	if t := iv.c.resolve(iv.sc, f); t.path != "" && iv.c.runsLater(t.path) {
+		iv.flag(Destructive, iv.name+" puts downloaded code where it runs later by itself: "+iv.c.show(t))
+		return
+	}
+	class, why := iv.c.writeTarget(iv.sc, f, true)
+	iv.flag(max(class, Write), why)
 }
 
 // secretSubst matches a command substitution that reads the environment

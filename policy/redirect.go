@@ -156,19 +156,53 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 }
 
 // startupFile reports whether p is read by shells or tools at start-up, so
-// writing it plants code that runs later (persistence).
+// writing it plants code that runs later (persistence): a dotfile in the
+// home directory, anything under ~/.ssh or ~/.config, a directory on the
+// PATH (~/bin, ~/.local/bin), and in any tool's dot-directory its places
+// for code it loads by itself (~/.gradle/init.d, ~/.ipython/…/startup,
+// ~/.vim/plugin, ~/.m2/settings.xml, ~/.emacs.d/init.el).
 func (c *classifier) startupFile(p string) bool {
 	dir, base := path.Split(p)
 	dir = strings.TrimSuffix(dir, "/")
 	if dir == c.home && strings.HasPrefix(base, ".") {
 		return true // ~/.bashrc, ~/.profile, ~/.gitconfig, …
 	}
-	for _, d := range []string{".ssh", ".config", ".local/bin", ".bashrc.d", ".oh-my-zsh"} {
+	for _, d := range []string{".ssh", ".config", ".local/bin", ".bashrc.d", ".oh-my-zsh", "bin"} {
 		if isUnder(p, path.Join(c.home, d)) {
 			return true
 		}
 	}
-	return false
+	rel, ok := strings.CutPrefix(p, c.home+"/")
+	parts := strings.Split(rel, "/")
+	if !ok || len(parts) < 2 || !strings.HasPrefix(parts[0], ".") || parts[0] == ".cache" {
+		return false
+	}
+	for _, d := range parts[1 : len(parts)-1] {
+		if codeDirs[d] {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "init.") || strings.HasPrefix(base, "startup.") || strings.HasSuffix(base, "rc") ||
+		base == "settings.xml" || base == "config" || strings.HasPrefix(base, "config.") || strings.HasSuffix(base, ".pth") ||
+		base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".sbt")
+}
+
+// codeDirs are the directories in which tools look for code to load by
+// themselves: init scripts, plugins, hooks, startup files.
+var codeDirs = map[string]bool{
+	"init.d": true, "init": true, "startup": true, "autostart": true, "plugins": true, "plugin": true,
+	"hooks": true, "profile.d": true, "rc.d": true, "conf.d": true, "autoload": true, "ftplugin": true,
+	"site-packages": true, "bin": true, "extensions": true, "addons": true, "pack": true, "after": true,
+	"functions": true, "completions": true, "lisp": true, "site-lisp": true,
+}
+
+// runsLater reports whether a file written at p runs later by itself: a
+// startup file (above), a repository's hook, Python's sitecustomize or a
+// .pth file anywhere.
+func (c *classifier) runsLater(p string) bool {
+	base := path.Base(p)
+	return c.startupFile(p) || strings.Contains(p, "/.git/hooks/") ||
+		base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth")
 }
 
 // isSystemPath reports whether p is inside a system directory.
