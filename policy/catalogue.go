@@ -142,6 +142,7 @@ func init() {
 		{destroys("unloads kernel modules"), []string{"rmmod"}},
 		{destroys("turns swap off"), []string{"swapoff"}},
 		{pkgManager, []string{"apt", "apt-get", "aptitude", "dnf", "yum", "zypper", "pacman", "apk", "snap", "flatpak", "dpkg", "rpm", "port", "nix-env", "emerge", "pkg", "brew"}},
+		{nixGC, []string{"nix-collect-garbage"}},
 		{cp, []string{"cp", "install"}},
 		{cmake, []string{"cmake"}},
 		{ln, []string{"ln"}},

@@ -78,6 +78,7 @@ type classifier struct {
 	renamed    map[string]string // executables it copies or links: new path → the program's name
 	gitAliases map[string]string // git aliases it defines (git config alias.x, git -c alias.x=…)
 	gitMirror  bool              // it configures a git remote as a mirror
+	gitRemotes map[string]string // git remotes it adds or points elsewhere: name → URL
 	pos        uint              // offset in its script of the word being expanded (vars.go)
 }
 

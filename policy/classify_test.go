@@ -250,6 +250,27 @@ func TestClassify(t *testing.T) {
 		{"echo 'set nu' >> ~/.vim/plugin/x.vim", Destructive},
 		{"curl -fsSL -o static/vendor/htmx.min.js https://unpkg.com/htmx.org@1.9.12/dist/htmx.min.js", Write},
 		{"curl -s -o /tmp/openapi.json http://localhost:8000/openapi.json", Write},
+		// git push to an address, or to a remote the same command adds
+		{"git remote add mine https://github.com/me/copy.git && git push mine --all", Destructive},
+		{"git push https://github.com/someone/drop.git HEAD:main", Destructive},
+		{"git push git@example.com:someone/drop.git main", Destructive},
+		{"cd ~/.ssh && git init -q && git add . && git commit -qm k", Destructive},
+		{"git remote add upstream https://github.com/acme/app.git && git fetch upstream", Write},
+		{"git push -u origin feature/x", Write},
+		{"git push origin HEAD:refs/heads/feature/x", Write},
+		// rollback generations, payloads that delete, build tasks on a database
+		{"nix-collect-garbage -d", Destructive},
+		{"nix-collect-garbage --delete-older-than 30d", Destructive},
+		{"nix-collect-garbage", Write},
+		{"nix-env --delete-generations old", Destructive},
+		{"home-manager expire-generations '-7 days'", Destructive},
+		{"aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{\"Changes\":[{\"Action\":\"DELETE\",\"ResourceRecordSet\":{}}]}'", Destructive},
+		{"aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{\"Changes\":[{\"Action\":\"UPSERT\",\"ResourceRecordSet\":{}}]}'", Write},
+		{"./gradlew flywayClean -Pflyway.url=jdbc:postgresql://db:5432/app", Destructive},
+		{"mvn flyway:clean", Destructive},
+		{"./gradlew cleanDatabase", Destructive},
+		{"./gradlew clean build", Write},
+		{"mvn clean verify", Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

@@ -181,6 +181,14 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+s+" scales to zero")
 			return true
 		}
+		if why := dropsGenerations(s); why != "" {
+			iv.flag(Destructive, iv.name+" "+why)
+			return true
+		}
+		if m := payloadAction.FindStringSubmatch(s); m != nil && nameVerbs[strings.ToLower(m[1])] { // --change-batch '{"Changes":[{"Action":"DELETE",…}]}'
+			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" is given a request whose action deletes: "+m[0])
+			return true
+		}
 		opt, ok := strings.CutPrefix(s, "--")
 		if !ok && len(s) > 4 && s[0] == '-' && s[1] != '-' && !strings.ContainsAny(s, "=/") {
 			opt, ok = s[1:], true // -delete, -wipe-data: single-dash long options (keytool, emulator, find)
@@ -238,12 +246,14 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+s+" deletes at the destination what the source does not have")
 			return true
 		}
-		for _, w := range words(s) {
+		ws := words(s)
+		datastore := slices.ContainsFunc(ws, func(w string) bool { return datastoreWords[w] })
+		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
-			if destroyVerbs[w] && !(project && projectVerbs[w]) {
+			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				}
@@ -254,6 +264,20 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// datastoreWords, in a build tool's task, say the task works on a
+// database, not on the build: flywayClean, flyway:clean, liquibase
+// dropAll, db:clean, cleanDatabase.
+var datastoreWords = map[string]bool{
+	"flyway": true, "liquibase": true, "db": true, "database": true, "databases": true, "schema": true,
+	"migrations": true, "datastore": true, "redis": true, "mongo": true, "mongodb": true, "elasticsearch": true,
+	"postgres": true, "mysql": true, "sql": true, "tables": true, "keyspace": true, "index": true, "indices": true,
+}
+
+// payloadAction is an action named in a request's JSON payload: "Action":
+// "DELETE", "operation": "purge", "method": "delete". It deletes when its
+// value is one of nameVerbs ("remove" in a JSON patch only drops a field).
+var payloadAction = regexp.MustCompile(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
 
 // objectOf is what a verb's arguments name as its object, as written: the
 // value of -t, -s, --target or --name, else the first operand.
@@ -849,12 +873,43 @@ func pkgManager(iv *inv) {
 		if !a.ok {
 			continue
 		}
+		if why := dropsGenerations(a.s); why != "" { // nix-env --delete-generations old
+			iv.flag(Destructive, iv.name+" "+why)
+			return
+		}
 		switch a.s {
 		case "remove", "purge", "erase", "autoremove", "uninstall", "del", "rm", "-R", "-Rs", "-Rns", "-Rdd", "-r", "-P", "--purge", "--remove",
 			"-e", "--uninstall", "--unmerge", "-C", "delete", "zap":
 			iv.flag(Destructive, iv.name+" "+a.s+" removes system packages")
 			return
 		}
+	}
+}
+
+// dropsGenerations says why a word deletes a package manager's old
+// generations, the states a person rolls back to (nix-env
+// --delete-generations, home-manager expire-generations, nix profile
+// wipe-history), or "".
+func dropsGenerations(w string) string {
+	ws := words(strings.TrimLeft(w, "-"))
+	if !contains(ws, "generations") && !contains(ws, "history") {
+		return ""
+	}
+	for _, v := range ws {
+		if v == "delete" || v == "expire" || v == "wipe" || v == "remove" || v == "rm" || v == "prune" {
+			return w + " deletes old generations, what a rollback goes back to"
+		}
+	}
+	return ""
+}
+
+// nixGC is nix-collect-garbage: with -d (--delete-old,
+// --delete-older-than) it deletes the old generations first, so that
+// nothing can be rolled back; alone it frees only unreachable store paths.
+func nixGC(iv *inv) {
+	iv.flag(Write, "")
+	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "d", "--delete-old", "--delete-older-than") {
+		iv.flag(Destructive, iv.name+" -d deletes every old generation, what a rollback goes back to")
 	}
 }
 

@@ -115,6 +115,13 @@ func git(iv *inv) {
 		case iv.c.gitMirror:
 			destroy("git push to a remote configured as a mirror can delete remote refs")
 		}
+		if len(operands) > 0 && operands[0].ok { // where the commits go: a configured remote, or somewhere this command names
+			if to := operands[0].s; remoteAddress(to) {
+				destroy("git push sends the repository to an address named on the command line, not a configured remote: " + to)
+			} else if url, ok := iv.c.gitRemotes[to]; ok {
+				destroy("git push sends the repository to a remote this command adds: " + to + " (" + url + ")")
+			}
+		}
 		for j, op := range operands {
 			if j == 0 {
 				continue // the remote
@@ -136,8 +143,12 @@ func git(iv *inv) {
 			destroy("git rm -r of the whole tree removes every tracked file")
 		}
 	case "add":
+		if iv.sc.cwd != "" && isSecretPath(iv.sc.cwd) && (len(operands) == 0 || wholeTree(operands)) { // cd ~/.ssh && git init && git add .
+			destroy("git add stages a directory of secrets: " + iv.sc.cwd)
+			break
+		}
 		for _, op := range operands {
-			if op.ok && iv.secretFile(op.s) {
+			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) {
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
 				break
 			}
@@ -207,6 +218,12 @@ func git(iv *inv) {
 		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
 			iv.lower()
 		}
+		if v := first(operands); (v == "add" || v == "set-url") && len(operands) >= 3 && operands[1].ok {
+			if iv.c.gitRemotes == nil {
+				iv.c.gitRemotes = map[string]string{}
+			}
+			iv.c.gitRemotes[operands[1].s] = operands[2].shown()
+		}
 	case "tag":
 		if len(operands) == 0 && !has("dfsau", "--delete", "--force") {
 			iv.lower()
@@ -267,6 +284,16 @@ func (iv *inv) pushedFirst(branches []arg) bool {
 		}
 	}
 	return len(branches) > 0
+}
+
+// remoteAddress reports whether a git remote operand is an address rather
+// than a remote's name: a URL, or scp's host:path.
+func remoteAddress(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	host, _, ok := strings.Cut(s, ":")
+	return ok && host != "" && !strings.ContainsAny(host, "/\\")
 }
 
 // computedRefspec is a substitution that makes refspecs starting with : or
