@@ -633,9 +633,20 @@ func (iv *inv) extractInto(dir arg) {
 	}
 }
 
+// packsSecrets records that an archiver writes a file holding a tree of
+// secrets (tar czf /tmp/b.tgz ., zip -r /tmp/b.zip ~), so that sending
+// that file on is sending them.
+func (iv *inv) packsSecrets() {
+	tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1))
+	if f := archiveTo(iv.name, iv.rest(1)); tree != "" && f != "" && f != "-" {
+		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: tree}, false)
+	}
+}
+
 // tar -x writes over files where it unpacks: -C dir, else here.
 func tar(iv *inv) {
 	iv.flag(Write, "")
+	iv.packsSecrets()
 	args := iv.rest(1)
 	extract := false
 	for i, a := range args {
@@ -696,6 +707,7 @@ func (iv *inv) tarRemoves(args []arg) {
 // zip -m moves the files into the archive: they are deleted.
 func zip(iv *inv) {
 	iv.flag(Write, "")
+	iv.packsSecrets()
 	flags, ops := opts(iv.rest(1))
 	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
 		return
@@ -951,7 +963,29 @@ func sendsSecret(iv *inv) {
 	}
 	if v, host := strangerGetsSecret(args); v != "" {
 		iv.flag(Destructive, iv.name+" sends "+v+" to "+host+", which is not where that credential belongs")
+		return
 	}
+	if _, ops := opts(args); len(ops) > 1 && slices.ContainsFunc(ops, func(a arg) bool { return a.ok && remotePath(iv.name, a.s) }) {
+		if what := iv.wholeTarget(ops[:len(ops)-1]); what != "" { // rsync -avz ~/ host:backup/
+			iv.flag(Destructive, iv.name+" sends "+what+" off the machine, keys and tokens in it included")
+		}
+	}
+}
+
+// remotePath reports whether a copying tool's operand is on another
+// machine: a URL, rsync's and scp's host:path, kubectl cp's pod:path.
+func remotePath(tool, s string) bool {
+	if remoteURL.MatchString(s) {
+		return true
+	}
+	host, _, ok := strings.Cut(s, ":")
+	switch {
+	case !ok || host == "" || strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~"):
+		return false
+	case tool == "kubectl" || tool == "oc" || tool == "k":
+		return true // [namespace/]pod:path
+	}
+	return !strings.Contains(host, "/")
 }
 
 // substReadsSecret reports whether a word computed by a substitution reads
@@ -961,18 +995,23 @@ func (iv *inv) substReadsSecret(src string) bool {
 }
 
 // uploadsSecret holds any other tool given both a secrets file and a place
-// off the machine: s3cmd put ~/.s3cfg s3://…, rclone copy ~/.ssh remote:x.
+// off the machine: s3cmd put ~/.s3cfg s3://…, rclone copy ~/.ssh remote:x,
+// kubectl cp ~/.aws/credentials pod:/tmp, docker cp into a container.
 func uploadsSecret(iv *inv) {
 	args := iv.rest(1)
+	tool := iv.name
+	if (tool == "docker" || tool == "podman") && at(strs0(args), 0) == "cp" {
+		tool = "kubectl" // docker cp ~/.aws/credentials app:/tmp: into a container, shared with what runs there
+	}
 	remote := false
 	for _, a := range args {
-		remote = remote || a.ok && remoteURL.MatchString(a.s)
+		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
 	if !remote {
 		return
 	}
 	for _, a := range args {
-		if a.ok && !remoteURL.MatchString(a.s) && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
+		if a.ok && !remoteURL.MatchString(a.s) && !strings.Contains(a.s, ":") && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
 			return
 		}
@@ -1316,6 +1355,7 @@ func printsSecrets(name string, args []arg) string {
 		name == "netlify" && (first == "env:list" || first == "env:get"),
 		name == "railway" && (first == "variables" || first == "vars"),
 		name == "firebase" && first == "functions:config:get",
+		name == "supabase" && first == "status", // the project's anon and service-role keys, its database password
 		(name == "terraform" || name == "tofu") && first == "output" && hasWord(args, "-json", "-raw"):
 		return name + " " + first + " prints secrets"
 	}

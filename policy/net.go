@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"net"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -153,11 +155,67 @@ func curl(iv *inv) {
 		case hasAt && file == "-" && iv.in.kind == srcSecret:
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file")
 		case hasAt && file == "-" && iv.in.kind == srcPipe:
-			// Unknown data from a pipe: ordinary upload.
+			iv.uploadsOutput(iv.in.text, args)
 		case hasAt && iv.secretFile(file):
+			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
+		case hasAt && file != "":
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file}).path]; ok && src.kind == srcPipe {
+				iv.uploadsOutput(src.text, args) // journalctl … > app.log && curl -F file=@app.log …
+			}
+		}
+	}
+	for _, a := range args { // httpie and xh: field@file uploads the file
+		if field, file, ok := strings.Cut(a.s, "@"); ok && a.ok && iv.name != "curl" && iv.name != "wget" && !strings.Contains(a.s, "://") &&
+			field != "" && !strings.ContainsAny(field, "/:") && iv.secretFile(strings.TrimPrefix(file, "@")) {
 			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
 		}
 	}
+}
+
+// builtData are the commands whose output is data the command line itself
+// puts together, not state read from the machine: a request body.
+var builtData = map[string]bool{"jq": true, "yq": true, "echo": true, "printf": true, "cat": true, "base64": true, "gzip": true}
+
+// uploadsOutput judges sending what another program printed (by tells the
+// producer's name, "" when unknown) to the hosts among args: logs, a
+// container's inspection, a status report carry the tokens and keys of what
+// they describe, so sending them to a host off the machine is a leak.
+func (iv *inv) uploadsOutput(by string, args []arg) {
+	if builtData[by] {
+		return
+	}
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		if u, err := url.Parse(a.s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !localHost(u.Hostname()) {
+			what := "the output of " + by
+			if by == "" {
+				what = "the output of a command"
+			}
+			iv.flag(Destructive, iv.name+" uploads "+what+" to "+u.Hostname()+": what it printed may hold secrets")
+			return
+		}
+	}
+}
+
+// localHost reports whether a host name is this machine or its own
+// network's: a loopback or private address, localhost, a name of one label
+// (a compose service), or a local domain (.local, .lan, .internal).
+func localHost(h string) bool {
+	h = strings.ToLower(strings.Trim(h, "[]"))
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback() || ip.IsPrivate() || ip.IsUnspecified()
+	}
+	if h == "localhost" || !strings.Contains(h, ".") {
+		return true
+	}
+	for _, d := range []string{".localhost", ".local", ".lan", ".internal", ".home.arpa", ".svc", ".cluster.local", ".test"} {
+		if strings.HasSuffix(h, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // downloadTo records that a download is written to f, and judges the

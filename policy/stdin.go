@@ -122,7 +122,10 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 			return source{kind: srcText, text: out}
 		}
 	}
-	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload) {
+	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
+		return source{kind: srcSecret, text: tree}
+	}
+	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
 			return prev
@@ -171,7 +174,94 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 			return source{kind: srcFile}
 		}
 	}
-	return source{kind: srcPipe}
+	return source{kind: srcPipe, text: name}
+}
+
+// archiveOf says which tree holding secrets an archiver packs whole: the
+// home directory or the root (keys, tokens, every project's .env), or the
+// working directory with its .env and .git, unless .env is left out; ""
+// if none. Members are relative to tar's -C directory.
+func archiveOf(c *classifier, sc *scope, name string, args []arg) string {
+	tarLike := name == "tar" || name == "bsdtar" || name == "gtar"
+	if !tarLike && name != "zip" && name != "7z" {
+		return ""
+	}
+	dir := *sc // tar's -C: where the members after it are
+	creates := !tarLike
+	type member struct {
+		a  arg
+		sc *scope
+	}
+	var members []member
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+		case tarLike && (a.s == "-C" || a.s == "--directory") && i+1 < len(args):
+			if t := c.resolve(&dir, args[i+1]); t.path != "" {
+				dir.cwd = t.path
+			}
+			i++
+		case strings.Contains(a.s, ".env") && (strings.HasPrefix(a.s, "--exclude") || i > 0 && (args[i-1].s == "-x" || args[i-1].s == "--exclude")):
+			return "" // the secrets file is left out
+		case tarLike && (a.s == "-c" || a.s == "--create" || i == 0 && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "c") && strings.Trim(a.s, "-cvzjJpfa") == ""):
+			creates = true
+			if strings.HasSuffix(a.s, "f") && i+1 < len(args) {
+				i++ // the archive
+			}
+		case tarLike && (a.s == "-f" || a.s == "--file") || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f") && tarLike:
+			if strings.Contains(a.s, "c") {
+				creates = true
+			}
+			i++
+		case strings.HasPrefix(a.s, "-"):
+		default:
+			in := dir
+			members = append(members, member{a, &in})
+		}
+	}
+	if !creates {
+		return ""
+	}
+	if !tarLike && len(members) > 0 {
+		members = members[1:] // zip ARCHIVE MEMBER…
+	}
+	for _, m := range members {
+		p := c.resolve(m.sc, arg{s: c.tilde(m.a.s), ok: true, src: m.a.s}).path
+		switch {
+		case p == c.home || p == "/":
+			return "an archive of " + c.show(target{path: p, src: m.a.s}) + ", keys and tokens included"
+		case p == c.project || p != "" && isUnder(c.project, p):
+			return "an archive of the working directory, its .env and .git included"
+		}
+	}
+	return ""
+}
+
+// archiveTo is the file an archiver writes ("-" for stdout), or "".
+func archiveTo(name string, args []arg) string {
+	if name == "zip" || name == "7z" {
+		_, ops := opts(args)
+		if name == "7z" && len(ops) > 0 {
+			ops = ops[1:] // 7z a ARCHIVE …
+		}
+		if len(ops) > 0 && ops[0].ok {
+			return ops[0].s
+		}
+		return ""
+	}
+	for i, a := range args {
+		if !a.ok || i+1 >= len(args) || !args[i+1].ok {
+			continue
+		}
+		if a.s == "-f" || a.s == "--file" || !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f") && (i == 0 || strings.HasPrefix(a.s, "-")) {
+			return args[i+1].s
+		}
+		if f, ok := strings.CutPrefix(a.s, "--file="); ok {
+			return f
+		}
+	}
+	return "-" // tar with no -f writes to stdout (or its tape): taken as stdout
 }
 
 // printfBomb matches a printf width or precision that is computed or too
@@ -242,7 +332,8 @@ func isSecretPath(p string) bool {
 		strings.Contains(p, "/.ssh/"), strings.Contains(p, "/.gnupg/"), strings.Contains(p, "/.aws/"),
 		base == ".ssh", base == ".gnupg", base == ".aws", base == ".kube", base == ".password-store",
 		strings.Contains(p, "/.config/gh/"), strings.Contains(p, "/.docker/config.json"),
-		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"):
+		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"),
+		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"): // Terraform keeps every resource's secrets in its state
 		return true
 	}
 	for _, s := range secretPlaces {
