@@ -80,6 +80,7 @@ func init() {
 		{rm, []string{"rm", "unlink", "srm", "trash-put"}},
 		{rimraf, []string{"rimraf", "del-cli"}},
 		{find, []string{"find"}},
+		{fdFind, []string{"fd", "fdfind"}},
 		{chmodR, []string{"chmod", "chown", "chgrp", "setfacl"}},
 		{dd, []string{"dd"}},
 		{truncate, []string{"truncate"}},
@@ -88,7 +89,7 @@ func init() {
 		{tee, []string{"tee", "sponge"}},
 		{fallocate, []string{"fallocate"}},
 		{sed, []string{"sed"}},
-		{destroys("destroys file contents beyond recovery"), []string{"shred"}},
+		{shred, []string{"shred"}},
 
 		// Disks: formatting, wiping, partitioning (mkfs and mkfs.*: see lookup).
 		{destroys("formats or erases a disk"), []string{"mke2fs", "mkswap", "blkdiscard", "wipe"}},

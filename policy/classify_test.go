@@ -290,6 +290,47 @@ func TestClassify(t *testing.T) {
 		{"kubectl cp ~/.aws/credentials prod/debug-pod:/tmp/creds", Destructive},
 		{"docker cp ~/.netrc app:/root/", Destructive},
 		{"kubectl cp fixtures/seed.sql db-0:/tmp/seed.sql", Write},
+		// a DELETE to the app being developed on loopback is local work;
+		// a datastore's port, a wildcard or _all stays held
+		{"curl -s -X DELETE http://localhost:3000/api/todos/42 | jq .", Write},
+		{"curl -sf -X DELETE \"http://127.0.0.1:8000/api/items/test-item-$$\" -o /dev/null", Write},
+		{"http DELETE :8080/api/sessions/dev-session-1", Write},
+		{"curl -X DELETE http://localhost:9200/logs-2024", Destructive},
+		{"curl -X DELETE 'http://localhost:3000/api/items/*'", Destructive},
+		{"curl -X DELETE https://api.example.com/v1/items/42", Destructive},
+		{"xh DELETE http://192.168.1.20:8080/api/items/1", Destructive},
+		// fd's exec is find's -exec, scoped by its search roots
+		{"fd -t d -d 3 '^node_modules$' ./packages -x rm -rf", Write},
+		{"fd -H -t f '\\.orig$' -x rm", Write},
+		{"fd -e pyc -x rm {}", Write},
+		{"fd -H -t f . ~/.gnupg -x shred -u", Destructive},
+		{"fd . ~ -X rm -rf", Destructive},
+		{"fd -t f . /etc -x rm", Destructive},
+		// generators' names, shapes of secret output, in-place edits
+		{"bin/rails generate migration RemovePasswordDigestFromAdmins password_digest:string", Write},
+		{"kubectl create token deploy-bot", Destructive},
+		{"terraform output -json | jq 'keys'", ReadOnly},
+		{"terraform output -json | jq '.db_password.value'", Destructive},
+		{"sed -i.bak 's/localhost:5432/db:5432/' config/docker.env", Write},
+		{"sed -i '/^STRIPE_/d' .env", Destructive},
+		{"sed -i 's/^API_KEY=.*/API_KEY=/' .env", Destructive},
+		{"meson setup builddir --wipe && meson compile -C builddir", Write},
+		{"meson setup ~/build --wipe", Destructive},
+		// scratch databases: named for tests, or under a tmp directory
+		{"docker compose exec -T db psql -U postgres -d app_test -c 'TRUNCATE users, sessions CASCADE;'", Write},
+		{"docker compose exec -T db psql -U postgres -d app -c 'TRUNCATE users;'", Destructive},
+		{"docker compose exec db psql -d app_test -c 'DROP DATABASE app_prod'", Destructive},
+		{"mysql -u test -e 'DROP DATABASE prod'", Destructive},
+		{"mysql -u root app_test -e 'DROP TABLE x'", Write},
+		{"sqlite3 ./tmp/scratch.db 'DROP TABLE IF EXISTS events'", Write},
+		{"sqlite3 db/development.sqlite3 'DROP TABLE events'", Destructive},
+		{"rm -f ./tmp/test.sqlite3 && sqlite3 ./tmp/test.sqlite3 < db/schema.sql", Write},
+		{"rm -f db/test.sqlite3", Destructive},
+		// shred inside the tree is rm's work; outside, beyond recovery
+		{"shred -u ./tmp/test_key", Write},
+		{"shred -u ~/.ssh/id_ed25519", Destructive},
+		{"shred -n 3 /dev/sdb", Destructive},
+		{"shred -u db/production.sqlite3", Destructive},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -62,7 +63,12 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		iv.flag(Write, "")
 		args := iv.rest(1)
 		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
+		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
 		check := func(a arg) {
+			if m := dropDatabase.FindStringSubmatch(a.s); scratch && a.ok && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`"))) {
+				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
+				return
+			}
 			if !a.ok || memory {
 				iv.judged = iv.judged || memory
 				return
@@ -119,6 +125,44 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			check(arg{s: iv.in.text, ok: true})
 		}
 	}
+}
+
+// testDB is a database named for tests (app_test, test_app, test): test
+// runners drop and recreate it on every run.
+var testDB = regexp.MustCompile(`(?i)^(?:test|tests|testing)$|[_-](?:test|tests|testing)$|^test[_-]`)
+
+// scratchDB reports whether a SQL client works on a throwaway database:
+// a database file in a temp dir or the tree's tmp directory (sqlite3
+// ./tmp/scratch.db), or a database named for tests (psql -d app_test,
+// mysql app_test, postgres://…/app_test).
+func (iv *inv) scratchDB(fileOperand bool) bool {
+	args := iv.rest(1)
+	_, ops := opts(args)
+	if fileOperand {
+		if len(ops) == 0 || !ops[0].ok {
+			return false
+		}
+		t := iv.c.resolve(iv.sc, ops[0])
+		return t.path != "" && !t.children && iv.c.scratch(t.path)
+	}
+	name := ""
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case (a.s == "-d" || a.s == "--dbname" || a.s == "-D" || a.s == "--database") && i+1 < len(args) && args[i+1].ok:
+			name = args[i+1].s
+		case strings.HasPrefix(a.s, "--dbname=") || strings.HasPrefix(a.s, "--database="):
+			_, name, _ = strings.Cut(a.s, "=")
+		case strings.Contains(a.s, "://"):
+			if u, err := url.Parse(a.s); err == nil {
+				name = strings.TrimPrefix(u.Path, "/")
+			}
+		}
+	}
+	if pos := positionals(args, "-u", "-U", "-h", "-H", "-P", "-e", "-c", "-f", "-S", "--user", "--username", "--host", "--port", "--socket", "--file", "--command", "--execute"); name == "" && len(pos) > 0 {
+		name = pos[0] // psql app_test -c …, mysql -u root app_test -e …
+	}
+	return name != "" && testDB.MatchString(name)
 }
 
 // mongo shells: --eval code.

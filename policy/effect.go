@@ -199,6 +199,9 @@ func verbEffect(iv *inv) bool {
 		if ok {
 			opt, _, _ = strings.Cut(opt, "=")
 			first, _, _ := strings.Cut(opt, "-")
+			if _, ops := opts(args); project && opt == "wipe" && iv.c.buildOutputs(iv.sc, ops) {
+				continue // meson setup builddir --wipe: a build directory inside the tree, made again
+			}
 			if destroyFlags[opt] || (destroyFlags[first] && first != "delete" && first != "remove") {
 				if !project || !projectVerbs[first] {
 					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
@@ -1180,7 +1183,7 @@ var keyOpts = map[string]bool{
 var quietReaders = map[string]bool{
 	"ls": true, "stat": true, "test": true, "[": true, "file": true, "du": true, "mkdir": true, "touch": true,
 	"ssh": true, "scp": true, "sftp": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true,
-	"chown": true, "rm": true, "find": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
+	"chown": true, "rm": true, "find": true, "fd": true, "fdfind": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
 	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true, "source": true, ".": true,
 }
@@ -1227,7 +1230,8 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) {
+	if flags, _ := opts(iv.rest(1)); why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) &&
+		!(iv.name == "sed" && sedInPlace(flags)) && !iv.perlInPlace { // sed -i, perl -pi: the edit goes into the file, nothing is printed
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 {
@@ -1270,7 +1274,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeOnly(iv) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -1289,6 +1293,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && scanWords && !namesOnly(iv) {
 		n := 0
 		for _, a := range iv.rest(1) {
+			if a.ok && (a.s == "generate" || a.s == "g" || a.s == "scaffold" || a.s == "new" || a.s == "makemigrations" || strings.HasPrefix(a.s, "make:")) {
+				break // rails generate migration RemovePasswordFromUsers password:string: names of new code (kubectl create token still prints one)
+			}
 			if !a.ok || n == maxVerbWords+1 || strings.ContainsAny(a.s, "/@ ~$'\"|*=") {
 				continue
 			}
@@ -1311,6 +1318,27 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why != "" {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// shapeOnly reports whether a JSON filter prints only the shape of what
+// it reads, no value: its last stage is keys, length, type, has(…) or
+// paths (terraform output -json | jq 'keys' names the outputs, not their
+// secrets).
+func shapeOnly(iv *inv) bool {
+	if iv.name != "jq" && iv.name != "yq" && iv.name != "gojq" {
+		return false
+	}
+	_, ops := opts(iv.rest(1))
+	if len(ops) == 0 || !ops[0].ok {
+		return false
+	}
+	stages := strings.Split(ops[0].s, "|")
+	last := strings.ReplaceAll(strings.TrimSpace(stages[len(stages)-1]), " ", "")
+	switch last {
+	case "keys", "keys[]", "keys_unsorted", "keys_unsorted[]", "length", "type", "paths", "[paths]", "map(type)", "map_values(type)", "map(keys)":
+		return true
+	}
+	return strings.HasPrefix(last, "has(")
 }
 
 // namesOnly reports whether a command about secrets lists their names, not

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -199,6 +200,70 @@ func find(iv *inv) {
 			}
 		}
 	}
+}
+
+// fdFind is fd (fdfind): read-only unless it runs a command for what it
+// finds (-x, --exec; -X, --exec-batch), which is classified like find
+// -exec's, {} standing for some entries under each search root.
+func fdFind(iv *inv) {
+	args := iv.rest(1)
+	var operands, roots []arg
+	var execs [][]arg
+	filtered := false // by extension, size or age, whatever the pattern
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			operands = append(operands, a)
+		case a.s == "-x" || a.s == "--exec" || a.s == "-X" || a.s == "--exec-batch":
+			j := i + 1
+			for j < len(args) && !(args[j].ok && (args[j].s == ";" || args[j].s == "\\;")) {
+				j++
+			}
+			execs = append(execs, args[i+1:j])
+			i = j
+		case (a.s == "--search-path" || a.s == "--base-directory") && i+1 < len(args):
+			roots = append(roots, args[i+1])
+			i++
+		case fdValueOpts[a.s] && i+1 < len(args):
+			filtered = filtered || fdFilters[a.s]
+			i++
+		case a.s == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a.s, "-"):
+		default:
+			operands = append(operands, a)
+		}
+	}
+	if len(operands) > 1 {
+		roots = append(roots, operands[1:]...) // fd PATTERN PATH…
+	}
+	if len(roots) == 0 {
+		roots = argsOf(".")
+	}
+	every := !filtered && (len(operands) == 0 || operands[0].ok && (operands[0].s == "." || operands[0].s == "" || operands[0].s == "^"))
+	for _, cmd := range execs {
+		if len(cmd) == 0 {
+			continue
+		}
+		for _, r := range roots {
+			iv.exec(substitute(cmd, "{}", under(r, !every)))
+		}
+	}
+}
+
+// fdFilters are fd's options that select some entries.
+var fdFilters = map[string]bool{
+	"-e": true, "--extension": true, "-S": true, "--size": true, "--changed-within": true, "--changed-before": true, "-o": true, "--owner": true,
+}
+
+// fdValueOpts are fd's options that take the next word.
+var fdValueOpts = map[string]bool{
+	"-t": true, "--type": true, "-e": true, "--extension": true, "-E": true, "--exclude": true, "-d": true, "--max-depth": true,
+	"--min-depth": true, "--exact-depth": true, "-S": true, "--size": true, "--changed-within": true, "--changed-before": true,
+	"-j": true, "--threads": true, "-c": true, "--color": true, "--max-results": true, "-o": true, "--owner": true,
+	"--ignore-file": true, "--path-separator": true, "--format": true, "--batch-size": true,
 }
 
 // findTests are find predicates that select some entries.
@@ -433,14 +498,62 @@ func tee(iv *inv) {
 func sed(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	script := !hasFlag(flags, "ef", "--expression", "--file") // else the first operand is the script
+	if sedInPlace(flags) {
+		iv.flag(Write, "")
+		code := ""
+		if script && len(operands) > 0 {
+			code = operands[0].s
+			operands = operands[1:]
+		}
+		iv.inPlace(operands)
+		for _, f := range operands {
+			if f.ok && isSecretPath(f.s) && sedLoses(code) {
+				iv.flag(Destructive, "sed -i deletes from a secrets file, which no version control keeps: "+f.s)
+				return
+			}
+		}
+	}
+}
+
+// sedLoses reports whether a sed script, or one it cannot see (-e, -f),
+// deletes lines or replaces text it does not spell out (s/^KEY=.*//):
+// what was there is gone.
+func sedLoses(code string) bool {
+	return code == "" || sedDelete.MatchString(code) || strings.Contains(code, ".*")
+}
+
+// sedDelete is a sed d command: /re/d, 3d, $d, 2,5d.
+var sedDelete = regexp.MustCompile(`(?:/|\d|\$)\s*!?\s*d\s*(?:;|$|\})`)
+
+// sedInPlace reports whether sed's flags make it edit its files in place
+// (-i, -i.bak, --in-place, -ni): it then prints nothing of them.
+func sedInPlace(flags []arg) bool {
 	for _, f := range flags {
 		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", strings.SplitN(f.s, "=", 2)[0]) ||
 			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
-			iv.flag(Write, "")
-			if script && len(operands) > 0 {
-				operands = operands[1:]
+			return true
+		}
+	}
+	return false
+}
+
+// shred destroys file contents beyond recovery: like rm, ordinary work on
+// files inside the working tree or a temp dir, destructive anywhere else
+// (a key in ~/.ssh, a device, a database file, a path computed at run time).
+func shred(iv *inv) {
+	iv.flag(Write, "")
+	_, operands := opts(iv.rest(1))
+	for _, a := range operands {
+		if iv.sc.remote {
+			iv.flag(Destructive, "shred destroys file contents beyond recovery, on a remote host")
+			return
+		}
+		t := iv.c.resolve(iv.sc, a)
+		if why := iv.c.danger(t); why != "" {
+			if why == "unresolved" {
+				why = "a path computed at run time"
 			}
-			iv.inPlace(operands)
+			iv.flag(Destructive, phrase("shred destroys file contents beyond recovery,", why)+": "+iv.c.show(t))
 			return
 		}
 	}

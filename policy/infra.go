@@ -211,22 +211,29 @@ func docker(iv *inv) {
 	case (v == "rm" || v == "stop" || v == "kill") && iv.ownContainers(v):
 		iv.flag(Write, "") // the containers this command started
 		iv.judged = true
-	case v == "exec":
+	case v == "exec" || v == "compose" && w == "exec":
 		iv.flag(Write, "")
-		// docker exec [opts] CONTAINER cmd…: pos[1] is the container.
+		// docker exec [opts] CONTAINER cmd…, docker compose exec [opts]
+		// SERVICE cmd…: the command after the container is judged as run
+		// there, and that judgement is the whole of it.
 		args := iv.rest(1)
+		words := 3 // exec, container, command
+		if v == "compose" {
+			words = 4
+		}
 		n := 0
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if a.ok && strings.HasPrefix(a.s, "-") {
-				if contains([]string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file"}, a.s) {
+				if contains([]string{"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--index", "-f", "--file", "-p", "--project-name"}, a.s) {
 					i++
 				}
 				continue
 			}
 			n++
-			if n == 3 { // exec, container, command
+			if n == words {
 				iv.c.run(args[i:], remote(iv.sc), source{}, iv.depth+1)
+				iv.judged = v == "compose" // docker compose exec: its words are the command's, judged above
 				return
 			}
 		}

@@ -29,6 +29,54 @@ func writes(args []arg) bool {
 	return false
 }
 
+// devServer reports whether every address a request goes to is a server
+// on this machine's loopback that is not a datastore's (the app being
+// developed: localhost:3000, 127.0.0.1:8000, httpie's :8080), and none
+// of them names many things at once (a wildcard, _all, ?recurse): a
+// DELETE there removes a record of local development data.
+func devServer(args []arg) bool {
+	found := false
+	for _, a := range args {
+		if !a.ok {
+			if strings.Contains(a.src, "://") || strings.Contains(a.src, "localhost") {
+				a = arg{s: strings.Trim(a.src, `"'`), ok: true} // "http://127.0.0.1:8000/items/x-$$": the host is written out
+			} else {
+				continue
+			}
+		}
+		u := strings.ToLower(a.s)
+		switch {
+		case strings.HasPrefix(u, ":"): // httpie: :8080/path is localhost
+			u = "http://localhost" + u
+		case strings.HasPrefix(u, "localhost") || hostPath.MatchString(u) && !strings.Contains(u, "://"):
+			u = "http://" + u
+		case !strings.Contains(u, "://"):
+			continue
+		}
+		p, err := url.Parse(u)
+		if err != nil {
+			return false
+		}
+		found = true
+		ip := net.ParseIP(p.Hostname())
+		if p.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback() && !ip.IsUnspecified()) || datastorePorts[p.Port()] ||
+			strings.ContainsAny(u, "*") || strings.Contains(u, "_all") || strings.Contains(u, "recurs") || strings.Contains(u, "_delete") {
+			return false
+		}
+	}
+	return found
+}
+
+// datastorePorts are the ports datastores and infrastructure services
+// answer HTTP on by default (Elasticsearch, Meilisearch, Consul, CouchDB,
+// InfluxDB, Qdrant, Solr, MinIO, Vault, etcd, RabbitMQ, Neo4j, Typesense,
+// ClickHouse, Kafka Connect): what is at them is stored data, not an app.
+var datastorePorts = map[string]bool{
+	"9200": true, "9300": true, "7700": true, "8500": true, "5984": true, "8086": true, "6333": true, "8983": true,
+	"9000": true, "9001": true, "8200": true, "2379": true, "15672": true, "7474": true, "8108": true, "8123": true,
+	"8083": true, "8529": true, "8091": true, "19530": true, "4001": true,
+}
+
 // pathDeletes reports whether a URL's path names deleting what it
 // addresses: /_delete_by_query, /v1/projects/x/purge.
 func pathDeletes(u string) bool {
@@ -52,7 +100,7 @@ func pathDeletes(u string) bool {
 func curl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
-	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" {
+	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !devServer(args) {
 		iv.flag(Destructive, iv.name+" sends a DELETE request") // httpie, xh: http DELETE url
 		return
 	}
@@ -79,7 +127,7 @@ func curl(iv *inv) {
 				return
 			}
 		}
-		if strings.EqualFold(method, "DELETE") {
+		if strings.EqualFold(method, "DELETE") && !devServer(args) {
 			iv.flag(Destructive, iv.name+" sends a DELETE request")
 			return
 		}

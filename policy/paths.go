@@ -98,7 +98,7 @@ func (c *classifier) danger(t target) string {
 		if c.inTemp(p) || c.isTempRoot(p) {
 			return ""
 		}
-		if why := unrecoverable(t); why != "" {
+		if why := unrecoverable(t); why != "" && !(dataFile(t.src) && c.scratch(p+"/x")) {
 			return why
 		}
 		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
@@ -121,13 +121,33 @@ func (c *classifier) danger(t target) string {
 	case c.inTemp(p):
 		return ""
 	}
-	if why := unrecoverable(t); why != "" {
+	if why := unrecoverable(t); why != "" && !(dataFile(p) && c.scratch(p)) {
 		return why
 	}
 	if c.trustedProject() && isUnder(p, c.project) {
 		return ""
 	}
 	return "outside the working directory"
+}
+
+// scratch reports whether p is in a place for throwaway files: a temp dir,
+// or a tmp directory of the working tree (./tmp/test.sqlite3), where a
+// database file is scratch, not the project's data.
+func (c *classifier) scratch(p string) bool {
+	if c.inTemp(p) {
+		return true
+	}
+	rel, ok := strings.CutPrefix(p, c.project+"/")
+	if !ok || !c.trustedProject() {
+		return false
+	}
+	dirs := strings.Split(rel, "/")
+	for _, d := range dirs[:len(dirs)-1] {
+		if d == "tmp" || d == "temp" || d == ".tmp" {
+			return true
+		}
+	}
+	return false
 }
 
 // underTemp reports whether a path computed at run time starts with a temp
