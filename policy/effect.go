@@ -1230,8 +1230,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if flags, _ := opts(iv.rest(1)); why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) &&
-		!(iv.name == "sed" && sedInPlace(flags)) && !iv.perlInPlace { // sed -i, perl -pi: the edit goes into the file, nothing is printed
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 {
@@ -1318,6 +1317,16 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why != "" {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// editsInPlace reports whether a command writes its edits into the files
+// it reads and prints nothing of them: sed -i, perl -pi.
+func (iv *inv) editsInPlace() bool {
+	if iv.name == "sed" {
+		flags, _ := opts(iv.rest(1))
+		return sedInPlace(flags)
+	}
+	return iv.perlInPlace
 }
 
 // shapeOnly reports whether a JSON filter prints only the shape of what
@@ -1693,10 +1702,9 @@ var viewers = map[string]bool{
 // wholeTarget is the home directory or the root among a command's operands,
 // given whole (not a path under it), as a reason's words; "" if none.
 func (iv *inv) wholeTarget(args []arg) string {
-	_, ops := opts(args)
-	for _, a := range ops {
-		if !a.ok {
-			continue
+	for _, a := range args {
+		if !a.ok || a.s == "" || !strings.ContainsRune("~/.", rune(a.s[0])) {
+			continue // an option, or a name that cannot be ~ or / (this look runs for every unknown tool)
 		}
 		switch t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); {
 		case t.children:
