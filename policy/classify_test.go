@@ -326,6 +326,8 @@ func TestClassify(t *testing.T) {
 		{"sqlite3 db/development.sqlite3 'DROP TABLE events'", Destructive},
 		{"rm -f ./tmp/test.sqlite3 && sqlite3 ./tmp/test.sqlite3 < db/schema.sql", Write},
 		{"rm -f db/test.sqlite3", Destructive},
+		{"dropdb -U postgres app_test", Write},
+		{"dropdb -U postgres app_production", Destructive},
 		// shred inside the tree is rm's work; outside, beyond recovery
 		{"shred -u ./tmp/test_key", Write},
 		{"shred -u ~/.ssh/id_ed25519", Destructive},

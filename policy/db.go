@@ -45,12 +45,19 @@ func sqlDanger(sql string) string {
 // dropDatabase is a statement that drops one database.
 var dropDatabase = regexp.MustCompile(`(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\w"'` + "`" + `$.-]+)\s*;?`)
 
-// dropdb deletes databases: its own (made earlier by this command) only
-// writes.
+// dropdb deletes databases: its own (made earlier by this command) or one
+// named for tests (test runners drop and recreate it) only writes.
 func dropdb(iv *inv) {
-	_, ops := opts(iv.rest(1))
-	for _, a := range ops {
-		if !iv.c.madeHere(a.src, iv.name) {
+	args := iv.rest(1)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.ok && strings.HasPrefix(a.s, "-") {
+			if contains([]string{"-U", "--username", "-h", "--host", "-p", "--port", "--maintenance-db"}, a.s) {
+				i++
+			}
+			continue
+		}
+		if !iv.c.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
 			iv.flag(Destructive, iv.name+" deletes a database or its users")
 			return
 		}
