@@ -599,7 +599,7 @@ func TestSecondTendRefuses(t *testing.T) {
 	if code := s.cmd.ProcessState.ExitCode(); code != 1 || !s.wrote(want) {
 		s.outMu.Lock()
 		defer s.outMu.Unlock()
-		t.Fatalf("tend: exit %d\n%s", code, s.out)
+		t.Fatalf("tend: exit %d (%v)\n%s", code, s.cmd.ProcessState, s.out) // the state says which signal, if one ended it
 	}
 	if _, err := os.Stat(filepath.Join(state, "tui.log")); err != nil {
 		t.Fatal(err) // it did get that far: the refusal is the state dir's, not the terminal's
