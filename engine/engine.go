@@ -338,7 +338,11 @@ func (e *Engine) makeSpares() {
 			if s.err != nil {
 				break
 			}
-			f, err := os.OpenFile(filepath.Join(s.dir, name), flags, 0o600)
+			fl := flags
+			if name == "meta.json" {
+				fl &^= os.O_TRUNC // emptied did, and closed it: see there
+			}
+			f, err := os.OpenFile(filepath.Join(s.dir, name), fl, 0o600)
 			if err != nil {
 				if s.meta != nil {
 					s.meta.Close()
@@ -381,9 +385,17 @@ func (e *Engine) recycle(dir string) {
 // emptied empties a recycled job directory for its next job, its record
 // first: should tend die here, an empty record is that of a job that never
 // ran, and the directory is removed in time. It returns dir, or "" when it
-// could not empty the record (the directory is then removed).
+// could not empty the record (the directory is then removed). The record
+// is emptied through a file closed here, not by its path: on ext4 the close
+// after a truncation to zero writes the file out (auto_da_alloc), and it
+// had better be this close, with nothing to write, than the job's last
+// record's, on the way to the exec's reply.
 func emptied(dir string) string {
-	if err := os.Truncate(filepath.Join(dir, "meta.json"), 0); err != nil {
+	f, err := os.OpenFile(filepath.Join(dir, "meta.json"), os.O_WRONLY|os.O_TRUNC|syscall.O_NOFOLLOW, 0)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
 		os.RemoveAll(dir)
 		return ""
 	}

@@ -90,9 +90,13 @@ func (m *interleave) add(src uint8, srcOff int64, n int) {
 	r := run{start: m.end, srcOff: srcOff, src: src}
 	if m.nFile == 1 && m.idx == nil && m.path != "" {
 		// The first switch: from now on the runs need a file.
-		if f, err := os.OpenFile(m.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600); err == nil {
-			m.idx = f
-			m.idx.WriteAt(encodeRun(m.runs[0]), 0)
+		if f, err := os.OpenFile(m.path, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			if st, err := f.Stat(); err == nil && emptyFile(f, st.Size()) == nil {
+				m.idx = f
+				m.idx.WriteAt(encodeRun(m.runs[0]), 0)
+			} else {
+				f.Close()
+			}
 		}
 	}
 	if m.idx != nil {
