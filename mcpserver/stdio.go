@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -25,13 +26,87 @@ const MaxLine = 4 << 20
 // request, or a line over [MaxLine]) and goes on, where the SDK's stdio
 // transport would end the session (RELIABILITY V14). It answers every
 // request, and echoes every request id exactly as the client wrote it.
+//
+// Each line is decoded once, by the guard, and handed to the session as a
+// message: the SDK's own stream transport would read it from a pipe on a
+// goroutine of its own and decode it twice more, each decode allocating
+// 32 KiB (its JSON decoder's buffer), on the way to every call.
 func GuardedTransport(r io.Reader, w io.Writer) mcp.Transport {
-	pr, pw := io.Pipe()
+	return &guarded{r: r, w: w}
+}
+
+type guarded struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (g *guarded) Connect(context.Context) (mcp.Connection, error) {
 	x := &idSwap{prefix: "tend-id-" + rand.Text()[:8] + "-", raw: map[string]json.RawMessage{}}
 	inflight := &inflight{answered: make(chan struct{}, 1)}
-	lw := &lockedWriter{w: w, ids: x, inflight: inflight}
-	go guard(r, pw, lw, x, inflight)
-	return &mcp.IOTransport{Reader: pr, Writer: lw, MaxLineLength: MaxLine + 1}
+	c := &guardedConn{
+		lw:       &lockedWriter{w: g.w, ids: x, inflight: inflight},
+		incoming: make(chan received),
+		closed:   make(chan struct{}),
+	}
+	go guard(g.r, c, c.lw, x, inflight)
+	return c, nil
+}
+
+// guardedConn is the session's side of a guarded stream: messages the guard
+// read and decoded come in on incoming; replies are encoded and written
+// whole through lw.
+type guardedConn struct {
+	lw        *lockedWriter
+	incoming  chan received
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+// received is a message from the guard, or why there will be no more.
+type received struct {
+	msg jsonrpc.Message
+	err error
+}
+
+func (c *guardedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-c.incoming:
+		return r.msg, r.err
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+func (c *guardedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %w", err)
+	}
+	_, err = c.lw.Write(append(b, '\n'))
+	return err
+}
+
+func (c *guardedConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *guardedConn) SessionID() string { return "" }
+
+// deliver hands the session a message (or the end); false when the session
+// has closed.
+func (c *guardedConn) deliver(r received) bool {
+	select {
+	case c.incoming <- r:
+		return true
+	case <-c.closed:
+		return false
+	}
 }
 
 // lockedWriter serialises whole messages from the SDK and from the guard,
@@ -139,8 +214,8 @@ func shape(msg []byte) (request, response bool) {
 
 func (l *lockedWriter) Close() error { return nil }
 
-// guard copies valid messages from r to the SDK and answers the rest.
-func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *inflight) {
+// guard hands valid messages from r to the session and answers the rest.
+func guard(r io.Reader, to *guardedConn, w io.Writer, x *idSwap, pending *inflight) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, MaxLine)
@@ -150,14 +225,19 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *infl
 				pending.add(1) // the reply counts itself answered
 				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
 			default:
-				if code, msg := check(line); code != 0 {
+				if m, code, msg := check(line); code != 0 {
 					pending.add(1) // the reply counts itself answered
 					reply(w, idOf(line), code, msg)
 				} else {
 					if request, _ := shape(line); request {
 						pending.add(1)
 					}
-					if _, werr := to.Write(append(x.swap(line), '\n')); werr != nil {
+					if swapped := x.swap(line); !bytes.Equal(swapped, line) {
+						if sm, derr := jsonrpc.DecodeMessage(swapped); derr == nil {
+							m = sm
+						}
+					}
+					if m != nil && !to.deliver(received{msg: m}) {
 						return
 					}
 				}
@@ -166,10 +246,8 @@ func guard(r io.Reader, to *io.PipeWriter, w io.Writer, x *idSwap, pending *infl
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				pending.drain(AnswerLinger)
-				to.Close()
-				return
 			}
-			to.CloseWithError(err)
+			to.deliver(received{err: err})
 			return
 		}
 	}
@@ -285,27 +363,28 @@ func setField(obj []byte, key, v string) []byte {
 	return b
 }
 
-// check says whether line is a JSON-RPC message the SDK will accept.
-func check(line []byte) (code int64, msg string) {
+// check decodes line, or says why the SDK would not accept it.
+func check(line []byte) (m jsonrpc.Message, code int64, msg string) {
 	if !json.Valid(line) {
-		return -32700, "parse error: the line is not valid JSON"
+		return nil, -32700, "parse error: the line is not valid JSON"
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
-		return jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per line"
+		return nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per line"
 	}
-	if _, err := jsonrpc.DecodeMessage(line); err != nil {
-		return jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+	m, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	var m struct {
+	var w struct {
 		ID     json.RawMessage `json:"id"`
 		Method *string         `json:"method"`
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && m.Method == nil && m.Result == nil && m.Error == nil {
-		return jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
+	if json.Unmarshal(line, &w) == nil && len(w.ID) > 0 && w.Method == nil && w.Result == nil && w.Error == nil {
+		return nil, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
 	}
-	return 0, ""
+	return m, 0, ""
 }
 
 // idOf extracts the id of a malformed request, if it has a usable one. A
