@@ -38,7 +38,7 @@ func lookup(name string) (handler, bool) {
 // readOnlyTools are the tools that only read.
 var readOnlyTools = []string{
 	"ls", "ll", "la", "dir", "cat", "bat", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "ug", "head", "tail",
-	"less", "more", "wc", "uniq", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
+	"less", "more", "wc", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
 	"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
 	"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
 	"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
@@ -87,6 +87,7 @@ func init() {
 		{mv, []string{"mv"}},
 		{rsync, []string{"rsync"}},
 		{tee, []string{"tee", "sponge"}},
+		{outputFile, []string{"uniq", "sort", "shuf"}},
 		{fallocate, []string{"fallocate"}},
 		{sed, []string{"sed"}},
 		{shred, []string{"shred"}},

@@ -333,6 +333,26 @@ func TestClassify(t *testing.T) {
 		{"shred -u ~/.ssh/id_ed25519", Destructive},
 		{"shred -n 3 /dev/sdb", Destructive},
 		{"shred -u db/production.sqlite3", Destructive},
+		// git clean -x takes untracked work with the ignored files, even under a path
+		{"git clean -fdx Assets/", Destructive},
+		{"git clean -fdX build/", Write},
+		{"git clean -ndx", ReadOnly},
+		// filters that write their output to a file they are given
+		{"uniq /dev/null ~/.gitconfig", Destructive},
+		{"uniq words.txt words.uniq", Write},
+		{"uniq -c access.log", ReadOnly},
+		{"sort -o ~/.ssh/known_hosts hosts.txt", Destructive},
+		{"sort -u -o sorted.txt names.txt", Write},
+		// files Python runs by their name, wherever they are written
+		{`d=$(python3 -c 'import site; print(site.getusersitepackages())') && printf 'import os\n' > "$d/zz_init.pth"`, Destructive},
+		{"echo 'import x' > \"$SITE/sitecustomize.py\"", Destructive},
+		{"echo ok > \"$OUT/result.txt\"", Write},
+		// links this command makes lead later paths where they go
+		{"ln -sfn ~ ./out && rm -rf ./out/*", Destructive},
+		{"ln ~/.bashrc ./notes.txt && : > ./notes.txt", Destructive},
+		{"ln -s /etc ./etc && echo x > ./etc/hosts", Destructive},
+		{"ln -s ~/Downloads ./dl && rm ./dl", Write},
+		{"ln -sfn build/v2 current && rm -rf current/*", Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

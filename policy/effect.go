@@ -567,6 +567,31 @@ func cp(iv *inv) {
 	}
 }
 
+// outputFile judges the file a filter writes its output to: uniq's second
+// operand (uniq IN OUT), sort's and shuf's -o. It truncates that file.
+func outputFile(iv *inv) {
+	args := iv.rest(1)
+	if iv.name != "uniq" {
+		unknownTool(iv)
+	}
+	for i, a := range args {
+		switch {
+		case !a.ok || iv.name == "uniq":
+		case (a.s == "-o" || a.s == "--output") && i+1 < len(args):
+			iv.overwrites(args[i+1])
+		case strings.HasPrefix(a.s, "--output="):
+			iv.overwrites(arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
+		case len(a.s) > 2 && strings.HasPrefix(a.s, "-o") && !strings.HasPrefix(a.s, "--"):
+			iv.overwrites(arg{s: a.s[2:], ok: true, src: a.src})
+		}
+	}
+	if iv.name == "uniq" {
+		if _, ops := opts(args); len(ops) > 1 {
+			iv.overwrites(ops[1])
+		}
+	}
+}
+
 // patch edits the file it is given in place.
 func patch(iv *inv) {
 	iv.flag(Write, "")
@@ -620,10 +645,23 @@ func ln(iv *inv) {
 	}
 }
 
-// lnNew records a new link to a program (ln -s /bin/rm /tmp/x).
+// lnNew records a new link to a program (ln -s /bin/rm /tmp/x), and where
+// a link leads (ln -sfn ~ ./out), so that paths through it later in the
+// command are judged where they land.
 func lnNew(iv *inv) {
-	if dst, ok := destination(iv.rest(1)); ok {
-		iv.renames(dst)
+	dst, ok := destination(iv.rest(1))
+	if !ok {
+		return
+	}
+	iv.renames(dst)
+	if _, ops := opts(iv.rest(1)); len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
+		from, to := iv.c.resolve(iv.sc, dst), iv.c.resolve(iv.sc, ops[0])
+		if from.path != "" && to.path != "" && !from.children && !to.children && from.path != to.path {
+			if iv.c.links == nil {
+				iv.c.links = map[string]string{}
+			}
+			iv.c.links[from.path] = to.path
+		}
 	}
 }
 

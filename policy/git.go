@@ -97,7 +97,10 @@ func git(iv *inv) {
 			iv.lower()
 			return
 		}
-		if has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands) {
+		switch {
+		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
+			destroy("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
 			destroy("git clean -f deletes untracked files")
 		}
 	case "push":

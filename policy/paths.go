@@ -46,7 +46,32 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		p = path.Join(sc.cwd, p)
 	}
 	t.path = path.Clean(p)
+	if c.links != nil {
+		t.path = c.throughLinks(t.path, t.children)
+	}
 	return t
+}
+
+// throughLinks is where p lands when it goes through a link this command
+// made: a path inside a linked directory, or the linked file's contents
+// (children: the names a glob finds in it). The link itself is removed by
+// name (rm ./out removes the link), so p equal to a link is left alone.
+func (c *classifier) throughLinks(p string, children bool) string {
+	for range maxUnwrap { // a link to a link, without looping forever
+		moved := false
+		for link, to := range c.links {
+			switch {
+			case p == link && children:
+				p, moved = to, true
+			case isUnder(p, link):
+				p, moved = path.Join(to, p[len(link):]), true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return p
 }
 
 // isUnder reports whether p is strictly inside dir.

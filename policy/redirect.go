@@ -111,10 +111,16 @@ const maxStages = 64
 
 // writeTarget classifies writing to a (by a redirection or tee).
 func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, string) {
+	if name := path.Base(strings.Trim(a.src, `"'`)); runsByName(name) && !sc.remote { // "$d/zz_init.pth": wherever $d is
+		return Destructive, "writes a file Python runs by its name at every start: " + strings.Trim(a.src, `"'`)
+	}
 	if !a.ok || sc.remote {
 		return Write, ""
 	}
 	t := c.resolve(sc, a)
+	if to, ok := c.links[t.path]; ok { // : > ./notes.txt, a link to ~/.bashrc: writes what it leads to
+		t.path = to
+	}
 	p := t.path
 	if p == "" {
 		return Write, ""
@@ -201,8 +207,14 @@ var codeDirs = map[string]bool{
 // .pth file anywhere.
 func (c *classifier) runsLater(p string) bool {
 	base := path.Base(p)
-	return c.startupFile(p) || strings.Contains(p, "/.git/hooks/") ||
-		base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth")
+	return c.startupFile(p) || strings.Contains(p, "/.git/hooks/") || runsByName(base)
+}
+
+// runsByName reports whether a file named base runs by its name wherever
+// it lies on Python's path: a .pth file's import lines and sitecustomize
+// run at every interpreter start.
+func runsByName(base string) bool {
+	return base == "sitecustomize.py" || base == "usercustomize.py" || strings.HasSuffix(base, ".pth") && len(base) > len(".pth")
 }
 
 // isSystemPath reports whether p is inside a system directory.
