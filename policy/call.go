@@ -30,7 +30,7 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	for _, a := range ce.Assigns { // CURL_HOME=/tmp/h curl …: files the command may read
 		if a.Name != nil && a.Value != nil {
 			if s, ok := c.literal(sc, a.Value); ok {
-				c.prefixEnv = append(c.prefixEnv, arg{s: s, ok: true, src: s})
+				c.prefixEnv = append(c.prefixEnv, arg{s: s, ok: true, src: a.Name.Value + "=" + s})
 			}
 		}
 	}
@@ -80,6 +80,7 @@ type inv struct {
 	depth  int    // wrapper nesting
 	pinned bool   // must stay at least Write (see lower)
 	judged bool   // its handler judged all its verbs: no second look by words
+	env    []arg  // the environment it is given (RAILS_ENV=test cmd, env X=y cmd): s the value, src NAME=value
 
 	perlInPlace bool // perl -i: the files after the code are edited in place
 }
@@ -95,11 +96,11 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		c.flag(idx, Unparseable, "command name is computed at run time (expands to nothing)")
 		return idx
 	}
-	envVals := c.prefixEnv // the values of assignments before the command: files it may read
+	envVals := c.prefixEnv // the values of assignments before the command (src: NAME=value): files it may read
 	c.prefixEnv = nil
 	for len(args) > 1 && args[0].ok && isAssignment(args[0].s) { // sudo VAR=x cmd, env VAR=x cmd
 		name, val, _ := strings.Cut(args[0].s, "=")
-		envVals = append(envVals, arg{s: val, ok: true, src: val})
+		envVals = append(envVals, arg{s: val, ok: true, src: args[0].s})
 		if varKind(name) == varCode {
 			iv := &inv{c: c, idx: idx, name: name, sc: sc, depth: depth}
 			iv.shell(arg{s: val, ok: true, src: val}, sc)
@@ -123,7 +124,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		defer func() { c.aliases[args[0].s] = val }()
 		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
 	}
-	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth}
+	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
 	}
@@ -344,6 +345,7 @@ func (iv *inv) flagWrite(t target, reason string) { iv.c.flagWrite(iv.idx, t, re
 // exec classifies args as a command run by this one (sudo, env, xargs …),
 // with the same stdin.
 func (iv *inv) exec(args []arg) {
+	iv.c.prefixEnv = iv.env // the program it runs inherits the environment it was given
 	iv.c.run(args, iv.sc, iv.in, iv.depth+1)
 }
 

@@ -353,6 +353,28 @@ func TestClassify(t *testing.T) {
 		{"ln -s /etc ./etc && echo x > ./etc/hosts", Destructive},
 		{"ln -s ~/Downloads ./dl && rm ./dl", Write},
 		{"ln -sfn build/v2 current && rm -rf current/*", Write},
+		// a framework's database reset aimed at a test or scratch environment
+		{"RAILS_ENV=test bin/rails db:drop db:create db:schema:load", Write},
+		{"RAILS_ENV=production bin/rails db:drop", Destructive},
+		{"bin/rails db:drop", Destructive},
+		{"bin/rails db:reset -e test", Write},
+		{"MIX_ENV=test mix ecto.reset", Write},
+		{"MIX_ENV=prod mix ecto.reset", Destructive},
+		{"python manage.py flush --noinput --settings=config.settings.test", Write},
+		{"python manage.py flush --noinput --settings=config.settings.production", Destructive},
+		{"DATABASE_URL=postgresql://postgres:postgres@localhost:5432/app_test npx prisma migrate reset --force", Write},
+		{"DATABASE_URL=postgresql://app@db.prod.internal:5432/app_test npx prisma migrate reset --force", Destructive},
+		{"DATABASE_URL=postgresql://postgres@localhost:5432/app npx prisma migrate reset --force", Destructive},
+		{"sqlx database reset -y --database-url sqlite://./tmp/dev.sqlite", Write},
+		{"sqlx database reset -y --database-url sqlite://./db/prod.sqlite", Destructive},
+		{"DB_CONNECTION=sqlite DB_DATABASE=tmp/testing.sqlite php artisan migrate:fresh --seed", Write},
+		{"APP_ENV=testing DB_DATABASE=shop php artisan migrate:fresh", Destructive},
+		{"RAILS_ENV=test kubectl delete ns prod", Destructive},
+		// a dataframe's drops are in memory; an SDK object's delete is not
+		{"python -c \"import pandas as pd; df = pd.read_csv('a.csv').drop(columns=['x']).drop_duplicates().dropna(); df.to_csv('b.csv')\"", Write},
+		{"python -c \"import polars as pl; pl.read_csv('a.csv').drop_nulls().write_csv('b.csv')\"", Write},
+		{"python3 -c \"import wandb; api = wandb.Api(); [run.delete(delete_artifacts=True) for run in api.runs('acme/x')]\"", Destructive},
+		{"python3 -c \"import comet_ml; comet_ml.API().get('ws/proj').purge(confirm=True)\"", Destructive},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

@@ -169,7 +169,10 @@ func (iv *inv) scratchDB(fileOperand bool) bool {
 	if pos := positionals(args, "-u", "-U", "-h", "-H", "-P", "-e", "-c", "-f", "-S", "--user", "--username", "--host", "--port", "--socket", "--file", "--command", "--execute"); name == "" && len(pos) > 0 {
 		name = pos[0] // psql app_test -c …, mysql -u root app_test -e …
 	}
-	return name != "" && testDB.MatchString(name)
+	if name == "" {
+		return iv.testEnvironment() // DATABASE_URL=…/app_test psql "$DATABASE_URL"
+	}
+	return testDB.MatchString(name)
 }
 
 // mongo shells: --eval code.
@@ -203,4 +206,98 @@ func redis(iv *inv) {
 	if iv.in.kind == srcText && regexp.MustCompile(`(?i)\bFLUSH(ALL|DB)\b`).MatchString(iv.in.text) {
 		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
 	}
+}
+
+// testEnvironment reports whether a command is pointed at a test or
+// scratch environment, where a framework's drop, reset, flush or fresh
+// only remakes what the test run makes again: an environment marker
+// (RAILS_ENV=test, MIX_ENV=test, APP_ENV=testing, --env=test, -e test,
+// --settings=config.settings.test), or a database it is given by URL or
+// name that is a test database on this machine (DATABASE_URL=
+// postgresql://…@localhost:5432/app_test) or a database file in a scratch
+// place (sqlite://./tmp/dev.sqlite, DB_DATABASE=tmp/testing.sqlite). A
+// database named anywhere that is not such a one says it is not.
+func (iv *inv) testEnvironment() bool {
+	marked, other := false, false
+	see := func(name, val string) {
+		switch {
+		case name == "ENV" || strings.HasSuffix(name, "_ENV") || name == "env" || name == "environment" || name == "e":
+			marked = marked || testWord(val)
+		case strings.HasSuffix(name, "SETTINGS_MODULE") || name == "settings":
+			marked = marked || testWord(val[strings.LastIndexByte(val, '.')+1:])
+		case strings.Contains(name, "DATABASE") || strings.HasPrefix(name, "DB_") || strings.HasSuffix(name, "_URL") ||
+			strings.HasSuffix(name, "_DSN") || name == "database-url" || name == "url" || strings.Contains(val, "://"):
+			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" {
+				return // the driver, where, who: not which database
+			}
+			if iv.scratchDatabase(val) {
+				marked = true
+			} else if val != "" {
+				other = true
+			}
+		}
+	}
+	for _, e := range iv.env {
+		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok {
+			see(name, val)
+		}
+	}
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, ok := strings.CutPrefix(a.s, "--")
+		if !ok {
+			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
+				see("e", args[i+1].s) // rails -e test
+			} else if strings.Contains(a.s, "://") {
+				see("url", a.s)
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(opt, "=")
+		if !hasVal && i+1 < len(args) && args[i+1].ok {
+			val = args[i+1].s
+		}
+		switch name {
+		case "env", "environment", "settings", "database-url", "url":
+			see(name, val)
+		}
+	}
+	return marked && !other
+}
+
+// testWord reports whether an environment's name says tests.
+func testWord(s string) bool {
+	s = strings.ToLower(s)
+	return s == "test" || s == "testing" || s == "tests"
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "[::1]" || host == "0.0.0.0"
+}
+
+// scratchDatabase reports whether a database URL, file or name is a
+// throwaway one: a test database on this machine, or a database file in a
+// temp dir or the tree's tmp directory.
+func (iv *inv) scratchDatabase(v string) bool {
+	file := ""
+	switch scheme, rest, ok := strings.Cut(v, "://"); {
+	case ok && strings.HasPrefix(scheme, "sqlite"):
+		file = rest // sqlite://./tmp/dev.sqlite
+	case ok:
+		u, err := url.Parse(v)
+		return err == nil && (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(strings.TrimPrefix(u.Path, "/"))
+	case strings.HasPrefix(v, "sqlite:"):
+		file = strings.TrimPrefix(v, "sqlite:")
+	case strings.ContainsRune(v, '/') || strings.Contains(v, ".sqlite") || strings.HasSuffix(v, ".db"):
+		file = v
+	default:
+		return testDB.MatchString(v)
+	}
+	file, _, _ = strings.Cut(file, "?")
+	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
+	return t.path != "" && !t.children && iv.c.scratch(t.path)
 }

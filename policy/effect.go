@@ -241,7 +241,7 @@ func verbEffect(iv *inv) bool {
 		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
 		}
-		if ws := words(s); contains(ws, "schema") && contains(ws, "load") {
+		if ws := words(s); contains(ws, "schema") && contains(ws, "load") && !iv.scratchEnv() {
 			iv.flag(Destructive, iv.name+" "+s+" loads a schema over the database, dropping its data")
 			return true
 		}
@@ -260,12 +260,22 @@ func verbEffect(iv *inv) bool {
 				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				}
+				if iv.scratchEnv() {
+					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
+				}
 				iv.flag(Destructive, iv.name+" "+s+" deletes, resets or stops what it manages")
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// scratchEnv reports whether a tool that is not a platform CLI is pointed
+// at a test or scratch environment (see testEnvironment), where its
+// database drop, reset or flush is remade by the next test run.
+func (iv *inv) scratchEnv() bool {
+	return !infraTools[iv.name] && !iv.sc.remote && iv.testEnvironment()
 }
 
 // datastoreWords, in a build tool's task, say the task works on a

@@ -79,7 +79,11 @@ var (
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
 	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
-	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	// inMemory is a dataframe's method that drops rows or columns from the
+	// frame it returns (pandas drop_duplicates, polars drop_nulls, Spark
+	// dropDuplicates): nothing stored is deleted.
+	inMemory = regexp.MustCompile(`^\.(?:drop|delete)_?(?:duplicates|Duplicates\w*|nulls|Nulls|nans|NaNs|na|NA|level|Level|in_place)\b`)
 	// decodedCommand runs a command a function decodes: Perl's system pack
 	// "H*", …; exec(base64.b64decode(…)).
 	decodedCommand = regexp.MustCompile(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
@@ -225,8 +229,11 @@ func (iv *inv) interpCode(code arg) {
 	if m := killCall.FindString(s); m != "" {
 		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
 	}
-	if m := methodDelete.FindString(s); m != "" {
-		iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
+	for _, m := range methodDelete.FindAllString(s, 8) {
+		if !inMemory.MatchString(m) {
+			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
+			break
+		}
 	}
 	if m := decodedCommand.FindString(s); m != "" {
 		iv.flag(Unparseable, iv.name+" one-liner runs a command it decodes at run time: "+m)
