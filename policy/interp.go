@@ -80,6 +80,19 @@ var (
 	// bucket.delete(force=True), and an SDK's request object for it (new
 	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
 	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	// computedName calls a function or loads a module whose name the code
+	// builds at run time, so what it calls cannot be read: require('child'
+	// + '_process'), obj['exec'+'Sync'](…), PHP's $f(…) after $f = "sys" .
+	// "tem", getattr(os, 'sys'+'tem'), a name decoded or reversed.
+	computedName = regexp.MustCompile(`\b(?:require|__import__|import_module|import)\s*\(\s*(?:['"][^'"]*['"]\s*\+|[\w.]*(?:decode|atob|Buffer\.from|reverse|fromhex|strrev)\b)|\[\s*['"][^'"]*['"]\s*\+\s*['"][^'"]*['"]\s*\]\s*\(|\bgetattr\s*\(\s*[\w.]+\s*,\s*(?:['"][^'"]*['"]\s*\+|['"][^'"]*['"]\s*\[::-1\]|[\w.]*(?:decode|fromhex)\b)|(?:\]|\)|\$\w+)\s*\(\s*(?:Buffer\.from|atob|base64_decode|strrev|str_rot13|gzinflate|codecs\.decode|bytes\.fromhex|b64decode|base64\.b64decode|pack)\s*\(`)
+	// phpDynamicCall is PHP's call of a function named by a variable,
+	// set from something other than one literal: $f = "sys" . "tem"; $f(…).
+	phpDynamicCall = regexp.MustCompile(`(?:^|[^\w>:$])\$(\w+)\s*\(`)
+	// wholeEnv is code that takes the whole environment, every token in
+	// it, as one value; uploader is a library that sends what it is given
+	// to a service (an experiment tracker, an error reporter, a bucket).
+	wholeEnv = regexp.MustCompile(`\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\*\*os\.environ\b|dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|\bObject\.(?:entries|keys|assign|values)\([^)]*process\.env\s*\)|\bENV\.to_h\b|\bENV\.to_a\b|%ENV\b|\bos\.Environ\(\)|System\.getenv\(\)`)
+	uploader = regexp.MustCompile(`\bwandb\.|\bmlflow\.|\bneptune\b|\bcomet_ml\b|\bclearml\b|\bboto3\b|\bsentry_sdk\b|\bposthog\b|\.upload\w*\s*\(|\.put_object\s*\(|\.log_params?\s*\(`)
 	// inMemory is a dataframe's method that drops rows or columns from the
 	// frame it returns (pandas drop_duplicates, polars drop_nulls, Spark
 	// dropDuplicates): nothing stored is deleted.
@@ -228,6 +241,23 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if m := killCall.FindString(s); m != "" {
 		iv.flag(Destructive, iv.name+" one-liner signals processes: "+strings.TrimSpace(m))
+	}
+	if m := computedName.FindString(s); m != "" {
+		iv.flag(Unparseable, iv.name+" one-liner calls a function or module whose name it computes at run time: "+strings.TrimSpace(m))
+	}
+	if iv.name == "php" || strings.HasPrefix(iv.name, "php") {
+		for _, m := range phpDynamicCall.FindAllStringSubmatch(s, 4) {
+			if set := regexp.MustCompile(`\$` + m[1] + `\s*=\s*(['"][\w:\\]*['"])\s*;`).FindStringSubmatch(s); set != nil {
+				continue // $f = 'strtoupper'; $f($x): a name the code states
+			}
+			iv.flag(Unparseable, iv.name+" code calls a function named by a variable it computes: $"+m[1]+"(")
+			break
+		}
+	}
+	if m := wholeEnv.FindString(s); m != "" {
+		if up := uploader.FindString(s); up != "" || netRef.MatchString(s) {
+			iv.flag(Destructive, iv.name+" one-liner sends the whole environment, every token in it, over the network: "+m)
+		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {
 		if !inMemory.MatchString(m) {
