@@ -155,6 +155,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	if opensTunnel(iv) {
+		c.tunnel = true
+	}
 	readsWritten(iv, envVals)
 	batchOnStdin(iv)
 	runsFetched(iv)
@@ -568,4 +571,23 @@ func downloadedFile(args []arg) (arg, bool) {
 		}
 	}
 	return arg{}, false
+}
+
+// opensTunnel reports whether a command opens a tunnel or proxy from this
+// machine's loopback to another (kubectl proxy and port-forward, a cloud
+// SQL proxy, an IAP tunnel, an SSM port-forwarding session), so that
+// requests to loopback after it reach that other machine.
+func opensTunnel(iv *inv) bool {
+	w := strs0(iv.rest(1))
+	switch iv.name {
+	case "kubectl", "oc", "k":
+		return contains(w, "proxy") || contains(w, "port-forward")
+	case "cloud-sql-proxy", "cloud_sql_proxy", "alloydb-auth-proxy", "pgbouncer":
+		return true
+	case "gcloud":
+		return contains(w, "start-iap-tunnel")
+	case "aws":
+		return contains(w, "start-session") && slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "PortForwarding") })
+	}
+	return false
 }

@@ -76,6 +76,7 @@ type classifier struct {
 	written    map[string]source // files this command writes, by absolute path: what goes into them
 	aliases    map[string]string // aliases the command defines: name → value
 	renamed    map[string]string // executables it copies or links: new path → the program's name
+	tunnel     bool              // it opens a tunnel or proxy from this machine to another (kubectl proxy, ssh -L)
 	links      map[string]string // links it makes (ln, ln -s): the link's path → the path it leads to
 	gitAliases map[string]string // git aliases it defines (git config alias.x, git -c alias.x=…)
 	gitMirror  bool              // it configures a git remote as a mirror

@@ -994,7 +994,7 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	if iv.in.kind == srcSecret {
-		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
+		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 		return
 	}
 	args := iv.rest(1)
@@ -1321,7 +1321,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeOnly(iv) {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeOnly(iv) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ

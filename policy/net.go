@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -67,6 +68,41 @@ func devServer(args []arg) bool {
 	return found
 }
 
+// localDev is devServer for a request this command makes: not one over a
+// unix socket (--unix-socket /var/run/docker.sock: a daemon's API, not an
+// app), and not one to loopback while this command has opened a tunnel or
+// proxy from there to elsewhere (kubectl proxy, ssh -L, a cloud SQL
+// proxy), where loopback stands for the remote end.
+func (iv *inv) localDev(args []arg) bool {
+	return !iv.c.tunnel && !hasWord(args, "--unix-socket", "--abstract-unix-socket", "--unix") &&
+		!slices.ContainsFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, "--unix-socket=") }) && devServer(args)
+}
+
+// sqlBody says what destructive SQL a request carries in its body or its
+// URL's query (--data-binary 'DROP DATABASE x', ?query=TRUNCATE+t), or "".
+func sqlBody(args []arg) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		text := ""
+		switch {
+		case (a.s == "-d" || strings.HasPrefix(a.s, "--data") || a.s == "--json" || a.s == "--form" || a.s == "-F") && !strings.Contains(a.s, "=") && i+1 < len(args) && args[i+1].ok:
+			text = args[i+1].s
+		case strings.HasPrefix(a.s, "--data") && strings.Contains(a.s, "="):
+			_, text, _ = strings.Cut(a.s, "=")
+		case strings.Contains(a.s, "://") && strings.ContainsAny(a.s, "?&"):
+			text, _ = url.QueryUnescape(strings.ReplaceAll(a.s, "+", " "))
+		}
+		if text != "" && mentionsDanger(text) {
+			if why := sqlDanger(text); why != "" {
+				return "deletes data: " + why
+			}
+		}
+	}
+	return ""
+}
+
 // datastorePorts are the ports datastores and infrastructure services
 // answer HTTP on by default (Elasticsearch, Meilisearch, Consul, CouchDB,
 // InfluxDB, Qdrant, Solr, MinIO, Vault, etcd, RabbitMQ, Neo4j, Typesense,
@@ -100,8 +136,12 @@ func pathDeletes(u string) bool {
 func curl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
-	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !devServer(args) {
+	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !iv.localDev(args) {
 		iv.flag(Destructive, iv.name+" sends a DELETE request") // httpie, xh: http DELETE url
+		return
+	}
+	if len(args) > 0 && !iv.localDev(args) && sqlBody(args) != "" {
+		iv.flag(Destructive, iv.name+" sends SQL that "+sqlBody(args)) // ClickHouse's HTTP port: the body is the query
 		return
 	}
 	for i, a := range args {
@@ -127,7 +167,7 @@ func curl(iv *inv) {
 				return
 			}
 		}
-		if strings.EqualFold(method, "DELETE") && !devServer(args) {
+		if strings.EqualFold(method, "DELETE") && !iv.localDev(args) {
 			iv.flag(Destructive, iv.name+" sends a DELETE request")
 			return
 		}
@@ -291,7 +331,7 @@ var secretSubst = regexp.MustCompile(`\$\(\s*(env|printenv|set|export -p|declare
 func netSend(iv *inv) {
 	iv.flag(Write, "")
 	if iv.in.kind == srcSecret {
-		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network")
+		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 	}
 	if iv.in.kind == srcText && verbIn(iv.in.text) {
 		iv.flag(Destructive, iv.name+" sends a command that deletes or resets data: "+shorten(iv.in.text))

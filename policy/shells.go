@@ -153,7 +153,23 @@ func ssh(iv *inv) {
 	i := skipOpts(iv.args, "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
 		"-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B")
 	if iv.in.kind == srcSecret {
-		iv.flag(Destructive, "sends the environment or a secrets file over the network")
+		iv.flag(Destructive, "sends the environment or a secrets file over the network"+dumpNote(iv.in))
+	}
+	for j, a := range iv.args[1:min(i, len(iv.args))] {
+		switch {
+		case a.ok && (a.s == "-R" || strings.HasPrefix(a.s, "-R") || strings.HasPrefix(a.s, "-oRemoteForward") || a.s == "RemoteForward" || strings.HasPrefix(a.s, "RemoteForward")):
+			spec := a.s
+			if a.s == "-R" && j+2 < len(iv.args) {
+				spec = iv.args[j+2].s
+			}
+			why := "ssh -R exposes a service of this machine on another host: " + spec
+			if strings.HasPrefix(strings.TrimPrefix(spec, "-R"), "0.0.0.0:") || strings.HasPrefix(strings.TrimPrefix(spec, "-R"), "*:") {
+				why += ", to anyone who can reach that host"
+			}
+			iv.flag(Destructive, why)
+		case a.ok && (a.s == "-L" || strings.HasPrefix(a.s, "-L") || a.s == "-D" || strings.HasPrefix(a.s, "-D")):
+			iv.c.tunnel = true // loopback now reaches the other end
+		}
 	}
 	if hasFlag(iv.args[1:min(i, len(iv.args))], "A") || hasWord(iv.args, "ForwardAgent=yes") {
 		iv.flag(Destructive, "ssh -A lends the host your ssh agent: it can log in wherever your keys can")

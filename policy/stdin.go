@@ -134,6 +134,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	switch {
 	case downloaders[name]:
 		return source{kind: srcDownload}
+	case dumpsDatabase(name, args[1:]):
+		return source{kind: srcSecret, text: dumpOf + name}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
@@ -437,4 +439,31 @@ func decode(name string, args []string, in string) (string, bool) {
 		return strings.Join(lines, "\n") + "\n", true
 	}
 	return "", false
+}
+
+// dumpOf starts the text of a source that is a database's dump: every
+// row of it, user data and credentials among them. Read here it is
+// ordinary work; sent to another host it leaves with them.
+const dumpOf = "a database dump by "
+
+// dumpsDatabase reports whether a command prints a whole database: pg_dump,
+// mysqldump, mongodump --archive, redis-cli --rdb -.
+func dumpsDatabase(name string, args []arg) bool {
+	switch name {
+	case "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mysqlpump":
+		return true
+	case "mongodump":
+		return hasWord(args, "--archive")
+	case "redis-cli", "valkey-cli":
+		return hasWord(args, "--rdb")
+	}
+	return false
+}
+
+// dumpNote says, for a reason, that a source is a database dump.
+func dumpNote(in source) string {
+	if in.kind == srcSecret && strings.HasPrefix(in.text, dumpOf) {
+		return " (" + in.text + ")"
+	}
+	return ""
 }
