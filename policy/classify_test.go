@@ -413,6 +413,25 @@ func TestClassify(t *testing.T) {
 		{"ssh -fN -R 0.0.0.0:15432:localhost:5432 tunnel@relay.example.net", Destructive},
 		{"ssh -R 9000:localhost:3000 serveo.net", Destructive},
 		{"ssh -N -L 5433:db.internal:5432 bastion", Write},
+		// a copy over the tree's secrets file loses what no version control keeps
+		{"cp .env.example .env", Destructive},
+		{"mv /tmp/generated.env .env.local", Destructive},
+		{"[ -f .env ] || cp .env.example .env", Write},
+		{"test -e .env || cp .env.sample .env", Write},
+		{"cp -n .env.example .env", Write},
+		{"cp .env.example /tmp/ci/.env", Write},
+		{"cp config.example.yml config.yml", Write},
+		// settings that make stored data expire at once
+		{"kafka-configs.sh --bootstrap-server kafka-prod:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=1", Destructive},
+		{"kafka-configs.sh --bootstrap-server k:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=604800000", Write},
+		{`aws s3api put-bucket-lifecycle-configuration --bucket prod-data --lifecycle-configuration '{"Rules":[{"ID":"x","Status":"Enabled","Filter":{"Prefix":""},"Expiration":{"Days":1}}]}'`, Destructive},
+		{`aws s3api put-bucket-lifecycle-configuration --bucket ci-cache --lifecycle-configuration '{"Rules":[{"ID":"x","Status":"Enabled","Filter":{"Prefix":"tmp/"},"Expiration":{"Days":1}}]}'`, Write},
+		{`aws s3api put-bucket-lifecycle-configuration --bucket logs --lifecycle-configuration '{"Rules":[{"ID":"x","Status":"Enabled","Filter":{},"Expiration":{"Days":90}}]}'`, Write},
+		// a SQL client given a query whose text is computed
+		{`psql -h prod-db.internal -d shop -c "$(rev <<< ';sredro MORF ETELED')"`, Unparseable},
+		{`psql -h prod-db.internal -d shop -c "$SQL"`, Unparseable},
+		{`psql -d app_test -c "$SQL"`, Write},
+		{`psql -h prod-db.internal -d shop -c "SELECT * FROM orders WHERE id = $ID"`, Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

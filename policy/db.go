@@ -76,6 +76,10 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
 			}
+			if !a.ok && !memory && !scratch && computedQuery(a.src) {
+				iv.flag(Unparseable, iv.name+" runs a query computed at run time, whose text cannot be read: "+a.shown())
+				return
+			}
 			if !a.ok || memory {
 				iv.judged = iv.judged || memory
 				return
@@ -132,6 +136,17 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			check(arg{s: iv.in.text, ok: true})
 		}
 	}
+}
+
+// computedQuery reports whether a query's text is computed as a whole,
+// so not even its statement is known: "$SQL", "$(rev <<< …)", $(cat f).
+// SELECT … WHERE id = $ID states its statement, and is judged by it.
+func computedQuery(src string) bool {
+	lit := strings.TrimLeft(src, `"'`)
+	if i := strings.IndexAny(lit, "$`"); i >= 0 {
+		lit = lit[:i]
+	}
+	return strings.TrimSpace(lit) == ""
 }
 
 // testDB is a database named for tests (app_test, test_app, test): test

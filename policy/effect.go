@@ -185,6 +185,10 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+why)
 			return true
 		}
+		if m := expiresAll.FindString(s); m != "" && !prefixFilter.MatchString(s) { // retention.ms=1, "Expiration":{"Days":1}
+			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" sets stored data to expire at once, purging it: "+m)
+			return true
+		}
 		if m := payloadAction.FindStringSubmatch(s); m != nil && nameVerbs[strings.ToLower(m[1])] { // --change-batch '{"Changes":[{"Action":"DELETE",…}]}'
 			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" is given a request whose action deletes: "+m[0])
 			return true
@@ -286,6 +290,15 @@ var datastoreWords = map[string]bool{
 	"migrations": true, "datastore": true, "redis": true, "mongo": true, "mongodb": true, "elasticsearch": true,
 	"postgres": true, "mysql": true, "sql": true, "tables": true, "keyspace": true, "index": true, "indices": true,
 }
+
+// expiresAll is a setting that makes stored data expire or be purged
+// within a moment or a day: a retention, expiration or time to live of 0
+// or 1 (kafka's retention.ms=1, S3's "Expiration":{"Days":1}).
+var expiresAll = regexp.MustCompile(`(?i)\b(?:retention|expiration|expiry|expires?|ttl)[\w.-]*["']?\s*[=:]\s*(?:\{\s*"?(?:days|ms|seconds|hours|minutes)"?\s*:\s*)?["']?[01](?:[^\w.]|$)`)
+
+// prefixFilter is a lifecycle rule limited to the objects under a prefix
+// ("Prefix":"tmp/"), which is housekeeping of those, not of everything.
+var prefixFilter = regexp.MustCompile(`(?i)"prefix"\s*:\s*"[^"]+"`)
 
 // payloadAction is an action named in a request's JSON payload: "Action":
 // "DELETE", "operation": "purge", "method": "delete". It deletes when its
@@ -540,6 +553,44 @@ func (iv *inv) overwrites(dst arg) {
 	iv.flag(max(class, Write), why)
 }
 
+// replacesSecrets holds copying or moving a file over a secrets file in
+// the tree (cp .env.example .env): no version control keeps it, so what
+// was in it is lost. Not when told not to clobber (cp -n, --update=none),
+// nor behind a test that the file is missing ([ -f .env ] || cp …).
+func (iv *inv) replacesSecrets(dst arg) {
+	t := iv.c.resolve(iv.sc, dst)
+	base := path.Base(t.path)
+	if t.path == "" || t.children || !isSecretPath(t.path) || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
+		return
+	}
+	flags, _ := opts(iv.rest(1))
+	if hasFlag(flags, "nb", "--no-clobber", "--update=none", "--backup") || slices.ContainsFunc(flags, func(a arg) bool { return strings.HasPrefix(a.s, "--backup") }) {
+		return
+	}
+	if missingGuard(iv.c.whole, dst.s) {
+		return
+	}
+	iv.flagWrite(t, iv.name+" replaces a secrets file, which no version control keeps: "+iv.c.show(t))
+}
+
+// templateFile is a secrets file's template, kept in version control with
+// placeholders: .env.example, .env.sample.
+func templateFile(base string) bool {
+	for _, w := range []string{"example", "sample", "template", "dist", "defaults", "tmpl", "tpl"} {
+		if strings.Contains(strings.ToLower(base), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// missingGuard reports whether a command line runs what writes f only when
+// f is missing: [ -f f ] || …, test -e f || …, [ ! -f f ] && ….
+func missingGuard(whole, f string) bool {
+	q := regexp.QuoteMeta(f)
+	return regexp.MustCompile(`(?:\[\[?|\btest)\s+-[efs]\s+["']?(?:\./)?` + q + `["']?\s*\]?\]?\s*\|\||(?:\[\[?|\btest)\s+!\s+-[efs]\s+["']?(?:\./)?` + q + `["']?\s*\]?\]?\s*&&`).MatchString(whole)
+}
+
 // destination is a copying tool's target: the value of -t (or
 // --target-directory), else the last operand; ok is false with fewer than
 // two operands.
@@ -568,6 +619,7 @@ func cp(iv *inv) {
 		return
 	}
 	iv.overwrites(dst)
+	iv.replacesSecrets(dst)
 	iv.renames(dst)
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it

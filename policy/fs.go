@@ -426,6 +426,7 @@ func mv(iv *inv) {
 	last := operands[len(operands)-1]
 	dst := iv.c.resolve(iv.sc, last)
 	iv.overwrites(last)
+	iv.replacesSecrets(last)
 	away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path)
 	if !last.ok { // mv ~/.ssh /tmp/.x$$: a temp name made at run time
 		away = strings.HasPrefix(last.src, "/tmp/") || strings.HasPrefix(last.src, "/var/tmp/") || strings.HasPrefix(last.src, "/dev/shm/") ||
