@@ -432,6 +432,13 @@ func TestClassify(t *testing.T) {
 		{`psql -h prod-db.internal -d shop -c "$SQL"`, Unparseable},
 		{`psql -d app_test -c "$SQL"`, Write},
 		{`psql -h prod-db.internal -d shop -c "SELECT * FROM orders WHERE id = $ID"`, Write},
+		// sh -c code reads the arguments after it as $0, $1 … "$@"
+		{`find ~ -maxdepth 1 -name '.*rc' -exec sh -c ': > "$1"' _ {} \;`, Destructive},
+		{`sh -c 'rm -rf "$1"' sh ~/Documents`, Destructive},
+		{`bash -c 'for f in "$@"; do : > "$f"; done' _ ~/.bashrc ~/.zshrc`, Destructive},
+		{`find . -name '*.log' -exec sh -c ': > "$1"' _ {} \;`, Write},
+		{`sh -c 'rm -rf "$1"' _ build`, Write},
+		{`sh -c 'echo "$1"' _ hello`, Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

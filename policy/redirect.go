@@ -144,6 +144,9 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	case c.trustedProject() && isUnder(p, c.project):
 		return Write, ""
 	}
+	if truncating && t.children && c.danger(t) != "" && c.danger(t) != "unresolved" {
+		return Destructive, "writes over files it finds outside the working directory: " + c.show(t) // sh -c ': > "$1"' _ {} under find ~
+	}
 	if !truncating || t.children {
 		return Write, ""
 	}

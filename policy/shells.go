@@ -50,7 +50,7 @@ func shellCmd(iv *inv) {
 			iv.flag(Unparseable, iv.name+" -c without code")
 			return
 		}
-		iv.shell(args[script], iv.sc)
+		iv.shell(bindPositional(args[script], args[script+1:]), iv.sc)
 	case script >= 0 && !args[script].ok:
 		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].shown())
 	case script >= 0 && (args[script].s == "/dev/stdin" || args[script].s == "/proc/self/fd/0" || args[script].s == "/dev/fd/0"):
@@ -246,3 +246,66 @@ func ed(iv *inv) {
 // edWrites is an ed command that writes the file: w, wq, or x, after an
 // optional range.
 var edWrites = regexp.MustCompile(`(?m)^\s*[\d,.$]*(?:w|wq|x)\b`)
+
+// bindPositional puts the arguments after sh -c's code where the code
+// reads them: sh -c ': > "$1"' _ {} truncates what {} names. The first
+// is $0; "$@" and $* are all the rest. A parameter whose value is not
+// known, or whose text would mean something else inside the code (a quote,
+// a $), is left for the code to read as unknown, as before.
+func bindPositional(code arg, params []arg) arg {
+	if !code.ok || len(params) == 0 || !strings.Contains(code.s, "$") {
+		return code
+	}
+	value := func(name byte) (string, bool) {
+		var vals []arg
+		switch {
+		case name == '@' || name == '*':
+			vals = params[1:]
+		case int(name-'0') < len(params):
+			vals = params[name-'0' : name-'0'+1]
+		default:
+			return "", false
+		}
+		out := make([]string, 0, len(vals))
+		for _, v := range vals {
+			if !v.ok || strings.ContainsAny(v.s, "\"'`$\\") {
+				return "", false
+			}
+			out = append(out, v.s)
+		}
+		return strings.Join(out, " "), true
+	}
+	var b strings.Builder
+	s, quoted := code.s, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' && !quoted:
+			if j := strings.IndexByte(s[i+1:], '\''); j >= 0 { // '…': nothing in it is expanded
+				b.WriteString(s[i : i+j+2])
+				i += j + 1
+				continue
+			}
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && i+1 < len(s):
+			b.WriteString(s[i : i+2])
+			i++
+			continue
+		case c == '$' && i+1 < len(s):
+			name, n := s[i+1], 2
+			if name == '{' && i+3 < len(s) && s[i+3] == '}' {
+				name, n = s[i+2], 4
+			}
+			if name >= '0' && name <= '9' || name == '@' || name == '*' {
+				if v, ok := value(name); ok {
+					b.WriteString(v)
+					i += n - 1
+					continue
+				}
+			}
+		}
+		b.WriteByte(c)
+	}
+	return arg{s: b.String(), ok: true, src: code.src}
+}
