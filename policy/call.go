@@ -158,6 +158,12 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if opensTunnel(iv) {
 		c.tunnel = true
 	}
+	if iv.name == "ansible-playbook" {
+		playbook(iv)
+	}
+	for _, code := range remotePayloads(iv) { // aws ssm send-command --parameters 'commands=[…]'
+		iv.shell(arg{s: code, ok: true, src: code}, remote(sc))
+	}
 	readsWritten(iv, envVals)
 	batchOnStdin(iv)
 	runsFetched(iv)
@@ -590,4 +596,96 @@ func opensTunnel(iv *inv) bool {
 		return contains(w, "start-session") && slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "PortForwarding") })
 	}
 	return false
+}
+
+// ssmCommands is the list of commands an SSM document runs, as its
+// parameters give it: commands=["…"], {"commands":["…"]}.
+var ssmCommands = regexp.MustCompile(`(?i)["']?commands["']?\s*[=:]\s*\[([^\]]*)\]`)
+
+// remotePayloads is the shell code a cloud CLI runs on the machines it
+// names: aws ssm send-command's commands, az vm run-command's --scripts,
+// gcloud compute ssh's --command. It runs there as ssh host cmd does.
+func remotePayloads(iv *inv) []string {
+	args := iv.rest(1)
+	w := strs0(args)
+	var opt string
+	switch {
+	case iv.name == "aws" && contains(w, "ssm") && contains(w, "send-command"):
+		opt = "--parameters"
+	case iv.name == "az" && contains(w, "run-command"):
+		opt = "--scripts"
+	case iv.name == "gcloud" && contains(w, "ssh"):
+		opt = "--command"
+	default:
+		return nil
+	}
+	var out []string
+	for i, a := range args {
+		val := ""
+		switch {
+		case !a.ok:
+			continue
+		case a.s == opt && i+1 < len(args) && args[i+1].ok:
+			val = args[i+1].s
+		case strings.HasPrefix(a.s, opt+"="):
+			val = strings.TrimPrefix(a.s, opt+"=")
+		default:
+			continue
+		}
+		if opt != "--parameters" {
+			out = append(out, val)
+			continue
+		}
+		for _, m := range ssmCommands.FindAllStringSubmatch(val, 4) {
+			for rest := strings.TrimSpace(m[1]); rest != ""; {
+				lit, n, ok := stringLitN(rest)
+				if !ok {
+					out = append(out, rest) // commands=[rm -rf /x] in the shorthand syntax
+					break
+				}
+				out = append(out, lit)
+				rest = strings.TrimLeft(rest[n:], " ,")
+			}
+		}
+	}
+	return out
+}
+
+// playbookState is a task's state that removes or stops what it manages
+// (state=absent, state: absent), and playbookShell a shell or command
+// module's command line.
+var (
+	playbookState = regexp.MustCompile(`\bstate\s*[:=]\s*["']?(absent|stopped|killed)\b`)
+	playbookShell = regexp.MustCompile(`(?m)^\s*-?\s*(?:ansible\.builtin\.)?(?:shell|command|raw)\s*:\s*(.+)$`)
+)
+
+// playbook judges ansible-playbook by its playbook's tasks when this
+// command gives their text: a process substitution (<(printf …)), a
+// heredoc on /dev/stdin, or a file it wrote. A task that removes a path
+// or package, or stops a service, is held; a shell task's command is
+// judged as run on the managed hosts.
+func playbook(iv *inv) {
+	var texts []string
+	for _, a := range iv.rest(1) {
+		switch {
+		case !a.ok && strings.HasPrefix(a.src, "<("):
+			texts = append(texts, a.src) // the text is written out in the command that prints it
+		case a.ok && (a.s == "/dev/stdin" || a.s == "-") && iv.in.kind == srcText:
+			texts = append(texts, iv.in.text)
+		case a.ok && !strings.HasPrefix(a.s, "-"):
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcText {
+				texts = append(texts, src.text)
+			}
+		}
+	}
+	for _, t := range texts {
+		t = strings.ReplaceAll(t, `\n`, "\n")
+		if m := playbookState.FindString(t); m != "" {
+			iv.flag(Destructive, "ansible-playbook runs a task that removes or stops what it manages on every host it targets: "+m)
+		}
+		for _, m := range playbookShell.FindAllStringSubmatch(t, 8) {
+			code := strings.Trim(strings.TrimSpace(m[1]), `"'`)
+			iv.shell(arg{s: code, ok: true, src: code}, remote(iv.sc))
+		}
+	}
 }

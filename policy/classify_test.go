@@ -439,6 +439,17 @@ func TestClassify(t *testing.T) {
 		{`find . -name '*.log' -exec sh -c ': > "$1"' _ {} \;`, Write},
 		{`sh -c 'rm -rf "$1"' _ build`, Write},
 		{`sh -c 'echo "$1"' _ hello`, Write},
+		// code a cloud CLI runs on the machines it names
+		{`aws ssm send-command --document-name AWS-RunShellScript --targets Key=tag:env,Values=prod --parameters 'commands=["sudo rm -rf /var/lib/mysql"]'`, Destructive},
+		{`aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 --parameters '{"commands":["df -h","uptime"]}'`, Write},
+		{`gcloud compute ssh web-1 --command "sudo rm -rf /var/lib/redis"`, Destructive},
+		// a playbook whose text the command gives is judged by its tasks
+		{`ansible-playbook -i inventories/prod <(printf -- '- hosts: all\n  tasks:\n    - file: path=/var/lib/postgresql state=absent\n')`, Destructive},
+		{`ansible-playbook -i inv <(printf -- '- hosts: all\n  tasks:\n    - shell: rm -rf /var/log/app\n')`, Destructive},
+		{`printf -- '- hosts: all\n  tasks:\n    - apt: name=nginx state=absent\n' > /tmp/p.yml && ansible-playbook -i inv /tmp/p.yml`, Destructive},
+		{"ansible-playbook -i inv /dev/stdin <<'EOF'\n- hosts: all\n  tasks:\n    - service: name=nginx state=stopped\nEOF", Destructive},
+		{`ansible-playbook -i inv <(printf -- '- hosts: all\n  tasks:\n    - apt: name=nginx state=present\n')`, Write},
+		{"ansible-playbook -i inv site.yml", Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

@@ -152,6 +152,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcText, text: strings.Join(vals, " ")}
 	case name == "printf":
 		vals, ok := strs(args[1:])
+		if len(vals) > 1 && vals[0] == "--" { // printf -- '- hosts: …': the format follows
+			vals = vals[1:]
+		}
 		if !ok || len(vals) == 0 || printfBomb.MatchString(vals[0]) {
 			return source{kind: srcPipe}
 		}
