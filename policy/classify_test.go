@@ -450,6 +450,14 @@ func TestClassify(t *testing.T) {
 		{"ansible-playbook -i inv /dev/stdin <<'EOF'\n- hosts: all\n  tasks:\n    - service: name=nginx state=stopped\nEOF", Destructive},
 		{`ansible-playbook -i inv <(printf -- '- hosts: all\n  tasks:\n    - apt: name=nginx state=present\n')`, Write},
 		{"ansible-playbook -i inv site.yml", Write},
+		// a link's destination is judged before the link leads anywhere
+		{"ln -sf ../shared/config.yaml ./config/config.yaml", Write},
+		{"ln -sf /dev/null ~/.bashrc", Destructive},
+		// every source file of a language through the tree is the work itself
+		{`find . -type f -name '*.py' -exec sh -c 'black -q "$1" || rm "$1"' _ {} \;`, Destructive},
+		{"find . -name '*.go' -exec rm {} +", Destructive},
+		{"find . -name '*.o' -exec rm {} +", Write},
+		{"find . -name '*.pyc' -exec rm {} +", Write},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

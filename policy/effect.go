@@ -697,7 +697,7 @@ func (iv *inv) renames(dst arg) {
 // ln -f replaces its destination; without -f it refuses to.
 func ln(iv *inv) {
 	iv.flag(Write, "")
-	lnNew(iv)
+	defer lnNew(iv) // the link leads elsewhere only after it is made
 	flags, _ := opts(iv.rest(1))
 	if !hasFlag(flags, "f", "--force") {
 		return

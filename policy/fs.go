@@ -119,7 +119,26 @@ func rm(iv *inv) {
 		default:
 			iv.flagWrite(t, phrase(verb, why)+": "+iv.c.show(t))
 		}
+		if why := iv.c.danger(t); why == "" && a.ok && sourceFiles(a.s) { // find . -name '*.py' -exec rm {}: every one, through the tree
+			iv.flagWrite(t, iv.name+" deletes the project's source files throughout the tree, uncommitted work with them: "+a.s)
+		}
 	}
+}
+
+// sourceFiles reports whether a pattern names every file of a programming
+// language's source throughout a tree (./**/*.py): not outputs a build
+// makes again, but the work itself.
+func sourceFiles(p string) bool {
+	dir, name := path.Split(p)
+	ext, ok := strings.CutPrefix(name, "*.")
+	return ok && strings.Contains(dir, "**") && sourceExts[ext]
+}
+
+// sourceExts are the extensions of source files people write.
+var sourceExts = map[string]bool{
+	"py": true, "go": true, "js": true, "ts": true, "tsx": true, "jsx": true, "rb": true, "java": true, "kt": true, "rs": true,
+	"c": true, "cc": true, "cpp": true, "h": true, "hpp": true, "cs": true, "swift": true, "php": true, "scala": true, "ex": true,
+	"exs": true, "vue": true, "svelte": true, "sql": true, "md": true, "ipynb": true,
 }
 
 // find is read-only unless it deletes or runs commands; -exec commands are
