@@ -595,11 +595,11 @@ func TestSecondTendRefuses(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the second tend UI did not exit")
 	}
-	s.cmd.Wait()
+	werr := s.cmd.Wait()
 	if code := s.cmd.ProcessState.ExitCode(); code != 1 || !s.wrote(want) {
 		s.outMu.Lock()
 		defer s.outMu.Unlock()
-		t.Fatalf("tend: exit %d (%v)\n%s", code, s.cmd.ProcessState, s.out) // the state says which signal, if one ended it
+		t.Fatalf("tend: exit %d (%v; wait: %v)\n%s", code, s.cmd.ProcessState, werr, s.out) // which signal ended it, or why it could not be waited for
 	}
 	if _, err := os.Stat(filepath.Join(state, "tui.log")); err != nil {
 		t.Fatal(err) // it did get that far: the refusal is the state dir's, not the terminal's

@@ -451,7 +451,7 @@ func TestClassify(t *testing.T) {
 		{`ansible-playbook -i inv <(printf -- '- hosts: all\n  tasks:\n    - apt: name=nginx state=present\n')`, Write},
 		{"ansible-playbook -i inv site.yml", Write},
 		// a link's destination is judged before the link leads anywhere
-		{"ln -sf ../shared/config.yaml ./config/config.yaml", Write},
+		{"ln -sf ../common/config.yaml ./config/config.yaml", Write},
 		{"ln -sf /dev/null ~/.bashrc", Destructive},
 		// every source file of a language through the tree is the work itself
 		{`find . -type f -name '*.py' -exec sh -c 'black -q "$1" || rm "$1"' _ {} \;`, Destructive},
