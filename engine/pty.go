@@ -143,7 +143,19 @@ func (j *Job) Resize(cols, rows int) error {
 	if err := j.term.Resize(cols, rows); err != nil {
 		return err
 	}
-	if err := pty.Setsize(j.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+	// Through the file's own descriptor, held for the call: the job ending
+	// may close the terminal at any moment (its number then being free to
+	// name another file).
+	rc, err := j.ptmx.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("resize job %s: %w", j.ID, err)
+	}
+	if cerr := rc.Control(func(fd uintptr) {
+		err = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)})
+	}); cerr != nil {
+		return fmt.Errorf("job %s: %w", j.ID, ErrNotRunning)
+	}
+	if err != nil {
 		return fmt.Errorf("resize job %s: %w", j.ID, err)
 	}
 	j.mu.Lock()
