@@ -84,10 +84,13 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = iv.judged || memory
 				return
 			}
-			if m := dropDatabase.FindStringSubmatch(a.s); m != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
-				iv.c.madeHere(strings.Trim(m[1], `"'`+"`"), "DROP DATABASE") {
+			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
+				!slices.ContainsFunc(ms, func(m []string) bool {
+					name := strings.Trim(m[1], `"'`+"`")
+					return !iv.c.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
+				}) {
 				iv.judged = true
-				return // DROP DATABASE of the one this command created
+				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test)
 			}
 			if why := sqlDanger(a.s); why != "" {
 				iv.flag(Destructive, iv.name+": "+why)
@@ -205,10 +208,19 @@ func mongo(iv *inv) {
 	if iv.in.kind == srcText {
 		text += iv.in.text
 	}
+	if iv.scratchDB(false) && !otherMongoDB.MatchString(text) {
+		iv.judged = true // mongosh …/app_test --eval 'db.dropDatabase()': the test database, made again
+		return
+	}
 	if m := mongoDanger.FindString(text); m != "" {
 		iv.flag(Destructive, iv.name+": "+m+" deletes data")
 	}
 }
+
+// otherMongoDB is mongo shell code that turns to another database than
+// the one it was started on (db.getSiblingDB('x'), use x), or reaches
+// beyond the database (require, process, runProgram, load).
+var otherMongoDB = regexp.MustCompile(`require\s*\(|\bprocess\.|\brun(?:Program|Mongo)|\bload\s*\(|getSiblingDB|getMongo|(?:^|[\n;])\s*use\s`)
 
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
@@ -266,6 +278,8 @@ func (iv *inv) testEnvironment() bool {
 		if !ok {
 			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
 				see("e", args[i+1].s) // rails -e test
+			} else if name, val, ok := strings.Cut(a.s, "="); ok && isAssignment(a.s) {
+				see(name, val) // rails db:drop RAILS_ENV=test: rake takes the environment as an argument
 			} else if strings.Contains(a.s, "://") {
 				see("url", a.s)
 			}
@@ -304,7 +318,11 @@ func (iv *inv) scratchDatabase(v string) bool {
 		file = rest // sqlite://./tmp/dev.sqlite
 	case ok:
 		u, err := url.Parse(v)
-		return err == nil && (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(strings.TrimPrefix(u.Path, "/"))
+		if err != nil {
+			return false
+		}
+		db, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/") // postgres://…/app_test, http://localhost:9200/app_test/_doc/1
+		return (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(db)
 	case strings.HasPrefix(v, "sqlite:"):
 		file = strings.TrimPrefix(v, "sqlite:")
 	case strings.ContainsRune(v, '/') || strings.Contains(v, ".sqlite") || strings.HasSuffix(v, ".db"):

@@ -125,6 +125,9 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
 	}
+	if runners[iv.name] && at(strs0(args), 0) == "pkg" {
+		return false // npm pkg delete scripts.x: an edit of the project's manifest (scripts set are judged as code: plantsScript)
+	}
 	if runners[iv.name] && at(strs0(args), 0) == "dist-tag" && len(args) > 1 && args[1].ok && args[1].s != "ls" {
 		iv.flag(Destructive, iv.name+" dist-tag changes which version the registry hands out")
 		return true
@@ -920,7 +923,25 @@ func ownPid(src, word string) bool {
 		return false
 	}
 	name := strings.Trim(word, `"${}`)
+	if co, ok := strings.CutSuffix(name, "_PID"); ok && co != "" && coproc(src, co) {
+		return true // coproc SRV { …; }; kill "$SRV_PID": the shell started it
+	}
 	return name != "" && (strings.Contains(src, name+"=$!") || strings.Contains(src, name+`="$!"`))
+}
+
+// coproc reports whether src starts a coprocess called name (coproc NAME
+// { …; }, or coproc cmd for the default COPROC), whose pid the shell keeps
+// in NAME_PID.
+func coproc(src, name string) bool {
+	if name == "COPROC" {
+		return strings.Contains(src, "coproc ")
+	}
+	for _, sep := range []string{" {", " (", "{", "("} {
+		if strings.Contains(src, "coproc "+name+sep) {
+			return true
+		}
+	}
+	return false
 }
 
 // jobsPids is the shell's own background jobs: $(jobs -p).
@@ -1054,6 +1075,9 @@ func sendsSecret(iv *inv) {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
 			continue // ssh -i key: the key is used, not sent
 		}
+		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
+			continue // rsync --exclude .env: the one file it leaves behind
+		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src)):
@@ -1074,6 +1098,9 @@ func sendsSecret(iv *inv) {
 		}
 	}
 }
+
+// excludeOpts take a pattern of files a copying tool leaves out.
+var excludeOpts = map[string]bool{"--exclude": true, "--exclude-from": true}
 
 // remotePath reports whether a copying tool's operand is on another
 // machine: a URL, rsync's and scp's host:path, kubectl cp's pod:path.
@@ -1333,8 +1360,8 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
-			if _, ops := opts(from); len(ops) > 1 {
-				from = ops[:len(ops)-1]
+			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
+				from = from[:len(from)-1] // the options stay: --exclude .env leaves .env out
 			}
 		}
 		for i, a := range from {

@@ -78,6 +78,24 @@ func (iv *inv) localDev(args []arg) bool {
 		!slices.ContainsFunc(args, func(a arg) bool { return strings.HasPrefix(a.s, "--unix-socket=") }) && devServer(args)
 }
 
+// localTestStore reports whether every address a request goes to is a
+// store on this machine's loopback (no tunnel opened by this command)
+// whose index or database is named for tests (localhost:9200/app_test):
+// the test run makes it again.
+func (iv *inv) localTestStore(args []arg) bool {
+	found := false
+	for _, a := range args {
+		if !a.ok || !strings.Contains(a.s, "://") {
+			continue
+		}
+		if iv.c.tunnel || strings.ContainsAny(a.s, "*,") || !iv.scratchDatabase(a.s) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
 // sqlBody says what destructive SQL a request carries in its body or its
 // URL's query (--data-binary 'DROP DATABASE x', ?query=TRUNCATE+t), or "".
 func sqlBody(args []arg) string {
@@ -136,7 +154,7 @@ func pathDeletes(u string) bool {
 func curl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
-	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !iv.localDev(args) {
+	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !iv.localDev(args) && !iv.localTestStore(args) {
 		iv.flag(Destructive, iv.name+" sends a DELETE request") // httpie, xh: http DELETE url
 		return
 	}
@@ -158,7 +176,7 @@ func curl(iv *inv) {
 		case strings.HasPrefix(a.s, "--request=") || strings.HasPrefix(a.s, "--method="):
 			_, method, _ = strings.Cut(a.s, "=")
 		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
-			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) {
+			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) && !iv.localDev(args) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
 				return
 			}
@@ -167,7 +185,7 @@ func curl(iv *inv) {
 				return
 			}
 		}
-		if strings.EqualFold(method, "DELETE") && !iv.localDev(args) {
+		if strings.EqualFold(method, "DELETE") && !iv.localDev(args) && !iv.localTestStore(args) {
 			iv.flag(Destructive, iv.name+" sends a DELETE request")
 			return
 		}
