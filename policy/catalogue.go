@@ -19,7 +19,7 @@ func lookup(name string) (handler, bool) {
 	}
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
-		return destroys("formats a filesystem"), true
+		return mkfs, true
 	case strings.HasSuffix(name, "flush") || strings.HasPrefix(name, "flush"): // memcflush, flushall-style tools
 		return destroys("flushes what a server holds, deleting it"), true
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
@@ -93,7 +93,8 @@ func init() {
 		{shred, []string{"shred"}},
 
 		// Disks: formatting, wiping, partitioning (mkfs and mkfs.*: see lookup).
-		{destroys("formats or erases a disk"), []string{"mke2fs", "mkswap", "blkdiscard", "wipe"}},
+		{mkfs, []string{"mke2fs", "mkswap"}},
+		{destroys("formats or erases a disk"), []string{"blkdiscard", "wipe"}},
 		{wipefs, []string{"wipefs"}},
 		{fdisk, []string{"fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk"}},
 

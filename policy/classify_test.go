@@ -482,6 +482,15 @@ func TestClassify(t *testing.T) {
 		{"curl -X POST http://localhost:8000/admin/reset-db", Write},
 		{"curl -X POST https://api.example.com/admin/reset-db", Destructive},
 		{"kubectl port-forward svc/api 8000:80 & curl -X POST http://localhost:8000/admin/reset-db", Destructive},
+		// mkfs on a disk image in the tree is a write; on a device it formats
+		{"truncate -s 64M ./tmp/disk.img && mkfs.ext4 -F -q ./tmp/disk.img", Write},
+		{"mkfs.ext4 -F /dev/sdb1", Destructive},
+		{"mkswap /dev/nvme0n1p3", Destructive},
+		{"mkfs.ext4 ~/disk.img", Destructive},
+		// a named local image is rebuilt or pulled again; a computed list is every image
+		{"docker rmi project:dev", Write},
+		{"docker rmi -f $(docker images -q)", Destructive},
+		{"docker image prune -a -f", Destructive},
 		{"tend-test-panic", Unparseable},
 	}
 	for _, tc := range tests {

@@ -596,6 +596,29 @@ func wipefs(iv *inv) {
 	iv.flag(Write, "")
 }
 
+// mkfs, mke2fs and mkswap format what they are given: a device (or a
+// name computed at run time) loses everything on it; a regular file in the
+// tree or a temp dir (truncate -s 64M tmp/disk.img && mkfs.ext4 tmp/disk.img)
+// is a disk image being made, a write; a file elsewhere is overwritten.
+func mkfs(iv *inv) {
+	iv.flag(Write, "")
+	_, ops := opts(iv.rest(1))
+	if len(ops) == 0 {
+		iv.flag(Destructive, iv.name+" formats a filesystem")
+		return
+	}
+	for _, a := range ops {
+		t := iv.c.resolve(iv.sc, a)
+		switch why := iv.c.danger(t); {
+		case !a.ok || t.path == "" || t.path == "/dev" || isUnder(t.path, "/dev") || strings.HasPrefix(a.s, "UUID=") || strings.HasPrefix(a.s, "LABEL="):
+			iv.flag(Destructive, iv.name+" formats a filesystem: "+a.shown())
+			return
+		case why != "":
+			iv.flagWrite(t, phrase(iv.name, why)+": "+iv.c.show(t))
+		}
+	}
+}
+
 // fdisk and the other partition editors rewrite a partition table unless
 // they only list it.
 func fdisk(iv *inv) {

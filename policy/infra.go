@@ -208,6 +208,21 @@ func docker(iv *inv) {
 		iv.flag(Destructive, iv.name+" compose down --volumes deletes volume data")
 	case v == "ps" || v == "images" || v == "logs" || v == "inspect" || v == "version" || v == "info" || v == "top" || v == "stats" || v == "history" || v == "search" ||
 		(v == "compose" && (w == "ps" || w == "logs" || w == "config")):
+	case v == "rmi" || v == "image" && (w == "rm" || w == "remove"):
+		// A local image named is rebuilt or pulled again; a list computed
+		// at run time (rmi -f $(docker images -q)) is every image there is.
+		_, ops := opts(iv.rest(2))
+		if v == "image" {
+			_, ops = opts(iv.rest(3))
+		}
+		iv.flag(Write, "")
+		iv.judged = true
+		for _, a := range ops {
+			if !a.ok || strings.ContainsAny(a.s, "*?") {
+				iv.flag(Destructive, iv.name+" "+v+" removes images computed at run time: "+a.shown())
+				return
+			}
+		}
 	case (v == "rm" || v == "stop" || v == "kill") && iv.ownContainers(v):
 		iv.flag(Write, "") // the containers this command started
 		iv.judged = true
