@@ -20,7 +20,7 @@ import (
 // destroyVerbs are the words by which tools name deleting, resetting or
 // stopping stored or remote state and the machine's services.
 var destroyVerbs = map[string]bool{
-	"delete": true, "del": true, "destroy": true, "drop": true, "dropdb": true, "purge": true,
+	"implode": true, "destruct": true, "delete": true, "del": true, "destroy": true, "drop": true, "dropdb": true, "purge": true,
 	"truncate": true, "wipe": true, "erase": true, "flush": true, "flushall": true, "flushdb": true,
 	"reset": true, "terminate": true, "unpublish": true, "yank": true, "nuke": true, "teardown": true,
 	"deregister": true, "decommission": true, "rollback": true, "downgrade": true, "kill": true,
@@ -124,6 +124,13 @@ func verbEffect(iv *inv) bool {
 	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
+	}
+	if w := strs0(args); slices.ContainsFunc(w, func(s string) bool { return accessNouns[strings.TrimSuffix(s, "s")] }) &&
+		slices.ContainsFunc(w, func(s string) bool {
+			return s == "rm" || s == "remove" || s == "--remove" || s == "-r" || s == "revoke"
+		}) {
+		iv.flag(Destructive, iv.name+" "+shownArgs(args)+" takes away someone's ownership or access")
+		return true // cargo owner --remove alice crate, npm owner rm alice pkg
 	}
 	if runners[iv.name] && at(strs0(args), 0) == "pkg" {
 		return false // npm pkg delete scripts.x: an edit of the project's manifest (scripts set are judged as code: plantsScript)
@@ -277,6 +284,10 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// accessNouns name who owns or may change a package, repository or
+// project on a registry or hosting service.
+var accessNouns = map[string]bool{"owner": true, "collaborator": true, "maintainer": true, "member": true, "access": true}
 
 // scratchEnv reports whether a tool that is not a platform CLI is pointed
 // at a test or scratch environment (see testEnvironment), where its

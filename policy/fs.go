@@ -360,6 +360,7 @@ func chmodR(iv *inv) {
 	iv.flag(Write, "")
 	flags, operands := opts(iv.rest(1))
 	if !hasFlag(flags, "R", "--recursive") {
+		iv.locksOut(operands)
 		return
 	}
 	for _, a := range operands {
@@ -372,6 +373,39 @@ func chmodR(iv *inv) {
 			iv.flag(Destructive, phrase(iv.name+" -R", why)+": "+iv.c.show(t))
 		}
 	}
+}
+
+// locksOut holds changing who owns, or may enter, the root, the home
+// directory or a top system directory (chmod 000 ~, chown nobody /etc):
+// the user, or the system, is locked out of everything under it. chmod
+// that keeps the owner's full access (chmod 700 ~, chmod go-w ~) only
+// narrows what others may do.
+func (iv *inv) locksOut(operands []arg) {
+	mode := ""
+	if iv.name == "chmod" && len(operands) > 0 {
+		mode, operands = operands[0].s, operands[1:]
+	}
+	for _, a := range operands {
+		t := iv.c.resolve(iv.sc, a)
+		p := t.path
+		if !a.ok || t.children || !(p == "/" || p == iv.c.home || isSystemPath(p) && path.Dir(p) == "/") {
+			continue
+		}
+		if iv.name == "chmod" && p == iv.c.home && ownerKeeps(mode) {
+			continue
+		}
+		iv.flag(Destructive, strings.TrimSpace(iv.name+" "+mode)+" of "+iv.c.show(t)+" changes who may use everything under it")
+		return
+	}
+}
+
+// ownerKeeps reports whether a chmod mode keeps the owner's full access
+// and gives no one else write access: 700, 0755, go-rwx, u+rwx.
+func ownerKeeps(mode string) bool {
+	if n := len(mode); n >= 3 && n <= 4 && strings.Trim(mode, "01234567") == "" {
+		return mode[n-3] == '7' && strings.Trim(mode[n-2:], "0145") == ""
+	}
+	return strings.HasPrefix(mode, "go-") || strings.HasPrefix(mode, "og-") || strings.HasPrefix(mode, "g-") || strings.HasPrefix(mode, "o-") || strings.HasPrefix(mode, "u+")
 }
 
 // dd writes of=; a device or an existing file outside the project is

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -469,6 +470,11 @@ func hostMount(iv *inv) string {
 		if isSecretPath(iv.c.tilde(strings.Trim(src, `"`))) {
 			return "a secrets directory, " + src + ","
 		}
+		if p := path.Clean(iv.c.tilde(strings.Trim(strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source="), `"`))); slices.ContainsFunc(homeSecretDirs, func(d string) bool {
+			return p == path.Join(iv.c.home, d) || isUnder(path.Join(iv.c.home, d), p) && p != iv.c.home
+		}) {
+			return "a secrets directory, " + src + "," // -v ~/.docker:/d: the registry logins in its config.json
+		}
 		if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
 			continue
 		}
@@ -484,6 +490,10 @@ func hostMount(iv *inv) string {
 	}
 	return ""
 }
+
+// homeSecretDirs are the directories under home that hold tools' logins
+// and tokens (with ~/.ssh, ~/.aws and the others isSecretPath knows).
+var homeSecretDirs = []string{".docker", ".config/gh", ".config/gcloud", ".azure", ".kube", ".config/hub", ".terraform.d"}
 
 // dryRun reports whether args ask only to show what would be done
 // (--dry-run, --dry-run=client; not --dry-run=none).
