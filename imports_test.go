@@ -28,8 +28,9 @@ var importRule = map[string][]string{
 	"tend/mcpserver":          {"tend/engine", "tend/vterm", "tend/policy", "tend/search", "tend/sandbox"},
 	"tend/ui":                 {"tend/engine", "tend/vterm", "tend/keymap", "tend/themes", "tend/policy"},
 	"tend/internal/app": {"tend/engine", "tend/vterm", "tend/policy", "tend/mcpserver", "tend/sandbox",
-		"tend/internal/audit", "tend/internal/config", "tend/internal/discovery", "tend/internal/control"},
-	"tend/internal/control": {"tend/engine", "tend/internal/discovery"},
+		"tend/internal/audit", "tend/internal/config", "tend/internal/discovery", "tend/internal/control", "tend/internal/supervisor"},
+	"tend/internal/control":    {"tend/engine", "tend/internal/discovery"},
+	"tend/internal/supervisor": {"tend/engine", "tend/vterm", "tend/policy", "tend/internal/discovery"},
 }
 
 // onlyIn names third-party packages and the tend packages that alone may

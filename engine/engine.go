@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -93,10 +94,12 @@ type Engine struct {
 	nextID  int // next job id to try; 0 until the state dir was read
 
 	events   broker
-	out      *reader        // reads every job's output
-	ready    chan struct{}  // output doorbell, capacity 1
-	wg       sync.WaitGroup // job supervisors
-	starting sync.WaitGroup // Starts between reserving a place and registering their job
+	out      *reader                         // reads every job's output
+	ready    chan struct{}                   // output doorbell, capacity 1
+	bells    atomic.Pointer[[]chan struct{}] // more doorbells (Engine.Bell), copied on change: ring reads it on every write
+	bellMu   sync.Mutex                      // serialises changes to bells
+	wg       sync.WaitGroup                  // job supervisors
+	starting sync.WaitGroup                  // Starts between reserving a place and registering their job
 
 	spareOnce sync.Once
 	spares    chan spare    // job directories made ahead
@@ -208,6 +211,35 @@ func (e *Engine) ring() {
 	select {
 	case e.ready <- struct{}{}:
 	default:
+	}
+	if bells := e.bells.Load(); bells != nil {
+		for _, b := range *bells {
+			select {
+			case b <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// Bell is a doorbell of the caller's own, rung with [Engine.Ready] (each
+// supervisor connection has one: [Engine.Ready] has one reader), and a
+// function that stops it.
+func (e *Engine) Bell() (<-chan struct{}, func()) {
+	b := make(chan struct{}, 1)
+	e.bellMu.Lock()
+	defer e.bellMu.Unlock()
+	var bells []chan struct{}
+	if old := e.bells.Load(); old != nil {
+		bells = slices.Clone(*old)
+	}
+	bells = append(bells, b)
+	e.bells.Store(&bells)
+	return b, func() {
+		e.bellMu.Lock()
+		defer e.bellMu.Unlock()
+		bells := slices.DeleteFunc(slices.Clone(*e.bells.Load()), func(c chan struct{}) bool { return c == b })
+		e.bells.Store(&bells)
 	}
 }
 

@@ -235,6 +235,9 @@ type Info struct {
 	// says why (a full disk, a failed write, the log cap): never silent.
 	Lost    int64
 	LostWhy string
+	// Host names the machine of a job a supervisor of several engines
+	// shows (tend attach); an engine leaves it empty.
+	Host string
 }
 
 // Info returns a snapshot of the job's state.

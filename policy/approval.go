@@ -29,6 +29,9 @@ type Request struct {
 	Held     [][]string
 	Asked    time.Time
 	Deadline time.Time // when it counts as denied if no one answers
+	// Host names the machine asking, in a queue of several engines (tend
+	// attach); a queue leaves it empty.
+	Host string
 }
 
 // Answer is a person's decision on a [Request].
@@ -60,7 +63,8 @@ type Approvals struct {
 	allowed  []Rule          // prefixes a person allowed for the rest of the session
 	ended    map[int]Outcome // how recent requests ended, the last endedKept
 	changed  chan struct{}
-	Timeout  time.Duration // 0: DefaultApprovalTimeout
+	watchers map[chan struct{}]bool // more doorbells (Watch)
+	Timeout  time.Duration          // 0: DefaultApprovalTimeout
 }
 
 // Outcome is how a request left the queue.
@@ -92,6 +96,32 @@ func (a *Approvals) notify() {
 	select {
 	case a.changed <- struct{}{}:
 	default:
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for w := range a.watchers {
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Watch is a doorbell of the caller's own, rung with [Approvals.Changed]
+// ([Approvals.Changed] has one reader: each supervisor connection watches
+// its own), and a function that stops it.
+func (a *Approvals) Watch() (<-chan struct{}, func()) {
+	w := make(chan struct{}, 1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.watchers == nil {
+		a.watchers = map[chan struct{}]bool{}
+	}
+	a.watchers[w] = true
+	return w, func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		delete(a.watchers, w)
 	}
 }
 

@@ -50,9 +50,11 @@ type Options struct {
 // App is a running tend: its engine, its MCP server and, for a watched
 // tend, the queue of commands waiting for a person.
 type App struct {
-	Engine    *engine.Engine
-	MCP       *mcpserver.Server
-	Approvals *policy.Approvals // nil unless Options.Watched
+	Engine *engine.Engine
+	MCP    *mcpserver.Server
+	// Approvals is the queue of held commands a person answers: always
+	// for a watched tend, while a supervisor is attached for tend serve.
+	Approvals *policy.Approvals
 
 	stateDir string
 	logger   *slog.Logger
@@ -85,13 +87,10 @@ func Open(o Options) (*App, error) {
 		log.Close()
 		return nil, err
 	}
-	g := &gate{policy: p, denyAlone: o.Config.Approval.DenyAlone(), audit: log,
+	g := &gate{policy: p, denyAlone: o.Config.Approval.DenyAlone(), audit: log, approvals: policy.NewApprovals(), watched: o.Watched,
 		confine: sandbox.Mode(o.Config.Approval.Sandbox), writable: o.Config.Jobs.Writable}
-	if o.Watched {
-		g.approvals = policy.NewApprovals()
-		if t := o.Config.Approval.Timeout.Duration; t > 0 {
-			g.approvals.Timeout = t
-		}
+	if t := o.Config.Approval.Timeout.Duration; t > 0 {
+		g.approvals.Timeout = t
 	}
 	self, _ := os.Executable() // tend confines a job's command by running itself before it
 	e, err := engine.New(engine.Config{
@@ -109,8 +108,8 @@ func Open(o Options) (*App, error) {
 		notify: o.Config.Notify.Command, gate: g, followed: make(chan struct{}),
 	}
 	opts := mcpserver.Options{Version: o.Version, Headless: o.Headless, Sandbox: sandbox.Mode(o.Config.Jobs.Sandbox)}
-	if g.approvals == nil {
-		opts.WouldAsk = a.WouldAsk
+	if !o.Watched {
+		opts.WouldAsk = a.WouldAsk // asks nothing while a person is attached
 	}
 	a.MCP = mcpserver.New(e, opts)
 	a.seedActivity()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"tend/engine"
 	"tend/internal/audit"
@@ -18,13 +19,23 @@ import (
 // watching (approvals set), and otherwise gets the fallback.
 type gate struct {
 	policy    policy.Policy
-	approvals *policy.Approvals // nil: no person is watching (headless)
+	approvals *policy.Approvals // the queue a person answers
+	watched   bool              // a person watches always (the terminal UI)
+	attached  atomic.Int32      // supervisors attached now (tend attach): a person watches while one is
 	denyAlone bool              // headless fallback: deny held commands instead of running them with a warning
 	audit     *audit.Log        // records each decision; nil records nothing
 	// confine is approval.sandbox: a command held only for writes that
 	// sandbox refuses runs in it instead of asking ("" or off: never).
 	confine  sandbox.Mode
 	writable []string // jobs.writable, which a sandbox lets be written too
+}
+
+// asking is the queue of the person watching, nil when none is.
+func (g *gate) asking() *policy.Approvals {
+	if g.watched || g.attached.Load() > 0 {
+		return g.approvals
+	}
+	return nil
 }
 
 func (g *gate) check(ctx context.Context, r engine.GateRequest) engine.Verdict {
@@ -69,8 +80,9 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 		return out, v, false
 	}
 	// Ask.
+	approvals := g.asking()
 	switch {
-	case g.approvals == nil && r.Answered != nil && !g.denyAlone:
+	case approvals == nil && r.Answered != nil && !g.denyAlone:
 		// The agent's user answered through their client.
 		out.Approval = r.Answered
 		if r.Answered.Decision != "allow" {
@@ -84,12 +96,12 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 			Decision: r.Answered.Decision, By: r.Answered.By, Reason: r.Answered.Reason, DurationMs: r.Answered.WaitedMs,
 		})
 		return out, v, false
-	case g.approvals == nil && g.denyAlone:
+	case approvals == nil && g.denyAlone:
 		out.Deny = "no person is watching to approve it (" + out.Warning + ")"
 		return out, v, true
-	case g.approvals == nil:
+	case approvals == nil:
 		return out, v, true // the headless fallback: run it, with the warning
-	case g.approvals.Allowed(v):
+	case approvals.Allowed(v):
 		out.Approval = &engine.Approval{Required: false, Decision: "allow", By: "a prefix the person allowed for this session"}
 		return out, v, false
 	case probe:
@@ -99,7 +111,7 @@ func (g *gate) judge(ctx context.Context, r engine.GateRequest, probe bool) (out
 	for _, i := range v.Held {
 		held = append(held, v.Commands[i].Argv)
 	}
-	ans, err := g.approvals.Ask(ctx, policy.Request{
+	ans, err := approvals.Ask(ctx, policy.Request{
 		Command: r.Command, Cwd: r.Cwd, Client: r.Origin.String(), Agent: r.Origin.Agent, Session: r.Origin.Session,
 		Class: v.Class, Reasons: v.Reasons, Held: held,
 	})
@@ -186,7 +198,7 @@ func (a *App) Check(ctx context.Context, p control.CheckParams) control.CheckRes
 // approval.headless = "deny" the denial stands. reasons say why it is
 // held.
 func (a *App) WouldAsk(command, cwd string, origin engine.Origin) (reasons []string, ask bool) {
-	if a.gate.approvals != nil || a.gate.denyAlone {
+	if a.gate.asking() != nil || a.gate.denyAlone {
 		return nil, false
 	}
 	_, v, unasked := a.gate.judge(context.Background(), engine.GateRequest{Command: command, Cwd: cwd, Origin: origin, Confinable: true}, true)

@@ -45,7 +45,7 @@ func TestApprovalFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals, audit: log}
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive}, approvals: approvals, watched: true, audit: log}
 	e, err := engine.New(engine.Config{StateDir: t.TempDir(), Gate: g.check})
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestPersonIsNotAskedAboutTheirOwnCommands(t *testing.T) {
 	t.Parallel()
 	approvals := policy.NewApprovals()
 	approvals.Timeout = 10 * time.Second // a held command here is a failure: do not wait long for it
-	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}, approvals: approvals}
+	g := &gate{policy: policy.Policy{Mode: policy.ModeDestructive, Rules: policy.Rules{Deny: []string{"Bash(curl:*)"}}}, approvals: approvals, watched: true}
 	cwd := t.TempDir()
 	for _, cmd := range []string{"rm -rf /", "curl example.invalid"} {
 		v := g.check(t.Context(), engine.GateRequest{Command: cmd, Cwd: cwd, Origin: engine.PersonOrigin()})

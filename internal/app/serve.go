@@ -14,8 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"tend/engine"
 	"tend/internal/control"
 	"tend/internal/discovery"
+	"tend/internal/supervisor"
 	"tend/mcpserver"
 )
 
@@ -114,9 +116,13 @@ func (a *App) Serve(ctx context.Context, port int, anyPort bool) (Endpoints, err
 	go func() {
 		defer close(s.sockDone)
 		local := &control.Server{Engine: a.Engine, Check: a.Check}
+		sup := a.supervisor(s.URL)
 		other := func(first []byte) func(context.Context, io.Reader, io.Writer) {
-			if control.IsRequest(first) {
+			switch {
+			case control.IsRequest(first):
 				return local.Serve
+			case supervisor.IsRequest(first):
+				return sup.Serve
 			}
 			return nil
 		}
@@ -132,6 +138,50 @@ func (a *App) Serve(ctx context.Context, port int, anyPort bool) (Endpoints, err
 	context.AfterFunc(ctx, s.close)
 	a.served = s
 	return s.Endpoints, nil
+}
+
+// supervisor is the server of the supervisor protocol (tend attach): the
+// person's, over the engine, the approval queue and the Activity record.
+// While a supervisor is attached, held commands wait for the person.
+func (a *App) supervisor(url string) *supervisor.Server {
+	host, _ := os.Hostname()
+	return &supervisor.Server{
+		Engine: a.Engine, Approvals: a.gate.approvals, Activity: a.Activity(),
+		Welcome: supervisor.Welcome{Host: host, Pid: os.Getpid(), StateDir: a.stateDir, Containment: a.Engine.Containment(), Address: url},
+		Person:  a.Person,
+		Attached: func(delta int) {
+			a.gate.attached.Add(int32(delta))
+		},
+	}
+}
+
+// Activity is the record of MCP tool calls, as the person's views read it.
+func (a *App) Activity() supervisor.ActivitySource { return activity{a.MCP.Activity()} }
+
+// activity adapts the MCP server's record of tool calls to the protocol's.
+type activity struct{ a *mcpserver.Activity }
+
+func (s activity) Watch() (<-chan struct{}, func()) { return s.a.Watch() }
+
+func (s activity) Since(rev uint64) []supervisor.Call {
+	calls := s.a.Since(rev)
+	out := make([]supervisor.Call, len(calls))
+	for i, c := range calls {
+		out[i] = supervisor.Call{
+			Seq: c.Seq, Rev: c.Rev, Time: c.Time, Client: c.Client, Agent: c.Agent, Session: c.Session, Tool: c.Tool,
+			Args: c.Args, Running: c.Running, Result: c.Result, IsError: c.IsError, Status: c.Status,
+			Job: engine.JobID(c.Job), Detail: c.Detail, Duration: c.Duration, Before: c.Before,
+		}
+	}
+	return out
+}
+
+func (s activity) Clients() []string {
+	var out []string
+	for _, c := range s.a.Clients() {
+		out = append(out, c.Name)
+	}
+	return out
 }
 
 // close stops serving: it removes the discovery file, closes both
