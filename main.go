@@ -25,7 +25,10 @@ Usage:
                          every job; serves MCP over HTTP and a unix socket (tend ui -help)
   tend mcp [flags]       serve tend's tools over stdio (what an agent's MCP config runs)
   tend serve [flags]     serve them headless over HTTP on 127.0.0.1 and a unix socket
-                         (tend serve -help lists its flags)
+                         (tend serve -help lists its flags; --stop ends it, --stdio bridges to it)
+  tend attach [TARGET…]  the terminal UI over running engines: this machine's tend serve,
+                         unix://PATH, ssh://[user@]host[:port]; quitting leaves their jobs
+                         running (tend attach -help)
   tend run [flags] [--] CMD
                          run CMD as a job of the running tend, its output and exit status here
                          (tend run -help)
@@ -71,7 +74,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "mcp":
 		return runMCP(args[1:], stdin, stdout, stderr)
 	case "serve":
-		return runServe(args[1:], stdout, stderr)
+		return runServe(args[1:], stdin, stdout, stderr)
+	case "attach":
+		return runAttach(args[1:], stdout, stderr)
 	case "ui":
 		return runTUI(args[1:], stdout, stderr)
 	case "replay":

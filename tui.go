@@ -14,10 +14,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"tend/engine"
 	"tend/internal/app"
 	"tend/internal/config"
-	"tend/mcpserver"
+	"tend/internal/supervisor"
 	"tend/ui"
 )
 
@@ -137,7 +136,7 @@ func (f *tuiFlags) uiOptions(ctx context.Context, a *app.App, logger *slog.Logge
 	keys, _ := f.cfg.KeyMap() // checked when the config was loaded
 	o := ui.Options{
 		Backend:   ui.FromEngine(a.Engine),
-		Activity:  activitySource{a.MCP.Activity()},
+		Activity:  uiActivity{a.Activity()},
 		Approvals: a.Approvals,
 		Version:   version,
 		Theme:     f.theme,
@@ -167,28 +166,22 @@ func (f *tuiFlags) saveTheme(name string) error {
 	return config.SaveTheme(f.configPath, name)
 }
 
-// activitySource adapts mcpserver's record of tool calls to the UI's.
-type activitySource struct{ a *mcpserver.Activity }
+// uiActivity is a record of tool calls (this tend's, or the engines' of
+// tend attach) as the UI's Activity view reads it.
+type uiActivity struct{ a supervisor.ActivitySource }
 
-func (s activitySource) Watch() (<-chan struct{}, func()) { return s.a.Watch() }
+func (s uiActivity) Watch() (<-chan struct{}, func()) { return s.a.Watch() }
+func (s uiActivity) Clients() []string                { return s.a.Clients() }
 
-func (s activitySource) Since(rev uint64) []ui.Call {
+func (s uiActivity) Since(rev uint64) []ui.Call {
 	calls := s.a.Since(rev)
 	out := make([]ui.Call, len(calls))
 	for i, c := range calls {
 		out[i] = ui.Call{
 			Seq: c.Seq, Rev: c.Rev, Time: c.Time, Client: c.Client, Agent: c.Agent, Session: c.Session, Tool: c.Tool,
 			Args: c.Args, Running: c.Running, Result: c.Result, IsError: c.IsError, Status: c.Status,
-			Job: engine.JobID(c.Job), Detail: c.Detail, Duration: c.Duration, Before: c.Before,
+			Job: c.Job, Detail: c.Detail, Duration: c.Duration, Before: c.Before,
 		}
-	}
-	return out
-}
-
-func (s activitySource) Clients() []string {
-	var out []string
-	for _, c := range s.a.Clients() {
-		out = append(out, c.Name)
 	}
 	return out
 }

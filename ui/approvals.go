@@ -753,7 +753,11 @@ func countdown(d time.Duration) string {
 // command as the person is editing it.
 func (a *approvals) detail(st *themes.Styles, r policy.Request, w int, waited, left time.Duration, edit *string) []string {
 	class := r.Class.String()
-	head := st.Approval.Render("⚠ "+originOf(r)+" asks to run a "+class+" command") +
+	on := ""
+	if r.Host != "" {
+		on = " on " + safe(r.Host)
+	}
+	head := st.Approval.Render("⚠ "+originOf(r)+on+" asks to run a "+class+" command") +
 		st.Muted.Render(fmt.Sprintf(" · waiting %s · request #%d", shortAge(waited), r.ID))
 	lines := []string{head}
 	if left >= 0 {

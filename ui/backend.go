@@ -110,3 +110,21 @@ type ActivitySource interface {
 	// Clients names the connected clients.
 	Clients() []string
 }
+
+// Link is the connection to one engine the UI does not host.
+type Link struct {
+	Host string
+	Up   bool
+	Note string // why it is down, or whom it reaches
+}
+
+// LinkSource says how the connections to the engines are (tend attach).
+type LinkSource interface {
+	// Watch returns a doorbell rung when a connection is lost or made
+	// again, and a function that stops it.
+	Watch() (<-chan struct{}, func())
+	Links() []Link
+}
+
+// linksDirtyMsg says a connection was lost or made again.
+type linksDirtyMsg struct{}

@@ -94,7 +94,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Global.Quit):
-		if n := m.Running(); n > 0 {
+		if n := m.Running(); n > 0 && m.opts.Attached == "" { // detaching ends nothing
 			m.mode = modeConfirmQuit
 			return nil
 		}

@@ -34,8 +34,8 @@ func (m *Model) listWidth() int {
 // before the command gets too narrow, status last. The id, who and status
 // columns are as wide as what they show.
 type listCols struct {
-	id, label, who, status int // widths; who, status 0: not shown
-	mem, cpu, age          bool
+	id, host, label, who, status int // widths; host, who, status 0: not shown
+	mem, cpu, age                bool
 }
 
 // Widths of the fixed columns.
@@ -53,7 +53,10 @@ func (m *Model) layoutList(iw int, infos []engine.Info, reqs []policy.Request) l
 	c := listCols{id: 1}
 	who, status := 3, 6 // "who", "status"
 	for _, in := range infos {
-		c.id = max(c.id, len(in.ID))
+		c.id = max(c.id, len(shortID(in)))
+		if in.Host != "" {
+			c.host = max(c.host, 4, ansi.StringWidth(safe(in.Host)))
+		}
 		who = max(who, ansi.StringWidth(safe(originName(in.Origin))))
 		status = max(status, len(statusCell(in)))
 	}
@@ -64,9 +67,16 @@ func (m *Model) layoutList(iw int, infos []engine.Info, reqs []policy.Request) l
 	status = min(status, statusW)
 	for _, r := range reqs {
 		who = max(who, ansi.StringWidth(safe(originOf(r))))
+		if r.Host != "" {
+			c.host = max(c.host, 4, ansi.StringWidth(safe(r.Host)))
+		}
 	}
 	who = min(who, whoMax)
+	c.host = min(c.host, whoMax)
 	c.label = iw - 2 - c.id - 1 // the glyph and its space, the id and its space
+	if c.host > 0 {
+		c.label -= c.host + 1
+	}
 	take := func(w, keep int) bool {
 		if c.label-w < keep {
 			return false
@@ -88,9 +98,12 @@ func (m *Model) layoutList(iw int, infos []engine.Info, reqs []policy.Request) l
 }
 
 // row lays out one row of the list: id, label and the right-hand cells.
-func (c listCols) row(id, label, who, mem, cpu, age, status string) string {
+func (c listCols) row(id, host, label, who, mem, cpu, age, status string) string {
 	var b strings.Builder
 	b.WriteString(fmt.Sprintf("%*s ", c.id, id))
+	if c.host > 0 {
+		b.WriteString(cell(host, c.host) + " ")
+	}
 	b.WriteString(cell(label, c.label))
 	if c.who > 0 {
 		b.WriteString(" " + cell(who, c.who))
@@ -112,7 +125,13 @@ func (c listCols) row(id, label, who, mem, cpu, age, status string) string {
 
 // header is the list's header row.
 func (c listCols) header() string {
-	return "  " + c.row("#", "command", "who", "mem", "cpu", "time", "status")
+	return "  " + c.row("#", "host", "command", "who", "mem", "cpu", "time", "status")
+}
+
+// shortID is a job's id as its engine has it: a supervisor of several
+// engines names its jobs "host/id", and the host has a column of its own.
+func shortID(in engine.Info) string {
+	return strings.TrimPrefix(string(in.ID), in.Host+"/")
 }
 
 // glyph is a job's mark in the list.
@@ -289,7 +308,7 @@ func (m *Model) renderList(w, h int) []string {
 		if u, ok := m.usage[in.ID]; ok && in.Status == engine.Running {
 			mem, cpu = shortBytes(u.Memory), fmt.Sprintf("%.0f%%", min(u.CPUPercent, 999))
 		}
-		text := cols.row(string(in.ID), label(in), originName(in.Origin), mem, cpu, age, statusCell(in))
+		text := cols.row(shortID(in), safe(in.Host), label(in), originName(in.Origin), mem, cpu, age, statusCell(in))
 		sel := in.ID == m.selected && !m.listAppr
 		switch {
 		case sel && m.view == jobsView && m.focus == focusList:
@@ -331,7 +350,7 @@ const askStatus = "approve?"
 // the jobs' columns.
 func (m *Model) approvalRow(r policy.Request, cols listCols, iw int, selected bool) string {
 	st := m.c.Styles
-	text := cols.row("ask", oneLineEscaped(r.Command), originOf(r), "", "", shortAge(m.since(r.Asked)), askStatus)
+	text := cols.row("ask", safe(r.Host), oneLineEscaped(r.Command), originOf(r), "", "", shortAge(m.since(r.Asked)), askStatus)
 	if selected {
 		s := st.Approval.Background(st.Selected.GetBackground())
 		return s.Render("⚠ " + pad(text, iw-2))

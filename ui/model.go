@@ -52,6 +52,13 @@ type Options struct {
 	// (kill, signal, stdin, background, start, remove), for the audit log.
 	// It is called off the Update goroutine and must not block for long.
 	OnAction func(action string, job engine.JobID, detail string)
+	// Attached, when set, says the UI supervises engines it does not host
+	// (tend attach): quitting leaves them and their jobs running, and this
+	// says how to end them; the help and the status bar show it.
+	Attached string
+	// Links, when set, are the connections to those engines: the status
+	// bar says which one is lost.
+	Links LinkSource
 	// OnNotify, when set, is told of each event the terminal's bell
 	// announces (kind "approval" or "input"), off the Update goroutine.
 	OnNotify func(kind, title, body string)
@@ -136,6 +143,8 @@ type Model struct {
 	lastKey  time.Time  // when the person last pressed a key
 	in       inputQueue // what is typed into attached jobs, on its way
 
+	links []Link // the connections to the engines, as last told
+
 	status    string
 	statusLvl level
 	statusID  int
@@ -218,6 +227,9 @@ func New(opts Options) *Model {
 		return slices.ContainsFunc(opts.Approvals.Pending(), func(r policy.Request) bool { return r.Session == session })
 	})
 	m.appr.init(opts.Approvals)
+	if opts.Links != nil {
+		m.links = opts.Links.Links()
+	}
 	m.width, m.height = 100, 30
 	m.rebuildOrder()
 	if len(m.order) > 0 {
@@ -286,6 +298,20 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 		bell, stop := opts.Activity.Watch()
 		defer stop()
 		go PumpActivity(ctx, p.Send, bell)
+	}
+	if opts.Links != nil {
+		bell, stop := opts.Links.Watch()
+		defer stop()
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-bell:
+					p.Send(linksDirtyMsg{})
+				}
+			}
+		}()
 	}
 	_, err := p.Run()
 	return err

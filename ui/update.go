@@ -91,6 +91,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case activityDirtyMsg:
 		m.act.pull()
 		return nil
+	case linksDirtyMsg:
+		m.links = m.opts.Links.Links()
+		return nil
 	case approvalsDirtyMsg:
 		return m.applyApprovals()
 	case editedMsg:

@@ -260,7 +260,10 @@ func (m *Model) renderPane(w, h int) []string {
 		return box(st, st.Border, "", "", []string{st.Muted.Render("Select a job on the left.")}, w, h)
 	}
 	in = m.shown(in)
-	title := st.Title.Render("#"+string(in.ID)) + " " + st.Base.Render("$ "+oneLine(in.Command))
+	title := st.Title.Render("#"+shortID(in)) + " " + st.Base.Render("$ "+oneLine(in.Command))
+	if in.Host != "" {
+		title = st.Title.Render("#"+shortID(in)) + st.Muted.Render(" on "+safe(in.Host)) + " " + st.Base.Render("$ "+oneLine(in.Command))
+	}
 	g, gs := glyph(st, in)
 	state := runWord(in) + " " + shortAge(m.runtime(in))
 	if in.Status != engine.Running {
@@ -418,6 +421,16 @@ func (m *Model) renderStatus() string {
 			ls = st.Error
 		}
 		left = ls.Render(" " + m.status)
+	} else if m.opts.Attached != "" {
+		left = st.StatusKey.Render(" tend attach")
+		for _, l := range m.links {
+			if l.Up {
+				left += st.Muted.Render(" · ") + st.Base.Render(safe(l.Host))
+			} else {
+				left += st.Muted.Render(" · ") + st.Error.Render(safe(l.Host)+" "+safe(l.Note))
+			}
+		}
+		left += st.Muted.Render(" · " + keyName(m.c.Keys.Global.Quit) + " detaches, jobs run on")
 	} else {
 		left = st.StatusKey.Render(" tend")
 		if m.opts.Address != "" {
@@ -577,6 +590,9 @@ func (m *Model) renderHelp(w, h int) []string {
 		keyName(m.c.Keys.Term.Detach), keyName(m.c.Keys.Global.Quit))))
 	if m.opts.Containment != "" {
 		lines = append([]string{st.Muted.Render("Jobs are held by " + m.opts.Containment + " (tend doctor says more)."), ""}, lines...)
+	}
+	if m.opts.Attached != "" {
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("%s detaches: the engines and their jobs run on. %s", keyName(m.c.Keys.Global.Quit), m.opts.Attached)))
 	}
 	return box(st, st.BorderFocus, st.Title.Render("Keys"), "", lines, w, h)
 }
