@@ -64,7 +64,13 @@ func startTUI(t *testing.T, state string, args ...string) *screen {
 func startTUIEnv(t *testing.T, state string, env []string, args ...string) *screen {
 	t.Helper()
 	// --port 0: tests run side by side (args may say otherwise: the last wins).
-	cmd := exec.Command(tendBin, append([]string{"ui", "--state-dir", state, "--grace", "300ms", "--port", "0"}, args...)...)
+	return startScreen(t, env, append([]string{"ui", "--state-dir", state, "--grace", "300ms", "--port", "0"}, args...)...)
+}
+
+// startScreen runs tend with args on a PTY of its own (160×45).
+func startScreen(t *testing.T, env []string, args ...string) *screen {
+	t.Helper()
+	cmd := exec.Command(tendBin, args...)
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor"), env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 160, Rows: 45})
 	if err != nil {
