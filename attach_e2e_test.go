@@ -5,21 +5,26 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"tend/engine"
 	"tend/internal/supervisor"
-	"tend/policy"
 	"tend/internal/testkit"
+	"tend/policy"
 )
 
 // startAttach runs tend attach with args.
@@ -206,3 +211,232 @@ func TestMCPCannotDecide(t *testing.T) {
 
 // policyDeny is a person's denial.
 var policyDeny = policy.Answer{Approve: false, Reason: "not over MCP", By: "person"}
+
+// sshd is an OpenSSH server on 127.0.0.1 for this test only: its own host
+// key, one user key, a config of its own. ssh is the client command with
+// a config that reaches it.
+type sshd struct {
+	port string
+	ssh  string // "ssh -F <config>"
+}
+
+func startSSHD(t *testing.T) *sshd {
+	t.Helper()
+	bin, err := exec.LookPath("sshd")
+	if err != nil {
+		bin = "/usr/sbin/sshd"
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("no sshd here (apt-get install openssh-server; .ci/run does)")
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("no ssh client here")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("sshd needs root here: it changes to the user who logs in")
+	}
+	os.MkdirAll("/run/sshd", 0o755) // its privilege separation directory
+	dir := t.TempDir()
+	keygen := func(name string) {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, name)).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+	}
+	keygen("host")
+	keygen("user")
+	pub, _ := os.ReadFile(filepath.Join(dir, "user.pub"))
+	os.WriteFile(filepath.Join(dir, "authorized_keys"), pub, 0o600)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cfg := filepath.Join(dir, "sshd_config")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`Port %s
+ListenAddress 127.0.0.1
+HostKey %s/host
+AuthorizedKeysFile %s/authorized_keys
+PidFile %s/sshd.pid
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+`, port, dir, dir, dir)), 0o600)
+	cmd := exec.Command(bin, "-D", "-e", "-f", cfg)
+	log := &lockedBuf{}
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("sshd:\n%s", log.String())
+		}
+	})
+	client := filepath.Join(dir, "ssh_config")
+	os.WriteFile(client, []byte(fmt.Sprintf(`Host *
+  IdentityFile %s/user
+  IdentitiesOnly yes
+  UserKnownHostsFile /dev/null
+  StrictHostKeyChecking no
+  LogLevel ERROR
+`, dir)), 0o600)
+	s := &sshd{port: port, ssh: "ssh -F " + client}
+	testkit.WaitUntil(t, 10*time.Second, "sshd to listen", func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	return s
+}
+
+// sshChild is the pid of the ssh that tend attach (pid) runs.
+func sshChild(t *testing.T, pid int) int {
+	t.Helper()
+	var found int
+	testkit.WaitUntil(t, 10*time.Second, "tend attach's ssh", func() bool {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+		for _, task := range tasks {
+			b, _ := os.ReadFile(task)
+			for _, f := range strings.Fields(string(b)) {
+				comm, _ := os.ReadFile("/proc/" + f + "/comm")
+				if strings.TrimSpace(string(comm)) == "ssh" {
+					found, _ = strconv.Atoi(f)
+					return true
+				}
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// Two engines with state dirs of their own, one reached over real ssh: one
+// list with both hosts; a held command from each answered in one queue; a
+// kill on each host leaves nothing of its job. Then the ssh is killed
+// while a job there floods: the UI says the host is lost, reconnects, and
+// the job's log read over ssh afterwards is byte for byte what it printed.
+func TestAttachOverSSH(t *testing.T) {
+	t.Parallel()
+	d := startSSHD(t)
+	local, far := testkit.PrivateDir(t), testkit.PrivateDir(t)
+	startServe(t, local)
+	remote := fmt.Sprintf("%s serve --stdio --state-dir %s --port 0 --grace 300ms", tendBin, far)
+	t.Cleanup(func() { exec.Command(tendBin, "serve", "--stop", "--state-dir", far).Run() })
+	s := startAttach(t, "--state-dir", local, "local", "ssh://root@127.0.0.1:"+d.port, "--ssh", d.ssh, "--remote", remote)
+	s.waitFor("tend attach · local · 127.0.0.1 · q detaches")
+	near, there := agent(t, local), agent(t, far) // the far tend serve was started by the ssh entry
+
+	mark := testkit.NewMark()
+	var j1, j2 struct {
+		ID string `json:"job_id"`
+	}
+	testkit.CallOK(t, near, "terminal_job_start", map[string]any{"command": "sleep " + mark}, &j1)
+	testkit.CallOK(t, there, "terminal_job_start", map[string]any{"command": "sleep " + mark}, &j2)
+	text := s.waitFor("127.0.0.1 sleep " + mark)
+	if !strings.Contains(text, "local     sleep "+mark) || !strings.Contains(text, "# host") {
+		t.Errorf("the list lacks a host column with both hosts:\n%s", text)
+	}
+
+	// A held command from each host, one queue.
+	t1 := filepath.Join(os.Getenv("HOME"), ".tend-attach-1-"+mark)
+	t2 := filepath.Join(os.Getenv("HOME"), ".tend-attach-2-"+mark)
+	for _, p := range []string{t1, t2} {
+		os.MkdirAll(p, 0o700)
+		t.Cleanup(func() { os.RemoveAll(p) })
+	}
+	call1 := execAsync(t, near, "rm -rf "+t1, t.TempDir())
+	s.waitFor("⚠ 1 to approve")
+	call2 := execAsync(t, there, "rm -rf "+t2, t.TempDir())
+	s.waitFor("⚠ 2 to approve")
+	s.keys("<tab>", "<tab>")
+	s.waitFor("on local asks to run a destructive command")
+	s.keys("y")
+	if r := settled(t, call1); r.SemanticStatus != "ok" {
+		t.Fatalf("local approval: %+v", r)
+	}
+	s.waitFor("on 127.0.0.1 asks to run a destructive command")
+	s.keys("y") // the request shown changed: the first key only says so
+	s.waitFor("now showing request")
+	s.keys("y")
+	if r := settled(t, call2); r.SemanticStatus != "ok" {
+		t.Fatalf("remote approval: %+v", r)
+	}
+	for _, p := range []string{t1, t2} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("approved rm of %s did not run", p)
+		}
+	}
+	s.keys("<tab>")
+
+	// A kill on each host.
+	for _, host := range []string{"local", "127.0.0.1"} {
+		s.keys("f", host+"/", "<enter>")
+		s.waitFor(" on " + host + " $ sleep " + mark)
+		s.keys("x")
+		s.waitFor("Kill")
+		s.keys("y")
+		s.waitFor("killed")
+		s.keys("f", "<ctrl+u>", "<enter>")
+	}
+	testkit.WaitUntil(t, 15*time.Second, "both sleepers to end", func() bool { return testkit.CountMarked(mark) == 0 })
+
+	// The far host's connection dropped while a job there floods, until
+	// the test says stop.
+	stop := filepath.Join(t.TempDir(), "stop")
+	var flood struct {
+		ID string `json:"job_id"`
+	}
+	testkit.CallOK(t, there, "terminal_job_start", map[string]any{"command": fmt.Sprintf("i=0; while [ ! -e %s ]; do i=$((i+1)); echo $i; done; echo %s", stop, mark)}, &flood)
+	s.keys("f", "127.0.0.1/"+flood.ID, "<enter>")
+	s.waitFor("#" + flood.ID + " on 127.0.0.1 $ i=0")
+	syscall.Kill(sshChild(t, s.cmd.Process.Pid), syscall.SIGKILL)
+	s.waitFor("127.0.0.1 lost, reconnecting")
+	s.waitGone("127.0.0.1 lost, reconnecting")
+	os.WriteFile(stop, nil, 0o600)
+	s.waitFor(mark) // the pane read on to the end
+
+	c, err := supervisor.Connect(t.Context(), "far", supervisor.DialCommand(append(strings.Fields(d.ssh), "-p", d.port, "root@127.0.0.1", remote)...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	j, err := c.Job(engine.JobID(flood.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	for off := int64(0); ; {
+		ch, err := j.Read(engine.Merged, off, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Write(ch.Data)
+		off = ch.Next
+		if ch.EOF {
+			break
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(got.String(), "\n"), "\n")
+	n := 0
+	if len(lines) > 1 {
+		n, _ = strconv.Atoi(lines[len(lines)-2])
+	}
+	var want bytes.Buffer
+	for i := 1; i <= n; i++ {
+		fmt.Fprintln(&want, i)
+	}
+	fmt.Fprintln(&want, mark)
+	if n < 1000 {
+		t.Errorf("the flood printed %d lines: too few to have flooded through the drop", n)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("the flood's log over ssh: %d bytes, want %d byte for byte", got.Len(), want.Len())
+	}
+}

@@ -411,6 +411,11 @@ func (m *Model) renderStatus() string {
 	if n := m.appr.len(); n > 0 {
 		right = st.Approval.Render(fmt.Sprintf("⚠ %d to approve", n)) + st.Muted.Render(" · ") + right
 	}
+	for _, l := range m.links {
+		if !l.Up { // shown whatever the status says
+			right = st.Error.Render(safe(l.Host)+" lost, reconnecting") + st.Muted.Render(" · ") + right
+		}
+	}
 	var left string
 	if m.status != "" {
 		ls := st.Base
