@@ -28,7 +28,7 @@ import (
 )
 
 // startAttach runs tend attach with args.
-func startAttach(t *testing.T, args ...string) *screen {
+func startAttach(t testing.TB, args ...string) *screen {
 	t.Helper()
 	return startScreen(t, nil, append([]string{"attach"}, args...)...)
 }
@@ -220,7 +220,7 @@ type sshd struct {
 	ssh  string // "ssh -F <config>"
 }
 
-func startSSHD(t *testing.T) *sshd {
+func startSSHD(t testing.TB) *sshd {
 	t.Helper()
 	bin, err := exec.LookPath("sshd")
 	if err != nil {
@@ -439,4 +439,53 @@ func TestAttachOverSSH(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {
 		t.Errorf("the flood's log over ssh: %d bytes, want %d byte for byte", got.Len(), want.Len())
 	}
+}
+
+// BenchmarkAttachKeyToScreen is the time from a key typed into tend attach
+// (over ssh to 127.0.0.1, or with no sshd through --via) until the shell's
+// echo of it is on tend attach's terminal, while another job of that
+// engine floods. It reports the median and the 90th percentile.
+func BenchmarkAttachKeyToScreen(b *testing.B) {
+	far := testkit.PrivateDir(b)
+	remote := fmt.Sprintf("%s serve --stdio --state-dir %s --port 0 --grace 300ms", tendBin, far)
+	b.Cleanup(func() { exec.Command(tendBin, "serve", "--stop", "--state-dir", far).Run() })
+	args := []string{"--state-dir", testkit.PrivateDir(b), "--via", remote}
+	if os.Getenv("TEND_BENCH_SSH") != "" {
+		d := startSSHD(b)
+		args = []string{"--state-dir", testkit.PrivateDir(b), "ssh://root@127.0.0.1:" + d.port, "--ssh", d.ssh, "--remote", remote}
+	}
+	s := startAttach(b, args...)
+	s.waitFor("q detaches")
+	s.keys(":", "while :; do echo flood flood flood flood; done", "<enter>")
+	s.waitFor("flood flood")
+	s.keys("s")
+	s.waitFor("$ bash")
+	s.attach()
+	s.waitFor("# ")
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		c := string(rune('a' + i%26))
+		s.outMu.Lock()
+		before := len(s.out)
+		s.outMu.Unlock()
+		t0 := time.Now()
+		s.keys(c)
+		for {
+			s.outMu.Lock()
+			seen := bytes.Contains(s.out[before:], []byte(c))
+			s.outMu.Unlock()
+			if seen {
+				break
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+		lat = append(lat, time.Since(t0))
+		if i%40 == 39 {
+			s.keys("<ctrl+u>")
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-p50")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "ms-p90")
 }

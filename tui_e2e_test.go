@@ -29,7 +29,7 @@ import (
 
 // screen is a tend TUI running on a PTY of its own.
 type screen struct {
-	t    *testing.T
+	t    testing.TB
 	cmd  *exec.Cmd
 	ptmx *os.File
 	term *vterm.Term
@@ -68,7 +68,7 @@ func startTUIEnv(t *testing.T, state string, env []string, args ...string) *scre
 }
 
 // startScreen runs tend with args on a PTY of its own (160×45).
-func startScreen(t *testing.T, env []string, args ...string) *screen {
+func startScreen(t testing.TB, env []string, args ...string) *screen {
 	t.Helper()
 	cmd := exec.Command(tendBin, args...)
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "COLORTERM=truecolor"), env...)
