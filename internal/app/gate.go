@@ -150,7 +150,7 @@ func (g *gate) sandboxFor(r engine.GateRequest, v policy.Verdict) sandbox.Mode {
 		mode = g.confine
 	}
 	if g.confine == "" || g.confine == sandbox.Off || !r.Confinable || r.Answered != nil ||
-		(g.approvals != nil && g.approvals.Allowed(v)) {
+		(g.asking() != nil && g.asking().Allowed(v)) {
 		return ""
 	}
 	paths, ok := v.Confinable()
