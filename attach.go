@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -28,7 +30,8 @@ The terminal UI over engines it does not host: every job, the approval
 queue and the Activity record of each target, in one list. Quitting
 detaches: the engines and their jobs run on; end one with tend serve --stop
 on its machine. A lost connection is shown, retried, and nothing is lost:
-reads go on where they stopped.
+reads go on where they stopped. A target not reached at the start is shown
+lost and retried, as long as another one is reached.
 
 Targets:
   (none), local           the tend serve of --state-dir on this machine
@@ -144,7 +147,7 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 		Theme:       *theme,
 		Keys:        &keys,
 		InTmux:      os.Getenv("TMUX") != "",
-		Containment: clients[0].Welcome().Containment,
+		Containment: containment(clients),
 		Attached:    "To end them: " + strings.Join(hows, "; ") + ".",
 	}
 	err = ui.Run(ctx, o, tea.WithOutput(stdout), tea.WithoutSignalHandler())
@@ -196,7 +199,9 @@ func parseTarget(t, stateDir, sshCmd, remote string) (end, error) {
 	return end{}, fmt.Errorf("%q is not a target: give unix://PATH, ssh://[user@]host[:port], or --via 'COMMAND'", t)
 }
 
-// connectAll connects to every target at once.
+// connectAll connects to every target at once. When some are reached, the
+// others start lost and are retried (the status bar says so); when none
+// is, it fails.
 func connectAll(ctx context.Context, ends []end, logger *slog.Logger) ([]*supervisor.Client, error) {
 	clients := make([]*supervisor.Client, len(ends))
 	errs := make([]error, len(ends))
@@ -207,15 +212,26 @@ func connectAll(ctx context.Context, ends []end, logger *slog.Logger) ([]*superv
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		for _, c := range clients {
-			if c != nil {
-				c.Close()
-			}
+	if !slices.ContainsFunc(clients, func(c *supervisor.Client) bool { return c != nil }) {
+		return nil, errors.Join(errs...)
+	}
+	for i, e := range ends {
+		if clients[i] == nil {
+			logger.Warn("not reached; retrying", "host", e.name, "err", errs[i])
+			clients[i] = supervisor.Retry(ctx, e.name, e.dial, logger.With("host", e.name), cmp.Or(errors.Unwrap(errs[i]), errs[i]))
 		}
-		return nil, err
 	}
 	return clients, nil
+}
+
+// containment is how the first engine reached holds its jobs.
+func containment(clients []*supervisor.Client) string {
+	for _, c := range clients {
+		if c.Link().Up {
+			return c.Welcome().Containment
+		}
+	}
+	return ""
 }
 
 // remoteBackend is the Set as the UI's backend.

@@ -73,6 +73,26 @@ var revs atomic.Uint64
 // the connection until Close. The first connection must succeed; later
 // losses are retried.
 func Connect(ctx context.Context, host string, dial Dialer, logger *slog.Logger) (*Client, error) {
+	c := newClient(ctx, host, dial, logger)
+	l, err := c.connect()
+	if err != nil {
+		c.cancel()
+		return nil, fmt.Errorf("%s: %w", host, err)
+	}
+	go c.keep(l)
+	return c, nil
+}
+
+// Retry is a client of an engine its first connection did not reach
+// (why): it starts lost, and connects as a lost connection does again.
+func Retry(ctx context.Context, host string, dial Dialer, logger *slog.Logger, why error) *Client {
+	c := newClient(ctx, host, dial, logger)
+	c.setLink(false, "lost: "+why.Error()+"; reconnecting")
+	go c.keep(nil)
+	return c
+}
+
+func newClient(ctx context.Context, host string, dial Dialer, logger *slog.Logger) *Client {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -83,13 +103,7 @@ func Connect(ctx context.Context, host string, dial Dialer, logger *slog.Logger)
 		ready:   make(chan struct{}, 1), apprBell: make(chan struct{}, 1),
 	}
 	c.ctx, c.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	l, err := c.connect()
-	if err != nil {
-		c.cancel()
-		return nil, fmt.Errorf("%s: %w", host, err)
-	}
-	go c.keep(l)
-	return c, nil
+	return c
 }
 
 // Close ends the connection; the engine and its jobs run on.
@@ -127,16 +141,19 @@ func (c *Client) Link() Link {
 // WatchLink is rung when the connection is lost or made again.
 func (c *Client) WatchLink() (<-chan struct{}, func()) { return c.linkBell.add() }
 
-// keep reconnects whenever the connection is lost, until Close.
+// keep reconnects whenever the connection is lost (at once when l is
+// nil: there is none yet), until Close.
 func (c *Client) keep(l *conn) {
 	defer close(c.done)
 	for {
-		select {
-		case <-l.dead:
-		case <-c.ctx.Done():
-			return
+		if l != nil {
+			select {
+			case <-l.dead:
+			case <-c.ctx.Done():
+				return
+			}
+			c.setLink(false, "lost: "+l.why()+"; reconnecting")
 		}
-		c.setLink(false, "lost: "+l.why()+"; reconnecting")
 		wait := 250 * time.Millisecond
 		for {
 			select {

@@ -306,3 +306,30 @@ func TestEventsAcrossReconnection(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryStartsLost: a client whose first connection failed starts lost
+// and reconnects; the engine's jobs then come as events.
+func TestRetryStartsLost(t *testing.T) {
+	t.Parallel()
+	s := serve(t)
+	if _, err := s.e.Start(t.Context(), engine.Spec{Command: "cat", Interactive: true}); err != nil {
+		t.Fatal(err)
+	}
+	resume := s.cut() // nothing reaches it until resume
+	c := Retry(t.Context(), "test", s.dial, nil, errors.New("unreachable"))
+	t.Cleanup(c.Close)
+	infos, events, stop := c.Subscribe()
+	defer stop()
+	links, stopLinks := c.WatchLink()
+	defer stopLinks()
+	if l := c.Link(); l.Up || !strings.Contains(l.Note, "unreachable") || len(infos) != 0 {
+		t.Fatalf("link %+v, jobs %v: want lost, saying why, and no jobs", l, infos)
+	}
+	resume()
+	for !c.Link().Up {
+		<-links
+	}
+	if ev := <-events; ev.Kind != engine.JobStarted {
+		t.Fatalf("event %v, want the engine's job", ev.Kind)
+	}
+}
