@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -64,6 +65,10 @@ type Client struct {
 	actBells bells
 	linkBell bells
 }
+
+// keepCalls is how many of the Activity record's calls a client keeps,
+// the most recent (the engine and the UI keep as many).
+const keepCalls = 2000
 
 // revs numbers every Activity change any client receives, so that the
 // records of several engines merge into one.
@@ -302,6 +307,14 @@ func (c *Client) note(m message) {
 		for _, call := range a.Calls {
 			call.Rev = revs.Add(1)
 			c.calls[call.Seq] = call
+		}
+		if len(c.calls) > keepCalls+keepCalls/4 {
+			// The oldest go: an attach left open for days would keep
+			// every call an agent ever made.
+			seqs := slices.Sorted(maps.Keys(c.calls))
+			for _, seq := range seqs[:len(seqs)-keepCalls] {
+				delete(c.calls, seq)
+			}
 		}
 		c.clients = a.Clients
 		c.mu.Unlock()

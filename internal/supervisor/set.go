@@ -293,6 +293,14 @@ func (a setActivity) Since(rev uint64) []Call {
 			out = append(out, call)
 		}
 	}
+	if len(s.seqs) > 2*keepCalls*len(s.cs) {
+		// Numbers of calls the clients no longer keep.
+		for k, seq := range s.seqs {
+			if seq+uint64(keepCalls*len(s.cs)) < s.nextS {
+				delete(s.seqs, k)
+			}
+		}
+	}
 	slices.SortFunc(out, func(a, b Call) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out
 }

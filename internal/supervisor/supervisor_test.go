@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -331,5 +332,29 @@ func TestRetryStartsLost(t *testing.T) {
 	}
 	if ev := <-events; ev.Kind != engine.JobStarted {
 		t.Fatalf("event %v, want the engine's job", ev.Kind)
+	}
+}
+
+// TestActivityBounded: a client keeps the most recent calls of the
+// Activity record, however many the engine sends over time.
+func TestActivityBounded(t *testing.T) {
+	t.Parallel()
+	c := newClient(t.Context(), "test", nil, nil)
+	defer c.cancel()
+	for seq := uint64(1); seq <= 3*keepCalls; {
+		var a Activity
+		for range 100 {
+			a.Calls = append(a.Calls, Call{Seq: seq, Tool: "terminal_exec"})
+			seq++
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.note(message{Method: mActivity, Params: b})
+	}
+	calls := c.Since(0)
+	if len(calls) > keepCalls+keepCalls/4 || calls[len(calls)-1].Seq != 3*keepCalls {
+		t.Fatalf("kept %d calls, the last %d: want at most %d, the most recent", len(calls), calls[len(calls)-1].Seq, keepCalls+keepCalls/4)
 	}
 }
