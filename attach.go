@@ -137,6 +137,7 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 		hows = append(hows, e.how)
 	}
 	keys, _ := c.cfg.KeyMap()
+	keys.Global.Quit.SetHelp(keys.Global.Quit.Help().Key, "detach") // the key help says what q does here
 	o := ui.Options{
 		Backend:     remoteBackend{set},
 		Activity:    uiActivity{set.Activity()},
