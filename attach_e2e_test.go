@@ -444,48 +444,138 @@ func TestAttachOverSSH(t *testing.T) {
 // BenchmarkAttachKeyToScreen is the time from a key typed into tend attach
 // (over ssh to 127.0.0.1, or with no sshd through --via) until the shell's
 // echo of it is on tend attach's terminal, while another job of that
-// engine floods. It reports the median and the 90th percentile.
+// engine floods. It reports the median and the 90th percentile, and as the
+// baseline the same 40 keys typed into tend ui, which hosts its engine, in
+// the same run.
+//
+//	go test -run '^$' -bench AttachKeyToScreen -benchtime 200x .
 func BenchmarkAttachKeyToScreen(b *testing.B) {
+	local := startScreen(b, nil, "ui", "--state-dir", testkit.PrivateDir(b), "--grace", "300ms", "--port", "0")
+	local.waitFor("Jobs")
+	floodAndShell(local)
+	var base []time.Duration
+	for i := range 40 {
+		base = append(base, echoLatency(local, i))
+	}
+	local.keys("<ctrl+b>", "q", "y")
+
+	s := startAttach(b, remoteArgs(b)...)
+	s.waitFor("q detaches")
+	floodAndShell(s)
+	var lat []time.Duration
+	for i := 0; b.Loop(); i++ {
+		lat = append(lat, echoLatency(s, i))
+	}
+	ms := func(d []time.Duration, q int) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)*q/100].Microseconds()) / 1000
+	}
+	b.ReportMetric(ms(lat, 50), "ms-p50")
+	b.ReportMetric(ms(lat, 90), "ms-p90")
+	b.ReportMetric(ms(base, 50), "local-ms-p50")
+	b.ReportMetric(ms(base, 90), "local-ms-p90")
+}
+
+// remoteArgs are tend attach's arguments for an engine of its own: over
+// ssh to 127.0.0.1 with TEND_BENCH_SSH=1, else through --via.
+func remoteArgs(b *testing.B) []string {
 	far := testkit.PrivateDir(b)
 	remote := fmt.Sprintf("%s serve --stdio --state-dir %s --port 0 --grace 300ms", tendBin, far)
 	b.Cleanup(func() { exec.Command(tendBin, "serve", "--stop", "--state-dir", far).Run() })
-	args := []string{"--state-dir", testkit.PrivateDir(b), "--via", remote}
 	if os.Getenv("TEND_BENCH_SSH") != "" {
 		d := startSSHD(b)
-		args = []string{"--state-dir", testkit.PrivateDir(b), "ssh://root@127.0.0.1:" + d.port, "--ssh", d.ssh, "--remote", remote}
+		return []string{"--state-dir", testkit.PrivateDir(b), "ssh://root@127.0.0.1:" + d.port, "--ssh", d.ssh, "--remote", remote}
 	}
-	s := startAttach(b, args...)
-	s.waitFor("q detaches")
+	return []string{"--state-dir", testkit.PrivateDir(b), "--via", remote}
+}
+
+// floodAndShell starts a job that floods, then a shell, and types into it.
+func floodAndShell(s *screen) {
 	s.keys(":", "while :; do echo flood flood flood flood; done", "<enter>")
 	s.waitFor("flood flood")
 	s.keys("s")
 	s.waitFor("$ bash")
 	s.attach()
 	s.waitFor("# ")
-	var lat []time.Duration
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		c := string(rune('a' + i%26))
+}
+
+// echoLatency types the i-th key into the shell and returns how long its
+// echo took to reach the terminal.
+func echoLatency(s *screen, i int) time.Duration {
+	c := string(rune('a' + i%26))
+	s.outMu.Lock()
+	before := len(s.out)
+	s.outMu.Unlock()
+	t0 := time.Now()
+	s.keys(c)
+	for {
 		s.outMu.Lock()
-		before := len(s.out)
+		seen := bytes.Contains(s.out[before:], []byte(c))
 		s.outMu.Unlock()
-		t0 := time.Now()
-		s.keys(c)
-		for {
-			s.outMu.Lock()
-			seen := bytes.Contains(s.out[before:], []byte(c))
-			s.outMu.Unlock()
-			if seen {
-				break
-			}
-			time.Sleep(200 * time.Microsecond)
+		if seen {
+			break
 		}
-		lat = append(lat, time.Since(t0))
-		if i%40 == 39 {
-			s.keys("<ctrl+u>")
+		time.Sleep(200 * time.Microsecond)
+	}
+	d := time.Since(t0)
+	if i%40 == 39 {
+		s.keys("<ctrl+u>")
+	}
+	return d
+}
+
+// BenchmarkAttachVisibleFlood times `seq 1 2000000` (14.9 MB) in a PTY job
+// shown on tend attach's screen (over ssh to 127.0.0.1 with
+// TEND_BENCH_SSH=1, else through --via), against the same in tend ui,
+// which hosts its engine, in the same run, both 160×45. It reports each in
+// ms, the job's output in MB/s under each, and the bytes per second that
+// crossed the connection to tend attach while the job ran (what the remote
+// path carries: screens at most 30 times a second, never the stream).
+//
+//	go test -run '^$' -bench AttachVisibleFlood -benchtime 3x .
+func BenchmarkAttachVisibleFlood(b *testing.B) {
+	const size = 14888897 // bytes of seq 1 2000000
+	dir := b.TempDir()
+	local := startScreen(b, nil, "ui", "--state-dir", testkit.PrivateDir(b), "--grace", "300ms", "--port", "0")
+	local.waitFor("Jobs")
+	s := startAttach(b, remoteArgs(b)...)
+	s.waitFor("q detaches")
+	var localMS, attachMS, wire float64
+	n := 0
+	for b.Loop() {
+		n++
+		f := filepath.Join(dir, fmt.Sprintf("local%d", n))
+		local.keys(":", floodScript(f), "<enter>")
+		localMS += waitMS(b, f)
+		f = filepath.Join(dir, fmt.Sprintf("attach%d", n))
+		r0 := readBytes(b, s.cmd.Process.Pid)
+		s.keys(":", floodScript(f), "<enter>")
+		ms := waitMS(b, f)
+		attachMS += ms
+		wire += float64(readBytes(b, s.cmd.Process.Pid)-r0) / (ms / 1000)
+	}
+	b.ReportMetric(localMS/float64(n), "local-ms")
+	b.ReportMetric(attachMS/float64(n), "attach-ms")
+	b.ReportMetric(size/1e3/(localMS/float64(n)), "local-MB/s")
+	b.ReportMetric(size/1e3/(attachMS/float64(n)), "attach-MB/s")
+	b.ReportMetric(wire/float64(n), "wire-B/s")
+}
+
+// readBytes is how many bytes tend attach (pid) has read from the
+// connections to its engines so far: what its children (ssh, or the
+// --via command) wrote to it, which /proc/PID/io counts as its rchar less
+// what it read from its terminal, small beside them.
+func readBytes(b *testing.B, pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for l := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(l, "rchar: "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
 		}
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-p50")
-	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "ms-p90")
+	b.Fatal("no rchar in /proc/PID/io")
+	return 0
 }
