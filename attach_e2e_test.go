@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -138,11 +139,7 @@ func TestMCPCannotDecide(t *testing.T) {
 	srv := startServe(t, state)
 	cs := agent(t, state)
 	// A supervisor attached: held commands wait for it.
-	sup, err := supervisor.Connect(t.Context(), "local", supervisor.DialLocal(state), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sup.Close()
+	sup := person(t, state)
 	target := filepath.Join(os.Getenv("HOME"), ".tend-attach-"+testkit.NewMark())
 	os.MkdirAll(target, 0o700)
 	defer os.RemoveAll(target)
@@ -207,6 +204,130 @@ func TestMCPCannotDecide(t *testing.T) {
 	if _, err := os.Stat(target); err != nil {
 		t.Errorf("the denied rm ran: %v", err)
 	}
+}
+
+// person is the person's supervisor connection to the tend serving
+// state, made as tend attach's over ssh is: through tend serve --stdio,
+// tend itself (the engine serves the protocol to no other program).
+func person(t *testing.T, state string) *supervisor.Client {
+	t.Helper()
+	sup, err := supervisor.Connect(t.Context(), "local", supervisor.DialCommand(tendBin, "serve", "--stdio", "--state-dir", state), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sup.Close)
+	return sup
+}
+
+// heldRm has the agent run rm -rf on a directory of its own, which waits
+// for the person attached; it returns the call, the request's id and the
+// directory.
+func heldRm(t *testing.T, cs *mcp.ClientSession, sup *supervisor.Client) (<-chan execResult, int, string) {
+	t.Helper()
+	target := filepath.Join(os.Getenv("HOME"), ".tend-attach-"+testkit.NewMark())
+	os.MkdirAll(target, 0o700)
+	t.Cleanup(func() { os.RemoveAll(target) })
+	call := execAsync(t, cs, "rm -rf "+target, t.TempDir())
+	testkit.WaitUntil(t, 15*time.Second, "the request", func() bool { return len(sup.Pending()) == 1 })
+	return call, sup.Pending()[0].ID, target
+}
+
+// supervisorLines are a supervisor/hello and a supervisor/decide
+// approving request id, as a client sends them.
+func supervisorLines(t *testing.T, id int) (hello, decide string) {
+	t.Helper()
+	h, _ := json.Marshal(supervisor.Hello{Version: supervisor.Version, Client: "tend attach"})
+	d, _ := json.Marshal(supervisor.Decision{ID: id, Answer: policy.Answer{Approve: true, By: "person"}})
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"supervisor/hello","params":%s}`, h),
+		fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"supervisor/decide","params":%s}`, d)
+}
+
+// refusedOnly checks what a supervisor client was answered: the hello
+// refused, saying why, and no answer to anything after it.
+func refusedOnly(t *testing.T, who, replies string) {
+	t.Helper()
+	if !strings.Contains(replies, supervisor.ErrRefused.Error()) || strings.Contains(replies, `"result"`) || strings.Contains(replies, `"id":2`) {
+		t.Errorf("%s was answered:\n%s\nwant the hello refused and nothing more", who, replies)
+	}
+}
+
+// denied has the person deny the request and checks the agent's call saw
+// the denial and the directory is still there.
+func denied(t *testing.T, sup *supervisor.Client, id int, call <-chan execResult, target string) {
+	t.Helper()
+	pending(t, call, "the refused approval")
+	if err := sup.Decide(id, policyDeny); err != nil {
+		t.Fatalf("the person's denial: %v", err)
+	}
+	if r := settled(t, call); r.SemanticStatus != "denied" {
+		t.Errorf("after the person's denial: %+v", r)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the denied rm ran: %v", err)
+	}
+}
+
+// An agent's own job cannot approve the agent's held command: a job that
+// reaches the socket and says supervisor/hello and supervisor/decide is
+// refused, though it runs tend itself, outside its job's session and
+// without its marker; the command waits on for the person, who denies it.
+// Under each containment: by the job's cgroup, or by its descent from
+// tend.
+func TestJobCannotDecide(t *testing.T) {
+	t.Parallel()
+	for _, containment := range []engine.Containment{engine.ContainSubreaper, engine.ContainCgroup} {
+		t.Run(string(containment), func(t *testing.T) {
+			t.Parallel()
+			if _, err := engine.ProbeContainment(containment); err != nil {
+				t.Skipf("no %s containment here: %v", containment, err)
+			}
+			state := testkit.PrivateDir(t)
+			if err := os.WriteFile(filepath.Join(state, "config.toml"), fmt.Appendf(nil, "[jobs]\ncontainment = %q\n", containment), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			startServe(t, state)
+			cs := agent(t, state)
+			sup := person(t, state)
+			call, id, target := heldRm(t, cs, sup)
+
+			hello, decide := supervisorLines(t, id)
+			setsid, err := exec.LookPath("setsid")
+			if err != nil {
+				t.Skip("no setsid here")
+			}
+			script := fmt.Sprintf("printf '%%s\\n' '%s' '%s' | env -i %s %s serve --stdio --state-dir %s", hello, decide, setsid, tendBin, state)
+			var out struct {
+				Stdout string `json:"stdout"`
+				Stderr string `json:"stderr"`
+			}
+			testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": script}, &out)
+			refusedOnly(t, "the job", out.Stdout+out.Stderr)
+			denied(t, sup, id, call, target)
+		})
+	}
+}
+
+// A program that is not tend is refused (here the test itself), though no
+// job started it.
+func TestOnlyTendSupervises(t *testing.T) {
+	t.Parallel()
+	state := testkit.PrivateDir(t)
+	srv := startServe(t, state)
+	cs := agent(t, state)
+	sup := person(t, state)
+	call, id, target := heldRm(t, cs, sup)
+
+	conn, err := net.Dial("unix", srv.disc.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	hello, decide := supervisorLines(t, id)
+	fmt.Fprintf(conn, "%s\n%s\n", hello, decide)
+	conn.(*net.UnixConn).CloseWrite()
+	replies, _ := io.ReadAll(conn) // the engine ends the connection after its refusal
+	refusedOnly(t, "the test", string(replies))
+	denied(t, sup, id, call, target)
 }
 
 // policyDeny is a person's denial.

@@ -331,3 +331,56 @@ func (e *Engine) adopted() []procInfo {
 	}
 	return out
 }
+
+// Owns reports whether process pid is of this engine's making: in one of
+// its jobs' cgroups, carrying one of its jobs' markers, in a job's
+// session, or descended from such a process or from this one (every job
+// starts as this process's child, and this process, the subreaper, adopts
+// their orphans). A process, or a parent of it, that cannot be looked at
+// counts as the engine's: the answer errs on that side. A process started
+// elsewhere that a job had started for it (by a service manager, a
+// scheduler, ssh to this machine) is not the engine's.
+func (e *Engine) Owns(pid int) bool {
+	self := os.Getpid()
+	for range 1 << 12 { // deeper than any real chain of parents
+		if pid == self {
+			return true
+		}
+		if pid <= 1 {
+			return false
+		}
+		p, err := readProc(pid)
+		if err != nil || e.holds(p) {
+			return true
+		}
+		parent, err := readProc(p.ppid)
+		if p.ppid > 1 && (err != nil || parent.start > p.start) {
+			// The parent went (and its pid may be another's): the
+			// process is being re-parented as we look.
+			return true
+		}
+		pid = p.ppid
+	}
+	return true
+}
+
+// holds reports whether p is a process of one of the engine's jobs by its
+// cgroup, its marker or its session.
+func (e *Engine) holds(p procInfo) bool {
+	if e.cg != nil {
+		if name, ok := cgroupOf(p.pid); ok && strings.HasPrefix(name, e.cg.name+"/") {
+			return true
+		}
+	}
+	if _, tok := jobOf(p.pid); tok != "" && tok == e.token {
+		return true
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, j := range e.jobs {
+		if j.leader.pid != 0 && (p.pid == j.leader.pid || p.sid == j.leader.pid) && sessionAlive(j.leader) {
+			return true
+		}
+	}
+	return false
+}

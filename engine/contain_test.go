@@ -197,3 +197,31 @@ func stop(t *testing.T, mark, comm string) {
 	}
 	t.Fatalf("no %s runs %s", comm, mark)
 }
+
+// Owns knows every process of a job, those that shed its session and its
+// marker included, and not a process from elsewhere (the test's parent).
+func TestOwns(t *testing.T) {
+	for _, mode := range []Containment{ContainAuto, ContainSubreaper} {
+		t.Run(string(mode), func(t *testing.T) {
+			// Not parallel: without cgroups an orphan is taken for the
+			// job that started last before it, of every engine here.
+			e := newEngine(t, Config{Containment: mode, Grace: 200 * time.Millisecond})
+			if mode == ContainAuto && e.cg == nil {
+				t.Skip("no cgroup here: ", e.Containment())
+			}
+			mark := testkit.NewMark()
+			j := start(t, e, Spec{Command: testkit.Escapes(mark) + "; sleep " + mark, Interactive: true})
+			defer j.Kill("test")
+			waitOutput(t, j, "started")
+			testkit.WaitUntil(t, 10*time.Second, "the escapees to start", func() bool { return testkit.CountMarked(mark) >= testkit.EscapesPerJob })
+			for _, pid := range testkit.Marked(mark) {
+				if !e.Owns(pid) {
+					t.Errorf("process %d of the job is not the engine's", pid)
+				}
+			}
+			if e.Owns(os.Getppid()) {
+				t.Errorf("the test's parent (%d) is taken for the engine's", os.Getppid())
+			}
+		})
+	}
+}

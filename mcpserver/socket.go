@@ -117,11 +117,18 @@ type SocketOptions struct {
 	// UID, when set, is the only peer uid served (default: ours); tests
 	// set another to see a peer dropped.
 	UID *int
-	// Other, when set, is asked about the first line of each connection:
-	// when it returns a server, that server gets the connection (the
-	// first line included in in) instead of an MCP session. tend's own
-	// local clients (tend hook, tend run) are served so.
-	Other func(first []byte) func(ctx context.Context, in io.Reader, out io.Writer)
+	// Other, when set, is asked about the first line of each connection
+	// and the process that made it: when it returns a server, that server
+	// gets the connection (the first line included in in) instead of an
+	// MCP session. tend's own local clients (tend hook, tend run, tend
+	// attach) are served so.
+	Other func(first []byte, peer Peer) func(ctx context.Context, in io.Reader, out io.Writer)
+}
+
+// Peer is the process that connected to the socket, as the kernel saw it
+// when it did (SO_PEERCRED).
+type Peer struct {
+	Pid, UID int
 }
 
 // ServeSocket accepts connections on ln until ctx ends or ln is closed, and
@@ -202,7 +209,7 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 					return
 				}
 				in = io.MultiReader(bytes.NewReader(bytes.Clone(first)), br)
-				if serve := o.Other(first); serve != nil {
+				if serve := o.Other(first, Peer{Pid: int(cred.Pid), UID: int(cred.Uid)}); serve != nil {
 					serve(ctx, in, c)
 					return
 				}

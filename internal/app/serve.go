@@ -117,11 +117,17 @@ func (a *App) Serve(ctx context.Context, port int, anyPort bool) (Endpoints, err
 		defer close(s.sockDone)
 		local := &control.Server{Engine: a.Engine, Check: a.Check}
 		sup := a.supervisor(s.URL)
-		other := func(first []byte) func(context.Context, io.Reader, io.Writer) {
+		other := func(first []byte, peer mcpserver.Peer) func(context.Context, io.Reader, io.Writer) {
 			switch {
 			case control.IsRequest(first):
 				return local.Serve
 			case supervisor.IsRequest(first):
+				// The person's, who decides on held commands: never a
+				// job's.
+				if err := a.admitSupervisor(peer.Pid); err != nil {
+					a.logger.Warn("refused a supervisor connection", "pid", peer.Pid, "why", err)
+					return func(_ context.Context, in io.Reader, out io.Writer) { supervisor.Refuse(in, out, err) }
+				}
 				return sup.Serve
 			}
 			return nil

@@ -170,7 +170,7 @@ func (c *Client) keep(l *conn) {
 			if l, err = c.connect(); err == nil {
 				break
 			}
-			if errors.Is(err, ErrVersion) {
+			if errors.Is(err, ErrVersion) || errors.Is(err, ErrRefused) {
 				c.setLink(false, err.Error())
 				<-c.ctx.Done()
 				return

@@ -309,6 +309,7 @@ var sentinels = map[string]error{
 	"connection":   ErrLost,
 	"bad_version":  ErrVersion,
 	"no_approvals": ErrNoApprovals,
+	"refused":      ErrRefused,
 }
 
 // ErrLost says the connection to the engine is lost (a reconnection is
@@ -317,6 +318,10 @@ var ErrLost = errors.New("the connection to the engine is lost")
 
 // ErrVersion says the two ends speak different versions of the protocol.
 var ErrVersion = errors.New("unsupported supervisor protocol version")
+
+// ErrRefused says the engine refused the connection: it is not the
+// person's tend attach.
+var ErrRefused = errors.New("supervisor connections come only from tend attach run by the person, not from a job of this tend")
 
 // ErrNoApprovals says the engine has no approval queue.
 var ErrNoApprovals = errors.New("this engine has no approval queue")

@@ -98,6 +98,21 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) {
 	}
 }
 
+// Refuse answers the first request of a connection with why, which wraps
+// [ErrRefused], and serves nothing else: the client says why it was
+// refused instead of seeing the connection drop.
+func Refuse(in io.Reader, out io.Writer, why error) {
+	w := &writer{w: out}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	if !sc.Scan() {
+		return
+	}
+	var m message
+	json.Unmarshal(sc.Bytes(), &m)
+	w.fail(m.ID, wireErr(why))
+}
+
 // session is one client's connection.
 type session struct {
 	s   *Server
