@@ -716,3 +716,35 @@ func TestDoubleYAnswersOnlyTheFirst(t *testing.T) {
 		t.Fatalf("decisions %+v", got)
 	}
 }
+
+// fakeLinks are tend attach's connections, fixed.
+type fakeLinks []Link
+
+func (f fakeLinks) Watch() (<-chan struct{}, func()) { return nil, func() {} }
+func (f fakeLinks) Links() []Link                    { return f }
+
+// A host lost is said once on the status bar (with why, on the left), and
+// the requests waiting from it are said to have the link down: an answer
+// cannot reach them.
+func TestStatusBarLostHost(t *testing.T) {
+	t.Parallel()
+	near, far := pushRequest(), pushRequest()
+	near.ID, near.Host = 1, "local"
+	far.ID, far.Host = 2, "build"
+	b, _ := fixture(t)
+	links := fakeLinks{{Host: "local", Up: true}, {Host: "build", Note: "lost: ssh: connection reset; reconnecting"}}
+	h := newHarness(t, b, activityFixture(), "dark", func(o *Options) {
+		o.Approvals, o.Attached, o.Links = newFakeApprovals(near, far), "tend serve --stop", links
+	})
+	h.send(tea.WindowSizeMsg{Width: 200, Height: 24})
+	var bar string
+	for l := range strings.Lines(plain(h)) {
+		if strings.Contains(l, "to approve,") || strings.Contains(l, "tend attach") {
+			bar += l
+		}
+	}
+	wantIn(t, bar, "build lost: ssh: connection reset; reconnecting", "⚠ 2 to approve, 1 with the link down")
+	if n := strings.Count(bar, "build lost"); n != 1 {
+		t.Errorf("the status bar says the host is lost %d times:\n%s", n, bar)
+	}
+}

@@ -19,6 +19,23 @@ import (
 
 func (m *Model) mainHeight() int { return max(m.height-2, 3) }
 
+// unreachable is how many requests waiting come from an engine whose
+// link is down (tend attach).
+func (m *Model) unreachable() int {
+	n := 0
+	for _, l := range m.links {
+		if l.Up {
+			continue
+		}
+		for i := range m.appr.len() {
+			if m.appr.at(i).Host == l.Host {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // paneSize is the size of the pane's body: the window less the list, the
 // borders and the job's two header lines.
 func (m *Model) paneSize() (w, h int) {
@@ -409,11 +426,18 @@ func (m *Model) renderStatus() string {
 		right = st.Running.Render(fmt.Sprintf("● %d running ", running)) // room for the message
 	}
 	if n := m.appr.len(); n > 0 {
-		right = st.Approval.Render(fmt.Sprintf("⚠ %d to approve", n)) + st.Muted.Render(" · ") + right
+		if down := m.unreachable(); down > 0 {
+			// Their engine's link is down: an answer cannot reach it.
+			right = st.Error.Render(fmt.Sprintf("⚠ %d to approve, %d with the link down", n, down)) + st.Muted.Render(" · ") + right
+		} else {
+			right = st.Approval.Render(fmt.Sprintf("⚠ %d to approve", n)) + st.Muted.Render(" · ") + right
+		}
 	}
-	for _, l := range m.links {
-		if !l.Up { // shown whatever the status says
-			right = st.Error.Render(safe(l.Host)+" lost, reconnecting") + st.Muted.Render(" · ") + right
+	if m.status != "" || m.opts.Attached == "" { // else the left says it
+		for _, l := range m.links {
+			if !l.Up { // shown whatever the status says
+				right = st.Error.Render(safe(l.Host)+" lost, reconnecting") + st.Muted.Render(" · ") + right
+			}
 		}
 	}
 	var left string
