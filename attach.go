@@ -162,7 +162,11 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 			running++
 		}
 	}
-	fmt.Fprintf(stderr, "tend attach: detached; %d jobs run on. %s\n", running, o.Attached)
+	what := fmt.Sprintf("%d jobs run", running)
+	if running == 1 {
+		what = "1 job runs"
+	}
+	fmt.Fprintf(stderr, "tend attach: detached; %s on. %s\n", what, o.Attached)
 	return 0
 }
 
