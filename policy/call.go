@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -337,7 +336,7 @@ func registryConfig(iv *inv) {
 }
 
 // scriptURL is the address of a script: by its ending, or a gist's raw file.
-var scriptURL = regexp.MustCompile(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S*|\S+\.(?:java|jsh|cs|csx|py|js|mjs|cjs|ts|sh|bash|zsh|rb|pl|php|groovy|kts|kt|lua|jl|ps1|r|swift|go|exs?)(?:[?#]\S*)?)$`)
+var scriptURL = lazyRE(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S*|\S+\.(?:java|jsh|cs|csx|py|js|mjs|cjs|ts|sh|bash|zsh|rb|pl|php|groovy|kts|kt|lua|jl|ps1|r|swift|go|exs?)(?:[?#]\S*)?)$`)
 
 // fetchers download what they are given (or open it), not run it.
 var fetchers = map[string]bool{
@@ -600,7 +599,7 @@ func opensTunnel(iv *inv) bool {
 
 // ssmCommands is the list of commands an SSM document runs, as its
 // parameters give it: commands=["…"], {"commands":["…"]}.
-var ssmCommands = regexp.MustCompile(`(?i)["']?commands["']?\s*[=:]\s*\[([^\]]*)\]`)
+var ssmCommands = lazyRE(`(?i)["']?commands["']?\s*[=:]\s*\[([^\]]*)\]`)
 
 // remotePayloads is the shell code a cloud CLI runs on the machines it
 // names: aws ssm send-command's commands, az vm run-command's --scripts,
@@ -655,8 +654,8 @@ func remotePayloads(iv *inv) []string {
 // (state=absent, state: absent), and playbookShell a shell or command
 // module's command line.
 var (
-	playbookState = regexp.MustCompile(`\bstate\s*[:=]\s*["']?(absent|stopped|killed)\b`)
-	playbookShell = regexp.MustCompile(`(?m)^\s*-?\s*(?:ansible\.builtin\.)?(?:shell|command|raw)\s*:\s*(.+)$`)
+	playbookState = lazyRE(`\bstate\s*[:=]\s*["']?(absent|stopped|killed)\b`)
+	playbookShell = lazyRE(`(?m)^\s*-?\s*(?:ansible\.builtin\.)?(?:shell|command|raw)\s*:\s*(.+)$`)
 )
 
 // playbook judges ansible-playbook by its playbook's tasks when this

@@ -2,19 +2,18 @@ package policy
 
 import (
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 )
 
 var (
-	sqlDrop   = regexp.MustCompile(`(?i)\b(DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLUMN|KEYSPACE|SEQUENCE|FUNCTION|TRIGGER|TYPE|EXTENSION|OWNED|MATERIALIZED|PROCEDURE|TABLESPACE|NAMESPACE|COLLECTION|MEASUREMENT|RETENTION|CONSTRAINT|ALL)|TRUNCATE(?:\s+TABLE)?|REMOVE\s+TABLE|REMOVE\s+DATABASE|DETACH\s+DELETE)\s+((?:IF\s+EXISTS\s+)?[\w."\x60${}]+)`)
-	sqlDelete = regexp.MustCompile(`(?is)\bDELETE\s+FROM\s+[^;]*`)
-	sqlUpdate = regexp.MustCompile(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
-	sqlWhere  = regexp.MustCompile(`(?i)\bWHERE\b`)
+	sqlDrop   = lazyRE(`(?i)\b(DROP\s+(?:TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLUMN|KEYSPACE|SEQUENCE|FUNCTION|TRIGGER|TYPE|EXTENSION|OWNED|MATERIALIZED|PROCEDURE|TABLESPACE|NAMESPACE|COLLECTION|MEASUREMENT|RETENTION|CONSTRAINT|ALL)|TRUNCATE(?:\s+TABLE)?|REMOVE\s+TABLE|REMOVE\s+DATABASE|DETACH\s+DELETE)\s+((?:IF\s+EXISTS\s+)?[\w."\x60${}]+)`)
+	sqlDelete = lazyRE(`(?is)\bDELETE\s+FROM\s+[^;]*`)
+	sqlUpdate = lazyRE(`(?is)\bUPDATE\s+\S+\s+SET\s+[^;]*`)
+	sqlWhere  = lazyRE(`(?i)\bWHERE\b`)
 	// sqlTautology is a WHERE that holds for every row.
-	sqlTautology = regexp.MustCompile(`(?i)\bWHERE\s+(?:1\s*=\s*1|true|1|'(\w*)'\s*=\s*'(\w*)')\s*(?:;|$)`)
-	mongoDanger  = regexp.MustCompile(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
+	sqlTautology = lazyRE(`(?i)\bWHERE\s+(?:1\s*=\s*1|true|1|'(\w*)'\s*=\s*'(\w*)')\s*(?:;|$)`)
+	mongoDanger  = lazyRE(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
 )
 
 // sqlDanger returns why SQL text is destructive, or "".
@@ -43,7 +42,7 @@ func sqlDanger(sql string) string {
 // listed (psql -c, mysql -e); extra operands are SQL too when operandSQL
 // (sqlite3 db "SQL"). A query read from stdin is checked when known.
 // dropDatabase is a statement that drops one database.
-var dropDatabase = regexp.MustCompile(`(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\w"'` + "`" + `$.-]+)\s*;?`)
+var dropDatabase = lazyRE(`(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?([\w"'` + "`" + `$.-]+)\s*;?`)
 
 // dropdb deletes databases: its own (made earlier by this command) or one
 // named for tests (test runners drop and recreate it) only writes.
@@ -154,7 +153,7 @@ func computedQuery(src string) bool {
 
 // testDB is a database named for tests (app_test, test_app, test): test
 // runners drop and recreate it on every run.
-var testDB = regexp.MustCompile(`(?i)^(?:test|tests|testing)$|[_-](?:test|tests|testing)$|^test[_-]`)
+var testDB = lazyRE(`(?i)^(?:test|tests|testing)$|[_-](?:test|tests|testing)$|^test[_-]`)
 
 // scratchDB reports whether a SQL client works on a throwaway database:
 // a database file in a temp dir or the tree's tmp directory (sqlite3
@@ -220,7 +219,10 @@ func mongo(iv *inv) {
 // otherMongoDB is mongo shell code that turns to another database than
 // the one it was started on (db.getSiblingDB('x'), use x), or reaches
 // beyond the database (require, process, runProgram, load).
-var otherMongoDB = regexp.MustCompile(`require\s*\(|\bprocess\.|\brun(?:Program|Mongo)|\bload\s*\(|getSiblingDB|getMongo|(?:^|[\n;])\s*use\s`)
+var otherMongoDB = lazyRE(`require\s*\(|\bprocess\.|\brun(?:Program|Mongo)|\bload\s*\(|getSiblingDB|getMongo|(?:^|[\n;])\s*use\s`)
+
+// redisFlush is FLUSHALL or FLUSHDB in commands read from stdin.
+var redisFlush = lazyRE(`(?i)\bFLUSH(ALL|DB)\b`)
 
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
@@ -230,7 +232,7 @@ func redis(iv *inv) {
 			iv.flag(Destructive, "redis-cli "+strings.ToUpper(a.s)+" deletes every key")
 		}
 	}
-	if iv.in.kind == srcText && regexp.MustCompile(`(?i)\bFLUSH(ALL|DB)\b`).MatchString(iv.in.text) {
+	if iv.in.kind == srcText && redisFlush.MatchString(iv.in.text) {
 		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
 	}
 }

@@ -308,16 +308,16 @@ var datastoreWords = map[string]bool{
 // expiresAll is a setting that makes stored data expire or be purged
 // within a moment or a day: a retention, expiration or time to live of 0
 // or 1 (kafka's retention.ms=1, S3's "Expiration":{"Days":1}).
-var expiresAll = regexp.MustCompile(`(?i)\b(?:retention|expiration|expiry|expires?|ttl)[\w.-]*["']?\s*[=:]\s*(?:\{\s*"?(?:days|ms|seconds|hours|minutes)"?\s*:\s*)?["']?[01](?:[^\w.]|$)`)
+var expiresAll = lazyRE(`(?i)\b(?:retention|expiration|expiry|expires?|ttl)[\w.-]*["']?\s*[=:]\s*(?:\{\s*"?(?:days|ms|seconds|hours|minutes)"?\s*:\s*)?["']?[01](?:[^\w.]|$)`)
 
 // prefixFilter is a lifecycle rule limited to the objects under a prefix
 // ("Prefix":"tmp/"), which is housekeeping of those, not of everything.
-var prefixFilter = regexp.MustCompile(`(?i)"prefix"\s*:\s*"[^"]+"`)
+var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 
 // payloadAction is an action named in a request's JSON payload: "Action":
 // "DELETE", "operation": "purge", "method": "delete". It deletes when its
 // value is one of nameVerbs ("remove" in a JSON patch only drops a field).
-var payloadAction = regexp.MustCompile(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
+var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
 
 // objectOf is what a verb's arguments name as its object, as written: the
 // value of -t, -s, --target or --name, else the first operand.
@@ -349,7 +349,7 @@ func unabbreviated(w string) string {
 }
 
 // stateWord is a desired state among a tool's words: state=absent.
-var stateWord = regexp.MustCompile(`\bstate=(\w+)`)
+var stateWord = lazyRE(`\bstate=(\w+)`)
 
 // readVerbs lead commands that only look: list, show, logs, routes.
 var readVerbs = map[string]bool{
@@ -408,7 +408,7 @@ func countZero(args []arg, i int) bool {
 }
 
 // ormDanger matches ORM and datastore calls that delete everything.
-var ormDanger = regexp.MustCompile(`\.(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
+var ormDanger = lazyRE(`\.(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
 
 // codeDanger says why text handed to a tool (SQL, ORM code, a datastore
 // command) deletes data, or "".
@@ -956,10 +956,10 @@ func coproc(src, name string) bool {
 }
 
 // jobsPids is the shell's own background jobs: $(jobs -p).
-var jobsPids = regexp.MustCompile(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
+var jobsPids = lazyRE(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
 
 // pidFile is a pid read from a file: $(cat f), "$(< f)".
-var pidFile = regexp.MustCompile(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
+var pidFile = lazyRE(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
 
 // tempVar reports whether word is a variable the command set to a new
 // temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp
@@ -1161,7 +1161,7 @@ func uploadsSecret(iv *inv) {
 
 // remoteURL is a place off the machine: a URL with a scheme, or an
 // rclone-style remote:path.
-var remoteURL = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://\S|^[a-zA-Z][\w-]*:[^/\\]`)
+var remoteURL = lazyRE(`^[a-zA-Z][a-zA-Z0-9+.-]*://\S|^[a-zA-Z][\w-]*:[^/\\]`)
 
 // strangerGetsSecret finds a credential variable sent to a host it does
 // not belong to: a public address given as a number, or a host that does
@@ -1226,7 +1226,7 @@ var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=
 	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script ", "esyscmd(", "syscmd("}
 
 // shellWord is a word that starts a shell with code: sh -c "…".
-var shellWord = regexp.MustCompile(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
+var shellWord = lazyRE(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
 
 // maxEmbedded bounds the words of one command looked at as embedded code.
 const maxEmbedded = 8
@@ -1538,13 +1538,13 @@ func printsSecrets(name string, args []arg) string {
 }
 
 // secretPattern is a search for secrets by name.
-var secretPattern = regexp.MustCompile(`(?i)token|secret|passw|api_?key|credential|private`)
+var secretPattern = lazyRE(`(?i)token|secret|passw|api_?key|credential|private`)
 
 // substPath is a file read by a command substitution: $(< f), $(cat f).
-var substPath = regexp.MustCompile(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
+var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
 // secretVar is a variable that by its name holds a secret.
-var secretVar = regexp.MustCompile(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*`)
+var secretVar = lazyRE(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*`)
 
 // privateMode reports whether chmod's mode keeps a file to its owner.
 func privateMode(args []arg) bool {

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -577,7 +576,7 @@ func sedLoses(code string) bool {
 }
 
 // sedDelete is a sed d command: /re/d, 3d, $d, 2,5d.
-var sedDelete = regexp.MustCompile(`(?:/|\d|\$)\s*!?\s*d\s*(?:;|$|\})`)
+var sedDelete = lazyRE(`(?:/|\d|\$)\s*!?\s*d\s*(?:;|$|\})`)
 
 // sedInPlace reports whether sed's flags make it edit its files in place
 // (-i, -i.bak, --in-place, -ni): it then prints nothing of them.

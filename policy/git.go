@@ -301,7 +301,7 @@ func remoteAddress(s string) bool {
 
 // computedRefspec is a substitution that makes refspecs starting with : or
 // + (deleting or forcing): sed 's/^/:/', --format=':%(refname)'.
-var computedRefspec = regexp.MustCompile(`s/\^/[:+]|format=['"]?[:+]|printf\s+['"]?[:+]|echo\s+['"]?[:+]`)
+var computedRefspec = lazyRE(`s/\^/[:+]|format=['"]?[:+]|printf\s+['"]?[:+]|echo\s+['"]?[:+]`)
 
 // redirectKey reports whether a git config key sends git elsewhere or
 // turns off its checks: url.<base>.insteadOf, a proxy, sslVerify off.

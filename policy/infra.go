@@ -103,7 +103,7 @@ func onlyOnSuccess(between string) bool {
 }
 
 // startedNamed is a container started under a name of its own choosing.
-var startedNamed = regexp.MustCompile(`\b(docker|podman)\s+(?:container\s+)?(?:run|create)\b[^;&|]*?--name[= ](\S+)`)
+var startedNamed = lazyRE(`\b(docker|podman)\s+(?:container\s+)?(?:run|create)\b[^;&|]*?--name[= ](\S+)`)
 
 // positionals returns the operands of args after skipping options;
 // withValue lists options that take the next word.

@@ -16,113 +16,113 @@ import (
 var (
 	// shellOut matches a call that runs a shell command; the argument
 	// follows the match.
-	shellOut = regexp.MustCompile(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
+	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = regexp.MustCompile(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = regexp.MustCompile(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory.
-	homeRef = regexp.MustCompile(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
-	secretRef = regexp.MustCompile(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:Get-ChildItem|gci|dir|ls)\s+Env:`)
-	netRef    = regexp.MustCompile(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
+	secretRef = lazyRE(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:Get-ChildItem|gci|dir|ls)\s+Env:`)
+	netRef    = lazyRE(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
-	perlCluster = regexp.MustCompile(`^-[a-zA-Z0-9]{1,5}$`)
+	perlCluster = lazyRE(`^-[a-zA-Z0-9]{1,5}$`)
 	// shList is a shell run with -c from an argument list: "sh", "-c", "code".
-	shList = regexp.MustCompile(`["'](?:/bin/)?(?:ba|z|da)?sh["']\s*,\s*\[?\s*["']-c["']\s*,\s*["']([^"']+)["']`)
+	shList = lazyRE(`["'](?:/bin/)?(?:ba|z|da)?sh["']\s*,\s*\[?\s*["']-c["']\s*,\s*["']([^"']+)["']`)
 	// interpolation is text computed inside a string literal: Ruby's,
 	// Crystal's and Elixir's #{…}.
-	interpolation = regexp.MustCompile(`#\{[^}]*\}`)
+	interpolation = lazyRE(`#\{[^}]*\}`)
 	// awkPrint is awk's print … | cmd (or |&, a coprocess): cmd, a string
 	// or a variable, is run by sh -c with what print prints on its stdin.
-	awkPrint = regexp.MustCompile(`\bprintf?\b((?:[^;}|\n>"]|"(?:[^"\\]|\\.)*")*)\|&?\s*("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)`)
+	awkPrint = lazyRE(`\bprintf?\b((?:[^;}|\n>"]|"(?:[^"\\]|\\.)*")*)\|&?\s*("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)`)
 	// awkGetline is awk's cmd | getline (or |&): cmd, a string or a
 	// variable, is run by sh -c.
-	awkGetline = regexp.MustCompile(`("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)\s*\|&?\s*getline`)
+	awkGetline = lazyRE(`("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)\s*\|&?\s*getline`)
 	// backticks is a command run by Perl or Ruby's `…`.
-	backticks = regexp.MustCompile("`([^`]+)`")
+	backticks = lazyRE("`([^`]+)`")
 	// listCall is a call that runs its string arguments as a command.
-	listCall = regexp.MustCompile(`\b(?:system|exec|spawn)\s+`)
+	listCall = lazyRE(`\b(?:system|exec|spawn)\s+`)
 	// evalRef runs text as code: eval and exec, Lua's load, R's source,
 	// Julia's include, Lisp's read-from-string.
-	evalRef = regexp.MustCompile(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval|(?i:scriptblock\]::Create)`)
+	evalRef = lazyRE(`\beval\b|\bexec\s*\(|new Function|\.then\(eval\)|(?i)\biex\b|Invoke-Expression|(?:^|[^.\w])(?:load|loadstring|dofile|source|include|include_string)\s*\(|read-from-string|instance_eval|(?i:scriptblock\]::Create)`)
 	// evalComputed runs code that is not a literal: eval(Buffer.from(…)),
 	// exec(base64.b64decode(…)), new Function(process.env.X).
-	evalComputed = regexp.MustCompile(`\beval\s+(?:decode\w*|pack|unpack|reverse|\$\w+|MIME::Base64::decode\w*)\b|(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
+	evalComputed = lazyRE(`\beval\s+(?:decode\w*|pack|unpack|reverse|\$\w+|MIME::Base64::decode\w*)\b|(?:(?:^|[^.\w$])(?:eval|exec|Function|loadstring|load)|new Function|\.runInThisContext|\.runInNewContext|\bvm\.runIn\w+)\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*\(|process\.env|os\.environ|ENV\[|getenv|atob|\w+\.decode)`)
 	// shellWords runs the literal that follows as a shell command, without
 	// parentheses: AppleScript's do shell script, Emacs Lisp's (shell-command.
-	shellWords = regexp.MustCompile(`\bdo shell script\s+|\b(?:Sys\.command|Unix\.system|callCommand|spawnCommand)\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
+	shellWords = lazyRE(`\bdo shell script\s+|\b(?:Sys\.command|Unix\.system|callCommand|spawnCommand)\s+|\((?:shell-command(?:-to-string)?|call-process-shell-command|async-shell-command)\s+`)
 	// processCall runs an argument vector of literals: Emacs Lisp's
 	// (call-process "prog" nil nil nil "arg" …), (process-lines "prog" …),
 	// Scheme's (system* "prog" "arg" …).
-	processCall = regexp.MustCompile(`\((?:call-process|process-lines|process-file|system\*|process\*)\s+`)
+	processCall = lazyRE(`\((?:call-process|process-lines|process-file|system\*|process\*)\s+`)
 	// argvCall runs an argument vector given as a list, on any receiver
 	// (import subprocess as s; s.run([…])); the list follows.
-	argvCall = regexp.MustCompile(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
+	argvCall = lazyRE(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
 	// emptyTrash is AppleScript's and PowerShell's emptying of the trash.
-	emptyTrash = regexp.MustCompile(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
+	emptyTrash = lazyRE(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
 	// killCall signals processes from code: os.kill, process.kill,
 	// Process.kill, Perl's kill 9, -1.
-	killCall = regexp.MustCompile(`\bos\.kill(?:pg)?\s*\(|\bprocess\.kill\s*\(|\bProcess\.kill\b|\bsyscall\.Kill\b|(?:^|[;{(\s])kill\s*\(?\s*['"]?-?\w+['"]?\s*,|\(signal-process\s`)
+	killCall = lazyRE(`\bos\.kill(?:pg)?\s*\(|\bprocess\.kill\s*\(|\bProcess\.kill\b|\bsyscall\.Kill\b|(?:^|[;{(\s])kill\s*\(?\s*['"]?-?\w+['"]?\s*,|\(signal-process\s`)
 	// fetched is a process substitution that downloads: <(curl …).
-	fetched = regexp.MustCompile(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
+	fetched = lazyRE(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = regexp.MustCompile(`(?i)put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	codeDeletes = lazyRE(`(?i)put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
-	envPath = regexp.MustCompile(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
+	envPath = lazyRE(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
 	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
-	pathOpt = regexp.MustCompile(`^(?i)-(?:Literal)?Path\s+`)
+	pathOpt = lazyRE(`^(?i)-(?:Literal)?Path\s+`)
 	// recursiveArg is a delete told to recurse: recursive = TRUE.
-	recursiveArg = regexp.MustCompile(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
+	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
 	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
-	methodDelete = regexp.MustCompile(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	methodDelete = lazyRE(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
 	// computedName calls a function or loads a module whose name the code
 	// builds at run time, so what it calls cannot be read: require('child'
 	// + '_process'), obj['exec'+'Sync'](…), PHP's $f(…) after $f = "sys" .
 	// "tem", getattr(os, 'sys'+'tem'), a name decoded or reversed.
-	computedName = regexp.MustCompile(`\b(?:require|__import__|import_module|import)\s*\(\s*(?:['"][^'"]*['"]\s*\+|[\w.]*(?:decode|atob|Buffer\.from|reverse|fromhex|strrev)\b)|\[\s*['"][^'"]*['"]\s*\+\s*['"][^'"]*['"]\s*\]\s*\(|\bgetattr\s*\(\s*[\w.]+\s*,\s*(?:['"][^'"]*['"]\s*\+|['"][^'"]*['"]\s*\[::-1\]|[\w.]*(?:decode|fromhex)\b)|(?:\]|\)|\$\w+)\s*\(\s*(?:Buffer\.from|atob|base64_decode|strrev|str_rot13|gzinflate|codecs\.decode|bytes\.fromhex|b64decode|base64\.b64decode|pack)\s*\(`)
+	computedName = lazyRE(`\b(?:require|__import__|import_module|import)\s*\(\s*(?:['"][^'"]*['"]\s*\+|[\w.]*(?:decode|atob|Buffer\.from|reverse|fromhex|strrev)\b)|\[\s*['"][^'"]*['"]\s*\+\s*['"][^'"]*['"]\s*\]\s*\(|\bgetattr\s*\(\s*[\w.]+\s*,\s*(?:['"][^'"]*['"]\s*\+|['"][^'"]*['"]\s*\[::-1\]|[\w.]*(?:decode|fromhex)\b)|(?:\]|\)|\$\w+)\s*\(\s*(?:Buffer\.from|atob|base64_decode|strrev|str_rot13|gzinflate|codecs\.decode|bytes\.fromhex|b64decode|base64\.b64decode|pack)\s*\(`)
 	// phpDynamicCall is PHP's call of a function named by a variable,
 	// set from something other than one literal: $f = "sys" . "tem"; $f(…).
-	phpDynamicCall = regexp.MustCompile(`(?:^|[^\w>:$])\$(\w+)\s*\(`)
+	phpDynamicCall = lazyRE(`(?:^|[^\w>:$])\$(\w+)\s*\(`)
 	// wholeEnv is code that takes the whole environment, every token in
 	// it, as one value; uploader is a library that sends what it is given
 	// to a service (an experiment tracker, an error reporter, a bucket).
-	wholeEnv = regexp.MustCompile(`\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\*\*os\.environ\b|dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|\bObject\.(?:entries|keys|assign|values)\([^)]*process\.env\s*\)|\bENV\.to_h\b|\bENV\.to_a\b|%ENV\b|\bos\.Environ\(\)|System\.getenv\(\)`)
-	uploader = regexp.MustCompile(`\bwandb\.|\bmlflow\.|\bneptune\b|\bcomet_ml\b|\bclearml\b|\bboto3\b|\bsentry_sdk\b|\bposthog\b|\.upload\w*\s*\(|\.put_object\s*\(|\.log_params?\s*\(`)
+	wholeEnv = lazyRE(`\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\*\*os\.environ\b|dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|\bObject\.(?:entries|keys|assign|values)\([^)]*process\.env\s*\)|\bENV\.to_h\b|\bENV\.to_a\b|%ENV\b|\bos\.Environ\(\)|System\.getenv\(\)`)
+	uploader = lazyRE(`\bwandb\.|\bmlflow\.|\bneptune\b|\bcomet_ml\b|\bclearml\b|\bboto3\b|\bsentry_sdk\b|\bposthog\b|\.upload\w*\s*\(|\.put_object\s*\(|\.log_params?\s*\(`)
 	// inMemory is a dataframe's method that drops rows or columns from the
 	// frame it returns (pandas drop_duplicates, polars drop_nulls, Spark
 	// dropDuplicates): nothing stored is deleted.
-	inMemory = regexp.MustCompile(`^\.(?:drop|delete)_?(?:duplicates|Duplicates\w*|nulls|Nulls|nans|NaNs|na|NA|level|Level|in_place)\b`)
+	inMemory = lazyRE(`^\.(?:drop|delete)_?(?:duplicates|Duplicates\w*|nulls|Nulls|nans|NaNs|na|NA|level|Level|in_place)\b`)
 	// decodedCommand runs a command a function decodes: Perl's system pack
 	// "H*", …; exec(base64.b64decode(…)).
-	decodedCommand = regexp.MustCompile(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
+	decodedCommand = lazyRE(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
 	// downloadRun saves a download and then runs it: PowerShell's
 	// Invoke-WebRequest … -OutFile f; & f.
-	downloadRun = regexp.MustCompile(`(?i)(?:Invoke-WebRequest|iwr|Invoke-RestMethod|curl|wget|urlretrieve)\b[^;\n]*?(?:-OutFile|-o|,)\s*['"]?([^\s'";,)]+)`)
+	downloadRun = lazyRE(`(?i)(?:Invoke-WebRequest|iwr|Invoke-RestMethod|curl|wget|urlretrieve)\b[^;\n]*?(?:-OutFile|-o|,)\s*['"]?([^\s'";,)]+)`)
 	// homeCall finds the home directory in any language.
-	homeCall = regexp.MustCompile(`(?i)user-emacs-directory|DEPOT_PATH|\.libPaths\(|expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
+	homeCall = lazyRE(`(?i)user-emacs-directory|DEPOT_PATH|\.libPaths\(|expand-user-path|home_?dir|homedirectory|user\.home|expanduser|path\.expand|Dir\.home|os\.homedir|\$HOME|getenv\(\s*["']HOME|env\[\s*["']HOME|System\.getProperty`)
 	// forkLoop is a fork in a loop.
-	forkLoop = regexp.MustCompile(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
+	forkLoop = lazyRE(`(?s)(?:while|loop|for)\b.{0,40}\bfork\b|\bfork\b.{0,10}\bwhile\b`)
 	// reverseShell hands a process's streams to a socket.
-	reverseShell = regexp.MustCompile(`dup2|pty\.spawn|/bin/(?:ba)?sh|subprocess\.\w+\(\s*\[\s*["'](?:/bin/)?(?:ba)?sh`)
+	reverseShell = lazyRE(`dup2|pty\.spawn|/bin/(?:ba)?sh|subprocess\.\w+\(\s*\[\s*["'](?:/bin/)?(?:ba)?sh`)
 	// writeCall writes the file its first argument names: open(p, "w"),
 	// File.write(p, …), fs.writeFileSync(p, …), file_put_contents(p, …).
 	// Group 1 is the function; the argument follows.
-	writeCall = regexp.MustCompile(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines)\s*\(\s*`)
+	writeCall = lazyRE(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines)\s*\(\s*`)
 	// pathWrite writes the file the expression before it names:
 	// Path.home().joinpath(".bashrc").write_text(…), p.open("a").
-	pathWrite = regexp.MustCompile(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]`)
+	pathWrite = lazyRE(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]`)
 	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
 	// start with w.
-	modeArg = regexp.MustCompile(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
+	modeArg = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
 	// awkOut is awk's print > file; the file follows.
-	awkOut = regexp.MustCompile(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
+	awkOut = lazyRE(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
 	// pipeToShell is awk's print | "sh" and the like.
-	pipeToShell = regexp.MustCompile(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
+	pipeToShell = lazyRE(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
 
 // interpCode checks interpreter code.
@@ -772,7 +772,7 @@ func (iv *inv) outsidePath(code string) string {
 }
 
 // quotedPath is a quoted absolute or home path in code.
-var quotedPath = regexp.MustCompile(`['"]((?:/|~/?)[^'"\s]*)['"]`)
+var quotedPath = lazyRE(`['"]((?:/|~/?)[^'"\s]*)['"]`)
 
 // isEncodedCommand reports whether s is PowerShell's -EncodedCommand,
 // which it takes as -e, -ec or any prefix from -en on, in any case.

@@ -4,14 +4,13 @@ import (
 	"net"
 	"net/url"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
 
 // hostPath is an address without a scheme, as httpie takes it:
 // es.lan:9200/logs/_search.
-var hostPath = regexp.MustCompile(`^[\w.-]+(?::\d+)?/`)
+var hostPath = lazyRE(`^[\w.-]+(?::\d+)?/`)
 
 // writes reports whether an HTTP client's arguments send something: a
 // method other than GET, or data.
@@ -343,7 +342,7 @@ func (iv *inv) downloadTo(f arg) {
 
 // secretSubst matches a command substitution that reads the environment
 // or a secrets file: curl -d "$(env)".
-var secretSubst = regexp.MustCompile(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
+var secretSubst = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
 
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {
@@ -387,7 +386,7 @@ func shorten(s string) string {
 }
 
 // mutationDeletes is a GraphQL mutation whose name deletes or destroys.
-var mutationDeletes = regexp.MustCompile(`(?i)mutation[\s\S]{0,80}?(delete|destroy|remove|drop|purge|wipe)\w*\s*\(`)
+var mutationDeletes = lazyRE(`(?i)mutation[\s\S]{0,80}?(delete|destroy|remove|drop|purge|wipe)\w*\s*\(`)
 
 // servesHome flags a file server whose root is the home directory, the
 // root, or a directory of secrets: every key and token under it is one

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -245,7 +244,7 @@ func ed(iv *inv) {
 
 // edWrites is an ed command that writes the file: w, wq, or x, after an
 // optional range.
-var edWrites = regexp.MustCompile(`(?m)^\s*[\d,.$]*(?:w|wq|x)\b`)
+var edWrites = lazyRE(`(?m)^\s*[\d,.$]*(?:w|wq|x)\b`)
 
 // bindPositional puts the arguments after sh -c's code where the code
 // reads them: sh -c ': > "$1"' _ {} truncates what {} names. The first

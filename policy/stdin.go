@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -271,7 +270,7 @@ func archiveTo(name string, args []arg) string {
 
 // printfBomb matches a printf width or precision that is computed or too
 // large to format statically (%*d, %99999999d).
-var printfBomb = regexp.MustCompile(`%[-+ #0]*(\*|\d{4,})|\.(\*|\d{4,})`)
+var printfBomb = lazyRE(`%[-+ #0]*(\*|\d{4,})|\.(\*|\d{4,})`)
 
 // downloaders fetch remote content to stdout.
 var downloaders = map[string]bool{
