@@ -103,6 +103,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		if varKind(name) == varCode {
 			iv := &inv{c: c, idx: idx, name: name, sc: sc, depth: depth}
 			iv.shell(arg{s: val, ok: true, src: val}, sc)
+			if strings.HasSuffix(name, "ASKPASS") {
+				iv.helperProgram(name, val)
+			}
 		}
 		args = args[1:]
 	}
@@ -164,6 +167,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		iv.shell(arg{s: code, ok: true, src: code}, remote(sc))
 	}
 	readsWritten(iv, envVals)
+	runsHelper(iv)
+	mavenExec(iv)
 	batchOnStdin(iv)
 	runsFetched(iv)
 	plantsScript(iv)
@@ -425,6 +430,9 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 	case varCode:
 		iv := &inv{c: c, idx: idx, name: name, sc: sc}
 		_ = iv.shell(val, sc)
+		if strings.HasSuffix(name, "ASKPASS") && val.ok {
+			iv.helperProgram(name, val.s)
+		}
 	case varPrompt:
 		if !val.ok || strings.Contains(val.s, "$(") || strings.Contains(val.s, "`") {
 			c.flag(idx, Unparseable, name+" runs command substitutions at every prompt")
@@ -686,5 +694,85 @@ func playbook(iv *inv) {
 			code := strings.Trim(strings.TrimSpace(m[1]), `"'`)
 			iv.shell(arg{s: code, ok: true, src: code}, remote(iv.sc))
 		}
+	}
+}
+
+// helperOpts are options whose value is a program a tool runs for it: for
+// a password (wget --use-askpass), as a proxy (ssh -o ProxyCommand=…).
+var helperOpts = map[string]bool{"--use-askpass": true, "ProxyCommand": true, "--askpass": true, "--password-command": true}
+
+// runsHelper judges the program a helper option names as code: by its text
+// when this command wrote it, and held when it lies outside the working
+// directory where tend cannot read it. A program named without a slash is
+// found on PATH, an installed one.
+func runsHelper(iv *inv) {
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		name, val, eq := strings.Cut(strings.TrimPrefix(a.s, "-o"), "=")
+		if !eq && helperOpts[name] && i+1 < len(args) && args[i+1].ok {
+			val, eq = args[i+1].s, true
+		}
+		if !eq || !helperOpts[name] {
+			continue
+		}
+		prog, _, _ := strings.Cut(strings.TrimSpace(val), " ")
+		if !strings.Contains(prog, "/") {
+			continue
+		}
+		if !iv.runsWritten(arg{s: iv.c.tilde(prog), ok: true, src: prog}, func(code arg) { iv.shell(code, iv.sc) }) {
+			iv.helperProgram(name, prog)
+		}
+	}
+}
+
+// helperProgram holds a helper program (the first word of cmd, a path)
+// that this command did not write and that lies neither in the working
+// directory nor in a system directory, where installed programs are:
+// tend cannot read what it does with the credentials it is handed.
+func (iv *inv) helperProgram(what, cmd string) {
+	prog, _, _ := strings.Cut(strings.TrimSpace(cmd), " ")
+	if !strings.Contains(prog, "/") {
+		return // found on PATH: an installed program
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(prog), ok: true, src: prog})
+	if _, wrote := iv.c.written[t.path]; wrote {
+		return // judged by its text where it runs
+	}
+	if t.path == "" || t.path != iv.c.project && !isUnder(t.path, iv.c.project) && !isSystemPath(t.path) {
+		who := iv.name + " runs "
+		if iv.name == what {
+			who = "runs "
+		}
+		iv.flag(Destructive, who+prog+" for "+what+", a program outside the working directory whose code tend cannot read")
+	}
+}
+
+// mavenExec judges the program Maven's exec plugin runs (mvn exec:exec,
+// or the plugin's coordinates ending in :exec) when the command names it
+// with -Dexec.executable and -Dexec.args: a command line like any other.
+func mavenExec(iv *inv) {
+	if iv.name != "mvn" && iv.name != "mvnw" {
+		return
+	}
+	var prog, args string
+	goal := false
+	for _, a := range iv.rest(1) {
+		if !a.ok {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.s, "-Dexec.executable="); ok {
+			prog = v
+		} else if v, ok := strings.CutPrefix(a.s, "-Dexec.args="); ok {
+			args = v
+		} else if !strings.HasPrefix(a.s, "-") && (a.s == "exec:exec" || strings.Contains(a.s, "exec-maven-plugin") && strings.HasSuffix(a.s, ":exec")) {
+			goal = true
+		}
+	}
+	if goal && prog != "" {
+		code := strings.TrimSpace(prog + " " + args)
+		iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 	}
 }

@@ -93,7 +93,7 @@ const (
 )
 
 // placeholders makes reasons printable if a placeholder leaks into one.
-var placeholders = strings.NewReplacer(unknownProject, "<working directory>", unknownHome, "~", remoteHome, "<remote home>", "\x00", "")
+var placeholders = strings.NewReplacer(containerRoot, "<container>", unknownProject, "<working directory>", unknownHome, "~", remoteHome, "<remote home>", "\x00", "")
 
 func newClassifier(env Env, budget time.Duration) *classifier {
 	c := &classifier{deadline: time.Now().Add(budget), budget: budget}
@@ -109,7 +109,7 @@ func newClassifier(env Env, budget time.Duration) *classifier {
 	if filepath.IsAbs(home) {
 		c.home = filepath.Clean(home)
 	}
-	c.temps = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp"}
+	c.temps = []string{"/tmp", "/var/tmp", "/dev/shm", "/private/tmp", containerRoot}
 	if t := os.Getenv("TMPDIR"); filepath.IsAbs(t) {
 		t = filepath.Clean(t)
 		if t != "/" && t != c.home && !isUnder(c.home, t) {
@@ -124,12 +124,13 @@ func newClassifier(env Env, budget time.Duration) *classifier {
 // directory (tracked through cd) and how deep in re-parses it is.
 type scope struct {
 	depth  int
-	src    string    // the script text, for heredoc bodies
-	cwd    string    // "" = unknown (after cd to a computed directory)
-	remote bool      // runs on another machine (ssh, kubectl exec)
-	piped  bool      // its output goes into a pipe or a file, not to the agent
-	stage  int       // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
-	vars   *varTable // the script's variables whose value is certain (vars.go)
+	src    string            // the script text, for heredoc bodies
+	cwd    string            // "" = unknown (after cd to a computed directory)
+	remote bool              // runs on another machine (ssh, kubectl exec)
+	mounts map[string]string // in a container: host path by mount target ("" = a volume of unknown content); nil on the host
+	piped  bool              // its output goes into a pipe or a file, not to the agent
+	stage  int               // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
+	vars   *varTable         // the script's variables whose value is certain (vars.go)
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

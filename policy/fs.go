@@ -541,6 +541,9 @@ func tee(iv *inv) {
 	for _, a := range operands {
 		iv.c.wrote(iv.sc, a, iv.in, appending)
 		iv.c.hookCode(iv.sc, iv.idx, a)
+		if appending {
+			iv.c.plantsFetch(iv.idx, a, iv.in)
+		}
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
 	}
@@ -559,6 +562,10 @@ func sed(iv *inv) {
 			operands = operands[1:]
 		}
 		iv.inPlace(operands)
+		if m := fetchRun.FindString(code); m != "" {
+			iv.flag(Destructive, "sed -i puts code that fetches and runs code from the network into its files: "+cutText(m))
+			return
+		}
 		for _, f := range operands {
 			if f.ok && isSecretPath(f.s) && sedLoses(code) {
 				iv.flag(Destructive, "sed -i deletes from a secrets file, which no version control keeps: "+f.s)

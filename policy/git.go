@@ -344,8 +344,39 @@ func (iv *inv) gitConfig(kv arg) {
 		iv.c.gitAliases[key[len("alias."):]] = val
 		return
 	}
+	if lower == "core.hookspath" {
+		iv.hooksDir(val)
+		return
+	}
 	val = strings.TrimPrefix(val, "!")
 	iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+	if strings.HasSuffix(lower, "askpass") || strings.HasPrefix(lower, "credential.") && strings.HasSuffix(lower, "helper") {
+		iv.helperProgram(key, val)
+	}
+}
+
+// hooksDir judges the hooks git runs from a core.hooksPath directory: the
+// ones this command wrote there by their text, as code; a directory
+// outside the working directory that tend cannot read is held. /dev/null
+// (no hooks) and the project's own hooks directory are ordinary.
+func (iv *inv) hooksDir(dir string) {
+	if dir == "" || dir == "/dev/null" {
+		return
+	}
+	p := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir), ok: true, src: dir}).path
+	wrote := false
+	for file := range iv.c.written {
+		if p == "" || !isUnder(file, p) {
+			continue
+		}
+		wrote = true
+		if !iv.runsWritten(arg{s: file, ok: true, src: file}, func(code arg) { iv.shell(code, iv.sc) }) {
+			iv.flag(Unparseable, "git runs hooks from "+dir+" that tend cannot read")
+		}
+	}
+	if !wrote && (p == "" || p != iv.c.project && !isUnder(p, iv.c.project)) {
+		iv.flag(Destructive, "git runs the hooks in "+dir+", outside the working directory, whose code tend cannot read")
+	}
 }
 
 // extArgv splits the command of an ext:: URL as git does: at spaces,

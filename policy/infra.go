@@ -200,6 +200,11 @@ func docker(iv *inv) {
 		iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
 		return
 	}
+	if v == "run" || v == "container" && w == "run" {
+		if iv.containerRun() {
+			return
+		}
+	}
 	switch {
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
@@ -572,4 +577,106 @@ func minioClient(iv *inv) {
 		iv.flag(Write, "")
 		verbEffect(iv)
 	}
+}
+
+// runValueOpts are the options of docker run that take a value as the next
+// word.
+var runValueOpts = []string{"-v", "--volume", "--mount", "-e", "--env", "--env-file", "-w", "--workdir", "-u", "--user",
+	"--name", "-p", "--publish", "--network", "--net", "--entrypoint", "--platform", "-h", "--hostname", "-l", "--label",
+	"--label-file", "--cpus", "-m", "--memory", "--memory-swap", "--add-host", "--device", "--dns", "--cap-add", "--cap-drop",
+	"--security-opt", "--ulimit", "--tmpfs", "--log-driver", "--log-opt", "--restart", "--pull", "--shm-size", "--gpus",
+	"--ipc", "--pid", "--cidfile", "--runtime", "--stop-signal", "--stop-timeout", "-a", "--attach", "--expose", "--link",
+	"--group-add", "--ip", "--cpu-shares", "-c", "--cpuset-cpus", "--userns", "--uts", "--cgroupns", "--health-cmd",
+	"--network-alias", "--sysctl", "--storage-opt", "--device-cgroup-rule", "--volumes-from", "-H", "--host", "--context",
+	"--config", "--log-level"}
+
+// containerRun judges docker run's command inside the container, where a
+// path is the host's only through a mount (-v src:dst[:ro], --mount
+// source=…,target=…): a path under a mount's target is judged as the
+// host path it maps to, any other is the container's own, which leaves
+// the host alone. A named volume's data is not the container's own: its
+// paths are unknown. It reports false, leaving the command to the general
+// look, when the words do not read plainly.
+func (iv *inv) containerRun() bool {
+	args := iv.rest(1)
+	i := 0
+	for i < len(args) && args[i].ok && (strings.HasPrefix(args[i].s, "-") || args[i].s == "container") {
+		if contains(runValueOpts, args[i].s) {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].ok || args[i].s != "run" {
+		return false
+	}
+	sc := iv.sc.sub()
+	sc.mounts = map[string]string{}
+	sc.cwd = "/"
+	var entry []arg
+	mount := func(src, dst string) {
+		switch {
+		case dst == "" || !path.IsAbs(dst):
+			return
+		case src == "":
+			sc.mounts[path.Clean(dst)] = "" // a volume of its own, named or not: unknown to tend
+		case !strings.ContainsAny(src, "/.~$"):
+			sc.mounts[path.Clean(dst)] = "" // a named volume: data that outlives the container
+		default:
+			sc.mounts[path.Clean(dst)] = iv.c.resolve(iv.sc, arg{s: iv.c.tilde(src), ok: true, src: src}).path
+		}
+	}
+	for i++; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			return false
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			break
+		}
+		name, val, eq := strings.Cut(a.s, "=")
+		if !eq && contains(runValueOpts, name) {
+			if i+1 >= len(args) || !args[i+1].ok {
+				return false
+			}
+			i++
+			val = args[i].s
+		}
+		switch name {
+		case "-v", "--volume":
+			parts := strings.Split(val, ":")
+			if len(parts) == 1 {
+				mount("", parts[0]) // -v /data: an anonymous volume
+			} else {
+				mount(parts[0], parts[1])
+			}
+		case "--mount":
+			kv := map[string]string{}
+			for _, f := range strings.Split(val, ",") {
+				k, v, _ := strings.Cut(f, "=")
+				kv[k] = v
+			}
+			dst := kv["target"] + kv["destination"] + kv["dst"]
+			if kv["type"] == "tmpfs" {
+				continue
+			}
+			mount(kv["source"]+kv["src"], dst)
+		case "-w", "--workdir":
+			sc.cwd = path.Clean(val)
+		case "--entrypoint":
+			entry = argsOf(strings.Fields(val)...)
+		case "--volumes-from":
+			return false
+		}
+	}
+	if i >= len(args) {
+		return false // no image
+	}
+	cmd := append(entry, args[i+1:]...)
+	if len(cmd) == 0 {
+		return false // the image's own command: unknown here, judged by words
+	}
+	iv.flag(Write, "")
+	iv.judged = true
+	iv.c.run(cmd, sc, source{}, iv.depth+1)
+	return true
 }

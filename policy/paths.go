@@ -46,10 +46,39 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		p = path.Join(sc.cwd, p)
 	}
 	t.path = path.Clean(p)
+	if sc.mounts != nil {
+		if t.path = inContainer(sc, t.path); t.path == "" {
+			return t
+		}
+	}
 	if c.links != nil {
 		t.path = c.throughLinks(t.path, t.children)
 	}
 	return t
+}
+
+// containerRoot is where a container's own files are taken to lie: a
+// temporary directory, since they leave the host alone.
+const containerRoot = "/\x00container"
+
+// inContainer is the host path a path inside a container maps to: through
+// the mount whose target holds it (the deepest), "" for a volume of
+// unknown content, and under containerRoot when no mount holds it.
+func inContainer(sc *scope, p string) string {
+	best := ""
+	for dst := range sc.mounts {
+		if (p == dst || isUnder(p, dst)) && len(dst) > len(best) {
+			best = dst
+		}
+	}
+	if best == "" {
+		return path.Join(containerRoot, p)
+	}
+	host := sc.mounts[best]
+	if host == "" {
+		return ""
+	}
+	return path.Join(host, strings.TrimPrefix(p, best))
 }
 
 // throughLinks is where p lands when it goes through a link this command

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -38,8 +39,12 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 			a = fs[0]
 		}
 		if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
-			c.wrote(sc, a, w.output(st, sc, in), !truncating)
+			out := w.output(st, sc, in)
+			c.wrote(sc, a, out, !truncating)
 			c.hookCode(sc, idx, a)
+			if !truncating {
+				c.plantsFetch(idx, a, out)
+			}
 		}
 		class, why := c.writeTarget(sc, a, truncating)
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
@@ -298,6 +303,8 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 				iv.shell(arg{s: cmd, ok: true, src: cmd}, sc)
 			}
 		}
+	case enterFiles[base]: // direnv, autoenv: sourced on entering the directory
+		iv.shell(code, sc)
 	case makefiles[base] || strings.HasSuffix(base, ".mk"):
 		for _, line := range strings.Split(src.text, "\n") {
 			if r, ok := strings.CutPrefix(line, "\t"); ok || base == "justfile" || base == "Justfile" {
@@ -306,6 +313,28 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 				}
 			}
 		}
+	}
+}
+
+// enterFiles are the files a shell extension sources on entering their
+// directory (direnv's .envrc, autoenv's .autoenv files): shell code that
+// runs later.
+var enterFiles = map[string]bool{".envrc": true, ".autoenv": true, ".autoenv.zsh": true, ".autoenv_leave": true, ".autoenv_leave.zsh": true}
+
+// fetchRun is code that fetches code from the network and runs it: a
+// download piped into a shell or an interpreter, or handed to eval/exec.
+var fetchRun = regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python\d*|perl|ruby|node|php|iex)\b|\b(?:eval|exec|iex)\b\W{0,4}(?:curl|wget|urlopen|urllib|requests\.get)\b`)
+
+// plantsFetch holds text appended to a file of code (echo … >> app.py,
+// tee -a) when the text fetches code from the network and runs it: the
+// file runs it later, unwatched.
+func (c *classifier) plantsFetch(idx int, a arg, src source) {
+	ext := strings.TrimPrefix(path.Ext(a.s), ".")
+	if idx < 0 || !a.ok || src.kind != srcText || !(sourceExts[ext] && ext != "md" && ext != "sql" || ext == "sh" || ext == "bash" || ext == "zsh") {
+		return
+	}
+	if m := fetchRun.FindString(src.text); m != "" {
+		c.flag(idx, Destructive, "puts code that fetches and runs code from the network into "+a.src+": "+cutText(m))
 	}
 }
 

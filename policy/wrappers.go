@@ -130,6 +130,9 @@ func env(iv *inv) {
 			}
 			if varKind(name) == varCode {
 				iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+				if strings.HasSuffix(name, "ASKPASS") {
+					iv.helperProgram(name, val)
+				}
 			}
 		default:
 			iv.exec(args[i:])
