@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -323,7 +322,7 @@ var enterFiles = map[string]bool{".envrc": true, ".autoenv": true, ".autoenv.zsh
 
 // fetchRun is code that fetches code from the network and runs it: a
 // download piped into a shell or an interpreter, or handed to eval/exec.
-var fetchRun = regexp.MustCompile(`(?i)\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python\d*|perl|ruby|node|php|iex)\b|\b(?:eval|exec|iex)\b\W{0,4}(?:curl|wget|urlopen|urllib|requests\.get)\b`)
+var fetchRun = lazyRE(`(?i)\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python\d*|perl|ruby|node|php|iex)\b|\b(?:eval|exec|iex)\b\W{0,4}(?:curl|wget|urlopen|urllib|requests\.get)\b`)
 
 // plantsFetch holds text appended to a file of code (echo … >> app.py,
 // tee -a) when the text fetches code from the network and runs it: the
