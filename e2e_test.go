@@ -649,10 +649,21 @@ type ptyRun struct {
 // terminal_pty_run on it.
 func (s *server) openShell(t *testing.T, cols, rows int) (string, func(args map[string]any) ptyRun) {
 	t.Helper()
+	return s.open(t, map[string]any{"cols": cols, "rows": rows})
+}
+
+// openShellIn opens a persistent shell in cwd, confined as sandbox says.
+func (s *server) openShellIn(t *testing.T, cwd, sandbox string) (string, func(args map[string]any) ptyRun) {
+	t.Helper()
+	return s.open(t, map[string]any{"cwd": cwd, "sandbox": sandbox})
+}
+
+func (s *server) open(t *testing.T, args map[string]any) (string, func(args map[string]any) ptyRun) {
+	t.Helper()
 	var open struct {
 		SessionID string `json:"session_id"`
 	}
-	testkit.CallOK(t, s.cs, "terminal_pty_open", map[string]any{"cols": cols, "rows": rows}, &open)
+	testkit.CallOK(t, s.cs, "terminal_pty_open", args, &open)
 	return open.SessionID, func(args map[string]any) ptyRun {
 		t.Helper()
 		args["session_id"] = open.SessionID

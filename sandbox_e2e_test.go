@@ -69,6 +69,11 @@ func TestSandboxOverMCP(t *testing.T) {
 	if exists(filepath.Join(outside, "tmpdir")) {
 		t.Errorf("a job's own TMPDIR let it write outside its tree: %+v", escape)
 	}
+	_, shell := s.openShellIn(t, tree, "workspace") // a persistent shell, and what it runs
+	if out := shell(map[string]any{"command": "touch ../outside/shell; setsid sh -c 'touch ../outside/shell-child'; touch ./from-shell; echo done"}); !strings.Contains(out.Output, "done") ||
+		exists(filepath.Join(outside, "shell")) || exists(filepath.Join(outside, "shell-child")) || !exists(filepath.Join(tree, "from-shell")) {
+		t.Errorf("a workspace shell wrote outside its tree, or not inside it: %+v", out)
+	}
 	if env := exec("", "touch ../outside/unconfined"); *env.ExitCode != 0 || !exists(filepath.Join(outside, "unconfined")) {
 		t.Errorf("unconfined (the default) could not write: %+v", env)
 	}

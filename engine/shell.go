@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"tend/sandbox"
 	"tend/vterm"
 )
 
@@ -52,6 +53,7 @@ type ShellSpec struct {
 	Cols, Rows int
 	Idle       time.Duration // close it after this long unused (default 30 min)
 	Origin     Origin
+	Sandbox    sandbox.Mode // confines the shell and all it runs ("" or off: not)
 }
 
 // OpenShell starts a shell and waits for its first prompt.
@@ -69,7 +71,7 @@ func (e *Engine) OpenShell(ctx context.Context, spec ShellSpec) (*Shell, error) 
 	}
 	j, err := e.Start(ctx, Spec{
 		Command: "bash --norc --noprofile", Cwd: spec.Cwd, Env: env, PTY: true, Interactive: true,
-		Cols: spec.Cols, Rows: spec.Rows, Origin: spec.Origin, Description: "persistent shell",
+		Cols: spec.Cols, Rows: spec.Rows, Origin: spec.Origin, Description: "persistent shell", Sandbox: spec.Sandbox,
 	})
 	if err != nil {
 		return nil, err

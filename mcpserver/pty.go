@@ -16,6 +16,7 @@ type ptyOpenInput struct {
 	Cols           int               `json:"cols,omitempty" jsonschema:"terminal width (default 120)"`
 	Rows           int               `json:"rows,omitempty" jsonschema:"terminal height (default 40)"`
 	IdleTimeoutSec *float64          `json:"idle_timeout_sec,omitempty" jsonschema:"close the shell after this many seconds unused (default 1800)"`
+	Sandbox        string            `json:"sandbox,omitempty" jsonschema:"confine the shell and all it runs: off, workspace (writes only in its working tree and the temp dirs), workspace-offline (the same, and no TCP) or readonly (writes only in the temp dirs); default: the config's, off unless set"`
 }
 
 type ptyOpenOutput struct {
@@ -88,7 +89,11 @@ func (s *Server) ptyOpen(ctx context.Context, req *mcp.CallToolRequest, in ptyOp
 	if err != nil {
 		return fail[ptyOpenOutput](fmt.Errorf("idle_timeout_sec: %w", err))
 	}
-	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: s.dir(req, in.Cwd), Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(req)})
+	mode, err := s.confinement(in.Sandbox)
+	if err != nil {
+		return fail[ptyOpenOutput](err)
+	}
+	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: s.dir(req, in.Cwd), Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(req), Sandbox: mode})
 	if err != nil {
 		return fail[ptyOpenOutput](err)
 	}
