@@ -1067,7 +1067,8 @@ var netTools = map[string]bool{
 	"socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true, "rsync": true, "ftp": true, "lftp": true,
 	"dig": true, "nslookup": true, "host": true, "ping": true, "mail": true, "mailx": true, "sendmail": true,
 	"mutt": true, "gh": true, "glab": true, "aws": true, "gsutil": true, "gcloud": true, "az": true, "rclone": true,
-	"s3cmd": true, "smbclient": true, "tftp": true, "aria2c": true,
+	"s3cmd": true, "smbclient": true, "tftp": true, "aria2c": true, "sentry-cli": true, "pastebinit": true,
+	"gist": true, "croc": true, "wormhole": true, "ffsend": true, "slack-cli": true, "xhs": true,
 }
 
 // sendsSecret flags a network tool given a secrets file, or the text of

@@ -174,6 +174,11 @@ func kubectl(iv *inv) {
 			iv.flag(Write, "")
 		}
 	case "auth":
+	case "create":
+		iv.flag(Write, "")
+		if r := at(pos, 1); r == "clusterrolebinding" || r == "rolebinding" {
+			iv.grantsPower(r)
+		}
 	case "exec":
 		iv.flag(Write, "")
 		args := iv.rest(1)
@@ -303,6 +308,7 @@ func aws(iv *inv) {
 	case svc == "s3" && op == "sync" && hasFlag(args, "", "--delete"):
 		iv.flag(Destructive, "aws s3 sync --delete deletes objects")
 	case svc == "s3" && op == "ls":
+	case svc == "iam" && iv.grantsPower(op):
 	case hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "purge-", "destroy-"):
 		iv.flag(Destructive, "aws "+svc+" "+op+" deletes cloud resources")
 	case hasAnyPrefix(op, "describe-", "get-", "list-") || svc == "sts":
@@ -343,6 +349,11 @@ func cloudVerb(iv *inv) {
 		switch v {
 		case "delete", "destroy", "purge", "rb":
 			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
+			return
+		}
+	}
+	for _, v := range pos {
+		if (v == "add-iam-policy-binding" || v == "set-iam-policy" || v == "assignment") && iv.grantsPower(v) {
 			return
 		}
 	}
@@ -679,4 +690,32 @@ func (iv *inv) containerRun() bool {
 	iv.judged = true
 	iv.c.run(cmd, sc, source{}, iv.depth+1)
 	return true
+}
+
+// adminRole names a role or policy that grants everything, or the power
+// to grant it: AWS's AdministratorAccess and *FullAccess, GCP's
+// roles/owner and roles/editor, Kubernetes' cluster-admin, Azure's Owner.
+var adminRole = lazyRE(`(?i)AdministratorAccess|IAMFullAccess|PowerUserAccess|policy/\w*FullAccess\b|\broles/(?:owner|editor|iam\.\w*admin\w*|resourcemanager\.\w*admin\w*)\b|\bcluster-admin\b|(?:^|=)admin$|^(?:Owner|Contributor|User Access Administrator)$|"Action"\s*:\s*"\*"`)
+
+// grantsPower flags a verb that grants privileges (attach-user-policy,
+// add-iam-policy-binding, create clusterrolebinding) when what it grants
+// is an administrator's role, or an inline policy tend cannot read: the
+// remote account changes who may do everything.
+func (iv *inv) grantsPower(verb string) bool {
+	inline := strings.HasPrefix(verb, "put-") && strings.HasSuffix(verb, "-policy")
+	if !inline && !(strings.HasPrefix(verb, "attach-") && strings.HasSuffix(verb, "-policy")) && verb != "add-user-to-group" &&
+		verb != "add-iam-policy-binding" && verb != "set-iam-policy" && verb != "assignment" && !strings.HasSuffix(verb, "rolebinding") {
+		return false
+	}
+	if inline {
+		iv.flag(Destructive, iv.name+" "+verb+" grants a remote account an inline policy tend cannot read")
+		return true
+	}
+	for _, a := range iv.rest(1) {
+		if a.ok && adminRole.MatchString(a.s) {
+			iv.flag(Destructive, iv.name+" "+verb+" grants administrator privileges on a remote account: "+a.shown())
+			return true
+		}
+	}
+	return false
 }

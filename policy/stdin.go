@@ -135,6 +135,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):
 		return source{kind: srcSecret, text: dumpOf + name}
+	case readsClipboard(name, args[1:]): // what was last copied: often a password or a token
+		return source{kind: srcSecret}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
@@ -468,4 +470,20 @@ func dumpNote(in source) string {
 		return " (" + in.text + ")"
 	}
 	return ""
+}
+
+// readsClipboard reports whether a command prints the clipboard: wl-paste,
+// pbpaste, xclip -o, xsel -o.
+func readsClipboard(name string, args []arg) bool {
+	switch name {
+	case "wl-paste", "pbpaste", "termux-clipboard-get":
+		return true
+	case "xclip", "xsel":
+		for _, a := range args {
+			if a.ok && (a.s == "-o" || a.s == "-out" || a.s == "--output" || name == "xsel" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "o")) {
+				return true
+			}
+		}
+	}
+	return false
 }
