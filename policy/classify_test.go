@@ -530,6 +530,16 @@ func TestClassify(t *testing.T) {
 		{"cargo owner --remove alice acme-core", Destructive},
 		{"npm owner rm alice acme-core", Destructive},
 		{"cargo owner --add bob acme-core", Write},
+		// a string only printed is data; SQL on a scratch sqlite file and a temp dir the code made are scratch
+		{`python3 -c "print('rm -rf /')"`, Write},
+		{`node -e "console.log('DROP TABLE users')"`, Write},
+		{`python3 -c "print('x'); import os; os.system('rm -rf /')"`, Destructive},
+		{`perl -e 'print "DROP TABLE users\n"; system("rm -rf /")'`, Destructive},
+		{`awk 'BEGIN{print "rm -rf /" | "sh"}'`, Destructive},
+		{`python3 -c "import sqlite3; c=sqlite3.connect('tmp/t.db'); c.execute('DROP TABLE IF EXISTS t'); c.commit()"`, Write},
+		{`python3 -c "import sqlite3; c=sqlite3.connect('app.db'); c.execute('DROP TABLE IF EXISTS t'); c.commit()"`, Destructive},
+		{"python3 - <<'X'\nimport shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(d)\nX", Write},
+		{"python3 - <<'X'\nimport shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(e)\nX", Destructive},
 		{"tend-test-panic", Unparseable},
 		// granting administrator privileges changes remote state; read-only roles are writes
 		{"aws iam attach-user-policy --user-name intern --policy-arn arn:aws:iam::aws:policy/AdministratorAccess", Destructive},

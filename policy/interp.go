@@ -132,7 +132,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.flag(Unparseable, iv.name+" runs code computed at run time: "+code.shown())
 		return
 	}
-	s := code.s
+	s := printedData.ReplaceAllString(code.s, "$1''$2") // print('rm -rf /'): text shown, not run
 	for _, m := range shellOut.FindAllStringIndex(s, 8) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
@@ -161,7 +161,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
 	}
-	if why := codeDanger(s); why != "" {
+	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) {
 		iv.flag(Destructive, iv.name+" one-liner: "+why)
 	}
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
@@ -328,6 +328,9 @@ func (iv *inv) interpCode(code arg) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
+		if !ok && tempDirVar(s, rest) {
+			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
+		}
 		if !ok {
 			iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a directory tree computed at run time")
 			continue
@@ -337,6 +340,47 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
 		}
 	}
+}
+
+// printedData is a string literal given alone to a function that only
+// prints it (print, console.log, puts, echo, say): what it says is shown,
+// not run. A literal that interpolates (#{…}, ${…}, `…`) is left alone.
+var printedData = lazyRE(`(\b(?:print|println|printf|puts|say|echo|console\.(?:log|error|info|warn|debug)|System\.out\.println|fmt\.Print(?:ln|f)?)\s*\(?\s*)(?:'(?:[^'\\$#\x60]|\\.)*'|"(?:[^"\\$#\x60]|\\.)*")(\s*(?:\)|;|\n|$))`)
+
+// sqliteOpen opens an SQLite database file from code; its path follows.
+var sqliteOpen = lazyRE(`(?:\bsqlite3\.connect|\bsqlite3?\.Database|\bnew\s+(?:\w+\.)?Database|\bSQLite3::Database\.new|\bDatabase)\s*\(?\s*`)
+
+// scratchSQLite reports whether code opens SQLite databases only in
+// scratch places (./tmp, the temp dirs, :memory:): SQL run there drops
+// nothing anyone keeps (db.go's scratchDatabase).
+func (iv *inv) scratchSQLite(s string) bool {
+	opens := sqliteOpen.FindAllStringIndex(s, 8)
+	for _, m := range opens {
+		lit, ok := stringLit(s[m[1]:])
+		if !ok || lit != ":memory:" && !iv.scratchDatabase(lit) {
+			return false
+		}
+	}
+	return len(opens) > 0
+}
+
+// tempDirAssign is a variable given a new temp dir the code makes:
+// d = tempfile.mkdtemp(), const d = fs.mkdtempSync(…), d = Dir.mktmpdir.
+var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|tempdir)\b`)
+
+// tempDirVar reports whether the argument at the start of rest is a
+// variable the code set to a temp dir it made.
+func tempDirVar(s, rest string) bool {
+	name := strings.TrimSpace(rest)
+	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
+		name = name[:i]
+	}
+	for _, m := range tempDirAssign.FindAllStringSubmatch(s, 8) {
+		if m[1] == name && name != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // stringLit reads a quoted string literal at the start of s.
