@@ -562,7 +562,7 @@ func sed(iv *inv) {
 			operands = operands[1:]
 		}
 		iv.inPlace(operands)
-		if m := fetchRun.FindString(code); m != "" {
+		if m := fetchRun.FindString(lineEscapes.Replace(code)); m != "" {
 			iv.flag(Destructive, "sed -i puts code that fetches and runs code from the network into its files: "+cutText(m))
 			return
 		}

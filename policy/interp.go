@@ -467,6 +467,9 @@ func interp(codeOpts ...string) handler {
 				iv.interpCode(args[i+1])
 				if iv.perlInPlace {
 					iv.inPlace(args[i+2:])
+					if m := fetchRun.FindString(lineEscapes.Replace(args[i+1].s)); m != "" { // as sed -i (fs.go)
+						iv.flag(Destructive, "perl -i puts code that fetches and runs code from the network into its files: "+cutText(m))
+					}
 				}
 				return
 			}
@@ -556,6 +559,10 @@ func (iv *inv) codeWrites(s string) {
 		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
 		if t.path == iv.c.home && expr != "" && !strings.Contains(expr, "~") {
 			iv.flag(Destructive, iv.name+" code writes a file under the home directory named at run time: "+cutText(expr))
+			return
+		}
+		if m := fetchRun.FindString(lineEscapes.Replace(s)); m != "" && (iv.c.runsLater(t.path) || plantedBuild(t.path)) {
+			iv.flag(Destructive, iv.name+" code puts code that fetches and runs code from the network into "+iv.c.show(t)+", which runs later by itself: "+cutText(m))
 			return
 		}
 		switch class, why := iv.c.writeTarget(iv.sc, arg{s: p, ok: true, src: p}, truncating); {

@@ -324,6 +324,11 @@ var enterFiles = map[string]bool{".envrc": true, ".autoenv": true, ".autoenv.zsh
 // download piped into a shell or an interpreter, or handed to eval/exec.
 var fetchRun = lazyRE(`(?i)\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python\d*|perl|ruby|node|php|iex)\b|\b(?:eval|exec|iex)\b\W{0,4}(?:curl|wget|urlopen|urllib|requests\.get)\b`)
 
+// lineEscapes turns a script's \n and \t back into the line breaks and tabs
+// they put into a file (sed's s/…/\1\n\tcurl …/, '#!/bin/sh\ncurl …'),
+// so that the words they join are read apart.
+var lineEscapes = strings.NewReplacer(`\n`, "\n", `\t`, "\t")
+
 // plantsFetch holds text appended to a file of code (echo … >> app.py,
 // tee -a) when the text fetches code from the network and runs it: the
 // file runs it later, unwatched.
@@ -335,6 +340,15 @@ func (c *classifier) plantsFetch(idx int, a arg, src source) {
 	if m := fetchRun.FindString(src.text); m != "" {
 		c.flag(idx, Destructive, "puts code that fetches and runs code from the network into "+a.src+": "+cutText(m))
 	}
+}
+
+// plantedBuild reports whether a file at p is one a project's toolchain
+// runs by itself (hookCode): a build script, a manifest with scripts, a
+// Makefile, a direnv file.
+func plantedBuild(p string) bool {
+	base := path.Base(p)
+	return buildScripts[base] || base == "package.json" || base == "composer.json" || enterFiles[base] || makefiles[base] ||
+		strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".gradle") || strings.HasSuffix(base, ".gradle.kts")
 }
 
 // buildScripts are the files of code a project's build or test tool runs.
