@@ -174,6 +174,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	plantsScript(iv)
 	registryConfig(iv)
 	servesHome(iv)
+	setsRunner(iv)
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)

@@ -1865,3 +1865,27 @@ func launchctl(iv *inv) {
 		iv.flag(Destructive, "launchctl "+v+" changes what runs on the machine by itself")
 	}
 }
+
+// setsRunner flags a package manager told to run a program of the
+// command's choosing on every invocation: npm config set script-shell
+// /tmp/x, yarn config set yarnPath /tmp/y.js. A standard shell or the
+// project's own copy of the tool is ordinary.
+func setsRunner(iv *inv) {
+	if !runners[iv.name] {
+		return
+	}
+	ws := strs0(iv.rest(1))
+	if at(ws, 0) != "config" || at(ws, 1) != "set" {
+		return
+	}
+	key, val := at(ws, 2), at(ws, 3)
+	if k, v, ok := strings.Cut(key, "="); ok {
+		key, val = k, v
+	}
+	switch strings.TrimPrefix(key, "--") {
+	case "script-shell", "yarnPath", "yarn-path", "shell":
+		if val != "" && !ownRunner(iv.c, iv.sc, val) {
+			iv.flag(Destructive, iv.name+" config set "+key+" makes "+iv.name+" run "+val+" on every invocation")
+		}
+	}
+}

@@ -302,6 +302,18 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 				iv.shell(arg{s: cmd, ok: true, src: cmd}, sc)
 			}
 		}
+	case base == ".yarnrc.yml" || base == ".yarnrc" || base == ".npmrc":
+		if m := runnerSetting.FindStringSubmatch(src.text); m != nil && !ownRunner(c, sc, m[2]) {
+			iv.flag(Destructive, base+" names a program the package manager runs on every invocation: "+strings.TrimSpace(m[0]))
+		}
+	case strings.HasSuffix(base, ".code-workspace") || base == "tasks.json" && path.Base(path.Dir(p)) == ".vscode":
+		if m := folderOpen.FindString(src.text); m != "" {
+			iv.flag(Destructive, base+" holds a task the editor runs by itself when the folder is opened: "+m)
+		}
+	case base == ".pre-commit-config.yaml" || base == ".pre-commit-hooks.yaml":
+		if m := mutableHookRepo.FindStringSubmatch(src.text); m != nil {
+			iv.flag(Destructive, base+" installs hooks that run at every commit from an outside repository at a rev that can change: "+m[1]+" @ "+m[2])
+		}
 	case enterFiles[base]: // direnv, autoenv: sourced on entering the directory
 		iv.shell(code, sc)
 	case makefiles[base] || strings.HasSuffix(base, ".mk"):
@@ -314,6 +326,29 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 		}
 	}
 }
+
+// runnerSetting is a package manager's setting naming a program it runs
+// in its own place on every invocation: .yarnrc.yml's yarnPath, .npmrc's
+// script-shell.
+var runnerSetting = lazyRE(`(?m)^\s*(yarnPath|yarn-path|script-shell|shell)\s*[:=]\s*["']?([^"'\s]+)`)
+
+// ownRunner reports whether a runner a setting names is the project's own
+// (.yarn/releases/yarn-4.1.0.cjs) or a standard shell.
+func ownRunner(c *classifier, sc *scope, p string) bool {
+	switch path.Base(p) {
+	case "sh", "bash", "zsh", "dash", "pwsh", "powershell", "cmd", "cmd.exe", "powershell.exe":
+		return strings.HasPrefix(p, "/bin/") || strings.HasPrefix(p, "/usr/bin/") || !strings.Contains(p, "/")
+	}
+	t := c.resolve(sc, arg{s: p, ok: true, src: p})
+	return t.path != "" && isUnder(t.path, c.project) && !c.inTemp(t.path)
+}
+
+// folderOpen is an editor task that runs when its folder is opened.
+var folderOpen = lazyRE(`"runOn"\s*:\s*"folderOpen"`)
+
+// mutableHookRepo is a pre-commit repository outside the project pinned
+// to a branch (rev: main) rather than a tag or a commit.
+var mutableHookRepo = lazyRE(`(?m)repo:\s*(https?://\S+|git@\S+)\s*\n\s*rev:\s*["']?(main|master|HEAD|head|trunk|dev|develop|latest|stable|nightly)["']?\s*$`)
 
 // enterFiles are the files a shell extension sources on entering their
 // directory (direnv's .envrc, autoenv's .autoenv files): shell code that
