@@ -106,23 +106,11 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 		}
 		names[ends[i].name]++
 	}
-	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err != nil {
-		fmt.Fprintln(stderr, "tend attach: the terminal UI needs a terminal, and there is none here")
-		return 2
-	} else {
-		tty.Close()
-	}
-	if err := os.MkdirAll(c.stateDir, 0o700); err != nil {
-		fmt.Fprintf(stderr, "tend attach: state dir: %v\n", err)
-		return 1
-	}
-	logFile, err := os.OpenFile(filepath.Join(c.stateDir, "attach.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		fmt.Fprintf(stderr, "tend attach: log: %v\n", err)
-		return 1
+	logFile, logger, code := openUI("tend attach", "", c.stateDir, "attach.log", c.level, stderr)
+	if logFile == nil {
+		return code
 	}
 	defer logFile.Close()
-	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: c.level}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
 	clients, err := connectAll(ctx, ends, logger)

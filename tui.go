@@ -68,24 +68,11 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err != nil {
-		fmt.Fprintln(stderr, "tend: the terminal UI needs a terminal, and there is none here; to serve agents without one, run tend serve")
-		return 2
-	} else {
-		tty.Close()
-	}
-	// The terminal belongs to the UI: the log goes to a file.
-	if err := os.MkdirAll(f.stateDir, 0o700); err != nil {
-		fmt.Fprintf(stderr, "tend: state dir: %v\n", err)
-		return 1
-	}
-	logFile, err := os.OpenFile(filepath.Join(f.stateDir, "tui.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		fmt.Fprintf(stderr, "tend: log: %v\n", err)
-		return 1
+	logFile, logger, code := openUI("tend", "; to serve agents without one, run tend serve", f.stateDir, "tui.log", f.level, stderr)
+	if logFile == nil {
+		return code
 	}
 	defer logFile.Close()
-	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: f.level}))
 	// Two tends on one state dir would each load the other's jobs as
 	// history: refuse before the engine loads anything.
 	if err := app.Available(f.stateDir); errors.Is(err, app.ErrLive) {
@@ -184,4 +171,27 @@ func (s uiActivity) Since(rev uint64) []ui.Call {
 		}
 	}
 	return out
+}
+
+// openUI checks that there is a terminal for a UI and opens its log, name in
+// stateDir: the terminal belongs to the UI, so the log goes to a file. With
+// none, it says why on stderr (prog names the command, hint is added to
+// "no terminal") and returns the exit code.
+func openUI(prog, hint, stateDir, name string, level slog.Level, stderr io.Writer) (*os.File, *slog.Logger, int) {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: the terminal UI needs a terminal, and there is none here%s\n", prog, hint)
+		return nil, nil, 2
+	}
+	tty.Close()
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		fmt.Fprintf(stderr, "%s: state dir: %v\n", prog, err)
+		return nil, nil, 1
+	}
+	f, err := os.OpenFile(filepath.Join(stateDir, name), os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: log: %v\n", prog, err)
+		return nil, nil, 1
+	}
+	return f, slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), 0
 }
