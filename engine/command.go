@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -48,10 +49,12 @@ func (l Limits) ulimits() string {
 // plain argv exec.
 const shellMeta = "|&;<>()$`\\\"'*?[]#~=%{}!\n"
 
-// commandArgv decides how to run command: bash -c when it uses shell syntax,
-// its words as argv otherwise. Limits are applied by bash's ulimit before the
-// command starts, so they hold from the first instruction.
-func commandArgv(command string, l Limits) ([]string, error) {
+// commandArgv decides how to run command in cwd with env added to tend's
+// environment: bash -c when it uses shell syntax, its words as argv
+// otherwise, found as bash would find them. Limits are applied by bash's
+// ulimit before the command starts, so they hold from the first
+// instruction.
+func commandArgv(command string, l Limits, cwd string, env map[string]string) ([]string, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("command is empty")
 	}
@@ -62,18 +65,69 @@ func commandArgv(command string, l Limits) ([]string, error) {
 	if base := filepath.Base(words[0]); base == "zsh" || strings.HasPrefix(base, "zsh-") {
 		return nil, errors.New("zsh is not supported: tend runs every command with bash")
 	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
+	bash, ok := lookPath("bash", "", os.Getenv("PATH"))
+	if !ok {
 		return nil, errors.New("bash is not installed; tend needs it to run commands")
 	}
 	pre := l.ulimits()
 	if pre == "" && !strings.ContainsAny(command, shellMeta) {
-		if path, err := exec.LookPath(words[0]); err == nil {
-			return append([]string{path}, words[1:]...), nil
+		path, set := env["PATH"]
+		if !set {
+			path = os.Getenv("PATH")
+		}
+		if found, ok := lookPath(words[0], cwd, path); ok {
+			return append([]string{found}, words[1:]...), nil
 		}
 		// Not found: let bash say so in its usual words, with exit 127.
 	}
 	return []string{bash, "-c", pre + command}, nil
+}
+
+// found remembers where lookPath found a name in a PATH, as bash's hash
+// table does: a search stats every directory before the one that has it,
+// and agents run the same few programs all day. It starts again past
+// foundMax names (PATH can be set per job).
+var (
+	found  sync.Map // PATH + "\x00" + name → path
+	nFound atomic.Int32
+)
+
+const foundMax = 1024
+
+// lookPath finds the program name as bash would run it: a name with a slash
+// is a path from cwd, any other is searched for in the directories of path.
+// What it found is used again while it is there and PATH is the same.
+func lookPath(name, cwd, path string) (string, bool) {
+	if strings.Contains(name, "/") {
+		if executable(filepath.Join(cwd, name)) {
+			return name, true // exec resolves it from the job's directory
+		}
+		return "", false
+	}
+	key := path + "\x00" + name
+	if p, ok := found.Load(key); ok && executable(p.(string)) {
+		return p.(string), true
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // bash would look in the job's directory: let it
+		}
+		if p := filepath.Join(dir, name); executable(p) {
+			if nFound.Add(1) > foundMax {
+				found.Clear()
+				nFound.Store(1)
+			}
+			found.Store(key, p)
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// executable reports whether path is a regular file this process may run.
+func executable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && unix.Access(path, unix.X_OK) == nil
 }
 
 // resolveCwd makes cwd absolute (relative to tend's own directory; ~ is

@@ -170,11 +170,11 @@ func (j *Job) hasLeftovers() bool {
 		return true
 	}
 	// With the engine a subreaper, every surviving descendant's chain of
-	// parents now ends at this process, so its direct children are where
-	// to look (the common case: nothing is left).
+	// parents now ends at this process, so the orphans it adopted are
+	// where to look (the common case: nothing is left).
 	reaper.Lock()
 	defer reaper.Unlock()
-	for _, pid := range children() {
+	for _, pid := range orphans() {
 		if isLeader(pid) {
 			continue
 		}

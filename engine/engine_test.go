@@ -54,6 +54,51 @@ func TestExecBasics(t *testing.T) {
 	}
 }
 
+// A command run without bash finds its program as bash would: in the
+// job's own PATH when it sets one, from the job's directory when the name
+// has a slash, and not where it was found before once it is gone.
+func TestProgramsFoundAsBashFindsThem(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	bin, work := t.TempDir(), t.TempDir()
+	script := func(dir, name, says string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\necho "+says+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mine := script(bin, "tend-test-prog", "from-path")
+	script(bin, "true", "not-the-system-true")
+	script(work, "tool", "from-cwd")
+	path := bin + ":" + os.Getenv("PATH")
+	for _, tc := range []struct {
+		cmd, cwd string
+		env      map[string]string
+		out      string
+		code     int
+	}{
+		{cmd: "tend-test-prog", env: map[string]string{"PATH": path}, out: "from-path\n"},
+		{cmd: "tend-test-prog", code: 127}, // not in tend's own PATH
+		{cmd: "true", env: map[string]string{"PATH": path}, out: "not-the-system-true\n"},
+		{cmd: "./tool", cwd: work, out: "from-cwd\n"},
+		{cmd: "./tool", code: 127}, // not in tend's directory's place
+	} {
+		r := execute(t, e, Spec{Command: tc.cmd, Cwd: tc.cwd, Env: tc.env}, 10*time.Second)
+		if r.code() != tc.code || r.stdout != tc.out {
+			t.Errorf("%q in %q with %v: exit %d, stdout %q; want %d, %q", tc.cmd, tc.cwd, tc.env, r.code(), r.stdout, tc.code, tc.out)
+		}
+	}
+	// Found once, then gone: the next run does not exec a path that is
+	// not there, it says the program is not found.
+	if err := os.Remove(mine); err != nil {
+		t.Fatal(err)
+	}
+	if r := execute(t, e, Spec{Command: "tend-test-prog", Env: map[string]string{"PATH": path}}, 10*time.Second); r.code() != 127 {
+		t.Errorf("after removing the program: exit %d, stdout %q, stderr %q; want 127", r.code(), r.stdout, r.stderr)
+	}
+}
+
 func TestExecRefusesBadInput(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t, Config{})

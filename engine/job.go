@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -580,10 +581,10 @@ func (e *Engine) Start(ctx context.Context, spec Spec) (*Job, error) {
 // have edited the command on the way (spec then holds the edit). It
 // returns the argv to run, the working directory and the gate's verdict.
 func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd string, v Verdict, err error) {
-	if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
+	if cwd, err = resolveCwd(spec.Cwd); err != nil {
 		return nil, "", v, err
 	}
-	if cwd, err = resolveCwd(spec.Cwd); err != nil {
+	if argv, err = commandArgv(spec.Command, spec.Limits, cwd, spec.Env); err != nil {
 		return nil, "", v, err
 	}
 	if err := checkStdin(*spec); err != nil {
@@ -605,7 +606,7 @@ func (e *Engine) admit(ctx context.Context, spec *Spec) (argv []string, cwd stri
 	}
 	if v.Command != "" && v.Command != spec.Command {
 		spec.Command = v.Command
-		if argv, err = commandArgv(spec.Command, spec.Limits); err != nil {
+		if argv, err = commandArgv(spec.Command, spec.Limits, cwd, spec.Env); err != nil {
 			return nil, "", v, fmt.Errorf("the edited command: %w", err)
 		}
 	}
@@ -970,7 +971,10 @@ func (j *Job) finish(waitErr error) {
 	}
 	j.e.mu.Unlock()
 	close(j.done)
-	if j.cg != nil && !j.cg.populated() {
+	// Whoever waits for the end (an exec's reply) runs before the
+	// bookkeeping below, not after it on this thread.
+	runtime.Gosched()
+	if j.cg != nil && (j.emptyAt.Load() != 0 || !j.cg.populated()) {
 		j.cg.remove()
 	}
 	j.e.publish(JobExited, j)

@@ -112,6 +112,24 @@ func withProcFile(path string, f func([]byte) error) error {
 	return f(b)
 }
 
+// orphans lists the children this process adopted as a subreaper, and the
+// children its main thread started. The kernel hands an orphan to the first
+// live thread of its reaper, the main thread (which a Go program never
+// ends), so one file says what children says of all threads, for adopted
+// processes: a tenth of the reads.
+func orphans() []int {
+	var pids []int
+	withProcFile("/proc/self/task/"+strconv.Itoa(os.Getpid())+"/children", func(b []byte) error {
+		for f := range bytes.FieldsSeq(b) {
+			if pid := atoi(f); pid > 0 {
+				pids = append(pids, pid)
+			}
+		}
+		return nil
+	})
+	return pids
+}
+
 // children lists the direct children of this process (all threads). With the
 // engine a subreaper, orphaned descendants of jobs show up here.
 func children() []int {

@@ -85,13 +85,15 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := req.(*mcp.CallToolRequest); ok {
 			c.Tool = r.Params.Name
 			c.Args = cut(string(r.Params.Arguments), maxArgs)
-			if ci := r.ClientInfo(); ci != nil && ci.Name != "" {
+			ci := r.ClientInfo() // decoded from the request each time: once here, for all
+			ctx = context.WithValue(ctx, clientKey{}, ci)
+			if ci != nil && ci.Name != "" {
 				c.Client = strings.TrimSpace(ci.Name + " " + ci.Version)
 			}
 			c.Agent = c.Client
 			if a.agent != nil {
 				name := c.Client
-				if ci := r.ClientInfo(); ci != nil && ci.Name != "" {
+				if ci != nil && ci.Name != "" {
 					name = ci.Name
 				}
 				c.Agent = a.agent(r.Session, name)
@@ -122,10 +124,22 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// structured is a result's structured content as plain JSON values, read
-// once for the summary and the marks; nil when there is none. An array is
-// only counted (an items value): the summary says how many, and a list of
-// 200 jobs is not decoded for that.
+// clientKey holds a tool call's client information in its context.
+type clientKey struct{}
+
+// clientInfo is the client that made the tool call req, as the Activity
+// middleware read it.
+func clientInfo(ctx context.Context, req *mcp.CallToolRequest) *mcp.Implementation {
+	if ci, ok := ctx.Value(clientKey{}).(*mcp.Implementation); ok {
+		return ci
+	}
+	return req.ClientInfo()
+}
+
+// structured is the fields of a result's structured content that the
+// summary and the marks read, as plain JSON values, read once for both;
+// nil when there is none. An array is only counted (an items value): the
+// summary says how many, and a list of 200 jobs is not decoded for that.
 func structured(r *mcp.CallToolResult) map[string]any {
 	if r == nil || r.StructuredContent == nil {
 		return nil
@@ -143,6 +157,9 @@ func structured(r *mcp.CallToolResult) map[string]any {
 	}
 	m := make(map[string]any, len(top))
 	for k, v := range top {
+		if !read[k] {
+			continue
+		}
 		var err error
 		if len(v) > 0 && v[0] == '[' {
 			m[k] = countItems(v)
@@ -368,6 +385,15 @@ var summaryKeys = []string{
 	"job_id", "session_id", "status", "semantic_status", "exit_code", "signal", "auto_backgrounded",
 	"timed_out", "matched", "matched_expect", "eof", "total", "count", "truncated", "already_closed", "message", "warning",
 }
+
+// read are the fields of a result that [summarize] and [outcome] read.
+var read = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range append(summaryKeys, "stdout", "stderr", "data", "output", "jobs", "matches", "approval") {
+		m[k] = true
+	}
+	return m
+}()
 
 // summarize makes a one-line summary of a tool result; m is its
 // structured content ([structured]).

@@ -188,7 +188,7 @@ func (s *Server) exec(ctx context.Context, req *mcp.CallToolRequest, in execInpu
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Description: in.Description,
-		Timeout: timeout, Origin: s.origin(req), PTY: in.PTY, Limits: in.Limits.engine(), MergeStderr: in.MergeStderr,
+		Timeout: timeout, Origin: s.origin(ctx, req), PTY: in.PTY, Limits: in.Limits.engine(), MergeStderr: in.MergeStderr,
 		Sandbox: mode,
 	}
 	if in.Stdin != nil {
@@ -341,7 +341,7 @@ func (s *Server) jobStart(ctx context.Context, req *mcp.CallToolRequest, in jobS
 	}
 	spec := engine.Spec{
 		Command: in.Command, Cwd: s.dir(req, in.Cwd), Env: in.Env, Name: in.Name, Description: in.Description,
-		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(req),
+		MergeStderr: in.MergeStderr, Timeout: timeout, Interactive: true, Origin: s.origin(ctx, req),
 		PTY: in.PTY, Cols: in.Cols, Rows: in.Rows, Limits: in.Limits.engine(), Sandbox: mode,
 	}
 	if q, err := s.askUser(req, &spec); q != nil || err != nil {

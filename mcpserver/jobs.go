@@ -311,7 +311,7 @@ func (s *Server) list(in manageInput) (*mcp.CallToolResult, manageOutput, error)
 // signal_<name> sends the signal of that name.
 var signalActions = []string{"signal_term", "signal_kill", "signal_int", "signal_hup", "signal_usr1", "signal_usr2"}
 
-func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageInput) (*mcp.CallToolResult, manageOutput, error) {
+func (s *Server) manage(ctx context.Context, req *mcp.CallToolRequest, in manageInput) (*mcp.CallToolResult, manageOutput, error) {
 	if in.Action == "list" {
 		return s.list(in)
 	}
@@ -328,7 +328,7 @@ func (s *Server) manage(_ context.Context, req *mcp.CallToolRequest, in manageIn
 	out := manageOutput{JobID: j.ID}
 	switch in.Action {
 	case "kill":
-		j.Kill("killed by " + s.origin(req).String())
+		j.Kill("killed by " + s.origin(ctx, req).String())
 	case "stdin":
 		n, err := j.Input([]byte(in.Data))
 		if n == 0 && err != nil {

@@ -93,7 +93,7 @@ func (s *Server) ptyOpen(ctx context.Context, req *mcp.CallToolRequest, in ptyOp
 	if err != nil {
 		return fail[ptyOpenOutput](err)
 	}
-	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: s.dir(req, in.Cwd), Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(req), Sandbox: mode})
+	sh, err := s.e.OpenShell(ctx, engine.ShellSpec{Cwd: s.dir(req, in.Cwd), Env: in.Env, Cols: in.Cols, Rows: in.Rows, Idle: idle, Origin: s.origin(ctx, req), Sandbox: mode})
 	if err != nil {
 		return fail[ptyOpenOutput](err)
 	}

@@ -109,9 +109,9 @@ func New(e Engine, opts Options) *Server {
 
 // origin says who is calling: the client's name and version from initialize
 // (or the request's metadata in the 2026-07-28 protocol), its session and tool.
-func (s *Server) origin(req *mcp.CallToolRequest) engine.Origin {
+func (s *Server) origin(ctx context.Context, req *mcp.CallToolRequest) engine.Origin {
 	o := engine.Origin{Client: "unknown client", Tool: req.Params.Name}
-	if ci := req.ClientInfo(); ci != nil && ci.Name != "" {
+	if ci := clientInfo(ctx, req); ci != nil && ci.Name != "" {
 		o.Client, o.Version = ci.Name, ci.Version
 	}
 	o.Session = s.sessionID(req.Session)

@@ -87,8 +87,8 @@ func (c *guardedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("marshaling message: %w", err)
 	}
-	_, err = c.lw.Write(append(b, '\n'))
-	return err
+	_, response := msg.(*jsonrpc.Response)
+	return c.lw.send(append(b, '\n'), response)
 }
 
 func (c *guardedConn) Close() error {
@@ -118,18 +118,18 @@ type lockedWriter struct {
 	inflight *inflight
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	n := len(p)
+// send writes the message p, a response or not.
+func (l *lockedWriter) send(p []byte, response bool) error {
 	p = l.ids.restore(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := l.w.Write(p); err != nil {
-		return 0, err
+		return err
 	}
-	if _, response := shape(p); response {
+	if response {
 		l.inflight.add(-1)
 	}
-	return n, nil
+	return nil
 }
 
 // AnswerLinger is how long a stream transport whose input ended waits for
@@ -176,46 +176,8 @@ func (f *inflight) drain(linger time.Duration) {
 	}
 }
 
-// shape says whether msg is a JSON-RPC request (a method and an id) or a
-// response (a result or an error). It reads the top-level keys only until
-// it knows, never the rest: a response's result (an exec's output) can be
-// a megabyte, and every message passes here.
-func shape(msg []byte) (request, response bool) {
-	d := json.NewDecoder(bytes.NewReader(msg))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return false, false
-	}
-	var id, method bool
-	for d.More() {
-		t, err := d.Token()
-		key, ok := t.(string)
-		if err != nil || !ok {
-			return false, false
-		}
-		switch key {
-		case "result", "error":
-			return false, true
-		case "method":
-			method = true
-		}
-		var v json.RawMessage
-		if d.Decode(&v) != nil {
-			return false, false
-		}
-		if key == "id" {
-			id = string(v) != "null"
-		}
-		if id && method {
-			return true, false
-		}
-	}
-	return false, false
-}
-
-func (l *lockedWriter) Close() error { return nil }
-
 // guard hands valid messages from r to the session and answers the rest.
-func guard(r io.Reader, to *guardedConn, w io.Writer, x *idSwap, pending *inflight) {
+func guard(r io.Reader, to *guardedConn, w *lockedWriter, x *idSwap, pending *inflight) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, MaxLine)
@@ -225,19 +187,14 @@ func guard(r io.Reader, to *guardedConn, w io.Writer, x *idSwap, pending *inflig
 				pending.add(1) // the reply counts itself answered
 				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
 			default:
-				if m, code, msg := check(line); code != 0 {
+				if m, request, code, msg := check(line, x); code != 0 {
 					pending.add(1) // the reply counts itself answered
 					reply(w, idOf(line), code, msg)
 				} else {
-					if request, _ := shape(line); request {
+					if request {
 						pending.add(1)
 					}
-					if swapped := x.swap(line); !bytes.Equal(swapped, line) {
-						if sm, derr := jsonrpc.DecodeMessage(swapped); derr == nil {
-							m = sm
-						}
-					}
-					if m != nil && !to.deliver(received{msg: m}) {
+					if !to.deliver(received{msg: m}) {
 						return
 					}
 				}
@@ -288,31 +245,27 @@ type idSwap struct {
 }
 
 // swap rewrites a request whose id the SDK would change, and a
-// cancellation that names such a request.
-func (x *idSwap) swap(line []byte) []byte {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			RequestID json.RawMessage `json:"requestId"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(line, &m) != nil {
-		return line
-	}
+// cancellation that names such a request; m is line's top level.
+func (x *idSwap) swap(line []byte, m top) []byte {
 	switch {
-	case m.Method != "" && len(m.ID) > 0 && !exactID(m.ID):
+	case m.method() != "" && len(m.ID) > 0 && !exactID(m.ID):
 		x.mu.Lock()
 		x.next++
 		ours := strconv.Quote(x.prefix + strconv.Itoa(x.next))
 		x.raw[ours] = m.ID
 		x.mu.Unlock()
 		return setField(line, "id", ours)
-	case m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0:
+	case m.method() == "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || len(p.RequestID) == 0 {
+			return line
+		}
 		x.mu.Lock()
 		defer x.mu.Unlock()
 		for ours, raw := range x.raw {
-			if bytes.Equal(raw, m.Params.RequestID) {
+			if bytes.Equal(raw, p.RequestID) {
 				var v map[string]json.RawMessage
 				if json.Unmarshal(line, &v) == nil {
 					return setField(line, "params", string(setField(v["params"], "requestId", ours)))
@@ -363,28 +316,48 @@ func setField(obj []byte, key, v string) []byte {
 	return b
 }
 
-// check decodes line, or says why the SDK would not accept it.
-func check(line []byte) (m jsonrpc.Message, code int64, msg string) {
-	if !json.Valid(line) {
-		return nil, -32700, "parse error: the line is not valid JSON"
+// check decodes line, its id swapped if need be, and says whether it is a
+// request (a method and an id); or it says why the SDK would not accept
+// it. It reads the line once for all of that, and the SDK's decoder once.
+func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64, msg string) {
+	var t top
+	if err := json.Unmarshal(line, &t); err != nil {
+		switch {
+		case !json.Valid(line):
+			return nil, false, -32700, "parse error: the line is not valid JSON"
+		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
+			return nil, false, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per line"
+		}
+		if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
+			err = derr // the SDK's words, as before the guard read it
+		}
+		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
-		return nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported: send one message per line"
+	if len(t.ID) > 0 && t.Method == nil && t.Result == nil && t.Error == nil {
+		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
 	}
-	m, err := jsonrpc.DecodeMessage(line)
+	m, err := jsonrpc.DecodeMessage(x.swap(line, t))
 	if err != nil {
-		return nil, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	var w struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
+	return m, t.Method != nil && len(t.ID) > 0 && string(t.ID) != "null", 0, ""
+}
+
+// top is the top level of a JSON-RPC message, read once per line for the
+// checks above and the id swap.
+type top struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (t top) method() string {
+	if t.Method == nil {
+		return ""
 	}
-	if json.Unmarshal(line, &w) == nil && len(w.ID) > 0 && w.Method == nil && w.Result == nil && w.Error == nil {
-		return nil, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
-	}
-	return m, 0, ""
+	return *t.Method
 }
 
 // idOf extracts the id of a malformed request, if it has a usable one. A
@@ -410,7 +383,7 @@ func idOf(line []byte) json.RawMessage {
 	return nil
 }
 
-func reply(w io.Writer, id json.RawMessage, code int64, msg string) {
+func reply(w *lockedWriter, id json.RawMessage, code int64, msg string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -425,5 +398,5 @@ func reply(w io.Writer, id json.RawMessage, code int64, msg string) {
 		Code    int64  `json:"code"`
 		Message string `json:"message"`
 	}{code, msg}})
-	w.Write(append(b, '\n'))
+	w.send(append(b, '\n'), true)
 }
