@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,8 @@ type Call struct {
 	Detail   string // what else is worth a look: the approval decision, the output's first lines
 	Duration time.Duration
 	Before   bool // recorded by an earlier run of tend (from the audit log)
+
+	born uint64 // the record's revision when this call was added
 }
 
 // Client is a connected MCP client session.
@@ -49,11 +52,16 @@ type Activity struct {
 	calls    []Call // by Seq, at most activityKeep
 	seq      uint64
 	rev      uint64
+	ends     []end                                   // the calls that ended, by revision: what Since finds changed before the tail
+	endsLost uint64                                  // the last revision dropped from ends
 	agent    func(*mcp.ServerSession, string) string // names a session's agent
 	session  func(*mcp.ServerSession) string         // a session's id, as jobs' origins have it
 	clients  map[*mcp.ServerSession]Client
 	watchers map[chan struct{}]struct{}
 }
+
+// end is a call's end: the revision it changed at.
+type end struct{ rev, seq uint64 }
 
 const (
 	activityKeep = 2000
@@ -283,7 +291,7 @@ func (a *Activity) add(c Call) uint64 {
 	defer a.mu.Unlock()
 	a.seq++
 	a.rev++
-	c.Seq, c.Rev = a.seq, a.rev
+	c.Seq, c.Rev, c.born = a.seq, a.rev, a.rev
 	if len(a.calls) == activityKeep { // drop the older half, but not a call still running: its end is still to come
 		kept := a.calls[:0]
 		for i, old := range a.calls {
@@ -309,6 +317,11 @@ func (a *Activity) update(seq uint64, change func(*Call)) {
 	change(&a.calls[i])
 	a.rev++
 	a.calls[i].Rev = a.rev
+	if len(a.ends) == activityKeep {
+		a.endsLost = a.ends[activityKeep/2-1].rev
+		a.ends = append(a.ends[:0], a.ends[activityKeep/2:]...)
+	}
+	a.ends = append(a.ends, end{a.rev, seq})
 	a.notifyLocked()
 }
 
@@ -324,7 +337,7 @@ func (a *Activity) Seed(calls []Call) {
 	for _, c := range calls {
 		a.seq++
 		a.rev++
-		c.Seq, c.Rev, c.Before, c.Running = a.seq, a.rev, true, false
+		c.Seq, c.Rev, c.born, c.Before, c.Running = a.seq, a.rev, a.rev, true, false
 		a.calls = append(a.calls, c)
 	}
 	a.notifyLocked()
@@ -359,8 +372,25 @@ func (a *Activity) Watch() (<-chan struct{}, func()) {
 func (a *Activity) Since(rev uint64) []Call {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	// The calls added since rev are the tail; before it, a call changed
+	// only when it ended, and ends says which did. Without a record of
+	// every end since rev (a follower far behind), look at them all.
+	tail := sort.Search(len(a.calls), func(i int) bool { return a.calls[i].born > rev })
+	if rev < a.endsLost {
+		tail = 0
+	}
+	var ended []int
+	for _, e := range a.ends[sort.Search(len(a.ends), func(i int) bool { return a.ends[i].rev > rev }):] {
+		if i := sort.Search(tail, func(i int) bool { return a.calls[i].Seq >= e.seq }); i < tail && a.calls[i].Seq == e.seq {
+			ended = append(ended, i)
+		}
+	}
+	slices.Sort(ended)
 	var out []Call
-	for _, c := range a.calls {
+	for _, i := range slices.Compact(ended) {
+		out = append(out, a.calls[i])
+	}
+	for _, c := range a.calls[tail:] {
 		if c.Rev > rev {
 			out = append(out, c)
 		}

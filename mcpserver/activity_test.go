@@ -2,8 +2,10 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +104,45 @@ func TestCountItems(t *testing.T) {
 		}
 		if got := countItems(json.RawMessage(raw)); got != want {
 			t.Errorf("countItems(%s) = %d, want %d", raw, got, want)
+		}
+	}
+}
+
+// Since finds what changed after a revision without looking at every call:
+// it must return exactly what a look at every call would, whatever the
+// order of starts and ends, across the drops of old calls and old ends.
+func TestActivitySinceMatchesAFullLook(t *testing.T) {
+	a := newActivity()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var running []uint64
+	var revs []uint64
+	for step := range 3 * activityKeep {
+		switch {
+		case len(running) > 0 && rng.IntN(2) == 0:
+			k := rng.IntN(len(running))
+			a.update(running[k], func(c *Call) { c.Running = false })
+			running = slices.Delete(running, k, k+1)
+		default:
+			running = append(running, a.add(Call{Running: true}))
+		}
+		a.mu.Lock()
+		revs = append(revs, a.rev)
+		a.mu.Unlock()
+		if step%7 != 0 {
+			continue
+		}
+		rev := revs[rng.IntN(len(revs))]
+		got := a.Since(rev)
+		a.mu.Lock()
+		var want []Call
+		for _, c := range a.calls {
+			if c.Rev > rev {
+				want = append(want, c)
+			}
+		}
+		a.mu.Unlock()
+		if !slices.EqualFunc(got, want, func(x, y Call) bool { return x.Seq == y.Seq && x.Rev == y.Rev }) {
+			t.Fatalf("step %d: Since(%d) gave %d calls, a full look %d", step, rev, len(got), len(want))
 		}
 	}
 }
