@@ -8,8 +8,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"os/signal"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"tend/internal/discovery"
 	"tend/mcpserver"
@@ -30,6 +33,7 @@ func mcpFlags(w io.Writer) (*flag.FlagSet, *common, *bool) {
 // there. Otherwise (or with -headless) it serves headless: the engine lives
 // as long as the agent's connection, and every job tree ends with it.
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stdin = pollable(stdin)
 	fs, c, headless := mcpFlags(stderr)
 	if code, ok := parse(fs, args, stdout); !ok {
 		return code
@@ -64,6 +68,28 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // bridgeToLive bridges stdio to the tend serving stateDir, if one is live, and
 // reports whether it did.
+// pollable returns stdin for reading through the runtime's poller when it
+// is a pipe or a socket: a blocking read holds its thread and the
+// scheduler's P, and the goroutine it just woke (the SDK's, with the
+// request) waits for another thread to take that P, tens of microseconds
+// a call. A pipe or socket is tend's alone; a terminal is shared with the
+// shell that started tend, which non-blocking mode would break, so it is
+// left as it is.
+func pollable(stdin io.Reader) io.Reader {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return stdin
+	}
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO && st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return stdin
+	}
+	if unix.SetNonblock(int(f.Fd()), true) != nil {
+		return stdin
+	}
+	return os.NewFile(f.Fd(), f.Name())
+}
+
 func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout io.Writer, logger *slog.Logger) bool {
 	d, conn, err := discovery.FindLive(stateDir)
 	if err != nil {
