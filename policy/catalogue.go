@@ -150,7 +150,7 @@ func init() {
 		{cmake, []string{"cmake"}},
 		{ln, []string{"ln"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
-		{unzip, []string{"unzip", "7z"}},
+		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},
 		{patch, []string{"patch"}},
 		{launchctl, []string{"launchctl"}},

@@ -741,14 +741,99 @@ func lnNew(iv *inv) {
 	}
 }
 
-// extractInto flags unpacking an archive over a directory outside the
-// working directory (tar -x -C dir, unzip -d dir).
+// extractInto flags unpacking an archive into a directory outside the
+// working directory (tar -x -C dir, unzip -d dir, 7z x -odir), over the
+// files there, unless the extractor is told to keep them (tar -k, unzip
+// -n). What it writes lies inside dir: into a temporary directory, or the
+// working directory itself, it is ordinary work.
 func (iv *inv) extractInto(dir arg) {
 	t := iv.c.resolve(iv.sc, dir)
-	if why := iv.c.danger(t); why != "" && !iv.sc.remote && !iv.c.tempVar(dir.src) {
+	if iv.downloaded() { // curl … | tar xz -C /tmp && /tmp/agent/run: what runs from there is judged as downloaded
+		iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
+	}
+	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() || t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
+		return
+	}
+	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
 	}
 }
+
+// downloaded reports whether the archive an extractor unpacks is a
+// download: on its stdin, or a file this command downloaded.
+func (iv *inv) downloaded() bool {
+	if iv.in.kind == srcDownload {
+		return true
+	}
+	for _, a := range iv.rest(1) {
+		if a.ok && !strings.HasPrefix(a.s, "-") {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extractHere judges unpacking with no directory given: into the working
+// directory the shell is in, which cd may have taken elsewhere (cd ~ &&
+// tar xf b.tgz). Only an extractor that writes over what is there does
+// harm; one that asks first, or is told to keep what is there, does not.
+func (iv *inv) extractHere() {
+	here := arg{s: iv.sc.cwd, ok: true, src: placeholders.Replace(iv.sc.cwd)}
+	switch {
+	case iv.sc.cwd == "":
+	case iv.overwritesOld():
+		iv.extractInto(here)
+	case iv.downloaded():
+		iv.c.wrote(iv.sc, here, source{kind: srcDownload}, false)
+	}
+}
+
+// keepsOld reports whether an extractor is told never to write over a
+// file that is there: tar -k (--keep-old-files, --skip-old-files), unzip
+// -n, 7z -aos (or -aou, -aot: it renames), unrar -o-, pax -k.
+func (iv *inv) keepsOld() bool {
+	args := iv.rest(1)
+	flags, _ := opts(args)
+	switch iv.name {
+	case "tar", "bsdtar", "gtar":
+		return hasFlag(flags, "k", "--keep-old-files", "--skip-old-files")
+	case "unzip", "pax":
+		return hasFlag(flags, "n", "")
+	case "unrar", "rar":
+		return hasWord(args, "-o-")
+	}
+	if sevenZip[iv.name] {
+		return hasWord(args, "-aos", "-aou", "-aot")
+	}
+	return false
+}
+
+// overwritesOld reports whether an extractor writes over the files that
+// are there without asking: tar, cpio, pax, ditto by default; unzip -o,
+// 7z -aoa or -y, unrar -o+ or -y, unar -f, unsquashfs -f when told to.
+func (iv *inv) overwritesOld() bool {
+	if iv.keepsOld() {
+		return false
+	}
+	args := iv.rest(1)
+	flags, _ := opts(args)
+	switch iv.name {
+	case "tar", "bsdtar", "gtar", "cpio", "pax", "ditto":
+		return true
+	case "unzip":
+		return hasFlag(flags, "o", "")
+	case "unrar", "rar":
+		return hasWord(args, "-o+", "-y")
+	case "unar", "unsquashfs":
+		return hasWord(args, "-f", "-force-overwrite", "-force")
+	}
+	return sevenZip[iv.name] && hasWord(args, "-aoa", "-y")
+}
+
+// sevenZip are the names 7-Zip goes by.
+var sevenZip = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true}
 
 // packsSecrets records that an archiver writes a file holding a tree of
 // secrets (tar czf /tmp/b.tgz ., zip -r /tmp/b.zip ~), so that sending
@@ -782,14 +867,24 @@ func tar(iv *inv) {
 	if !extract {
 		return
 	}
+	if hasFlag(args, "P", "--absolute-names") && !iv.sc.remote {
+		iv.flag(Destructive, iv.name+" -P unpacks members at the absolute paths the archive names, anywhere on the machine")
+		return
+	}
+	into := false
 	for i, a := range args {
 		switch {
 		case !a.ok:
 		case (a.s == "-C" || a.s == "--directory") && i+1 < len(args):
 			iv.extractInto(args[i+1])
+			into = true
 		case strings.HasPrefix(a.s, "--directory="):
 			iv.extractInto(arg{s: strings.TrimPrefix(a.s, "--directory="), ok: true, src: a.s})
+			into = true
 		}
+	}
+	if !into && !hasFlag(args, "O", "--to-stdout", "--to-command") {
+		iv.extractHere()
 	}
 }
 
@@ -851,15 +946,81 @@ func windowsPackages(iv *inv) {
 	}
 }
 
-// unzip -d dir unpacks there.
-func unzip(iv *inv) {
+// extractor judges the unpackers other than tar by where they unpack:
+// unzip -d dir, 7z x -odir, unrar x arc dir/, unar -o dir, cpio -i -D dir,
+// pax -r, ditto's destination, unsquashfs -d dir, else the working
+// directory. Listing, testing or printing members writes nothing.
+func extractor(iv *inv) {
 	iv.flag(Write, "")
+	iv.packsSecrets()
 	args := iv.rest(1)
-	for i, a := range args {
-		if a.ok && a.s == "-d" && i+1 < len(args) {
-			iv.extractInto(args[i+1])
+	flags, ops := opts(args)
+	verb := at(strs0(ops), 0)
+	var dir *arg
+	valueOf := func(names ...string) {
+		for i, a := range args {
+			for _, n := range names {
+				switch {
+				case !a.ok:
+				case a.s == n && i+1 < len(args):
+					dir = &args[i+1]
+				case strings.HasPrefix(n, "--") && strings.HasPrefix(a.s, n+"="):
+					dir = &arg{s: strings.TrimPrefix(a.s, n+"="), ok: true, src: a.src}
+				}
+			}
 		}
 	}
+	switch {
+	case iv.name == "unzip":
+		if hasFlag(flags, "lptvcZz", "") {
+			return // lists, tests or prints members
+		}
+		valueOf("-d")
+	case sevenZip[iv.name]:
+		if verb != "x" && verb != "e" {
+			return
+		}
+		for _, a := range flags {
+			if d, ok := strings.CutPrefix(a.s, "-o"); ok && a.ok && d != "" {
+				dir = &arg{s: d, ok: true, src: strings.TrimPrefix(a.src, "-o")}
+			}
+		}
+	case iv.name == "unrar":
+		if verb != "x" && verb != "e" {
+			return
+		}
+		if n := len(ops); n > 2 && ops[n-1].ok && strings.HasSuffix(ops[n-1].s, "/") {
+			dir = &ops[n-1]
+		}
+	case iv.name == "unar":
+		valueOf("-o", "-output-directory", "--output-directory")
+	case iv.name == "cpio":
+		if !hasFlag(flags, "i", "--extract") || hasFlag(flags, "t", "--list") {
+			return
+		}
+		valueOf("-D", "--directory")
+	case iv.name == "pax":
+		if !hasFlag(flags, "r", "") {
+			return
+		}
+	case iv.name == "ditto":
+		if n := len(ops); n >= 2 {
+			dir = &ops[n-1] // ditto [-x] SRC DST: copies or unpacks over DST
+		}
+	case iv.name == "unsquashfs":
+		if hasFlag(flags, "lsi", "-ls", "-stat", "-info") {
+			return
+		}
+		valueOf("-d", "-dest")
+		if dir == nil {
+			return // a new squashfs-root here
+		}
+	}
+	if dir != nil {
+		iv.extractInto(*dir)
+		return
+	}
+	iv.extractHere()
 }
 
 // inPlace flags editing files outside the working directory in place
