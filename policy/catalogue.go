@@ -153,6 +153,7 @@ func init() {
 		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},
 		{patch, []string{"patch"}},
+		{rewritesInPlace, append([]string{"magick"}, rewriterNames()...)},
 		{launchctl, []string{"launchctl"}},
 		{windowsPackages, []string{"choco", "winget", "scoop"}},
 		{systemctl, []string{"systemctl"}},

@@ -1031,8 +1031,17 @@ func (iv *inv) inPlace(files []arg) {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, f)
+		if !t.children && (t.path == iv.c.project && iv.c.trustedProject() || iv.c.isTempRoot(t.path)) {
+			continue // black .: the files in it
+		}
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
-			iv.flag(Destructive, phrase(iv.name+" -i edits a file in place", why)+": "+iv.c.show(t))
+			what := iv.name + " -i edits a file in place"
+			if rw, ok := rewriters[iv.name]; ok && rw.renames {
+				what = iv.name + " renames files"
+			} else if ok || iv.name == "magick" {
+				what = iv.name + " rewrites a file in place, keeping no copy,"
+			}
+			iv.flag(Destructive, phrase(what, why)+": "+iv.c.show(t))
 		}
 	}
 }
