@@ -454,16 +454,9 @@ func unknownTool(iv *inv) {
 	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
 		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
 	}
-	if runners[iv.name] && len(args) > 0 && args[0].ok && (args[0].s == "exec" || args[0].s == "x" || args[0].s == "dlx") {
-		i := 1
-		for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" {
-			i++
-		}
-		if i < len(args) && args[i].ok && args[i].s == "--" {
-			i++
-		}
-		if i < len(args) {
-			iv.exec(args[i:]) // npm exec -- rimraf …: the package's command
+	if runsGiven(iv) { // npm exec -- rimraf …, poetry run cmd, conda run -n x cmd: the command it runs
+		if why := fetchesCode(iv.name, strs0(args)); why != "" {
+			iv.flag(Destructive, why)
 		}
 		return
 	}
@@ -522,14 +515,7 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
-	if iv.name == "make" && iv.in.kind == srcText && (contains(strs0(args), "/dev/stdin") || contains(strs0(args), "-")) {
-		for line := range strings.SplitSeq(iv.in.text, "\n") { // a Makefile on stdin: its recipes are shell
-			if code, ok := strings.CutPrefix(line, "\t"); ok {
-				code = strings.NewReplacer("$(HOME)", "$HOME", "$$", "$").Replace(code)
-				iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
-			}
-		}
-	}
+	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').

@@ -553,6 +553,10 @@ func vcsDiscard(iv *inv) {
 // cleaning its caches of everything) deletes what lives outside the
 // project.
 func condaEnv(iv *inv) {
+	if runsGiven(iv) { // conda run -n x cmd
+		iv.flag(Write, "")
+		return
+	}
 	args := iv.rest(1)
 	pos := positionals(args, "-n", "--name", "-p", "--prefix", "-c", "--channel", "--file")
 	switch v := at(pos, 0); {
