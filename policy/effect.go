@@ -108,6 +108,10 @@ func verbEffect(iv *inv) bool {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
 	n, overwrites, forced := 0, false, false
+	if why := downAgainstLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -210,6 +214,10 @@ func verbEffect(iv *inv) bool {
 		if ok && strings.Contains(opt, "cache") {
 			continue // --reset-cache, --clear-cache: a cache, not what the tool manages
 		}
+		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") { // prisma db push --accept-data-loss
+			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" "+s+" applies schema changes even where they drop columns or tables, and their data")
+			return true
+		}
 		if ok {
 			opt, _, _ = strings.Cut(opt, "=")
 			first, _, _ := strings.Cut(opt, "-")
@@ -283,6 +291,58 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// downVerbs undo migrations or remake a database: what the tables held
+// is gone.
+var downVerbs = map[string]bool{
+	"down": true, "rollback": true, "reset": true, "drop": true, "fresh": true, "undo": true, "revert": true,
+	"downgrade": true, "wipe": true, "clean": true, "purge": true,
+}
+
+// migrationWords name a database's schema and its migrations.
+var migrationWords = map[string]bool{"migrate": true, "migration": true, "migrations": true, "migrator": true, "db": true, "database": true, "schema": true, "flyway": true, "liquibase": true, "goose": true, "dbmate": true}
+
+// liveMarker is a word that points a command at production: a variable
+// named for it ($PROD_DATABASE_URL), an environment or host named so.
+var liveMarker = lazyRE(`\$\{?[A-Z0-9_]*(?:PROD|PRODUCTION|LIVE)[A-Z0-9_]*|(?i)^(?:prod|production|live)$|(?i)[/@.=:-](?:prod|production|live)(?:[./:_-]|$)`)
+
+// downAgainstLive says why a project's own command (go run ./cmd/migrate,
+// npm run db:rollback) undoes migrations or remakes a database that its
+// words or environment say is production's; "" if it does not. Against a
+// local database that is ordinary work; a migration tool run directly is
+// judged by its verb wherever it points (goose down).
+func downAgainstLive(iv *inv, args []arg) string {
+	if !projectTools[iv.name] {
+		return ""
+	}
+	migration, down, live := false, "", ""
+	for _, a := range args {
+		if m := liveMarker.FindString(a.src); m != "" && live == "" {
+			live = a.shown()
+		}
+		if !a.ok {
+			continue
+		}
+		for _, w := range words(strings.TrimLeft(a.s, "-")) {
+			migration = migration || migrationWords[w]
+			if downVerbs[w] && down == "" && !strings.HasPrefix(a.s, "-") {
+				down = a.s
+			}
+		}
+		if a.s == "-all" || a.s == "--all" {
+			down += " " + a.s
+		}
+	}
+	for _, e := range iv.env {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL")) || liveMarker.MatchString(e.src)) {
+			live = e.src
+		}
+	}
+	if !migration || down == "" || live == "" || strings.HasPrefix(down, " ") {
+		return ""
+	}
+	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
 }
 
 // accessNouns name who owns or may change a package, repository or
@@ -1966,7 +2026,7 @@ func fetchesCode(name string, w []string) string {
 		switch {
 		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx" || name == "uvx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
 			return name + " installs code from a repository: " + s
-		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") &&
+		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") && !strings.Contains(s, "://") &&
 			!strings.HasPrefix(s, "golang.org/x/") && !strings.HasPrefix(s, "google.golang.org/"): // the Go project's own tools are vetted
 			return "go " + at(w, 0) + " of a module fetched from the network: " + s
 		}
