@@ -31,7 +31,7 @@ var destroyVerbs = map[string]bool{
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
-	"gc": true,
+	"gc": true, "cancel": true, "void": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -182,6 +182,10 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes what it manages or makes it public")
 			return true
 		}
+		if exposes.MatchString(a.s) || publicACL(args, a.s) {
+			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" makes what it changes visible to anyone")
+			return true
+		}
 		s := a.s
 		if why := codeDanger(s); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
@@ -291,6 +295,22 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// exposes is a field or setting of a request that makes what it changes
+// visible to anyone: visibility=public, private=false, "private": false,
+// a grant to allUsers, a public ACL on a bucket, a public-access block
+// turned off.
+var exposes = lazyRE(`(?i)^(?:-[fF])?"?(?:visibility"?\s*[=:]\s*"?public|private"?\s*[=:]\s*"?false|is_?public"?\s*[=:]\s*"?true)\b|"(?:visibility|private|public)"\s*:\s*(?:"public"|false|true)|\ballUsers\b|\ballAuthenticatedUsers\b|Block\w*Public\w*"?\s*[=:]\s*"?false`)
+
+// publicACL reports whether w is a public ACL given to a verb that sets
+// the ACL of what is there (put-bucket-acl, put-object-acl); an upload
+// with one (s3 cp --acl public-read) publishes what it uploads.
+func publicACL(args []arg, w string) bool {
+	if v := strings.TrimPrefix(w, "--acl="); v != "public-read" && v != "public-read-write" {
+		return false
+	}
+	return slices.ContainsFunc(args, func(a arg) bool { return a.ok && strings.HasPrefix(a.s, "put-") && strings.HasSuffix(a.s, "-acl") })
 }
 
 // downVerbs undo migrations or remake a database: what the tables held
@@ -734,7 +754,65 @@ func publishes(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" publishes to a registry, where others fetch it and it cannot be taken back")
 		return true
 	}
+	if what := writesRegistry(iv.name, w); what != "" {
+		iv.flag(Destructive, iv.name+" "+what+" writes a tag or image in a remote registry: whoever pulls it gets what it now names, and what it named before is replaced or gone")
+		return true
+	}
 	return false
+}
+
+// writesRegistry is the verb by which a container tool writes a tag or
+// an image into a registry, or deletes one (docker buildx imagetools
+// create -t, buildx build --push, crane copy, skopeo copy … docker://,
+// oras push, regctl image copy), or "".
+func writesRegistry(name string, w []string) string {
+	has := func(s string) bool { return contains(w, s) }
+	dry := has("--dry-run") || has("--dryrun")
+	switch name {
+	case "docker", "podman", "nerdctl":
+		switch {
+		case has("imagetools") && has("create") && !dry:
+			return "buildx imagetools create"
+		case (has("build") || has("bake")) && (has("--push") || slices.ContainsFunc(w, func(s string) bool {
+			return strings.Contains(s, "type=registry") || s == "--output=type=image,push=true"
+		})):
+			return "build --push"
+		case has("manifest") && (has("push") || has("rm")):
+			return "manifest push"
+		}
+	case "buildah":
+		if at(w, 0) == "push" || has("manifest") && has("push") {
+			return "push"
+		}
+	case "crane", "gcrane":
+		switch v := at(w, 0); v {
+		case "copy", "cp", "tag", "push", "append", "delete", "mutate", "rebase", "flatten":
+			return v
+		case "index":
+			return "index " + at(w, 1)
+		}
+	case "skopeo":
+		switch v := at(w, 0); {
+		case v == "delete":
+			return v
+		case (v == "copy" || v == "sync") && slices.ContainsFunc(w[1:], func(s string) bool { return strings.HasPrefix(s, "docker://") }) && w[len(w)-1] != "" && strings.HasPrefix(w[len(w)-1], "docker://") || v == "sync" && has("docker"):
+			return v
+		}
+	case "regctl":
+		if v := at(w, 1); (at(w, 0) == "image" || at(w, 0) == "tag" || at(w, 0) == "manifest" || at(w, 0) == "index") && (v == "copy" || v == "delete" || v == "rm" || v == "put" || v == "mod" || v == "create" || v == "add") {
+			return at(w, 0) + " " + v
+		}
+	case "oras":
+		switch v := at(w, 0); v {
+		case "push", "copy", "cp", "tag", "attach":
+			return v
+		case "manifest":
+			if m := at(w, 1); m == "push" || m == "delete" {
+				return "manifest " + m
+			}
+		}
+	}
+	return ""
 }
 
 // renames records that a program is copied or linked under a new name
