@@ -1655,6 +1655,14 @@ func readsSecret(iv *inv, scanWords bool) {
 	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
 		return
 	}
+	if tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1)); strings.HasSuffix(tree, secretTree) {
+		to := archiveTo(iv.name, iv.rest(1))
+		if to == "-" {
+			to = "its output"
+		}
+		iv.flag(Destructive, iv.name+" makes "+tree+": "+to) // where the archive goes is judged as that tree (packsSecrets)
+		return
+	}
 	why := ""
 	if verbs, ok := credStores[iv.name]; ok {
 		for _, a := range iv.rest(1) {

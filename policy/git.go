@@ -155,6 +155,10 @@ func git(iv *inv) {
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
 				break
 			}
+			if op.ok && has("f", "--force") && privateKeyName(path.Base(op.s)) {
+				destroy("git add --force stages a key file even where the ignore rules keep it out, for every clone of the repository: " + op.s)
+				break
+			}
 		}
 	case "reset":
 		if has("", "--hard", "--merge") {
@@ -426,4 +430,15 @@ func first(ops []arg) string {
 		return ""
 	}
 	return ops[0].s
+}
+
+// privateKeyName reports whether a file's name marks it as a private key
+// or a key store: *.key, *.pem, *.p12, *.pfx, *.jks, *.keystore, id_*.
+func privateKeyName(base string) bool {
+	for _, ext := range []string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".gpg", ".asc"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub")
 }
