@@ -195,6 +195,7 @@ func init() {
 		{source_, []string{"source", "."}},
 		{trap, []string{"trap"}},
 		{alias, []string{"alias"}},
+		{unset, []string{"unset"}},
 		{ssh, []string{"ssh"}},
 		{sshKeygen, []string{"ssh-keygen"}},
 		{editor, []string{"vi", "vim", "nvim", "ex", "view", "emacs", "nano", "pico", "joe", "micro"}},

@@ -1177,6 +1177,9 @@ func signals(iv *inv) {
 	iv.flag(Write, "")
 	switch iv.name {
 	case "pkill", "killall", "killall5", "skill", "slay":
+		if iv.name == "pkill" && ownChildren(iv.rest(1)) {
+			return // pkill -P $$: only this shell's children
+		}
 		iv.flag(Destructive, iv.name+" signals processes tend did not start")
 		return
 	case "fuser":
@@ -1214,10 +1217,48 @@ func signals(iv *inv) {
 	}
 }
 
+// ownChildren reports whether pkill is limited to the children of this
+// shell (-P $$, --parent $$): the processes the command itself started.
+func ownChildren(args []arg) bool {
+	for i, a := range args {
+		switch {
+		case a.ok && (a.s == "-P" || a.s == "--parent") && i+1 < len(args):
+			return thisShell(args[i+1].src)
+		case a.ok && strings.HasPrefix(a.s, "--parent="):
+			return false
+		case !a.ok && (strings.HasPrefix(a.src, "-P") || strings.HasPrefix(a.src, "--parent=")):
+			return thisShell(strings.TrimPrefix(strings.TrimPrefix(a.src, "-P"), "--parent="))
+		}
+	}
+	return false
+}
+
+// thisShell reports whether a word is the pid of the shell running the
+// command: $$, $BASHPID.
+func thisShell(word string) bool {
+	switch strings.Trim(word, `"`) {
+	case "$$", "${$}", "$BASHPID", "${BASHPID}":
+		return true
+	}
+	return false
+}
+
+// ownPids is what a pipeline stage prints when it lists the pids of this
+// shell's own jobs or children (jobs -p, pgrep -P $$): xargs kill given
+// them signals only what the command started.
+const ownPids = "<pids of this command's own jobs>"
+
 // ownPid reports whether word is $! or a variable the script set from $!.
 func ownPid(src, word string) bool {
-	if word == "$!" || word == `"$!"` || jobsPids.MatchString(word) {
+	if word == "$!" || word == `"$!"` || word == ownPids || jobsPids.MatchString(word) {
 		return true
+	}
+	if m := pidArray.FindStringSubmatch(word); m != nil { // pids+=($!); kill "${pids[@]}"
+		for _, f := range []string{m[1] + "+=($!)", m[1] + `+=("$!")`, m[1] + "=($!)", m[1] + `=("$!")`, m[1] + "[$i]=$!"} {
+			if strings.Contains(src, f) {
+				return true
+			}
+		}
 	}
 	if m := pidFile.FindStringSubmatch(word); m != nil { // echo $! > /tmp/x.pid; …; kill "$(cat /tmp/x.pid)"
 		for _, w := range []string{"$! > ", "$! >", `"$!" > `, "$! >| "} {
@@ -1248,6 +1289,9 @@ func coproc(src, name string) bool {
 	}
 	return false
 }
+
+// pidArray is every element of an array: "${pids[@]}", ${pids[*]}.
+var pidArray = lazyRE(`^"?\$\{(\w+)\[[@*]\]\}"?$`)
 
 // jobsPids is the shell's own background jobs: $(jobs -p).
 var jobsPids = lazyRE(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
@@ -1796,7 +1840,7 @@ func shapeOnly(iv *inv) bool {
 // without an output format that prints the data.
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
-	if (contains(args, "list") || contains(args, "ls")) && iv.name != "dotnet" { // dotnet user-secrets list prints values
+	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
 		return true
 	}
 	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {

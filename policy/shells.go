@@ -308,3 +308,9 @@ func bindPositional(code arg, params []arg) arg {
 	}
 	return arg{s: b.String(), ok: true, src: code.src}
 }
+
+// unset removes the shell's own variables or functions: it prints
+// nothing, and the commands after it see less, not more.
+func unset(iv *inv) {
+	iv.flag(Write, "")
+}

@@ -131,6 +131,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	switch {
+	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
+		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):

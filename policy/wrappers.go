@@ -219,6 +219,9 @@ func xargs(iv *inv) {
 	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
 		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true), iv.in.pattern)
 	}
+	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
+		item = arg{src: ownPids, item: true}
+	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
