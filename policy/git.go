@@ -200,7 +200,7 @@ func git(iv *inv) {
 	case "worktree":
 		switch first(operands) {
 		case "remove":
-			if has("f", "--force") {
+			if has("f", "--force") && !(len(operands) == 2 && iv.addedWorktree(operands[1].src)) {
 				destroy("git worktree remove --force deletes a worktree with changes")
 			}
 		case "list":
@@ -253,6 +253,17 @@ func git(iv *inv) {
 			iv.shell(joinRest(operands[1:]), iv.sc)
 		}
 	}
+}
+
+// addedWorktree reports whether this command added the worktree at dir
+// before removing it, under a name holding the shell's pid (git worktree
+// add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$): its
+// changes are the run's own.
+func (iv *inv) addedWorktree(dir string) bool {
+	src := iv.c.whole
+	rm := strings.Index(src, "worktree remove")
+	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
+	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
 }
 
 // stashedFirst reports whether this command stashed the uncommitted
