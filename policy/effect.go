@@ -1715,7 +1715,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -1803,6 +1803,47 @@ func readsSecret(iv *inv, scanWords bool) {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }
+
+// keyNamesOnly reports whether a reader of an environment file prints
+// only the names before the = of its KEY=value lines, never a value:
+// grep -o of a pattern anchored at the line's start that matches only
+// name characters (grep -oE '^[A-Z_]+' .env), cut -d= -f1.
+func keyNamesOnly(name string, args []arg) bool {
+	flags, ops := opts(args)
+	switch name {
+	case "grep", "egrep", "rg":
+		if !hasFlag(flags, "o", "--only-matching") || len(ops) < 2 || !ops[0].ok {
+			return false
+		}
+		return keyPattern.MatchString(ops[0].s)
+	case "cut":
+		d, f := "", ""
+		for i, a := range args {
+			switch {
+			case !a.ok:
+			case (a.s == "-d" || a.s == "-f") && i+1 < len(args):
+				if a.s == "-d" {
+					d = args[i+1].s
+				} else {
+					f = args[i+1].s
+				}
+			case strings.HasPrefix(a.s, "-d") || strings.HasPrefix(a.s, "--delimiter="):
+				d = strings.TrimPrefix(strings.TrimPrefix(a.s, "--delimiter="), "-d")
+			case strings.HasPrefix(a.s, "-f") || strings.HasPrefix(a.s, "--fields="):
+				f = strings.TrimPrefix(strings.TrimPrefix(a.s, "--fields="), "-f")
+			}
+		}
+		return d == "=" && f == "1"
+	}
+	return false
+}
+
+// keyPattern is a regular expression that matches from a line's start
+// only the characters of a variable's name: ^[A-Z_]+, ^[A-Za-z0-9_]*,
+// ^\w+ — it cannot reach past the = into the value. ([^=]+ is not one:
+// the continuation line of a value spread over lines, a PEM key's, has
+// no = and would print whole.)
+var keyPattern = lazyRE(`^\^(?:export )?(?:\[[A-Za-z0-9_-]+\]|\\w|[A-Za-z0-9_]|[+*?]|\\\+|\{\d*,?\d*\})+=?$`)
 
 // editsInPlace reports whether a command writes its edits into the files
 // it reads and prints nothing of them: sed -i, perl -pi.
