@@ -182,7 +182,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes what it manages or makes it public")
 			return true
 		}
-		if exposes.MatchString(a.s) || publicACL(args, a.s) {
+		if (strings.Contains(a.s, "ublic") || strings.Contains(a.s, "rivate") || strings.Contains(a.s, "Users")) && (exposes.MatchString(a.s) || publicACL(args, a.s)) {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" makes what it changes visible to anyone")
 			return true
 		}
@@ -333,8 +333,15 @@ var liveMarker = lazyRE(`\$\{?[A-Z0-9_]*(?:PROD|PRODUCTION|LIVE)[A-Z0-9_]*|(?i)^
 // local database that is ordinary work; a migration tool run directly is
 // judged by its verb wherever it points (goose down).
 func downAgainstLive(iv *inv, args []arg) string {
-	if !projectTools[iv.name] {
-		return ""
+	if !projectTools[iv.name] || !slices.ContainsFunc(args, func(a arg) bool {
+		for v := range downVerbs {
+			if strings.Contains(a.s, v) {
+				return true
+			}
+		}
+		return false
+	}) {
+		return "" // no word says it undoes anything (the cheap look first: this runs for every project tool)
 	}
 	migration, down, live := false, "", ""
 	for _, a := range args {

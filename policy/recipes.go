@@ -92,7 +92,7 @@ func runsRecipes(iv *inv) {
 			}
 		}
 	}
-	if !named && dir.cwd != "" {
+	if !named && dir.cwd != "" && iv.c.written != nil {
 		for _, f := range tr.defaults {
 			if src, ok := iv.c.written[path.Join(dir.cwd, f)]; ok && src.kind == srcText {
 				texts = append(texts, src.text)
