@@ -131,6 +131,10 @@ type scope struct {
 	piped  bool              // its output goes into a pipe or a file, not to the agent
 	stage  int               // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
 	vars   *varTable         // the script's variables whose value is certain (vars.go)
+	// scratch: it runs in a container this command started with nothing
+	// of the host's mounted, so the servers in it hold only what the
+	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).
+	scratch bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

@@ -227,6 +227,10 @@ var redisFlush = lazyRE(`(?i)\bFLUSH(ALL|DB)\b`)
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
 	iv.flag(Write, "")
+	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") {
+		iv.judged = true
+		return // the server in a bare container this command started
+	}
 	for _, a := range iv.rest(1) {
 		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {
 			iv.flag(Destructive, "redis-cli "+strings.ToUpper(a.s)+" deletes every key")

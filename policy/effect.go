@@ -31,7 +31,7 @@ var destroyVerbs = map[string]bool{
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
-	"gc": true,
+	"gc": true, "cancel": true, "void": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -108,6 +108,10 @@ func verbEffect(iv *inv) bool {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
 	n, overwrites, forced := 0, false, false
+	if why := downAgainstLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -178,6 +182,10 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" removes what it manages or makes it public")
 			return true
 		}
+		if (strings.Contains(a.s, "ublic") || strings.Contains(a.s, "rivate") || strings.Contains(a.s, "Users")) && (exposes.MatchString(a.s) || publicACL(args, a.s)) {
+			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" makes what it changes visible to anyone")
+			return true
+		}
 		s := a.s
 		if why := codeDanger(s); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
@@ -209,6 +217,10 @@ func verbEffect(iv *inv) bool {
 		}
 		if ok && strings.Contains(opt, "cache") {
 			continue // --reset-cache, --clear-cache: a cache, not what the tool manages
+		}
+		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") { // prisma db push --accept-data-loss
+			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" "+s+" applies schema changes even where they drop columns or tables, and their data")
+			return true
 		}
 		if ok {
 			opt, _, _ = strings.Cut(opt, "=")
@@ -283,6 +295,81 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// exposes is a field or setting of a request that makes what it changes
+// visible to anyone: visibility=public, private=false, "private": false,
+// a grant to allUsers, a public ACL on a bucket, a public-access block
+// turned off.
+var exposes = lazyRE(`(?i)^(?:-[fF])?"?(?:visibility"?\s*[=:]\s*"?public|private"?\s*[=:]\s*"?false|is_?public"?\s*[=:]\s*"?true)\b|"(?:visibility|private|public)"\s*:\s*(?:"public"|false|true)|\ballUsers\b|\ballAuthenticatedUsers\b|Block\w*Public\w*"?\s*[=:]\s*"?false`)
+
+// publicACL reports whether w is a public ACL given to a verb that sets
+// the ACL of what is there (put-bucket-acl, put-object-acl); an upload
+// with one (s3 cp --acl public-read) publishes what it uploads.
+func publicACL(args []arg, w string) bool {
+	if v := strings.TrimPrefix(w, "--acl="); v != "public-read" && v != "public-read-write" {
+		return false
+	}
+	return slices.ContainsFunc(args, func(a arg) bool { return a.ok && strings.HasPrefix(a.s, "put-") && strings.HasSuffix(a.s, "-acl") })
+}
+
+// downVerbs undo migrations or remake a database: what the tables held
+// is gone.
+var downVerbs = map[string]bool{
+	"down": true, "rollback": true, "reset": true, "drop": true, "fresh": true, "undo": true, "revert": true,
+	"downgrade": true, "wipe": true, "clean": true, "purge": true,
+}
+
+// migrationWords name a database's schema and its migrations.
+var migrationWords = map[string]bool{"migrate": true, "migration": true, "migrations": true, "migrator": true, "db": true, "database": true, "schema": true, "flyway": true, "liquibase": true, "goose": true, "dbmate": true}
+
+// liveMarker is a word that points a command at production: a variable
+// named for it ($PROD_DATABASE_URL), an environment or host named so.
+var liveMarker = lazyRE(`\$\{?[A-Z0-9_]*(?:PROD|PRODUCTION|LIVE)[A-Z0-9_]*|(?i)^(?:prod|production|live)$|(?i)[/@.=:-](?:prod|production|live)(?:[./:_-]|$)`)
+
+// downAgainstLive says why a project's own command (go run ./cmd/migrate,
+// npm run db:rollback) undoes migrations or remakes a database that its
+// words or environment say is production's; "" if it does not. Against a
+// local database that is ordinary work; a migration tool run directly is
+// judged by its verb wherever it points (goose down).
+func downAgainstLive(iv *inv, args []arg) string {
+	if !projectTools[iv.name] || !slices.ContainsFunc(args, func(a arg) bool {
+		for v := range downVerbs {
+			if strings.Contains(a.s, v) {
+				return true
+			}
+		}
+		return false
+	}) {
+		return "" // no word says it undoes anything (the cheap look first: this runs for every project tool)
+	}
+	migration, down, live := false, "", ""
+	for _, a := range args {
+		if m := liveMarker.FindString(a.src); m != "" && live == "" {
+			live = a.shown()
+		}
+		if !a.ok {
+			continue
+		}
+		for _, w := range words(strings.TrimLeft(a.s, "-")) {
+			migration = migration || migrationWords[w]
+			if downVerbs[w] && down == "" && !strings.HasPrefix(a.s, "-") {
+				down = a.s
+			}
+		}
+		if a.s == "-all" || a.s == "--all" {
+			down += " " + a.s
+		}
+	}
+	for _, e := range iv.env {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL")) || liveMarker.MatchString(e.src)) {
+			live = e.src
+		}
+	}
+	if !migration || down == "" || live == "" || strings.HasPrefix(down, " ") {
+		return ""
+	}
+	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
 }
 
 // accessNouns name who owns or may change a package, repository or
@@ -454,16 +541,9 @@ func unknownTool(iv *inv) {
 	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
 		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
 	}
-	if runners[iv.name] && len(args) > 0 && args[0].ok && (args[0].s == "exec" || args[0].s == "x" || args[0].s == "dlx") {
-		i := 1
-		for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") && args[i].s != "--" {
-			i++
-		}
-		if i < len(args) && args[i].ok && args[i].s == "--" {
-			i++
-		}
-		if i < len(args) {
-			iv.exec(args[i:]) // npm exec -- rimraf …: the package's command
+	if runsGiven(iv) { // npm exec -- rimraf …, poetry run cmd, conda run -n x cmd: the command it runs
+		if why := fetchesCode(iv.name, strs0(args)); why != "" {
+			iv.flag(Destructive, why)
 		}
 		return
 	}
@@ -522,14 +602,7 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
-	if iv.name == "make" && iv.in.kind == srcText && (contains(strs0(args), "/dev/stdin") || contains(strs0(args), "-")) {
-		for line := range strings.SplitSeq(iv.in.text, "\n") { // a Makefile on stdin: its recipes are shell
-			if code, ok := strings.CutPrefix(line, "\t"); ok {
-				code = strings.NewReplacer("$(HOME)", "$HOME", "$$", "$").Replace(code)
-				iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
-			}
-		}
-	}
+	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -688,7 +761,65 @@ func publishes(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" publishes to a registry, where others fetch it and it cannot be taken back")
 		return true
 	}
+	if what := writesRegistry(iv.name, w); what != "" {
+		iv.flag(Destructive, iv.name+" "+what+" writes a tag or image in a remote registry: whoever pulls it gets what it now names, and what it named before is replaced or gone")
+		return true
+	}
 	return false
+}
+
+// writesRegistry is the verb by which a container tool writes a tag or
+// an image into a registry, or deletes one (docker buildx imagetools
+// create -t, buildx build --push, crane copy, skopeo copy … docker://,
+// oras push, regctl image copy), or "".
+func writesRegistry(name string, w []string) string {
+	has := func(s string) bool { return contains(w, s) }
+	dry := has("--dry-run") || has("--dryrun")
+	switch name {
+	case "docker", "podman", "nerdctl":
+		switch {
+		case has("imagetools") && has("create") && !dry:
+			return "buildx imagetools create"
+		case (has("build") || has("bake")) && (has("--push") || slices.ContainsFunc(w, func(s string) bool {
+			return strings.Contains(s, "type=registry") || s == "--output=type=image,push=true"
+		})):
+			return "build --push"
+		case has("manifest") && (has("push") || has("rm")):
+			return "manifest push"
+		}
+	case "buildah":
+		if at(w, 0) == "push" || has("manifest") && has("push") {
+			return "push"
+		}
+	case "crane", "gcrane":
+		switch v := at(w, 0); v {
+		case "copy", "cp", "tag", "push", "append", "delete", "mutate", "rebase", "flatten":
+			return v
+		case "index":
+			return "index " + at(w, 1)
+		}
+	case "skopeo":
+		switch v := at(w, 0); {
+		case v == "delete":
+			return v
+		case (v == "copy" || v == "sync") && slices.ContainsFunc(w[1:], func(s string) bool { return strings.HasPrefix(s, "docker://") }) && w[len(w)-1] != "" && strings.HasPrefix(w[len(w)-1], "docker://") || v == "sync" && has("docker"):
+			return v
+		}
+	case "regctl":
+		if v := at(w, 1); (at(w, 0) == "image" || at(w, 0) == "tag" || at(w, 0) == "manifest" || at(w, 0) == "index") && (v == "copy" || v == "delete" || v == "rm" || v == "put" || v == "mod" || v == "create" || v == "add") {
+			return at(w, 0) + " " + v
+		}
+	case "oras":
+		switch v := at(w, 0); v {
+		case "push", "copy", "cp", "tag", "attach":
+			return v
+		case "manifest":
+			if m := at(w, 1); m == "push" || m == "delete" {
+				return "manifest " + m
+			}
+		}
+	}
+	return ""
 }
 
 // renames records that a program is copied or linked under a new name
@@ -741,14 +872,99 @@ func lnNew(iv *inv) {
 	}
 }
 
-// extractInto flags unpacking an archive over a directory outside the
-// working directory (tar -x -C dir, unzip -d dir).
+// extractInto flags unpacking an archive into a directory outside the
+// working directory (tar -x -C dir, unzip -d dir, 7z x -odir), over the
+// files there, unless the extractor is told to keep them (tar -k, unzip
+// -n). What it writes lies inside dir: into a temporary directory, or the
+// working directory itself, it is ordinary work.
 func (iv *inv) extractInto(dir arg) {
 	t := iv.c.resolve(iv.sc, dir)
-	if why := iv.c.danger(t); why != "" && !iv.sc.remote && !iv.c.tempVar(dir.src) {
+	if iv.downloaded() { // curl … | tar xz -C /tmp && /tmp/agent/run: what runs from there is judged as downloaded
+		iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
+	}
+	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() || t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
+		return
+	}
+	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
 	}
 }
+
+// downloaded reports whether the archive an extractor unpacks is a
+// download: on its stdin, or a file this command downloaded.
+func (iv *inv) downloaded() bool {
+	if iv.in.kind == srcDownload {
+		return true
+	}
+	for _, a := range iv.rest(1) {
+		if a.ok && !strings.HasPrefix(a.s, "-") {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extractHere judges unpacking with no directory given: into the working
+// directory the shell is in, which cd may have taken elsewhere (cd ~ &&
+// tar xf b.tgz). Only an extractor that writes over what is there does
+// harm; one that asks first, or is told to keep what is there, does not.
+func (iv *inv) extractHere() {
+	here := arg{s: iv.sc.cwd, ok: true, src: placeholders.Replace(iv.sc.cwd)}
+	switch {
+	case iv.sc.cwd == "":
+	case iv.overwritesOld():
+		iv.extractInto(here)
+	case iv.downloaded():
+		iv.c.wrote(iv.sc, here, source{kind: srcDownload}, false)
+	}
+}
+
+// keepsOld reports whether an extractor is told never to write over a
+// file that is there: tar -k (--keep-old-files, --skip-old-files), unzip
+// -n, 7z -aos (or -aou, -aot: it renames), unrar -o-, pax -k.
+func (iv *inv) keepsOld() bool {
+	args := iv.rest(1)
+	flags, _ := opts(args)
+	switch iv.name {
+	case "tar", "bsdtar", "gtar":
+		return hasFlag(flags, "k", "--keep-old-files", "--skip-old-files")
+	case "unzip", "pax":
+		return hasFlag(flags, "n", "")
+	case "unrar", "rar":
+		return hasWord(args, "-o-")
+	}
+	if sevenZip[iv.name] {
+		return hasWord(args, "-aos", "-aou", "-aot")
+	}
+	return false
+}
+
+// overwritesOld reports whether an extractor writes over the files that
+// are there without asking: tar, cpio, pax, ditto by default; unzip -o,
+// 7z -aoa or -y, unrar -o+ or -y, unar -f, unsquashfs -f when told to.
+func (iv *inv) overwritesOld() bool {
+	if iv.keepsOld() {
+		return false
+	}
+	args := iv.rest(1)
+	flags, _ := opts(args)
+	switch iv.name {
+	case "tar", "bsdtar", "gtar", "cpio", "pax", "ditto":
+		return true
+	case "unzip":
+		return hasFlag(flags, "o", "")
+	case "unrar", "rar":
+		return hasWord(args, "-o+", "-y")
+	case "unar", "unsquashfs":
+		return hasWord(args, "-f", "-force-overwrite", "-force")
+	}
+	return sevenZip[iv.name] && hasWord(args, "-aoa", "-y")
+}
+
+// sevenZip are the names 7-Zip goes by.
+var sevenZip = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true}
 
 // packsSecrets records that an archiver writes a file holding a tree of
 // secrets (tar czf /tmp/b.tgz ., zip -r /tmp/b.zip ~), so that sending
@@ -782,14 +998,24 @@ func tar(iv *inv) {
 	if !extract {
 		return
 	}
+	if hasFlag(args, "P", "--absolute-names") && !iv.sc.remote {
+		iv.flag(Destructive, iv.name+" -P unpacks members at the absolute paths the archive names, anywhere on the machine")
+		return
+	}
+	into := false
 	for i, a := range args {
 		switch {
 		case !a.ok:
 		case (a.s == "-C" || a.s == "--directory") && i+1 < len(args):
 			iv.extractInto(args[i+1])
+			into = true
 		case strings.HasPrefix(a.s, "--directory="):
 			iv.extractInto(arg{s: strings.TrimPrefix(a.s, "--directory="), ok: true, src: a.s})
+			into = true
 		}
+	}
+	if !into && !hasFlag(args, "O", "--to-stdout", "--to-command") {
+		iv.extractHere()
 	}
 }
 
@@ -851,15 +1077,81 @@ func windowsPackages(iv *inv) {
 	}
 }
 
-// unzip -d dir unpacks there.
-func unzip(iv *inv) {
+// extractor judges the unpackers other than tar by where they unpack:
+// unzip -d dir, 7z x -odir, unrar x arc dir/, unar -o dir, cpio -i -D dir,
+// pax -r, ditto's destination, unsquashfs -d dir, else the working
+// directory. Listing, testing or printing members writes nothing.
+func extractor(iv *inv) {
 	iv.flag(Write, "")
+	iv.packsSecrets()
 	args := iv.rest(1)
-	for i, a := range args {
-		if a.ok && a.s == "-d" && i+1 < len(args) {
-			iv.extractInto(args[i+1])
+	flags, ops := opts(args)
+	verb := at(strs0(ops), 0)
+	var dir *arg
+	valueOf := func(names ...string) {
+		for i, a := range args {
+			for _, n := range names {
+				switch {
+				case !a.ok:
+				case a.s == n && i+1 < len(args):
+					dir = &args[i+1]
+				case strings.HasPrefix(n, "--") && strings.HasPrefix(a.s, n+"="):
+					dir = &arg{s: strings.TrimPrefix(a.s, n+"="), ok: true, src: a.src}
+				}
+			}
 		}
 	}
+	switch {
+	case iv.name == "unzip":
+		if hasFlag(flags, "lptvcZz", "") {
+			return // lists, tests or prints members
+		}
+		valueOf("-d")
+	case sevenZip[iv.name]:
+		if verb != "x" && verb != "e" {
+			return
+		}
+		for _, a := range flags {
+			if d, ok := strings.CutPrefix(a.s, "-o"); ok && a.ok && d != "" {
+				dir = &arg{s: d, ok: true, src: strings.TrimPrefix(a.src, "-o")}
+			}
+		}
+	case iv.name == "unrar":
+		if verb != "x" && verb != "e" {
+			return
+		}
+		if n := len(ops); n > 2 && ops[n-1].ok && strings.HasSuffix(ops[n-1].s, "/") {
+			dir = &ops[n-1]
+		}
+	case iv.name == "unar":
+		valueOf("-o", "-output-directory", "--output-directory")
+	case iv.name == "cpio":
+		if !hasFlag(flags, "i", "--extract") || hasFlag(flags, "t", "--list") {
+			return
+		}
+		valueOf("-D", "--directory")
+	case iv.name == "pax":
+		if !hasFlag(flags, "r", "") {
+			return
+		}
+	case iv.name == "ditto":
+		if n := len(ops); n >= 2 {
+			dir = &ops[n-1] // ditto [-x] SRC DST: copies or unpacks over DST
+		}
+	case iv.name == "unsquashfs":
+		if hasFlag(flags, "lsi", "-ls", "-stat", "-info") {
+			return
+		}
+		valueOf("-d", "-dest")
+		if dir == nil {
+			return // a new squashfs-root here
+		}
+	}
+	if dir != nil {
+		iv.extractInto(*dir)
+		return
+	}
+	iv.extractHere()
 }
 
 // inPlace flags editing files outside the working directory in place
@@ -870,8 +1162,17 @@ func (iv *inv) inPlace(files []arg) {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, f)
+		if !t.children && (t.path == iv.c.project && iv.c.trustedProject() || iv.c.isTempRoot(t.path)) {
+			continue // black .: the files in it
+		}
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
-			iv.flag(Destructive, phrase(iv.name+" -i edits a file in place", why)+": "+iv.c.show(t))
+			what := iv.name + " -i edits a file in place"
+			if rw, ok := rewriters[iv.name]; ok && rw.renames {
+				what = iv.name + " renames files"
+			} else if ok || iv.name == "magick" {
+				what = iv.name + " rewrites a file in place, keeping no copy,"
+			}
+			iv.flag(Destructive, phrase(what, why)+": "+iv.c.show(t))
 		}
 	}
 }
@@ -883,6 +1184,9 @@ func signals(iv *inv) {
 	iv.flag(Write, "")
 	switch iv.name {
 	case "pkill", "killall", "killall5", "skill", "slay":
+		if iv.name == "pkill" && ownChildren(iv.rest(1)) {
+			return // pkill -P $$: only this shell's children
+		}
 		iv.flag(Destructive, iv.name+" signals processes tend did not start")
 		return
 	case "fuser":
@@ -920,10 +1224,48 @@ func signals(iv *inv) {
 	}
 }
 
+// ownChildren reports whether pkill is limited to the children of this
+// shell (-P $$, --parent $$): the processes the command itself started.
+func ownChildren(args []arg) bool {
+	for i, a := range args {
+		switch {
+		case a.ok && (a.s == "-P" || a.s == "--parent") && i+1 < len(args):
+			return thisShell(args[i+1].src)
+		case a.ok && strings.HasPrefix(a.s, "--parent="):
+			return false
+		case !a.ok && (strings.HasPrefix(a.src, "-P") || strings.HasPrefix(a.src, "--parent=")):
+			return thisShell(strings.TrimPrefix(strings.TrimPrefix(a.src, "-P"), "--parent="))
+		}
+	}
+	return false
+}
+
+// thisShell reports whether a word is the pid of the shell running the
+// command: $$, $BASHPID.
+func thisShell(word string) bool {
+	switch strings.Trim(word, `"`) {
+	case "$$", "${$}", "$BASHPID", "${BASHPID}":
+		return true
+	}
+	return false
+}
+
+// ownPids is what a pipeline stage prints when it lists the pids of this
+// shell's own jobs or children (jobs -p, pgrep -P $$): xargs kill given
+// them signals only what the command started.
+const ownPids = "<pids of this command's own jobs>"
+
 // ownPid reports whether word is $! or a variable the script set from $!.
 func ownPid(src, word string) bool {
-	if word == "$!" || word == `"$!"` || jobsPids.MatchString(word) {
+	if word == "$!" || word == `"$!"` || word == ownPids || jobsPids.MatchString(word) {
 		return true
+	}
+	if m := pidArray.FindStringSubmatch(word); m != nil { // pids+=($!); kill "${pids[@]}"
+		for _, f := range []string{m[1] + "+=($!)", m[1] + `+=("$!")`, m[1] + "=($!)", m[1] + `=("$!")`, m[1] + "[$i]=$!"} {
+			if strings.Contains(src, f) {
+				return true
+			}
+		}
 	}
 	if m := pidFile.FindStringSubmatch(word); m != nil { // echo $! > /tmp/x.pid; …; kill "$(cat /tmp/x.pid)"
 		for _, w := range []string{"$! > ", "$! >", `"$!" > `, "$! >| "} {
@@ -954,6 +1296,9 @@ func coproc(src, name string) bool {
 	}
 	return false
 }
+
+// pidArray is every element of an array: "${pids[@]}", ${pids[*]}.
+var pidArray = lazyRE(`^"?\$\{(\w+)\[[@*]\]\}"?$`)
 
 // jobsPids is the shell's own background jobs: $(jobs -p).
 var jobsPids = lazyRE(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
@@ -1361,6 +1706,14 @@ func readsSecret(iv *inv, scanWords bool) {
 	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
 		return
 	}
+	if tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1)); strings.HasSuffix(tree, secretTree) {
+		to := archiveTo(iv.name, iv.rest(1))
+		if to == "-" {
+			to = "its output"
+		}
+		iv.flag(Destructive, iv.name+" makes "+tree+": "+to) // where the archive goes is judged as that tree (packsSecrets)
+		return
+	}
 	why := ""
 	if verbs, ok := credStores[iv.name]; ok {
 		for _, a := range iv.rest(1) {
@@ -1369,7 +1722,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -1458,6 +1811,47 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 }
 
+// keyNamesOnly reports whether a reader of an environment file prints
+// only the names before the = of its KEY=value lines, never a value:
+// grep -o of a pattern anchored at the line's start that matches only
+// name characters (grep -oE '^[A-Z_]+' .env), cut -d= -f1.
+func keyNamesOnly(name string, args []arg) bool {
+	flags, ops := opts(args)
+	switch name {
+	case "grep", "egrep", "rg":
+		if !hasFlag(flags, "o", "--only-matching") || len(ops) < 2 || !ops[0].ok {
+			return false
+		}
+		return keyPattern.MatchString(ops[0].s)
+	case "cut":
+		d, f := "", ""
+		for i, a := range args {
+			switch {
+			case !a.ok:
+			case (a.s == "-d" || a.s == "-f") && i+1 < len(args):
+				if a.s == "-d" {
+					d = args[i+1].s
+				} else {
+					f = args[i+1].s
+				}
+			case strings.HasPrefix(a.s, "-d") || strings.HasPrefix(a.s, "--delimiter="):
+				d = strings.TrimPrefix(strings.TrimPrefix(a.s, "--delimiter="), "-d")
+			case strings.HasPrefix(a.s, "-f") || strings.HasPrefix(a.s, "--fields="):
+				f = strings.TrimPrefix(strings.TrimPrefix(a.s, "--fields="), "-f")
+			}
+		}
+		return d == "=" && f == "1"
+	}
+	return false
+}
+
+// keyPattern is a regular expression that matches from a line's start
+// only the characters of a variable's name: ^[A-Z_]+, ^[A-Za-z0-9_]*,
+// ^\w+ — it cannot reach past the = into the value. ([^=]+ is not one:
+// the continuation line of a value spread over lines, a PEM key's, has
+// no = and would print whole.)
+var keyPattern = lazyRE(`^\^(?:export )?(?:\[[A-Za-z0-9_-]+\]|\\w|[A-Za-z0-9_]|[+*?]|\\\+|\{\d*,?\d*\})+=?$`)
+
 // editsInPlace reports whether a command writes its edits into the files
 // it reads and prints nothing of them: sed -i, perl -pi.
 func (iv *inv) editsInPlace() bool {
@@ -1494,7 +1888,7 @@ func shapeOnly(iv *inv) bool {
 // without an output format that prints the data.
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
-	if (contains(args, "list") || contains(args, "ls")) && iv.name != "dotnet" { // dotnet user-secrets list prints values
+	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
 		return true
 	}
 	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {
@@ -1810,7 +2204,7 @@ func fetchesCode(name string, w []string) string {
 		switch {
 		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx" || name == "uvx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
 			return name + " installs code from a repository: " + s
-		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") &&
+		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") && !strings.Contains(s, "://") &&
 			!strings.HasPrefix(s, "golang.org/x/") && !strings.HasPrefix(s, "google.golang.org/"): // the Go project's own tools are vetted
 			return "go " + at(w, 0) + " of a module fetched from the network: " + s
 		}

@@ -142,7 +142,7 @@ func git(iv *inv) {
 			destroy("git update-ref deletes or rewrites refs: branches and tags")
 		}
 	case "rm":
-		if has("r") && wholeTree(operands) {
+		if has("r") && wholeTree(operands) && !has("", "--cached") { // --cached only untracks: the files stay
 			destroy("git rm -r of the whole tree removes every tracked file")
 		}
 	case "add":
@@ -155,9 +155,13 @@ func git(iv *inv) {
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
 				break
 			}
+			if op.ok && has("f", "--force") && privateKeyName(path.Base(op.s)) {
+				destroy("git add --force stages a key file even where the ignore rules keep it out, for every clone of the repository: " + op.s)
+				break
+			}
 		}
 	case "reset":
-		if has("", "--hard", "--merge") {
+		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
 			destroy("git reset --hard discards uncommitted changes")
 		}
 	case "checkout":
@@ -196,7 +200,7 @@ func git(iv *inv) {
 	case "worktree":
 		switch first(operands) {
 		case "remove":
-			if has("f", "--force") {
+			if has("f", "--force") && !(len(operands) == 2 && iv.addedWorktree(operands[1].src)) {
 				destroy("git worktree remove --force deletes a worktree with changes")
 			}
 		case "list":
@@ -238,7 +242,7 @@ func git(iv *inv) {
 		if len(operands) >= 2 && operands[0].ok && redirectKey(operands[0].s, operands[1].s) {
 			iv.flag(Destructive, "git config "+operands[0].s+" changes where git fetches and pushes, or what it trusts")
 		}
-		if len(operands) >= 2 && operands[0].ok && strings.EqualFold(operands[0].s, "core.hooksPath") {
+		if len(operands) >= 2 && operands[0].ok && strings.EqualFold(operands[0].s, "core.hooksPath") && !iv.projectHooks(operands[1], flags) {
 			iv.flag(Destructive, "git config core.hooksPath makes git run the hooks in "+operands[1].shown())
 		}
 		if len(operands) >= 2 && operands[0].ok {
@@ -249,6 +253,55 @@ func git(iv *inv) {
 			iv.shell(joinRest(operands[1:]), iv.sc)
 		}
 	}
+}
+
+// addedWorktree reports whether this command added the worktree at dir
+// before removing it, under a name holding the shell's pid (git worktree
+// add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$): its
+// changes are the run's own.
+func (iv *inv) addedWorktree(dir string) bool {
+	src := iv.c.whole
+	rm := strings.Index(src, "worktree remove")
+	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
+	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+}
+
+// stashedFirst reports whether this command stashed the uncommitted
+// changes (git stash, git stash push -u, with no pathspec) before a git
+// reset --hard to HEAD: the stash keeps them, and the reset loses nothing.
+func (iv *inv) stashedFirst() bool {
+	src := iv.c.whole
+	reset := strings.Index(src, "git reset")
+	if reset < 0 || strings.Count(src, "git reset") != 1 {
+		return false
+	}
+	m := stashAll.FindStringIndex(src[:reset])
+	return m != nil && onlyOnSuccess(src[m[1]:reset])
+}
+
+// stashAll is a git stash of every uncommitted change: no pathspec, no
+// --staged (-S) or --patch (-p) choosing part of them.
+var stashAll = lazyRE(`\bgit\s+stash(?:\s+(?:push|save))?(?:\s+(?:-u|--include-untracked|-a|--all|-k|--keep-index|-q|--quiet|-m\s+(?:'[^']*'|"[^"]*"|\S+)|--message[= ](?:'[^']*'|"[^"]*"|\S+)))*\s*(?:&&|$)`)
+
+// projectHooks reports whether a core.hooksPath set in the repository's
+// own config (not --global or --system) names a directory inside the
+// working directory that this command does not write: the project's own
+// hooks (.githooks, .husky), which are its code as its scripts and its
+// Makefile are. A directory this command writes is judged by hooksDir.
+func (iv *inv) projectHooks(dir arg, flags []arg) bool {
+	if !dir.ok || hasFlag(flags, "", "--global", "--system", "--file") {
+		return false
+	}
+	p := iv.c.resolve(iv.sc, dir).path
+	if p == "" || p == iv.c.project || !isUnder(p, iv.c.project) || !iv.c.trustedProject() {
+		return false
+	}
+	for file := range iv.c.written {
+		if file == p || isUnder(file, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // appliedFirst reports whether the stash dropped was applied by this
@@ -426,4 +479,15 @@ func first(ops []arg) string {
 		return ""
 	}
 	return ops[0].s
+}
+
+// privateKeyName reports whether a file's name marks it as a private key
+// or a key store: *.key, *.pem, *.p12, *.pfx, *.jks, *.keystore, id_*.
+func privateKeyName(base string) bool {
+	for _, ext := range []string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".gpg", ".asc"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub")
 }

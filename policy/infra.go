@@ -26,28 +26,77 @@ func (iv *inv) ownContainers(verb string) bool {
 		}
 	}
 	for _, n := range names {
-		if v := strings.Trim(n, `"${}`); strings.HasPrefix(n, "$") || strings.HasPrefix(n, `"$`) {
-			set := strings.Contains(src, v+"=$("+iv.name+" run") || strings.Contains(src, v+"=$("+iv.name+" create")
-			if !set || strings.Count(src, v+"=") != 1 || strings.Contains(src, "read "+v) || strings.Contains(src, " "+v+" in ") {
-				return false
-			}
-			continue
-		}
-		named := false
-		for _, m := range startedNamed.FindAllStringSubmatchIndex(src, -1) {
-			if strings.Trim(src[m[4]:m[5]], `"'`) != n {
-				continue
-			}
-			rest := src[m[1]:]
-			if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && onlyOnSuccess(rest[:at]) {
-				named = true
-			}
-		}
-		if !named {
+		if !iv.ownContainer(src, n, verb) {
 			return false
 		}
 	}
 	return len(names) > 0
+}
+
+// ownContainer is ownContainers for one name n, as written.
+func (iv *inv) ownContainer(src, n, verb string) bool {
+	if v := strings.Trim(n, `"${}`); strings.HasPrefix(n, "$") || strings.HasPrefix(n, `"$`) {
+		set := strings.Contains(src, v+"=$("+iv.name+" run") || strings.Contains(src, v+"=$("+iv.name+" create")
+		return set && strings.Count(src, v+"=") == 1 && !strings.Contains(src, "read "+v) && !strings.Contains(src, " "+v+" in ")
+	}
+	for _, m := range startedNamed.FindAllStringSubmatchIndex(src, -1) {
+		if strings.Trim(src[m[4]:m[5]], `"'`) != n {
+			continue
+		}
+		rest := src[m[1]:]
+		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || pidNamed(n)) {
+			return true // a name with the shell's pid in it is this run's whatever joins them
+		}
+	}
+	return false
+}
+
+// pidNamed reports whether a name holds the pid of the shell running the
+// command ($$, $BASHPID): made by this run, it is no one else's.
+func pidNamed(name string) bool {
+	return strings.Contains(name, "$$") || strings.Contains(name, "${$}") || strings.Contains(name, "$BASHPID") || strings.Contains(name, "${BASHPID}")
+}
+
+// bareContainer reports whether the container named was started by this
+// command (ownContainers) with nothing of the host mounted into it and
+// the host's network and devices kept out: what runs in it holds only
+// what the command gave it.
+func (iv *inv) bareContainer(name string) bool {
+	for _, m := range startedNamed.FindAllStringSubmatchIndex(iv.c.whole, -1) {
+		if strings.Trim(iv.c.whole[m[4]:m[5]], `"'`) != name {
+			continue
+		}
+		start := iv.c.whole[m[0]:]
+		if end := strings.IndexAny(start, ";&|\n"); end >= 0 {
+			start = start[:end]
+		}
+		return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
+			!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
+			!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+	}
+	return false
+}
+
+// ownProject reports whether a compose project named with -p was brought
+// up by this command under a name holding the shell's pid (docker compose
+// -p ci-$$ up … ; docker compose -p ci-$$ down -v): its volumes are this
+// run's.
+func (iv *inv) ownProject() bool {
+	args := iv.rest(1)
+	for i, a := range args {
+		name := ""
+		switch {
+		case a.ok && (a.s == "-p" || a.s == "--project-name") && i+1 < len(args):
+			name = args[i+1].src
+		case strings.HasPrefix(a.src, "--project-name="):
+			name = strings.TrimPrefix(a.src, "--project-name=")
+		default:
+			continue
+		}
+		up := regexp.MustCompile(`\b(?:docker|podman)[ -]compose\s+(?:-p|--project-name)[ =]` + regexp.QuoteMeta(name) + `\s[^;&|]*\bup\b`)
+		return pidNamed(name) && up.MatchString(iv.c.whole)
+	}
+	return false
 }
 
 // madeHere reports whether what a command destroys (name, as written in
@@ -215,6 +264,9 @@ func docker(iv *inv) {
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
 	case v == "volume" && (w == "rm" || w == "prune" || w == "remove"):
 		iv.flag(Destructive, iv.name+" volume "+w+" deletes volume data")
+	case v == "compose" && (w == "down" || w == "rm") && iv.ownProject():
+		iv.flag(Write, "") // the project this command brought up
+		iv.judged = true
 	case v == "compose" && w == "down" && hasFlag(iv.rest(1), "v", "--volumes"):
 		iv.flag(Destructive, iv.name+" compose down --volumes deletes volume data")
 	case v == "ps" || v == "images" || v == "logs" || v == "inspect" || v == "version" || v == "info" || v == "top" || v == "stats" || v == "history" || v == "search" ||
@@ -257,6 +309,13 @@ func docker(iv *inv) {
 				continue
 			}
 			n++
+			if n == 2 && v == "exec" && pidNamed(a.src) && iv.ownContainer(iv.c.whole, a.src, "exec") && iv.bareContainer(a.src) && i+1 < len(args) {
+				sc := iv.sc.sub() // docker exec redis-test-$$ redis-cli FLUSHALL: the command's own container
+				sc.mounts, sc.cwd, sc.scratch = map[string]string{}, "/", true
+				iv.c.run(args[i+1:], sc, source{}, iv.depth+1)
+				iv.judged = true
+				return
+			}
 			if n == words {
 				iv.c.run(args[i:], remote(iv.sc), source{}, iv.depth+1)
 				iv.judged = v == "compose" // docker compose exec: its words are the command's, judged above
@@ -553,6 +612,10 @@ func vcsDiscard(iv *inv) {
 // cleaning its caches of everything) deletes what lives outside the
 // project.
 func condaEnv(iv *inv) {
+	if runsGiven(iv) { // conda run -n x cmd
+		iv.flag(Write, "")
+		return
+	}
 	args := iv.rest(1)
 	pos := positionals(args, "-n", "--name", "-p", "--prefix", "-c", "--channel", "--file")
 	switch v := at(pos, 0); {

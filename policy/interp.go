@@ -306,6 +306,10 @@ func (iv *inv) interpCode(code arg) {
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
+		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
+			iv.deletesEach(fn, lits) // [os.remove(p) for p in glob.glob('*.log')]
+			continue
+		}
 		if !ok {
 			switch {
 			case recursiveArg.MatchString(rest[:min(len(rest), 200)]):
@@ -331,6 +335,10 @@ func (iv *inv) interpCode(code arg) {
 		if !ok && tempDirVar(s, rest) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
+		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
+			iv.deletesEach(fn, lits) // for d in ('build', 'dist'): shutil.rmtree(d)
+			continue
+		}
 		if !ok {
 			iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a directory tree computed at run time")
 			continue
@@ -338,6 +346,76 @@ func (iv *inv) interpCode(code arg) {
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
 		if why := iv.c.danger(t); why != "" {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+		}
+	}
+}
+
+// loopVar binds a loop's variable to what it goes over: Python's for x
+// in …, JavaScript's for (const x of …), and a Ruby or JavaScript block
+// over a list (….each { |x| …, ….forEach(x => …); group 1 or 3 is the
+// variable, 2 or 4 what it goes over.
+var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)\s+([^\n:]{1,200})|((?:\[[^\]\n]*\]|%w[\[(][^\])\n]*[\])]|\b(?:glob\.i?glob|Dir\.glob|glob)\s*\([^)\n]*\)|Dir\[[^\]\n]*\]))\s*\.(?:each|forEach)\s*(?:do\s*|\{\s*|\(\s*)?\|?\(?\s*(\w+)`)
+
+// loopPaths reads the variable a delete call is given (at the start of
+// rest) as a loop's variable over literal paths, and returns them: a
+// literal list or tuple of strings, or a glob of one literal pattern
+// (glob.glob('*.log'), Dir.glob('tmp/*')). isLoop is false when the
+// variable is not such a loop's.
+func loopPaths(s, rest string) (paths []string, isLoop bool) {
+	name := strings.TrimSpace(rest)
+	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" || !isAssignment(name+"=") {
+		return nil, false
+	}
+	for _, m := range loopVar.FindAllStringSubmatch(s, 8) {
+		v, over := m[1], m[2]
+		if v == "" {
+			v, over = m[4], m[3]
+		}
+		if v != name {
+			continue
+		}
+		over = strings.TrimSpace(over)
+		if g := loopGlob.FindStringSubmatch(over); g != nil {
+			if lit, ok := stringLit(g[1]); ok {
+				return []string{lit}, true
+			}
+			return nil, false
+		}
+		if w, ok := strings.CutPrefix(over, "%w"); ok && len(w) > 1 { // Ruby's %w[a b]
+			return strings.Fields(w[1:strings.IndexAny(w, "])")]), true
+		}
+		if over != "" && (over[0] == '(' || over[0] == '[') {
+			var out []string
+			for rest := strings.TrimSpace(over[1:]); ; {
+				lit, n, ok := stringLitN(rest)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, lit)
+				rest = strings.TrimLeft(rest[n:], " ,")
+				if rest != "" && (rest[0] == ')' || rest[0] == ']') {
+					return out, true
+				}
+			}
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+// loopGlob is a glob call of a pattern that follows: glob.glob(…), Dir[…].
+var loopGlob = lazyRE(`^(?:glob\.i?glob|Dir\.glob|glob|Dir\[)\s*\(?\s*(['"][^'"]*['"])`)
+
+// deletesEach judges a delete call on each literal path a loop gives it.
+func (iv *inv) deletesEach(fn string, paths []string) {
+	for _, lit := range paths {
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
+		if why := iv.c.danger(t); why != "" {
+			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+			return
 		}
 	}
 }

@@ -316,13 +316,9 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 		}
 	case enterFiles[base]: // direnv, autoenv: sourced on entering the directory
 		iv.shell(code, sc)
-	case makefiles[base] || strings.HasSuffix(base, ".mk"):
-		for _, line := range strings.Split(src.text, "\n") {
-			if r, ok := strings.CutPrefix(line, "\t"); ok || base == "justfile" || base == "Justfile" {
-				if r = strings.TrimLeft(r, " \t@-+"); r != "" {
-					iv.shell(arg{s: r, ok: true, src: r}, sc)
-				}
-			}
+	default:
+		if format, ok := recipeFormatOf(base); ok {
+			iv.runRecipes(format, src.text, sc)
 		}
 	}
 }
@@ -382,8 +378,8 @@ func (c *classifier) plantsFetch(idx int, a arg, src source) {
 // Makefile, a direnv file.
 func plantedBuild(p string) bool {
 	base := path.Base(p)
-	return buildScripts[base] || base == "package.json" || base == "composer.json" || enterFiles[base] || makefiles[base] ||
-		strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".gradle") || strings.HasSuffix(base, ".gradle.kts")
+	_, tasks := recipeFormatOf(base)
+	return buildScripts[base] || base == "package.json" || base == "composer.json" || enterFiles[base] || makefiles[base] || tasks || strings.HasSuffix(base, ".gradle") || strings.HasSuffix(base, ".gradle.kts")
 }
 
 // buildScripts are the files of code a project's build or test tool runs.

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // shellCmd handles bash, sh, zsh …: -c code is re-parsed; with neither -c
@@ -85,8 +87,103 @@ func eval(iv *inv) {
 	if !code.ok && (strings.Contains(code.src, "curl") || strings.Contains(code.src, "wget")) {
 		iv.flag(Destructive, "eval runs downloaded code")
 	}
+	if !code.ok && iv.projectExports(code.src) {
+		iv.flag(Write, "") // eval "$(jq -r '… "export \(.key)=…"' config/dev.json)"
+		return
+	}
 	iv.sc.cwd = iv.shell(code, iv.sc)
 }
+
+// projectExports reports whether eval is given the output of one
+// read-only data tool (jq or yq -r, node -p) whose program builds export
+// statements from files of the working directory: what it runs is
+// assignments made from the project's own files, as trusted as the
+// project's scripts, which tend runs (npm run, make) unheld. The tool
+// itself is judged where it runs, as a command of its own.
+func (iv *inv) projectExports(src string) bool {
+	inner, ok := strings.CutPrefix(strings.Trim(src, `"`), "$(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(strings.TrimSuffix(inner, ")")), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) != 0 {
+		return false
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) != 0 {
+		return false
+	}
+	var words []string
+	for _, w := range ce.Args {
+		lit, ok := plainWord(w)
+		if dq, isDq := w.Parts[0].(*syntax.DblQuoted); !ok && isDq && len(w.Parts) == 1 && len(dq.Parts) == 1 {
+			if l, isLit := dq.Parts[0].(*syntax.Lit); isLit && !strings.ContainsAny(l.Value, "\\$`") {
+				lit, ok = l.Value, true // node -p "'export V=' + …": no expansion in it
+			}
+		}
+		if !ok {
+			return false
+		}
+		words = append(words, lit)
+	}
+	if len(words) < 3 {
+		return false
+	}
+	var program string
+	var files []string
+	switch words[0] {
+	case "jq", "gojq", "yq":
+		if !contains(words, "-r") && !contains(words, "--raw-output") {
+			return false
+		}
+		for _, w := range words[1:] {
+			switch {
+			case strings.HasPrefix(w, "-"):
+			case program == "":
+				program = w
+			default:
+				files = append(files, w)
+			}
+		}
+		if len(files) == 0 {
+			return false // it would read the agent's stdin
+		}
+	case "node", "nodejs":
+		if words[1] != "-p" && words[1] != "--print" || len(words) != 3 {
+			return false
+		}
+		program = words[2]
+		for _, m := range requiredFile.FindAllStringSubmatch(program, 4) {
+			files = append(files, m[1])
+		}
+		if strings.Count(program, "require(") != len(files) || strings.Contains(program, "process") || strings.Contains(program, "child") {
+			return false
+		}
+	default:
+		return false
+	}
+	if !exportBuilt.MatchString(program) {
+		return false
+	}
+	for _, file := range files {
+		t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
+		if t.path == "" || t.children || !isUnder(t.path, iv.c.project) || !iv.c.trustedProject() || isSecretPath(t.path) {
+			return false
+		}
+		if _, wrote := iv.c.written[t.path]; wrote {
+			return false // written by this command: not the project's as it stands
+		}
+	}
+	return true
+}
+
+// exportBuilt is a program's literal text that starts an export
+// statement: "export \(.key)=…", 'export VERSION=' + ….
+var exportBuilt = lazyRE(`["']export [A-Za-z_\\(]`)
+
+// requiredFile is a file of the working directory a node program loads by
+// a relative name: require('./package.json').
+var requiredFile = lazyRE(`require\(\s*['"](\./[^'"]+)['"]\s*\)`)
 
 // source runs a file in the current shell.
 func source_(iv *inv) {
@@ -307,4 +404,10 @@ func bindPositional(code arg, params []arg) arg {
 		b.WriteByte(c)
 	}
 	return arg{s: b.String(), ok: true, src: code.src}
+}
+
+// unset removes the shell's own variables or functions: it prints
+// nothing, and the commands after it see less, not more.
+func unset(iv *inv) {
+	iv.flag(Write, "")
 }

@@ -131,6 +131,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	switch {
+	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
+		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):
@@ -239,10 +241,15 @@ func archiveOf(c *classifier, sc *scope, name string, args []arg) string {
 			return "an archive of " + c.show(target{path: p, src: m.a.s}) + ", keys and tokens included"
 		case p == c.project || p != "" && isUnder(c.project, p):
 			return "an archive of the working directory, its .env and .git included"
+		case p != "" && isSecretPath(p):
+			return "an archive of " + c.show(target{path: p, src: m.a.s}) + secretTree
 		}
 	}
 	return ""
 }
+
+// secretTree ends archiveOf's words for a directory of secrets.
+const secretTree = ", which holds keys, passwords or session cookies"
 
 // archiveTo is the file an archiver writes ("-" for stdout), or "".
 func archiveTo(name string, args []arg) string {
@@ -339,7 +346,9 @@ func isSecretPath(p string) bool {
 		base == ".ssh", base == ".gnupg", base == ".aws", base == ".kube", base == ".password-store",
 		strings.Contains(p, "/.config/gh/"), strings.Contains(p, "/.docker/config.json"),
 		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"),
-		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"): // Terraform keeps every resource's secrets in its state
+		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"),               // Terraform keeps every resource's secrets in its state
+		base == "master.key" || strings.HasSuffix(base, ".key") && strings.Contains(p, "/credentials/"), // Rails' key to its encrypted credentials
+		base == "wallet.dat" || strings.HasSuffix(base, ".kdbx"):
 		return true
 	}
 	for _, s := range secretPlaces {
@@ -365,6 +374,13 @@ var secretPlaces = []string{
 	"/.gradle/gradle.properties", "/.config/rclone/", "/.wrangler/", "/.config/netlify/", "/.vercel/",
 	"/.fly/", "/.config/heroku", "/.heroku/", "/.config/op/", "/.config/sops/", "/.mc/config.json",
 	"/etc/rancher/", "/etc/kubernetes/", "/.config/hcloud/", "/.talos/", "/.config/linode-cli", "/.config/scw/",
+	// Browsers' and mail clients' profiles (cookies, saved logins, their
+	// keys), crypto wallets, chat apps' session tokens: whole directories.
+	"/.mozilla/firefox", "/.thunderbird", "/.config/google-chrome", "/.config/chromium", "/.config/BraveSoftware",
+	"/.config/microsoft-edge", "/.config/vivaldi", "/.config/opera", "/Application Support/Google/Chrome",
+	"/Application Support/Firefox", "/Application Support/BraveSoftware", "/Application Support/Microsoft Edge",
+	"/org.mozilla.firefox/", "/.electrum", "/.bitcoin", "/.ethereum/keystore", "/.monero", "/.config/Exodus",
+	"/Application Support/Exodus", "/.config/Signal", "/.config/discord", "/.config/Slack",
 }
 
 // secretName reports whether a find -name pattern selects files that

@@ -219,6 +219,9 @@ func xargs(iv *inv) {
 	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
 		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true), iv.in.pattern)
 	}
+	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
+		item = arg{src: ownPids, item: true}
+	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
@@ -415,4 +418,115 @@ func npx(iv *inv) {
 		}
 	}
 	wrapper("-p", "--package")(iv)
+}
+
+// commandRunner is a tool whose subcommand runs a command it is given, in
+// an environment it prepares (a virtualenv, a toolchain, secrets loaded
+// into the environment): the command is judged as if run directly.
+type commandRunner struct {
+	verbs     []string // the subcommands that run it ("" for the tool itself: env-cmd, cross-env)
+	values    []string // options that take the next word as their value
+	skip      int      // operands before the command (direnv exec DIR, aws-vault exec PROFILE)
+	shellOpts []string // options whose value is a shell command line (npm exec -c, doppler run --command)
+	shellArg  bool     // the command is one operand, a shell command line (sops exec-env FILE 'cmd')
+	argvOpts  []string // options after which the rest is the command (nix develop -c cmd …)
+	dashdash  bool     // the command comes only after -- (mise exec node@20 -- cmd)
+}
+
+var commandRunners = map[string]commandRunner{
+	"npm":        {verbs: []string{"exec", "x"}, values: []string{"-p", "--package", "-w", "--workspace"}, shellOpts: []string{"-c", "--call"}},
+	"pnpm":       {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package", "--filter", "-F", "-C", "--dir"}, shellOpts: []string{"-c", "--shell-mode"}},
+	"yarn":       {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package"}},
+	"bun":        {verbs: []string{"x"}, values: []string{"-p", "--package"}},
+	"poetry":     {verbs: []string{"run"}, values: []string{"-C", "--directory", "-P", "--project"}},
+	"uv":         {verbs: []string{"run"}, values: []string{"--with", "--python", "-p", "--package", "--env-file", "--extra", "--group", "--directory", "--project", "--from", "--index", "--with-requirements", "--only-group"}},
+	"pipenv":     {verbs: []string{"run"}},
+	"pdm":        {verbs: []string{"run"}, values: []string{"-p", "--project"}},
+	"hatch":      {verbs: []string{"run"}, values: []string{"-e", "--env"}},
+	"pixi":       {verbs: []string{"run", "exec"}, values: []string{"-e", "--environment", "--manifest-path"}},
+	"rye":        {verbs: []string{"run"}},
+	"bundle":     {verbs: []string{"exec"}},
+	"conda":      {verbs: []string{"run"}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
+	"mamba":      {verbs: []string{"run"}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
+	"micromamba": {verbs: []string{"run"}, values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}},
+	"devbox":     {verbs: []string{"run"}, values: []string{"-c", "--config"}},
+	"direnv":     {verbs: []string{"exec"}, skip: 1},
+	"pyenv":      {verbs: []string{"exec"}},
+	"rbenv":      {verbs: []string{"exec"}},
+	"nodenv":     {verbs: []string{"exec"}},
+	"asdf":       {verbs: []string{"exec"}},
+	"dotenv":     {verbs: []string{""}, values: []string{"-e", "-c", "-v"}},
+	"dotenvx":    {verbs: []string{"run"}, values: []string{"-f", "--env-file", "-e", "--env"}},
+	"env-cmd":    {verbs: []string{""}, values: []string{"-f", "--file", "-e", "--environments", "-r", "--rc-file"}},
+	"cross-env":  {verbs: []string{""}},
+	"op":         {verbs: []string{"run"}, values: []string{"--env-file", "--account"}},
+	"doppler":    {verbs: []string{"run"}, values: []string{"-p", "--project", "-c", "--config", "--token"}, shellOpts: []string{"--command"}},
+	"infisical":  {verbs: []string{"run"}, values: []string{"--env", "--path", "--projectId", "--token"}, shellOpts: []string{"--command"}},
+	"aws-vault":  {verbs: []string{"exec"}, values: []string{"--duration", "-d", "--region", "--mfa-token", "-t"}, skip: 1},
+	"sops":       {verbs: []string{"exec-env", "exec-file"}, skip: 1, shellArg: true},
+	"nix":        {verbs: []string{"develop", "shell"}, argvOpts: []string{"-c", "--command"}, dashdash: true},
+	"mise":       {verbs: []string{"exec", "x"}, dashdash: true},
+	"flox":       {verbs: []string{"activate"}, dashdash: true},
+}
+
+// runsGiven judges the command a runner of commandRunners is given and
+// reports whether it found one: after --, or after the runner's options
+// and operands (poetry run pytest, conda run -n x cmd, direnv exec . cmd).
+func runsGiven(iv *inv) bool {
+	r, ok := commandRunners[iv.name]
+	if !ok {
+		return false
+	}
+	args := iv.rest(1)
+	i := 0
+	if !contains(r.verbs, "") {
+		for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") { // the tool's own options before the verb
+			i++
+		}
+		if i >= len(args) || !args[i].ok || !contains(r.verbs, args[i].s) {
+			return false
+		}
+		i++
+	}
+	skip := r.skip
+	for ; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			break
+		}
+		name, val, eq := strings.Cut(a.s, "=")
+		switch {
+		case a.s == "--" || contains(r.argvOpts, a.s):
+			i++
+		case r.dashdash:
+			continue
+		case contains(r.shellOpts, name):
+			if !eq && i+1 < len(args) {
+				iv.shell(args[i+1], iv.sc) // npm exec -c 'rm -rf …'
+			} else if eq {
+				iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+			}
+			return true
+		case strings.HasPrefix(a.s, "-"):
+			if !eq && contains(r.values, a.s) {
+				i++
+			}
+			continue
+		case skip > 0:
+			skip--
+			continue
+		case isAssignment(a.s):
+			continue // cross-env NODE_ENV=production cmd
+		}
+		break
+	}
+	if i >= len(args) {
+		return true
+	}
+	if r.shellArg || i == len(args)-1 && args[i].ok && strings.ContainsRune(args[i].s, ' ') && parses(args[i].s) {
+		iv.shell(args[i], iv.sc) // yarn exec 'rm -rf …': a command line
+	} else {
+		iv.exec(args[i:])
+	}
+	return true
 }
