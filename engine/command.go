@@ -99,18 +99,22 @@ const foundMax = 1024
 // What it found is used again while it is there and PATH is the same.
 func lookPath(name, cwd, path string) (string, bool) {
 	if strings.Contains(name, "/") {
-		if executable(filepath.Join(cwd, name)) {
-			return name, true // exec resolves it from the job's directory
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		if executable(p) {
+			return name, true // exec resolves a relative one from the job's directory
 		}
 		return "", false
 	}
-	key := path + "\x00" + name
+	key := path + "\x00" + name + "\x00" + cwd // a relative directory in PATH is the job's
 	if p, ok := found.Load(key); ok && executable(p.(string)) {
 		return p.(string), true
 	}
 	for _, dir := range filepath.SplitList(path) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue // bash would look in the job's directory: let it
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir) // "" and "." too
 		}
 		if p := filepath.Join(dir, name); executable(p) {
 			if nFound.Add(1) > foundMax {

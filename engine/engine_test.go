@@ -81,8 +81,13 @@ func TestProgramsFoundAsBashFindsThem(t *testing.T) {
 		{cmd: "tend-test-prog", env: map[string]string{"PATH": path}, out: "from-path\n"},
 		{cmd: "tend-test-prog", code: 127}, // not in tend's own PATH
 		{cmd: "true", env: map[string]string{"PATH": path}, out: "not-the-system-true\n"},
+		// A relative directory in PATH is looked in from the job's
+		// directory, in its turn.
+		{cmd: "true", cwd: filepath.Dir(bin), env: map[string]string{"PATH": filepath.Base(bin) + ":" + os.Getenv("PATH")}, out: "not-the-system-true\n"},
+		{cmd: "true", cwd: filepath.Dir(bin), env: map[string]string{"PATH": os.Getenv("PATH") + ":" + filepath.Base(bin)}},
 		{cmd: "./tool", cwd: work, out: "from-cwd\n"},
 		{cmd: "./tool", code: 127}, // not in tend's directory's place
+		{cmd: filepath.Join(work, "tool"), cwd: bin, out: "from-cwd\n"},
 	} {
 		r := execute(t, e, Spec{Command: tc.cmd, Cwd: tc.cwd, Env: tc.env}, 10*time.Second)
 		if r.code() != tc.code || r.stdout != tc.out {
