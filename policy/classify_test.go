@@ -584,6 +584,40 @@ func TestClassify(t *testing.T) {
 		// a relative glob is the working directory's, not the home directory's
 		{`ruby -e 'Dir.glob("build/*.o").each { |f| File.delete(f) }'`, Write},
 		{`ruby -e 'Dir.glob(File.expand_path("~/build/*.o")).each { |f| File.delete(f) }'`, Destructive},
+		// converters write their output as cp writes its destination; one written over its own input is lost
+		{"ffmpeg -y -i ./renders/intro.mov -c:v libx264 ~/Videos/final.mp4", Destructive},
+		{"ffmpeg -i ./renders/intro.mov -c:v libx264 ~/Videos/final.mp4", Write}, // asks before writing over a file
+		{"ffmpeg -y -i ~/Downloads/x.mov -vf scale=640:-1 public/x.mp4", Write},
+		{"ffmpeg -i in.mp4 -f null -", Write},
+		{"gs -sDEVICE=pdfwrite -o ~/Documents/thesis.pdf ~/Documents/thesis.pdf", Destructive},
+		{"gs -sDEVICE=pdfwrite -o out/thesis.pdf ~/Documents/thesis.pdf", Write},
+		{"find ~/Documents/notes -name '*.md' -exec pandoc {} -t plain -o {} \\;", Destructive},
+		{"pandoc ~/notes.md -o docs/notes.pdf", Write},
+		{"sox ~/Music/a.wav ~/Music/a.wav trim 0 10", Destructive},
+		{"sox in.wav out.wav trim 0 10", Write},
+		{"convert ~/Pictures/a.jpg -resize 50% ~/Pictures/a.jpg", Destructive},
+		{"convert logo.png -resize 50% /tmp/logo-small.png", Write},
+		{"magick identify ~/Pictures/a.png ~/Pictures/b.png", Write},
+		{"soffice --headless --convert-to pdf --outdir ~/Documents ~/Documents/report.docx", Destructive},
+		{"soffice --headless --convert-to pdf --outdir /tmp docs/report.docx", Write},
+		{"pdftk ~/Documents/a.pdf cat 1-2 output ~/Documents/a.pdf", Destructive},
+		{"pngquant --force --ext .png --quality 30-50 ~/Pictures/a.png", Destructive},
+		{"pngquant --quality 30-50 assets/*.png", Write},
+		// tag editors write into the files themselves
+		{"find ~/Music -name '*.flac' -exec metaflac --remove-all {} +", Destructive},
+		{"metaflac --list ~/Music/a.flac", Write},
+		{"id3v2 -D ~/Music/Albums/*/*.mp3", Destructive},
+		{"id3v2 -l ~/Music/Albums/*/*.mp3", Write},
+		{"eyeD3 --remove-all ~/Music/x.mp3", Destructive},
+		{"eyeD3 ~/Music/x.mp3", Write},
+		{"kid3-cli -c 'remove 2' ~/Music/x.mp3", Destructive},
+		{"kid3-cli -c 'get title' ~/Music/x.mp3", Write},
+		{"exiftool -all= ~/Pictures/a.jpg", Destructive},
+		{"exiftool -T -createdate ~/Pictures/*.jpg", Write},
+		{"id3v2 -D music/*.mp3", Write},
+		// ls, echo and printf '%s\\n' of a glob print the paths it matches
+		{"ls ~/Pictures/scans/*.png | xargs pngquant --force --ext .png", Destructive},
+		{"ls assets/*.png | xargs pngquant --force --ext .png", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

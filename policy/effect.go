@@ -1157,6 +1157,18 @@ func extractor(iv *inv) {
 // inPlace flags editing files outside the working directory in place
 // (sed -i, perl -pi).
 func (iv *inv) inPlace(files []arg) {
+	what := iv.name + " -i edits a file in place"
+	if rw, ok := rewriters[iv.name]; ok && rw.renames {
+		what = iv.name + " renames files"
+	} else if ok || iv.name == "magick" {
+		what = iv.name + " rewrites a file in place, keeping no copy,"
+	}
+	iv.rewrites(files, what)
+}
+
+// rewrites holds what edits files outside the working directory; what
+// says how it edits them.
+func (iv *inv) rewrites(files []arg, what string) {
 	for _, f := range files {
 		if !f.ok || iv.sc.remote {
 			continue
@@ -1166,12 +1178,6 @@ func (iv *inv) inPlace(files []arg) {
 			continue // black .: the files in it
 		}
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
-			what := iv.name + " -i edits a file in place"
-			if rw, ok := rewriters[iv.name]; ok && rw.renames {
-				what = iv.name + " renames files"
-			} else if ok || iv.name == "magick" {
-				what = iv.name + " rewrites a file in place, keeping no copy,"
-			}
 			iv.flag(Destructive, phrase(what, why)+": "+iv.c.show(t))
 		}
 	}
