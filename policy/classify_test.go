@@ -618,6 +618,9 @@ func TestClassify(t *testing.T) {
 		// ls, echo and printf '%s\\n' of a glob print the paths it matches
 		{"ls ~/Pictures/scans/*.png | xargs pngquant --force --ext .png", Destructive},
 		{"ls assets/*.png | xargs pngquant --force --ext .png", Write},
+		// .RECIPEPREFIX: make's recipe lines start with its character, not a tab
+		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX = >\nreset:\n> rm -rf ~/work\nEOF\nmake -f /tmp/Makefile reset", Destructive},
+		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX := >\nbuild:\n> go build ./...\nEOF\nmake -f /tmp/Makefile build", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
