@@ -621,6 +621,17 @@ func TestClassify(t *testing.T) {
 		// .RECIPEPREFIX: make's recipe lines start with its character, not a tab
 		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX = >\nreset:\n> rm -rf ~/work\nEOF\nmake -f /tmp/Makefile reset", Destructive},
 		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX := >\nbuild:\n> go build ./...\nEOF\nmake -f /tmp/Makefile build", Write},
+		// scaling to zero, on any platform
+		{"heroku ps:scale web=0 worker=0 --app acme-prod", Destructive},
+		{"heroku ps:scale web=2 --app acme-prod", Write},
+		{"fly scale count 0 -a acme-prod", Destructive},
+		{"fly scale count 2 -a acme-prod", Write},
+		{"nomad job scale api 0", Destructive},
+		{"cf scale myapp -i 0", Destructive},
+		{"docker compose up -d --scale worker=0", Destructive},
+		{"aws eks update-nodegroup-config --cluster-name c --nodegroup-name n --scaling-config minSize=0,maxSize=0,desiredSize=0", Destructive},
+		{"aws autoscaling update-auto-scaling-group --auto-scaling-group-name asg --min-size 0 --max-size 4", Write},
+		{"kubectl scale deploy/api --current-replicas=0 --replicas=2", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
