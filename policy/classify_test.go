@@ -632,6 +632,14 @@ func TestClassify(t *testing.T) {
 		{"aws eks update-nodegroup-config --cluster-name c --nodegroup-name n --scaling-config minSize=0,maxSize=0,desiredSize=0", Destructive},
 		{"aws autoscaling update-auto-scaling-group --auto-scaling-group-name asg --min-size 0 --max-size 4", Write},
 		{"kubectl scale deploy/api --current-replicas=0 --replicas=2", Write},
+		// git add --force of a file named for secrets, which the ignore rules keep out
+		{"git add -f config/credentials.yml && git commit -m 'add config' && git push origin main", Destructive},
+		{"git add -f gcp/service-account-prod.json", Destructive},
+		{"git add -f .htpasswd", Destructive},
+		{"git add -f config/credentials.yml.enc", Write},
+		{"git add -f config/secrets.example.yml", Write},
+		{"git add -f docs/credentials.md", Write},
+		{"git add config/secrets.yml", Write}, // not forced: the ignore rules let it in
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
