@@ -640,6 +640,15 @@ func TestClassify(t *testing.T) {
 		{"git add -f config/secrets.example.yml", Write},
 		{"git add -f docs/credentials.md", Write},
 		{"git add config/secrets.yml", Write}, // not forced: the ignore rules let it in
+		// code deleting what it lists by a relative pattern is judged where that pattern is
+		{"cd ~ && python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.py'):\n    p.unlink()\nEOF", Destructive},
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.pyc'):\n    p.unlink()\nEOF", Write},
+		{`php -r 'array_map("unlink", glob("storage/app/public/uploads/*"));'`, Destructive},
+		// what users uploaded is in no version control; a scratch copy is scratch
+		{"rm -rf uploads/ storage/app/public/*", Destructive},
+		{"rm -rf -- ./tmp/cache ./tmp/uploads", Write},
+		{"echo 'file delete -force [file join $env(HOME) .local share]' | tclsh", Destructive}, // quoted: no glob
+		{"aws lambda put-function-concurrency --function-name f --reserved-concurrent-executions 0", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

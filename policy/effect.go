@@ -492,7 +492,7 @@ func countZero(args []arg, i int) bool {
 	if !ok && strings.HasPrefix(s, "--") && i+1 < len(args) && args[i+1].ok {
 		val, ok = args[i+1].s, true
 	}
-	if ok && strings.HasPrefix(name, "-") && !strings.Contains(name, "min") && !strings.Contains(name, "current") { // --current-replicas=0 is a precondition
+	if ok && strings.HasPrefix(name, "-") && !strings.Contains(name, "min") && !strings.HasPrefix(name, "--current") { // --current-replicas=0 is a precondition
 		if zeroCount(val) && slices.ContainsFunc(countWords, func(w string) bool { return strings.Contains(name, w) }) {
 			return true
 		}

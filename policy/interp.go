@@ -305,6 +305,8 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
 		} else if homeRef.MatchString(s) || homeCall.MatchString(s) {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files under the home directory")
+		} else {
+			iv.deletesFound(s)
 		}
 	}
 	if pipeToShell.MatchString(s) && !piped {
@@ -900,6 +902,29 @@ func barePath(s string) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// findCall is code listing files by a relative pattern or directory:
+// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'),
+// Dir.glob("**/*"), fs.readdirSync('.'); the pattern is group 1.
+var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]`)
+
+// deletesFound judges code that deletes the files it lists by a relative
+// pattern by where that pattern is: the shell's working directory, which
+// cd may have moved (cd ~ && python3 - <<'EOF' … rglob('*.py') … unlink),
+// or a store no version control keeps (glob("storage/app/uploads/*")).
+func (iv *inv) deletesFound(code string) {
+	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
+		p := m[1]
+		if !strings.ContainsAny(p, "*?[") {
+			p = strings.TrimSuffix(p, "/") + "/*" // os.walk('.'): what is under it
+		}
+		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: m[1]})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase(iv.name+" code deletes files it lists", why)+": "+iv.c.show(t))
+			return
+		}
+	}
 }
 
 // outsidePath is the first path literal in code that lies outside the

@@ -523,7 +523,8 @@ func listedPaths(name string, args []arg) (dir, pattern string, ok bool) {
 	}
 	_, ops := opts(args)
 	for _, a := range ops {
-		if !a.ok || !strings.ContainsAny(path.Base(a.s), "*?[") || strings.ContainsAny(path.Dir(a.s), "*?[") {
+		if !a.ok || !strings.ContainsAny(path.Base(a.s), "*?[") || strings.ContainsAny(path.Dir(a.s), "*?[") ||
+			strings.ContainsAny(a.s, " \t\n") || strings.ContainsAny(a.src, `'"\`) { // echo '[file join …]': quoted, no glob
 			return "", "", false
 		}
 		d := path.Dir(a.s)
