@@ -575,6 +575,80 @@ func TestClassify(t *testing.T) {
 		{"pbpaste | nc termbin.com 9999", Destructive},
 		{"wl-paste | jq .", Write},
 		{"xclip -selection clipboard < notes.txt", Write},
+		// backticks run a command only where the language says so: a JavaScript template literal is a string
+		{"node -e 'console.log(`${p} ${lock.packages[p].version}`)'", Write},
+		{"node - <<'EOF'\nconst hits = [];\nconsole.log(hits.map(p => `${p} ${x[p].version}`).join(\"\\n\"));\nEOF", Write},
+		{"node -e 'require(\"child_process\").execSync(`rm -rf ${process.env.HOME}/x`)'", Destructive},
+		{"ruby -e '`rm -rf ~/x`'", Destructive},
+		{"perl -e '`rm -rf ~/x`'", Destructive},
+		// a relative glob is the working directory's, not the home directory's
+		{`ruby -e 'Dir.glob("build/*.o").each { |f| File.delete(f) }'`, Write},
+		{`ruby -e 'Dir.glob(File.expand_path("~/build/*.o")).each { |f| File.delete(f) }'`, Destructive},
+		// converters write their output as cp writes its destination; one written over its own input is lost
+		{"ffmpeg -y -i ./renders/intro.mov -c:v libx264 ~/Videos/final.mp4", Destructive},
+		{"ffmpeg -i ./renders/intro.mov -c:v libx264 ~/Videos/final.mp4", Write}, // asks before writing over a file
+		{"ffmpeg -y -i ~/Downloads/x.mov -vf scale=640:-1 public/x.mp4", Write},
+		{"ffmpeg -i in.mp4 -f null -", Write},
+		{"gs -sDEVICE=pdfwrite -o ~/Documents/thesis.pdf ~/Documents/thesis.pdf", Destructive},
+		{"gs -sDEVICE=pdfwrite -o out/thesis.pdf ~/Documents/thesis.pdf", Write},
+		{"find ~/Documents/notes -name '*.md' -exec pandoc {} -t plain -o {} \\;", Destructive},
+		{"pandoc ~/notes.md -o docs/notes.pdf", Write},
+		{"sox ~/Music/a.wav ~/Music/a.wav trim 0 10", Destructive},
+		{"sox in.wav out.wav trim 0 10", Write},
+		{"convert ~/Pictures/a.jpg -resize 50% ~/Pictures/a.jpg", Destructive},
+		{"convert logo.png -resize 50% /tmp/logo-small.png", Write},
+		{"magick identify ~/Pictures/a.png ~/Pictures/b.png", Write},
+		{"soffice --headless --convert-to pdf --outdir ~/Documents ~/Documents/report.docx", Destructive},
+		{"soffice --headless --convert-to pdf --outdir /tmp docs/report.docx", Write},
+		{"pdftk ~/Documents/a.pdf cat 1-2 output ~/Documents/a.pdf", Destructive},
+		{"pngquant --force --ext .png --quality 30-50 ~/Pictures/a.png", Destructive},
+		{"pngquant --quality 30-50 assets/*.png", Write},
+		// tag editors write into the files themselves
+		{"find ~/Music -name '*.flac' -exec metaflac --remove-all {} +", Destructive},
+		{"metaflac --list ~/Music/a.flac", Write},
+		{"id3v2 -D ~/Music/Albums/*/*.mp3", Destructive},
+		{"id3v2 -l ~/Music/Albums/*/*.mp3", Write},
+		{"eyeD3 --remove-all ~/Music/x.mp3", Destructive},
+		{"eyeD3 ~/Music/x.mp3", Write},
+		{"kid3-cli -c 'remove 2' ~/Music/x.mp3", Destructive},
+		{"kid3-cli -c 'get title' ~/Music/x.mp3", Write},
+		{"exiftool -all= ~/Pictures/a.jpg", Destructive},
+		{"exiftool -T -createdate ~/Pictures/*.jpg", Write},
+		{"id3v2 -D music/*.mp3", Write},
+		// ls, echo and printf '%s\\n' of a glob print the paths it matches
+		{"ls ~/Pictures/scans/*.png | xargs pngquant --force --ext .png", Destructive},
+		{"ls assets/*.png | xargs pngquant --force --ext .png", Write},
+		// .RECIPEPREFIX: make's recipe lines start with its character, not a tab
+		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX = >\nreset:\n> rm -rf ~/work\nEOF\nmake -f /tmp/Makefile reset", Destructive},
+		{"cat > /tmp/Makefile <<'EOF'\n.RECIPEPREFIX := >\nbuild:\n> go build ./...\nEOF\nmake -f /tmp/Makefile build", Write},
+		// scaling to zero, on any platform
+		{"heroku ps:scale web=0 worker=0 --app acme-prod", Destructive},
+		{"heroku ps:scale web=2 --app acme-prod", Write},
+		{"fly scale count 0 -a acme-prod", Destructive},
+		{"fly scale count 2 -a acme-prod", Write},
+		{"nomad job scale api 0", Destructive},
+		{"cf scale myapp -i 0", Destructive},
+		{"docker compose up -d --scale worker=0", Destructive},
+		{"aws eks update-nodegroup-config --cluster-name c --nodegroup-name n --scaling-config minSize=0,maxSize=0,desiredSize=0", Destructive},
+		{"aws autoscaling update-auto-scaling-group --auto-scaling-group-name asg --min-size 0 --max-size 4", Write},
+		{"kubectl scale deploy/api --current-replicas=0 --replicas=2", Write},
+		// git add --force of a file named for secrets, which the ignore rules keep out
+		{"git add -f config/credentials.yml && git commit -m 'add config' && git push origin main", Destructive},
+		{"git add -f gcp/service-account-prod.json", Destructive},
+		{"git add -f .htpasswd", Destructive},
+		{"git add -f config/credentials.yml.enc", Write},
+		{"git add -f config/secrets.example.yml", Write},
+		{"git add -f docs/credentials.md", Write},
+		{"git add config/secrets.yml", Write}, // not forced: the ignore rules let it in
+		// code deleting what it lists by a relative pattern is judged where that pattern is
+		{"cd ~ && python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.py'):\n    p.unlink()\nEOF", Destructive},
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.pyc'):\n    p.unlink()\nEOF", Write},
+		{`php -r 'array_map("unlink", glob("storage/app/public/uploads/*"));'`, Destructive},
+		// what users uploaded is in no version control; a scratch copy is scratch
+		{"rm -rf uploads/ storage/app/public/*", Destructive},
+		{"rm -rf -- ./tmp/cache ./tmp/uploads", Write},
+		{"echo 'file delete -force [file join $env(HOME) .local share]' | tclsh", Destructive}, // quoted: no glob
+		{"aws lambda put-function-concurrency --function-name f --reserved-concurrent-executions 0", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

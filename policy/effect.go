@@ -196,7 +196,11 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		if countZero(args, i) {
-			iv.flag(Destructive, iv.name+" "+s+" scales to zero")
+			setting := s
+			if !strings.Contains(s, "=") && strings.HasPrefix(s, "-") && i+1 < len(args) {
+				setting += " " + args[i+1].shown() // --replicas 0
+			}
+			iv.flag(Destructive, iv.name+" "+shownVerbs(args[:i])+" "+setting+" scales to zero")
 			return true
 		}
 		if why := dropsGenerations(s); why != "" {
@@ -456,6 +460,9 @@ func migratesToNothing(args []arg, i int) bool {
 	if s != "0" && s != "zero" && s != "base" {
 		return false
 	}
+	if i > 0 && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
+		return false // --min-size 0: an option's value
+	}
 	for _, a := range args[:i] {
 		if ws := words(a.s); contains(ws, "migrate") || contains(ws, "update") || contains(ws, "migration") || contains(ws, "downgrade") {
 			return true
@@ -474,25 +481,47 @@ var createVerbs = map[string]bool{
 var weakVerbs = map[string]bool{"off": true, "down": true, "stop": true, "disable": true, "block": true, "strip": true, "undo": true, "unset": true, "clean": true}
 
 // countZero reports whether args[i] sets a count of replicas, instances or
-// capacity to zero (--replicas=0, --desired-count 0, "replicas":0).
+// capacity to zero (--replicas=0, --desired-count 0, "replicas":0,
+// desiredSize=0), or gives a scale verb a count of zero (docker service
+// scale web=0, heroku ps:scale web=0, fly scale count 0, nomad job scale
+// api 0, cf scale app -i 0, compose --scale worker=0). A minimum of zero
+// scales nothing down.
 func countZero(args []arg, i int) bool {
 	s := args[i].s
 	name, val, ok := strings.Cut(s, "=")
 	if !ok && strings.HasPrefix(s, "--") && i+1 < len(args) && args[i+1].ok {
 		val, ok = args[i+1].s, true
 	}
-	if ok && strings.HasPrefix(name, "-") && val == "0" {
-		for _, w := range []string{"replicas", "count", "capacity", "instances", "size", "scale", "concurren", "nodes", "desired", "workers", "tasks"} {
-			if strings.Contains(name, w) {
-				return true
-			}
+	if ok && strings.HasPrefix(name, "-") && !strings.Contains(name, "min") && !strings.HasPrefix(name, "--current") { // --current-replicas=0 is a precondition
+		if zeroCount(val) && slices.ContainsFunc(countWords, func(w string) bool { return strings.Contains(name, w) }) {
+			return true
+		}
+		if _, v, pair := strings.Cut(val, "="); pair && zeroCount(v) && strings.Contains(name, "scale") {
+			return true // docker compose up --scale worker=0
 		}
 	}
-	if name, val, ok := strings.Cut(s, "="); ok && val == "0" && !strings.HasPrefix(name, "-") && i > 0 && slices.ContainsFunc(args[:i], func(a arg) bool { return a.s == "scale" }) {
-		return true // docker service scale web=0
+	scaled := i > 0 && slices.ContainsFunc(args[:i], func(a arg) bool { return scaleVerb(a.s) })
+	switch {
+	case scaled && ok && !strings.HasPrefix(name, "-") && zeroCount(val):
+		return true // docker service scale web=0, heroku ps:scale web=0:standard-1x
+	case scaled && s == "0" && (!strings.HasPrefix(args[i-1].s, "-") || args[i-1].s == "-i"):
+		return true // fly scale count 0, nomad job scale api 0, cf scale app -i 0
 	}
-	return strings.Contains(strings.ReplaceAll(s, " ", ""), `"replicas":0`)
+	return zeroSetting.MatchString(s)
 }
+
+// countWords are the words in an option's name that make it a count.
+var countWords = []string{"replicas", "count", "capacity", "instances", "size", "scale", "concurren", "nodes", "desired", "workers", "tasks"}
+
+// zeroCount is a count of zero: 0, or heroku's 0:size.
+func zeroCount(v string) bool { return v == "0" || strings.HasPrefix(v, "0:") }
+
+// scaleVerb is a command's verb that sets how many run: scale, ps:scale, resize.
+func scaleVerb(s string) bool { return s == "scale" || strings.HasSuffix(s, ":scale") || s == "resize" }
+
+// zeroSetting is a setting of a desired or largest count to zero in a
+// list or a document: desiredSize=0,maxSize=0, "DesiredCount": 0, "replicas":0.
+var zeroSetting = lazyRE(`(?i)\b(?:desired|max)[_-]?(?:size|capacity|count|replicas|instances|nodes|node_?count)"?\s*[:=]\s*0(?:[^\d.]|$)|"replicas"\s*:\s*0(?:[^\d.]|$)`)
 
 // ormDanger matches ORM and datastore calls that delete everything.
 var ormDanger = lazyRE(`\.(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
@@ -1157,6 +1186,18 @@ func extractor(iv *inv) {
 // inPlace flags editing files outside the working directory in place
 // (sed -i, perl -pi).
 func (iv *inv) inPlace(files []arg) {
+	what := iv.name + " -i edits a file in place"
+	if rw, ok := rewriters[iv.name]; ok && rw.renames {
+		what = iv.name + " renames files"
+	} else if ok || iv.name == "magick" {
+		what = iv.name + " rewrites a file in place, keeping no copy,"
+	}
+	iv.rewrites(files, what)
+}
+
+// rewrites holds what edits files outside the working directory; what
+// says how it edits them.
+func (iv *inv) rewrites(files []arg, what string) {
 	for _, f := range files {
 		if !f.ok || iv.sc.remote {
 			continue
@@ -1166,12 +1207,6 @@ func (iv *inv) inPlace(files []arg) {
 			continue // black .: the files in it
 		}
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
-			what := iv.name + " -i edits a file in place"
-			if rw, ok := rewriters[iv.name]; ok && rw.renames {
-				what = iv.name + " renames files"
-			} else if ok || iv.name == "magick" {
-				what = iv.name + " rewrites a file in place, keeping no copy,"
-			}
 			iv.flag(Destructive, phrase(what, why)+": "+iv.c.show(t))
 		}
 	}

@@ -159,6 +159,10 @@ func git(iv *inv) {
 				destroy("git add --force stages a key file even where the ignore rules keep it out, for every clone of the repository: " + op.s)
 				break
 			}
+			if op.ok && has("f", "--force") && credentialsName(path.Base(op.s)) { // git add -f config/credentials.yml
+				destroy("git add --force stages a file named for secrets even where the ignore rules keep it out, for every clone of the repository: " + op.s)
+				break
+			}
 		}
 	case "reset":
 		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
@@ -490,4 +494,34 @@ func privateKeyName(base string) bool {
 		}
 	}
 	return strings.HasPrefix(base, "id_") && !strings.HasSuffix(base, ".pub")
+}
+
+// credentialsName is the name of a file that holds credentials in the
+// clear: credentials.yml, secrets.json, client_secret_….json, a service
+// account's key, .npmrc, .htpasswd, in a format that holds data. Not a template of one
+// (secrets.example.yml), nor one kept encrypted (credentials.yml.enc,
+// secrets.sops.yaml), which is made to be committed.
+func credentialsName(base string) bool {
+	b := strings.ToLower(base)
+	if templateFile(b) || strings.HasSuffix(b, ".enc") || strings.HasSuffix(b, ".age") || strings.Contains(b, ".sops.") || strings.HasSuffix(b, ".pub") {
+		return false
+	}
+	if isSecretPath("/x/" + b) {
+		return true
+	}
+	switch b {
+	case ".htpasswd", ".pgpass", ".my.cnf", ".vault-token", ".dockercfg", "auth.json", "token.json", ".boto", ".s3cfg", "terraform.tfvars", "secrets", "credentials":
+		return true
+	}
+	switch path.Ext(b) {
+	case "", ".yml", ".yaml", ".json", ".toml", ".ini", ".conf", ".cfg", ".env", ".xml", ".properties", ".txt", ".csv", ".plist":
+	default:
+		return false // docs/credentials.md, secrets_test.go: about secrets, not holding them
+	}
+	for _, p := range []string{"credentials", "secrets.", "secret.", "client_secret", "service-account", "service_account", "serviceaccount", "gcp-key", "gcloud-key", "firebase-adminsdk"} {
+		if strings.HasPrefix(b, p) || strings.Contains(b, "-"+p) || strings.Contains(b, "_"+p) {
+			return true
+		}
+	}
+	return false
 }

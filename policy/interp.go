@@ -21,8 +21,9 @@ var (
 	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
-	// homeRef is a path computed from the home directory.
-	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\()`)
+	// homeRef is a path computed from the home directory (a glob of one
+	// written from ~: a relative glob is the working directory's).
+	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\(\s*['"]~)`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
 	secretRef = lazyRE(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:Get-ChildItem|gci|dir|ls)\s+Env:`)
 	netRef    = lazyRE(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
@@ -39,8 +40,12 @@ var (
 	// awkGetline is awk's cmd | getline (or |&): cmd, a string or a
 	// variable, is run by sh -c.
 	awkGetline = lazyRE(`("(?:[^"\\]|\\.)*"|[A-Za-z_]\w*)\s*\|&?\s*getline`)
-	// backticks is a command run by Perl or Ruby's `…`.
+	// backticks is a command run by Perl, Ruby or PHP's `…` (Julia's is
+	// a command too); in JavaScript, Go or PowerShell they are a string.
 	backticks = lazyRE("`([^`]+)`")
+	// templateField is a field of a JavaScript template literal, ${expr}:
+	// text computed at run time.
+	templateField = lazyRE(`\$\{[^}]*\}`)
 	// listCall is a call that runs its string arguments as a command.
 	listCall = lazyRE(`\b(?:system|exec|spawn)\s+`)
 	// evalRef runs text as code: eval and exec, Lua's load, R's source,
@@ -125,6 +130,9 @@ var (
 	pipeToShell = lazyRE(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
 
+// backtickRuns are the languages whose `…` runs a command.
+var backtickRuns = map[string]bool{"perl": true, "ruby": true, "php": true, "julia": true}
+
 // interpCode checks interpreter code.
 func (iv *inv) interpCode(code arg) {
 	iv.flag(Write, "")
@@ -152,6 +160,9 @@ func (iv *inv) interpCode(code arg) {
 				continue
 			}
 			lit = interpolation.ReplaceAllString(lit, "$${interpolated}") // Ruby's "rm -rf #{dir}": text computed at run time
+			if rest[0] == '`' {
+				lit = templateField.ReplaceAllString(lit, "$${interpolated}") // execSync(`rm -rf ${dir}`)
+			}
 			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
 			continue
 		}
@@ -178,8 +189,11 @@ func (iv *inv) interpCode(code arg) {
 			}
 		}
 	}
-	for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
-		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
+	if backtickRuns[strings.TrimRight(iv.name, "0123456789.")] {
+		for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
+			lit := interpolation.ReplaceAllString(m[1], "$${interpolated}") // `rm -rf #{dir}`
+			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
+		}
 	}
 	for _, m := range listCall.FindAllStringIndex(s, 8) { // system "rm", "-rf", …; exec "/bin/sh", "-c", …
 		rest := s[m[1]:]
@@ -291,6 +305,8 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
 		} else if homeRef.MatchString(s) || homeCall.MatchString(s) {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files under the home directory")
+		} else {
+			iv.deletesFound(s)
 		}
 	}
 	if pipeToShell.MatchString(s) && !piped {
@@ -879,13 +895,36 @@ func barePath(s string) (string, bool) {
 		if strings.HasPrefix(f, "-") {
 			continue
 		}
-		f = strings.TrimRight(f, ";)'\"")
+		f = strings.TrimRight(f, ";)'\"`")
 		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") {
 			return f, true
 		}
 		return "", false
 	}
 	return "", false
+}
+
+// findCall is code listing files by a relative pattern or directory:
+// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'),
+// Dir.glob("**/*"), fs.readdirSync('.'); the pattern is group 1.
+var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]`)
+
+// deletesFound judges code that deletes the files it lists by a relative
+// pattern by where that pattern is: the shell's working directory, which
+// cd may have moved (cd ~ && python3 - <<'EOF' … rglob('*.py') … unlink),
+// or a store no version control keeps (glob("storage/app/uploads/*")).
+func (iv *inv) deletesFound(code string) {
+	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
+		p := m[1]
+		if !strings.ContainsAny(p, "*?[") {
+			p = strings.TrimSuffix(p, "/") + "/*" // os.walk('.'): what is under it
+		}
+		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: m[1]})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase(iv.name+" code deletes files it lists", why)+": "+iv.c.show(t))
+			return
+		}
+	}
 }
 
 // outsidePath is the first path literal in code that lies outside the

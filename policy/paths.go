@@ -242,6 +242,9 @@ func unrecoverable(t target) string {
 	if dataFile(p) || children && dataFile(t.src) {
 		return "a database file"
 	}
+	if uploadsDir(p) {
+		return "the files users uploaded, which no version control keeps"
+	}
 	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {
 		i := strings.Index(p+"/", vcs+"/")
 		if i < 0 {
@@ -256,6 +259,25 @@ func unrecoverable(t target) string {
 		}
 	}
 	return ""
+}
+
+// uploadsDir reports whether p is or is in a web application's store of
+// what its users uploaded (uploads/, storage/app/, wp-content/uploads/),
+// not a scratch or test copy of one (tmp/uploads, fixtures/uploads).
+func uploadsDir(p string) bool {
+	parts := strings.Split(p, "/")
+	found := false
+	for i, d := range parts {
+		switch d {
+		case "tmp", "temp", "cache", "test", "tests", "spec", "fixtures", "testdata", "node_modules", "vendor":
+			return false
+		case "uploads", "user-uploads", "user_uploads":
+			found = true
+		case "app":
+			found = found || i > 0 && parts[i-1] == "storage"
+		}
+	}
+	return found
 }
 
 func (c *classifier) isTempRoot(p string) bool {

@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // Task runners (make, just, go-task) run the recipes of a task file as
@@ -13,7 +14,7 @@ import (
 type recipeFormat int
 
 const (
-	makeRecipes recipeFormat = iota // a tab-indented line after a rule, or after ; on the rule's line
+	makeRecipes recipeFormat = iota // a tab-indented line (or one starting with .RECIPEPREFIX) after a rule, or after ; on the rule's line
 	justRecipes                     // an indented line after a recipe's header
 	yamlRecipes                     // go-task's cmds: list items, cmd: values
 )
@@ -136,8 +137,17 @@ func recipes(format recipeFormat, text string) []string {
 	lines := strings.Split(text, "\n")
 	switch format {
 	case makeRecipes:
+		prefix := "\t"
 		for _, line := range lines {
-			if r, ok := strings.CutPrefix(line, "\t"); ok {
+			if name, val, ok := strings.Cut(line, "="); ok && strings.TrimRight(strings.TrimSpace(name), ":+?") == ".RECIPEPREFIX" {
+				prefix = "\t" // .RECIPEPREFIX = >: recipe lines start with its first character, not a tab
+				if val = strings.TrimLeft(val, " \t"); val != "" {
+					_, n := utf8.DecodeRuneInString(val)
+					prefix = val[:n]
+				}
+				continue
+			}
+			if r, ok := strings.CutPrefix(line, prefix); ok {
 				add(makeVars.Replace(strings.TrimLeft(r, " \t@-+")))
 			} else if head, r, ok := strings.Cut(line, ";"); ok && strings.Contains(head, ":") && !strings.Contains(head, "=") && !strings.HasPrefix(strings.TrimSpace(head), "#") {
 				add(makeVars.Replace(strings.TrimLeft(r, " \t@-+"))) // all: ; rm -rf ~

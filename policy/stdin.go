@@ -112,6 +112,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
 	}
+	if dir, pattern, ok := listedPaths(name, args[1:]); ok { // ls ~/scans/*.png | xargs …: the paths the glob matches
+		return source{kind: srcPaths, text: dir, pattern: pattern}
+	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
 		// find ~ -name 'id_*' | tar -czf - -T -: the files' contents
 		return source{kind: srcSecret, text: path.Join(prev.text, prev.pattern)}
@@ -502,4 +505,38 @@ func readsClipboard(name string, args []arg) bool {
 		}
 	}
 	return false
+}
+
+// listedPaths is the directory and the name pattern of the paths ls, echo
+// or printf '%s\n' prints when each of its operands is a glob in one
+// directory (ls ~/Pictures/scans/*.png): the paths it matches, as written.
+func listedPaths(name string, args []arg) (dir, pattern string, ok bool) {
+	switch name {
+	case "ls", "echo":
+	case "printf":
+		if len(args) == 0 || !args[0].ok || args[0].s != `%s\n` && args[0].s != `%s\0` {
+			return "", "", false
+		}
+		args = args[1:]
+	default:
+		return "", "", false
+	}
+	_, ops := opts(args)
+	for _, a := range ops {
+		if !a.ok || !strings.ContainsAny(path.Base(a.s), "*?[") || strings.ContainsAny(path.Dir(a.s), "*?[") ||
+			strings.ContainsAny(a.s, " \t\n") || strings.ContainsAny(a.src, `'"\`) { // echo '[file join …]': quoted, no glob
+			return "", "", false
+		}
+		d := path.Dir(a.s)
+		if dir != "" && d != dir {
+			return "", "", false
+		}
+		dir = d
+		if pattern == "" {
+			pattern = path.Base(a.s)
+		} else if pattern != path.Base(a.s) {
+			pattern = "*"
+		}
+	}
+	return dir, pattern, dir != ""
 }
