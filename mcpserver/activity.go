@@ -116,17 +116,19 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		seq := a.add(c)
 		res, err := next(ctx, method, req)
+		end := Call{Duration: time.Since(c.Time)} // read outside the lock the next call's start waits for
+		switch {
+		case err != nil:
+			end.IsError, end.Result, end.Status = true, cut(oneLine(err.Error()), maxResult), "error"
+		default:
+			tr, _ := res.(*mcp.CallToolResult)
+			m := structured(tr)
+			end.IsError, end.Result = summarize(tr, m)
+			end.Status, end.Job, end.Detail = outcome(tr, m)
+		}
 		a.update(seq, func(c *Call) {
-			c.Running, c.Duration = false, time.Since(c.Time)
-			switch {
-			case err != nil:
-				c.IsError, c.Result, c.Status = true, cut(oneLine(err.Error()), maxResult), "error"
-			default:
-				tr, _ := res.(*mcp.CallToolResult)
-				m := structured(tr)
-				c.IsError, c.Result = summarize(tr, m)
-				c.Status, c.Job, c.Detail = outcome(tr, m)
-			}
+			c.Running, c.Duration = false, end.Duration
+			c.IsError, c.Result, c.Status, c.Job, c.Detail = end.IsError, end.Result, end.Status, end.Job, end.Detail
 		})
 		return res, err
 	}
