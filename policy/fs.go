@@ -650,7 +650,7 @@ func mkfs(iv *inv) {
 	for _, a := range ops {
 		t := iv.c.resolve(iv.sc, a)
 		switch why := iv.c.danger(t); {
-		case !a.ok || t.path == "" || t.path == "/dev" || isUnder(t.path, "/dev") || strings.HasPrefix(a.s, "UUID=") || strings.HasPrefix(a.s, "LABEL="):
+		case t.path == "" || t.path == "/dev" || isUnder(t.path, "/dev") || strings.HasPrefix(a.s, "UUID=") || strings.HasPrefix(a.s, "LABEL="):
 			iv.flag(Destructive, iv.name+" formats a filesystem: "+a.shown())
 			return
 		case why != "":
