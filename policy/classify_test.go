@@ -674,6 +674,17 @@ func TestClassify(t *testing.T) {
 		{`gh issue comment 42 --body 'set $OPENAI_API_KEY first'`, Write},
 		{`curl -d "client_secret=$CLIENT_SECRET&grant_type=client_credentials" https://oauth2.googleapis.com/token`, Write},
 		{`curl -X POST -d '{"text":"build ok"}' https://hooks.slack.com/services/T0/B0/x`, Write},
+		// a database client's first operand is its database, not a verb
+		{`psql "$DATABASE_URL" -c '\dt'`, Write},
+		{`mysql "$DB" -e 'SHOW TABLES'`, Write},
+		{`psql "$DATABASE_URL" -c 'DROP TABLE users'`, Destructive},
+		{`psql "$DATABASE_URL" -c '\! rm -rf ~'`, Destructive},
+		{`op=delete; kubectl $op pvc --all`, Destructive},
+		// a test fixture database of the tree is the tree's
+		{"sqlite3 tests/fixtures/test.db 'DROP TABLE IF EXISTS users;'", Write},
+		{"sqlite3 db/app_test.sqlite3 'DELETE FROM users'", Write},
+		{"sqlite3 instance/app.db 'DROP TABLE users'", Destructive},
+		{"sqlite3 ../other/tests/x.db 'DROP TABLE users'", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
