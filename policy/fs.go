@@ -110,7 +110,9 @@ func rm(iv *inv) {
 			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
 				break
 			}
-			if a.ok {
+			if a.ok && iv.sc.mounts != nil {
+				iv.flag(Destructive, verb+" in a container reaches what it was given of the host or to keep (a volume, a mounted directory, the host's processes or devices): "+a.shown())
+			} else if a.ok {
 				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.shown())
 			} else {
 				iv.flag(Destructive, verb+" of a path computed at run time: "+a.shown())

@@ -92,12 +92,16 @@ const containerRoot = "/\x00container"
 
 // inContainer is the host path a path inside a container maps to: through
 // the mount whose target holds it (the deepest), "" for a volume of
-// unknown content, and under containerRoot when no mount holds it.
+// unknown content or a path a mount lies under, and under containerRoot
+// when no mount holds it.
 func inContainer(sc *scope, p string) string {
 	best := ""
 	for dst := range sc.mounts {
 		if (p == dst || isUnder(p, dst)) && len(dst) > len(best) {
 			best = dst
+		}
+		if isUnder(dst, p) {
+			return "" // rm -rf / reaches what is mounted at /data
 		}
 	}
 	if best == "" {
@@ -193,6 +197,8 @@ func (c *classifier) danger(t target) string {
 		return "outside the working directory"
 	}
 	switch {
+	case p == containerRoot:
+		return "" // a container's own files, all of them: nothing of the host is mounted under them
 	case p == "/":
 		return "the root directory"
 	case p == c.home:
