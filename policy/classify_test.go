@@ -685,6 +685,22 @@ func TestClassify(t *testing.T) {
 		{"sqlite3 db/app_test.sqlite3 'DELETE FROM users'", Write},
 		{"sqlite3 instance/app.db 'DROP TABLE users'", Destructive},
 		{"sqlite3 ../other/tests/x.db 'DROP TABLE users'", Destructive},
+		// a container's own files are its own; what it was given of the host is not
+		{"docker run --rm alpine sh -c 'rm -rf / 2>/dev/null; echo done'", Write},
+		{"docker run --rm -v data:/data alpine rm -rf /", Destructive},
+		{`docker run --rm -v "$PWD":/app alpine rm -rf /`, Destructive},
+		{"docker run --rm --mount type=bind,source=/home/user,target=/h alpine rm -rf /", Destructive},
+		{"docker run --rm -v /:/host alpine rm -rf /host", Destructive},
+		{"docker run --rm --privileged alpine rm -rf /", Destructive},
+		{"docker run --rm --pid=host alpine sh -c 'rm -rf /'", Destructive},
+		{"docker run --rm --volumes-from db alpine rm -rf /", Destructive},
+		// what the command started or built under a name, it may remove or flush
+		{"docker run --name t-redis -d redis:7 && sleep 2 && docker exec t-redis redis-cli FLUSHALL && docker rm -f t-redis", Write},
+		{"docker run --name t-redis -d redis:7; docker exec t-redis redis-cli FLUSHALL", Destructive},
+		{"docker run --name t-redis -v /srv/redis:/data -d redis:7 && docker exec t-redis redis-cli FLUSHALL", Destructive},
+		{"docker build -t app-$$ . && docker run --rm app-$$ make test; docker rmi app-$$", Write},
+		{"docker rmi app-$$", Destructive},
+		{"docker build -t x . && docker rmi $(docker images -q)", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
