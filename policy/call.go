@@ -178,7 +178,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	sendsSecret(iv)
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)
-	if infraTools[iv.name] && len(args) > 1 && !args[1].ok && !args[1].item { // op=delete; kubectl $op pvc --all
+	if infraTools[iv.name] && !dbClients[iv.name] && len(args) > 1 && !args[1].ok && !args[1].item { // op=delete; kubectl $op pvc --all
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	}
 	if infraTools[iv.name] && c.cmds[idx].Class < Destructive && !iv.sc.remote && !iv.judged {
@@ -563,6 +563,14 @@ var infraTools = map[string]bool{
 	"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlite": true, "duckdb": true, "clickhouse-client": true,
 	"cockroach": true, "mongosh": true, "mongo": true, "gcloud": true, "az": true, "gh": true, "doctl": true, "heroku": true,
 	"flyctl": true, "fly": true, "vercel": true, "netlify": true, "gsutil": true, "firebase": true, "supabase": true,
+}
+
+// dbClients are the infrastructure tools whose first operand is the
+// database they connect to (psql "$DATABASE_URL" -c '\dt'), not a verb:
+// what they run is the query they are given, judged as such.
+var dbClients = map[string]bool{
+	"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlite": true, "duckdb": true,
+	"clickhouse-client": true, "mongosh": true, "mongo": true,
 }
 
 // downloadedFile is a process substitution of a download given to a

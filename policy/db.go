@@ -2,6 +2,7 @@ package policy
 
 import (
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 )
@@ -167,7 +168,7 @@ func (iv *inv) scratchDB(fileOperand bool) bool {
 			return false
 		}
 		t := iv.c.resolve(iv.sc, ops[0])
-		return t.path != "" && !t.children && iv.c.scratch(t.path)
+		return t.path != "" && !t.children && (iv.c.scratch(t.path) || iv.c.testFixture(t.path))
 	}
 	name := ""
 	for i, a := range args {
@@ -190,6 +191,26 @@ func (iv *inv) scratchDB(fileOperand bool) bool {
 		return iv.testEnvironment() // DATABASE_URL=…/app_test psql "$DATABASE_URL"
 	}
 	return testDB.MatchString(name)
+}
+
+// testFixture reports whether p is a file of the working tree kept for
+// tests: under a tests, spec, fixtures or testdata directory of it, or
+// named for tests (test.db, app_test.sqlite3). Tests make it again, or it
+// is the tree's own, checked in: writing into it is a write in the tree.
+func (c *classifier) testFixture(p string) bool {
+	rel, ok := strings.CutPrefix(p, c.project+"/")
+	if !ok || !c.trustedProject() {
+		return false
+	}
+	dirs := strings.Split(rel, "/")
+	for _, d := range dirs[:len(dirs)-1] {
+		switch d {
+		case "test", "tests", "spec", "fixtures", "testdata", "__tests__":
+			return true
+		}
+	}
+	base := dirs[len(dirs)-1]
+	return testDB.MatchString(strings.TrimSuffix(base, path.Ext(base)))
 }
 
 // mongo shells: --eval code.

@@ -1480,6 +1480,10 @@ func sendsSecret(iv *inv) {
 			return
 		}
 	}
+	if why := publishesSecret(iv); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	if v, host := strangerGetsSecret(args); v != "" {
 		iv.flag(Destructive, iv.name+" sends "+v+" to "+host+", which is not where that credential belongs")
 		return
@@ -1579,6 +1583,90 @@ func strangerGetsSecret(args []arg) (variable, host string) {
 	}
 	return "", ""
 }
+
+// publishesSecret says how a network tool puts the value of a credential
+// variable into text it posts for people to read, or "": the body of an
+// issue, pull request, comment, release or gist (gh, glab), a chat message
+// (a message field of a request's data, or any data to a chat webhook).
+// A credential sent to authenticate (a header, -u, a token option, gh auth
+// or gh secret set) is where it belongs.
+func publishesSecret(iv *inv) string {
+	args := iv.rest(1)
+	switch iv.name {
+	case "gh", "glab", "tea", "hub":
+		switch at(positionals(args, "-R", "--repo", "-H", "--header"), 0) {
+		case "auth", "secret", "config", "variable", "alias", "extension", "ssh-key", "gpg-key":
+			return ""
+		}
+		for i, a := range args {
+			if i > 0 && (args[i-1].s == "-H" || args[i-1].s == "--header") {
+				continue
+			}
+			if v := expandsSecret(a); v != "" {
+				return iv.name + " posts the value of " + v + " in text it publishes: " + a.shown()
+			}
+		}
+	case "curl", "wget", "http", "https", "xh", "xhs":
+		webhook := false
+		for _, a := range args {
+			webhook = webhook || a.ok && chatWebhook.MatchString(a.s)
+		}
+		for i, a := range args {
+			if i > 0 && (args[i-1].s == "-H" || args[i-1].s == "--header" || args[i-1].s == "-u" || args[i-1].s == "--user") {
+				continue
+			}
+			v := expandsSecret(a)
+			if v == "" {
+				continue
+			}
+			if webhook {
+				return iv.name + " posts the value of " + v + " to a chat webhook: " + a.shown()
+			}
+			if at := strings.Index(a.src, v[1:]); at >= 0 && messageField.MatchString(a.src[:at]) {
+				return iv.name + " posts the value of " + v + " in a message's text: " + a.shown()
+			}
+		}
+	}
+	return ""
+}
+
+// expandsSecret is the credential variable a word expands ($OPENAI_API_KEY
+// in "key: $OPENAI_API_KEY"), or "": in single quotes or escaped it is text.
+func expandsSecret(a arg) string {
+	src := a.src
+	if a.ok || !strings.Contains(src, "$") {
+		return ""
+	}
+	var sb strings.Builder
+	double := false
+	for i := 0; i < len(src); i++ {
+		switch ch := src[i]; {
+		case ch == '\\':
+			i++
+		case ch == '"':
+			double = !double
+		case ch == '\'' && !double:
+			if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(src)
+			}
+		default:
+			sb.WriteByte(ch)
+		}
+	}
+	if m := secretVar.FindString(sb.String()); m != "" {
+		return "$" + strings.TrimLeft(m, "${")
+	}
+	return ""
+}
+
+// messageField is text that ends in the name of a field of a message, a
+// post or a comment, as JSON or a form writes it: {"text": "…, body=….
+var messageField = lazyRE(`(?i)\b(?:text|content|body|message|msg|comment|description|title|note|notes|summary|blocks)\\?["']?\s*[:=][^,&}]*$`)
+
+// chatWebhook is the address of a chat service's incoming webhook.
+var chatWebhook = lazyRE(`(?i)^https?://(?:hooks\.slack\.com/|(?:\w+\.)?discord(?:app)?\.com/api/webhooks/|[\w.-]*webhook\.office\.com/|outlook\.office\.com/webhook|chat\.googleapis\.com/|api\.telegram\.org/bot|[\w.-]+/hooks/)`)
 
 // genericSecretWords lead credential variables named for no service.
 var genericSecretWords = map[string]bool{

@@ -110,7 +110,9 @@ func rm(iv *inv) {
 			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
 				break
 			}
-			if a.ok {
+			if a.ok && iv.sc.mounts != nil {
+				iv.flag(Destructive, verb+" in a container reaches what it was given of the host or to keep (a volume, a mounted directory, the host's processes or devices): "+a.shown())
+			} else if a.ok {
 				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.shown())
 			} else {
 				iv.flag(Destructive, verb+" of a path computed at run time: "+a.shown())
@@ -650,7 +652,7 @@ func mkfs(iv *inv) {
 	for _, a := range ops {
 		t := iv.c.resolve(iv.sc, a)
 		switch why := iv.c.danger(t); {
-		case !a.ok || t.path == "" || t.path == "/dev" || isUnder(t.path, "/dev") || strings.HasPrefix(a.s, "UUID=") || strings.HasPrefix(a.s, "LABEL="):
+		case t.path == "" || t.path == "/dev" || isUnder(t.path, "/dev") || strings.HasPrefix(a.s, "UUID=") || strings.HasPrefix(a.s, "LABEL="):
 			iv.flag(Destructive, iv.name+" formats a filesystem: "+a.shown())
 			return
 		case why != "":

@@ -51,6 +51,33 @@ func (iv *inv) ownContainer(src, n, verb string) bool {
 	return false
 }
 
+// builtHere reports whether the image named (as written) was built by an
+// earlier build of this command tagged with that name (docker build -t
+// app-$$ . && … ; docker rmi app-$$): removing it removes what the command
+// made, however the name is computed, as long as nothing else sets it.
+func (iv *inv) builtHere(name string) bool {
+	src := iv.c.whole
+	at := strings.Index(src, iv.name+" rmi")
+	if at < 0 {
+		at = strings.Index(src, iv.name+" image r")
+	}
+	if at < 0 || name == "" || strings.ContainsAny(name, "*?`") || strings.Contains(name, "$(") {
+		return false
+	}
+	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && !pidNamed(name) && strings.Count(src, v+"=") != 1 {
+		return false
+	}
+	for _, m := range builtTagged.FindAllStringSubmatchIndex(src[:at], -1) {
+		if strings.Trim(src[m[2]:m[3]], `"'`) == strings.Trim(name, `"'`) {
+			return true
+		}
+	}
+	return false
+}
+
+// builtTagged is an image build and the name it tags: docker build -t NAME.
+var builtTagged = lazyRE(`\b(?:docker|podman|buildah)\s+(?:image\s+|buildx\s+)?(?:build|bud)\b[^;&|\n]*?(?:-t|--tag)[= ](\S+)`)
+
 // pidNamed reports whether a name holds the pid of the shell running the
 // command ($$, $BASHPID): made by this run, it is no one else's.
 func pidNamed(name string) bool {
@@ -281,7 +308,7 @@ func docker(iv *inv) {
 		iv.flag(Write, "")
 		iv.judged = true
 		for _, a := range ops {
-			if !a.ok || strings.ContainsAny(a.s, "*?") {
+			if (!a.ok || strings.ContainsAny(a.s, "*?")) && !iv.builtHere(a.src) {
 				iv.flag(Destructive, iv.name+" "+v+" removes images computed at run time: "+a.shown())
 				return
 			}
@@ -309,7 +336,7 @@ func docker(iv *inv) {
 				continue
 			}
 			n++
-			if n == 2 && v == "exec" && pidNamed(a.src) && iv.ownContainer(iv.c.whole, a.src, "exec") && iv.bareContainer(a.src) && i+1 < len(args) {
+			if n == 2 && v == "exec" && iv.ownContainer(iv.c.whole, a.src, "exec") && iv.bareContainer(a.src) && i+1 < len(args) {
 				sc := iv.sc.sub() // docker exec redis-test-$$ redis-cli FLUSHALL: the command's own container
 				sc.mounts, sc.cwd, sc.scratch = map[string]string{}, "/", true
 				iv.c.run(args[i+1:], sc, source{}, iv.depth+1)
@@ -740,6 +767,12 @@ func (iv *inv) containerRun() bool {
 			entry = argsOf(strings.Fields(val)...)
 		case "--volumes-from":
 			return false
+		case "--pid", "--ipc", "--userns", "--cgroupns":
+			if val == "host" {
+				sc.mounts["/proc"] = "/proc" // the host's processes, and through /proc/PID/root their files
+			}
+		case "--device", "--cap-add", "--device-cgroup-rule":
+			sc.mounts["/dev"] = "/dev" // the host's devices
 		}
 	}
 	if i >= len(args) {

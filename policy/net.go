@@ -20,14 +20,85 @@ func writes(args []arg) bool {
 		case !a.ok:
 		case i == 0 && (a.s == "POST" || a.s == "PUT" || a.s == "PATCH" || a.s == "DELETE"):
 			return true
-		case a.s == "-X" || a.s == "--request" || a.s == "--method":
-			return i+1 < len(args) && !strings.EqualFold(args[i+1].s, "GET") && !strings.EqualFold(args[i+1].s, "HEAD")
+		case requestMethod(args, i) != nil:
+			m := requestMethod(args, i)
+			return !strings.EqualFold(m.s, "GET") && !strings.EqualFold(m.s, "HEAD")
 		case a.s == "-d" || a.s == "--data" || a.s == "--json" || strings.HasPrefix(a.s, "--data"):
 			return true
 		}
 	}
 	return false
 }
+
+// requestMethod is the HTTP method args[i] sets, with the word after it
+// when it takes one: -X M, -XM, a cluster ending in X (-sX M), --request M,
+// --request=M, --method M (httpie's and wget's); nil if args[i] sets none.
+func requestMethod(args []arg, i int) *arg {
+	a := args[i]
+	next := func() *arg {
+		if i+1 < len(args) {
+			return &args[i+1]
+		}
+		return nil
+	}
+	switch {
+	case !a.ok:
+		return nil
+	case a.s == "--request" || a.s == "--method":
+		return next()
+	case strings.HasPrefix(a.s, "--request=") || strings.HasPrefix(a.s, "--method="):
+		_, m, _ := strings.Cut(a.s, "=")
+		return &arg{s: m, ok: true, src: m}
+	case len(a.s) < 2 || a.s[0] != '-' || a.s[1] == '-':
+		return nil
+	}
+	for j := 1; j < len(a.s); j++ {
+		switch {
+		case a.s[j] == 'X' && j+1 < len(a.s):
+			return &arg{s: a.s[j+1:], ok: true, src: a.s[j+1:]}
+		case a.s[j] == 'X':
+			return next()
+		case strings.IndexByte(curlValueLetters, a.s[j]) >= 0:
+			return nil // the rest of the cluster is that option's value
+		}
+	}
+	return nil
+}
+
+// curlValueLetters are curl's short options that take a value: in a
+// cluster, what follows one of them is its value.
+const curlValueLetters = "dohuFTAebcKErwxyYzCmUQtPD"
+
+// credentialedHost is the host a request carries credentials to (an
+// Authorization or token header, -u user:password, a token variable)
+// when it is off this machine, else "": where a request's method matters.
+func credentialedHost(args []arg) string {
+	creds := false
+	for i, a := range args {
+		switch {
+		case secretVar.MatchString(a.src),
+			a.ok && (a.s == "-u" || a.s == "--user" || a.s == "--oauth2-bearer" || strings.HasPrefix(a.s, "--oauth2-bearer=")),
+			(a.s == "-H" || a.s == "--header") && i+1 < len(args) && authHeader.MatchString(args[i+1].src),
+			strings.HasPrefix(a.s, "--header=") && authHeader.MatchString(a.src):
+			creds = true
+		}
+	}
+	if !creds {
+		return ""
+	}
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		if u, err := url.Parse(a.s); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !localHost(u.Hostname()) {
+			return u.Hostname()
+		}
+	}
+	return ""
+}
+
+// authHeader is a request header that carries a credential.
+var authHeader = lazyRE(`(?i)^["']?(?:authorization|proxy-authorization|private-token|x-api-key|api-key|x-auth-token|x-\w+-(?:token|key)|cookie)\s*:`)
 
 // devServer reports whether every address a request goes to is a server
 // on this machine's loopback that is not a datastore's (the app being
@@ -168,12 +239,15 @@ func curl(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends a GraphQL mutation that deletes")
 			return
 		case !a.ok:
-		case (a.s == "-X" || a.s == "--request" || a.s == "--method") && i+1 < len(args):
-			method = args[i+1].s
-		case strings.HasPrefix(a.s, "-X"):
-			method = a.s[2:]
-		case strings.HasPrefix(a.s, "--request=") || strings.HasPrefix(a.s, "--method="):
-			_, method, _ = strings.Cut(a.s, "=")
+		case requestMethod(args, i) != nil:
+			m := requestMethod(args, i)
+			method = m.s
+			if !m.ok && !iv.localDev(args) {
+				if host := credentialedHost(args); host != "" {
+					iv.flag(Destructive, iv.name+" sends a request whose method is computed at run time ("+m.shown()+"), so it may be DELETE, with credentials to "+host)
+					return
+				}
+			}
 		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
 			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) && !iv.localDev(args) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)

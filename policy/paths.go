@@ -19,7 +19,11 @@ type target struct {
 func (c *classifier) resolve(sc *scope, a arg) target {
 	t := target{src: a.src}
 	if !a.ok {
-		return t
+		if p, ok := c.pidPath(a.src); ok {
+			a = arg{s: p, ok: true, src: a.src} // /tmp/disk-$$.img: a name in /tmp, whatever the pid
+		} else {
+			return t
+		}
 	}
 	p := a.s
 	if name, rest, _ := strings.Cut(p, "/"); len(name) > 1 && name[0] == '~' {
@@ -57,18 +61,47 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	return t
 }
 
+// pidPath is a path written whole but for the pid of the shell running
+// it ($$, $BASHPID), which is digits: the directory it names is known, and
+// only one name in it is computed (/tmp/disk-$$.img, "$TMPDIR" aside).
+func (c *classifier) pidPath(src string) (string, bool) {
+	s := src
+	if len(s) > 1 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	if !strings.Contains(s, "$") {
+		return "", false
+	}
+	s = pidWords.Replace(s)
+	if strings.ContainsAny(s, "$\"'`*?[{}()") || !strings.Contains(s, "\x00") {
+		return "", false
+	}
+	s = strings.ReplaceAll(s, "\x00", "$$")
+	if strings.HasPrefix(s, "~/") {
+		s = c.home + s[1:]
+	}
+	return s, path.IsAbs(s)
+}
+
+// pidWords marks the words that expand to the running shell's pid.
+var pidWords = strings.NewReplacer("${$}", "\x00", "$$", "\x00", "${BASHPID}", "\x00", "$BASHPID", "\x00")
+
 // containerRoot is where a container's own files are taken to lie: a
 // temporary directory, since they leave the host alone.
 const containerRoot = "/\x00container"
 
 // inContainer is the host path a path inside a container maps to: through
 // the mount whose target holds it (the deepest), "" for a volume of
-// unknown content, and under containerRoot when no mount holds it.
+// unknown content or a path a mount lies under, and under containerRoot
+// when no mount holds it.
 func inContainer(sc *scope, p string) string {
 	best := ""
 	for dst := range sc.mounts {
 		if (p == dst || isUnder(p, dst)) && len(dst) > len(best) {
 			best = dst
+		}
+		if isUnder(dst, p) {
+			return "" // rm -rf / reaches what is mounted at /data
 		}
 	}
 	if best == "" {
@@ -164,6 +197,8 @@ func (c *classifier) danger(t target) string {
 		return "outside the working directory"
 	}
 	switch {
+	case p == containerRoot:
+		return "" // a container's own files, all of them: nothing of the host is mounted under them
 	case p == "/":
 		return "the root directory"
 	case p == c.home:

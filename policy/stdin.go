@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -244,12 +245,39 @@ func archiveOf(c *classifier, sc *scope, name string, args []arg) string {
 			return "an archive of " + c.show(target{path: p, src: m.a.s}) + ", keys and tokens included"
 		case p == c.project || p != "" && isUnder(c.project, p):
 			return "an archive of the working directory, its .env and .git included"
-		case p != "" && isSecretPath(p):
+		case p != "" && (isSecretPath(p) || c.holdsSecrets(p)):
 			return "an archive of " + c.show(target{path: p, src: m.a.s}) + secretTree
 		}
 	}
 	return ""
 }
+
+// holdsSecrets reports whether p is a directory under the home directory
+// that holds one of its secrets directories: ~/.config holds gh's,
+// gcloud's and many other tools' tokens, ~/.config/gh its own.
+func (c *classifier) holdsSecrets(p string) bool {
+	if !isUnder(p, c.home) {
+		return false
+	}
+	for _, d := range homeSecrets() {
+		if d = path.Join(c.home, d); d == p || isUnder(d, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// homeSecrets are the secrets directories under the home directory, from
+// homeSecretDirs and the dot directories among secretPlaces.
+var homeSecrets = sync.OnceValue(func() []string {
+	out := append([]string{".ssh", ".gnupg", ".aws", ".password-store"}, homeSecretDirs...)
+	for _, s := range secretPlaces {
+		if strings.HasPrefix(s, "/.") {
+			out = append(out, strings.Trim(s, "/"))
+		}
+	}
+	return out
+})
 
 // secretTree ends archiveOf's words for a directory of secrets.
 const secretTree = ", which holds keys, passwords or session cookies"
