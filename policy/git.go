@@ -516,7 +516,7 @@ func credentialsName(base string) bool {
 	switch path.Ext(b) {
 	case "", ".yml", ".yaml", ".json", ".toml", ".ini", ".conf", ".cfg", ".env", ".xml", ".properties", ".txt", ".csv", ".plist":
 	default:
-		return false // docs/credentials.md, secrets_test.go: about secrets, not holding them
+		return false // a markdown page or a Go test about secrets holds none
 	}
 	for _, p := range []string{"credentials", "secrets.", "secret.", "client_secret", "service-account", "service_account", "serviceaccount", "gcp-key", "gcloud-key", "firebase-adminsdk"} {
 		if strings.HasPrefix(b, p) || strings.Contains(b, "-"+p) || strings.Contains(b, "_"+p) {
