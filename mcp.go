@@ -66,8 +66,6 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// bridgeToLive bridges stdio to the tend serving stateDir, if one is live, and
-// reports whether it did.
 // pollable returns stdin for reading through the runtime's poller when it
 // is a pipe or a socket: a blocking read holds its thread and the
 // scheduler's P, and the goroutine it just woke (the SDK's, with the
@@ -90,6 +88,8 @@ func pollable(stdin io.Reader) io.Reader {
 	return os.NewFile(f.Fd(), f.Name())
 }
 
+// bridgeToLive bridges stdio to the tend serving stateDir, if one is live, and
+// reports whether it did.
 func bridgeToLive(ctx context.Context, stateDir string, stdin io.Reader, stdout io.Writer, logger *slog.Logger) bool {
 	d, conn, err := discovery.FindLive(stateDir)
 	if err != nil {

@@ -88,7 +88,7 @@ func commandArgv(command string, l Limits, cwd string, env map[string]string) ([
 // and agents run the same few programs all day. It starts again past
 // foundMax names (PATH can be set per job).
 var (
-	found  sync.Map // PATH + "\x00" + name → path
+	found  sync.Map // PATH, name and the job's directory → path
 	nFound atomic.Int32
 )
 

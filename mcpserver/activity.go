@@ -167,7 +167,7 @@ func structured(r *mcp.CallToolResult) map[string]any {
 	}
 	m := make(map[string]any, len(top))
 	for k, v := range top {
-		if !read[k] {
+		if !readFields[k] {
 			continue
 		}
 		var err error
@@ -418,8 +418,8 @@ var summaryKeys = []string{
 	"timed_out", "matched", "matched_expect", "eof", "total", "count", "truncated", "already_closed", "message", "warning",
 }
 
-// read are the fields of a result that [summarize] and [outcome] read.
-var read = func() map[string]bool {
+// readFields are the fields of a result that [summarize] and [outcome] read.
+var readFields = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range append(summaryKeys, "stdout", "stderr", "data", "output", "jobs", "matches", "approval") {
 		m[k] = true
