@@ -701,6 +701,13 @@ func TestClassify(t *testing.T) {
 		{"docker build -t app-$$ . && docker run --rm app-$$ make test; docker rmi app-$$", Write},
 		{"docker rmi app-$$", Destructive},
 		{"docker build -t x . && docker rmi $(docker images -q)", Destructive},
+		// a value assembled over top-level statements, an assignment then appends
+		{`t=$HOME/.ss; t+=h/authorized_keys; printf '' > "$t"`, Destructive},
+		{`d=/home/user; d+=/project/build; rm -rf "$d"`, Write},
+		{`d=/home/user/project; echo "$d"; d+=/..; rm -rf "$d"`, Destructive},
+		{`d=/home/user; true && d+=/project/build; rm -rf "$d"`, Destructive}, // the append may not run
+		{`d=/home/user; for i in 1 2; do d+=/project; done; rm -rf "$d"`, Destructive},
+		{`d=/tmp/x; d+=$(pwd); rm -rf "$d"`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -13,26 +13,39 @@ import (
 // script assigns the variable exactly once, to a value known statically,
 // and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
 // to the name) might bind it; and the use comes after the assignment in
-// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. Any
-// other variable stays unknown, as before, and is judged as such.
+// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
+// value assembled over several statements of the script's top level, one
+// plain assignment and then appends (t=$HOME/.ss; t+=h/x), is as certain:
+// each of them runs, in order, and the use sees the value of the last one
+// before it. Any other variable stays unknown, as before, and is judged as
+// such.
 
-// varTable is what one script sets: name → value, and the offset in the
-// script after which the value holds.
-type varTable struct{ known map[string]knownVar }
+// varTable is what one script sets: name → its values, each with the
+// offset in the script after which it holds, in order.
+type varTable struct{ known map[string][]knownVar }
 
 type knownVar struct {
 	value string
 	from  uint
+	lost  bool // from here on the value is not known (t+=$(…))
 }
 
 // scanVars finds the variables of f whose value is certain; nil if none.
 func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	var (
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
-		once   []*syntax.Assign         // plain assignments, in order
-		bound  = map[string]int{}       // how many times each name may be bound
+		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
+		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
+		plain  = map[string]int{}       // how many of its steps are plain assignments
+		nested = map[string]bool{}      // names with a step below the top level (in a loop, an if, after &&)
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
+		top    = map[*syntax.CallExpr]bool{}
 	)
+	for _, st := range f.Stmts {
+		if ce, ok := st.Cmd.(*syntax.CallExpr); ok && !st.Background && !st.Negated {
+			top[ce] = true
+		}
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.ParamExp:
@@ -48,11 +61,16 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 					continue
 				}
 				names[a.Name] = true
-				bound[a.Name.Value]++
-				if len(x.Args) == 0 && a.Value != nil && !a.Append && !a.Naked && a.Index == nil && a.Array == nil {
-					once = append(once, a)
+				if len(x.Args) == 0 && a.Value != nil && !a.Naked && a.Index == nil && a.Array == nil {
+					steps = append(steps, a)
+					if !a.Append {
+						plain[a.Name.Value]++
+					}
+					if !top[x] {
+						nested[a.Name.Value] = true
+					}
 				} else {
-					bound[a.Name.Value]++ // x=1 cmd, x+=…, x[i]=…: not a plain value
+					bound[a.Name.Value] += 2 // x=1 cmd, x[i]=…: not a plain value
 				}
 			}
 		case *syntax.DeclClause:
@@ -73,20 +91,33 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 		return true
 	})
+	count := map[string]int{}
+	for _, a := range steps {
+		count[a.Name.Value]++
+	}
 	var vars *varTable
-	for _, a := range once {
+	for _, a := range steps {
 		name := a.Name.Value
-		if bound[name] != 1 || others[name] {
+		switch {
+		case bound[name] > 0 || others[name] || plain[name] != 1:
 			continue
+		case count[name] > 1 && nested[name]:
+			continue // appends that may or may not run, or run again and again
 		}
 		if vars == nil {
-			vars = &varTable{known: map[string]knownVar{}}
+			vars = &varTable{known: map[string][]knownVar{}}
+		}
+		prev := vars.known[name]
+		if a.Append && (len(prev) == 0 || prev[len(prev)-1].lost) {
+			continue // before the assignment, or after the value was lost
 		}
 		inner := *sc
-		inner.vars = vars // earlier variables hold in this value
-		if s, ok := c.literal(&inner, a.Value); ok {
-			vars.known[name] = knownVar{value: s, from: a.End().Offset()}
+		inner.vars = vars // earlier variables, and this one's earlier value, hold in this value
+		s, ok := c.literal(&inner, a.Value)
+		if a.Append && ok {
+			s = prev[len(prev)-1].value + s
 		}
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
@@ -97,7 +128,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 // with is t with name set to value from the start: a for loop's variable
 // in its body. t may be nil.
 func (t *varTable) with(name, value string) *varTable {
-	out := &varTable{known: map[string]knownVar{name: {value: value}}}
+	out := &varTable{known: map[string][]knownVar{name: {{value: value}}}}
 	if t != nil {
 		for k, v := range t.known {
 			if k != name {
@@ -117,8 +148,14 @@ type scriptEnv struct {
 }
 
 func (e scriptEnv) Get(name string) expand.Variable {
-	if v, ok := e.vars.known[name]; ok && e.c.pos >= v.from {
-		return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+	vals := e.vars.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if v := vals[i]; e.c.pos >= v.from {
+			if v.lost {
+				break
+			}
+			return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+		}
 	}
 	return e.Environ.Get(name)
 }
