@@ -26,6 +26,7 @@ type varTable struct{ known map[string][]knownVar }
 
 type knownVar struct {
 	value string
+	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
 	lost  bool // from here on the value is not known (t+=$(…))
 }
@@ -61,7 +62,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 					continue
 				}
 				names[a.Name] = true
-				if len(x.Args) == 0 && a.Value != nil && !a.Naked && a.Index == nil && a.Array == nil {
+				if len(x.Args) == 0 && (a.Value != nil || a.Array != nil && !a.Append) && !a.Naked && a.Index == nil {
 					steps = append(steps, a)
 					if !a.Append {
 						plain[a.Name.Value]++
@@ -103,6 +104,8 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			continue
 		case count[name] > 1 && nested[name]:
 			continue // appends that may or may not run, or run again and again
+		case a.Array != nil && count[name] > 1:
+			continue
 		}
 		if vars == nil {
 			vars = &varTable{known: map[string][]knownVar{}}
@@ -113,6 +116,10 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 		inner := *sc
 		inner.vars = vars // earlier variables, and this one's earlier value, hold in this value
+		if a.Array != nil {
+			vars.known[name] = []knownVar{c.arrayValue(&inner, a.Array, a.End().Offset())}
+			continue
+		}
 		s, ok := c.literal(&inner, a.Value)
 		if a.Append && ok {
 			s = prev[len(prev)-1].value + s
@@ -123,6 +130,41 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return nil
 	}
 	return vars
+}
+
+// arrayValue is the value of an indexed array assigned its elements as
+// words (f=(~/.aws/credentials "$d"/x)): each expanded as a command's
+// words are; lost if any is not known or has an index of its own.
+func (c *classifier) arrayValue(sc *scope, arr *syntax.ArrayExpr, from uint) knownVar {
+	v := knownVar{list: []string{}, from: from}
+	for _, e := range arr.Elems {
+		if e.Index != nil || e.Value == nil {
+			return knownVar{from: from, lost: true}
+		}
+		fs, err := c.fields(sc, []*syntax.Word{e.Value})
+		if err != nil || !allKnown(fs) || len(v.list)+len(fs) > maxFields {
+			return knownVar{from: from, lost: true}
+		}
+		for _, f := range fs {
+			v.list = append(v.list, f.s)
+		}
+	}
+	return v
+}
+
+// array reports whether name is an array whose elements are known at
+// offset pos. t may be nil.
+func (t *varTable) array(name string, pos uint) bool {
+	if t == nil {
+		return false
+	}
+	vals := t.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if vals[i].from <= pos {
+			return vals[i].list != nil
+		}
+	}
+	return false
 }
 
 // with is t with name set to value from the start: a for loop's variable
@@ -153,6 +195,9 @@ func (e scriptEnv) Get(name string) expand.Variable {
 		if v := vals[i]; e.c.pos >= v.from {
 			if v.lost {
 				break
+			}
+			if v.list != nil {
+				return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
 			}
 			return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
 		}
@@ -194,7 +239,7 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			if holds(wd, isSubst) { // one level only: nesting would expand each level again
 				return errCmdSubst
 			}
-			if braceCount(wd) > 1 || !boundedWord(wd) {
+			if braceCount(wd) > 1 || !boundedWord(wd, sc.vars) {
 				return errCmdSubst
 			}
 			if inner == nil {
