@@ -712,6 +712,11 @@ func TestClassify(t *testing.T) {
 		{`f=(dist build); rm -rf "${f[@]}"`, Write},
 		{`f=(dist ~); rm -rf "${f[1]}"`, Destructive},
 		{`mapfile -t dirs < <(ls -d ~/*/); rm -rf "${dirs[@]}"`, Destructive},
+		// dd onto a target computed at run time may write over a disk
+		{"sudo dd if=/dev/zero of=$(lsblk -dno PATH | head -1) bs=1M count=1", Destructive},
+		{`dd if=/dev/zero of="$DEV" bs=1M count=1`, Destructive},
+		{`img=$(mktemp); dd if=/dev/zero of="$img" bs=1M count=1`, Write},
+		{"dd if=/dev/zero of=/tmp/disk-$RANDOM.img bs=1M count=1", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
