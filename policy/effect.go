@@ -1449,6 +1449,7 @@ var netTools = map[string]bool{
 	"mutt": true, "gh": true, "glab": true, "aws": true, "gsutil": true, "gcloud": true, "az": true, "rclone": true,
 	"s3cmd": true, "smbclient": true, "tftp": true, "aria2c": true, "sentry-cli": true, "pastebinit": true,
 	"gist": true, "croc": true, "wormhole": true, "ffsend": true, "slack-cli": true, "xhs": true,
+	"azcopy": true, "ncftp": true, "ncftpput": true, "psftp": true,
 }
 
 // sendsSecret flags a network tool given a secrets file, or the text of
@@ -1463,6 +1464,7 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
+	dest := lastOperand(iv.name, args)
 	for i, a := range args {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
 			continue // ssh -i key: the key is used, not sent
@@ -1477,6 +1479,9 @@ func sendsSecret(iv *inv) {
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		case a.ok && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
+			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
 			return
 		}
 	}
@@ -1536,12 +1541,37 @@ func uploadsSecret(iv *inv) {
 	if !remote {
 		return
 	}
-	for _, a := range args {
+	dest := lastOperand(iv.name, args)
+	for i, a := range args {
 		if a.ok && !remoteURL.MatchString(a.s) && !strings.Contains(a.s, ":") && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
 			return
 		}
+		if a.ok && i != dest && !strings.HasPrefix(a.s, "-") && !remoteURL.MatchString(a.s) && iv.secretDir(iv.sc, a.s) {
+			iv.flag(Destructive, iv.name+" sends a directory of credentials off the machine: "+a.s)
+			return
+		}
 	}
+}
+
+// lastOperand is the index in args of the last word that is not an
+// option, where a copying tool writes (scp SRC… DEST); -1 if there is
+// only one such word, which is then no destination, or the tool names
+// its destination first (ncftpput HOST DIR FILE…).
+func lastOperand(tool string, args []arg) int {
+	if tool == "ncftpput" {
+		return -1
+	}
+	last, n := -1, 0
+	for i, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			last, n = i, n+1
+		}
+	}
+	if n < 2 {
+		return -1
+	}
+	return last
 }
 
 // remoteURL is a place off the machine: a URL with a scheme, or an
