@@ -315,6 +315,7 @@ func (iv *inv) interpCode(code arg) {
 	if secretRef.MatchString(s) && netRef.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file or the environment and opens a network connection")
 	}
+	iv.sendsStdin(s)
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
@@ -364,6 +365,29 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
 		}
 	}
+}
+
+// stdinRead is code reading its standard input: sys.stdin, STDIN.read,
+// $stdin, process.stdin, <STDIN>, ARGF, io.read, readFileSync(0).
+var stdinRead = lazyRE(`(?i)\bstdin\b|\bARGF\b|\bio\.read\b|\bfileinput\b|readFileSync\(\s*0\b|\bwhile\s*\(\s*<>`)
+
+// codeURL is an address written in code.
+var codeURL = lazyRE(`https?://[^\s'"\x60)\]}]+`)
+
+// sendsStdin judges code that reads its stdin and opens a network
+// connection as sending what it reads, as curl -d @- does: the
+// environment or a secrets file piped to it (a loop printing ${!v},
+// printenv, /proc/self/environ), or another command's output sent to a
+// host off the machine that the code names.
+func (iv *inv) sendsStdin(s string) {
+	if iv.in.kind != srcSecret && iv.in.kind != srcPipe || !stdinRead.MatchString(s) || !netRef.MatchString(s) {
+		return
+	}
+	if iv.in.kind == srcSecret {
+		iv.flag(Destructive, iv.name+" one-liner sends what it reads on stdin, the environment or a secrets file, over the network"+dumpNote(iv.in))
+		return
+	}
+	iv.uploadsOutput(iv.in.text, argsOf(codeURL.FindAllString(s, 8)...))
 }
 
 // loopVar binds a loop's variable to what it goes over: Python's for x
