@@ -751,6 +751,11 @@ func TestClassify(t *testing.T) {
 		{`python3 -c "import sys; [print(k, getattr(sys, k)) for k in ('platform', 'version')]"`, Write},
 		{`node -e "new S3Client({}).send(new ListBucketsCommand({})).then(console.log)"`, Write},
 		{`python3 -c "import json, sys; d = json.load(sys.stdin); print(d['items'][0])"`, Write},
+		// a worktree in a temp dir is scratch, as any file there
+		{"git worktree add /tmp/wt-main origin/main && (cd /tmp/wt-main && npm test); git worktree remove --force /tmp/wt-main", Write},
+		{"git worktree remove --force /tmp/review", Write},
+		{"git worktree remove --force /tmp/../home/user/wt", Destructive},
+		{"git worktree remove --force ~/wt", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -204,7 +204,7 @@ func git(iv *inv) {
 	case "worktree":
 		switch first(operands) {
 		case "remove":
-			if has("f", "--force") && !(len(operands) == 2 && iv.addedWorktree(operands[1].src)) {
+			if has("f", "--force") && !(len(operands) == 2 && (iv.addedWorktree(operands[1].src) || iv.tempWorktree(operands[1]))) {
 				destroy("git worktree remove --force deletes a worktree with changes")
 			}
 		case "list":
@@ -268,6 +268,14 @@ func (iv *inv) addedWorktree(dir string) bool {
 	rm := strings.Index(src, "worktree remove")
 	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
 	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+}
+
+// tempWorktree reports whether a worktree lies in a temp dir (git worktree
+// remove --force /tmp/wt-main): what is in it is scratch, as any file
+// there is, which rm -rf may delete.
+func (iv *inv) tempWorktree(dir arg) bool {
+	t := iv.c.resolve(iv.sc, dir)
+	return t.path != "" && !t.children && iv.c.inTemp(t.path) && iv.c.danger(t) == ""
 }
 
 // stashedFirst reports whether this command stashed the uncommitted
