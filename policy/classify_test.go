@@ -756,6 +756,13 @@ func TestClassify(t *testing.T) {
 		{"git worktree remove --force /tmp/review", Write},
 		{"git worktree remove --force /tmp/../home/user/wt", Destructive},
 		{"git worktree remove --force ~/wt", Destructive},
+		// in a repository this command cloned, on success only, what is discarded is its own
+		{"cd /tmp && git clone -q https://github.com/pallets/flask.git f && cd f && git reset --hard 2.3.0", Write},
+		{"git clone https://x.example/y.git /tmp/y && git -C /tmp/y checkout -- . && git -C /tmp/y clean -fdx", Write},
+		{"cd /tmp && git clone -q https://github.com/pallets/flask.git f; cd f && git reset --hard 2.3.0", Destructive},
+		{"git clone https://x.example/y.git /tmp/y && git reset --hard v1", Destructive},
+		{"git clone https://x.example/y.git && cd y && git reset --hard a && cd .. && git reset --hard b", Destructive},
+		{"git clone https://x.example/y.git /tmp/y && cd ~/project && git checkout -- x", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
