@@ -14,11 +14,11 @@ import (
 // and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
 // to the name) might bind it; and the use comes after the assignment in
 // the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
-// value assembled over several statements of the script's top level, one
-// plain assignment and then appends (t=$HOME/.ss; t+=h/x), is as certain:
-// each of them runs, in order, and the use sees the value of the last one
-// before it. Any other variable stays unknown, as before, and is judged as
-// such.
+// value assembled over several statements of the script's top level,
+// assignments and appends (t=$HOME/.ss; t+=h/x; d=~; d="$d/.ssh"), is as
+// certain: each of them runs, in order, and the use sees the value of the
+// last one before it. Any other variable stays unknown, as before, and is
+// judged as such.
 
 // varTable is what one script sets: name → its values, each with the
 // offset in the script after which it holds, in order.
@@ -37,7 +37,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
 		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
-		plain  = map[string]int{}       // how many of its steps are plain assignments
+		plain  = map[string]int{}       // how many of its steps are assignments, not appends
 		nested = map[string]bool{}      // names with a step below the top level (in a loop, an if, after &&)
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 		top    = map[*syntax.CallExpr]bool{}
@@ -100,7 +100,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	for _, a := range steps {
 		name := a.Name.Value
 		switch {
-		case bound[name] > 0 || others[name] || plain[name] != 1:
+		case bound[name] > 0 || others[name] || plain[name] == 0:
 			continue
 		case count[name] > 1 && nested[name]:
 			continue // appends that may or may not run, or run again and again
@@ -112,7 +112,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 		prev := vars.known[name]
 		if a.Append && (len(prev) == 0 || prev[len(prev)-1].lost) {
-			continue // before the assignment, or after the value was lost
+			continue // before an assignment, or after the value was lost
 		}
 		inner := *sc
 		inner.vars = vars // earlier variables, and this one's earlier value, hold in this value
