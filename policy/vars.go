@@ -39,6 +39,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
 		plain  = map[string]int{}       // how many of its steps are assignments, not appends
 		nested = map[string]bool{}      // names with a step below the top level (in a loop, an if, after &&)
+		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 		top    = map[*syntax.CallExpr]bool{}
 	)
@@ -49,6 +50,13 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			syntax.Walk(x.Body, func(n syntax.Node) bool {
+				if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+					inFunc[p.Param.Value] = true
+				}
+				return true
+			})
 		case *syntax.ParamExp:
 			if x.Param != nil {
 				names[x.Param] = true
@@ -102,8 +110,8 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		switch {
 		case bound[name] > 0 || others[name] || plain[name] == 0:
 			continue
-		case count[name] > 1 && nested[name]:
-			continue // appends that may or may not run, or run again and again
+		case count[name] > 1 && (nested[name] || inFunc[name]):
+			continue // steps that may or may not run, or run again and again; a body that runs after any of them
 		case a.Array != nil && count[name] > 1:
 			continue
 		}
