@@ -1474,7 +1474,7 @@ func sendsSecret(iv *inv) {
 		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
-		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src)):
+		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
@@ -1498,6 +1498,21 @@ func sendsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends "+what+" off the machine, keys and tokens in it included")
 		}
 	}
+}
+
+// indirectRef is the value of a variable named by another: ${!v}.
+var indirectRef = lazyRE(`\$\{!\w+\}`)
+
+// printsIndirect reports whether a word is the output of a command
+// substitution that prints variables by names it computes ("$(for v in
+// $(compgen -e); do echo "$v=${!v}"; done)"): the environment's values.
+func printsIndirect(src string) bool {
+	sub := strings.Index(src, "$(")
+	if sub < 0 {
+		sub = strings.Index(src, "`")
+	}
+	m := indirectRef.FindStringIndex(src)
+	return sub >= 0 && m != nil && m[0] > sub
 }
 
 // excludeOpts take a pattern of files a copying tool leaves out.
