@@ -14,10 +14,13 @@ import (
 // and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
 // to the name) might bind it; and the use comes after the assignment in
 // the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
-// value assembled over several statements of the script's top level,
-// assignments and appends (t=$HOME/.ss; t+=h/x; d=~; d="$d/.ssh"), is as
-// certain: each of them runs, in order, and the use sees the value of the
-// last one before it. Any other variable stays unknown, as before, and is
+// value assembled over several statements of one list the shell runs in
+// order (the script's, a { … } or ( … ) one's), assignments and appends
+// (t=$HOME/.ss; t+=h/x; d=~; d="$d/.ssh"), is as certain: each of them
+// runs, in order, and the use sees the value of the last one before it.
+// The first may stand after && as a lone assignment may; the rest stand
+// alone: after && or in a branch, a loop or a function, a step may not run,
+// or run again. Any other variable stays unknown, as before, and is
 // judged as such.
 
 // varTable is what one script sets: name → its values, each with the
@@ -38,16 +41,12 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
 		plain  = map[string]int{}       // how many of its steps are assignments, not appends
-		nested = map[string]bool{}      // names with a step below the top level (in a loop, an if, after &&)
+		first  = map[string]place{}     // where each name's first step is
+		nested = map[string]bool{}      // names with a later step that may not run, or run again
 		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
-		top    = map[*syntax.CallExpr]bool{}
+		places = stepPlaces(f)
 	)
-	for _, st := range f.Stmts {
-		if ce, ok := st.Cmd.(*syntax.CallExpr); ok && !st.Background && !st.Negated {
-			top[ce] = true
-		}
-	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
@@ -75,7 +74,11 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 					if !a.Append {
 						plain[a.Name.Value]++
 					}
-					if !top[x] {
+					at, ok := places[x]
+					if prev, seen := first[a.Name.Value]; !seen {
+						first[a.Name.Value] = at
+						nested[a.Name.Value] = !ok
+					} else if !ok || at.cond || at.list != prev.list {
 						nested[a.Name.Value] = true
 					}
 				} else {
@@ -138,6 +141,59 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return nil
 	}
 	return vars
+}
+
+// place is where a statement stands: the list the shell runs it in (one
+// for the script and one for each ( … ); a { … } runs in its enclosing
+// one), and whether it stands in an && chain there.
+type place struct {
+	list int
+	cond bool
+}
+
+// stepPlaces finds the places of the simple commands that stand as
+// statements of lists the shell runs in order, or in an && chain there:
+// not in a branch, a loop, a function, a pipeline or the background.
+func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
+	places := map[*syntax.CallExpr]place{}
+	lists := 0
+	var seq func(stmts []*syntax.Stmt, list int)
+	var and func(st *syntax.Stmt, list int)
+	and = func(st *syntax.Stmt, list int) {
+		switch x := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if !st.Background && !st.Negated {
+				places[x] = place{list, true}
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.AndStmt {
+				and(x.X, list)
+				and(x.Y, list)
+			}
+		}
+	}
+	seq = func(stmts []*syntax.Stmt, list int) {
+		for _, st := range stmts {
+			if st.Background || st.Negated {
+				continue
+			}
+			switch x := st.Cmd.(type) {
+			case *syntax.CallExpr:
+				places[x] = place{list, false}
+			case *syntax.Block:
+				seq(x.Stmts, list)
+			case *syntax.Subshell:
+				lists++
+				seq(x.Stmts, lists)
+			case *syntax.BinaryCmd:
+				if x.Op == syntax.AndStmt {
+					and(st, list)
+				}
+			}
+		}
+	}
+	seq(f.Stmts, 0)
+	return places
 }
 
 // arrayValue is the value of an indexed array assigned its elements as
