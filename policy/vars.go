@@ -39,13 +39,11 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	var (
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
 		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
+		calls  []*syntax.CallExpr       // the statement of each step
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
 		plain  = map[string]int{}       // how many of its steps are assignments, not appends
-		first  = map[string]place{}     // where each name's first step is
-		nested = map[string]bool{}      // names with a later step that may not run, or run again
 		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
-		places = stepPlaces(f)
 	)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -70,16 +68,9 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 				}
 				names[a.Name] = true
 				if len(x.Args) == 0 && (a.Value != nil || a.Array != nil && !a.Append) && !a.Naked && a.Index == nil {
-					steps = append(steps, a)
+					steps, calls = append(steps, a), append(calls, x)
 					if !a.Append {
 						plain[a.Name.Value]++
-					}
-					at, ok := places[x]
-					if prev, seen := first[a.Name.Value]; !seen {
-						first[a.Name.Value] = at
-						nested[a.Name.Value] = !ok
-					} else if !ok || at.cond || at.list != prev.list {
-						nested[a.Name.Value] = true
 					}
 				} else {
 					bound[a.Name.Value] += 2 // x=1 cmd, x[i]=…: not a plain value
@@ -104,8 +95,25 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return true
 	})
 	count := map[string]int{}
+	var places map[*syntax.CallExpr]place
 	for _, a := range steps {
 		count[a.Name.Value]++
+		if count[a.Name.Value] == 2 && places == nil {
+			places = stepPlaces(f)
+		}
+	}
+	nested := map[string]bool{} // names with a step after the first that may not run, or run again
+	if places != nil {
+		first := map[string]place{}
+		for i, a := range steps {
+			at, ok := places[calls[i]]
+			if prev, seen := first[a.Name.Value]; !seen {
+				first[a.Name.Value] = at
+				nested[a.Name.Value] = !ok
+			} else if !ok || at.cond || at.list != prev.list {
+				nested[a.Name.Value] = true
+			}
+		}
 	}
 	var vars *varTable
 	for _, a := range steps {
