@@ -1464,7 +1464,7 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
-	dest := lastOperand(iv.name, args)
+	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
 			continue // ssh -i key: the key is used, not sent
@@ -1480,7 +1480,7 @@ func sendsSecret(iv *inv) {
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
-		case a.ok && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
+		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
 			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
 			return
 		}
@@ -1556,7 +1556,7 @@ func uploadsSecret(iv *inv) {
 	if !remote {
 		return
 	}
-	dest := lastOperand(iv.name, args)
+	dest, _ := sendTargets(iv.name, args)
 	for i, a := range args {
 		if a.ok && !remoteURL.MatchString(a.s) && !strings.Contains(a.s, ":") && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
@@ -1569,24 +1569,34 @@ func uploadsSecret(iv *inv) {
 	}
 }
 
-// lastOperand is the index in args of the last word that is not an
-// option, where a copying tool writes (scp SRC… DEST); -1 if there is
-// only one such word, which is then no destination, or the tool names
-// its destination first (ncftpput HOST DIR FILE…).
-func lastOperand(tool string, args []arg) int {
+// sendTargets says where a network tool that copies writes: the index in
+// args of its destination, its last operand when an operand lies on
+// another machine (scp SRC… host:DIR, rsync host:x ~/y), else -1; and
+// whether what it is given leaves the machine: an operand does, or the
+// tool sends what it is given (croc send, curl -T); a copying tool with
+// no remote operand copies here. ncftpput names its host and directory
+// first (ncftpput HOST DIR FILE…).
+func sendTargets(tool string, args []arg) (dest int, leaves bool) {
 	if tool == "ncftpput" {
-		return -1
+		return -1, true
 	}
-	last, n := -1, 0
+	var ops []int
 	for i, a := range args {
 		if !a.ok || !strings.HasPrefix(a.s, "-") {
-			last, n = i, n+1
+			ops = append(ops, i)
+			leaves = leaves || a.ok && remotePath(tool, a.s)
 		}
 	}
-	if n < 2 {
-		return -1
+	if !leaves || len(ops) < 2 {
+		return -1, leaves || !copyTools[tool]
 	}
-	return last
+	return ops[len(ops)-1], true
+}
+
+// copyTools copy between here and another machine, or within this one
+// when no operand is remote.
+var copyTools = map[string]bool{
+	"scp": true, "rsync": true, "rclone": true, "gsutil": true, "s3cmd": true, "azcopy": true, "aws": true, "gcloud": true, "az": true,
 }
 
 // remoteURL is a place off the machine: a URL with a scheme, or an
