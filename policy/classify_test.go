@@ -768,6 +768,8 @@ func TestClassify(t *testing.T) {
 		{`php -r 'call_user_func("sys" . "tem", "id");'`, Unparseable},
 		{`perl -e 'my $m = "rm" . "tree"; File::Path->$m("x")'`, Unparseable},
 		{`ruby -e 'puts [1, 2].send(:sum)'`, Write},
+		{`ruby -rfileutils -e 'FileUtils.send %w[r m _ r f].join, Dir.home'`, Unparseable},
+		{`ruby -e 'puts ENV.fetch("REQUEST_METHOD", "GET").then { |m| m }; puts request.method == "GET"'`, Write},
 		{`python3 -c "import sys; [print(k, getattr(sys, k)) for k in ('platform', 'version')]"`, Write},
 		{`node -e "new S3Client({}).send(new ListBucketsCommand({})).then(console.log)"`, Write},
 		{`python3 -c "import json, sys; d = json.load(sys.stdin); print(d['items'][0])"`, Write},

@@ -403,6 +403,9 @@ var (
 	// rubyDispatch are the dispatch names only Ruby means so: elsewhere
 	// send and method are a socket's or a response's.
 	rubyDispatch = lazyRE(`^\.(?:send|method)\b`)
+	// bareArg is the argument of a Ruby call without parentheses: send
+	// :x, send %w[…].join, send "x".
+	bareArg = lazyRE(`^[:%"'\w(\[]`)
 	// symbolName is a Ruby symbol, and plainName a variable or an
 	// attribute (name, opts.verb, $m): names, not built strings.
 	symbolName = lazyRE(`^:\w+[?!=]?$`)
@@ -428,6 +431,8 @@ func dispatchBuilt(lang string, s string) string {
 		switch {
 		case rubyDispatch.MatchString(site) && !ruby:
 			continue
+		case strings.HasPrefix(site, ".") && !strings.HasSuffix(site, "(") && (strings.TrimRight(site, " \t") == site || !bareArg.MatchString(rest)):
+			continue // request.method == "GET": no call
 		case m[4] >= 0: // ->$m(
 			name = "$" + s[m[4]:m[5]]
 		case m[2] >= 0: // getattr(obj, NAME)
