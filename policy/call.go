@@ -170,6 +170,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	runsHelper(iv)
 	mavenExec(iv)
 	batchOnStdin(iv)
+	transferScript(iv)
 	runsFetched(iv)
 	plantsScript(iv)
 	registryConfig(iv)
@@ -286,9 +287,12 @@ func namesSecret(iv *inv, text string) bool {
 }
 
 // batchOnStdin judges a tool told to read its commands from stdin (ip
-// -batch -, nft -f -, sftp -b -) line by line, each as that tool's own
+// -batch -, nft -f -) line by line, each as that tool's own
 // command, when the text is known.
 func batchOnStdin(iv *inv) {
+	if transferTools[iv.name] {
+		return // transferScript reads their commands
+	}
 	args := strs0(iv.rest(1))
 	for i, a := range args[:max(len(args)-1, 0)] {
 		if (a == "-batch" || a == "--batch" || a == "-b" || a == "-f" || a == "--file") && (args[i+1] == "-" || args[i+1] == "/dev/stdin") {

@@ -82,7 +82,7 @@ func init() {
 		{find, []string{"find"}},
 		{fdFind, []string{"fd", "fdfind"}},
 		{chmodR, []string{"chmod", "chown", "chgrp", "setfacl"}},
-		{dd, []string{"dd"}},
+		{dd, []string{"dd", "dcfldd", "dc3dd"}},
 		{truncate, []string{"truncate"}},
 		{mv, []string{"mv"}},
 		{rsync, []string{"rsync"}},

@@ -81,6 +81,7 @@ type classifier struct {
 	gitAliases map[string]string // git aliases it defines (git config alias.x, git -c alias.x=…)
 	gitMirror  bool              // it configures a git remote as a mirror
 	gitRemotes map[string]string // git remotes it adds or points elsewhere: name → URL
+	clones     []string          // the directories it clones repositories into (git clone URL dir)
 	pos        uint              // offset in its script of the word being expanded (vars.go)
 }
 

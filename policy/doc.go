@@ -17,9 +17,11 @@
 // with their statically expanded argv ([Result.Commands]).
 //
 // Classification is static. Words are expanded with expand.Fields (quote
-// removal, brace and tilde expansion) knowing only $HOME, $PWD and $TMPDIR;
-// any other variable, $(…), or parameter operator (${x:-y}, ${x//a/b}) is
-// left unexpanded and treated as unknown: an unknown command name is
+// removal, brace and tilde expansion) knowing only $HOME, $PWD, $TMPDIR
+// and the variables and arrays the script itself sets to values known
+// statically, where those values are certain (vars.go); any other
+// variable, $(…), or parameter operator (${x:-y}, ${x//a/b}) is left
+// unexpanded and treated as unknown: an unknown command name is
 // [Unparseable], an unknown rm -r target is [Destructive]. cd is tracked
 // within a sequence, so "cd / && rm -rf usr" is rm -rf /usr.
 //

@@ -1449,6 +1449,7 @@ var netTools = map[string]bool{
 	"mutt": true, "gh": true, "glab": true, "aws": true, "gsutil": true, "gcloud": true, "az": true, "rclone": true,
 	"s3cmd": true, "smbclient": true, "tftp": true, "aria2c": true, "sentry-cli": true, "pastebinit": true,
 	"gist": true, "croc": true, "wormhole": true, "ffsend": true, "slack-cli": true, "xhs": true,
+	"azcopy": true, "ncftp": true, "ncftpput": true, "psftp": true,
 }
 
 // sendsSecret flags a network tool given a secrets file, or the text of
@@ -1463,6 +1464,7 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
+	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
 			continue // ssh -i key: the key is used, not sent
@@ -1472,11 +1474,14 @@ func sendsSecret(iv *inv) {
 		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
-		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src)):
+		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
+			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
 			return
 		}
 	}
@@ -1493,6 +1498,21 @@ func sendsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends "+what+" off the machine, keys and tokens in it included")
 		}
 	}
+}
+
+// indirectRef is the value of a variable named by another: ${!v}.
+var indirectRef = lazyRE(`\$\{!\w+\}`)
+
+// printsIndirect reports whether a word is the output of a command
+// substitution that prints variables by names it computes ("$(for v in
+// $(compgen -e); do echo "$v=${!v}"; done)"): the environment's values.
+func printsIndirect(src string) bool {
+	sub := strings.Index(src, "$(")
+	if sub < 0 {
+		sub = strings.Index(src, "`")
+	}
+	m := indirectRef.FindStringIndex(src)
+	return sub >= 0 && m != nil && m[0] > sub
 }
 
 // excludeOpts take a pattern of files a copying tool leaves out.
@@ -1536,12 +1556,47 @@ func uploadsSecret(iv *inv) {
 	if !remote {
 		return
 	}
-	for _, a := range args {
+	dest, _ := sendTargets(iv.name, args)
+	for i, a := range args {
 		if a.ok && !remoteURL.MatchString(a.s) && !strings.Contains(a.s, ":") && iv.secretFile(strings.TrimPrefix(a.s, "@")) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
 			return
 		}
+		if a.ok && i != dest && !strings.HasPrefix(a.s, "-") && !remoteURL.MatchString(a.s) && iv.secretDir(iv.sc, a.s) {
+			iv.flag(Destructive, iv.name+" sends a directory of credentials off the machine: "+a.s)
+			return
+		}
 	}
+}
+
+// sendTargets says where a network tool that copies writes: the index in
+// args of its destination, its last operand when an operand lies on
+// another machine (scp SRC… host:DIR, rsync host:x ~/y), else -1; and
+// whether what it is given leaves the machine: an operand does, or the
+// tool sends what it is given (croc send, curl -T); a copying tool with
+// no remote operand copies here. ncftpput names its host and directory
+// first (ncftpput HOST DIR FILE…).
+func sendTargets(tool string, args []arg) (dest int, leaves bool) {
+	if tool == "ncftpput" {
+		return -1, true
+	}
+	var ops []int
+	for i, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, i)
+			leaves = leaves || a.ok && remotePath(tool, a.s)
+		}
+	}
+	if !leaves || len(ops) < 2 {
+		return -1, leaves || !copyTools[tool]
+	}
+	return ops[len(ops)-1], true
+}
+
+// copyTools copy between here and another machine, or within this one
+// when no operand is remote.
+var copyTools = map[string]bool{
+	"scp": true, "rsync": true, "rclone": true, "gsutil": true, "s3cmd": true, "azcopy": true, "aws": true, "gcloud": true, "az": true,
 }
 
 // remoteURL is a place off the machine: a URL with a scheme, or an

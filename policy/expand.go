@@ -125,7 +125,7 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 		if n > maxFields || total > maxCmdFields {
 			return nil, errBraces
 		}
-		if !boundedWord(w) {
+		if !boundedWord(w, sc.vars) {
 			out = append(out, arg{src: wordSource(sc.src, w)})
 			continue
 		}
@@ -149,9 +149,14 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 // boundedWord reports whether expanding w statically is cheap. Parameter
 // expansions with operators can nest into an exponential string bomb:
 // ${HOME//?/${HOME//?/…}} eight deep took 114 s and 5.8 GiB inside expand.
-// Only $NAME, ${NAME} and ${#NAME} are expanded; any other form is left
+// Only $NAME, ${NAME}, ${#NAME} and a known array's elements by number
+// (${f[0]}, "${f[@]}") are expanded; any other form is left
 // unexpanded (unknown), which is the conservative answer anyway.
-func boundedWord(w *syntax.Word) bool {
+//
+// arrays, when not nil, holds the script's arrays whose elements are
+// known (vars.go): only their elements are taken by index, since an array
+// no one assigned expands to nothing ("${dirs[@]}" after mapfile).
+func boundedWord(w *syntax.Word, arrays *varTable) bool {
 	ok := true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -159,7 +164,7 @@ func boundedWord(w *syntax.Word) bool {
 			return false // an error for expand, and walked separately
 		case *syntax.ParamExp:
 			if x.Param == nil || x.Flags != nil || x.Excl || x.Width || x.IsSet || x.NestedParam != nil ||
-				x.Index != nil || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
 				ok = false
 			}
 		}
@@ -168,10 +173,21 @@ func boundedWord(w *syntax.Word) bool {
 	return ok
 }
 
+// plainIndex reports whether an array index is a number written out, @ or
+// *: ${f[0]}, "${f[@]}"; nothing to compute.
+func plainIndex(ix syntax.ArithmExpr) bool {
+	w, ok := ix.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	s := litOf(w)
+	return s == "@" || s == "*" || s != "" && len(s) <= 4 && strings.Trim(s, "0123456789") == ""
+}
+
 // literal expands w to one string (no field splitting), as for assignment
 // values and here-strings, with the same bounds as fields.
 func (c *classifier) literal(sc *scope, w *syntax.Word) (string, bool) {
-	if braceCount(w) > 1 || !boundedWord(w) {
+	if braceCount(w) > 1 || !boundedWord(w, sc.vars) {
 		return "", false
 	}
 	c.pos = w.Pos().Offset()

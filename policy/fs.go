@@ -410,10 +410,20 @@ func ownerKeeps(mode string) bool {
 }
 
 // dd writes of=; a device or an existing file outside the project is
-// destructive.
+// destructive, and so is a target computed at run time (of=$(…), of=$dev):
+// dd writes blocks over whatever it names, a disk as readily as a file,
+// unless it is the command's own temporary file (of="$(mktemp)", of=$t
+// after t=$(mktemp)).
 func dd(iv *inv) {
 	for _, a := range iv.rest(1) {
 		if !a.ok {
+			src := strings.Trim(a.src, `"'`)
+			if v, ok := strings.CutPrefix(src, "of="); ok {
+				iv.flag(Write, "")
+				if !iv.c.tempVar(v) && !iv.c.underTemp(v) && !strings.HasPrefix(strings.Trim(v, `"'`), "$(mktemp") {
+					iv.flagWrite(target{src: v}, "dd writes blocks over a target computed at run time, which may be a disk: "+cutText(v))
+				}
+			}
 			continue
 		}
 		if of, ok := strings.CutPrefix(a.s, "of="); ok {

@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -36,6 +37,7 @@ func gitCodeKey(key string) bool {
 // git classifies by subcommand after its global options.
 func git(iv *inv) {
 	args := iv.args
+	repo := iv.sc // where the repository is: the shell's directory, or -C's
 	i := 1
 	for i < len(args) {
 		a := args[i]
@@ -53,7 +55,14 @@ func git(iv *inv) {
 				iv.gitConfig(args[i])
 				i++
 			}
-		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds":
+		case "-C":
+			if i < len(args) {
+				in := *repo
+				in.cwd = iv.c.resolve(repo, args[i]).path
+				repo = &in
+			}
+			i++
+		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds":
 			i++
 		}
 	}
@@ -75,6 +84,11 @@ func git(iv *inv) {
 	flags, operands := opts(rest)
 	has := func(short string, long ...string) bool { return hasFlag(flags, short, long...) }
 	destroy := func(why string) { iv.flag(Destructive, why) }
+	discard := func(why string) { // uncommitted changes: in a fresh clone, none are the user's
+		if !iv.freshClone(repo, sub) {
+			destroy(why)
+		}
+	}
 	if gitReadOnly[sub] {
 		return
 	}
@@ -89,7 +103,10 @@ func git(iv *inv) {
 			if i+1 < len(operands) {
 				dir = operands[i+1]
 			}
-			iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
+			iv.c.wrote(repo, dir, source{kind: srcDownload}, false)
+			if t := iv.c.resolve(repo, dir); t.path != "" && !t.children {
+				iv.c.clones = append(iv.c.clones, t.path)
+			}
 			break
 		}
 	case "clean":
@@ -99,9 +116,9 @@ func git(iv *inv) {
 		}
 		switch {
 		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
-			destroy("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
 		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
-			destroy("git clean -f deletes untracked files")
+			discard("git clean -f deletes untracked files")
 		}
 	case "push":
 		switch {
@@ -166,24 +183,24 @@ func git(iv *inv) {
 		}
 	case "reset":
 		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
-			destroy("git reset --hard discards uncommitted changes")
+			discard("git reset --hard discards uncommitted changes")
 		}
 	case "checkout":
 		if has("f", "--force") {
-			destroy("git checkout --force discards uncommitted changes")
+			discard("git checkout --force discards uncommitted changes")
 		}
 		if dashdash(rest) {
-			destroy("git checkout -- <paths> discards uncommitted changes")
+			discard("git checkout -- <paths> discards uncommitted changes")
 		} else if wholeTree(operands) {
-			destroy("git checkout . discards uncommitted changes")
+			discard("git checkout . discards uncommitted changes")
 		}
 	case "restore":
 		if (!has("S", "--staged") || has("W", "--worktree")) && len(operands) > 0 {
-			destroy("git restore discards uncommitted changes in the working tree")
+			discard("git restore discards uncommitted changes in the working tree")
 		}
 	case "switch":
 		if has("f", "--force", "--discard-changes") {
-			destroy("git switch --discard-changes discards uncommitted changes")
+			discard("git switch --discard-changes discards uncommitted changes")
 		}
 	case "branch":
 		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) {
@@ -204,7 +221,7 @@ func git(iv *inv) {
 	case "worktree":
 		switch first(operands) {
 		case "remove":
-			if has("f", "--force") && !(len(operands) == 2 && iv.addedWorktree(operands[1].src)) {
+			if has("f", "--force") && !(len(operands) == 2 && (iv.addedWorktree(operands[1].src) || iv.tempWorktree(operands[1]))) {
 				destroy("git worktree remove --force deletes a worktree with changes")
 			}
 		case "list":
@@ -268,6 +285,32 @@ func (iv *inv) addedWorktree(dir string) bool {
 	rm := strings.Index(src, "worktree remove")
 	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
 	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+}
+
+// freshClone reports whether the repository a git command (sub) works in
+// is one this command cloned, with nothing between the clone and it but
+// steps taken on success (cd /tmp && git clone URL d && cd d && git
+// reset --hard v1): its working tree is the clone's checkout, and what it
+// discards was put there by this command, nothing of the user's. After a
+// ; the clone may have failed on a directory already there, and the cd
+// with it; a second clone or a second such command leaves it unsaid which
+// one follows which.
+func (iv *inv) freshClone(repo *scope, sub string) bool {
+	dir := repo.cwd
+	if dir == "" || repo.remote || repo.mounts != nil || !slices.ContainsFunc(iv.c.clones, func(c string) bool { return dir == c || isUnder(dir, c) }) {
+		return false
+	}
+	src := iv.c.whole
+	clone, at := strings.Index(src, "git clone"), strings.Index(src, " "+sub)
+	return strings.Count(src, "git clone") == 1 && strings.Count(src, " "+sub) == 1 && clone >= 0 && at > clone && onlyOnSuccess(src[clone:at])
+}
+
+// tempWorktree reports whether a worktree lies in a temp dir (git worktree
+// remove --force /tmp/wt-main): what is in it is scratch, as any file
+// there is, which rm -rf may delete.
+func (iv *inv) tempWorktree(dir arg) bool {
+	t := iv.c.resolve(iv.sc, dir)
+	return t.path != "" && !t.children && iv.c.inTemp(t.path) && iv.c.danger(t) == ""
 }
 
 // stashedFirst reports whether this command stashed the uncommitted

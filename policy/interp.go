@@ -258,6 +258,8 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if m := computedName.FindString(s); m != "" {
 		iv.flag(Unparseable, iv.name+" one-liner calls a function or module whose name it computes at run time: "+strings.TrimSpace(m))
+	} else if m := dispatchBuilt(iv.name, s); m != "" {
+		iv.flag(Unparseable, iv.name+" one-liner calls a method whose name it builds from strings at run time: "+m)
 	}
 	if iv.name == "php" || strings.HasPrefix(iv.name, "php") {
 		for _, m := range phpDynamicCall.FindAllStringSubmatch(s, 4) {
@@ -315,6 +317,7 @@ func (iv *inv) interpCode(code arg) {
 	if secretRef.MatchString(s) && netRef.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file or the environment and opens a network connection")
 	}
+	iv.sendsStdin(s)
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
@@ -364,6 +367,137 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
 		}
 	}
+}
+
+// stdinRead is code reading its standard input: sys.stdin, STDIN.read,
+// $stdin, process.stdin, <STDIN>, ARGF, io.read, readFileSync(0).
+var stdinRead = lazyRE(`(?i)\bstdin\b|\bARGF\b|\bio\.read\b|\bfileinput\b|readFileSync\(\s*0\b|\bwhile\s*\(\s*<>`)
+
+// codeURL is an address written in code.
+var codeURL = lazyRE(`https?://[^\s'"\x60)\]}]+`)
+
+// sendsStdin judges code that reads its stdin and opens a network
+// connection as sending what it reads, as curl -d @- does: the
+// environment or a secrets file piped to it (a loop printing ${!v},
+// printenv, /proc/self/environ), or another command's output sent to a
+// host off the machine that the code names.
+func (iv *inv) sendsStdin(s string) {
+	if iv.in.kind != srcSecret && iv.in.kind != srcPipe || !stdinRead.MatchString(s) || !netRef.MatchString(s) {
+		return
+	}
+	if iv.in.kind == srcSecret {
+		iv.flag(Destructive, iv.name+" one-liner sends what it reads on stdin, the environment or a secrets file, over the network"+dumpNote(iv.in))
+		return
+	}
+	iv.uploadsOutput(iv.in.text, argsOf(codeURL.FindAllString(s, 8)...))
+}
+
+// dispatch is a call whose target is named by a value: Ruby's send and
+// method (the name follows), Python's getattr (after the object) and
+// __import__, JavaScript's Reflect.get, PHP's call_user_func and
+// ->{…}(, Perl's ->$name( and &{…}; subscriptCall is a call of what a
+// subscript picks, obj[…](…), whose opening bracket lies before it.
+var (
+	dispatch      = lazyRE(`\.(?:public_send|__send__|send|public_method|instance_method|method|const_get)\b\s*\(?|\b(?:const_get|__import__|import_module|call_user_func(?:_array)?)\s*\(|\b(getattr|Reflect\.get)\s*\(|->\{|->\$(\w+)\s*\(|&\{`)
+	subscriptCall = lazyRE(`\]\s*\(`)
+	// rubyDispatch are the dispatch names only Ruby means so: elsewhere
+	// send and method are a socket's or a response's.
+	rubyDispatch = lazyRE(`^\.(?:send|method)\b`)
+	// bareArg is the argument of a Ruby call without parentheses: send
+	// :x, send %w[…].join, send "x".
+	bareArg = lazyRE(`^[:%"'\w(\[]`)
+	// symbolName is a Ruby symbol, and plainName a variable or an
+	// attribute (name, opts.verb, $m): names, not built strings.
+	symbolName = lazyRE(`^:\w+[?!=]?$`)
+	plainName  = lazyRE(`^[A-Za-z_$@][\w$.]*$`)
+	// stringWork is a string being put together: a literal, %w[…],
+	// join, chr, reverse, decode, pack, format, replace …
+	stringWork = lazyRE(`['"\x60]|%[wWiI][\[({<]|\bjoin\b|\bchr\b|fromCharCode|reverse|\[::-1\]|decode|atob|\bpack\b|format|concat|replace|fromhex|unhexlify|b64|rot13|sprintf|strrev|implode|<<`)
+)
+
+// dispatchBuilt finds a call whose target's name the code builds from
+// strings at run time (FileUtils.send(%w[r m _ r f].join, …),
+// getattr(os, "".join(["sys", "tem"])), cp[["ex", "ec"].join("") + "Sync"](…),
+// a name assigned so before: m = 'rm' + '_rf'; FileUtils.send(m, …)):
+// what it calls cannot be read. A name written out (send(:rm_rf),
+// getattr(os, 'path')) or held in a plain variable is the code's to state;
+// it returns the call as written, "" if none.
+func dispatchBuilt(lang string, s string) string {
+	ruby := strings.HasPrefix(lang, "ruby") || lang == "irb" || lang == "jruby"
+	for _, m := range dispatch.FindAllStringSubmatchIndex(s, 8) {
+		site, rest := s[m[0]:m[1]], s[m[1]:]
+		var name string
+		end := m[1] // of the call as shown
+		switch {
+		case rubyDispatch.MatchString(site) && !ruby:
+			continue
+		case strings.HasPrefix(site, ".") && !strings.HasSuffix(site, "(") && (strings.TrimRight(site, " \t") == site || !bareArg.MatchString(rest)):
+			continue // request.method == "GET": no call
+		case m[4] >= 0: // ->$m(
+			name = "$" + s[m[4]:m[5]]
+		case m[2] >= 0: // getattr(obj, NAME)
+			_, n := firstArg(rest)
+			if n >= len(rest) || rest[n] != ',' {
+				continue
+			}
+			var k int
+			name, k = firstArg(rest[n+1:])
+			end += n + 1 + k
+		default: // the first argument; &{…} and ->{…} up to the closing brace
+			var k int
+			name, k = firstArg(rest)
+			end += k
+		}
+		if builtName(name, s, true) {
+			return cutText(strings.TrimSpace(s[m[0]:end]))
+		}
+	}
+	for _, m := range subscriptCall.FindAllStringIndex(s, 8) {
+		depth := 0
+		for i := m[0]; i >= 0; i-- {
+			switch s[i] {
+			case ']':
+				depth++
+			case '[':
+				depth--
+			}
+			if depth == 0 {
+				if name := s[i+1 : m[0]]; builtName(name, s, true) {
+					return cutText(s[i:m[1]])
+				}
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// builtName reports whether expr, a call's target's name in code, is a
+// string put together at run time rather than written out: not a literal
+// (without interpolation), a symbol or a plain name; a plain variable is
+// looked up where the code assigns it (once deep, when lookup is true).
+func builtName(expr, code string, lookup bool) bool {
+	expr = strings.TrimSpace(expr)
+	for _, conv := range []string{".to_sym", ".to_s", ".intern", ".to_str", ".toString()"} {
+		expr = strings.TrimSuffix(expr, conv)
+	}
+	for len(expr) > 1 && expr[0] == '(' && expr[len(expr)-1] == ')' {
+		expr = strings.TrimSpace(expr[1 : len(expr)-1])
+	}
+	if lit, n, ok := stringLitN(expr); ok && n == len(expr) {
+		return expr[0] != '\'' && (strings.Contains(lit, "#{") || expr[0] == '`' && strings.Contains(lit, "${"))
+	}
+	switch {
+	case expr == "" || symbolName.MatchString(expr):
+		return false
+	case plainName.MatchString(expr):
+		if !lookup || strings.Contains(expr, ".") {
+			return false
+		}
+		set := regexp.MustCompile(`(?:^|[^\w.$@])` + regexp.QuoteMeta(expr) + `\s*=\s*([^=;\n][^;\n]*)`).FindStringSubmatch(code)
+		return set != nil && builtName(set[1], code, false)
+	}
+	return stringWork.MatchString(expr)
 }
 
 // loopVar binds a loop's variable to what it goes over: Python's for x

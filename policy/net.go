@@ -509,3 +509,98 @@ func servesHome(iv *inv) {
 		iv.flag(Destructive, iv.name+" serves "+iv.c.show(t)+" over the network: keys and tokens under it included")
 	}
 }
+
+// transferTools are file-transfer clients that take their own commands
+// (put, mput, mirror -R, !cmd) from stdin, a batch file, or an option.
+var transferTools = map[string]bool{
+	"sftp": true, "psftp": true, "ftp": true, "lftp": true, "ncftp": true, "smbclient": true, "tftp": true, "yafc": true,
+}
+
+// transferScript judges the commands a file-transfer client is given (sftp
+// host <<< 'put ~/.ssh/id_ed25519', sftp -b - host, lftp -c '…; mirror -R
+// ~/.config/gcloud', smbclient -c 'put …'): a local file or directory of
+// secrets it uploads leaves the machine, and a !command runs here, in a
+// shell. Their text is read when the command gives it: a heredoc or
+// here-string on stdin (the client reads its commands there when no batch
+// file is named), a batch file this command wrote, an option's value.
+func transferScript(iv *inv) {
+	if !transferTools[iv.name] || iv.sc.remote {
+		return
+	}
+	args := iv.rest(1)
+	var scripts []string
+	fromStdin := true
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		val := ""
+		if i+1 < len(args) && args[i+1].ok {
+			val = args[i+1].s
+		}
+		switch {
+		case (a.s == "-c" || a.s == "-e") && iv.name == "lftp", (a.s == "-c" || a.s == "--command") && iv.name == "smbclient":
+			scripts = append(scripts, val)
+			fromStdin = false
+		case a.s == "-b" && (iv.name == "sftp" || iv.name == "psftp"), a.s == "-f" && iv.name == "lftp":
+			fromStdin = val == "-" || val == "/dev/stdin"
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: val, ok: true, src: val}).path]; ok && src.kind == srcText {
+				scripts = append(scripts, src.text)
+			}
+		}
+	}
+	if fromStdin && iv.in.kind == srcText {
+		scripts = append(scripts, iv.in.text)
+	}
+	local := *iv.sc // lcd moves it
+	for _, text := range scripts {
+		for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == ';' }) {
+			line = strings.TrimLeft(strings.TrimSpace(line), "-@") // sftp's -put: go on if it fails
+			if code, ok := strings.CutPrefix(line, "!"); ok {
+				iv.shell(arg{s: code, ok: true, src: code}, &local) // a shell on this machine
+				continue
+			}
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			var files []string
+			for _, w := range f[1:] {
+				if !strings.HasPrefix(w, "-") {
+					files = append(files, strings.Trim(w, `"'`))
+				}
+			}
+			switch verb := strings.ToLower(f[0]); {
+			case verb == "lcd" && len(files) > 0:
+				cd(&inv{c: iv.c, args: append(argsOf("cd"), argsOf(iv.c.tilde(files[0]))...), sc: &local})
+				continue
+			case verb == "put" || verb == "reput" || verb == "append" || verb == "send":
+				files = files[:min(len(files), 1)] // put LOCAL [REMOTE]
+			case verb == "mput":
+			case verb == "mirror" && (slices.Contains(f, "-R") || slices.Contains(f, "--reverse")):
+				files = files[:min(len(files), 1)] // mirror -R LOCAL [REMOTE]
+			default:
+				continue
+			}
+			for _, file := range files {
+				p := iv.c.resolve(&local, arg{s: iv.c.tilde(file), ok: true, src: file}).path
+				if p == "" {
+					p = file
+				}
+				if iv.secretFile(p) || iv.secretDir(&local, p) {
+					iv.flag(Destructive, iv.name+" uploads a secrets file or directory off the machine: "+file)
+					return
+				}
+			}
+		}
+	}
+}
+
+// secretDir reports whether p names a directory under the home directory
+// that holds secrets: a tool's credentials directory (~/.config/gcloud),
+// or one holding such (~/.config). The home directory itself is
+// wholeTarget's.
+func (iv *inv) secretDir(sc *scope, p string) bool {
+	t := iv.c.resolve(sc, arg{s: iv.c.tilde(p), ok: true, src: p})
+	return t.path != "" && iv.c.holdsSecrets(t.path)
+}

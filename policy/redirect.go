@@ -118,6 +118,11 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	if name := path.Base(strings.Trim(a.src, `"'`)); runsByName(name) && !sc.remote { // "$d/zz_init.pth": wherever $d is
 		return Destructive, "writes a file Python runs by its name at every start: " + strings.Trim(a.src, `"'`)
 	}
+	if !a.ok && !sc.remote {
+		if why := deviceNamed(a.src); why != "" {
+			return Destructive, why + ": " + a.shown()
+		}
+	}
 	if !a.ok || sc.remote {
 		return Write, ""
 	}
@@ -167,6 +172,31 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	}
 	return Destructive, "writes outside the working directory, over what may be there: " + c.show(t)
 }
+
+// deviceNamed says how a write target computed at run time is a device,
+// or "": a path under /dev with its name computed (/dev/$d, /dev/sd${x}),
+// or the output of a command that lists disks or devices ($(ls
+// /dev/nvme0n1 || echo /dev/sda), $(lsblk -dno PATH | head -1)). The
+// descriptors, terminals and shared memory under /dev are not disks.
+func deviceNamed(src string) string {
+	s := strings.TrimLeft(src, `"'`)
+	switch {
+	case strings.HasPrefix(s, "/dev/tcp/") || strings.HasPrefix(s, "/dev/udp/"):
+		return "sends data over the network, to an address computed at run time"
+	case strings.HasPrefix(s, "/dev/fd/") || strings.HasPrefix(s, "/dev/pts/") || strings.HasPrefix(s, "/dev/shm/") ||
+		strings.HasPrefix(s, "/dev/std") || strings.HasPrefix(s, "/dev/null"):
+		return ""
+	case strings.HasPrefix(s, "/dev/"):
+		return "writes to a device named at run time"
+	case (strings.Contains(s, "$(") || strings.Contains(s, "`")) && diskLister.MatchString(s):
+		return "writes to a device a command picks at run time"
+	}
+	return ""
+}
+
+// diskLister is a command substitution's text that names disks: a disk's
+// path under /dev, or a tool that lists block devices.
+var diskLister = lazyRE(`/dev/(?:[shv]d|xvd|nvme|mmcblk|r?disk|loop|md|dm-|mapper/|nbd|by-id/|disk/)|\b(?:lsblk|blkid|findmnt|losetup|fdisk\s+-l|diskutil\s+list)\b`)
 
 // startupFile reports whether p is read by shells or tools at start-up, so
 // writing it plants code that runs later (persistence): a dotfile in the

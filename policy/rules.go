@@ -131,7 +131,7 @@ func ruleText(pat string) (string, error) {
 			var out []string
 			ok := true
 			for _, w := range ce.Args {
-				if braceCount(w) > 1 || !boundedWord(w) {
+				if braceCount(w) > 1 || !boundedWord(w, nil) {
 					ok = false
 					break
 				}

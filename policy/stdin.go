@@ -91,6 +91,9 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 
 // output says what a statement writes to its stdout, wherever that goes.
 func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
+	if indirect(st) { // for v in $(compgen -v); do echo "$v=${!v}"; done: the values of variables
+		return source{kind: srcSecret}
+	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return source{kind: srcPipe}
@@ -187,6 +190,21 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	return source{kind: srcPipe, text: name}
+}
+
+// indirect reports whether a statement expands a variable whose name it
+// computes (${!v}): the value of whichever variable the name holds, any
+// token in the environment. ${!prefix*} and ${!arr[@]} give names and
+// keys, not values.
+func indirect(st *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Excl && p.Names == 0 && p.Index == nil {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // archiveOf says which tree holding secrets an archiver packs whole: the

@@ -13,28 +13,47 @@ import (
 // script assigns the variable exactly once, to a value known statically,
 // and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
 // to the name) might bind it; and the use comes after the assignment in
-// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. Any
-// other variable stays unknown, as before, and is judged as such.
+// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
+// value assembled over several statements of one list the shell runs in
+// order (the script's, a { … } or ( … ) one's), assignments and appends
+// (t=$HOME/.ss; t+=h/x; d=~; d="$d/.ssh"), is as certain: each of them
+// runs, in order, and the use sees the value of the last one before it.
+// The first may stand after && as a lone assignment may; the rest stand
+// alone: after && or in a branch, a loop or a function, a step may not run,
+// or run again. Any other variable stays unknown, as before, and is
+// judged as such.
 
-// varTable is what one script sets: name → value, and the offset in the
-// script after which the value holds.
-type varTable struct{ known map[string]knownVar }
+// varTable is what one script sets: name → its values, each with the
+// offset in the script after which it holds, in order.
+type varTable struct{ known map[string][]knownVar }
 
 type knownVar struct {
 	value string
+	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
+	lost  bool // from here on the value is not known (t+=$(…))
 }
 
 // scanVars finds the variables of f whose value is certain; nil if none.
 func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	var (
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
-		once   []*syntax.Assign         // plain assignments, in order
-		bound  = map[string]int{}       // how many times each name may be bound
+		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
+		calls  []*syntax.CallExpr       // the statement of each step
+		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
+		plain  = map[string]int{}       // how many of its steps are assignments, not appends
+		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 	)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.FuncDecl:
+			syntax.Walk(x.Body, func(n syntax.Node) bool {
+				if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
+					inFunc[p.Param.Value] = true
+				}
+				return true
+			})
 		case *syntax.ParamExp:
 			if x.Param != nil {
 				names[x.Param] = true
@@ -48,11 +67,13 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 					continue
 				}
 				names[a.Name] = true
-				bound[a.Name.Value]++
-				if len(x.Args) == 0 && a.Value != nil && !a.Append && !a.Naked && a.Index == nil && a.Array == nil {
-					once = append(once, a)
+				if len(x.Args) == 0 && (a.Value != nil || a.Array != nil && !a.Append) && !a.Naked && a.Index == nil {
+					steps, calls = append(steps, a), append(calls, x)
+					if !a.Append {
+						plain[a.Name.Value]++
+					}
 				} else {
-					bound[a.Name.Value]++ // x=1 cmd, x+=…, x[i]=…: not a plain value
+					bound[a.Name.Value] += 2 // x=1 cmd, x[i]=…: not a plain value
 				}
 			}
 		case *syntax.DeclClause:
@@ -73,20 +94,56 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 		return true
 	})
+	count := map[string]int{}
+	var places map[*syntax.CallExpr]place
+	for _, a := range steps {
+		count[a.Name.Value]++
+		if count[a.Name.Value] == 2 && places == nil {
+			places = stepPlaces(f)
+		}
+	}
+	nested := map[string]bool{} // names with a step after the first that may not run, or run again
+	if places != nil {
+		first := map[string]place{}
+		for i, a := range steps {
+			at, ok := places[calls[i]]
+			if prev, seen := first[a.Name.Value]; !seen {
+				first[a.Name.Value] = at
+				nested[a.Name.Value] = !ok
+			} else if !ok || at.cond || at.list != prev.list {
+				nested[a.Name.Value] = true
+			}
+		}
+	}
 	var vars *varTable
-	for _, a := range once {
+	for _, a := range steps {
 		name := a.Name.Value
-		if bound[name] != 1 || others[name] {
+		switch {
+		case bound[name] > 0 || others[name] || plain[name] == 0:
+			continue
+		case count[name] > 1 && (nested[name] || inFunc[name]):
+			continue // steps that may or may not run, or run again and again; a body that runs after any of them
+		case a.Array != nil && count[name] > 1:
 			continue
 		}
 		if vars == nil {
-			vars = &varTable{known: map[string]knownVar{}}
+			vars = &varTable{known: map[string][]knownVar{}}
+		}
+		prev := vars.known[name]
+		if a.Append && (len(prev) == 0 || prev[len(prev)-1].lost) {
+			continue // before an assignment, or after the value was lost
 		}
 		inner := *sc
-		inner.vars = vars // earlier variables hold in this value
-		if s, ok := c.literal(&inner, a.Value); ok {
-			vars.known[name] = knownVar{value: s, from: a.End().Offset()}
+		inner.vars = vars // earlier variables, and this one's earlier value, hold in this value
+		if a.Array != nil {
+			vars.known[name] = []knownVar{c.arrayValue(&inner, a.Array, a.End().Offset())}
+			continue
 		}
+		s, ok := c.literal(&inner, a.Value)
+		if a.Append && ok {
+			s = prev[len(prev)-1].value + s
+		}
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
@@ -94,10 +151,98 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	return vars
 }
 
+// place is where a statement stands: the list the shell runs it in (one
+// for the script and one for each ( … ); a { … } runs in its enclosing
+// one), and whether it stands in an && chain there.
+type place struct {
+	list int
+	cond bool
+}
+
+// stepPlaces finds the places of the simple commands that stand as
+// statements of lists the shell runs in order, or in an && chain there:
+// not in a branch, a loop, a function, a pipeline or the background.
+func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
+	places := map[*syntax.CallExpr]place{}
+	lists := 0
+	var seq func(stmts []*syntax.Stmt, list int)
+	var and func(st *syntax.Stmt, list int)
+	and = func(st *syntax.Stmt, list int) {
+		switch x := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			if !st.Background && !st.Negated {
+				places[x] = place{list, true}
+			}
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.AndStmt {
+				and(x.X, list)
+				and(x.Y, list)
+			}
+		}
+	}
+	seq = func(stmts []*syntax.Stmt, list int) {
+		for _, st := range stmts {
+			if st.Background || st.Negated {
+				continue
+			}
+			switch x := st.Cmd.(type) {
+			case *syntax.CallExpr:
+				places[x] = place{list, false}
+			case *syntax.Block:
+				seq(x.Stmts, list)
+			case *syntax.Subshell:
+				lists++
+				seq(x.Stmts, lists)
+			case *syntax.BinaryCmd:
+				if x.Op == syntax.AndStmt {
+					and(st, list)
+				}
+			}
+		}
+	}
+	seq(f.Stmts, 0)
+	return places
+}
+
+// arrayValue is the value of an indexed array assigned its elements as
+// words (f=(~/.aws/credentials "$d"/x)): each expanded as a command's
+// words are; lost if any is not known or has an index of its own.
+func (c *classifier) arrayValue(sc *scope, arr *syntax.ArrayExpr, from uint) knownVar {
+	v := knownVar{list: []string{}, from: from}
+	for _, e := range arr.Elems {
+		if e.Index != nil || e.Value == nil {
+			return knownVar{from: from, lost: true}
+		}
+		fs, err := c.fields(sc, []*syntax.Word{e.Value})
+		if err != nil || !allKnown(fs) || len(v.list)+len(fs) > maxFields {
+			return knownVar{from: from, lost: true}
+		}
+		for _, f := range fs {
+			v.list = append(v.list, f.s)
+		}
+	}
+	return v
+}
+
+// array reports whether name is an array whose elements are known at
+// offset pos. t may be nil.
+func (t *varTable) array(name string, pos uint) bool {
+	if t == nil {
+		return false
+	}
+	vals := t.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if vals[i].from <= pos {
+			return vals[i].list != nil
+		}
+	}
+	return false
+}
+
 // with is t with name set to value from the start: a for loop's variable
 // in its body. t may be nil.
 func (t *varTable) with(name, value string) *varTable {
-	out := &varTable{known: map[string]knownVar{name: {value: value}}}
+	out := &varTable{known: map[string][]knownVar{name: {{value: value}}}}
 	if t != nil {
 		for k, v := range t.known {
 			if k != name {
@@ -117,8 +262,17 @@ type scriptEnv struct {
 }
 
 func (e scriptEnv) Get(name string) expand.Variable {
-	if v, ok := e.vars.known[name]; ok && e.c.pos >= v.from {
-		return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+	vals := e.vars.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if v := vals[i]; e.c.pos >= v.from {
+			if v.lost {
+				break
+			}
+			if v.list != nil {
+				return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
+			}
+			return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+		}
 	}
 	return e.Environ.Get(name)
 }
@@ -157,7 +311,7 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			if holds(wd, isSubst) { // one level only: nesting would expand each level again
 				return errCmdSubst
 			}
-			if braceCount(wd) > 1 || !boundedWord(wd) {
+			if braceCount(wd) > 1 || !boundedWord(wd, sc.vars) {
 				return errCmdSubst
 			}
 			if inner == nil {
