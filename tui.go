@@ -90,7 +90,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	// does, so the job trees are still ended below.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
-	err = ui.Run(ctx, f.uiOptions(ctx, a, logger), tea.WithOutput(stdout), tea.WithFPS(f.fps),
+	err = ui.Run(ctx, f.uiOptions(ctx, a, logger), stdout, f.fps,
 		// tend handles SIGTERM and SIGHUP itself (ctx above). With Bubble
 		// Tea's handler on too, a SIGTERM could reach both: the context ends
 		// the program while the handler blocks forever sending a QuitMsg
