@@ -610,7 +610,7 @@ func TestTUIPagerGetsTheWholeLog(t *testing.T) {
 	if got, _ := os.ReadFile(out); string(got) != want {
 		t.Fatalf("the pager got %d bytes, not seq's %d", len(got), len(want))
 	}
-	s.waitFor("seq 1 300000") // the pager left the main screen showing
+	s.waitFor("seq 1 300000")    // the pager left the main screen showing
 	s.keys(":", "echo $((6*7))") // no enter: each key reaches the UI as typed
 	s.waitFor("run: echo $((6*7))")
 	s.keys("<enter>")
