@@ -138,6 +138,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if in.WaitingForInput && !was.WaitingForInput && !in.Origin.IsPerson() {
 				asking = append(asking, in)
 			}
+			// A running job's runtime is shown counted from its start
+			// (clock); the engine's count of it moves on each look.
+			was.RuntimeMs = in.RuntimeMs
 			m.stale = m.stale || !reflect.DeepEqual(was, in)
 			m.jobs[in.ID] = in
 		}
