@@ -368,6 +368,7 @@ type drawn struct {
 }
 
 func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer d.closeOnPanic()
 	if msg, ok := msg.(tea.ColorProfileMsg); ok {
 		d.t.setProfile(msg.Profile)
 	}
@@ -376,9 +377,19 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (d drawn) View() tea.View {
+	defer d.closeOnPanic()
 	v := d.Model.View()
 	d.t.show(v)
 	return v
+}
+
+// closeOnPanic gives the terminal back before Bubble Tea prints a panic
+// (which the alternate screen would otherwise take with it).
+func (d drawn) closeOnPanic() {
+	if r := recover(); r != nil {
+		d.t.close()
+		panic(r)
+	}
 }
 
 // ttyFiles are the terminal's input and output: stdin and out when they

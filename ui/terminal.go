@@ -37,6 +37,7 @@ type terminal struct {
 	frame   time.Duration // the shortest time between two frames
 	kick    chan struct{} // a new view waits
 	done    chan struct{}
+	closing sync.Once
 
 	mu       sync.Mutex // guards what follows, and writes to out
 	next     tea.View   // the newest view
@@ -269,9 +270,10 @@ func (t *terminal) restoreModes() {
 	t.modes, t.drawn = false, nil
 }
 
-// close stops drawing and gives the terminal back as it was.
+// close stops drawing and gives the terminal back as it was; it may be
+// called more than once.
 func (t *terminal) close() {
-	close(t.done)
+	t.closing.Do(func() { close(t.done) })
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.paused {
