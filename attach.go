@@ -139,7 +139,7 @@ func runAttach(args []string, stdout, stderr io.Writer) int {
 		Containment: containment(clients),
 		Attached:    "To end them: " + strings.Join(hows, "; ") + ".",
 	}
-	err = ui.Run(ctx, o, tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	err = ui.Run(ctx, o, stdout, 60, tea.WithoutSignalHandler())
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "tend attach: %v\n", err)
 		return 1

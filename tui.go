@@ -36,7 +36,7 @@ func parseTUI(args []string, stdout, stderr io.Writer) (f *tuiFlags, code int, o
 	fs.SetOutput(stderr)
 	f.register(fs, "info", "written to <state-dir>/tui.log")
 	fs.StringVar(&f.theme, "theme", "", "dark or light (default: the config's, else from the terminal's background)")
-	fs.IntVar(&f.fps, "fps", 60, "most frames drawn per second, 1 to 120 (default: the config's, else 60); Bubble Tea's renderer wakes this often even when idle, about 0.2 ms of CPU each time")
+	fs.IntVar(&f.fps, "fps", 60, "most frames drawn per second while the screen keeps changing, 1 to 120 (default: the config's, else 60); an unchanged screen is not drawn again")
 	fs.IntVar(&f.port, "port", app.DefaultPort, "HTTP port of MCP on 127.0.0.1 (0: a free one; default: the config's, else 7878, else a free one)")
 	if code, ok := parse(fs, args, stdout); !ok {
 		return nil, code, false
@@ -90,7 +90,7 @@ func runTUI(args []string, stdout, stderr io.Writer) int {
 	// does, so the job trees are still ended below.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
-	err = ui.Run(ctx, f.uiOptions(ctx, a, logger), tea.WithOutput(stdout), tea.WithFPS(f.fps),
+	err = ui.Run(ctx, f.uiOptions(ctx, a, logger), stdout, f.fps,
 		// tend handles SIGTERM and SIGHUP itself (ctx above). With Bubble
 		// Tea's handler on too, a SIGTERM could reach both: the context ends
 		// the program while the handler blocks forever sending a QuitMsg

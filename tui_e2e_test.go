@@ -590,7 +590,8 @@ func TestTUIAgentKilledMidCall(t *testing.T) {
 }
 
 // o hands the selected job's whole log, far more than the pane holds, to
-// the person's pager.
+// the person's pager; when it ends, the UI is back, drawn whole and taking
+// keys.
 func TestTUIPagerGetsTheWholeLog(t *testing.T) {
 	t.Parallel()
 	state := testkit.PrivateDir(t)
@@ -609,6 +610,11 @@ func TestTUIPagerGetsTheWholeLog(t *testing.T) {
 	if got, _ := os.ReadFile(out); string(got) != want {
 		t.Fatalf("the pager got %d bytes, not seq's %d", len(got), len(want))
 	}
+	s.waitFor("seq 1 300000")    // the pager left the main screen showing
+	s.keys(":", "echo $((6*7))") // no enter: each key reaches the UI as typed
+	s.waitFor("run: echo $((6*7))")
+	s.keys("<enter>")
+	s.waitFor("42")
 }
 
 // numbers is what seq 1 n prints.

@@ -351,7 +351,7 @@ func (m *Model) editInEditor(r policy.Request) tea.Cmd {
 	editor := cmp.Or(os.Getenv("VISUAL"), os.Getenv("EDITOR"), "vi")
 	c := exec.Command("sh", "-c", editor+` "$1"`, "sh", f.Name())
 	id, file := r.ID, f.Name()
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editedMsg{id, file, err} })
+	return m.execProcess(c, func(err error) tea.Msg { return editedMsg{id, file, err} })
 }
 
 // applyEdited approves request msg.id as the person saved it in their
@@ -495,7 +495,7 @@ func (m *Model) showOldestApproval() {
 // when allow-passthrough is on (the bell it forwards anyway).
 // The [Options].OnNotify hook is told too.
 func (m *Model) notify(kind, title, body string) tea.Cmd {
-	raw := tea.Raw(notification(title, body, m.opts.InTmux))
+	raw := m.raw(notification(title, body, m.opts.InTmux))
 	if m.opts.OnNotify == nil {
 		return raw
 	}

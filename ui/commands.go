@@ -170,7 +170,7 @@ func (m *Model) openPager(in engine.Info) tea.Cmd {
 	}()
 	c := exec.Command("sh", "-c", cmp.Or(os.Getenv("PAGER"), "less -R"))
 	c.Stdin = r
-	return tea.ExecProcess(c, func(err error) tea.Msg {
+	return m.execProcess(c, func(err error) tea.Msg {
 		r.Close()
 		if err != nil {
 			return statusMsg{levelError, "the pager: " + err.Error()}

@@ -87,7 +87,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.handleApprovalInputKey(msg)
 	}
 	if m.pane.copying {
-		return m.pane.copyKey(msg, m.c.Keys.Copy)
+		return m.pane.copyKey(msg, m.c.Keys.Copy, m.raw)
 	}
 	if m.focus == focusTerm {
 		return m.handleTermKey(msg)

@@ -3,13 +3,17 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 
 	"tend/engine"
 	"tend/keymap"
@@ -107,6 +111,7 @@ const (
 
 // Model is the root model of the terminal UI.
 type Model struct {
+	term *terminal // where Run draws; nil in tests
 	c    Common
 	opts Options
 	be   Backend
@@ -149,9 +154,11 @@ type Model struct {
 	statusLvl level
 	statusID  int
 
-	tick   func(time.Duration, func(time.Time) tea.Msg) tea.Cmd // tea.Tick; tests stub it
-	tickID int                                                  // the pending runtime tick
-	tickAt time.Time                                            // when it fires; zero: none pending
+	tick       func(time.Duration, func(time.Time) tea.Msg) tea.Cmd // tea.Tick; tests stub it
+	tickID     int                                                  // the pending runtime tick
+	tickAt     time.Time                                            // when it fires; zero: none pending
+	stale      bool                                                 // a look at the running jobs found them changed since the last frame
+	shownClock string                                               // clock() as of the last frame
 
 	help help.Model
 
@@ -258,7 +265,7 @@ func (m *Model) Init() tea.Cmd {
 		cmds = append(cmds, func() tea.Msg { return statusMsg{levelWarn, notice} })
 	}
 	if !m.themeSet {
-		cmds = append(cmds, tea.RequestBackgroundColor)
+		cmds = append(cmds, m.raw(ansi.RequestBackgroundColor))
 	}
 	return tea.Batch(cmds...)
 }
@@ -282,11 +289,30 @@ func (m *Model) View() tea.View {
 
 // Run runs the UI on the terminal until the person quits: it wires the
 // engine's events and the activity record to the program through [Pump].
-func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error {
+// It draws on out (or, when out is not a terminal, on /dev/tty) at most
+// fps frames a second, and only when the frame changed (see [terminal]).
+func Run(ctx context.Context, opts Options, out io.Writer, fps int, progOpts ...tea.ProgramOption) error {
+	in, outFile, closeTTY, err := ttyFiles(out)
+	if err != nil {
+		return err
+	}
+	defer closeTTY()
+	t, err := openTerminal(in, outFile, fps)
+	if err != nil {
+		return err
+	}
+	defer t.close()
 	m := New(opts)
+	m.term = t
 	defer m.Close()
-	progOpts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFilter(NewFilter())}, progOpts...)
-	p := tea.NewProgram(m, progOpts...)
+	w, h := t.size()
+	progOpts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFilter(NewFilter()),
+		tea.WithInput(in), tea.WithOutput(outFile), tea.WithWindowSize(w, h),
+		// Bubble Tea's renderer is off (terminal draws), but its ticker
+		// still runs: at 1 a second it costs nothing to speak of.
+		tea.WithoutRenderer(), tea.WithFPS(1)}, progOpts...)
+	p := tea.NewProgram(drawn{m, t}, progOpts...)
+	go t.run(p.Send)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var changed <-chan struct{}
@@ -313,8 +339,81 @@ func Run(ctx context.Context, opts Options, progOpts ...tea.ProgramOption) error
 			}
 		}()
 	}
-	_, err := p.Run()
+	_, err = p.Run()
 	return err
+}
+
+// raw sends seq to the terminal (a query, the clipboard, a notification).
+func (m *Model) raw(seq string) tea.Cmd {
+	if t := m.term; t != nil {
+		return func() tea.Msg { t.write(seq); return nil }
+	}
+	return tea.Raw(seq)
+}
+
+// execProcess runs c on the person's terminal, the UI set aside, and
+// then tells fn how it went.
+func (m *Model) execProcess(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd {
+	if t := m.term; t != nil {
+		return tea.Exec(t.exec(c), fn)
+	}
+	return tea.ExecProcess(c, fn)
+}
+
+// drawn is the model as the program runs it: each view it makes goes to
+// the terminal.
+type drawn struct {
+	*Model
+	t *terminal
+}
+
+func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer d.closeOnPanic()
+	if msg, ok := msg.(tea.ColorProfileMsg); ok {
+		d.t.setProfile(msg.Profile)
+	}
+	_, cmd := d.Model.Update(msg)
+	return d, cmd
+}
+
+func (d drawn) View() tea.View {
+	defer d.closeOnPanic()
+	v := d.Model.View()
+	d.t.show(v)
+	return v
+}
+
+// closeOnPanic gives the terminal back before Bubble Tea prints a panic
+// (which the alternate screen would otherwise take with it).
+func (d drawn) closeOnPanic() {
+	if r := recover(); r != nil {
+		d.t.close()
+		panic(r)
+	}
+}
+
+// ttyFiles are the terminal's input and output: stdin and out when they
+// are one, else /dev/tty (closed by closeTTY).
+func ttyFiles(out io.Writer) (in, outFile *os.File, closeTTY func(), err error) {
+	closeTTY = func() {}
+	in, outFile = os.Stdin, nil
+	if f, ok := out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		outFile = f
+	}
+	if term.IsTerminal(in.Fd()) && outFile != nil {
+		return in, outFile, closeTTY, nil
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("no terminal: %w", err)
+	}
+	if !term.IsTerminal(in.Fd()) {
+		in = tty
+	}
+	if outFile == nil {
+		outFile = tty
+	}
+	return in, outFile, func() { tty.Close() }, nil
 }
 
 // Running reports how many jobs are running.

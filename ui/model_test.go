@@ -438,6 +438,51 @@ func TestRuntimeTickOnlyWhileSomethingChanges(t *testing.T) {
 	}
 }
 
+// A tick draws the frame again only when something it shows changed: a
+// runtime, what a running job uses, or its state. An idle UI with jobs
+// running does no more.
+func TestTickRedrawsOnlyWhenSomethingShownChanged(t *testing.T) {
+	t.Parallel()
+	b := newFakeBackend()
+	j := &fakeJob{info: engine.Info{ID: "1", Command: "sleep 600", Status: engine.Running, StartedAt: now.Add(-10 * time.Second)}}
+	b.add(j)
+	clock := now
+	h := newHarness(t, b, nil, "dark", func(o *Options) { o.Now = func() time.Time { return clock } })
+	const mark = "(not drawn since)"
+	tick := func() bool {
+		t.Helper()
+		h.m.frame = mark
+		h.send(runtimeTickMsg{h.m.tickID}) // it looks at the running jobs too
+		return h.m.frame != mark
+	}
+	tick() // the first look finds their usage
+	j.mu.Lock()
+	j.info.RuntimeMs += 1500 // the engine's count moves on; what is shown does not
+	j.mu.Unlock()
+	if tick() {
+		t.Error("a tick that changed nothing shown drew the frame")
+	}
+	clock = clock.Add(time.Second)
+	if !tick() || !strings.Contains(plain(h), "11s") {
+		t.Errorf("a tick a second later did not draw the new runtime:\n%s", plain(h))
+	}
+	j.mu.Lock()
+	j.usage = engine.Usage{CPUPercent: 42, Memory: 3 << 20, Processes: 1}
+	j.mu.Unlock()
+	if !tick() || !strings.Contains(plain(h), "42%") {
+		t.Errorf("a tick after the job's usage changed did not draw it:\n%s", plain(h))
+	}
+	j.mu.Lock()
+	j.info.WaitingForInput = true
+	j.mu.Unlock()
+	if !tick() {
+		t.Error("a tick after the job's state changed did not draw it")
+	}
+	if tick() {
+		t.Error("a second tick with nothing changed drew the frame")
+	}
+}
+
 // A person's new job can be selected before its first event arrives; once
 // the event says it is a PTY job, its screen is shown.
 func TestNewJobSelectedBeforeItsEvent(t *testing.T) {

@@ -641,8 +641,9 @@ func (p *pane) leaveCopy() {
 	p.copyCur, p.copyMarking = -1, false
 }
 
-// copyKey moves the copy cursor, marks, and copies the selection via OSC 52.
-func (p *pane) copyKey(msg tea.KeyPressMsg, k keymap.Copy) tea.Cmd {
+// copyKey moves the copy cursor, marks, and copies the selection via OSC 52
+// (sent by raw).
+func (p *pane) copyKey(msg tea.KeyPressMsg, k keymap.Copy, raw func(string) tea.Cmd) tea.Cmd {
 	n := p.lineCount()
 	move := func(d int) {
 		p.copyCur = min(max(p.copyCur+d, 0), max(n-1, 0))
@@ -670,7 +671,7 @@ func (p *pane) copyKey(msg tea.KeyPressMsg, k keymap.Copy) tea.Cmd {
 		text := p.selection()
 		p.leaveCopy()
 		lines := strings.Count(text, "\n") + 1
-		return tea.Batch(tea.SetClipboard(text), info("copied %d line(s) to the clipboard (OSC 52)", lines))
+		return tea.Batch(raw(ansi.SetSystemClipboard(text)), info("copied %d line(s) to the clipboard (OSC 52)", lines))
 	case key.Matches(msg, k.Cancel):
 		p.leaveCopy()
 	}

@@ -23,9 +23,11 @@ func BenchmarkRuntimeTick(b *testing.B) {
 		}
 		fb.add(&fakeJob{info: in})
 	}
-	h := newHarness(t, fb, nil, "dark")
+	clock := now
+	h := newHarness(t, fb, nil, "dark", func(o *Options) { o.Now = func() time.Time { return clock } })
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 45})
-	for b.Loop() {
+	for i := 0; b.Loop(); i++ {
+		clock = now.Add(time.Duration(i%2) * time.Second) // the runtimes shown change
 		h.m.Update(runtimeTickMsg{h.m.tickID})
 		_ = h.m.View()
 	}

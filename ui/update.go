@@ -3,6 +3,8 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -54,9 +56,35 @@ func info(format string, args ...any) tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	switch msg.(type) {
+	case runtimeTickMsg, infosMsg:
+		// Ticks come every second or two while jobs run: an idle UI
+		// draws again only when what they change shows.
+		if !m.stale && m.clock() == m.shownClock {
+			return m, cmd
+		}
+	}
 	m.syncKeys()
 	m.refresh()
+	m.stale, m.shownClock = false, m.clock()
 	return m, cmd
+}
+
+// clock is what time alone changes in the frame: the runtimes of the
+// running jobs, the ages of the held commands and their countdowns.
+func (m *Model) clock() string {
+	var b strings.Builder
+	for _, id := range m.order {
+		if in := m.jobs[id]; in.Status == engine.Running {
+			b.WriteString(shortAge(m.runtime(in)))
+			b.WriteByte(' ')
+		}
+	}
+	for i := range m.appr.len() {
+		r := m.appr.at(i)
+		fmt.Fprintf(&b, "%s %d ", shortAge(m.since(r.Asked)), m.left(r)/time.Second)
+	}
+	return b.String()
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -110,8 +138,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if in.WaitingForInput && !was.WaitingForInput && !in.Origin.IsPerson() {
 				asking = append(asking, in)
 			}
+			// A running job's runtime is shown counted from its start
+			// (clock); the engine's count of it moves on each look.
+			was.RuntimeMs = in.RuntimeMs
+			m.stale = m.stale || !reflect.DeepEqual(was, in)
 			m.jobs[in.ID] = in
 		}
+		m.stale = m.stale || !maps.Equal(m.usage, msg.usage)
 		m.usage = msg.usage
 		if len(asking) > 0 {
 			in := asking[0]
