@@ -785,6 +785,16 @@ func TestClassify(t *testing.T) {
 		{"git clone https://x.example/y.git /tmp/y && git reset --hard v1", Destructive},
 		{"git clone https://x.example/y.git && cd y && git reset --hard a && cd .. && git reset --hard b", Destructive},
 		{"git clone https://x.example/y.git /tmp/y && cd ~/project && git checkout -- x", Destructive},
+		// grep's first operand is what it looks for; -x leaves a file out only for zip, and never after --
+		{`grep -rn "process.env" src/ --include=*.ts`, ReadOnly},
+		{`grep -A 3 ".env" src/`, ReadOnly},
+		{"grep -e x .env", Destructive},
+		{"grep -f ~/.aws/credentials src/", Destructive},
+		{"grep -iA3 foo .env", Destructive},
+		{"grep -- -x .env", Destructive},
+		{"od -x ~/.ssh/id_rsa", Destructive},
+		{"cat -- -x ~/.ssh/id_rsa", Destructive},
+		{"zip -r out.zip . -x .env", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1907,9 +1907,15 @@ func readsSecret(iv *inv, scanWords bool) {
 				from = from[:len(from)-1] // the options stay: --exclude .env leaves .env out
 			}
 		}
+		pattern, dashes := grepPattern(iv.name, from), slices.IndexFunc(from, func(a arg) bool { return a.ok && a.s == "--" })
 		for i, a := range from {
-			if a.ok && (strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--ignore")) || i > 0 && from[i-1].ok && (from[i-1].s == "--exclude" || from[i-1].s == "-x" || from[i-1].s == "--ignore") {
-				continue // tar --exclude=.env: left out, not read
+			flag := func(f string) bool { return from[i-1].ok && from[i-1].s == f && (dashes < 0 || i-1 < dashes) }
+			if (dashes < 0 || i < dashes) && a.ok && (strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--ignore")) ||
+				i > 0 && (flag("--exclude") || flag("--ignore") || iv.name == "zip" && flag("-x")) {
+				continue // tar --exclude=.env, zip -x .env: left out, not read
+			}
+			if i == pattern {
+				continue // grep "process.env" src/: what it looks for, not a file
 			}
 			if !a.ok && isSecretPath(a.src) {
 				why = iv.name + " reads a secrets file: " + a.shown()
@@ -2460,4 +2466,53 @@ func setsRunner(iv *inv) {
 			iv.flag(Destructive, iv.name+" config set "+key+" makes "+iv.name+" run "+val+" on every invocation")
 		}
 	}
+}
+
+// grepPattern is the index in args of the pattern grep is given as its
+// first operand (grep -rn PATTERN FILE…), or -1: none, or given by -e or
+// -f (then every operand is a file).
+func grepPattern(name string, args []arg) int {
+	if name != "grep" && name != "egrep" && name != "fgrep" {
+		return -1
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			return -1 // a word known only at run time: it may be a flag
+		case a.s == "--":
+			if i+1 < len(args) {
+				return i + 1
+			}
+			return -1
+		case a.s == "-e" || a.s == "-f" || strings.HasPrefix(a.s, "--regexp") || strings.HasPrefix(a.s, "--file"):
+			return -1
+		case strings.HasPrefix(a.s, "--"):
+			if !strings.Contains(a.s, "=") && grepLongValue[a.s] {
+				i++ // --include GLOB
+			}
+		case len(a.s) > 1 && a.s[0] == '-':
+			for k := 1; k < len(a.s); k++ {
+				if strings.IndexByte("ef", a.s[k]) >= 0 {
+					return -1 // -e PATTERN, -f FILE, alone or ending a cluster (-ie)
+				}
+				if strings.IndexByte("ABCmdD", a.s[k]) >= 0 {
+					if k == len(a.s)-1 {
+						i++ // -A 3: the value follows
+					}
+					break // -A3: the rest of the cluster is the value
+				}
+			}
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// grepLongValue are grep's long options whose value may follow as the next word.
+var grepLongValue = map[string]bool{
+	"--include": true, "--exclude": true, "--exclude-dir": true, "--exclude-from": true,
+	"--after-context": true, "--before-context": true, "--context": true, "--max-count": true,
+	"--directories": true, "--devices": true, "--label": true, "--binary-files": true, "--color": false,
 }
