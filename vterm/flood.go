@@ -71,8 +71,15 @@ scan:
 	for y := skip; y < t.rows-1; y++ {
 		t.sb.push(t.packRow(y))
 	}
-	if t.sb.max > 0 {
-		for k := max(skip-(t.rows-1), 0); k < through; k++ {
+	if first := max(skip-(t.rows-1), 0); t.sb.max > 0 && first < through {
+		// The lines pushed share one string: a flood pushes a line every
+		// few dozen bytes, and a string each was most of its cost.
+		base := 0
+		if first > 0 {
+			base = starts[first-1]
+		}
+		lines := string(b[base:starts[through-1]])
+		for k := first; k < through; k++ {
 			from, to, pen := 0, starts[k], t.style
 			if k > 0 {
 				from, pen = starts[k-1], pens[k-1]
@@ -80,11 +87,7 @@ scan:
 			if b[to-1] == '\n' {
 				to -= 2
 			}
-			if bytes.IndexByte(b[from:to], 0x1b) < 0 {
-				t.sb.push(packText(b[from:to], pen))
-			} else {
-				t.sb.push(packedLine{raw: string(b[from:to]), pen: pen}) // packed if read
-			}
+			t.sb.push(packedLine{raw: lines[from-base : to-base], pen: pen}) // packed if read
 		}
 	}
 
@@ -172,16 +175,3 @@ func (t *Term) packStyled(b []byte, pen Style) packedLine {
 // asciiCells is the packed form of a line of ASCII: one byte wide, one
 // cell wide, every cell.
 var asciiCells = bytes.Repeat([]byte{1<<2 | 1}, MaxSize)
-
-// packText packs a line of printable ASCII in one rendition, as packLine
-// packs the same cells.
-func packText(text []byte, pen Style) packedLine {
-	if pen == (Style{}) {
-		text = bytes.TrimRight(text, " ")
-	}
-	pl := packedLine{text: string(text), cells: asciiCells[:len(text):len(text)]}
-	if len(text) > 0 {
-		pl.runs = []styleRun{{len(text), pen}}
-	}
-	return pl
-}
