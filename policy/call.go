@@ -33,6 +33,10 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 			}
 		}
 	}
+	c.at = 0
+	if sc.src == c.whole {
+		c.at = int(ce.Pos().Offset()) + 1
+	}
 	idx := c.run(args, sc, in, 0)
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
@@ -80,6 +84,7 @@ type inv struct {
 	pinned bool   // must stay at least Write (see lower)
 	judged bool   // its handler judged all its verbs: no second look by words
 	env    []arg  // the environment it is given (RAILS_ENV=test cmd, env X=y cmd): s the value, src NAME=value
+	at     int    // 1 + the offset in the whole command line of the simple command it is or runs in; 0 inside re-parsed code
 
 	perlInPlace bool // perl -i: the files after the code are edited in place
 }
@@ -126,7 +131,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		defer func() { c.aliases[args[0].s] = val }()
 		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
 	}
-	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals}
+	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals, at: c.at}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
 	}

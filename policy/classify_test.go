@@ -785,6 +785,27 @@ func TestClassify(t *testing.T) {
 		{"git clone https://x.example/y.git /tmp/y && git reset --hard v1", Destructive},
 		{"git clone https://x.example/y.git && cd y && git reset --hard a && cd .. && git reset --hard b", Destructive},
 		{"git clone https://x.example/y.git /tmp/y && cd ~/project && git checkout -- x", Destructive},
+		// a name made afresh for this run ($$, $RANDOM, $(date +%s), directly or through a variable) is its own, however joined
+		{`name=bench-$$; mkdir -p /tmp/$name && ./bin/bench --data /tmp/$name; rm -rf "/tmp/$name"`, Write},
+		{`d=x-$RANDOM; rm -rf "/tmp/$d"`, Write},
+		{`d=../../home/user/$$; rm -rf /tmp/$d`, Destructive},
+		{`d=/tmp/x-$RANDOM; rm -rf $d/../..`, Destructive},
+		{`d=x-$$; rm -rf ~/$d`, Destructive},
+		{`k3d cluster create ci-$$ --wait && kubectl get nodes; k3d cluster delete ci-$$`, Write},
+		{`name=t-$RANDOM; kind create cluster --name "$name" && kubectl get ns; kind delete cluster --name "$name"`, Write},
+		{`net=it-$$; docker network create "$net" && docker run -d --rm --name "$net-db" postgres:16; docker stop "$net-db"; docker network rm "$net"`, Write},
+		{`db=r_$$; createdb "$db" && pg_restore -d "$db" ./b.dump; dropdb "$db"`, Write},
+		{`db=r_$(date +%s); createdb "$db" && pg_restore -d "$db" ./b.dump; dropdb "$db"`, Write},
+		{`name=prod; kind create cluster --name "$name"; kind delete cluster --name "$name"`, Destructive},
+		{`kind create cluster --name x-$$; kind delete cluster --name prod`, Destructive},
+		{`kind create cluster && kind delete cluster --name prod`, Destructive},
+		{`n=x-$$; docker network create "$n"; docker network rm prod-net`, Destructive},
+		{`n=x-$$; docker run -d --name "$n" nginx; docker rm -f prod`, Destructive},
+		{`n=$RANDOM; dropdb "$n"`, Destructive},
+		{`db=app-$(date +%Y); createdb "$db"; dropdb "$db"`, Destructive}, // a year is no name of this run
+		{`createdb x; dropdb x`, Destructive}, // the ; right after the name: createdb may have failed on one there
+		{`createdb x && psql -d x -f s.sql; dropdb x`, Destructive},
+		{`createdb x && psql -d x -f s.sql && dropdb x`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -57,7 +57,7 @@ func dropdb(iv *inv) {
 			}
 			continue
 		}
-		if !iv.c.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
+		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
 			iv.flag(Destructive, iv.name+" deletes a database or its users")
 			return
 		}
@@ -87,7 +87,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
 				!slices.ContainsFunc(ms, func(m []string) bool {
 					name := strings.Trim(m[1], `"'`+"`")
-					return !iv.c.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
+					return !iv.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
 				}) {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test)

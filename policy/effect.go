@@ -287,7 +287,7 @@ func verbEffect(iv *inv) bool {
 			}
 			w = unabbreviated(w)
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
-				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
+				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				}
 				if iv.scratchEnv() {
@@ -411,14 +411,20 @@ var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
 
 // objectOf is what a verb's arguments name as its object, as written: the
-// value of -t, -s, --target or --name, else the first operand.
+// value of -t, -s, --target or --name wherever it stands (kind delete
+// cluster --name x: cluster is what kind of thing), else the first
+// operand.
 func objectOf(args []arg) (string, bool) {
 	for i, a := range args {
-		switch {
-		case a.ok && (a.s == "-t" || a.s == "-s" || a.s == "--target" || a.s == "--name" || a.s == "--session") && i+1 < len(args):
+		if a.ok && (a.s == "-t" || a.s == "-s" || a.s == "--target" || a.s == "--name" || a.s == "--session") && i+1 < len(args) {
 			return args[i+1].src, true
-		case a.ok && strings.HasPrefix(a.s, "-"):
-		default:
+		}
+		if name, ok := strings.CutPrefix(a.src, "--name="); ok && a.ok {
+			return name, true
+		}
+	}
+	for _, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
 			return a.src, true
 		}
 	}

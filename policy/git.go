@@ -284,7 +284,7 @@ func (iv *inv) addedWorktree(dir string) bool {
 	src := iv.c.whole
 	rm := strings.Index(src, "worktree remove")
 	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
-	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+	return iv.fresh(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
 }
 
 // freshClone reports whether the repository a git command (sub) works in

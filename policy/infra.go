@@ -22,7 +22,7 @@ func (iv *inv) ownContainers(verb string) bool {
 		case a.s == "-t" || a.s == "--time" || a.s == "-s" || a.s == "--signal":
 			i++
 		case !strings.HasPrefix(a.s, "-"):
-			names = append(names, a.s)
+			names = append(names, a.src) // as written, as the run that named it is
 		}
 	}
 	for _, n := range names {
@@ -37,15 +37,17 @@ func (iv *inv) ownContainers(verb string) bool {
 func (iv *inv) ownContainer(src, n, verb string) bool {
 	if v := strings.Trim(n, `"${}`); strings.HasPrefix(n, "$") || strings.HasPrefix(n, `"$`) {
 		set := strings.Contains(src, v+"=$("+iv.name+" run") || strings.Contains(src, v+"=$("+iv.name+" create")
-		return set && strings.Count(src, v+"=") == 1 && !strings.Contains(src, "read "+v) && !strings.Contains(src, " "+v+" in ")
+		if set && strings.Count(src, v+"=") == 1 && !strings.Contains(src, "read "+v) && !strings.Contains(src, " "+v+" in ") {
+			return true
+		}
 	}
 	for _, m := range startedNamed.FindAllStringSubmatchIndex(src, -1) {
-		if strings.Trim(src[m[4]:m[5]], `"'`) != n {
+		if strings.Trim(src[m[4]:m[5]], `"'`) != strings.Trim(n, `"'`) {
 			continue
 		}
 		rest := src[m[1]:]
-		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || pidNamed(n)) {
-			return true // a name with the shell's pid in it is this run's whatever joins them
+		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
+			return true // a name made afresh for this run is this run's whatever joins them
 		}
 	}
 	return false
@@ -64,7 +66,7 @@ func (iv *inv) builtHere(name string) bool {
 	if at < 0 || name == "" || strings.ContainsAny(name, "*?`") || strings.Contains(name, "$(") {
 		return false
 	}
-	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && !pidNamed(name) && strings.Count(src, v+"=") != 1 {
+	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && !iv.fresh(name) && strings.Count(src, v+"=") != 1 {
 		return false
 	}
 	for _, m := range builtTagged.FindAllStringSubmatchIndex(src[:at], -1) {
@@ -121,7 +123,7 @@ func (iv *inv) ownProject() bool {
 			continue
 		}
 		up := regexp.MustCompile(`\b(?:docker|podman)[ -]compose\s+(?:-p|--project-name)[ =]` + regexp.QuoteMeta(name) + `\s[^;&|]*\bup\b`)
-		return pidNamed(name) && up.MatchString(iv.c.whole)
+		return iv.fresh(name) && up.MatchString(iv.c.whole)
 	}
 	return false
 }
@@ -131,28 +133,62 @@ func (iv *inv) ownProject() bool {
 // (destroyer) run only if the making succeeded: createdb x && { …; dropdb
 // x; }, CREATE DATABASE x && … DROP DATABASE x, tmux new -s x && … tmux
 // kill-session -t x. A name already taken makes the making fail, so what
-// is destroyed is the command's own. A name held in a variable must be set
-// once.
-func (c *classifier) madeHere(name, destroyer string) bool {
+// is destroyed is the command's own. A name made afresh for this run
+// (createdb "restore_$$" …; dropdb "restore_$$", see fresh) is its own
+// however the two are joined: nothing else can have it. A name held in a
+// variable must be set once. The destroying command is found where it
+// stands in the command line, or, in code re-parsed from a word, by its
+// destroyer, which must then occur once.
+func (iv *inv) madeHere(name, destroyer string) bool {
+	c := iv.c
 	if name == "" || strings.ContainsAny(name, " \n") {
 		return false
 	}
 	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && strings.Count(c.whole, v+"=") > 1 {
 		return false
 	}
+	made := regexp.MustCompile(`(?i)\b(?:create\w*|new(?:-session)?|mk\w+)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+	before := func(at int) bool {
+		for _, m := range made.FindAllStringSubmatchIndex(c.whole[:at], -1) {
+			if onlyOnSuccess(c.whole[m[3]:at]) || iv.fresh(name) { // from the name on: a ; right after it counts
+				return true
+			}
+		}
+		return false
+	}
+	if iv.at > 0 && before(iv.at-1) {
+		return true
+	}
 	lower := strings.ToLower(c.whole)
 	at := strings.Index(lower, strings.ToLower(destroyer))
 	if at < 0 || strings.Count(lower, strings.ToLower(destroyer)) != 1 {
 		return false // which of them is this one cannot be told
 	}
-	made := regexp.MustCompile(`(?i)\b(?:create\w*|new(?:-session)?|mk\w+)\b[^;&|\n]*?[\s'"=]` + regexp.QuoteMeta(name) + `(?:[\s'";)]|$)`)
-	for _, m := range made.FindAllStringIndex(c.whole[:at], -1) {
-		if onlyOnSuccess(c.whole[m[1]:at]) {
+	return before(at)
+}
+
+// fresh reports whether a name, as written, holds a part the shell makes
+// afresh for each run ($$, $RANDOM, $(date +%s), see freshValue), written
+// out or through a variable the script set to such a value (net=itest-$$;
+// … "$net-db"): made by this run, it is no one else's.
+func (iv *inv) fresh(name string) bool {
+	if pidNamed(name) || freshWord.MatchString(name) {
+		return true
+	}
+	for _, m := range varRef.FindAllStringSubmatch(name, 4) {
+		if iv.sc.vars.fresh(m[1] + m[2]) {
 			return true
 		}
 	}
 	return false
 }
+
+// freshWord is a part of a word, other than the pid, that the shell makes
+// afresh for each run.
+var freshWord = lazyRE(`\$\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b|\$\(\s*(?:date\s[^)]*\+[^)]*%[sNST][^)]*\)|uuidgen\s*\))`)
+
+// varRef is a plain use of a variable in a word: $name, ${name}.
+var varRef = lazyRE(`\$\{(\w+)\}|\$([A-Za-z_]\w*)`)
 
 // onlyOnSuccess reports whether the shell text between two commands joins
 // them with && alone, so the second runs only if the first succeeded:

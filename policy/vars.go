@@ -22,6 +22,13 @@ import (
 // alone: after && or in a branch, a loop or a function, a step may not run,
 // or run again. Any other variable stays unknown, as before, and is
 // judged as such.
+//
+// A value made of literals and parameters the shell makes afresh for each
+// run ($$, $RANDOM, see freshValue) is known too, with each such part kept
+// as written (name=bench-$$ gives "/tmp/$name" the value /tmp/bench-$$):
+// they expand to digits, never to a / or .., so a path built so lies where
+// its literals put it. A name made so, or with $(date +%s) (whose text
+// stays unknown), is this run's own (see inv.fresh).
 
 // varTable is what one script sets: name → its values, each with the
 // offset in the script after which it holds, in order.
@@ -32,6 +39,7 @@ type knownVar struct {
 	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
 	lost  bool // from here on the value is not known (t+=$(…))
+	fresh bool // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
 }
 
 // scanVars finds the variables of f whose value is certain; nil if none.
@@ -139,11 +147,17 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			vars.known[name] = []knownVar{c.arrayValue(&inner, a.Array, a.End().Offset())}
 			continue
 		}
+		c.readFresh = false
 		s, ok := c.literal(&inner, a.Value)
+		fresh := ok && c.readFresh
+		if !ok {
+			s, ok, fresh = c.freshValue(&inner, a.Value)
+		}
 		if a.Append && ok {
 			s = prev[len(prev)-1].value + s
+			fresh = fresh || prev[len(prev)-1].fresh
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok})
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
@@ -262,20 +276,161 @@ type scriptEnv struct {
 }
 
 func (e scriptEnv) Get(name string) expand.Variable {
-	vals := e.vars.known[name]
-	for i := len(vals) - 1; i >= 0; i-- {
-		if v := vals[i]; e.c.pos >= v.from {
-			if v.lost {
-				break
-			}
-			if v.list != nil {
-				return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
-			}
-			return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+	if v, ok := e.vars.at(name, e.c.pos); ok {
+		if v.list != nil {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
 		}
+		e.c.readFresh = e.c.readFresh || v.fresh
+		return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
 	}
 	return e.Environ.Get(name)
 }
+
+// at is the value of name at offset pos, if it is known there. t may be
+// nil.
+func (t *varTable) at(name string, pos uint) (knownVar, bool) {
+	if t == nil {
+		return knownVar{}, false
+	}
+	vals := t.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if v := vals[i]; pos >= v.from {
+			return v, !v.lost
+		}
+	}
+	return knownVar{}, false
+}
+
+// fresh reports whether every value the script gives name holds a part
+// made afresh for the run, its text known or not. t may be nil.
+func (t *varTable) fresh(name string) bool {
+	if t == nil || len(t.known[name]) == 0 {
+		return false
+	}
+	for _, v := range t.known[name] {
+		if !v.fresh {
+			return false
+		}
+	}
+	return true
+}
+
+// freshValue is the value of an assignment's word made of literals, the
+// script's known variables and at least one part the shell makes afresh
+// for each run — $$, $BASHPID, $RANDOM, $SRANDOM, $EPOCHSECONDS,
+// $EPOCHREALTIME, $(date +FMT) with a format of digits, letters and
+// separators that holds the seconds ($(date +%s), $(date +%Y%m%d%H%M%S)),
+// $(uuidgen) — and whether it is made so. None of those parts can expand
+// to a / or to .., nor to nothing. A parameter is kept as written; a
+// command substitution leaves the value unknown (its text is code, which
+// a tool given the value must not be taken to run), though still made
+// afresh. Not fresh for any other word.
+func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known, fresh bool) {
+	var sb strings.Builder
+	known = true
+	var part func(p syntax.WordPart) bool
+	part = func(p syntax.WordPart) bool {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\~") {
+				return false
+			}
+			sb.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar {
+				return false
+			}
+			sb.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if !part(q) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if x.Param == nil || x.Flags != nil || x.Excl || x.Length || x.Width || x.IsSet || x.NestedParam != nil || x.Index != nil ||
+				len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+				return false
+			}
+			if name := x.Param.Value; name == "$" {
+				sb.WriteString("$$")
+				fresh = true
+			} else if freshParams[name] {
+				sb.WriteString("${" + name + "}")
+				fresh = true
+			} else if v, ok := sc.vars.at(name, x.Pos().Offset()); ok && v.list == nil {
+				sb.WriteString(v.value)
+				fresh = fresh || v.fresh
+			} else {
+				return false
+			}
+		case *syntax.CmdSubst:
+			if !freshCommand(x) {
+				return false
+			}
+			known, fresh = false, true
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !part(p) {
+			return "", false, false
+		}
+	}
+	return sb.String(), known && fresh, fresh
+}
+
+// freshParams are the shell's parameters, other than $$, that differ from
+// one run to the next and expand to digits (and a decimal point).
+var freshParams = map[string]bool{"BASHPID": true, "RANDOM": true, "SRANDOM": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true}
+
+// freshCommand reports whether a command substitution prints a name of
+// this moment with neither / nor a lone . or ..: $(date +%s), $(date -u
+// +%Y%m%dT%H%M%S), $(uuidgen).
+func freshCommand(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return false
+	}
+	var words []string
+	for _, wd := range call.Args {
+		lit, ok := plainWord(wd)
+		if !ok {
+			if dq, isDq := wd.Parts[0].(*syntax.DblQuoted); len(wd.Parts) == 1 && isDq && len(dq.Parts) == 1 {
+				l, isLit := dq.Parts[0].(*syntax.Lit)
+				lit, ok = "", isLit
+				if isLit {
+					lit = l.Value
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+		words = append(words, lit)
+	}
+	switch {
+	case len(words) == 1 && words[0] == "uuidgen":
+		return true
+	case words[0] != "date" || len(words) < 2:
+		return false
+	}
+	for _, w := range words[1 : len(words)-1] {
+		if w != "-u" && w != "--utc" {
+			return false
+		}
+	}
+	return dateStamp.MatchString(words[len(words)-1])
+}
+
+// dateStamp is a date format that holds the seconds or finer and prints
+// only digits, letters and - _ . : between them.
+var dateStamp = lazyRE(`^\+(?:[A-Za-z0-9_.:-]|%[YymdHMjFuVGz])*%[sNST](?:[A-Za-z0-9_.:-]|%[YymdHMSsNjFTuVGz])*$`)
 
 var errCmdSubst = errors.New("command substitution is not expanded statically")
 
