@@ -803,9 +803,17 @@ func TestClassify(t *testing.T) {
 		{`n=x-$$; docker run -d --name "$n" nginx; docker rm -f prod`, Destructive},
 		{`n=$RANDOM; dropdb "$n"`, Destructive},
 		{`db=app-$(date +%Y); createdb "$db"; dropdb "$db"`, Destructive}, // a year is no name of this run
-		{`createdb x; dropdb x`, Destructive}, // the ; right after the name: createdb may have failed on one there
+		{`createdb x; dropdb x`, Destructive},                             // the ; right after the name: createdb may have failed on one there
 		{`createdb x && psql -d x -f s.sql; dropdb x`, Destructive},
 		{`createdb x && psql -d x -f s.sql && dropdb x`, Write},
+		// a server on a loopback port a bare container this command started publishes, asked only on success, is that container's
+		{`docker run -d --rm --name r-$$ -p 6390:6379 redis:7 && sleep 1 && redis-cli -p 6390 FLUSHALL; docker stop r-$$`, Write},
+		{`docker run -d -p 5433:5432 postgres:16 && psql -h localhost -p 5433 -U postgres -c 'DROP DATABASE app'`, Write},
+		{`docker run -d -p 6390:6379 redis; redis-cli -p 6390 FLUSHALL`, Destructive},
+		{`docker run -d -v /data:/data -p 6390:6379 redis && redis-cli -p 6390 FLUSHALL`, Destructive},
+		{`docker run -d -p 6390:6379 redis && redis-cli -p 6379 FLUSHALL`, Destructive},
+		{`docker run -d -p 6390:6379 redis && redis-cli -h cache.example -p 6390 FLUSHALL`, Destructive},
+		{`docker run -d -p 5433:5432 postgres:16 && psql -h localhost -c 'DROP DATABASE app'`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -71,8 +71,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		args := iv.rest(1)
 		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
 		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
+		own := !operandSQL && iv.ownServer()                             // the server in a bare container this command started
 		check := func(a arg) {
-			if m := dropDatabase.FindStringSubmatch(a.s); scratch && a.ok && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`"))) {
+			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
 			}
@@ -228,7 +229,7 @@ func mongo(iv *inv) {
 	if iv.in.kind == srcText {
 		text += iv.in.text
 	}
-	if iv.scratchDB(false) && !otherMongoDB.MatchString(text) {
+	if (iv.scratchDB(false) || iv.ownServer()) && !otherMongoDB.MatchString(text) {
 		iv.judged = true // mongosh …/app_test --eval 'db.dropDatabase()': the test database, made again
 		return
 	}
@@ -248,7 +249,7 @@ var redisFlush = lazyRE(`(?i)\bFLUSH(ALL|DB)\b`)
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
 	iv.flag(Write, "")
-	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") {
+	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") || iv.ownServer() {
 		iv.judged = true
 		return // the server in a bare container this command started
 	}

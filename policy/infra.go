@@ -99,9 +99,78 @@ func (iv *inv) bareContainer(name string) bool {
 		if end := strings.IndexAny(start, ";&|\n"); end >= 0 {
 			start = start[:end]
 		}
-		return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
-			!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
-			!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+		return bareRun(start)
+	}
+	return false
+}
+
+// bareRun reports whether the text of a docker run mounts nothing of the
+// host into the container and keeps the host's network and devices out.
+func bareRun(start string) bool {
+	return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
+		!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
+		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+}
+
+// serverPorts are the clients that ask a server on a port: the options
+// that name its host and port, and the port they use when none is named.
+var serverPorts = map[string]struct {
+	host, port []string
+	def        string
+}{
+	"redis-cli":  {[]string{"-h"}, []string{"-p"}, "6379"},
+	"valkey-cli": {[]string{"-h"}, []string{"-p"}, "6379"},
+	"psql":       {[]string{"-h", "--host"}, []string{"-p", "--port"}, "5432"},
+	"mysql":      {[]string{"-h", "--host"}, []string{"-P", "--port"}, "3306"},
+	"mariadb":    {[]string{"-h", "--host"}, []string{"-P", "--port"}, "3306"},
+	"mongosh":    {[]string{"--host"}, []string{"--port"}, "27017"},
+	"mongo":      {[]string{"--host"}, []string{"--port"}, "27017"},
+}
+
+// ownServer reports whether a client asks a server on this machine's
+// loopback at a port that a container this command started publishes
+// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL), with
+// nothing of the host mounted into the container and the client run only
+// if the start succeeded: docker run fails when the port is taken, so
+// what answers there is that container, which holds only what the command
+// put in it.
+func (iv *inv) ownServer() bool {
+	opts, ok := serverPorts[iv.name]
+	if !ok || iv.at == 0 || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil {
+		return false
+	}
+	host, port := "", opts.def
+	args := iv.rest(1)
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			if i > 0 && args[i-1].ok && (contains(opts.host, args[i-1].s) || contains(opts.port, args[i-1].s)) {
+				return false // a host or port computed at run time
+			}
+		case strings.Contains(a.s, "://") || hasAnyPrefix(a.s, "-u", "--uri", "--url"):
+			return false // where a URL points is not looked at here
+		case i+1 < len(args) && contains(opts.host, a.s):
+			host = args[i+1].s
+		case i+1 < len(args) && contains(opts.port, a.s):
+			port = args[i+1].s
+		case strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "="):
+			name, val, _ := strings.Cut(a.s, "=")
+			if contains(opts.host, name) {
+				host = val
+			} else if contains(opts.port, name) {
+				port = val
+			}
+		}
+	}
+	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	before := iv.c.whole[:iv.at-1]
+	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
+	for _, m := range published.FindAllStringIndex(before, -1) {
+		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
+			return true
+		}
 	}
 	return false
 }
