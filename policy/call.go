@@ -33,10 +33,7 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 			}
 		}
 	}
-	c.at = 0
-	if sc.src == c.whole {
-		c.at = int(ce.Pos().Offset()) + 1
-	}
+	c.at = int(ce.Pos().Offset()) + 1
 	idx := c.run(args, sc, in, 0)
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
@@ -84,7 +81,7 @@ type inv struct {
 	pinned bool   // must stay at least Write (see lower)
 	judged bool   // its handler judged all its verbs: no second look by words
 	env    []arg  // the environment it is given (RAILS_ENV=test cmd, env X=y cmd): s the value, src NAME=value
-	at     int    // 1 + the offset in the whole command line of the simple command it is or runs in; 0 inside re-parsed code
+	at     int    // 1 + the offset in its script of the simple command it is or runs in (see whole); 0 if none
 
 	perlInPlace bool // perl -i: the files after the code are edited in place
 }
@@ -357,6 +354,27 @@ var scriptURL = lazyRE(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S
 var fetchers = map[string]bool{
 	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "aria2c": true, "git": true,
 	"open": true, "xdg-open": true, "gh": true, "lynx": true, "w3m": true, "httpie": true, "fetch": true,
+}
+
+// environ is the environment this invocation is given that tend can
+// read: what its script certainly exported before it (export
+// DATABASE_URL=… && alembic …), then the assignments before it
+// (RAILS_ENV=test rails …, env X=y cmd), which come later and win.
+func (iv *inv) environ() []arg {
+	if iv.at == 0 {
+		return iv.env
+	}
+	return append(iv.sc.vars.environ(uint(iv.at-1)), iv.env...)
+}
+
+// whole is the offset in the whole command line of the simple command
+// this invocation is or runs in, or -1 when it stands in code re-parsed
+// from a word (bash -c '…'), whose offsets are the code's own.
+func (iv *inv) whole() int {
+	if iv.at == 0 || iv.sc.src != iv.c.whole {
+		return -1
+	}
+	return iv.at - 1
 }
 
 // flag raises this invocation's class.

@@ -84,7 +84,7 @@ type classifier struct {
 	clones     []string          // the directories it clones repositories into (git clone URL dir)
 	pos        uint              // offset in its script of the word being expanded (vars.go)
 	readFresh  bool              // an expansion read a variable holding a part made afresh for this run (vars.go)
-	at         int               // 1 + the offset in whole of the simple command being run when it stands in the top script, else 0
+	at         int               // 1 + the offset in its script of the simple command being run
 }
 
 // Placeholders for unknown directories: absolute paths no real path can

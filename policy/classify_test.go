@@ -814,6 +814,21 @@ func TestClassify(t *testing.T) {
 		{`docker run -d -p 6390:6379 redis && redis-cli -p 6379 FLUSHALL`, Destructive},
 		{`docker run -d -p 6390:6379 redis && redis-cli -h cache.example -p 6390 FLUSHALL`, Destructive},
 		{`docker run -d -p 5433:5432 postgres:16 && psql -h localhost -c 'DROP DATABASE app'`, Destructive},
+		// a test or scratch database named by what the script certainly exported, a single-dash option, a JDBC or scheme-less URL
+		{`export DATABASE_URL=sqlite:///./tmp/alembic.db && alembic upgrade head && alembic downgrade base`, Write},
+		{`export RAILS_ENV=test; bin/rails db:drop`, Write},
+		{`if [ -n "$CI" ]; then export DATABASE_URL=sqlite:///tmp/x.db; fi; alembic downgrade base`, Destructive},
+		{`cd x && export DATABASE_URL=sqlite:///tmp/x.db; alembic downgrade base`, Destructive},
+		{`export DATABASE_URL=sqlite:///tmp/x.db | cat; alembic downgrade base`, Destructive},
+		{`export DATABASE_URL=sqlite:///tmp/x.db; export DATABASE_URL=postgres://db.example/app; alembic downgrade base`, Destructive},
+		{`DATABASE_URL=sqlite:///data/app.db alembic downgrade base`, Destructive},
+		{`flyway -url=jdbc:postgresql://localhost:5432/app_test -user=dev -password=dev clean migrate`, Write},
+		{`flyway -url=jdbc:postgresql://db.example:5432/app_test clean`, Destructive},
+		{`flyway -url=jdbc:postgresql://localhost:5432/app clean`, Destructive},
+		{`curl -s -XPOST 'localhost:9200/app_test/_delete_by_query?conflicts=proceed' -d '{"query":{"match_all":{}}}'`, Write},
+		{`curl -XPOST 'localhost:9200/app_test/../app/_delete_by_query' -d '{}'`, Destructive},
+		{`curl -XPOST 'es.example:9200/app_test/_delete_by_query' -d '{}'`, Destructive},
+		{`curl -XPOST 'localhost:9200/_all/_delete_by_query' -d '{}'`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

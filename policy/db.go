@@ -292,7 +292,7 @@ func (iv *inv) testEnvironment() bool {
 			}
 		}
 	}
-	for _, e := range iv.env {
+	for _, e := range iv.environ() {
 		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok {
 			see(name, val)
 		}
@@ -303,6 +303,13 @@ func (iv *inv) testEnvironment() bool {
 			continue
 		}
 		opt, ok := strings.CutPrefix(a.s, "--")
+		if name, val, eq := strings.Cut(strings.TrimPrefix(a.s, "-"), "="); !ok && eq && strings.HasPrefix(a.s, "-") {
+			switch name {
+			case "env", "environment", "settings", "database-url", "url":
+				see(name, val) // flyway -url=jdbc:…: single-dash options
+				continue
+			}
+		}
 		if !ok {
 			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
 				see("e", args[i+1].s) // rails -e test
@@ -340,16 +347,20 @@ func loopback(host string) bool {
 // throwaway one: a test database on this machine, or a database file in a
 // temp dir or the tree's tmp directory.
 func (iv *inv) scratchDatabase(v string) bool {
+	v = strings.TrimPrefix(v, "jdbc:") // jdbc:postgresql://localhost:5432/app_test
 	file := ""
 	switch scheme, rest, ok := strings.Cut(v, "://"); {
 	case ok && strings.HasPrefix(scheme, "sqlite"):
 		file = rest // sqlite://./tmp/dev.sqlite
+		if rel, abs := strings.CutPrefix(rest, "/"); abs && !iv.scratchFile(rel) {
+			return false // sqlite:///x is x to SQLAlchemy, /x to others: scratch only if both are
+		}
 	case ok:
 		u, err := url.Parse(v)
 		if err != nil {
 			return false
 		}
-		db, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/") // postgres://…/app_test, http://localhost:9200/app_test/_doc/1
+		db, _, _ := strings.Cut(strings.TrimPrefix(path.Clean("/"+u.Path), "/"), "/") // postgres://…/app_test, http://localhost:9200/app_test/_doc/1
 		return (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(db)
 	case strings.HasPrefix(v, "sqlite:"):
 		file = strings.TrimPrefix(v, "sqlite:")
@@ -358,6 +369,12 @@ func (iv *inv) scratchDatabase(v string) bool {
 	default:
 		return testDB.MatchString(v)
 	}
+	return iv.scratchFile(file)
+}
+
+// scratchFile reports whether a database file (its query string aside)
+// lies in a scratch place: a temp dir or the tree's tmp directory.
+func (iv *inv) scratchFile(file string) bool {
 	file, _, _ = strings.Cut(file, "?")
 	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
 	return t.path != "" && !t.children && iv.c.scratch(t.path)

@@ -365,7 +365,7 @@ func downAgainstLive(iv *inv, args []arg) string {
 			down += " " + a.s
 		}
 	}
-	for _, e := range iv.env {
+	for _, e := range iv.environ() {
 		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL")) || liveMarker.MatchString(e.src)) {
 			live = e.src
 		}

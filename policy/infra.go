@@ -136,7 +136,7 @@ var serverPorts = map[string]struct {
 // put in it.
 func (iv *inv) ownServer() bool {
 	opts, ok := serverPorts[iv.name]
-	if !ok || iv.at == 0 || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil {
+	if !ok || iv.whole() < 0 || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil {
 		return false
 	}
 	host, port := "", opts.def
@@ -165,7 +165,7 @@ func (iv *inv) ownServer() bool {
 	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
 		return false
 	}
-	before := iv.c.whole[:iv.at-1]
+	before := iv.c.whole[:iv.whole()]
 	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
 	for _, m := range published.FindAllStringIndex(before, -1) {
 		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
@@ -225,7 +225,7 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 		}
 		return false
 	}
-	if iv.at > 0 && before(iv.at-1) {
+	if at := iv.whole(); at >= 0 && before(at) {
 		return true
 	}
 	lower := strings.ToLower(c.whole)

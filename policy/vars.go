@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -20,8 +21,10 @@ import (
 // runs, in order, and the use sees the value of the last one before it.
 // The first may stand after && as a lone assignment may; the rest stand
 // alone: after && or in a branch, a loop or a function, a step may not run,
-// or run again. Any other variable stays unknown, as before, and is
-// judged as such.
+// or run again. export X=v is an assignment as X=v is; where it stands
+// as a statement of the script, or leads an && chain there, the commands
+// after it are given X (environ). Any other variable stays unknown, as
+// before, and is judged as such.
 //
 // A value made of literals and parameters the shell makes afresh for each
 // run ($$, $RANDOM, see freshValue) is known too, with each such part kept
@@ -40,6 +43,9 @@ type knownVar struct {
 	from  uint
 	lost  bool // from here on the value is not known (t+=$(…))
 	fresh bool // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
+	// exported: the script certainly exported it by here (see environ), so
+	// the commands after are given it.
+	exported bool
 }
 
 // scanVars finds the variables of f whose value is certain; nil if none.
@@ -47,12 +53,13 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	var (
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
 		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
-		calls  []*syntax.CallExpr       // the statement of each step
+		calls  []syntax.Command         // the statement of each step
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
 		plain  = map[string]int{}       // how many of its steps are assignments, not appends
 		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 	)
+	export := map[*syntax.Assign]syntax.Command{} // the steps that export X=v, and their statement
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
@@ -85,8 +92,16 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 				}
 			}
 		case *syntax.DeclClause:
+			plainExport := x.Variant.Value == "export" && !slices.ContainsFunc(x.Args, func(a *syntax.Assign) bool { return a.Name == nil }) // no options
 			for _, a := range x.Args {
-				if a.Name != nil {
+				switch {
+				case a.Name == nil:
+				case plainExport && a.Value != nil && !a.Naked && !a.Append && a.Index == nil && a.Array == nil:
+					names[a.Name] = true // export X=v assigns X as X=v does
+					steps, calls = append(steps, a), append(calls, x)
+					plain[a.Name.Value]++
+					export[a] = x
+				default:
 					names[a.Name] = true
 					bound[a.Name.Value] += 2
 				}
@@ -103,7 +118,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return true
 	})
 	count := map[string]int{}
-	var places map[*syntax.CallExpr]place
+	var places map[syntax.Command]place
 	for _, a := range steps {
 		count[a.Name.Value]++
 		if count[a.Name.Value] == 2 && places == nil {
@@ -124,6 +139,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 	}
 	var vars *varTable
+	var leading map[syntax.Command]bool
 	for _, a := range steps {
 		name := a.Name.Value
 		switch {
@@ -157,12 +173,55 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			s = prev[len(prev)-1].value + s
 			fresh = fresh || prev[len(prev)-1].fresh
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh})
+		exported := len(prev) > 0 && prev[len(prev)-1].exported
+		if d, ok := export[a]; ok && !exported {
+			if leading == nil {
+				leading = leadingCommands(f)
+			}
+			exported = leading[d]
+		}
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
 	}
 	return vars
+}
+
+// leadingCommands are the commands of a script that run whatever else
+// does: its statements, and the first command of each && or || chain
+// among them (export X=v && cmd). Not in a pipeline, where each runs in a
+// subshell, nor in the background.
+func leadingCommands(f *syntax.File) map[syntax.Command]bool {
+	out := map[syntax.Command]bool{}
+	for _, st := range f.Stmts {
+		for !st.Background && !st.Negated {
+			b, ok := st.Cmd.(*syntax.BinaryCmd)
+			if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt {
+				out[st.Cmd] = true
+				break
+			}
+			st = b.X
+		}
+	}
+	return out
+}
+
+// environ is what the script certainly exported with a value known by
+// offset pos, as NAME=value (s the value), for the environment of a
+// command there. t may be nil.
+func (t *varTable) environ(pos uint) []arg {
+	if t == nil {
+		return nil
+	}
+	var out []arg
+	for name := range t.known {
+		if v, ok := t.at(name, pos); ok && v.exported && v.list == nil {
+			out = append(out, arg{s: v.value, ok: true, src: name + "=" + v.value})
+		}
+	}
+	slices.SortFunc(out, func(a, b arg) int { return strings.Compare(a.src, b.src) })
+	return out
 }
 
 // place is where a statement stands: the list the shell runs it in (one
@@ -176,14 +235,14 @@ type place struct {
 // stepPlaces finds the places of the simple commands that stand as
 // statements of lists the shell runs in order, or in an && chain there:
 // not in a branch, a loop, a function, a pipeline or the background.
-func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
-	places := map[*syntax.CallExpr]place{}
+func stepPlaces(f *syntax.File) map[syntax.Command]place {
+	places := map[syntax.Command]place{}
 	lists := 0
 	var seq func(stmts []*syntax.Stmt, list int)
 	var and func(st *syntax.Stmt, list int)
 	and = func(st *syntax.Stmt, list int) {
 		switch x := st.Cmd.(type) {
-		case *syntax.CallExpr:
+		case *syntax.CallExpr, *syntax.DeclClause:
 			if !st.Background && !st.Negated {
 				places[x] = place{list, true}
 			}
@@ -200,7 +259,7 @@ func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
 				continue
 			}
 			switch x := st.Cmd.(type) {
-			case *syntax.CallExpr:
+			case *syntax.CallExpr, *syntax.DeclClause:
 				places[x] = place{list, false}
 			case *syntax.Block:
 				seq(x.Stmts, list)
