@@ -976,6 +976,21 @@ func TestBudget(t *testing.T) {
 
 // A command with its fill of lesser reasons still says why it is held, and
 // the reasons left out are counted.
+// TestMountReason: a container given secrets read-only is held for what
+// it may read, not said to write them.
+func TestMountReason(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		`docker run --rm -v "$HOME/.aws":/root/.aws:ro amazon/aws-cli sts get-caller-identity`: "to read (read-only)",
+		`docker run --rm -v ~/.aws:/root/.aws amazon/aws-cli s3 ls`:                            "to write",
+	} {
+		r := classifyT(t, cmd)
+		if !r.Class.Held() || len(r.Reasons) == 0 || !strings.Contains(r.Reasons[0], want) {
+			t.Errorf("Classify(%q) = %v %q, want held: %s", cmd, r.Class, r.Reasons, want)
+		}
+	}
+}
+
 func TestHeldReasonKept(t *testing.T) {
 	t.Parallel()
 	c := &classifier{cmds: []Command{{}}}

@@ -382,8 +382,12 @@ func docker(iv *inv) {
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
 		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
 	v, w := at(pos, 0), at(pos, 1)
-	if host := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
-		iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
+	if host, ro := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
+		if ro {
+			iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to read (read-only): the image's code, which tend cannot read, can send what it reads anywhere")
+		} else {
+			iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
+		}
 		return
 	}
 	if v == "run" || v == "container" && w == "run" {
@@ -653,8 +657,9 @@ func telinit(iv *inv) {
 }
 
 // hostMount is the host directory a container is given that exposes the
-// machine (the root, home, the docker socket, a system directory), or "".
-func hostMount(iv *inv) string {
+// machine (the root, home, the docker socket, a system directory, given
+// to write) or secrets (given even to read: ro says so), or "".
+func hostMount(iv *inv) (host string, ro bool) {
 	args := iv.rest(1)
 	for i, a := range args {
 		spec := ""
@@ -668,21 +673,22 @@ func hostMount(iv *inv) string {
 		case strings.HasPrefix(a.s, "--volume=") || strings.HasPrefix(a.s, "--mount="):
 			_, spec, _ = strings.Cut(a.s, "=")
 		case a.s == "--privileged":
-			return "the whole machine (--privileged)"
+			return "the whole machine (--privileged)", false
 		}
 		if spec == "" {
 			continue
 		}
 		src, _, _ := strings.Cut(spec, ":")
+		ro := strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly")
 		if isSecretPath(iv.c.tilde(strings.Trim(src, `"`))) {
-			return "a secrets directory, " + src + ","
+			return "secrets, " + src + ",", ro
 		}
 		if p := path.Clean(iv.c.tilde(strings.Trim(strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source="), `"`))); slices.ContainsFunc(homeSecretDirs, func(d string) bool {
 			return p == path.Join(iv.c.home, d) || isUnder(path.Join(iv.c.home, d), p) && p != iv.c.home
 		}) {
-			return "a secrets directory, " + src + "," // -v ~/.docker:/d: the registry logins in its config.json
+			return "secrets, " + src + ",", ro // -v ~/.docker:/d: the registry logins in its config.json
 		}
-		if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
+		if ro {
 			continue
 		}
 		src = strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source=")
@@ -692,10 +698,10 @@ func hostMount(iv *inv) string {
 		}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(src), ok: true, src: src})
 		if p := t.path; p == "/" || p == iv.c.home || isSystemPath(p) || strings.HasSuffix(p, "docker.sock") || p == "/home" {
-			return p
+			return p, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // homeSecretDirs are the directories under home that hold tools' logins
