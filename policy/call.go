@@ -499,7 +499,13 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 	c := w.c
 	args := []arg{{s: d.Variant.Value, ok: true, src: d.Variant.Value}}
 	for _, a := range d.Args {
-		w.nodeWords(a, sc)
+		if d.Variant.Value == "export" && a.Naked && a.Name == nil && a.Value != nil && onlySubst(a.Value) {
+			env := sc.sub() // export $(grep -v '^#' .env | xargs): its output becomes the environment
+			env.intoEnv = true
+			w.nodeWords(a, env)
+		} else {
+			w.nodeWords(a, sc)
+		}
 		switch {
 		case a.Name != nil:
 			args = append(args, arg{s: a.Name.Value, ok: true, src: a.Name.Value})
@@ -518,6 +524,20 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 		}
 	}
 	return idx
+}
+
+// onlySubst reports whether a word is one command substitution, quoted
+// or not: all it holds is that command's output.
+func onlySubst(w *syntax.Word) bool {
+	parts := w.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
+		parts = dq.Parts
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	_, ok := parts[0].(*syntax.CmdSubst)
+	return ok
 }
 
 // funcDecl walks a function body (defining it is enough to count it) and

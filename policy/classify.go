@@ -133,7 +133,11 @@ type scope struct {
 	mounts map[string]string // in a container: host path by mount target ("" = a volume of unknown content); nil on the host
 	piped  bool              // its output goes into a pipe or a file, not to the agent
 	stage  int               // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
-	vars   *varTable         // the script's variables whose value is certain (vars.go)
+	next   *syntax.Stmt      // the pipeline stage its output goes to, if any
+	// intoEnv: its output is the words of export $(…), which go into the
+	// shell's environment, not to the agent.
+	intoEnv bool
+	vars    *varTable // the script's variables whose value is certain (vars.go)
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).

@@ -829,6 +829,26 @@ func TestClassify(t *testing.T) {
 		{`curl -XPOST 'localhost:9200/app_test/../app/_delete_by_query' -d '{}'`, Destructive},
 		{`curl -XPOST 'es.example:9200/app_test/_delete_by_query' -d '{}'`, Destructive},
 		{`curl -XPOST 'localhost:9200/_all/_delete_by_query' -d '{}'`, Destructive},
+		// a secrets read whose output goes on only as its shape (key names, counts), or into the environment, exposes no value
+		{`kubectl get secret -n staging api-env -o jsonpath='{.data}' | jq -r 'keys[]'`, ReadOnly},
+		{`kubectl get secret api -o yaml | wc -l`, ReadOnly},
+		{`terraform output -json | jq 'has("db_password")'`, ReadOnly},
+		{`kubectl get secret api -o json | jq '.data | debug | keys'`, Destructive},
+		{`kubectl get secret api -o jsonpath='{.data}' | jq -r '.password'`, Destructive},
+		{`kubectl get secret api -o yaml | tee /tmp/x | wc -l`, Destructive},
+		{`echo $(cat ~/.npmrc) | wc -c`, Destructive},
+		{`export $(grep -v '^#' .env.test | xargs) && pytest -x tests/integration`, Write},
+		{`export $(cat ~/.ssh/id_rsa | xargs)`, Destructive},
+		{`export X=$(cat .env)`, Destructive},
+		// a grep anchored to a setting whose value is no secret, in a file of one setting per line
+		{`grep -E '^current-context:' ~/.kube/config`, ReadOnly},
+		{`grep -E '^t.ken:' ~/.kube/config`, Destructive},
+		{`grep '^token' ~/.npmrc`, Destructive},
+		{`grep -v '^current-context:' ~/.kube/config`, Destructive},
+		{`grep -A5 '^current-context:' ~/.kube/config`, Destructive},
+		{`grep '^NODE_ENV=' .env`, Destructive},
+		{`grep '^localhost:' ~/.pgpass`, Destructive},
+		{`grep '^machine' ~/.netrc`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
