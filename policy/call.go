@@ -176,6 +176,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	runsFetched(iv)
 	plantsScript(iv)
 	registryConfig(iv)
+	userConfig(iv)
+	installsOutside(iv)
 	servesHome(iv)
 	setsRunner(iv)
 	sendsSecret(iv)
@@ -344,6 +346,149 @@ func registryConfig(iv *inv) {
 		}
 	case iv.name == "gem" && contains(args, "sources") && (contains(args, "--add") || contains(args, "-a")):
 		iv.flag(Destructive, "gem sources --add points every later install at another source")
+	}
+}
+
+// userConfig holds a tool told to change the user's or the machine's own
+// configuration, a file outside the working directory that every project
+// and every later command of the user reads (npm config set …
+// --location=user, pip config set, gh config set): a write outside the
+// working directory, as > ~/.npmrc is; a token set there replaces the
+// user's. Where the tool's default is the project's file (yarn 2's
+// .yarnrc.yml, bundle config set in an application), or it is told to
+// use it (--location=project, --local, --site), it is ordinary work. git
+// config is git's (userGitConfig). Choosing among the user's own
+// clusters and projects (kubectl config use-context, gcloud config set
+// project) is not held; what runs there next is judged as it is.
+func userConfig(iv *inv) {
+	args := iv.rest(1)
+	_, ops := opts(args)
+	w := strs0(ops)
+	has := func(s ...string) bool { return hasWord(args, s...) }
+	verb := at(w, 1)
+	where := ""
+	switch {
+	case (iv.name == "npm" || iv.name == "pnpm") && (at(w, 0) == "config" || at(w, 0) == "c") && (verb == "set" || verb == "delete" || verb == "rm" || verb == "edit"),
+		iv.name == "npm" && at(w, 0) == "set":
+		if loc := optionValue(args, "--location", "-L"); loc == "project" || has("--userconfig", "--globalconfig") {
+			return
+		}
+		where = "user's"
+		if has("-g", "--global") || optionValue(args, "--location", "-L") == "global" {
+			where = "machine's"
+		}
+	case iv.name == "yarn" && at(w, 0) == "config" && (verb == "set" || verb == "unset" || verb == "delete") && has("-H", "--home", "-g", "--global"):
+		where = "user's"
+	case (iv.name == "pip" || iv.name == "pip3") && at(w, 0) == "config" && (verb == "set" || verb == "unset" || verb == "edit") && !has("--site"):
+		where = "user's"
+		if has("--global") {
+			where = "machine's"
+		}
+	case iv.name == "gh" && at(w, 0) == "config" && verb == "set":
+		where = "user's"
+	case iv.name == "poetry" && at(w, 0) == "config" && (len(w) > 2 || has("--unset")) && !has("--local", "--list"):
+		where = "user's"
+	case (iv.name == "bundle" || iv.name == "composer") && at(w, 0) == "config" && has("--global", "-g") && (len(w) > 2 || has("--unset", "unset")):
+		where = "user's"
+	case iv.name == "conda" && at(w, 0) == "config" && has("--set", "--add", "--append", "--prepend", "--remove", "--remove-key") && !has("--env", "--file"):
+		where = "user's"
+	case (iv.name == "kubectl" || iv.name == "oc") && at(w, 0) == "config" && verb == "set-credentials" && !has("--kubeconfig"):
+		iv.flag(Destructive, iv.name+" config set-credentials writes credentials into the user's kubeconfig, over the ones there")
+		return
+	case iv.name == "gcloud" && at(w, 0) == "config" && verb == "set" && trustKey.MatchString(at(w, 2)):
+		iv.flag(Destructive, "gcloud config set "+at(w, 2)+" sends every later gcloud request elsewhere, or stops checking whom it talks to")
+		return
+	default:
+		return
+	}
+	iv.flag(Destructive, iv.name+" config "+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+}
+
+// trustKey is a gcloud setting that sends requests elsewhere or turns off
+// its checks: a proxy, an endpoint, a certificate authority, TLS checks.
+var trustKey = lazyRE(`^(?:proxy/|api_endpoint_overrides/|auth/disable_ssl_validation|core/custom_ca_certs_file)`)
+
+// optionValue is the value of an option given as --name=value or --name
+// value (or a short alias's), or "".
+func optionValue(args []arg, long, short string) string {
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, long+"="):
+			return strings.TrimPrefix(a.s, long+"=")
+		case (a.s == long || a.s == short) && i+1 < len(args):
+			return args[i+1].s
+		}
+	}
+	return ""
+}
+
+// installsOutside holds a package manager told to install outside the
+// project, over what other projects and the user's shell use: globally
+// (npm, pnpm or bun -g, --global or --location=global, yarn global add),
+// which replaces the version every project gets (npm install -g
+// typescript@3.9.7); into a directory outside the working directory and
+// the temp dirs (pip install --target, --prefix, --root); over the
+// user's own packages (pip install --user with --upgrade or
+// --force-reinstall); or over an installed program (cargo install
+// --force). Without those, pip --user and cargo install only add what is
+// missing, and go install builds a command into the user's bin as a
+// build does.
+func installsOutside(iv *inv) {
+	args := iv.rest(1)
+	_, ops := opts(args)
+	w := strs0(ops)
+	verb := at(w, 0)
+	switch iv.name {
+	case "npm", "pnpm", "bun":
+		switch verb {
+		case "install", "i", "add", "update", "up", "upgrade", "uninstall", "un", "remove", "rm", "r":
+		default:
+			return
+		}
+		if hasWord(args, "-g", "--global") || optionValue(args, "--location", "-L") == "global" {
+			iv.flag(Destructive, iv.name+" "+verb+" -g changes the packages installed for every project and the user's shell, outside the working directory")
+		}
+	case "yarn":
+		if verb == "global" && (at(w, 1) == "add" || at(w, 1) == "remove" || at(w, 1) == "upgrade") {
+			iv.flag(Destructive, "yarn global "+at(w, 1)+" changes the packages installed for every project and the user's shell, outside the working directory")
+		}
+	case "pip", "pip3", "uv":
+		if iv.name == "uv" {
+			if verb != "pip" {
+				return
+			}
+			w, verb = w[1:], at(w, 1)
+		}
+		if verb != "install" && verb != "uninstall" {
+			return
+		}
+		for i, a := range args {
+			dir, ok := arg{}, false
+			switch {
+			case !a.ok:
+			case (a.s == "--target" || a.s == "-t" || a.s == "--prefix" || a.s == "--root") && i+1 < len(args):
+				dir, ok = args[i+1], true
+			case strings.HasPrefix(a.s, "--target=") || strings.HasPrefix(a.s, "--prefix=") || strings.HasPrefix(a.s, "--root="):
+				_, v, _ := strings.Cut(a.s, "=")
+				dir, ok = arg{s: v, ok: true, src: v}, true
+			}
+			if !ok || !dir.ok {
+				continue
+			}
+			t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: true, src: dir.src})
+			if why := iv.c.danger(t); why != "" && why != "unresolved" && !(t.path == iv.c.project && iv.c.trustedProject()) {
+				iv.flag(Destructive, iv.name+" "+verb+" "+a.s+" writes packages "+strings.TrimPrefix(why, "of ")+", over what is installed there: "+iv.c.show(t))
+				return
+			}
+		}
+		if hasWord(args, "--user") && hasWord(args, "-U", "--upgrade", "--force-reinstall", "-I", "--ignore-installed") {
+			iv.flag(Destructive, iv.name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
+		}
+	case "cargo":
+		if verb == "install" && hasWord(args, "--force", "-f") {
+			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
+		}
 	}
 }
 
