@@ -898,6 +898,12 @@ func TestClassify(t *testing.T) {
 		{`kubectl config use-context kind-dev`, Write},
 		{`gcloud config set project my-project`, Write},
 		{`gcloud config set proxy/address 203.0.113.9`, Destructive},
+		// a remote verb that changes shared items, run on every item a listing gives it
+		{`gh pr list --state open --json number -q '.[].number' | xargs -n1 gh pr close`, Destructive},
+		{`gh issue list --json number -q '.[].number' | xargs -I{} gh issue lock {}`, Destructive},
+		{`gh pr close 12`, Write},
+		{`gh pr close 12 --delete-branch`, Destructive},
+		{`gh pr list --json number -q '.[].number' | xargs -n1 gh pr view`, ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

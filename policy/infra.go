@@ -552,6 +552,14 @@ func cloudVerb(iv *inv) {
 			return
 		}
 	}
+	if iv.name == "gh" && at(pos, 0) == "pr" && at(pos, 1) == "close" && hasFlag(iv.rest(1), "d", "--delete-branch") {
+		iv.flag(Destructive, "gh pr close --delete-branch deletes the pull request's branch on the remote")
+		return
+	}
+	if v := closeVerb(pos); v != "" && slices.ContainsFunc(iv.rest(1), func(a arg) bool { return a.item }) {
+		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 2)], " ")+" runs on every item its input lists: each of them is changed ("+v+") on the remote, in bulk")
+		return
+	}
 	args := iv.rest(1)
 	for i, a := range args {
 		if a.ok && (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1].s, "DELETE") {
@@ -568,6 +576,19 @@ func cloudVerb(iv *inv) {
 		}
 	}
 	iv.flag(Write, "")
+}
+
+// closeVerb is a verb among a platform CLI's words that changes the state
+// of an item others share, undoable one at a time but not lightly in bulk
+// (gh pr close, gh issue lock, gh repo archive), or "".
+func closeVerb(pos []string) string {
+	for _, v := range pos[:min(len(pos), 3)] {
+		switch v {
+		case "close", "lock", "archive", "merge", "transfer":
+			return v
+		}
+	}
+	return ""
 }
 
 // systemctl verbs that stop the machine or its services.
