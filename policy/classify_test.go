@@ -803,7 +803,19 @@ func TestClassify(t *testing.T) {
 		{`n=x-$$; docker run -d --name "$n" nginx; docker rm -f prod`, Destructive},
 		{`n=$RANDOM; dropdb "$n"`, Destructive},
 		{`db=app-$(date +%Y); createdb "$db"; dropdb "$db"`, Destructive}, // a year is no name of this run
-		{`createdb x; dropdb x`, Destructive},                             // the ; right after the name: createdb may have failed on one there
+		{`kubectl create ns t-$$ && kubectl apply -n t-$$ -f k8s/; kubectl delete ns t-$$`, Write},
+		{`kubectl create ns t-$$; kubectl delete ns t-$$ prod`, Destructive},
+		{`kubectl create ns t-$$; kubectl delete pods --all -n t-$$`, Destructive},
+		{`helm install r-$$ ./chart; helm uninstall r-$$`, Write},
+		{`helm install prod ./chart && helm uninstall prod`, Destructive}, // install may succeed over one there
+		{`minikube start -p t-$$; minikube delete -p t-$$`, Write},
+		{`minikube start -p dev && minikube delete -p dev`, Destructive},
+		{`gcloud compute instances create vm-$$ --zone us-central1-a; gcloud compute instances delete vm-$$ --zone us-central1-a --quiet`, Write},
+		{`aws s3 mb s3://b-$$ && aws s3 cp x s3://b-$$/; aws s3 rb s3://b-$$ --force`, Write},
+		{`aws s3 rb s3://b-$$ --force`, Destructive},
+		{`docker volume create v-$$; docker volume rm v-$$`, Write},
+		{`docker volume create v-$$; docker volume rm prod`, Destructive},
+		{`createdb x; dropdb x`, Destructive}, // the ; right after the name: createdb may have failed on one there
 		{`createdb x && psql -d x -f s.sql; dropdb x`, Destructive},
 		{`createdb x && psql -d x -f s.sql && dropdb x`, Write},
 		// a server on a loopback port a bare container this command started publishes, asked only on success, is that container's

@@ -216,10 +216,17 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && strings.Count(c.whole, v+"=") > 1 {
 		return false
 	}
-	made := regexp.MustCompile(`(?i)\b(?:create\w*|new(?:-session)?|mk\w+)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+	made := regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+	fresh := iv.fresh(name)
 	before := func(at int) bool {
 		for _, m := range made.FindAllStringSubmatchIndex(c.whole[:at], -1) {
-			if onlyOnSuccess(c.whole[m[3]:at]) || iv.fresh(name) { // from the name on: a ; right after it counts
+			switch verb := strings.ToLower(c.whole[m[2]:m[3]]); {
+			case fresh:
+				return true
+			case startVerbs[verb]:
+				// starting or installing under a name taken may succeed on
+				// what is there: only a fresh name is surely this run's
+			case onlyOnSuccess(c.whole[m[5]:at]): // from the name on: a ; right after it counts
 				return true
 			}
 		}
@@ -234,6 +241,45 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 		return false // which of them is this one cannot be told
 	}
 	return before(at)
+}
+
+// startVerbs make what they name only if it is not there, or start or
+// install it either way (minikube start -p x, helm install x, multipass
+// launch -n x): what they name is the command's own only when the name is
+// fresh.
+var startVerbs = map[string]bool{"start": true, "launch": true, "install": true, "up": true, "add": true, "init": true, "run": true}
+
+// ownObjects reports whether every object a destroying verb names, from
+// the first operand after it (as written; options and their values
+// aside), was made earlier by this command (madeHere): kubectl create
+// namespace t-$$ … ; kubectl delete namespace t-$$, helm install r-$$ … ;
+// helm uninstall r-$$. skip is how many operands name a kind of thing,
+// not a thing (namespace in kubectl delete namespace x).
+func (iv *inv) ownObjects(verb string, skip int, withValue ...string) bool {
+	args := iv.rest(1)
+	i := slices.IndexFunc(args, func(a arg) bool { return a.ok && a.s == verb })
+	if i < 0 || iv.sc.remote {
+		return false
+	}
+	var names []string
+	for j := i + 1; j < len(args); j++ {
+		switch a := args[j]; {
+		case a.ok && strings.HasPrefix(a.s, "-"):
+			if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+				j++
+			}
+		case skip > 0:
+			skip--
+		default:
+			names = append(names, a.src)
+		}
+	}
+	for _, n := range names {
+		if !iv.madeHere(n, verb) {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // fresh reports whether a name, as written, holds a part the shell makes
@@ -326,6 +372,11 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 			return
 		}
 		if why, ok := destroy[v]; ok {
+			if iv.ownObjects(v, 0, withValue...) {
+				iv.flag(Write, "") // helm install r-$$ … ; helm uninstall r-$$
+				iv.judged = true
+				return
+			}
 			iv.flag(Destructive, name+" "+v+" "+why)
 			return
 		}
@@ -344,6 +395,12 @@ func kubectl(iv *inv) {
 	switch at(pos, 0) {
 	case "delete":
 		if dryRun(iv.rest(1)) {
+			return
+		}
+		if !hasWord(iv.rest(1), "--all", "-A", "--all-namespaces", "-f", "--filename", "-k", "--kustomize", "-l", "--selector") && !strings.Contains(at(pos, 1), "/") &&
+			iv.ownObjects("delete", 1, kubeOpts...) {
+			iv.flag(Write, "") // kubectl create namespace t-$$ && …; kubectl delete namespace t-$$
+			iv.judged = true
 			return
 		}
 		iv.flag(Destructive, "kubectl delete removes cluster resources")
@@ -398,6 +455,9 @@ func docker(iv *inv) {
 	switch {
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
+	case v == "volume" && (w == "rm" || w == "remove") && iv.ownObjects(w, 0):
+		iv.flag(Write, "") // docker volume create v-$$ && …; docker volume rm v-$$
+		iv.judged = true
 	case v == "volume" && (w == "rm" || w == "prune" || w == "remove"):
 		iv.flag(Destructive, iv.name+" volume "+w+" deletes volume data")
 	case v == "compose" && (w == "down" || w == "rm") && iv.ownProject():
@@ -496,6 +556,9 @@ func aws(iv *inv) {
 	pos := positionals(args, awsOpts...)
 	svc, op := at(pos, 0), at(pos, 1)
 	switch {
+	case (svc == "s3" && op == "rb" || hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "destroy-")) && iv.ownObjects(op, 0, awsOpts...):
+		iv.flag(Write, "") // aws s3 mb s3://b-$$ && …; aws s3 rb s3://b-$$ --force
+		iv.judged = true
 	case svc == "s3" && op == "rb":
 		iv.flag(Destructive, "aws s3 rb removes a bucket")
 	case svc == "s3" && op == "rm" && hasFlag(args, "", "--recursive"):
@@ -539,10 +602,16 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 // cloudVerb handles gcloud, az, gh, doctl …: a positional "delete" (or the
 // like) anywhere in the command path is destructive.
 func cloudVerb(iv *inv) {
-	pos := positionals(iv.rest(1), "--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method")
+	cloudOpts := []string{"--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method"}
+	pos := positionals(iv.rest(1), cloudOpts...)
 	for _, v := range pos {
 		switch v {
 		case "delete", "destroy", "purge", "rb":
+			if iv.ownObjects(v, 0, cloudOpts...) {
+				iv.flag(Write, "") // gcloud compute instances create vm-$$ … ; gcloud compute instances delete vm-$$
+				iv.judged = true
+				return
+			}
 			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
 			return
 		}
