@@ -41,8 +41,9 @@ type knownVar struct {
 	value string
 	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
-	lost  bool // from here on the value is not known (t+=$(…))
-	fresh bool // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
+	lost  bool   // from here on the value is not known (t+=$(…))
+	fresh bool   // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
+	text  string // a fresh value not known (lost): as written, literals and fresh parts (x-$(date +%s))
 	// exported: the script certainly exported it by here (see environ), so
 	// the commands after are given it.
 	exported bool
@@ -166,8 +167,9 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		c.readFresh = false
 		s, ok := c.literal(&inner, a.Value)
 		fresh := ok && c.readFresh
+		text := ""
 		if !ok {
-			s, ok, fresh = c.freshValue(&inner, a.Value)
+			s, ok, fresh, text = c.freshValue(&inner, a.Value)
 		}
 		if a.Append && ok {
 			s = prev[len(prev)-1].value + s
@@ -180,7 +182,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			}
 			exported = leading[d]
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported})
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported, text: text})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
@@ -374,6 +376,19 @@ func (t *varTable) fresh(name string) bool {
 	return true
 }
 
+// freshText is the text of a variable assigned once to a value not known
+// but fresh (d=x-$(date +%s)): literals and fresh parts as written; ""
+// for any other. t may be nil.
+func (t *varTable) freshText(name string) string {
+	if t == nil || len(t.known[name]) != 1 {
+		return ""
+	}
+	if v := t.known[name][0]; v.lost && v.fresh {
+		return v.text
+	}
+	return ""
+}
+
 // freshValue is the value of an assignment's word made of literals, the
 // script's known variables and at least one part the shell makes afresh
 // for each run — $$, $BASHPID, $RANDOM, $SRANDOM, $EPOCHSECONDS,
@@ -383,9 +398,10 @@ func (t *varTable) fresh(name string) bool {
 // to a / or to .., nor to nothing. A parameter is kept as written; a
 // command substitution leaves the value unknown (its text is code, which
 // a tool given the value must not be taken to run), though still made
-// afresh. Not fresh for any other word.
-func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known, fresh bool) {
-	var sb strings.Builder
+// afresh, and is given as text: as written, literals and fresh parts.
+// Not fresh for any other word.
+func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known, fresh bool, text string) {
+	var sb, tb strings.Builder
 	known = true
 	var part func(p syntax.WordPart) bool
 	part = func(p syntax.WordPart) bool {
@@ -395,11 +411,13 @@ func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known,
 				return false
 			}
 			sb.WriteString(x.Value)
+			tb.WriteString(x.Value)
 		case *syntax.SglQuoted:
-			if x.Dollar {
+			if x.Dollar || strings.ContainsAny(x.Value, "$\"'`") {
 				return false
 			}
 			sb.WriteString(x.Value)
+			tb.WriteString(x.Value)
 		case *syntax.DblQuoted:
 			for _, q := range x.Parts {
 				if !part(q) {
@@ -413,20 +431,25 @@ func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known,
 			}
 			if name := x.Param.Value; name == "$" {
 				sb.WriteString("$$")
+				tb.WriteString("$$")
 				fresh = true
 			} else if freshParams[name] {
 				sb.WriteString("${" + name + "}")
+				tb.WriteString("${" + name + "}")
 				fresh = true
 			} else if v, ok := sc.vars.at(name, x.Pos().Offset()); ok && v.list == nil {
 				sb.WriteString(v.value)
+				tb.WriteString(v.value)
 				fresh = fresh || v.fresh
 			} else {
 				return false
 			}
 		case *syntax.CmdSubst:
-			if !freshCommand(x) {
+			a, b := int(x.Pos().Offset()), int(x.End().Offset())
+			if !freshCommand(x) || a < 0 || a > b || b > len(sc.src) {
 				return false
 			}
+			tb.WriteString(sc.src[a:b])
 			known, fresh = false, true
 		default:
 			return false
@@ -435,10 +458,10 @@ func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known,
 	}
 	for _, p := range w.Parts {
 		if !part(p) {
-			return "", false, false
+			return "", false, false, ""
 		}
 	}
-	return sb.String(), known && fresh, fresh
+	return sb.String(), known && fresh, fresh, tb.String()
 }
 
 // freshParams are the shell's parameters, other than $$, that differ from
