@@ -868,6 +868,11 @@ func TestClassify(t *testing.T) {
 		{`grep '^NODE_ENV=' .env`, Destructive},
 		{`grep '^localhost:' ~/.pgpass`, Destructive},
 		{`grep '^machine' ~/.netrc`, Destructive},
+		{`grep '^apiVersion:' ~/.kube/config`, ReadOnly},
+		{`grep -c '^\[profile' ~/.aws/config`, ReadOnly},
+		{`grep -q token ~/.npmrc && echo has-token`, ReadOnly},
+		{`grep -o token ~/.npmrc`, Destructive},
+		{`export $(cat .env.test | grep -v '^#' | xargs) && npm test`, Write},
 		// eval of a known tool's environment emitter is shell setup
 		{`eval "$(ssh-agent -s)" >/dev/null && ssh-add ./tmp/k && ssh-add -l; ssh-agent -k`, Write},
 		{"eval `ssh-agent -s`", Write},

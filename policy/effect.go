@@ -1952,7 +1952,8 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+		!(iv.sc.intoEnv && envFile(iv.in.text)) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -2052,7 +2053,8 @@ func shapeFilter(name string, args []arg) bool {
 // path into it, then its keys, length, type, paths or whether it has a key.
 var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?\s*$`)
 
-// keyLines reports whether grep prints only the lines of one setting named
+// keyLines reports whether grep prints no line of the files it reads (-c,
+// -q, -l, -L), or only the lines of one setting named
 // outright whose value is no secret, from files that hold one setting per
 // line (YAML, INI, TOML, a kubeconfig, ~/.aws/config): its one pattern is
 // anchored at the line's start to a key and its : or = (grep -E
@@ -2068,8 +2070,11 @@ func keyLines(name string, args []arg) bool {
 	if len(ops) < 2 || !ops[0].ok {
 		return false
 	}
+	if hasFlag(flags, "cqlL", "--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match") && !anyUnknown(flags) {
+		return true // counts, names of files, or only its exit status: no line of them
+	}
 	for _, f := range flags {
-		if !f.ok || strings.HasPrefix(f.s, "--") || strings.Trim(f.s[1:], "EFGPinHhsqcxwo") != "" {
+		if !f.ok || strings.HasPrefix(f.s, "--") || strings.Trim(f.s[1:], "EFGPinHhsxwo") != "" {
 			return false
 		}
 	}
@@ -2091,7 +2096,7 @@ var keySetting = lazyRE(`^\^(?:\\s\*|\[\[:space:\]\]\*| \*)?([A-Za-z](?:[A-Za-z0
 
 // secretKey is a part of a setting's name that says its value may be a
 // secret, or hold one (a URL with a password in it).
-var secretKey = lazyRE(`(?i)token|secret|pass|pwd|key|auth|cred|cert|private|session|cookie|jwt|salt|sig|bearer|api|access|client|data|url|uri|dsn|conn|registry|endpoint`)
+var secretKey = lazyRE(`(?i)token|secret|pass|pwd|key|auth|cred|cert|private|session|cookie|jwt|salt|sig|bearer|access|client|data|url|uri|dsn|conn|registry|endpoint`)
 
 // settingsFile is a file of one setting per line: YAML, INI, TOML, Java
 // properties, a kubeconfig, the AWS CLI's files, npm's and pip's rc files.
