@@ -928,6 +928,11 @@ func TestClassify(t *testing.T) {
 		{`gh pr close 12`, Write},
 		{`gh pr close 12 --delete-branch`, Destructive},
 		{`gh pr list --json number -q '.[].number' | xargs -n1 gh pr view`, ReadOnly},
+		{`git branch -r --format='%(refname:lstrip=3)' | grep -vx -e main | xargs -I{} git push origin :{}`, Destructive},
+		{`git push origin ":$BRANCH"`, Destructive},
+		{`git push origin "$BRANCH"`, Write},
+		{`xargs -0 -r -n1 unlink < <(find ~/.config/autostart -type f -print0)`, Destructive},
+		{`xargs -0 rm < <(find ./build -name "*.o" -print0)`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -152,6 +152,8 @@ func git(iv *inv) {
 				destroy("git push +refspec force-pushes: " + op.s)
 			} else if strings.HasPrefix(op.s, ":") {
 				destroy("git push :ref deletes a remote ref: " + op.s)
+			} else if lead := strings.TrimLeft(op.src, `"'`); !op.ok && (strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "+")) {
+				destroy("git push of a refspec that forces or deletes, its ref computed at run time: " + op.shown()) // xargs -I{} git push origin :{}
 			}
 		}
 	case "update-ref":
