@@ -37,8 +37,11 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	idx := c.run(args, sc, in, 0)
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
-		// variables, is not taken at its word (IFS may split it).
-		if _, known := lookup(path.Base(args[0].s)); !known {
+		// variables, is not taken at its word (IFS may split it). A
+		// program written out under a directory made afresh for this run
+		// ($v/bin/pytest after v=/tmp/venv-$$, /tmp/venv-$$/bin/pip) is
+		// that program.
+		if _, known := lookup(path.Base(args[0].s)); !known && !(namedUnder(ce.Args[0], sc.vars) && !strings.Contains(c.whole, "IFS=")) {
 			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
 		}
 	}
@@ -46,6 +49,31 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.assign(idx, a, sc, true)
 	}
 	return idx
+}
+
+// namedUnder reports whether a command word ends in a name written out
+// after a /, and all it expands before is made afresh for this run: $$
+// and the like, or a variable the script set to such a value
+// ($v/bin/pytest after v=/tmp/venv-$$). vars may be nil.
+func namedUnder(w *syntax.Word, vars *varTable) bool {
+	last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexByte(last.Value, '/'); i < 0 || i == len(last.Value)-1 || strings.ContainsAny(last.Value[i:], "\\*?[") {
+		return false
+	}
+	fresh := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			fresh = false
+		case *syntax.ParamExp:
+			fresh = fresh && x.Param != nil && (x.Param.Value == "$" || freshParams[x.Param.Value] || vars.fresh(x.Param.Value))
+		}
+		return fresh
+	})
+	return fresh
 }
 
 // record appends a Command for args and returns its index.
@@ -110,6 +138,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 			}
 		}
 		args = args[1:]
+	}
+	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
+		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
 	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())

@@ -165,7 +165,7 @@ func (iv *inv) scratchDB(fileOperand bool) bool {
 	args := iv.rest(1)
 	_, ops := opts(args)
 	if fileOperand {
-		if len(ops) == 0 || !ops[0].ok {
+		if len(ops) == 0 {
 			return false
 		}
 		t := iv.c.resolve(iv.sc, ops[0])

@@ -851,6 +851,10 @@ func condaEnv(iv *inv) {
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	case (v == "remove" || v == "uninstall") && hasFlag(args, "", "--all"),
 		v == "env" && (at(pos, 1) == "remove" || at(pos, 1) == "rm"):
+		if name := optionValue(args, "--name", "-n"); name != "" && iv.madeHere(name, at(pos, 1)+at(pos, 0)) {
+			iv.flag(Write, "") // conda create -n t-$$ … ; conda env remove -n t-$$
+			return
+		}
 		iv.flag(Destructive, iv.name+" removes a whole environment")
 	case v == "list" || v == "info" || v == "search" || v == "env" && at(pos, 1) == "list":
 	default:

@@ -26,12 +26,13 @@ import (
 // after it are given X (environ). Any other variable stays unknown, as
 // before, and is judged as such.
 //
-// A value made of literals and parameters the shell makes afresh for each
-// run ($$, $RANDOM, see freshValue) is known too, with each such part kept
-// as written (name=bench-$$ gives "/tmp/$name" the value /tmp/bench-$$):
-// they expand to digits, never to a / or .., so a path built so lies where
-// its literals put it. A name made so, or with $(date +%s) (whose text
-// stays unknown), is this run's own (see inv.fresh).
+// The parameters the shell makes afresh for each run ($$, $RANDOM …)
+// expand to themselves as written (freshEnv), so a value made of them and
+// literals is known (name=bench-$$ gives "/tmp/$name" the value
+// /tmp/bench-$$): they stand for digits, never a / or .., so a path built
+// so lies where its literals put it. A name made so, or with $(date +%s)
+// (whose text stays unknown but is kept, see freshValue), is this run's
+// own (see inv.fresh).
 
 // varTable is what one script sets: name → its values, each with the
 // offset in the script after which it holds, in order.
