@@ -839,6 +839,8 @@ func TestClassify(t *testing.T) {
 		// a server on a loopback port a bare container this command started publishes, asked only on success, is that container's
 		{`docker run -d --rm --name r-$$ -p 6390:6379 redis:7 && sleep 1 && redis-cli -p 6390 FLUSHALL; docker stop r-$$`, Write},
 		{`docker run -d -p 5433:5432 postgres:16 && psql -h localhost -p 5433 -U postgres -c 'DROP DATABASE app'`, Write},
+		{`docker run -d -p 3307:3306 -e MYSQL_ROOT_PASSWORD=pw mysql:8 && sleep 20 && mysql -h 127.0.0.1 -P 3307 -u root -ppw -e 'DROP DATABASE IF EXISTS app'`, Write},
+		{`docker run -d -p 6390:6379 redis && redis-cli -u redis://cache.example:6390 FLUSHALL`, Destructive},
 		{`docker run -d -p 6390:6379 redis; redis-cli -p 6390 FLUSHALL`, Destructive},
 		{`docker run -d -v /data:/data -p 6390:6379 redis && redis-cli -p 6390 FLUSHALL`, Destructive},
 		{`docker run -d -p 6390:6379 redis && redis-cli -p 6379 FLUSHALL`, Destructive},

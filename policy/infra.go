@@ -147,7 +147,7 @@ func (iv *inv) ownServer() bool {
 			if i > 0 && args[i-1].ok && (contains(opts.host, args[i-1].s) || contains(opts.port, args[i-1].s)) {
 				return false // a host or port computed at run time
 			}
-		case strings.Contains(a.s, "://") || hasAnyPrefix(a.s, "-u", "--uri", "--url"):
+		case strings.Contains(a.s, "://") || a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
 			return false // where a URL points is not looked at here
 		case i+1 < len(args) && contains(opts.host, a.s):
 			host = args[i+1].s
