@@ -466,11 +466,14 @@ func optionValue(args []arg, long, short string) string {
 // missing, and go install builds a command into the user's bin as a
 // build does.
 func installsOutside(iv *inv) {
-	args := iv.rest(1)
+	args, name := iv.rest(1), iv.name
+	if strings.HasPrefix(name, "python") && len(args) > 1 && args[0].s == "-m" && args[1].ok && (args[1].s == "pip" || args[1].s == "pip3") {
+		args, name = args[2:], "pip" // python3 -m pip install …
+	}
 	_, ops := opts(args)
 	w := strs0(ops)
 	verb := at(w, 0)
-	switch iv.name {
+	switch name {
 	case "npm", "pnpm", "bun":
 		switch verb {
 		case "install", "i", "add", "update", "up", "upgrade", "uninstall", "un", "remove", "rm", "r":
@@ -485,7 +488,7 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, "yarn global "+at(w, 1)+" changes the packages installed for every project and the user's shell, outside the working directory")
 		}
 	case "pip", "pip3", "uv":
-		if iv.name == "uv" {
+		if name == "uv" {
 			if verb != "pip" {
 				return
 			}
@@ -509,12 +512,12 @@ func installsOutside(iv *inv) {
 			}
 			t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: true, src: dir.src})
 			if why := iv.c.danger(t); why != "" && why != "unresolved" && !(t.path == iv.c.project && iv.c.trustedProject()) {
-				iv.flag(Destructive, iv.name+" "+verb+" "+a.s+" writes packages "+strings.TrimPrefix(why, "of ")+", over what is installed there: "+iv.c.show(t))
+				iv.flag(Destructive, name+" "+verb+" "+a.s+" writes packages "+strings.TrimPrefix(why, "of ")+", over what is installed there: "+iv.c.show(t))
 				return
 			}
 		}
 		if hasWord(args, "--user") && hasWord(args, "-U", "--upgrade", "--force-reinstall", "-I", "--ignore-installed") {
-			iv.flag(Destructive, iv.name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
+			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
 		}
 	case "cargo":
 		if verb == "install" && hasWord(args, "--force", "-f") {

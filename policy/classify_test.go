@@ -908,6 +908,8 @@ func TestClassify(t *testing.T) {
 		{`pip install --target /tmp/pkgs requests`, Write},
 		{`pip install --user --upgrade pip`, Destructive},
 		{`pip install --user pipx`, Write},
+		{`python3 -m pip install --user --upgrade pip`, Destructive},
+		{`python3 -m pip install -r requirements.txt`, Write},
 		{`cargo install --force ripgrep`, Destructive},
 		{`cargo install ripgrep`, Write},
 		{`go install golang.org/x/tools/cmd/stringer@latest`, Write},
