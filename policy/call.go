@@ -512,7 +512,10 @@ func installsOutside(iv *inv) {
 			}
 			t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: true, src: dir.src})
 			if why := iv.c.danger(t); why != "" && why != "unresolved" && !(t.path == iv.c.project && iv.c.trustedProject()) {
-				iv.flag(Destructive, name+" "+verb+" "+a.s+" writes packages "+strings.TrimPrefix(why, "of ")+", over what is installed there: "+iv.c.show(t))
+				if !strings.HasPrefix(why, "outside") {
+					why = "into " + why
+				}
+				iv.flag(Destructive, name+" "+verb+" "+a.s+" writes packages "+why+", over what is installed there: "+iv.c.show(t))
 				return
 			}
 		}
