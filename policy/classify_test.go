@@ -833,6 +833,11 @@ func TestClassify(t *testing.T) {
 		{`aws s3 rb s3://b-$$ --force`, Destructive},
 		{`docker volume create v-$$; docker volume rm v-$$`, Write},
 		{`docker volume create v-$$; docker volume rm prod`, Destructive},
+		{`mc mb local/t-$$ && mc cp ./a.csv local/t-$$/ && mc rb --force local/t-$$`, Write},
+		{`mc mb local/t-$$; mc rb --force local/data`, Destructive},
+		{`vault kv list secret/app`, Write},
+		{`vault kv get secret/app`, Destructive},
+		{`bw list items`, Destructive},
 		{`createdb x; dropdb x`, Destructive}, // the ; right after the name: createdb may have failed on one there
 		{`createdb x && psql -d x -f s.sql; dropdb x`, Destructive},
 		{`createdb x && psql -d x -f s.sql && dropdb x`, Write},

@@ -1899,7 +1899,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		return
 	}
 	why := ""
-	if verbs, ok := credStores[iv.name]; ok {
+	if verbs, ok := credStores[iv.name]; ok && (iv.name == "bw" || !hasWord(iv.rest(1), "list", "ls")) { // vault kv list, op item list: names; bw list items prints them whole
 		for _, a := range iv.rest(1) {
 			if a.ok && contains(verbs, a.s) {
 				why = iv.name + " " + a.s + " prints a stored secret"

@@ -871,6 +871,10 @@ func minioClient(iv *inv) {
 	case unknownWord:
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	case "rb", "rm", "del":
+		if iv.ownObjects(v, 0, "--config-dir", "-C") {
+			iv.flag(Write, "") // mc mb local/t-$$ && …; mc rb --force local/t-$$
+			return
+		}
 		iv.flag(Destructive, "mc "+v+" deletes buckets or objects")
 	case "mirror":
 		if hasFlag(iv.rest(1), "", "--remove", "--overwrite") {
