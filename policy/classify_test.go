@@ -838,6 +838,7 @@ func TestClassify(t *testing.T) {
 		{`vault kv list secret/app`, Write},
 		{`vault kv get secret/app`, Destructive},
 		{`bw list items`, Destructive},
+		{`vault kv get list`, Destructive},
 		{`createdb x; dropdb x`, Destructive}, // the ; right after the name: createdb may have failed on one there
 		{`createdb x && psql -d x -f s.sql; dropdb x`, Destructive},
 		{`createdb x && psql -d x -f s.sql && dropdb x`, Write},

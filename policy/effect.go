@@ -1899,7 +1899,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		return
 	}
 	why := ""
-	if verbs, ok := credStores[iv.name]; ok && (iv.name == "bw" || !hasWord(iv.rest(1), "list", "ls")) { // vault kv list, op item list: names; bw list items prints them whole
+	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
 		for _, a := range iv.rest(1) {
 			if a.ok && contains(verbs, a.s) {
 				why = iv.name + " " + a.s + " prints a stored secret"
@@ -2112,6 +2112,15 @@ func settingsFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// listsNames reports whether a password store is asked to list its
+// secrets by name (vault kv list, op item list: list or ls for the verb
+// or right after it), not to print them; bw list prints them whole.
+func listsNames(iv *inv) bool {
+	_, ops := opts(iv.rest(1))
+	w := strs0(ops)
+	return iv.name != "bw" && (at(w, 0) == "list" || at(w, 0) == "ls" || at(w, 1) == "list" || at(w, 1) == "ls")
 }
 
 // keyNamesOnly reports whether a reader of an environment file prints
