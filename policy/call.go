@@ -541,12 +541,22 @@ var fetchers = map[string]bool{
 // environ is the environment this invocation is given that tend can
 // read: what its script certainly exported before it (export
 // DATABASE_URL=… && alembic …), then the assignments before it
-// (RAILS_ENV=test rails …, env X=y cmd), which come later and win.
+// (RAILS_ENV=test rails …, env X=y cmd). Of a name given twice, the
+// later value is the one the command sees (RAILS_ENV=test
+// RAILS_ENV=production rails …).
 func (iv *inv) environ() []arg {
-	if iv.at == 0 {
-		return iv.env
+	all := iv.env
+	if iv.at > 0 {
+		all = append(iv.sc.vars.environ(uint(iv.at-1)), iv.env...)
 	}
-	return append(iv.sc.vars.environ(uint(iv.at-1)), iv.env...)
+	var out []arg
+	for i, e := range all {
+		name, _, _ := strings.Cut(e.src, "=")
+		if !slices.ContainsFunc(all[i+1:], func(l arg) bool { return strings.HasPrefix(l.src, name+"=") }) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // whole is the offset in the whole command line of the simple command

@@ -855,6 +855,9 @@ func TestClassify(t *testing.T) {
 		// a test or scratch database named by what the script certainly exported, a single-dash option, a JDBC or scheme-less URL
 		{`export DATABASE_URL=sqlite:///./tmp/alembic.db && alembic upgrade head && alembic downgrade base`, Write},
 		{`export RAILS_ENV=test; bin/rails db:drop`, Write},
+		{`RAILS_ENV=test RAILS_ENV=production bin/rails db:drop`, Destructive},
+		{`export RAILS_ENV=test; RAILS_ENV=production bin/rails db:drop`, Destructive},
+		{`export RAILS_ENV=production; RAILS_ENV=test bin/rails db:drop`, Write},
 		{`if [ -n "$CI" ]; then export DATABASE_URL=sqlite:///tmp/x.db; fi; alembic downgrade base`, Destructive},
 		{`cd x && export DATABASE_URL=sqlite:///tmp/x.db; alembic downgrade base`, Destructive},
 		{`export DATABASE_URL=sqlite:///tmp/x.db | cat; alembic downgrade base`, Destructive},
