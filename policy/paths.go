@@ -95,7 +95,7 @@ func (c *classifier) pidPath(sc *scope, src string) (string, bool) {
 
 // freshPart is a part of a word the shell makes afresh for each run, with
 // neither / nor a lone . or .. in what it expands to.
-var freshPart = lazyRE(`\$\$|\$\{\$\}|\$\{(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\}|\$(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\b|\$\(\s*date\s+(?:(?:-u|--utc)\s+)?['"]?\+[A-Za-z0-9_.:%-]*%[sNST][A-Za-z0-9_.:%-]*['"]?\s*\)|\$\(\s*uuidgen\s*\)`)
+var freshPart = lazyRE(`\$\$|\$\{\$\}|\$\{(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\}|\$(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\b|\$\(\s*date\s+(?:(?:-u|--utc)\s+)?['"]?\+(?:[A-Za-z0-9_.:-]|%[YymdHMjFuVGz])*%[sNST](?:[A-Za-z0-9_.:-]|%[YymdHMSsNjFTuVGz])*['"]?\s*\)|\$\(\s*uuidgen\s*\)`)
 
 // containerRoot is where a container's own files are taken to lie: a
 // temporary directory, since they leave the host alone.
