@@ -33,11 +33,15 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 			}
 		}
 	}
+	c.at = int(ce.Pos().Offset()) + 1
 	idx := c.run(args, sc, in, 0)
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
-		// variables, is not taken at its word (IFS may split it).
-		if _, known := lookup(path.Base(args[0].s)); !known {
+		// variables, is not taken at its word (IFS may split it). A
+		// program written out under a directory made afresh for this run
+		// ($v/bin/pytest after v=/tmp/venv-$$, /tmp/venv-$$/bin/pip) is
+		// that program.
+		if _, known := lookup(path.Base(args[0].s)); !known && !(namedUnder(ce.Args[0], sc.vars) && !strings.Contains(c.whole, "IFS=")) {
 			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
 		}
 	}
@@ -45,6 +49,31 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.assign(idx, a, sc, true)
 	}
 	return idx
+}
+
+// namedUnder reports whether a command word ends in a name written out
+// after a /, and all it expands before is made afresh for this run: $$
+// and the like, or a variable the script set to such a value
+// ($v/bin/pytest after v=/tmp/venv-$$). vars may be nil.
+func namedUnder(w *syntax.Word, vars *varTable) bool {
+	last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexByte(last.Value, '/'); i < 0 || i == len(last.Value)-1 || strings.ContainsAny(last.Value[i:], "\\*?[") {
+		return false
+	}
+	fresh := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			fresh = false
+		case *syntax.ParamExp:
+			fresh = fresh && x.Param != nil && (x.Param.Value == "$" || freshParams[x.Param.Value] || vars.fresh(x.Param.Value))
+		}
+		return fresh
+	})
+	return fresh
 }
 
 // record appends a Command for args and returns its index.
@@ -80,6 +109,7 @@ type inv struct {
 	pinned bool   // must stay at least Write (see lower)
 	judged bool   // its handler judged all its verbs: no second look by words
 	env    []arg  // the environment it is given (RAILS_ENV=test cmd, env X=y cmd): s the value, src NAME=value
+	at     int    // 1 + the offset in its script of the simple command it is or runs in (see whole); 0 if none
 
 	perlInPlace bool // perl -i: the files after the code are edited in place
 }
@@ -109,6 +139,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		}
 		args = args[1:]
 	}
+	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
+		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
+	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
 		return idx
@@ -126,7 +159,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		defer func() { c.aliases[args[0].s] = val }()
 		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
 	}
-	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals}
+	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals, at: c.at}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
 	}
@@ -174,6 +207,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	runsFetched(iv)
 	plantsScript(iv)
 	registryConfig(iv)
+	userConfig(iv)
+	installsOutside(iv)
 	servesHome(iv)
 	setsRunner(iv)
 	sendsSecret(iv)
@@ -345,6 +380,155 @@ func registryConfig(iv *inv) {
 	}
 }
 
+// userConfig holds a tool told to change the user's or the machine's own
+// configuration, a file outside the working directory that every project
+// and every later command of the user reads (npm config set …
+// --location=user, pip config set, gh config set): a write outside the
+// working directory, as > ~/.npmrc is; a token set there replaces the
+// user's. Where the tool's default is the project's file (yarn 2's
+// .yarnrc.yml, bundle config set in an application), or it is told to
+// use it (--location=project, --local, --site), it is ordinary work. git
+// config is git's (userGitConfig). Choosing among the user's own
+// clusters and projects (kubectl config use-context, gcloud config set
+// project) is not held; what runs there next is judged as it is.
+func userConfig(iv *inv) {
+	args := iv.rest(1)
+	_, ops := opts(args)
+	w := strs0(ops)
+	has := func(s ...string) bool { return hasWord(args, s...) }
+	verb := at(w, 1)
+	where := ""
+	switch {
+	case (iv.name == "npm" || iv.name == "pnpm") && (at(w, 0) == "config" || at(w, 0) == "c") && (verb == "set" || verb == "delete" || verb == "rm" || verb == "edit"),
+		iv.name == "npm" && at(w, 0) == "set":
+		if loc := optionValue(args, "--location", "-L"); loc == "project" || has("--userconfig", "--globalconfig") {
+			return
+		}
+		where = "user's"
+		if has("-g", "--global") || optionValue(args, "--location", "-L") == "global" {
+			where = "machine's"
+		}
+	case iv.name == "yarn" && at(w, 0) == "config" && (verb == "set" || verb == "unset" || verb == "delete") && has("-H", "--home", "-g", "--global"):
+		where = "user's"
+	case (iv.name == "pip" || iv.name == "pip3") && at(w, 0) == "config" && (verb == "set" || verb == "unset" || verb == "edit") && !has("--site"):
+		where = "user's"
+		if has("--global") {
+			where = "machine's"
+		}
+	case iv.name == "gh" && at(w, 0) == "config" && verb == "set":
+		where = "user's"
+	case iv.name == "poetry" && at(w, 0) == "config" && (len(w) > 2 || has("--unset")) && !has("--local", "--list"):
+		where = "user's"
+	case (iv.name == "bundle" || iv.name == "composer") && at(w, 0) == "config" && has("--global", "-g") && (len(w) > 2 || has("--unset", "unset")):
+		where = "user's"
+	case iv.name == "conda" && at(w, 0) == "config" && has("--set", "--add", "--append", "--prepend", "--remove", "--remove-key") && !has("--env", "--file"):
+		where = "user's"
+	case (iv.name == "kubectl" || iv.name == "oc") && at(w, 0) == "config" && verb == "set-credentials" && !has("--kubeconfig"):
+		iv.flag(Destructive, iv.name+" config set-credentials writes credentials into the user's kubeconfig, over the ones there")
+		return
+	case iv.name == "gcloud" && at(w, 0) == "config" && verb == "set" && trustKey.MatchString(at(w, 2)):
+		iv.flag(Destructive, "gcloud config set "+at(w, 2)+" sends every later gcloud request elsewhere, or stops checking whom it talks to")
+		return
+	default:
+		return
+	}
+	iv.flag(Destructive, iv.name+" config "+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+}
+
+// trustKey is a gcloud setting that sends requests elsewhere or turns off
+// its checks: a proxy, an endpoint, a certificate authority, TLS checks.
+var trustKey = lazyRE(`^(?:proxy/|api_endpoint_overrides/|auth/disable_ssl_validation|core/custom_ca_certs_file)`)
+
+// optionValue is the value of an option given as --name=value or --name
+// value (or a short alias's), or "".
+func optionValue(args []arg, long, short string) string {
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, long+"="):
+			return strings.TrimPrefix(a.s, long+"=")
+		case (a.s == long || a.s == short) && i+1 < len(args):
+			return args[i+1].s
+		}
+	}
+	return ""
+}
+
+// installsOutside holds a package manager told to install outside the
+// project, over what other projects and the user's shell use: globally
+// (npm, pnpm or bun -g, --global or --location=global, yarn global add),
+// which replaces the version every project gets (npm install -g
+// typescript@3.9.7); into a directory outside the working directory and
+// the temp dirs (pip install --target, --prefix, --root); over the
+// user's own packages (pip install --user with --upgrade or
+// --force-reinstall); or over an installed program (cargo install
+// --force). Without those, pip --user and cargo install only add what is
+// missing, and go install builds a command into the user's bin as a
+// build does.
+func installsOutside(iv *inv) {
+	args, name := iv.rest(1), iv.name
+	if strings.HasPrefix(name, "python") && len(args) > 1 && args[0].s == "-m" && args[1].ok && (args[1].s == "pip" || args[1].s == "pip3") {
+		args, name = args[2:], "pip" // python3 -m pip install …
+	}
+	_, ops := opts(args)
+	w := strs0(ops)
+	verb := at(w, 0)
+	switch name {
+	case "npm", "pnpm", "bun":
+		switch verb {
+		case "install", "i", "add", "update", "up", "upgrade", "uninstall", "un", "remove", "rm", "r":
+		default:
+			return
+		}
+		if hasWord(args, "-g", "--global") || optionValue(args, "--location", "-L") == "global" {
+			iv.flag(Destructive, iv.name+" "+verb+" -g changes the packages installed for every project and the user's shell, outside the working directory")
+		}
+	case "yarn":
+		if verb == "global" && (at(w, 1) == "add" || at(w, 1) == "remove" || at(w, 1) == "upgrade") {
+			iv.flag(Destructive, "yarn global "+at(w, 1)+" changes the packages installed for every project and the user's shell, outside the working directory")
+		}
+	case "pip", "pip3", "uv":
+		if name == "uv" {
+			if verb != "pip" {
+				return
+			}
+			w, verb = w[1:], at(w, 1)
+		}
+		if verb != "install" && verb != "uninstall" {
+			return
+		}
+		for i, a := range args {
+			dir, ok := arg{}, false
+			switch {
+			case !a.ok:
+			case (a.s == "--target" || a.s == "-t" || a.s == "--prefix" || a.s == "--root") && i+1 < len(args):
+				dir, ok = args[i+1], true
+			case strings.HasPrefix(a.s, "--target=") || strings.HasPrefix(a.s, "--prefix=") || strings.HasPrefix(a.s, "--root="):
+				_, v, _ := strings.Cut(a.s, "=")
+				dir, ok = arg{s: v, ok: true, src: v}, true
+			}
+			if !ok || !dir.ok {
+				continue
+			}
+			t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: true, src: dir.src})
+			if why := iv.c.danger(t); why != "" && why != "unresolved" && !(t.path == iv.c.project && iv.c.trustedProject()) {
+				if !strings.HasPrefix(why, "outside") {
+					why = "into " + why
+				}
+				iv.flag(Destructive, name+" "+verb+" "+a.s+" writes packages "+why+", over what is installed there: "+iv.c.show(t))
+				return
+			}
+		}
+		if hasWord(args, "--user") && hasWord(args, "-U", "--upgrade", "--force-reinstall", "-I", "--ignore-installed") {
+			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
+		}
+	case "cargo":
+		if verb == "install" && hasWord(args, "--force", "-f") {
+			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
+		}
+	}
+}
+
 // scriptURL is the address of a script: by its ending, or a gist's raw file.
 var scriptURL = lazyRE(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S*|\S+\.(?:java|jsh|cs|csx|py|js|mjs|cjs|ts|sh|bash|zsh|rb|pl|php|groovy|kts|kt|lua|jl|ps1|r|swift|go|exs?)(?:[?#]\S*)?)$`)
 
@@ -352,6 +536,37 @@ var scriptURL = lazyRE(`(?i)^https?://(?:gist\.githubusercontent\.com/\S+/raw/\S
 var fetchers = map[string]bool{
 	"curl": true, "wget": true, "http": true, "https": true, "xh": true, "aria2c": true, "git": true,
 	"open": true, "xdg-open": true, "gh": true, "lynx": true, "w3m": true, "httpie": true, "fetch": true,
+}
+
+// environ is the environment this invocation is given that tend can
+// read: what its script certainly exported before it (export
+// DATABASE_URL=… && alembic …), then the assignments before it
+// (RAILS_ENV=test rails …, env X=y cmd). Of a name given twice, the
+// later value is the one the command sees (RAILS_ENV=test
+// RAILS_ENV=production rails …).
+func (iv *inv) environ() []arg {
+	all := iv.env
+	if iv.at > 0 {
+		all = append(iv.sc.vars.environ(uint(iv.at-1)), iv.env...)
+	}
+	var out []arg
+	for i, e := range all {
+		name, _, _ := strings.Cut(e.src, "=")
+		if !slices.ContainsFunc(all[i+1:], func(l arg) bool { return strings.HasPrefix(l.src, name+"=") }) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// whole is the offset in the whole command line of the simple command
+// this invocation is or runs in, or -1 when it stands in code re-parsed
+// from a word (bash -c '…'), whose offsets are the code's own.
+func (iv *inv) whole() int {
+	if iv.at == 0 || iv.sc.src != iv.c.whole {
+		return -1
+	}
+	return iv.at - 1
 }
 
 // flag raises this invocation's class.
@@ -476,7 +691,13 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 	c := w.c
 	args := []arg{{s: d.Variant.Value, ok: true, src: d.Variant.Value}}
 	for _, a := range d.Args {
-		w.nodeWords(a, sc)
+		if d.Variant.Value == "export" && a.Naked && a.Name == nil && a.Value != nil && onlySubst(a.Value) {
+			env := sc.sub() // export $(grep -v '^#' .env | xargs): its output becomes the environment
+			env.intoEnv = true
+			w.nodeWords(a, env)
+		} else {
+			w.nodeWords(a, sc)
+		}
 		switch {
 		case a.Name != nil:
 			args = append(args, arg{s: a.Name.Value, ok: true, src: a.Name.Value})
@@ -495,6 +716,20 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 		}
 	}
 	return idx
+}
+
+// onlySubst reports whether a word is one command substitution, quoted
+// or not: all it holds is that command's output.
+func onlySubst(w *syntax.Word) bool {
+	parts := w.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
+		parts = dq.Parts
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	_, ok := parts[0].(*syntax.CmdSubst)
+	return ok
 }
 
 // funcDecl walks a function body (defining it is enough to count it) and

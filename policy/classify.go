@@ -83,6 +83,8 @@ type classifier struct {
 	gitRemotes map[string]string // git remotes it adds or points elsewhere: name → URL
 	clones     []string          // the directories it clones repositories into (git clone URL dir)
 	pos        uint              // offset in its script of the word being expanded (vars.go)
+	readFresh  bool              // an expansion read a variable holding a part made afresh for this run (vars.go)
+	at         int               // 1 + the offset in its script of the simple command being run
 }
 
 // Placeholders for unknown directories: absolute paths no real path can
@@ -131,7 +133,11 @@ type scope struct {
 	mounts map[string]string // in a container: host path by mount target ("" = a volume of unknown content); nil on the host
 	piped  bool              // its output goes into a pipe or a file, not to the agent
 	stage  int               // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
-	vars   *varTable         // the script's variables whose value is certain (vars.go)
+	next   *syntax.Stmt      // the pipeline stage its output goes to, if any
+	// intoEnv: its output is the words of export $(…), which go into the
+	// shell's environment, not to the agent.
+	intoEnv bool
+	vars    *varTable // the script's variables whose value is certain (vars.go)
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).

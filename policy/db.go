@@ -57,7 +57,7 @@ func dropdb(iv *inv) {
 			}
 			continue
 		}
-		if !iv.c.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
+		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
 			iv.flag(Destructive, iv.name+" deletes a database or its users")
 			return
 		}
@@ -71,8 +71,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		args := iv.rest(1)
 		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
 		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
+		own := !operandSQL && iv.ownServer()                             // the server in a bare container this command started
 		check := func(a arg) {
-			if m := dropDatabase.FindStringSubmatch(a.s); scratch && a.ok && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`"))) {
+			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
 			}
@@ -87,7 +88,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
 				!slices.ContainsFunc(ms, func(m []string) bool {
 					name := strings.Trim(m[1], `"'`+"`")
-					return !iv.c.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
+					return !iv.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
 				}) {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test)
@@ -164,7 +165,7 @@ func (iv *inv) scratchDB(fileOperand bool) bool {
 	args := iv.rest(1)
 	_, ops := opts(args)
 	if fileOperand {
-		if len(ops) == 0 || !ops[0].ok {
+		if len(ops) == 0 {
 			return false
 		}
 		t := iv.c.resolve(iv.sc, ops[0])
@@ -228,7 +229,7 @@ func mongo(iv *inv) {
 	if iv.in.kind == srcText {
 		text += iv.in.text
 	}
-	if iv.scratchDB(false) && !otherMongoDB.MatchString(text) {
+	if (iv.scratchDB(false) || iv.ownServer()) && !otherMongoDB.MatchString(text) {
 		iv.judged = true // mongosh …/app_test --eval 'db.dropDatabase()': the test database, made again
 		return
 	}
@@ -248,7 +249,7 @@ var redisFlush = lazyRE(`(?i)\bFLUSH(ALL|DB)\b`)
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
 	iv.flag(Write, "")
-	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") {
+	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") || iv.ownServer() {
 		iv.judged = true
 		return // the server in a bare container this command started
 	}
@@ -291,7 +292,7 @@ func (iv *inv) testEnvironment() bool {
 			}
 		}
 	}
-	for _, e := range iv.env {
+	for _, e := range iv.environ() {
 		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok {
 			see(name, val)
 		}
@@ -302,6 +303,13 @@ func (iv *inv) testEnvironment() bool {
 			continue
 		}
 		opt, ok := strings.CutPrefix(a.s, "--")
+		if name, val, eq := strings.Cut(strings.TrimPrefix(a.s, "-"), "="); !ok && eq && strings.HasPrefix(a.s, "-") {
+			switch name {
+			case "env", "environment", "settings", "database-url", "url":
+				see(name, val) // flyway -url=jdbc:…: single-dash options
+				continue
+			}
+		}
 		if !ok {
 			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
 				see("e", args[i+1].s) // rails -e test
@@ -339,16 +347,20 @@ func loopback(host string) bool {
 // throwaway one: a test database on this machine, or a database file in a
 // temp dir or the tree's tmp directory.
 func (iv *inv) scratchDatabase(v string) bool {
+	v = strings.TrimPrefix(v, "jdbc:") // jdbc:postgresql://localhost:5432/app_test
 	file := ""
 	switch scheme, rest, ok := strings.Cut(v, "://"); {
 	case ok && strings.HasPrefix(scheme, "sqlite"):
 		file = rest // sqlite://./tmp/dev.sqlite
+		if rel, abs := strings.CutPrefix(rest, "/"); abs && !iv.scratchFile(rel) {
+			return false // sqlite:///x is x to SQLAlchemy, /x to others: scratch only if both are
+		}
 	case ok:
 		u, err := url.Parse(v)
 		if err != nil {
 			return false
 		}
-		db, _, _ := strings.Cut(strings.TrimPrefix(u.Path, "/"), "/") // postgres://…/app_test, http://localhost:9200/app_test/_doc/1
+		db, _, _ := strings.Cut(strings.TrimPrefix(path.Clean("/"+u.Path), "/"), "/") // postgres://…/app_test, http://localhost:9200/app_test/_doc/1
 		return (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(db)
 	case strings.HasPrefix(v, "sqlite:"):
 		file = strings.TrimPrefix(v, "sqlite:")
@@ -357,6 +369,12 @@ func (iv *inv) scratchDatabase(v string) bool {
 	default:
 		return testDB.MatchString(v)
 	}
+	return iv.scratchFile(file)
+}
+
+// scratchFile reports whether a database file (its query string aside)
+// lies in a scratch place: a temp dir or the tree's tmp directory.
+func (iv *inv) scratchFile(file string) bool {
 	file, _, _ = strings.Cut(file, "?")
 	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
 	return t.path != "" && !t.children && iv.c.scratch(t.path)

@@ -22,26 +22,33 @@
 // statically, where those values are certain (vars.go); any other
 // variable, $(…), or parameter operator (${x:-y}, ${x//a/b}) is left
 // unexpanded and treated as unknown: an unknown command name is
-// [Unparseable], an unknown rm -r target is [Destructive]. cd is tracked
-// within a sequence, so "cd / && rm -rf usr" is rm -rf /usr.
+// [Unparseable], an unknown rm -r target is [Destructive]. Parts the shell
+// makes afresh for each run ($$, $RANDOM, $(date +%s)) are kept as
+// written: they hold no / and are never .., so a path made with them lies
+// where its literals put it, and what the command creates under such a
+// name is its own to remove. cd is tracked within a sequence, so "cd / &&
+// rm -rf usr" is rm -rf /usr.
 //
 // Destructive means an effect, whatever tool has it: deleting, emptying or
 // overwriting the working directory itself, a parent of it, the home
 // directory, a database file, a disk, or anything outside the working
-// directory except inside the temp dirs; running code that cannot be read
-// or was downloaded, by any road (pipes through filters into a shell, a
-// script the same command wrote, escapes in other tools, aliases, renamed
-// programs, interpreter one-liners); changing the machine (services, power,
-// firewall, accounts, cron, kernel, mounts, system packages, signals to
-// processes the command did not start, anything that changes the machine
-// run as another user); changing remote state (a subcommand or option that
-// deletes, drops, resets, flushes, purges or scales to zero, destructive
-// SQL, DELETE requests, containers given the host's root, home or secrets);
-// reading secrets or sending them over the network. The catalogue knows the
-// verbs of real tools; a tool it does not know is judged by its words
-// (effect.go) and is Write when they say nothing destructive. Deleting
-// build outputs inside the project (rm -rf build/) is [Write]. A short list
-// of known readers (ls, cat, grep, git status, …) is [ReadOnly].
+// directory except inside the temp dirs (a global install, the user's own
+// configuration: npm install -g, git config --global); running code that
+// cannot be read or was downloaded, by any road (pipes through filters into
+// a shell, a script the same command wrote, escapes in other tools,
+// aliases, renamed programs, interpreter one-liners); changing the machine
+// (services, power, firewall, accounts, cron, kernel, mounts, system
+// packages, signals to processes the command did not start, anything that
+// changes the machine run as another user); changing remote state (a
+// subcommand or option that deletes, drops, resets, flushes, purges or
+// scales to zero, destructive SQL, DELETE requests, a verb that closes or
+// merges shared items run on every item a listing gives it, containers
+// given the host's root, home or secrets); reading secrets or sending them
+// over the network. The catalogue knows the verbs of real tools; a tool it
+// does not know is judged by its words (effect.go) and is Write when they
+// say nothing destructive. Deleting build outputs inside the project (rm
+// -rf build/) is [Write]. A short list of known readers (ls, cat, grep, git
+// status, …) is [ReadOnly].
 //
 // Fail safe (RELIABILITY design rule 1): input over 64 KiB, containing NUL
 // or invalid UTF-8, a parse error, re-parsing deeper than 4 levels, a brace

@@ -287,7 +287,7 @@ func verbEffect(iv *inv) bool {
 			}
 			w = unabbreviated(w)
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
-				if t, ok := objectOf(args[i+1:]); ok && iv.c.madeHere(t, s) {
+				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				}
 				if iv.scratchEnv() {
@@ -365,7 +365,7 @@ func downAgainstLive(iv *inv, args []arg) string {
 			down += " " + a.s
 		}
 	}
-	for _, e := range iv.env {
+	for _, e := range iv.environ() {
 		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL")) || liveMarker.MatchString(e.src)) {
 			live = e.src
 		}
@@ -411,14 +411,20 @@ var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
 
 // objectOf is what a verb's arguments name as its object, as written: the
-// value of -t, -s, --target or --name, else the first operand.
+// value of -t, -s, --target or --name wherever it stands (kind delete
+// cluster --name x: cluster is what kind of thing), else the first
+// operand.
 func objectOf(args []arg) (string, bool) {
 	for i, a := range args {
-		switch {
-		case a.ok && (a.s == "-t" || a.s == "-s" || a.s == "--target" || a.s == "--name" || a.s == "--session") && i+1 < len(args):
+		if a.ok && (a.s == "-t" || a.s == "-s" || a.s == "--target" || a.s == "--name" || a.s == "--session") && i+1 < len(args) {
 			return args[i+1].src, true
-		case a.ok && strings.HasPrefix(a.s, "-"):
-		default:
+		}
+		if name, ok := strings.CutPrefix(a.src, "--name="); ok && a.ok {
+			return name, true
+		}
+	}
+	for _, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
 			return a.src, true
 		}
 	}
@@ -1893,14 +1899,14 @@ func readsSecret(iv *inv, scanWords bool) {
 		return
 	}
 	why := ""
-	if verbs, ok := credStores[iv.name]; ok {
+	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
 		for _, a := range iv.rest(1) {
 			if a.ok && contains(verbs, a.s) {
 				why = iv.name + " " + a.s + " prints a stored secret"
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -1920,6 +1926,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			if !a.ok && isSecretPath(a.src) {
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
+			}
+			if iv.sc.intoEnv && a.ok && envFile(a.s) {
+				continue // export $(grep -v '^#' .env | xargs): its settings go into the environment, not to the agent
 			}
 			if !a.ok || !strings.ContainsAny(a.s, "./_") && !strings.Contains(a.s, "credentials") {
 				continue // no file name a secret could have (this look runs for every word)
@@ -1949,7 +1958,8 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeOnly(iv) {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+		!(iv.sc.intoEnv && envFile(iv.in.text)) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -1990,9 +2000,133 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why != "" {
+	if why != "" && !iv.shapeNext() {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// envFile is an environment file, of KEY=value lines: .env, .env.test,
+// prod.env.
+func envFile(p string) bool {
+	base := path.Base(p)
+	return base == ".env" || strings.HasPrefix(base, ".env.") && !templateFile(base) || strings.HasSuffix(base, ".env")
+}
+
+// shapeNext reports whether a command's output goes on to a pipeline
+// stage that keeps only its shape, no value (see shapeFilter): kubectl get
+// secret x -o jsonpath='{.data}' | jq -r 'keys[]' names the keys, cat
+// ~/.npmrc | wc -l counts lines.
+func (iv *inv) shapeNext() bool {
+	st := iv.sc.next
+	if st == nil {
+		return false
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
+		return false
+	}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return false // it reads something else, and this output goes nowhere said
+		}
+	}
+	args, err := iv.c.fields(iv.sc, ce.Args)
+	if err != nil || !allKnown(args) {
+		return false
+	}
+	return shapeFilter(path.Base(args[0].s), args[1:])
+}
+
+// shapeFilter reports whether a filter prints only the shape of what it
+// reads: wc's counts, or a JSON filter whose program is a path into its
+// input and then keys, length, type, paths or has("x") (jq -r '.data |
+// keys[]', terraform output -json | jq 'keys').
+// Nothing else in the program: debug, error or input_filename would print
+// values on the way.
+func shapeFilter(name string, args []arg) bool {
+	switch name {
+	case "wc":
+		return true
+	case "jq", "gojq", "yq":
+		_, ops := opts(args)
+		return len(ops) > 0 && ops[0].ok && shapeProgram.MatchString(ops[0].s)
+	}
+	return false
+}
+
+// shapeProgram is a jq program that keeps only the shape of a value: a
+// path into it, then its keys, length, type, paths or whether it has a key.
+var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?\s*$`)
+
+// keyLines reports whether grep prints no line of the files it reads (-c,
+// -q, -l, -L), or only the lines of one setting named
+// outright whose value is no secret, from files that hold one setting per
+// line (YAML, INI, TOML, a kubeconfig, ~/.aws/config): its one pattern is
+// anchored at the line's start to a key and its : or = (grep -E
+// '^current-context:' ~/.kube/config), and no option prints other lines
+// (-v, -A, -B, -C, -z, -f, -r). A key that may hold a secret (token,
+// password, a URL …) is no such setting, nor is any key of an environment
+// file, whose settings are there to be secret.
+func keyLines(name string, args []arg) bool {
+	if name != "grep" && name != "egrep" {
+		return false
+	}
+	flags, ops := opts(args)
+	if len(ops) < 2 || !ops[0].ok {
+		return false
+	}
+	if hasFlag(flags, "cqlL", "--count", "--quiet", "--silent", "--files-with-matches", "--files-without-match") && !anyUnknown(flags) {
+		return true // counts, names of files, or only its exit status: no line of them
+	}
+	for _, f := range flags {
+		if !f.ok || strings.HasPrefix(f.s, "--") || strings.Trim(f.s[1:], "EFGPinHhsxwo") != "" {
+			return false
+		}
+	}
+	m := keySetting.FindStringSubmatch(ops[0].s)
+	if m == nil || secretKey.MatchString(strings.ReplaceAll(m[1], `\.`, ".")) {
+		return false
+	}
+	for _, f := range ops[1:] {
+		if !f.ok || !settingsFile(f.s) {
+			return false
+		}
+	}
+	return true
+}
+
+// keySetting is a pattern anchored at a line's start, past any indent, to
+// a key written out (letters, digits, _ - and \.) and its : or =.
+var keySetting = lazyRE(`^\^(?:\\s\*|\[\[:space:\]\]\*| \*)?([A-Za-z](?:[A-Za-z0-9_-]|\\\.)*) ?[:=] ?$`)
+
+// secretKey is a part of a setting's name that says its value may be a
+// secret, or hold one (a URL with a password in it).
+var secretKey = lazyRE(`(?i)token|secret|pass|pwd|key|auth|cred|cert|private|session|cookie|jwt|salt|sig|bearer|access|client|data|url|uri|dsn|conn|registry|endpoint`)
+
+// settingsFile is a file of one setting per line: YAML, INI, TOML, Java
+// properties, a kubeconfig, the AWS CLI's files, npm's and pip's rc files.
+func settingsFile(p string) bool {
+	base := path.Base(p)
+	switch strings.TrimPrefix(path.Ext(base), ".") {
+	case "yaml", "yml", "toml", "ini", "cfg", "conf", "properties":
+		return true
+	}
+	switch {
+	case base == "kubeconfig", base == "config" && (strings.Contains(p, ".kube/") || strings.Contains(p, ".aws/")),
+		base == "credentials" && strings.Contains(p, ".aws/"), base == ".npmrc", base == ".yarnrc", base == ".pypirc":
+		return true
+	}
+	return false
+}
+
+// listsNames reports whether a password store is asked to list its
+// secrets by name (vault kv list, op item list: list or ls for the verb
+// or right after it), not to print them; bw list prints them whole.
+func listsNames(iv *inv) bool {
+	_, ops := opts(iv.rest(1))
+	w := strs0(ops)
+	return iv.name != "bw" && (at(w, 0) == "list" || at(w, 0) == "ls" || at(w, 1) == "list" || at(w, 1) == "ls")
 }
 
 // keyNamesOnly reports whether a reader of an environment file prints
@@ -2044,27 +2178,6 @@ func (iv *inv) editsInPlace() bool {
 		return sedInPlace(flags)
 	}
 	return iv.perlInPlace
-}
-
-// shapeOnly reports whether a JSON filter prints only the shape of what
-// it reads, no value: its last stage is keys, length, type, has(…) or
-// paths (terraform output -json | jq 'keys' names the outputs, not their
-// secrets).
-func shapeOnly(iv *inv) bool {
-	if iv.name != "jq" && iv.name != "yq" && iv.name != "gojq" {
-		return false
-	}
-	_, ops := opts(iv.rest(1))
-	if len(ops) == 0 || !ops[0].ok {
-		return false
-	}
-	stages := strings.Split(ops[0].s, "|")
-	last := strings.ReplaceAll(strings.TrimSpace(stages[len(stages)-1]), " ", "")
-	switch last {
-	case "keys", "keys[]", "keys_unsorted", "keys_unsorted[]", "length", "type", "paths", "[paths]", "map(type)", "map_values(type)", "map(keys)":
-		return true
-	}
-	return strings.HasPrefix(last, "has(")
 }
 
 // namesOnly reports whether a command about secrets lists their names, not

@@ -89,7 +89,7 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 		vars = append(vars, "TMPDIR="+t)
 	}
 	cfg := &expand.Config{
-		Env:       expand.ListEnviron(vars...),
+		Env:       freshEnv{expand.ListEnviron(vars...), c},
 		NoUnset:   true,
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errProcSubst },
 	}
@@ -99,6 +99,28 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	at := *sc
 	cfg.CmdSubst = c.staticSubst(&at)
 	return cfg
+}
+
+// freshEnv is the static environment with the parameters the shell makes
+// afresh for each run ($$, $BASHPID, $RANDOM, $SRANDOM, $EPOCHSECONDS,
+// $EPOCHREALTIME) expanding to themselves as written: digits (and a
+// decimal point) whatever they are, never a / or .., so /tmp/x-$$ is a
+// path in /tmp and a name made with them is this run's own (vars.go).
+type freshEnv struct {
+	expand.Environ
+	c *classifier
+}
+
+func (e freshEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "$":
+		e.c.readFresh = true
+		return expand.Variable{Set: true, Kind: expand.String, Str: "$$"}
+	case freshParams[name]:
+		e.c.readFresh = true
+		return expand.Variable{Set: true, Kind: expand.String, Str: "${" + name + "}"}
+	}
+	return e.Environ.Get(name)
 }
 
 // errBraces means a word would expand to too many fields (V12: 18 chained

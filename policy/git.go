@@ -152,6 +152,8 @@ func git(iv *inv) {
 				destroy("git push +refspec force-pushes: " + op.s)
 			} else if strings.HasPrefix(op.s, ":") {
 				destroy("git push :ref deletes a remote ref: " + op.s)
+			} else if lead := strings.TrimLeft(op.src, `"'`); !op.ok && (strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "+")) {
+				destroy("git push of a refspec that forces or deletes, its ref computed at run time: " + op.shown()) // xargs -I{} git push origin :{}
 			}
 		}
 	case "update-ref":
@@ -260,6 +262,9 @@ func git(iv *inv) {
 		if has("l", "--get", "--list", "--get-all", "--get-regexp") || (len(operands) == 1 && len(flags) == 0) {
 			iv.lower()
 		}
+		if where := iv.userGitConfig(rest); where != "" {
+			destroy("git config " + where + " changes the user's own git configuration, outside the working directory, which every repository reads")
+		}
 		if len(operands) >= 2 && operands[0].ok && redirectKey(operands[0].s, operands[1].s) {
 			iv.flag(Destructive, "git config "+operands[0].s+" changes where git fetches and pushes, or what it trusts")
 		}
@@ -284,7 +289,7 @@ func (iv *inv) addedWorktree(dir string) bool {
 	src := iv.c.whole
 	rm := strings.Index(src, "worktree remove")
 	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
-	return pidNamed(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+	return iv.fresh(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
 }
 
 // freshClone reports whether the repository a git command (sub) works in
@@ -402,6 +407,47 @@ func remoteAddress(s string) bool {
 // computedRefspec is a substitution that makes refspecs starting with : or
 // + (deleting or forcing): sed 's/^/:/', --format=':%(refname)'.
 var computedRefspec = lazyRE(`s/\^/[:+]|format=['"]?[:+]|printf\s+['"]?[:+]|echo\s+['"]?[:+]`)
+
+// userGitConfig says which configuration outside the working directory a
+// git config command writes (--global, ~/.gitconfig; --system; a --file
+// outside the working directory and the temp dirs), or "" when it writes
+// none of them or only reads (--get, --list, a key alone, get, list).
+func (iv *inv) userGitConfig(args []arg) string {
+	where, writes, n := "", false, 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			n++
+		case a.s == "--global" || a.s == "--system":
+			where = a.s
+		case a.s == "--file" || a.s == "-f" || strings.HasPrefix(a.s, "--file="):
+			f, ok := strings.CutPrefix(a.s, "--file=")
+			if !ok && i+1 < len(args) {
+				i++
+				f, ok = args[i].s, args[i].ok
+			}
+			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(f), ok: ok, src: f}); ok && t.path != "" && iv.c.danger(t) != "" && iv.c.danger(t) != "unresolved" {
+				where = "--file " + f
+			}
+		case a.s == "--unset" || a.s == "--unset-all" || a.s == "--add" || a.s == "--replace-all" || a.s == "--rename-section" ||
+			a.s == "--remove-section" || a.s == "-e" || a.s == "--edit":
+			writes = true
+		case strings.HasPrefix(a.s, "-"):
+		case n == 0 && (a.s == "set" || a.s == "unset" || a.s == "rename-section" || a.s == "remove-section" || a.s == "edit"):
+			writes = true // git config set …
+			n = -1
+		case n == 0 && (a.s == "get" || a.s == "list"):
+			return ""
+		default:
+			n++
+		}
+	}
+	if where == "" || !writes && n < 2 {
+		return ""
+	}
+	return where
+}
 
 // redirectKey reports whether a git config key sends git elsewhere or
 // turns off its checks: url.<base>.insteadOf, a proxy, sslVerify off.

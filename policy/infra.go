@@ -22,7 +22,7 @@ func (iv *inv) ownContainers(verb string) bool {
 		case a.s == "-t" || a.s == "--time" || a.s == "-s" || a.s == "--signal":
 			i++
 		case !strings.HasPrefix(a.s, "-"):
-			names = append(names, a.s)
+			names = append(names, a.src) // as written, as the run that named it is
 		}
 	}
 	for _, n := range names {
@@ -37,15 +37,17 @@ func (iv *inv) ownContainers(verb string) bool {
 func (iv *inv) ownContainer(src, n, verb string) bool {
 	if v := strings.Trim(n, `"${}`); strings.HasPrefix(n, "$") || strings.HasPrefix(n, `"$`) {
 		set := strings.Contains(src, v+"=$("+iv.name+" run") || strings.Contains(src, v+"=$("+iv.name+" create")
-		return set && strings.Count(src, v+"=") == 1 && !strings.Contains(src, "read "+v) && !strings.Contains(src, " "+v+" in ")
+		if set && strings.Count(src, v+"=") == 1 && !strings.Contains(src, "read "+v) && !strings.Contains(src, " "+v+" in ") {
+			return true
+		}
 	}
 	for _, m := range startedNamed.FindAllStringSubmatchIndex(src, -1) {
-		if strings.Trim(src[m[4]:m[5]], `"'`) != n {
+		if strings.Trim(src[m[4]:m[5]], `"'`) != strings.Trim(n, `"'`) {
 			continue
 		}
 		rest := src[m[1]:]
-		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || pidNamed(n)) {
-			return true // a name with the shell's pid in it is this run's whatever joins them
+		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
+			return true // a name made afresh for this run is this run's whatever joins them
 		}
 	}
 	return false
@@ -64,7 +66,7 @@ func (iv *inv) builtHere(name string) bool {
 	if at < 0 || name == "" || strings.ContainsAny(name, "*?`") || strings.Contains(name, "$(") {
 		return false
 	}
-	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && !pidNamed(name) && strings.Count(src, v+"=") != 1 {
+	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && !iv.fresh(name) && strings.Count(src, v+"=") != 1 {
 		return false
 	}
 	for _, m := range builtTagged.FindAllStringSubmatchIndex(src[:at], -1) {
@@ -97,9 +99,78 @@ func (iv *inv) bareContainer(name string) bool {
 		if end := strings.IndexAny(start, ";&|\n"); end >= 0 {
 			start = start[:end]
 		}
-		return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
-			!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
-			!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+		return bareRun(start)
+	}
+	return false
+}
+
+// bareRun reports whether the text of a docker run mounts nothing of the
+// host into the container and keeps the host's network and devices out.
+func bareRun(start string) bool {
+	return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
+		!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
+		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+}
+
+// serverPorts are the clients that ask a server on a port: the options
+// that name its host and port, and the port they use when none is named.
+var serverPorts = map[string]struct {
+	host, port []string
+	def        string
+}{
+	"redis-cli":  {[]string{"-h"}, []string{"-p"}, "6379"},
+	"valkey-cli": {[]string{"-h"}, []string{"-p"}, "6379"},
+	"psql":       {[]string{"-h", "--host"}, []string{"-p", "--port"}, "5432"},
+	"mysql":      {[]string{"-h", "--host"}, []string{"-P", "--port"}, "3306"},
+	"mariadb":    {[]string{"-h", "--host"}, []string{"-P", "--port"}, "3306"},
+	"mongosh":    {[]string{"--host"}, []string{"--port"}, "27017"},
+	"mongo":      {[]string{"--host"}, []string{"--port"}, "27017"},
+}
+
+// ownServer reports whether a client asks a server on this machine's
+// loopback at a port that a container this command started publishes
+// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL), with
+// nothing of the host mounted into the container and the client run only
+// if the start succeeded: docker run fails when the port is taken, so
+// what answers there is that container, which holds only what the command
+// put in it.
+func (iv *inv) ownServer() bool {
+	opts, ok := serverPorts[iv.name]
+	if !ok || iv.whole() < 0 || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil {
+		return false
+	}
+	host, port := "", opts.def
+	args := iv.rest(1)
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			if i > 0 && args[i-1].ok && (contains(opts.host, args[i-1].s) || contains(opts.port, args[i-1].s)) {
+				return false // a host or port computed at run time
+			}
+		case strings.Contains(a.s, "://") || a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
+			return false // where a URL points is not looked at here
+		case i+1 < len(args) && contains(opts.host, a.s):
+			host = args[i+1].s
+		case i+1 < len(args) && contains(opts.port, a.s):
+			port = args[i+1].s
+		case strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "="):
+			name, val, _ := strings.Cut(a.s, "=")
+			if contains(opts.host, name) {
+				host = val
+			} else if contains(opts.port, name) {
+				port = val
+			}
+		}
+	}
+	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	before := iv.c.whole[:iv.whole()]
+	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
+	for _, m := range published.FindAllStringIndex(before, -1) {
+		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
+			return true
+		}
 	}
 	return false
 }
@@ -121,7 +192,7 @@ func (iv *inv) ownProject() bool {
 			continue
 		}
 		up := regexp.MustCompile(`\b(?:docker|podman)[ -]compose\s+(?:-p|--project-name)[ =]` + regexp.QuoteMeta(name) + `\s[^;&|]*\bup\b`)
-		return pidNamed(name) && up.MatchString(iv.c.whole)
+		return iv.fresh(name) && up.MatchString(iv.c.whole)
 	}
 	return false
 }
@@ -131,28 +202,108 @@ func (iv *inv) ownProject() bool {
 // (destroyer) run only if the making succeeded: createdb x && { …; dropdb
 // x; }, CREATE DATABASE x && … DROP DATABASE x, tmux new -s x && … tmux
 // kill-session -t x. A name already taken makes the making fail, so what
-// is destroyed is the command's own. A name held in a variable must be set
-// once.
-func (c *classifier) madeHere(name, destroyer string) bool {
+// is destroyed is the command's own. A name made afresh for this run
+// (createdb "restore_$$" …; dropdb "restore_$$", see fresh) is its own
+// however the two are joined: nothing else can have it. A name held in a
+// variable must be set once. The destroying command is found where it
+// stands in the command line, or, in code re-parsed from a word, by its
+// destroyer, which must then occur once.
+func (iv *inv) madeHere(name, destroyer string) bool {
+	c := iv.c
 	if name == "" || strings.ContainsAny(name, " \n") {
 		return false
 	}
 	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && strings.Count(c.whole, v+"=") > 1 {
 		return false
 	}
+	made := regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+	fresh := iv.fresh(name)
+	before := func(at int) bool {
+		for _, m := range made.FindAllStringSubmatchIndex(c.whole[:at], -1) {
+			switch verb := strings.ToLower(c.whole[m[2]:m[3]]); {
+			case fresh:
+				return true
+			case startVerbs[verb]:
+				// starting or installing under a name taken may succeed on
+				// what is there: only a fresh name is surely this run's
+			case onlyOnSuccess(c.whole[m[5]:at]): // from the name on: a ; right after it counts
+				return true
+			}
+		}
+		return false
+	}
+	if at := iv.whole(); at >= 0 && before(at) {
+		return true
+	}
 	lower := strings.ToLower(c.whole)
 	at := strings.Index(lower, strings.ToLower(destroyer))
 	if at < 0 || strings.Count(lower, strings.ToLower(destroyer)) != 1 {
 		return false // which of them is this one cannot be told
 	}
-	made := regexp.MustCompile(`(?i)\b(?:create\w*|new(?:-session)?|mk\w+)\b[^;&|\n]*?[\s'"=]` + regexp.QuoteMeta(name) + `(?:[\s'";)]|$)`)
-	for _, m := range made.FindAllStringIndex(c.whole[:at], -1) {
-		if onlyOnSuccess(c.whole[m[1]:at]) {
+	return before(at)
+}
+
+// startVerbs make what they name only if it is not there, or start or
+// install it either way (minikube start -p x, helm install x, multipass
+// launch -n x): what they name is the command's own only when the name is
+// fresh.
+var startVerbs = map[string]bool{"start": true, "launch": true, "install": true, "up": true, "add": true, "init": true, "run": true}
+
+// ownObjects reports whether every object a destroying verb names, from
+// the first operand after it (as written; options and their values
+// aside), was made earlier by this command (madeHere): kubectl create
+// namespace t-$$ … ; kubectl delete namespace t-$$, helm install r-$$ … ;
+// helm uninstall r-$$. skip is how many operands name a kind of thing,
+// not a thing (namespace in kubectl delete namespace x).
+func (iv *inv) ownObjects(verb string, skip int, withValue ...string) bool {
+	args := iv.rest(1)
+	i := slices.IndexFunc(args, func(a arg) bool { return a.ok && a.s == verb })
+	if i < 0 || iv.sc.remote {
+		return false
+	}
+	var names []string
+	for j := i + 1; j < len(args); j++ {
+		switch a := args[j]; {
+		case a.ok && strings.HasPrefix(a.s, "-"):
+			if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+				j++
+			}
+		case skip > 0:
+			skip--
+		default:
+			names = append(names, a.src)
+		}
+	}
+	for _, n := range names {
+		if !iv.madeHere(n, verb) {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// fresh reports whether a name, as written, holds a part the shell makes
+// afresh for each run ($$, $RANDOM, $(date +%s), see freshValue), written
+// out or through a variable the script set to such a value (net=itest-$$;
+// … "$net-db"): made by this run, it is no one else's.
+func (iv *inv) fresh(name string) bool {
+	if pidNamed(name) || freshWord.MatchString(name) {
+		return true
+	}
+	for _, m := range varRef.FindAllStringSubmatch(name, 4) {
+		if iv.sc.vars.fresh(m[1] + m[2]) {
 			return true
 		}
 	}
 	return false
 }
+
+// freshWord is a part of a word, other than the pid, that the shell makes
+// afresh for each run.
+var freshWord = lazyRE(`\$\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b|\$\(\s*(?:date\s[^)]*\+[^)]*%[sNST][^)]*\)|uuidgen\s*\))`)
+
+// varRef is a plain use of a variable in a word: $name, ${name}.
+var varRef = lazyRE(`\$\{(\w+)\}|\$([A-Za-z_]\w*)`)
 
 // onlyOnSuccess reports whether the shell text between two commands joins
 // them with && alone, so the second runs only if the first succeeded:
@@ -221,6 +372,11 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 			return
 		}
 		if why, ok := destroy[v]; ok {
+			if iv.ownObjects(v, 0, withValue...) {
+				iv.flag(Write, "") // helm install r-$$ … ; helm uninstall r-$$
+				iv.judged = true
+				return
+			}
 			iv.flag(Destructive, name+" "+v+" "+why)
 			return
 		}
@@ -239,6 +395,12 @@ func kubectl(iv *inv) {
 	switch at(pos, 0) {
 	case "delete":
 		if dryRun(iv.rest(1)) {
+			return
+		}
+		if !hasWord(iv.rest(1), "--all", "-A", "--all-namespaces", "-f", "--filename", "-k", "--kustomize", "-l", "--selector") && !strings.Contains(at(pos, 1), "/") &&
+			iv.ownObjects("delete", 1, kubeOpts...) {
+			iv.flag(Write, "") // kubectl create namespace t-$$ && …; kubectl delete namespace t-$$
+			iv.judged = true
 			return
 		}
 		iv.flag(Destructive, "kubectl delete removes cluster resources")
@@ -277,8 +439,12 @@ func docker(iv *inv) {
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
 		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
 	v, w := at(pos, 0), at(pos, 1)
-	if host := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
-		iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
+	if host, ro := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
+		if ro {
+			iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to read (read-only): the image's code, which tend cannot read, can send what it reads anywhere")
+		} else {
+			iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to write")
+		}
 		return
 	}
 	if v == "run" || v == "container" && w == "run" {
@@ -289,6 +455,9 @@ func docker(iv *inv) {
 	switch {
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
+	case v == "volume" && (w == "rm" || w == "remove") && iv.ownObjects(w, 0):
+		iv.flag(Write, "") // docker volume create v-$$ && …; docker volume rm v-$$
+		iv.judged = true
 	case v == "volume" && (w == "rm" || w == "prune" || w == "remove"):
 		iv.flag(Destructive, iv.name+" volume "+w+" deletes volume data")
 	case v == "compose" && (w == "down" || w == "rm") && iv.ownProject():
@@ -387,6 +556,9 @@ func aws(iv *inv) {
 	pos := positionals(args, awsOpts...)
 	svc, op := at(pos, 0), at(pos, 1)
 	switch {
+	case (svc == "s3" && op == "rb" || hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "destroy-")) && iv.ownObjects(op, 0, awsOpts...):
+		iv.flag(Write, "") // aws s3 mb s3://b-$$ && …; aws s3 rb s3://b-$$ --force
+		iv.judged = true
 	case svc == "s3" && op == "rb":
 		iv.flag(Destructive, "aws s3 rb removes a bucket")
 	case svc == "s3" && op == "rm" && hasFlag(args, "", "--recursive"):
@@ -430,10 +602,16 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 // cloudVerb handles gcloud, az, gh, doctl …: a positional "delete" (or the
 // like) anywhere in the command path is destructive.
 func cloudVerb(iv *inv) {
-	pos := positionals(iv.rest(1), "--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method")
+	cloudOpts := []string{"--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method"}
+	pos := positionals(iv.rest(1), cloudOpts...)
 	for _, v := range pos {
 		switch v {
 		case "delete", "destroy", "purge", "rb":
+			if iv.ownObjects(v, 0, cloudOpts...) {
+				iv.flag(Write, "") // gcloud compute instances create vm-$$ … ; gcloud compute instances delete vm-$$
+				iv.judged = true
+				return
+			}
 			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
 			return
 		}
@@ -442,6 +620,14 @@ func cloudVerb(iv *inv) {
 		if (v == "add-iam-policy-binding" || v == "set-iam-policy" || v == "assignment") && iv.grantsPower(v) {
 			return
 		}
+	}
+	if iv.name == "gh" && at(pos, 0) == "pr" && at(pos, 1) == "close" && hasFlag(iv.rest(1), "d", "--delete-branch") {
+		iv.flag(Destructive, "gh pr close --delete-branch deletes the pull request's branch on the remote")
+		return
+	}
+	if v := closeVerb(pos); v != "" && slices.ContainsFunc(iv.rest(1), func(a arg) bool { return a.item }) {
+		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 2)], " ")+" runs on every item its input lists: each of them is changed ("+v+") on the remote, in bulk")
+		return
 	}
 	args := iv.rest(1)
 	for i, a := range args {
@@ -459,6 +645,19 @@ func cloudVerb(iv *inv) {
 		}
 	}
 	iv.flag(Write, "")
+}
+
+// closeVerb is a verb among a platform CLI's words that changes the state
+// of an item others share, undoable one at a time but not lightly in bulk
+// (gh pr close, gh issue lock, gh repo archive), or "".
+func closeVerb(pos []string) string {
+	for _, v := range pos[:min(len(pos), 3)] {
+		switch v {
+		case "close", "lock", "archive", "merge", "transfer":
+			return v
+		}
+	}
+	return ""
 }
 
 // systemctl verbs that stop the machine or its services.
@@ -548,8 +747,9 @@ func telinit(iv *inv) {
 }
 
 // hostMount is the host directory a container is given that exposes the
-// machine (the root, home, the docker socket, a system directory), or "".
-func hostMount(iv *inv) string {
+// machine (the root, home, the docker socket, a system directory, given
+// to write) or secrets (given even to read: ro says so), or "".
+func hostMount(iv *inv) (host string, ro bool) {
 	args := iv.rest(1)
 	for i, a := range args {
 		spec := ""
@@ -563,21 +763,22 @@ func hostMount(iv *inv) string {
 		case strings.HasPrefix(a.s, "--volume=") || strings.HasPrefix(a.s, "--mount="):
 			_, spec, _ = strings.Cut(a.s, "=")
 		case a.s == "--privileged":
-			return "the whole machine (--privileged)"
+			return "the whole machine (--privileged)", false
 		}
 		if spec == "" {
 			continue
 		}
 		src, _, _ := strings.Cut(spec, ":")
+		ro := strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly")
 		if isSecretPath(iv.c.tilde(strings.Trim(src, `"`))) {
-			return "a secrets directory, " + src + ","
+			return "secrets, " + src + ",", ro
 		}
 		if p := path.Clean(iv.c.tilde(strings.Trim(strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source="), `"`))); slices.ContainsFunc(homeSecretDirs, func(d string) bool {
 			return p == path.Join(iv.c.home, d) || isUnder(path.Join(iv.c.home, d), p) && p != iv.c.home
 		}) {
-			return "a secrets directory, " + src + "," // -v ~/.docker:/d: the registry logins in its config.json
+			return "secrets, " + src + ",", ro // -v ~/.docker:/d: the registry logins in its config.json
 		}
-		if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly") {
+		if ro {
 			continue
 		}
 		src = strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source=")
@@ -587,10 +788,10 @@ func hostMount(iv *inv) string {
 		}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(src), ok: true, src: src})
 		if p := t.path; p == "/" || p == iv.c.home || isSystemPath(p) || strings.HasSuffix(p, "docker.sock") || p == "/home" {
-			return p
+			return p, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // homeSecretDirs are the directories under home that hold tools' logins
@@ -650,6 +851,10 @@ func condaEnv(iv *inv) {
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	case (v == "remove" || v == "uninstall") && hasFlag(args, "", "--all"),
 		v == "env" && (at(pos, 1) == "remove" || at(pos, 1) == "rm"):
+		if name := optionValue(args, "--name", "-n"); name != "" && iv.madeHere(name, at(pos, 1)+at(pos, 0)) {
+			iv.flag(Write, "") // conda create -n t-$$ … ; conda env remove -n t-$$
+			return
+		}
 		iv.flag(Destructive, iv.name+" removes a whole environment")
 	case v == "list" || v == "info" || v == "search" || v == "env" && at(pos, 1) == "list":
 	default:
@@ -666,6 +871,10 @@ func minioClient(iv *inv) {
 	case unknownWord:
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
 	case "rb", "rm", "del":
+		if iv.ownObjects(v, 0, "--config-dir", "-C") {
+			iv.flag(Write, "") // mc mb local/t-$$ && …; mc rb --force local/t-$$
+			return
+		}
 		iv.flag(Destructive, "mc "+v+" deletes buckets or objects")
 	case "mirror":
 		if hasFlag(iv.rest(1), "", "--remove", "--overwrite") {

@@ -55,7 +55,7 @@ func TestModeUnknown(t *testing.T) {
 		{"curl https://example.invalid", "not known to be safe: curl"},
 		{"make deploy", "not known to be safe: make deploy"},
 		{"make -C /opt/x", "not known to be safe: make -C"},
-		{"npm install -g left-pad", "not known to be safe: npm install -g"},
+		{"npm install --prefix /opt/x left-pad", "not known to be safe: npm install --prefix"},
 		{"go install ./cmd/x", "not known to be safe: go install"},
 		{"go test -exec 'rm -rf ~' ./...", "not known to be safe: go test -exec"},
 		{"go build -o /usr/local/bin/x .", "not known to be safe: go build -o /usr/local/bin/x"},

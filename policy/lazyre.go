@@ -44,3 +44,6 @@ func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 func (l *lazyRegexp) ReplaceAllString(src, repl string) string {
 	return l.get().ReplaceAllString(src, repl)
 }
+func (l *lazyRegexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return l.get().ReplaceAllStringFunc(src, repl)
+}

@@ -150,15 +150,22 @@ func (iv *inv) localDev(args []arg) bool {
 
 // localTestStore reports whether every address a request goes to is a
 // store on this machine's loopback (no tunnel opened by this command)
-// whose index or database is named for tests (localhost:9200/app_test):
-// the test run makes it again.
+// whose index or database is named for tests (localhost:9200/app_test,
+// with or without http://): the test run makes it again.
 func (iv *inv) localTestStore(args []arg) bool {
 	found := false
 	for _, a := range args {
-		if !a.ok || !strings.Contains(a.s, "://") {
+		u := a.s
+		switch {
+		case !a.ok:
+			continue
+		case strings.Contains(u, "://"):
+		case strings.HasPrefix(u, "localhost") || hostPath.MatchString(u):
+			u = "http://" + u // curl localhost:9200/x: a URL without its scheme
+		default:
 			continue
 		}
-		if iv.c.tunnel || strings.ContainsAny(a.s, "*,") || !iv.scratchDatabase(a.s) {
+		if iv.c.tunnel || strings.ContainsAny(u, "*,") || !iv.scratchDatabase(u) {
 			return false
 		}
 		found = true
@@ -249,7 +256,7 @@ func curl(iv *inv) {
 				}
 			}
 		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
-			if u := strings.ToLower(a.s); strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) && !iv.localDev(args) {
+			if u := strings.ToLower(a.s); (strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) && !iv.localDev(args)) && !iv.localTestStore(args) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
 				return
 			}

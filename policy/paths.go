@@ -19,7 +19,7 @@ type target struct {
 func (c *classifier) resolve(sc *scope, a arg) target {
 	t := target{src: a.src}
 	if !a.ok {
-		if p, ok := c.pidPath(a.src); ok {
+		if p, ok := c.pidPath(sc, a.src); ok {
 			a = arg{s: p, ok: true, src: a.src} // /tmp/disk-$$.img: a name in /tmp, whatever the pid
 		} else {
 			return t
@@ -61,10 +61,14 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	return t
 }
 
-// pidPath is a path written whole but for the pid of the shell running
-// it ($$, $BASHPID), which is digits: the directory it names is known, and
-// only one name in it is computed (/tmp/disk-$$.img, "$TMPDIR" aside).
-func (c *classifier) pidPath(src string) (string, bool) {
+// pidPath is a path written whole but for parts the shell makes afresh
+// for each run: the pid of the shell running it ($$, $BASHPID), $RANDOM
+// and the like, $(date +%s), $(uuidgen) (see freshValue), written out or
+// through a variable the script set once to such a value (d=x-$(date
+// +%s); "/tmp/$d"). Those parts hold no / and are never . or ..: the
+// directory it names is known, and only one name in it is computed
+// (/tmp/disk-$$.img, "$TMPDIR" aside). The path keeps them as written.
+func (c *classifier) pidPath(sc *scope, src string) (string, bool) {
 	s := src
 	if len(s) > 1 && s[0] == '"' && s[len(s)-1] == '"' {
 		s = s[1 : len(s)-1]
@@ -72,19 +76,26 @@ func (c *classifier) pidPath(src string) (string, bool) {
 	if !strings.Contains(s, "$") {
 		return "", false
 	}
-	s = pidWords.Replace(s)
-	if strings.ContainsAny(s, "$\"'`*?[{}()") || !strings.Contains(s, "\x00") {
+	s = varRef.ReplaceAllStringFunc(s, func(ref string) string {
+		m := varRef.FindStringSubmatch(ref)
+		if text := sc.vars.freshText(m[1] + m[2]); text != "" {
+			return text
+		}
+		return ref
+	})
+	check := freshPart.ReplaceAllString(s, "\x00")
+	if strings.ContainsAny(check, "$\"'`*?[{}()") || !strings.Contains(check, "\x00") {
 		return "", false
 	}
-	s = strings.ReplaceAll(s, "\x00", "$$")
 	if strings.HasPrefix(s, "~/") {
 		s = c.home + s[1:]
 	}
-	return s, path.IsAbs(s)
+	return s, !strings.HasPrefix(s, "~")
 }
 
-// pidWords marks the words that expand to the running shell's pid.
-var pidWords = strings.NewReplacer("${$}", "\x00", "$$", "\x00", "${BASHPID}", "\x00", "$BASHPID", "\x00")
+// freshPart is a part of a word the shell makes afresh for each run, with
+// neither / nor a lone . or .. in what it expands to.
+var freshPart = lazyRE(`\$\$|\$\{\$\}|\$\{(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\}|\$(?:BASHPID|S?RANDOM|EPOCHSECONDS|EPOCHREALTIME)\b|\$\(\s*date\s+(?:(?:-u|--utc)\s+)?['"]?\+(?:[A-Za-z0-9_.:-]|%[YymdHMjFuVGz])*%[sNST](?:[A-Za-z0-9_.:-]|%[YymdHMSsNjFTuVGz])*['"]?\s*\)|\$\(\s*uuidgen\s*\)`)
 
 // containerRoot is where a container's own files are taken to lie: a
 // temporary directory, since they leave the host alone.

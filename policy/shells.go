@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -91,7 +93,142 @@ func eval(iv *inv) {
 		iv.flag(Write, "") // eval "$(jq -r '… "export \(.key)=…"' config/dev.json)"
 		return
 	}
+	if !code.ok && iv.envSetup(code.src) {
+		iv.flag(Write, "") // eval "$(ssh-agent -s)"
+		return
+	}
 	iv.sc.cwd = iv.shell(code, iv.sc)
+}
+
+// envSetup reports whether eval is given the output of an installed
+// tool's own environment emitter, which prints the settings for this
+// shell to take up (eval "$(ssh-agent -s)", eval "$(pyenv init -)", eval
+// "$(brew shellenv)"): ordinary shell setup, code from a known program
+// found on the PATH or in a system directory, not anything the command
+// computes or downloads. Not when this command could have put another
+// program under that name first: it sets PATH, defines a function or
+// alias of that name, or writes or links a file so named. The emitter
+// itself is judged where it runs, as a command of its own.
+func (iv *inv) envSetup(src string) bool {
+	inner := strings.Trim(src, `"`)
+	if body, ok := strings.CutPrefix(inner, "$("); ok && strings.HasSuffix(body, ")") {
+		inner = strings.TrimSuffix(body, ")")
+	} else if len(inner) > 2 && inner[0] == '`' && strings.IndexByte(inner[1:], '`') == len(inner)-2 {
+		inner = inner[1 : len(inner)-1] // eval `ssh-agent -s`
+	} else {
+		return false
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(inner), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) != 0 {
+		return false
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) != 0 || len(ce.Args) == 0 {
+		return false
+	}
+	var words []string
+	for _, w := range ce.Args {
+		lit, ok := plainWord(w)
+		if !ok {
+			return false
+		}
+		words = append(words, lit)
+	}
+	name := path.Base(words[0])
+	emits, known := envEmitters[name]
+	if !known || !emits(words[1:]) {
+		return false
+	}
+	if dir := path.Dir(words[0]); strings.Contains(words[0], "/") && !isSystemPath(dir) && dir != "/home/linuxbrew/.linuxbrew/bin" {
+		return false // a program in a place anyone may have put it
+	}
+	if strings.Contains(iv.c.whole, "PATH=") || regexp.MustCompile(`(?:^|[\s;&|(])(?:function\s+)?`+regexp.QuoteMeta(name)+`\s*\(\)|alias\s+`+regexp.QuoteMeta(name)+`=`).MatchString(iv.c.whole) {
+		return false
+	}
+	for p := range iv.c.written {
+		if path.Base(p) == name {
+			return false
+		}
+	}
+	for p := range iv.c.links {
+		if path.Base(p) == name {
+			return false
+		}
+	}
+	return true
+}
+
+// envEmitters are the tools whose output is this shell's settings, meant
+// for eval, and the arguments with which they print them.
+var envEmitters = map[string]func(args []string) bool{
+	"ssh-agent": func(a []string) bool { return allIn(a, "-s", "-c") },
+	"gpg-agent": func(a []string) bool {
+		return contains(a, "--daemon") && allIn(a, "--daemon", "--sh", "-s", "--csh", "-c", "-q", "--quiet")
+	},
+	"direnv": func(a []string) bool { return len(a) == 2 && (a[0] == "export" || a[0] == "hook") && shellName(a[1]) },
+	"opam": func(a []string) bool {
+		return at(a, 0) == "env" && optionsOnly(a[1:]) || at(a, 0) == "config" && at(a, 1) == "env" && optionsOnly(a[2:])
+	},
+	"pyenv": func(a []string) bool {
+		return (at(a, 0) == "init" || at(a, 0) == "virtualenv-init") && shellArgs(a[1:])
+	},
+	"rbenv": func(a []string) bool { return at(a, 0) == "init" && shellArgs(a[1:]) },
+	"brew":  func(a []string) bool { return at(a, 0) == "shellenv" && shellArgs(a[1:]) },
+	"starship": func(a []string) bool {
+		return at(a, 0) == "init" && len(a) > 1 && shellName(a[1]) && optionsOnly(a[2:])
+	},
+	"zoxide": func(a []string) bool {
+		return at(a, 0) == "init" && len(a) > 1 && shellName(a[1]) && optionsOnly(a[2:])
+	},
+	"fnm":  func(a []string) bool { return at(a, 0) == "env" && optionsOnly(a[1:]) },
+	"mise": func(a []string) bool { return (at(a, 0) == "activate" || at(a, 0) == "env") && shellArgs(a[1:]) },
+	"conda": func(a []string) bool {
+		return len(a) == 2 && strings.HasPrefix(a[0], "shell.") && shellName(strings.TrimPrefix(a[0], "shell.")) && a[1] == "hook"
+	},
+	"micromamba": func(a []string) bool {
+		return at(a, 0) == "shell" && at(a, 1) == "hook" && optionsOnly(a[2:])
+	},
+}
+
+// shellName is the name of a shell an emitter writes for.
+func shellName(s string) bool {
+	switch s {
+	case "bash", "zsh", "sh", "fish", "posix", "ksh", "dash":
+		return true
+	}
+	return false
+}
+
+// shellArgs are an emitter's arguments that only say which shell to write
+// for: -, a shell's name, options.
+func shellArgs(a []string) bool {
+	for _, w := range a {
+		if w != "-" && !shellName(w) && !strings.HasPrefix(w, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// optionsOnly reports whether every word is an option or a plain value of
+// one: --use-on-cd, --shell bash, --switch=default, --cmd cd.
+func optionsOnly(a []string) bool {
+	for i, w := range a {
+		if !strings.HasPrefix(w, "-") && (i == 0 || !strings.HasPrefix(a[i-1], "-") || strings.Contains(a[i-1], "=")) {
+			return false
+		}
+	}
+	return true
+}
+
+// allIn reports whether every word of a is one of set.
+func allIn(a []string, set ...string) bool {
+	for _, w := range a {
+		if !contains(set, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // projectExports reports whether eval is given the output of one

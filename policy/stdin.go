@@ -48,6 +48,10 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		}
 		return source{kind: srcText, text: s}
 	case syntax.RdrIn:
+		if len(r.Word.Parts) != 1 {
+		} else if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) == 1 {
+			return w.describe(ps.Stmts[0], sc, source{}) // xargs rm < <(find ~/x -type f): what the substitution prints
+		}
 		f, err := w.c.fields(sc, []*syntax.Word{r.Word})
 		switch {
 		case err != nil || len(f) != 1:

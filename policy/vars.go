@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -20,8 +21,18 @@ import (
 // runs, in order, and the use sees the value of the last one before it.
 // The first may stand after && as a lone assignment may; the rest stand
 // alone: after && or in a branch, a loop or a function, a step may not run,
-// or run again. Any other variable stays unknown, as before, and is
-// judged as such.
+// or run again. export X=v is an assignment as X=v is; where it stands
+// as a statement of the script, or leads an && chain there, the commands
+// after it are given X (environ). Any other variable stays unknown, as
+// before, and is judged as such.
+//
+// The parameters the shell makes afresh for each run ($$, $RANDOM …)
+// expand to themselves as written (freshEnv), so a value made of them and
+// literals is known (name=bench-$$ gives "/tmp/$name" the value
+// /tmp/bench-$$): they stand for digits, never a / or .., so a path built
+// so lies where its literals put it. A name made so, or with $(date +%s)
+// (whose text stays unknown but is kept, see freshValue), is this run's
+// own (see inv.fresh).
 
 // varTable is what one script sets: name → its values, each with the
 // offset in the script after which it holds, in order.
@@ -31,7 +42,12 @@ type knownVar struct {
 	value string
 	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
-	lost  bool // from here on the value is not known (t+=$(…))
+	lost  bool   // from here on the value is not known (t+=$(…))
+	fresh bool   // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
+	text  string // a fresh value not known (lost): as written, literals and fresh parts (x-$(date +%s))
+	// exported: the script certainly exported it by here (see environ), so
+	// the commands after are given it.
+	exported bool
 }
 
 // scanVars finds the variables of f whose value is certain; nil if none.
@@ -39,12 +55,13 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	var (
 		names  = map[*syntax.Lit]bool{} // Lits that name a variable being used or assigned
 		steps  []*syntax.Assign         // plain assignments and appends that are whole statements, in order
-		calls  []*syntax.CallExpr       // the statement of each step
+		calls  []syntax.Command         // the statement of each step
 		bound  = map[string]int{}       // how many times each name may be bound, other than by steps
 		plain  = map[string]int{}       // how many of its steps are assignments, not appends
 		inFunc = map[string]bool{}      // names used in a function's body, which runs when it is called
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 	)
+	export := map[*syntax.Assign]syntax.Command{} // the steps that export X=v, and their statement
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
@@ -77,8 +94,16 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 				}
 			}
 		case *syntax.DeclClause:
+			plainExport := x.Variant.Value == "export" && !slices.ContainsFunc(x.Args, func(a *syntax.Assign) bool { return a.Name == nil }) // no options
 			for _, a := range x.Args {
-				if a.Name != nil {
+				switch {
+				case a.Name == nil:
+				case plainExport && a.Value != nil && !a.Naked && !a.Append && a.Index == nil && a.Array == nil:
+					names[a.Name] = true // export X=v assigns X as X=v does
+					steps, calls = append(steps, a), append(calls, x)
+					plain[a.Name.Value]++
+					export[a] = x
+				default:
 					names[a.Name] = true
 					bound[a.Name.Value] += 2
 				}
@@ -95,7 +120,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return true
 	})
 	count := map[string]int{}
-	var places map[*syntax.CallExpr]place
+	var places map[syntax.Command]place
 	for _, a := range steps {
 		count[a.Name.Value]++
 		if count[a.Name.Value] == 2 && places == nil {
@@ -116,6 +141,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		}
 	}
 	var vars *varTable
+	var leading map[syntax.Command]bool
 	for _, a := range steps {
 		name := a.Name.Value
 		switch {
@@ -139,16 +165,66 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			vars.known[name] = []knownVar{c.arrayValue(&inner, a.Array, a.End().Offset())}
 			continue
 		}
+		c.readFresh = false
 		s, ok := c.literal(&inner, a.Value)
+		fresh := ok && c.readFresh
+		text := ""
+		if !ok {
+			s, ok, fresh, text = c.freshValue(&inner, a.Value)
+		}
 		if a.Append && ok {
 			s = prev[len(prev)-1].value + s
+			fresh = fresh || prev[len(prev)-1].fresh
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok})
+		exported := len(prev) > 0 && prev[len(prev)-1].exported
+		if d, ok := export[a]; ok && !exported {
+			if leading == nil {
+				leading = leadingCommands(f)
+			}
+			exported = leading[d]
+		}
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported, text: text})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
 	}
 	return vars
+}
+
+// leadingCommands are the commands of a script that run whatever else
+// does: its statements, and the first command of each && or || chain
+// among them (export X=v && cmd). Not in a pipeline, where each runs in a
+// subshell, nor in the background.
+func leadingCommands(f *syntax.File) map[syntax.Command]bool {
+	out := map[syntax.Command]bool{}
+	for _, st := range f.Stmts {
+		for !st.Background && !st.Negated {
+			b, ok := st.Cmd.(*syntax.BinaryCmd)
+			if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt {
+				out[st.Cmd] = true
+				break
+			}
+			st = b.X
+		}
+	}
+	return out
+}
+
+// environ is what the script certainly exported with a value known by
+// offset pos, as NAME=value (s the value), for the environment of a
+// command there. t may be nil.
+func (t *varTable) environ(pos uint) []arg {
+	if t == nil {
+		return nil
+	}
+	var out []arg
+	for name := range t.known {
+		if v, ok := t.at(name, pos); ok && v.exported && v.list == nil {
+			out = append(out, arg{s: v.value, ok: true, src: name + "=" + v.value})
+		}
+	}
+	slices.SortFunc(out, func(a, b arg) int { return strings.Compare(a.src, b.src) })
+	return out
 }
 
 // place is where a statement stands: the list the shell runs it in (one
@@ -162,14 +238,14 @@ type place struct {
 // stepPlaces finds the places of the simple commands that stand as
 // statements of lists the shell runs in order, or in an && chain there:
 // not in a branch, a loop, a function, a pipeline or the background.
-func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
-	places := map[*syntax.CallExpr]place{}
+func stepPlaces(f *syntax.File) map[syntax.Command]place {
+	places := map[syntax.Command]place{}
 	lists := 0
 	var seq func(stmts []*syntax.Stmt, list int)
 	var and func(st *syntax.Stmt, list int)
 	and = func(st *syntax.Stmt, list int) {
 		switch x := st.Cmd.(type) {
-		case *syntax.CallExpr:
+		case *syntax.CallExpr, *syntax.DeclClause:
 			if !st.Background && !st.Negated {
 				places[x] = place{list, true}
 			}
@@ -186,7 +262,7 @@ func stepPlaces(f *syntax.File) map[*syntax.CallExpr]place {
 				continue
 			}
 			switch x := st.Cmd.(type) {
-			case *syntax.CallExpr:
+			case *syntax.CallExpr, *syntax.DeclClause:
 				places[x] = place{list, false}
 			case *syntax.Block:
 				seq(x.Stmts, list)
@@ -262,20 +338,182 @@ type scriptEnv struct {
 }
 
 func (e scriptEnv) Get(name string) expand.Variable {
-	vals := e.vars.known[name]
-	for i := len(vals) - 1; i >= 0; i-- {
-		if v := vals[i]; e.c.pos >= v.from {
-			if v.lost {
-				break
-			}
-			if v.list != nil {
-				return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
-			}
-			return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
+	if v, ok := e.vars.at(name, e.c.pos); ok {
+		if v.list != nil {
+			return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
 		}
+		e.c.readFresh = e.c.readFresh || v.fresh
+		return expand.Variable{Set: true, Kind: expand.String, Str: v.value}
 	}
 	return e.Environ.Get(name)
 }
+
+// at is the value of name at offset pos, if it is known there. t may be
+// nil.
+func (t *varTable) at(name string, pos uint) (knownVar, bool) {
+	if t == nil {
+		return knownVar{}, false
+	}
+	vals := t.known[name]
+	for i := len(vals) - 1; i >= 0; i-- {
+		if v := vals[i]; pos >= v.from {
+			return v, !v.lost
+		}
+	}
+	return knownVar{}, false
+}
+
+// fresh reports whether every value the script gives name holds a part
+// made afresh for the run, its text known or not. t may be nil.
+func (t *varTable) fresh(name string) bool {
+	if t == nil || len(t.known[name]) == 0 {
+		return false
+	}
+	for _, v := range t.known[name] {
+		if !v.fresh {
+			return false
+		}
+	}
+	return true
+}
+
+// freshText is the text of a variable assigned once to a value not known
+// but fresh (d=x-$(date +%s)): literals and fresh parts as written; ""
+// for any other. t may be nil.
+func (t *varTable) freshText(name string) string {
+	if t == nil || len(t.known[name]) != 1 {
+		return ""
+	}
+	if v := t.known[name][0]; v.lost && v.fresh {
+		return v.text
+	}
+	return ""
+}
+
+// freshValue is the value of an assignment's word made of literals, the
+// script's known variables and at least one part the shell makes afresh
+// for each run — $$, $BASHPID, $RANDOM, $SRANDOM, $EPOCHSECONDS,
+// $EPOCHREALTIME, $(date +FMT) with a format of digits, letters and
+// separators that holds the seconds ($(date +%s), $(date +%Y%m%d%H%M%S)),
+// $(uuidgen) — and whether it is made so. None of those parts can expand
+// to a / or to .., nor to nothing. A parameter is kept as written; a
+// command substitution leaves the value unknown (its text is code, which
+// a tool given the value must not be taken to run), though still made
+// afresh, and is given as text: as written, literals and fresh parts.
+// Not fresh for any other word.
+func (c *classifier) freshValue(sc *scope, w *syntax.Word) (value string, known, fresh bool, text string) {
+	var sb, tb strings.Builder
+	known = true
+	var part func(p syntax.WordPart) bool
+	part = func(p syntax.WordPart) bool {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "\\~") {
+				return false
+			}
+			sb.WriteString(x.Value)
+			tb.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			if x.Dollar || strings.ContainsAny(x.Value, "$\"'`") {
+				return false
+			}
+			sb.WriteString(x.Value)
+			tb.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if !part(q) {
+					return false
+				}
+			}
+		case *syntax.ParamExp:
+			if x.Param == nil || x.Flags != nil || x.Excl || x.Length || x.Width || x.IsSet || x.NestedParam != nil || x.Index != nil ||
+				len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+				return false
+			}
+			if name := x.Param.Value; name == "$" {
+				sb.WriteString("$$")
+				tb.WriteString("$$")
+				fresh = true
+			} else if freshParams[name] {
+				sb.WriteString("${" + name + "}")
+				tb.WriteString("${" + name + "}")
+				fresh = true
+			} else if v, ok := sc.vars.at(name, x.Pos().Offset()); ok && v.list == nil {
+				sb.WriteString(v.value)
+				tb.WriteString(v.value)
+				fresh = fresh || v.fresh
+			} else {
+				return false
+			}
+		case *syntax.CmdSubst:
+			a, b := int(x.Pos().Offset()), int(x.End().Offset())
+			if !freshCommand(x) || a < 0 || a > b || b > len(sc.src) {
+				return false
+			}
+			tb.WriteString(sc.src[a:b])
+			known, fresh = false, true
+		default:
+			return false
+		}
+		return true
+	}
+	for _, p := range w.Parts {
+		if !part(p) {
+			return "", false, false, ""
+		}
+	}
+	return sb.String(), known && fresh, fresh, tb.String()
+}
+
+// freshParams are the shell's parameters, other than $$, that differ from
+// one run to the next and expand to digits (and a decimal point).
+var freshParams = map[string]bool{"BASHPID": true, "RANDOM": true, "SRANDOM": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true}
+
+// freshCommand reports whether a command substitution prints a name of
+// this moment with neither / nor a lone . or ..: $(date +%s), $(date -u
+// +%Y%m%dT%H%M%S), $(uuidgen).
+func freshCommand(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return false
+	}
+	var words []string
+	for _, wd := range call.Args {
+		lit, ok := plainWord(wd)
+		if !ok {
+			if dq, isDq := wd.Parts[0].(*syntax.DblQuoted); len(wd.Parts) == 1 && isDq && len(dq.Parts) == 1 {
+				l, isLit := dq.Parts[0].(*syntax.Lit)
+				lit, ok = "", isLit
+				if isLit {
+					lit = l.Value
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+		words = append(words, lit)
+	}
+	switch {
+	case len(words) == 1 && words[0] == "uuidgen":
+		return true
+	case words[0] != "date" || len(words) < 2:
+		return false
+	}
+	for _, w := range words[1 : len(words)-1] {
+		if w != "-u" && w != "--utc" {
+			return false
+		}
+	}
+	return dateStamp.MatchString(words[len(words)-1])
+}
+
+// dateStamp is a date format that holds the seconds or finer and prints
+// only digits, letters and - _ . : between them.
+var dateStamp = lazyRE(`^\+(?:[A-Za-z0-9_.:-]|%[YymdHMjFuVGz])*%[sNST](?:[A-Za-z0-9_.:-]|%[YymdHMSsNjFTuVGz])*$`)
 
 var errCmdSubst = errors.New("command substitution is not expanded statically")
 

@@ -119,6 +119,10 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 			sub := sc.sub()
 			sub.stage = first
 			sub.piped = sub.piped || i < len(stages)-1 // its output goes to the next stage
+			sub.next = nil
+			if i < len(stages)-1 {
+				sub.next = stages[i+1]
+			}
 			w.stmt(st, sub, stdin)
 		}
 	default:
@@ -163,7 +167,9 @@ func (w *walker) nodeWords(n syntax.Node, sc *scope) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CmdSubst:
-			w.stmts(x.Stmts, sc.sub(), source{})
+			sub := sc.sub()
+			sub.next = nil // its output is a word of the command, which may print it
+			w.stmts(x.Stmts, sub, source{})
 			return false
 		case *syntax.ProcSubst:
 			// >(…) reads what the command writes, which we cannot describe:
