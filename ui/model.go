@@ -306,6 +306,10 @@ func Run(ctx context.Context, opts Options, out io.Writer, fps int, progOpts ...
 	m.term = t
 	defer m.Close()
 	w, h := t.size()
+	// The first frame is drawn at once: at the terminal's size and in its
+	// colours, not the model's defaults (the program tells it both again).
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	m.Update(tea.ColorProfileMsg{Profile: t.profile})
 	progOpts = append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFilter(NewFilter()),
 		tea.WithInput(in), tea.WithOutput(outFile), tea.WithWindowSize(w, h),
 		// Bubble Tea's renderer is off (terminal draws), but its ticker
@@ -373,7 +377,27 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		d.t.setProfile(msg.Profile)
 	}
 	_, cmd := d.Model.Update(msg)
-	return d, cmd
+	return d, d.guard(cmd)
+}
+
+func (d drawn) Init() tea.Cmd { return d.guard(d.Model.Init()) }
+
+// guard is cmd closing the terminal if it panics, as [drawn.closeOnPanic]
+// does for Update, and so are the commands of a batch it returns.
+func (d drawn) guard(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		defer d.closeOnPanic()
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for i, c := range batch {
+				batch[i] = d.guard(c)
+			}
+		}
+		return msg
+	}
 }
 
 func (d drawn) View() tea.View {

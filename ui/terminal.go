@@ -43,6 +43,7 @@ type terminal struct {
 	next     tea.View   // the newest view
 	drawn    *tea.View  // the view on the terminal; nil: none yet (or all is to be drawn again)
 	modes    bool       // the UI's modes are set: the alternate screen, mouse, keyboard
+	set      modeState  // with modes: the title, mouse mode and colours the terminal has from us
 	paused   bool       // a program of the person's has the terminal
 	width    int
 	height   int
@@ -51,6 +52,13 @@ type terminal struct {
 	cells    uv.ScreenBuffer
 	pending  bytes.Buffer // what r wrote, written to out in one go
 	rawState *term.State
+}
+
+// modeState is what of a view draw sets on the terminal besides its cells.
+type modeState struct {
+	title  string
+	mouse  tea.MouseMode
+	fg, bg color.Color // nil: the terminal's own, untouched
 }
 
 // openTerminal puts in in raw mode and prepares to draw on out at most fps
@@ -114,15 +122,15 @@ func (t *terminal) run(send func(tea.Msg)) {
 			if wait != nil {
 				continue // drawn when the pause ends
 			}
-			t.draw()
-			wait = time.After(t.frame)
+			if t.draw() {
+				wait = time.After(t.frame)
+			}
 		case <-wait:
 			wait = nil
 			t.mu.Lock()
 			again := t.drawn == nil || !sameView(t.drawn, &t.next)
 			t.mu.Unlock()
-			if again {
-				t.draw()
+			if again && t.draw() {
 				wait = time.After(t.frame)
 			}
 		}
@@ -177,31 +185,39 @@ func (t *terminal) write(seq string) {
 	}
 }
 
-// draw writes what changed since the last frame, in one write.
-func (t *terminal) draw() {
+// draw writes what changed since the last frame, in one write; false
+// when the terminal is not the UI's to draw on.
+func (t *terminal) draw() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.paused {
-		return
+		return false
 	}
-	v, was := t.next, t.drawn
+	v := t.next
 	r := t.r
 	if !t.modes { // the first frame, or the first after a pause
 		r.EnterAltScreen()
 		r.WriteString(ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1))
-		t.modes = true
+		r.WriteString(mouseModes(v.MouseMode) + ansi.SetWindowTitle(v.WindowTitle))
+		t.modes, t.set = true, modeState{title: v.WindowTitle, mouse: v.MouseMode}
 	}
-	if was == nil || was.MouseMode != v.MouseMode {
+	if t.set.mouse != v.MouseMode {
 		r.WriteString(mouseModes(v.MouseMode))
+		t.set.mouse = v.MouseMode
 	}
-	if was == nil || was.WindowTitle != v.WindowTitle {
+	if t.set.title != v.WindowTitle {
 		r.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+		t.set.title = v.WindowTitle
 	}
-	if was == nil || !sameColor(was.ForegroundColor, v.ForegroundColor) {
+	// The terminal's own colours are left alone unless the view sets
+	// them (a theme with a background of its own), and given back after.
+	if !sameColor(t.set.fg, v.ForegroundColor) {
 		r.WriteString(setColor(v.ForegroundColor, ansi.SetForegroundColor, ansi.ResetForegroundColor))
+		t.set.fg = v.ForegroundColor
 	}
-	if was == nil || !sameColor(was.BackgroundColor, v.BackgroundColor) {
+	if !sameColor(t.set.bg, v.BackgroundColor) {
 		r.WriteString(setColor(v.BackgroundColor, ansi.SetBackgroundColor, ansi.ResetBackgroundColor))
+		t.set.bg = v.BackgroundColor
 	}
 	t.cells.Clear()
 	uv.NewStyledString(v.Content).Draw(t.cells, t.cells.Bounds())
@@ -210,17 +226,20 @@ func (t *terminal) draw() {
 		r.MoveTo(v.Cursor.X, v.Cursor.Y) // after Render, which moves it
 	}
 	r.Flush()
-	// The cursor is hidden while the frame is drawn (else it is seen
-	// jumping about), and shown after it where the view puts it.
+	// The frame is one synchronized update (mode 2026: terminals that
+	// know it show it whole, the rest ignore the mode), with the cursor
+	// hidden while it is drawn and shown after it where the view puts it.
 	var frame bytes.Buffer
-	frame.WriteString(ansi.ResetModeTextCursorEnable)
+	frame.WriteString(ansi.SetModeSynchronizedOutput + ansi.ResetModeTextCursorEnable)
 	frame.Write(t.pending.Bytes())
 	if v.Cursor != nil {
 		frame.WriteString(ansi.SetModeTextCursorEnable)
 	}
+	frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	t.pending.Reset()
 	t.out.Write(frame.Bytes())
 	t.drawn = &v
+	return true
 }
 
 // pause gives the terminal back as it was before the UI (for a pager or
@@ -259,15 +278,15 @@ func (t *terminal) restoreModes() {
 	b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 	b.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
 	b.WriteString(ansi.ResetModeBracketedPaste + ansi.SetWindowTitle(""))
-	if t.drawn == nil || t.drawn.ForegroundColor != nil {
+	if t.set.fg != nil {
 		b.WriteString(ansi.ResetForegroundColor)
 	}
-	if t.drawn == nil || t.drawn.BackgroundColor != nil {
+	if t.set.bg != nil {
 		b.WriteString(ansi.ResetBackgroundColor)
 	}
 	b.WriteString(ansi.ResetModeAltScreenSaveCursor + ansi.SetModeTextCursorEnable)
 	t.out.Write(b.Bytes())
-	t.modes, t.drawn = false, nil
+	t.modes, t.set, t.drawn = false, modeState{}, nil
 }
 
 // close stops drawing and gives the terminal back as it was; it may be
