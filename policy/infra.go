@@ -444,8 +444,8 @@ func cloudVerb(iv *inv) {
 		}
 	}
 	args := iv.rest(1)
-	for i, a := range args {
-		if a.ok && (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1].s, "DELETE") {
+	for i := range args { // -X DELETE, -XDELETE, -X=DELETE, --method=DELETE
+		if m := requestMethod(args, i); m != nil && strings.EqualFold(m.s, "DELETE") {
 			iv.flag(Destructive, iv.name+" api DELETE request")
 			return
 		}
