@@ -168,6 +168,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	readsWritten(iv, envVals)
 	runsHelper(iv)
+	sshOptions(iv)
 	mavenExec(iv)
 	batchOnStdin(iv)
 	transferScript(iv)

@@ -795,6 +795,24 @@ func TestClassify(t *testing.T) {
 		{"od -x ~/.ssh/id_rsa", Destructive},
 		{"cat -- -x ~/.ssh/id_rsa", Destructive},
 		{"zip -r out.zip . -x .env", Write},
+		// the HTTP method in every spelling: -XDELETE, -X=DELETE, --method=DELETE
+		{"gh api --method=DELETE repos/acme/app", Destructive},
+		{"gh api -XDELETE repos/acme/app", Destructive},
+		{"gh api -X=DELETE repos/acme/app", Destructive},
+		{"gh api -X GET repos/acme/app", Write},
+		{"curl -X GET https://api.example.com/v1/items", Write},
+		// a shell's long options with a value: --rcfile FILE is not the script
+		{"bash --rcfile /dev/null -c 'rm -rf ~'", Destructive},
+		{"bash --init-file=x.sh -c 'rm -rf ~'", Destructive},
+		{"echo 'rm -rf ~' > /tmp/rc; bash --rcfile /tmp/rc -i", Destructive},
+		{"bash --rcfile /dev/null -c 'ls'", Write},
+		// ssh options that run a command: LocalCommand, KnownHostsCommand, ProxyCommand in every spelling
+		{"ssh -o PermitLocalCommand=yes -o LocalCommand='rm -rf ~' localhost true", Destructive},
+		{"ssh -oLocalCommand='rm -rf ~' h", Destructive},
+		{"ssh -o 'KnownHostsCommand rm -rf ~' h", Destructive},
+		{"ssh -oProxyCommand='rm -rf ~' h", Destructive},
+		{"printf 'Host *\\n  LocalCommand rm -rf ~\\n' > /tmp/c; ssh -F /tmp/c h", Destructive},
+		{"ssh -o StrictHostKeyChecking=no -o ProxyCommand='ssh -W %h:%p bastion' h ls", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
