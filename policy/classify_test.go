@@ -813,6 +813,14 @@ func TestClassify(t *testing.T) {
 		{"ssh -oProxyCommand='rm -rf ~' h", Destructive},
 		{"printf 'Host *\\n  LocalCommand rm -rf ~\\n' > /tmp/c; ssh -F /tmp/c h", Destructive},
 		{"ssh -o StrictHostKeyChecking=no -o ProxyCommand='ssh -W %h:%p bastion' h ls", Write},
+		// a cluster of flags may end in the code option: python3 -Ic, ruby -we, node -pe
+		{`python3 -Ic "import shutil; shutil.rmtree('/home/user/Documents')"`, Destructive},
+		{`python3 -uc 'import os; os.system("rm -rf ~")'`, Destructive},
+		{`ruby -we 'require "fileutils"; FileUtils.rm_rf(Dir.home)'`, Destructive},
+		{`node -pe 'require("fs").rmSync(require("os").homedir(), {recursive: true})'`, Destructive},
+		{"python3 -u script.py", Write},
+		{"python3 -Wc script.py", Write}, // -W's value is c
+		{`python3 -Ic 'print(1)'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
