@@ -821,6 +821,26 @@ func TestClassify(t *testing.T) {
 		{"python3 -u script.py", Write},
 		{"python3 -Wc script.py", Write}, // -W's value is c
 		{`python3 -Ic 'print(1)'`, Write},
+		// docker run's one-letter options take the rest of their word; --mount's keys in any order
+		{"docker run --rm -v/:/host alpine rm -rf /host/home/user", Destructive},
+		{"docker run -itv /:/host alpine sh", Destructive},
+		{"docker run -v=/:/host alpine ls", Destructive},
+		{"docker run --mount=dst=/host,src=/etc,type=bind alpine ls", Destructive},
+		{"docker run --mount type=bind,source=/,target=/host alpine ls", Destructive},
+		{`docker run -v "$PWD":/src -w /src node npm test`, Write},
+		{"docker run -it --rm -e FOO=bar -p8080:80 nginx", Write},
+		// a container's command reads this stdin when told to keep it (-i, --stdin, compose exec)
+		{"docker exec -i db psql -U postgres <<< 'DROP DATABASE app'", Destructive},
+		{"kubectl exec -i pod -- sh <<< 'rm -rf /data'", Destructive},
+		{"docker compose exec -T db psql <<< 'DROP TABLE users'", Destructive},
+		{"docker run -i --rm postgres psql -h db <<< 'DROP DATABASE app'", Destructive},
+		{"docker exec db psql -U postgres <<< 'DROP DATABASE app'", Write}, // no -i: psql reads nothing
+		{"docker exec -i db psql -U postgres <<< 'select 1'", Write},
+		// a confirmation fed on stdin approves terraform apply
+		{"yes yes | terraform apply -replace=aws_db_instance.prod", Destructive},
+		{"terraform apply <<< yes", Destructive},
+		{"terraform apply", Write},
+		{"echo no | terraform apply", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
