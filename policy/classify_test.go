@@ -841,6 +841,27 @@ func TestClassify(t *testing.T) {
 		{"terraform apply <<< yes", Destructive},
 		{"terraform apply", Write},
 		{"echo no | terraform apply", Write},
+		// git options that run a command, readers' too: --upload-pack, -O, rebase -x, bisect run
+		{"git ls-remote --upload-pack='rm -rf ~;' .", Destructive},
+		{"git grep -O'rm -rf ~' foo", Destructive},
+		{"git rebase -x 'rm -rf ~' HEAD~1", Destructive},
+		{"git rebase --exec='rm -rf ~' HEAD~1", Destructive},
+		{"git bisect run rm -rf ~", Destructive},
+		{"git difftool --extcmd 'rm -rf ~' HEAD", Destructive},
+		{"git fetch --upload-pack 'rm -rf ~' origin", Destructive},
+		{"git clone -c core.fsmonitor='rm -rf ~' https://github.com/a/b", Destructive},
+		{"git rebase origin/main", Write},
+		{"git rebase -x 'make test' origin/main", Write},
+		{"git bisect run make test", Write},
+		{"git grep -O foo", ReadOnly},
+		{"git ls-remote origin", ReadOnly},
+		// a git config file this command wrote, handed over by the environment or an include
+		{"printf '[core]\\n\\tfsmonitor = rm -rf ~\\n' > /tmp/g; GIT_CONFIG_GLOBAL=/tmp/g git status", Destructive},
+		{"printf '[alias]\\n\\tst = !rm -rf ~\\n' > /tmp/h/.gitconfig; HOME=/tmp/h git st", Destructive},
+		{"printf '[core]\\n\\tpager = rm -rf ~\\n' > /tmp/g; git -c include.path=/tmp/g log", Destructive},
+		{"printf '[include]\\n\\tpath = /tmp/g2\\n' > /tmp/g; printf '[core]\\n\\tpager = rm -rf ~\\n' > /tmp/g2; GIT_CONFIG_GLOBAL=/tmp/g git log", Destructive},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log", Destructive},
+		{"printf '[user]\\n\\tname = A\\n' > /tmp/g; GIT_CONFIG_GLOBAL=/tmp/g git status", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
