@@ -862,6 +862,12 @@ func TestClassify(t *testing.T) {
 		{"printf '[include]\\n\\tpath = /tmp/g2\\n' > /tmp/g; printf '[core]\\n\\tpager = rm -rf ~\\n' > /tmp/g2; GIT_CONFIG_GLOBAL=/tmp/g git log", Destructive},
 		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf ~' git log", Destructive},
 		{"printf '[user]\\n\\tname = A\\n' > /tmp/g; GIT_CONFIG_GLOBAL=/tmp/g git status", Write},
+		// make joins backslash-continued lines, and runs $(shell …) and != when it reads the file
+		{"printf 'all:\\n\\trm -rf \\\\\\n\\t~/Documents\\n' > Makefile && make", Destructive},
+		{"printf 'x := $(shell rm -rf ~/Documents)\\nall:\\n\\ttrue\\n' > Makefile; make", Destructive},
+		{"printf 'x != rm -rf ~/Documents\\nall:\\n\\ttrue\\n' > Makefile; make", Destructive},
+		{"printf 'V := $(shell git describe --tags)\\nall:\\n\\tgo build \\\\\\n\\t  ./cmd/x\\n' > Makefile; make", Write},
+		{"make test", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
