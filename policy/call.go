@@ -169,6 +169,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	readsWritten(iv, envVals)
 	runsHelper(iv)
 	sshOptions(iv)
+	clientEscapes(iv)
 	mavenExec(iv)
 	batchOnStdin(iv)
 	transferScript(iv)

@@ -868,6 +868,18 @@ func TestClassify(t *testing.T) {
 		{"printf 'x != rm -rf ~/Documents\\nall:\\n\\ttrue\\n' > Makefile; make", Destructive},
 		{"printf 'V := $(shell git describe --tags)\\nall:\\n\\tgo build \\\\\\n\\t  ./cmd/x\\n' > Makefile; make", Write},
 		{"make test", Write},
+		// database clients' own shell escapes: sqlite3 '|cmd' outputs and .sy, psql \copy … program, \o |cmd
+		{"sqlite3 :memory: \".once '|rm -rf ~'\" 'select 1'", Destructive},
+		{"sqlite3 db '.sy rm -rf ~'", Destructive},
+		{"sqlite3 db <<< '.output |rm -rf ~'", Destructive},
+		{"sqlite3 db \".read '|rm -rf ~'\"", Destructive},
+		{`psql -c "\copy t to program 'rm -rf ~'"`, Destructive},
+		{`psql <<< "\o |rm -rf ~"`, Destructive},
+		{`psql -c "COPY t FROM PROGRAM 'rm -rf /'"`, Destructive},
+		{"mysql -e 'system rm -rf ~'", Destructive},
+		{"sqlite3 db .tables", Write},
+		{"sqlite3 db '.output out.txt' 'select 1'", Write},
+		{`psql -c "\copy t to 'out.csv' csv"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
