@@ -157,6 +157,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	if !known {
+		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
+	}
 	if opensTunnel(iv) {
 		c.tunnel = true
 	}

@@ -880,6 +880,17 @@ func TestClassify(t *testing.T) {
 		{"sqlite3 db .tables", Write},
 		{"sqlite3 db '.output out.txt' 'select 1'", Write},
 		{`psql -c "\copy t to 'out.csv' csv"`, Write},
+		// a tool tend does not know whose first operand is a program runs it: judged as that command
+		{"eatmydata cp /dev/null ~/.bashrc", Destructive},
+		{"nocache cp x ~/.bashrc", Destructive},
+		{"eatmydata bash -c 'rm -rf ~/x'", Destructive},
+		{"numactl --cpunodebind=0 -m 0 cp /dev/null ~/.bashrc", Destructive},
+		{"faketime '2020-01-01 00:00:00' cp /dev/null ~/.profile", Destructive},
+		{"eatmydata make test", Write},
+		{"nvm install 18", Write},
+		{"mytool cp a b", Write},
+		{"gpg --batch --passphrase '' --quick-gen-key 'CI <ci@example.com>' default default never", Write},
+		{"go build -o bin/tend .", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
