@@ -159,6 +159,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	h(iv)
 	if !known {
 		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
+		rawDisk(iv)        // nvme format /dev/nvme0n1
 	}
 	if opensTunnel(iv) {
 		c.tunnel = true

@@ -891,6 +891,17 @@ func TestClassify(t *testing.T) {
 		{"mytool cp a b", Write},
 		{"gpg --batch --passphrase '' --quick-gen-key 'CI <ci@example.com>' default default never", Write},
 		{"go build -o bin/tend .", Write},
+		// a tool tend does not know, given a disk, may destroy every file on it
+		{"nvme format /dev/nvme0n1", Destructive},
+		{"hdparm --security-erase NULL /dev/sda", Destructive},
+		{"resize2fs /dev/sda1 10G", Destructive},
+		{"e2fsck -y /dev/sda1", Destructive},
+		{"xfs_repair /dev/mapper/vg-root", Destructive},
+		{"nvme smart-log /dev/nvme0", Write},
+		{"e2fsck -n /dev/sda1", Write},
+		{"smartctl -a /dev/sda", Write},
+		{"arecord -D hw:0 /dev/shm/x.wav", Write},
+		{"picocom /dev/ttyACM0", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
