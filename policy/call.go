@@ -190,6 +190,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	h(iv)
+	if !known {
+		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
+		rawDisk(iv)        // nvme format /dev/nvme0n1
+	}
 	if opensTunnel(iv) {
 		c.tunnel = true
 	}
@@ -201,6 +205,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	readsWritten(iv, envVals)
 	runsHelper(iv)
+	sshOptions(iv)
+	clientEscapes(iv)
 	mavenExec(iv)
 	batchOnStdin(iv)
 	transferScript(iv)

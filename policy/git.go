@@ -21,7 +21,7 @@ var gitReadOnly = map[string]bool{
 // runs (git -c core.pager='rm -rf ~' log).
 func gitCodeKey(key string) bool {
 	key = strings.ToLower(key)
-	if strings.HasPrefix(key, "alias.") {
+	if strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "include") && strings.HasSuffix(key, ".path") {
 		return true
 	}
 	for _, suf := range []string{"pager", "editor", "sshcommand", "fsmonitor", "textconv", "command",
@@ -66,6 +66,7 @@ func git(iv *inv) {
 			i++
 		}
 	}
+	iv.gitConfigEnv()
 	if i >= len(args) {
 		return
 	}
@@ -89,6 +90,7 @@ func git(iv *inv) {
 			destroy(why)
 		}
 	}
+	iv.gitCommands(sub, rest)
 	if gitReadOnly[sub] {
 		return
 	}
@@ -278,6 +280,66 @@ func git(iv *inv) {
 		if first(operands) == "foreach" && len(operands) > 1 {
 			iv.shell(joinRest(operands[1:]), iv.sc)
 		}
+	}
+}
+
+// gitCommandOpts are, by subcommand, the options whose value is a shell
+// command git runs (rebase --exec, difftool --extcmd, the --upload-pack a
+// local remote runs, grep --open-files-in-pager), with their one-letter
+// spellings.
+var gitCommandOpts = map[string][]string{
+	"rebase":     {"-x", "--exec"},
+	"difftool":   {"-x", "--extcmd"},
+	"mergetool":  {"--extcmd"},
+	"clone":      {"-u", "--upload-pack"},
+	"fetch":      {"--upload-pack"},
+	"pull":       {"--upload-pack"},
+	"ls-remote":  {"-u", "--upload-pack"},
+	"push":       {"--receive-pack", "--exec"},
+	"archive":    {"--exec"},
+	"grep":       {"-O", "--open-files-in-pager"},
+	"send-email": {"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"},
+}
+
+// gitCommands judges what a git subcommand is told to run, whatever else
+// it does (a reader too: ls-remote --upload-pack, grep -O): the shell
+// commands of gitCommandOpts, bisect run's command, the config a clone is
+// given (-c, --config) and the hooks of its --template.
+func (iv *inv) gitCommands(sub string, rest []arg) {
+	names := gitCommandOpts[sub]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if !a.ok || a.s == "--" || !strings.HasPrefix(a.s, "-") {
+			if a.ok && a.s == "--" {
+				return
+			}
+			continue
+		}
+		name, val, eq := strings.Cut(a.s, "=")
+		short := len(name) > 2 && name[1] != '-' && contains(names, name[:2])
+		if short { // -x'cmd', -O'cmd'
+			name, val, eq = name[:2], strings.TrimPrefix(a.s[2:], "="), true
+		}
+		if !eq && name != "-O" && i+1 < len(rest) && (contains(names, name) || (sub == "clone" || sub == "init") && (name == "-c" || name == "--config" || name == "--template")) {
+			i++
+			val, eq = rest[i].s, rest[i].ok
+			if !rest[i].ok {
+				iv.flag(Unparseable, "git "+sub+" "+name+" value computed at run time: "+rest[i].shown())
+				continue
+			}
+		}
+		switch {
+		case !eq:
+		case contains(names, name):
+			iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
+		case (sub == "clone" || sub == "init") && name == "--template":
+			iv.hooksDir(path.Join(val, "hooks"))
+		case sub == "clone" && (name == "-c" || name == "--config"):
+			iv.gitConfig(arg{s: val, ok: true, src: val})
+		}
+	}
+	if _, ops := opts(rest); sub == "bisect" && len(ops) > 1 && ops[0].ok && ops[0].s == "run" {
+		iv.exec(ops[1:]) // git bisect run make test
 	}
 }
 
@@ -483,6 +545,10 @@ func (iv *inv) gitConfig(kv arg) {
 	if !gitCodeKey(key) {
 		return
 	}
+	if lower == "include.path" || strings.HasPrefix(lower, "includeif.") && strings.HasSuffix(lower, ".path") {
+		iv.gitConfigFile(val, 1) // git -c include.path=/tmp/g: the keys of a file
+		return
+	}
 	if strings.HasPrefix(lower, "alias.") && !strings.HasPrefix(val, "!") { // an alias to git arguments
 		if iv.c.gitAliases == nil {
 			iv.c.gitAliases = map[string]string{}
@@ -498,6 +564,76 @@ func (iv *inv) gitConfig(kv arg) {
 	iv.shell(arg{s: val, ok: true, src: val}, iv.sc)
 	if strings.HasSuffix(lower, "askpass") || strings.HasPrefix(lower, "credential.") && strings.HasSuffix(lower, "helper") {
 		iv.helperProgram(key, val)
+	}
+}
+
+// gitConfigEnv judges the config files git is handed through its
+// environment (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG, HOME's
+// .gitconfig, XDG_CONFIG_HOME's git/config) and the keys it is given there
+// (GIT_CONFIG_KEY_n with GIT_CONFIG_VALUE_n), as git -c would be.
+func (iv *inv) gitConfigEnv() {
+	keys := map[string]string{}
+	for _, e := range iv.env {
+		name, _, _ := strings.Cut(e.src, "=")
+		switch {
+		case name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG":
+			iv.gitConfigFile(e.s, 1)
+		case name == "HOME":
+			iv.gitConfigFile(path.Join(e.s, ".gitconfig"), 1)
+			iv.gitConfigFile(path.Join(e.s, ".config/git/config"), 1)
+		case name == "XDG_CONFIG_HOME":
+			iv.gitConfigFile(path.Join(e.s, "git/config"), 1)
+		case strings.HasPrefix(name, "GIT_CONFIG_KEY_"):
+			keys[strings.TrimPrefix(name, "GIT_CONFIG_KEY_")] = e.s
+		}
+	}
+	for _, e := range iv.env {
+		name, _, _ := strings.Cut(e.src, "=")
+		if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok && keys[n] != "" {
+			iv.gitConfig(arg{s: keys[n] + "=" + e.s, ok: true, src: keys[n] + "=" + e.s})
+		}
+	}
+}
+
+// gitConfigFile judges the keys of a git config file this command wrote
+// (printf '[core]\n\tfsmonitor = …' > /tmp/g) as git -c would be: code
+// keys, aliases, includes, hooks.
+func (iv *inv) gitConfigFile(file string, depth int) {
+	if depth > maxUnwrap || file == "" {
+		return
+	}
+	src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: iv.c.tilde(file), ok: true, src: file}).path]
+	if !ok || src.kind != srcText {
+		return
+	}
+	section := ""
+	for line := range strings.SplitSeq(src.text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(line, "[") { // [core], [alias], [remote "origin"], [includeIf "gitdir:…"]
+			head, rest, _ := strings.Cut(strings.TrimPrefix(line, "["), "]")
+			name, sub, quoted := strings.Cut(head, " ")
+			section = strings.TrimSpace(name)
+			if quoted {
+				section += "." + strings.Trim(strings.TrimSpace(sub), `"`)
+			}
+			if line = strings.TrimSpace(rest); line == "" {
+				continue
+			}
+		}
+		key, val, _ := strings.Cut(line, "=")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if lit, isLit := stringLit(val); isLit && strings.HasPrefix(val, `"`) {
+			val = lit
+		}
+		full := section + "." + key
+		if l := strings.ToLower(full); l == "include.path" || strings.HasPrefix(l, "includeif.") && strings.HasSuffix(l, ".path") {
+			iv.gitConfigFile(val, depth+1)
+			continue
+		}
+		iv.gitConfig(arg{s: full + "=" + val, ok: true, src: full + "=" + val})
 	}
 }
 

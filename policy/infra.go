@@ -423,7 +423,7 @@ func kubectl(iv *inv) {
 		for i, a := range args {
 			if a.ok && a.s == "--" {
 				if i+1 < len(args) {
-					iv.c.run(args[i+1:], remote(iv.sc), source{}, iv.depth+1)
+					iv.c.run(args[i+1:], remote(iv.sc), iv.stdinKept(args[:i], false), iv.depth+1)
 				}
 				return
 			}
@@ -508,12 +508,12 @@ func docker(iv *inv) {
 			if n == 2 && v == "exec" && iv.ownContainer(iv.c.whole, a.src, "exec") && iv.bareContainer(a.src) && i+1 < len(args) {
 				sc := iv.sc.sub() // docker exec redis-test-$$ redis-cli FLUSHALL: the command's own container
 				sc.mounts, sc.cwd, sc.scratch = map[string]string{}, "/", true
-				iv.c.run(args[i+1:], sc, source{}, iv.depth+1)
+				iv.c.run(args[i+1:], sc, iv.stdinKept(args[:i], false), iv.depth+1)
 				iv.judged = true
 				return
 			}
 			if n == words {
-				iv.c.run(args[i:], remote(iv.sc), source{}, iv.depth+1)
+				iv.c.run(args[i:], remote(iv.sc), iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
 				iv.judged = v == "compose" // docker compose exec: its words are the command's, judged above
 				return
 			}
@@ -537,6 +537,8 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
 		} else if strings.Contains(iv.c.whole, "-destroy") {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
+		} else if answered(iv.in) && !hasWord(args, "-input=false") {
+			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")
 		} else {
 			iv.flag(Write, "")
 		}
@@ -547,6 +549,19 @@ func terraform(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// answered reports whether a prompt's answer may come on stdin: text
+// saying yes, or the output of a command or file tend cannot read (yes |,
+// < answers.txt).
+func answered(in source) bool {
+	switch in.kind {
+	case srcNone:
+		return false
+	case srcText:
+		return strings.Contains(strings.ToLower(in.text), "yes")
+	}
+	return true
 }
 
 var awsOpts = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--color", "--ca-bundle"}
@@ -630,8 +645,8 @@ func cloudVerb(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
-	for i, a := range args {
-		if a.ok && (a.s == "-X" || a.s == "--method") && i+1 < len(args) && strings.EqualFold(args[i+1].s, "DELETE") {
+	for i := range args { // -X DELETE, -XDELETE, -X=DELETE, --method=DELETE
+		if m := requestMethod(args, i); m != nil && strings.EqualFold(m.s, "DELETE") {
 			iv.flag(Destructive, iv.name+" api DELETE request")
 			return
 		}
@@ -750,9 +765,9 @@ func telinit(iv *inv) {
 // machine (the root, home, the docker socket, a system directory, given
 // to write) or secrets (given even to read: ro says so), or "".
 func hostMount(iv *inv) (host string, ro bool) {
-	args := iv.rest(1)
+	args := runArgs(iv.rest(1))
 	for i, a := range args {
-		spec := ""
+		spec, name := "", a.s
 		switch {
 		case !a.ok:
 		case (a.s == "-v" || a.s == "--volume" || a.s == "--mount") && i+1 < len(args):
@@ -761,28 +776,25 @@ func hostMount(iv *inv) (host string, ro bool) {
 				spec = args[i+1].s
 			}
 		case strings.HasPrefix(a.s, "--volume=") || strings.HasPrefix(a.s, "--mount="):
-			_, spec, _ = strings.Cut(a.s, "=")
+			name, spec, _ = strings.Cut(a.s, "=")
 		case a.s == "--privileged":
 			return "the whole machine (--privileged)", false
 		}
 		if spec == "" {
 			continue
 		}
-		src, _, _ := strings.Cut(spec, ":")
-		ro := strings.HasSuffix(spec, ":ro") || strings.Contains(spec, "readonly")
+		src, ro := mountSource(name, spec)
 		if isSecretPath(iv.c.tilde(strings.Trim(src, `"`))) {
 			return "secrets, " + src + ",", ro
 		}
-		if p := path.Clean(iv.c.tilde(strings.Trim(strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source="), `"`))); slices.ContainsFunc(homeSecretDirs, func(d string) bool {
+		if p := path.Clean(iv.c.tilde(src)); slices.ContainsFunc(homeSecretDirs, func(d string) bool {
 			return p == path.Join(iv.c.home, d) || isUnder(path.Join(iv.c.home, d), p) && p != iv.c.home
 		}) {
 			return "secrets, " + src + ",", ro // -v ~/.docker:/d: the registry logins in its config.json
 		}
-		if ro {
+		if ro || src == "" {
 			continue
 		}
-		src = strings.TrimPrefix(strings.TrimPrefix(src, "type=bind,source="), "source=")
-		src = strings.Trim(src, `"`)
 		if src == "$HOME" || src == "${HOME}" {
 			src = iv.c.home
 		}
@@ -792,6 +804,73 @@ func hostMount(iv *inv) (host string, ro bool) {
 		}
 	}
 	return "", false
+}
+
+// mountSource is the host path of a mount (-v SRC:DST[:OPTS], --mount
+// type=bind,source=SRC,… in any order, src= or source=) and whether it is
+// read-only (:ro, readonly, ro=true).
+func mountSource(opt, spec string) (src string, ro bool) {
+	if opt != "--mount" {
+		parts := strings.Split(spec, ":")
+		if len(parts) > 2 {
+			for _, o := range strings.Split(parts[2], ",") {
+				ro = ro || o == "ro" || o == "readonly"
+			}
+		}
+		return strings.Trim(parts[0], `"`), ro
+	}
+	for _, f := range strings.Split(spec, ",") {
+		k, v, eq := strings.Cut(strings.TrimSpace(f), "=")
+		switch strings.ToLower(k) {
+		case "source", "src":
+			src = strings.Trim(v, `"`)
+		case "readonly", "ro":
+			ro = !eq || v == "true" || v == "1"
+		}
+	}
+	return src, ro
+}
+
+// runArgs reads docker run's options before the image as its parser does:
+// a one-letter option that takes a value takes the rest of its word
+// (-v/:/host, -v=/:/host) or the next, and one-letter flags cluster
+// (-itv /:/host). The words from the image on are the container's
+// command's, left as they are.
+func runArgs(args []arg) []arg {
+	out := make([]arg, 0, len(args)+4)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.ok || a.s == "--" || !strings.HasPrefix(a.s, "-") {
+			if a.ok && (a.s == "run" || a.s == "create" || a.s == "container") {
+				out = append(out, a)
+				continue
+			}
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a.s, "--") || len(a.s) == 2 {
+			out = append(out, a)
+			if !strings.Contains(a.s, "=") && contains(runValueOpts, a.s) && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			continue
+		}
+		for j := 1; j < len(a.s); j++ {
+			opt := "-" + a.s[j:j+1]
+			out = append(out, arg{s: opt, ok: true, src: opt})
+			if !contains(runValueOpts, opt) {
+				continue
+			}
+			if v := strings.TrimPrefix(a.s[j+1:], "="); v != "" {
+				out = append(out, arg{s: v, ok: true, src: v})
+			} else if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			break
+		}
+	}
+	return out
 }
 
 // homeSecretDirs are the directories under home that hold tools' logins
@@ -908,7 +987,7 @@ var runValueOpts = []string{"-v", "--volume", "--mount", "-e", "--env", "--env-f
 // paths are unknown. It reports false, leaving the command to the general
 // look, when the words do not read plainly.
 func (iv *inv) containerRun() bool {
-	args := iv.rest(1)
+	args := runArgs(iv.rest(1))
 	i := 0
 	for i < len(args) && args[i].ok && (strings.HasPrefix(args[i].s, "-") || args[i].s == "container") {
 		if contains(runValueOpts, args[i].s) {
@@ -993,8 +1072,30 @@ func (iv *inv) containerRun() bool {
 	}
 	iv.flag(Write, "")
 	iv.judged = true
-	iv.c.run(cmd, sc, source{}, iv.depth+1)
+	iv.c.run(cmd, sc, iv.stdinKept(args[:i], false), iv.depth+1)
 	return true
+}
+
+// stdinKept is what the command a container runs reads on its stdin
+// (docker exec -i, kubectl exec --stdin, docker run -i, docker compose
+// exec, which keeps it always): this command's stdin, so SQL or a script
+// fed to psql or sh there is judged as it would be here. Without those
+// options the command reads nothing.
+func (iv *inv) stdinKept(opts []arg, always bool) source {
+	for _, a := range opts {
+		if !a.ok || always {
+			continue
+		}
+		name, val, _ := strings.Cut(a.s, "=")
+		if (name == "--interactive" || name == "--stdin") && val != "false" ||
+			len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Trim(a.s[1:], "itdqP") == "" && strings.Contains(a.s, "i") {
+			always = true
+		}
+	}
+	if always {
+		return iv.in
+	}
+	return source{}
 }
 
 // adminRole names a role or policy that grants everything, or the power

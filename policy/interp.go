@@ -682,7 +682,7 @@ func interp(codeOpts ...string) handler {
 			if !a.ok {
 				continue
 			}
-			isCode := contains(codeOpts, a.s) ||
+			isCode := contains(codeOpts, a.s) || codeCluster(iv.name, a.s, codeOpts) ||
 				(iv.name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE"))
 			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "i") {
 				iv.perlInPlace = true
@@ -731,6 +731,31 @@ func interp(codeOpts ...string) handler {
 		// No code and no script: the interpreter runs its stdin.
 		iv.runStdin(iv.interpCode, "code")
 	}
+}
+
+// valueLetters are an interpreter's one-letter options that take a value,
+// attached or in the next word (python -W, -X, -m; ruby -r, -I): in a
+// cluster, the letters after one are its value, not options.
+var valueLetters = map[string]string{
+	"python": "WXmQ", "python2": "WXmQ", "python3": "WXmQ", "pypy": "WXmQ", "pypy3": "WXmQ",
+	"ruby": "ICEFKTrxil0", "node": "r", "nodejs": "r", "bun": "r", "php": "cdfzt", "lua": "l", "luajit": "lj",
+}
+
+// codeCluster reports whether a cluster of one-letter options ends in one
+// that takes code in the next word, as getopt reads it (python3 -Ic, -uc;
+// ruby -we; node -pe): every letter before it is a flag, none an option
+// that takes a value.
+func codeCluster(name, s string, codeOpts []string) bool {
+	if len(s) < 3 || s[0] != '-' || s[1] == '-' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	last := "-" + s[len(s)-1:]
+	return contains(codeOpts, last) && !strings.ContainsAny(s[1:len(s)-1], valueLetters[name])
 }
 
 // awk's program is its first operand unless -f gives a file.

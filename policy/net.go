@@ -55,7 +55,8 @@ func requestMethod(args []arg, i int) *arg {
 	for j := 1; j < len(a.s); j++ {
 		switch {
 		case a.s[j] == 'X' && j+1 < len(a.s):
-			return &arg{s: a.s[j+1:], ok: true, src: a.s[j+1:]}
+			m := strings.TrimPrefix(a.s[j+1:], "=") // -X=DELETE: gh's and xh's parsers drop the =
+			return &arg{s: m, ok: true, src: m}
 		case a.s[j] == 'X':
 			return next()
 		case strings.IndexByte(curlValueLetters, a.s[j]) >= 0:

@@ -138,7 +138,13 @@ func recipes(format recipeFormat, text string) []string {
 	switch format {
 	case makeRecipes:
 		prefix := "\t"
+		lines = joinContinued(lines)
 		for _, line := range lines {
+			if !strings.HasPrefix(line, prefix) {
+				for _, code := range parseTimeShell(line) {
+					add(makeVars.Replace(code)) // x := $(shell …), y != …: run when make reads the file
+				}
+			}
 			if name, val, ok := strings.Cut(line, "="); ok && strings.TrimRight(strings.TrimSpace(name), ":+?") == ".RECIPEPREFIX" {
 				prefix = "\t" // .RECIPEPREFIX = >: recipe lines start with its first character, not a tab
 				if val = strings.TrimLeft(val, " \t"); val != "" {
@@ -206,6 +212,56 @@ func recipes(format recipeFormat, text string) []string {
 					continue // task: other, defer: …: a key, read above when it is cmd
 				}
 				add(yamlString(item))
+			}
+		}
+	}
+	return out
+}
+
+// joinContinued joins the lines of a makefile that end in a backslash to
+// the next, as make does before it runs a recipe line or reads a variable:
+// the recipe's next line loses its leading tab, so the shell reads one
+// command (rm -rf \ then ~/Documents is rm -rf ~/Documents).
+func joinContinued(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, "\\") + " " + strings.TrimLeft(lines[i], "\t ")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// makeShell is the start of a $(shell …) or ${shell …} call in a makefile.
+var makeShell = lazyRE(`[$][({]shell\s`)
+
+// parseTimeShell is the shell code a makefile's line outside a recipe
+// runs when make reads it: the commands of $(shell …) calls, and the
+// right side of a != assignment.
+func parseTimeShell(line string) []string {
+	var out []string
+	if name, val, ok := strings.Cut(line, "!="); ok && !strings.ContainsAny(name, "#:") && strings.TrimSpace(name) != "" {
+		out = append(out, val)
+	}
+	for _, m := range makeShell.FindAllStringIndex(line, 8) {
+		open, depth := line[m[0]+1], 0
+		closer := byte(')')
+		if open == '{' {
+			closer = '}'
+		}
+		for j := m[0] + 1; j < len(line); j++ {
+			switch line[j] {
+			case open:
+				depth++
+			case closer:
+				depth--
+			}
+			if depth == 0 {
+				out = append(out, line[m[1]:j])
+				break
 			}
 		}
 	}

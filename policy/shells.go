@@ -28,6 +28,15 @@ func shellCmd(iv *inv) {
 			}
 			break
 		}
+		if name, v, eq := strings.Cut(s, "="); name == "--rcfile" || name == "--init-file" {
+			f := arg{s: v, ok: eq, src: v}
+			if !eq && i+1 < len(args) { // bash --rcfile FILE -c …: FILE is read first, and is not the script
+				i++
+				f = args[i]
+			}
+			iv.startupFile(f)
+			continue
+		}
 		if strings.HasPrefix(s, "--") {
 			continue // --norc, --login, --posix …
 		}
@@ -66,6 +75,15 @@ func shellCmd(iv *inv) {
 		}
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
+	}
+}
+
+// startupFile judges a file a shell reads before its commands (--rcfile,
+// --init-file): code this command wrote is judged by its text, one in a
+// temp dir it did not write is held, as a script would be.
+func (iv *inv) startupFile(f arg) {
+	if f.ok && f.s != "/dev/null" && !iv.runsWritten(f, func(code arg) { iv.shell(code, iv.sc) }) {
+		iv.unseenScript(f)
 	}
 }
 
@@ -418,6 +436,70 @@ func ssh(iv *inv) {
 		iv.shell(arg{s: iv.in.text, ok: true, src: iv.in.text}, remote(iv.sc)) // ssh host 'bash -s' <<< code
 	}
 	iv.shell(cmd, remote(iv.sc))
+}
+
+// sshClients take ssh's -o options and -F config file.
+var sshClients = map[string]bool{"ssh": true, "scp": true, "sftp": true, "autossh": true, "ssh-copy-id": true, "sshfs": true}
+
+// sshCodeKeys are ssh options whose value is a shell command run on this
+// machine (ProxyCommand, LocalCommand, KnownHostsCommand) or, for
+// RemoteCommand, on the host.
+var sshCodeKeys = map[string]bool{"proxycommand": true, "localcommand": true, "knownhostscommand": true, "remotecommand": true}
+
+// sshOptions judges the commands an ssh client's options make it run: -o
+// Key=Value, -oKey=Value, -o 'Key Value', and the lines of a -F config
+// file this command wrote, as the shell code they are.
+func sshOptions(iv *inv) {
+	if !sshClients[iv.name] {
+		return
+	}
+	setting := func(kv string, file bool) {
+		kv = strings.TrimSpace(kv)
+		key, val, ok := strings.Cut(kv, "=")
+		if k, v, sp := strings.Cut(kv, " "); sp && (!ok || len(k) < len(key)) {
+			key, val, ok = k, v, true
+		}
+		if !ok || !sshCodeKeys[strings.ToLower(strings.TrimSpace(key))] || strings.HasPrefix(kv, "ProxyCommand=") && !file {
+			return // a word ProxyCommand=… is an escape every tool's words are read for (embedded)
+		}
+		val = strings.TrimSpace(val)
+		if val == "none" {
+			return
+		}
+		sc := iv.sc
+		if strings.EqualFold(strings.TrimSpace(key), "RemoteCommand") {
+			sc = remote(iv.sc)
+		}
+		iv.shell(arg{s: val, ok: true, src: val}, sc)
+	}
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok || a.s == "--" {
+			if a.ok {
+				return
+			}
+			continue
+		}
+		var v string
+		switch {
+		case (a.s == "-o" || a.s == "-F") && i+1 < len(args) && args[i+1].ok:
+			v = args[i+1].s
+		case strings.HasPrefix(a.s, "-o") || strings.HasPrefix(a.s, "-F"):
+			v = a.s[2:]
+			if strings.HasPrefix(v, "ProxyCommand=") {
+				v = "ProxyCommand " + v[len("ProxyCommand="):] // not an escape when attached: -oProxyCommand=…
+			}
+		default:
+			continue
+		}
+		if strings.HasPrefix(a.s, "-o") {
+			setting(v, false)
+		} else if src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: v, ok: true, src: v}).path]; ok && src.kind == srcText {
+			for line := range strings.SplitSeq(src.text, "\n") {
+				setting(line, true)
+			}
+		}
+	}
 }
 
 // remote is a scope on another machine: cwd is its home, and nothing

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strings"
 )
 
@@ -530,3 +531,46 @@ func runsGiven(iv *inv) bool {
 	}
 	return true
 }
+
+// wrappedProgram judges a tool the catalogue does not know whose first
+// operand after its options names a program the catalogue does know
+// (eatmydata cp …, nocache rm …, setpriv --reuid=1000 cmd, numactl -N 0
+// cmd, faketime '2020-01-01' cmd): a wrapper's shape, so the rest is
+// judged as the command it runs. An option's value may stand before the
+// program (-N 0; after a one-letter option the next word is always taken
+// for its value: shellcheck -s bash), and one operand of the tool's own
+// (faketime's time). The
+// program is a bare name or a path in a bin directory: rclone copy
+// remote:backup/nvim names no program.
+func wrappedProgram(iv *inv) {
+	if _, ok := commandRunners[iv.name]; ok {
+		return // runsGiven reads them
+	}
+	args := iv.rest(1)
+	own := 0
+	for i, a := range args {
+		switch {
+		case !a.ok || i >= 6:
+			return
+		case a.s == "--" || strings.HasPrefix(a.s, "-"):
+			continue
+		}
+		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && len(prev.s) == 2 && prev.s[0] == '-' && prev.s != "--" {
+			continue // a one-letter option's value: numactl -N 0 cmd, shellcheck -s bash
+		}
+		if _, known := lookup(path.Base(a.s)); known && a.s != "" && isLetter(a.s[0]) && (!strings.ContainsAny(a.s, "/:") || strings.Contains(a.s, "bin/") && !strings.Contains(a.s, ":")) {
+			iv.exec(args[i:])
+			return
+		}
+		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && strings.HasPrefix(prev.s, "--") && !strings.Contains(prev.s, "=") {
+			continue // a long option's value: numactl --membind 0 cmd
+		}
+		if own++; own > 1 {
+			return
+		}
+	}
+}
+
+// isLetter reports whether b is an ASCII letter or a slash: a program's
+// name starts with one, a directory operand (.) or a test ([) does not.
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '/' }
