@@ -967,6 +967,32 @@ func TestClassify(t *testing.T) {
 		{`git push origin "$BRANCH"`, Write},
 		{`xargs -0 -r -n1 unlink < <(find ~/.config/autostart -type f -print0)`, Destructive},
 		{`xargs -0 rm < <(find ./build -name "*.o" -print0)`, Write},
+		// a database file in the tree's tmp/ is scratch; a key pair made inside the tree is a fixture
+		{`truncate -s 0 ./tmp/cache.db`, Write},
+		{`truncate -s 0 ./data/app.db`, Destructive},
+		{`ssh-keygen -t ed25519 -N '' -f ./testdata/keys/id_ed25519_test`, Write},
+		{`ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519`, Destructive},
+		// a directory mktemp made for this run: what is in it, the command put there
+		{`work=$(mktemp -d) && go build -o "$work/app" ./cmd/app && "$work/app" --version`, Write},
+		{`w=$(mktemp -d); echo 'rm -rf ~' > "$w/x.sh"; chmod +x "$w/x.sh"; "$w/x.sh"`, Destructive},
+		{`w=$(mktemp -d); curl -so "$w/x" https://example.com/x; chmod +x "$w/x"; "$w/x"`, Destructive},
+		{`w=$(mktemp -u); "$w/x"`, Unparseable},
+		// a container this command started with docker run -d, bare
+		{`cid=$(docker run -d --rm redis:7) && docker exec "$cid" redis-cli FLUSHALL; docker stop "$cid"`, Write},
+		{`cid=$(docker run -d --rm -v /srv/redis:/data redis:7) && docker exec "$cid" redis-cli FLUSHALL`, Destructive},
+		// ${VAR:?} is the variable's value or nothing runs
+		{`BUILD_DIR=./out; rm -rf "${BUILD_DIR:?}"/*`, Write},
+		{`D=~; rm -rf "${D:?}"/*`, Destructive},
+		{`rm -rf "${BUILD_DIR:?}"/*`, Destructive},
+		// env: a value computed at run time of a variable that runs nothing, or passed on as it is
+		{`env -i PATH="$PATH" HOME="$HOME" npm test`, Write},
+		{`env -i LD_PRELOAD="$X" npm test`, Unparseable},
+		{`PATH=$(pwd)/x; env PATH="$PATH" npm test`, Unparseable},
+		// stopping a watch is not deleting; a rebuild from nothing against production is
+		{`watchman watch-del /home/user/project`, Write},
+		{`dbt run --target prod --full-refresh`, Destructive},
+		{`DBT_TARGET=prod dbt seed --full-refresh`, Destructive},
+		{`dbt run --target dev --full-refresh`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

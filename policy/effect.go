@@ -112,6 +112,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := rebuildAgainstLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -280,6 +284,9 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if contains(ws, "watch") {
+			continue // watchman watch-del: stops watching; what was watched is untouched
+		}
 		datastore := slices.ContainsFunc(ws, func(w string) bool { return datastoreWords[w] })
 		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
@@ -374,6 +381,37 @@ func downAgainstLive(iv *inv, args []arg) string {
 		return ""
 	}
 	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
+}
+
+// rebuildOpts are options by which a tool drops what it built and builds
+// it again from nothing: dbt's --full-refresh, a --recreate or --rebuild.
+var rebuildOpts = lazyRE(`^--?(?:full-refresh|full-rebuild|rebuild-all|recreate|from-scratch)(?:=true)?$`)
+
+// rebuildAgainstLive says why a command that rebuilds from scratch
+// (rebuildOpts) is pointed at production by its words (--target prod) or
+// environment (DBT_TARGET=prod): the live tables are dropped and remade,
+// and what only they held is gone. "" if it is not.
+func rebuildAgainstLive(iv *inv, args []arg) string {
+	opt := ""
+	for _, a := range args {
+		if a.ok && rebuildOpts.MatchString(a.s) {
+			opt = a.s
+		}
+	}
+	if opt == "" {
+		return ""
+	}
+	for _, a := range args {
+		if liveMarker.MatchString(a.src) {
+			return iv.name + " " + shownVerbs(args) + " " + opt + " rebuilds from nothing what production (" + a.shown() + ") holds"
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.HasSuffix(name, "TARGET") || strings.HasSuffix(name, "PROFILE")) {
+			return iv.name + " " + shownVerbs(args) + " " + opt + " rebuilds from nothing what production (" + e.src + ") holds"
+		}
+	}
+	return ""
 }
 
 // accessNouns name who owns or may change a package, repository or
@@ -2408,7 +2446,8 @@ func keyFile(c *classifier, sc *scope, p string) bool {
 	return why != "" && why != "unresolved"
 }
 
-// sshKeygen writes a key pair over the file -f names.
+// sshKeygen writes a key pair over the file -f names: a secret's path
+// outside the working directory and the temp dirs is destructive.
 func sshKeygen(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
@@ -2416,7 +2455,8 @@ func sshKeygen(iv *inv) {
 		return // reads, prints or searches keys
 	}
 	for i, a := range args {
-		if a.ok && a.s == "-f" && i+1 < len(args) && args[i+1].ok && isSecretPath(iv.c.tilde(args[i+1].s)) {
+		if a.ok && a.s == "-f" && i+1 < len(args) && args[i+1].ok && isSecretPath(iv.c.tilde(args[i+1].s)) &&
+			iv.c.danger(iv.c.resolve(iv.sc, args[i+1])) != "" { // a fixture key inside the working tree is its own file
 			iv.flag(Destructive, "ssh-keygen -f writes a key pair over "+args[i+1].s)
 			return
 		}

@@ -469,7 +469,7 @@ func truncate(iv *inv) {
 	}
 	for _, f := range files {
 		t := iv.c.resolve(iv.sc, f)
-		if dataFile(t.path) {
+		if dataFile(t.path) && !iv.c.scratch(t.path) {
 			iv.flagWrite(t, "truncate empties a database file: "+iv.c.show(t))
 		} else if why := iv.c.danger(t); why != "" {
 			if why == "unresolved" {

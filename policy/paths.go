@@ -76,6 +76,14 @@ func (c *classifier) pidPath(sc *scope, src string) (string, bool) {
 	if !strings.Contains(s, "$") {
 		return "", false
 	}
+	if m := varRef.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, m[0]) && sc.vars.temp(m[1]+m[2]) {
+		// "$d/app" after d=$(mktemp -d): a name inside a directory made
+		// for this run, taken to lie in the temp dir, kept as written.
+		rest := s[len(m[0]):]
+		if rest == "" || rest[0] == '/' && !strings.ContainsAny(rest, "$\"'`*?[{}()") && !strings.Contains(rest+"/", "/../") {
+			return c.temps[0] + "/" + m[0] + rest, true
+		}
+	}
 	s = varRef.ReplaceAllStringFunc(s, func(ref string) string {
 		m := varRef.FindStringSubmatch(ref)
 		if text := sc.vars.freshText(m[1] + m[2]); text != "" {

@@ -269,7 +269,7 @@ func isSystemPath(p string) bool {
 // (appending to what it wrote there before), so that running the file
 // later in the same command is judged by its content.
 func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
-	if !a.ok || sc.remote {
+	if sc.remote { // a path made for this run resolves too ("$d/run.sh" after d=$(mktemp -d))
 		return
 	}
 	p := c.resolve(sc, a).path
