@@ -993,6 +993,10 @@ func TestClassify(t *testing.T) {
 		{`dbt run --target prod --full-refresh`, Destructive},
 		{`DBT_TARGET=prod dbt seed --full-refresh`, Destructive},
 		{`dbt run --target dev --full-refresh`, Write},
+		// a branch this command created first, on success only, is its own to delete
+		{`git branch scratch/probe HEAD~5 && git log --oneline -3 scratch/probe && git branch -D scratch/probe`, Write},
+		{`git branch scratch/probe HEAD~5; git branch -D scratch/probe`, Destructive},
+		{`git branch x && git branch -D x y`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

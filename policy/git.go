@@ -205,7 +205,7 @@ func git(iv *inv) {
 			discard("git switch --discard-changes discards uncommitted changes")
 		}
 	case "branch":
-		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) {
+		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) && !iv.branchedFirst(operands) {
 			destroy("git branch -D deletes a branch even if unmerged")
 		}
 		if len(operands) == 0 && !has("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description") {
@@ -388,6 +388,27 @@ func (iv *inv) pushedFirst(branches []arg) bool {
 		}
 		at := strings.Index(src[push[1]-1:], "git branch")
 		if at < 0 || !onlyOnSuccess(src[push[1]-1:][:at]) {
+			return false
+		}
+	}
+	return len(branches) > 0
+}
+
+// branchedFirst reports whether every branch to delete was created by this
+// command first, on success only (git branch b HEAD~5 && … && git branch
+// -D b; git switch -c b): a new branch, whose commits are this command's.
+func (iv *inv) branchedFirst(branches []arg) bool {
+	src := iv.c.whole
+	for _, b := range branches {
+		if !b.ok {
+			return false
+		}
+		made := regexp.MustCompile(`\bgit\s+(?:branch|checkout\s+-b|switch\s+-c)\s+` + regexp.QuoteMeta(b.s) + `(?:\s|&|$)`).FindStringIndex(src)
+		if made == nil {
+			return false
+		}
+		at := strings.LastIndex(src, "git branch -")
+		if at < made[1]-1 || !onlyOnSuccess(src[made[1]-1:at]) {
 			return false
 		}
 	}
