@@ -799,18 +799,61 @@ func outputFile(iv *inv) {
 	for i, a := range args {
 		switch {
 		case !a.ok || iv.name == "uniq":
-		case (a.s == "-o" || a.s == "--output") && i+1 < len(args):
+		case a.s == "--output" && i+1 < len(args):
 			iv.overwrites(args[i+1])
 		case strings.HasPrefix(a.s, "--output="):
 			iv.overwrites(arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
-		case len(a.s) > 2 && strings.HasPrefix(a.s, "-o") && !strings.HasPrefix(a.s, "--"):
-			iv.overwrites(arg{s: a.s[2:], ok: true, src: a.src})
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE
+			for j := 1; j < len(a.s) && !strings.ContainsRune("ktST", rune(a.s[j])); j++ {
+				if a.s[j] != 'o' {
+					continue
+				}
+				if j+1 < len(a.s) {
+					iv.overwrites(arg{s: a.s[j+1:], ok: true, src: a.src})
+				} else if i+1 < len(args) {
+					iv.overwrites(args[i+1])
+				}
+				break
+			}
 		}
 	}
 	if iv.name == "uniq" {
 		if _, ops := opts(args); len(ops) > 1 {
 			iv.overwrites(ops[1])
 		}
+	}
+}
+
+// split writes its pieces over PREFIXaa, PREFIXab, … (split IN PREFIX),
+// and runs its --filter command in a shell for each piece.
+func split(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	var ops []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok || !strings.HasPrefix(a.s, "-") || a.s == "-":
+			ops = append(ops, a)
+		case a.s == "--filter" && i+1 < len(args):
+			i++
+			iv.shell(args[i], iv.sc)
+		case strings.HasPrefix(a.s, "--filter="):
+			v := strings.TrimPrefix(a.s, "--filter=")
+			iv.shell(arg{s: v, ok: true, src: v}, iv.sc)
+		case len(a.s) == 2 && strings.ContainsRune("abCdlnt", rune(a.s[1])) && i+1 < len(args):
+			i++ // -b 1G, -a 4: an option's value
+		case a.s == "--additional-suffix" || a.s == "--bytes" || a.s == "--lines" || a.s == "--number" || a.s == "--line-bytes" || a.s == "--suffix-length" || a.s == "--separator":
+			i++
+		}
+	}
+	if len(ops) == 2 {
+		prefix := ops[1]
+		if prefix.ok {
+			prefix = arg{s: prefix.s + "aa", ok: true, src: prefix.src}
+		}
+		iv.overwrites(prefix)
 	}
 }
 
@@ -1124,6 +1167,13 @@ func (iv *inv) tarRemoves(args []arg) {
 func zip(iv *inv) {
 	iv.flag(Write, "")
 	iv.packsSecrets()
+	for i, a := range iv.rest(1) { // zip -T -TT CMD: tests the archive by running CMD in a shell
+		if v, ok := strings.CutPrefix(a.s, "--unzip-command="); ok && a.ok {
+			iv.shell(arg{s: v, ok: true, src: v}, iv.sc)
+		} else if a.ok && (a.s == "-TT" || a.s == "--unzip-command") && i+2 < len(iv.args) {
+			iv.shell(iv.args[i+2], iv.sc)
+		}
+	}
 	flags, ops := opts(iv.rest(1))
 	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
 		return
@@ -1406,6 +1456,41 @@ func (c *classifier) tempVar(word string) bool {
 		}
 	}
 	return false
+}
+
+// systemdRun runs its command as a transient unit. systemd expands the
+// command's specifiers first (%h the home directory, %T and %V the temp
+// dirs), and the unit starts in the home directory (--user) or / unless
+// told otherwise (--same-dir, --working-directory) or run as a scope.
+func systemdRun(iv *inv) {
+	spec := strings.NewReplacer("%%", "%", "%h", iv.c.home, "%T", "/tmp", "%V", "/var/tmp")
+	args := make([]arg, len(iv.args))
+	for i, a := range iv.args {
+		args[i] = a
+		if a.ok && strings.Contains(a.s, "%") {
+			args[i].s = spec.Replace(a.s)
+		}
+	}
+	i := skipOpts(args, "-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
+		"--uid", "--gid", "--nice", "--working-directory", "--description", "--slice", "-t")
+	iv.args = args
+	sc := iv.sc.sub()
+	sc.cwd = "/"
+	for _, a := range args[1:min(i, len(args))] {
+		switch {
+		case a.s == "--user":
+			sc.cwd = iv.c.home
+		case strings.HasPrefix(a.s, "--working-directory"):
+			sc.cwd = ""
+		}
+	}
+	if slices.ContainsFunc(args[1:min(i, len(args))], func(a arg) bool { return a.s == "-d" || a.s == "--same-dir" || a.s == "--scope" }) {
+		sc.cwd = iv.sc.cwd // a scope runs the command where systemd-run is
+	}
+	iv.sc = sc
+	if i < len(args) {
+		iv.exec(args[i:])
+	}
 }
 
 // service NAME stop, and systemctl's verbs that stop or disable services.

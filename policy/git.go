@@ -109,6 +109,12 @@ func git(iv *inv) {
 			}
 			break
 		}
+	case "send-email": // its operands are mailed: a secrets file among them leaves the machine
+		for _, o := range operands {
+			if o.ok && iv.secretFile(o.s) {
+				destroy("git send-email sends a secrets file off the machine: " + o.s)
+			}
+		}
 	case "clean":
 		if has("n", "--dry-run") {
 			iv.lower()
