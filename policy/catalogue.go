@@ -50,9 +50,6 @@ var readOnlyTools = []string{
 	"lsblk", "dirs", "hash", "set", "shopt",
 	"getent", "host", "dig", "nslookup", "ping", "base32", "ss", "netstat", "lsmod", "lsns", "lspci", "lsusb"}
 
-// readOnly leaves the command ReadOnly.
-func readOnly(*inv) {}
-
 // destroys returns a handler that marks every use Destructive; the reason
 // follows the command name.
 func destroys(reason string) handler {
@@ -70,7 +67,7 @@ func init() {
 		h     handler
 		names []string
 	}{
-		{readOnly, readOnlyTools},
+		{reader, readOnlyTools},
 
 		// The working directory, tracked for the commands after it.
 		{cd, []string{"cd", "pushd"}},

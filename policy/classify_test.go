@@ -1014,6 +1014,28 @@ func TestClassify(t *testing.T) {
 		{`systemd-run --user --on-active=30 sh -c 'rm -rf %h/project'`, Destructive},
 		{`systemd-run --user --on-active=30 rm -rf project`, Destructive},
 		{`systemd-run --user --scope -p MemoryMax=2G rm -rf build`, Write},
+		// readers with a mode that writes, runs or changes the machine
+		{`xxd /dev/null ~/.bashrc`, Destructive},
+		{`xxd file`, ReadOnly},
+		{`xxd -l 64 -c 16 file`, ReadOnly},
+		{`tree -o ~/.bashrc`, Destructive},
+		{`tree -L 2 -I node_modules`, ReadOnly},
+		{`less -O ~/.profile x`, Destructive},
+		{`less -R log.txt`, ReadOnly},
+		{`history -w ~/.bashrc`, Destructive},
+		{`date -s '2001-01-01 00:00:00'`, Destructive},
+		{`date 010100002001`, Destructive},
+		{`date -Iseconds`, ReadOnly},
+		{`date -u +%s`, ReadOnly},
+		{`hostname evil`, Destructive},
+		{`hostname -I`, ReadOnly},
+		{`ss -K dst 10.0.0.1`, Destructive},
+		{`ss -tlnp`, ReadOnly},
+		{`rg --pre rm TODO ~/Documents`, Destructive},
+		{`rg -n TODO src`, ReadOnly},
+		{`ugrep --filter='pdf:rm -rf ~' TODO`, Destructive},
+		{`bat --pager 'rm -rf ~' x`, Destructive},
+		{`bat --pager 'less -RF' x`, ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
