@@ -362,6 +362,7 @@ func chmodR(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	if !hasFlag(flags, "R", "--recursive") {
 		iv.locksOut(operands)
+		iv.changesSystemFile(operands)
 		return
 	}
 	for _, a := range operands {
@@ -399,6 +400,38 @@ func (iv *inv) locksOut(operands []arg) {
 		return
 	}
 }
+
+// changesSystemFile holds changing the mode, owner or ACL of a system
+// file (chmod a+w /etc/passwd, chown me /etc/sudoers, chmod 4755
+// /bin/bash), and setting the setuid or setgid bit of a file outside the
+// working directory and the temp dirs: who may do what on the machine
+// changes.
+func (iv *inv) changesSystemFile(operands []arg) {
+	mode := ""
+	if iv.name == "chmod" && len(operands) > 0 {
+		mode, operands = operands[0].s, operands[1:]
+	}
+	setID := mode != "" && (strings.Trim(mode, "01234567") == "" && len(mode) == 4 && strings.IndexByte("1234567", mode[0]) >= 0 && mode[0] != '1' ||
+		strings.Contains(mode, "+s") || strings.Contains(mode, "=s") || setIDMode.MatchString(mode))
+	for _, a := range operands {
+		t := iv.c.resolve(iv.sc, a)
+		p := t.path
+		if !a.ok || p == "" || iv.sc.remote || iv.sc.mounts != nil || iv.c.inTemp(p) || iv.c.trustedProject() && isUnder(p, iv.c.project) {
+			continue
+		}
+		switch {
+		case isSystemPath(p):
+			iv.flag(Destructive, strings.TrimSpace(iv.name+" "+mode)+" changes who may use a system file: "+iv.c.show(t))
+			return
+		case setID:
+			iv.flag(Destructive, iv.name+" "+mode+" makes a program run as its owner, whoever starts it: "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// setIDMode is a symbolic mode that sets the setuid or setgid bit: u+s, g=rxs.
+var setIDMode = lazyRE(`[ugoa]*[+=][rwxXt]*s`)
 
 // ownerKeeps reports whether a chmod mode keeps the owner's full access
 // and gives no one else write access: 700, 0755, go-rwx, u+rwx.
