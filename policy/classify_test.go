@@ -1047,6 +1047,20 @@ func TestClassify(t *testing.T) {
 		// rsync's destination is written over as cp's is
 		{`rsync /dev/null ~/.bashrc`, Destructive},
 		{`rsync -a src/ dist/`, Write},
+		// secrets: agents' own tokens, host keys, globs that match a secret, sourcing a key, rg's --ignore is a flag
+		{`cat ~/.claude/.credentials.json`, Destructive},
+		{`cat ~/.codex/auth.json`, Destructive},
+		{`cat /etc/ssh/ssh_host_ed25519_key`, Destructive},
+		{`cat /etc/ssh/ssh_host_ed25519_key.pub`, ReadOnly},
+		{`cat ~/.ss?/i*`, Destructive},
+		{`cat ~/.aws/cred*`, Destructive},
+		{`ls ~/.ssh/*.pub`, ReadOnly},
+		{`. ~/.ssh/id_rsa`, Destructive},
+		{`. .venv/bin/activate`, Write},
+		{`set -a; . ./.env.local; set +a`, Write},
+		{`rg '' --ignore ~/.ssh/id_rsa`, Destructive},
+		{`rg TODO --ignore src`, ReadOnly},
+		{`tar czf x.tgz --exclude .env .`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

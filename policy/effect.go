@@ -1976,7 +1976,13 @@ var quietReaders = map[string]bool{
 	"ssh": true, "scp": true, "sftp": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true,
 	"chown": true, "rm": true, "find": true, "fd": true, "fdfind": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
-	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true, "source": true, ".": true,
+	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true,
+}
+
+// valueIgnores are the tools whose --ignore takes a value (a file left
+// out, as --exclude's); for rg and its kind it is a flag alone.
+func valueIgnores(name string) bool {
+	return name != "rg" && name != "ag" && name != "ugrep" && name != "ug" && name != "fd" && name != "fdfind"
 }
 
 // credStores are password managers and key stores: reading from them
@@ -2040,8 +2046,11 @@ func readsSecret(iv *inv, scanWords bool) {
 		for i, a := range from {
 			flag := func(f string) bool { return from[i-1].ok && from[i-1].s == f && (dashes < 0 || i-1 < dashes) }
 			if (dashes < 0 || i < dashes) && a.ok && (strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--ignore")) ||
-				i > 0 && (flag("--exclude") || flag("--ignore") || iv.name == "zip" && flag("-x")) {
+				i > 0 && (flag("--exclude") || flag("--ignore") && valueIgnores(iv.name) || iv.name == "zip" && flag("-x")) {
 				continue // tar --exclude=.env, zip -x .env: left out, not read
+			}
+			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
+				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
 			if i == pattern {
 				continue // grep "process.env" src/: what it looks for, not a file
