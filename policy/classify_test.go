@@ -1061,6 +1061,14 @@ func TestClassify(t *testing.T) {
 		{`rg '' --ignore ~/.ssh/id_rsa`, Destructive},
 		{`rg TODO --ignore src`, ReadOnly},
 		{`tar czf x.tgz --exclude .env .`, Write},
+		// a destination that is a directory: the file written is DIR/NAME
+		{`cp .bashrc ~/`, Destructive},
+		{`cp -t ~ .bashrc`, Destructive},
+		{`cp src/a.txt dist/`, Write},
+		{`cp a b`, Write},
+		// 1<> writes over a file's bytes in place
+		{`head -c 1000000 /dev/zero 1<> ~/Documents/thesis.tex`, Destructive},
+		{`cat <> in.txt`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

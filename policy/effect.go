@@ -3,6 +3,7 @@ package policy
 import (
 	"net"
 	"net/url"
+	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -771,9 +772,51 @@ func destination(args []arg) (dst arg, ok bool) {
 	return operands[len(operands)-1], true
 }
 
+// intoDir is what a copy or move writes when its destination is a
+// directory (-t DIR, DIR/, the home directory, a directory that exists):
+// DIR/NAME for each source it names.
+func (iv *inv) intoDir(args []arg) []arg {
+	dst, ok := destination(args)
+	if !ok || !dst.ok || iv.sc.remote {
+		return nil
+	}
+	_, ops := opts(args)
+	t := iv.c.resolve(iv.sc, dst)
+	given := false
+	for i, a := range args {
+		if a.ok && (a.s == "-t" || a.s == "--target-directory") && i+1 < len(args) || strings.HasPrefix(a.s, "--target-directory=") {
+			given = true
+		}
+	}
+	if t.path == "" || t.children {
+		return nil
+	}
+	if !given {
+		if len(ops) < 2 {
+			return nil
+		}
+		ops = ops[:len(ops)-1]
+		if fi, err := os.Stat(t.path); !strings.HasSuffix(dst.s, "/") && t.path != iv.c.home && t.path != "/" && (err != nil || !fi.IsDir()) {
+			return nil
+		}
+	}
+	var out []arg
+	for _, a := range ops {
+		if a.ok && a != dst && !strings.HasSuffix(a.s, "/") {
+			p := path.Join(t.path, path.Base(a.s))
+			out = append(out, arg{s: p, ok: true, src: p})
+		}
+	}
+	return out
+}
+
 // cp and install write over their destination.
 func cp(iv *inv) {
 	iv.flag(Write, "")
+	for _, f := range iv.intoDir(iv.rest(1)) { // cp .bashrc ~/ writes ~/.bashrc
+		iv.overwrites(f)
+		iv.replacesSecrets(f)
+	}
 	dst, ok := destination(iv.rest(1))
 	if !ok {
 		return

@@ -516,6 +516,10 @@ func truncate(iv *inv) {
 // mv of the project, a parent of it, home, or a system directory.
 func mv(iv *inv) {
 	iv.flag(Write, "")
+	for _, f := range iv.intoDir(iv.rest(1)) { // mv x.conf -t /etc writes /etc/x.conf
+		iv.overwrites(f)
+		iv.replacesSecrets(f)
+	}
 	_, operands := opts(iv.rest(1))
 	if len(operands) < 2 || iv.sc.remote {
 		return

@@ -22,7 +22,10 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		var truncating bool
 		switch r.Op {
 		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.RdrInOut:
-			truncating = r.Op != syntax.RdrInOut
+			// 1<> f opens f to read and write and writes over its bytes in
+			// place: what was there is lost as with >. <> f alone opens
+			// stdin so, which a command reads.
+			truncating = r.Op != syntax.RdrInOut || r.N != nil && r.N.Value != "0"
 		case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
 		case syntax.DplOut: // >& file (not >&2): both streams to a file
 			if lit := litOf(r.Word); lit == "-" || lit == "" || strings.Trim(lit, "0123456789") == "" {
