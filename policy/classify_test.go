@@ -1069,6 +1069,17 @@ func TestClassify(t *testing.T) {
 		// 1<> writes over a file's bytes in place
 		{`head -c 1000000 /dev/zero 1<> ~/Documents/thesis.tex`, Destructive},
 		{`cat <> in.txt`, Write},
+		// environment dumps: a filter that passes every line on shows them all
+		{`env | sort`, Destructive},
+		{`env -0`, Destructive},
+		{`export`, Destructive},
+		{`declare -x`, Destructive},
+		{`ps eww`, Destructive},
+		{`ps aux`, ReadOnly},
+		{`env | grep -c PATH`, ReadOnly},
+		{`env | grep NODE_`, ReadOnly},
+		{`env | cut -d= -f1`, ReadOnly},
+		{`export FOO=1`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

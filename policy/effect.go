@@ -2133,7 +2133,10 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
+		why = iv.name + " prints every environment variable it is given, tokens and keys included"
+	}
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
 		!(iv.sc.intoEnv && envFile(iv.in.text)) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
@@ -2553,7 +2556,7 @@ func (iv *inv) secretUse() string {
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
-	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && iv.in.text == "" && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
 		flags, _ := opts(args)
@@ -2621,11 +2624,30 @@ func editor(iv *inv) {
 	iv.inPlace(files)
 }
 
+// passesLines are the filters that pass every line of their input on,
+// reordered, numbered or paged: what they are given, they print.
+var passesLines = map[string]bool{
+	"sort": true, "cat": true, "tac": true, "less": true, "more": true, "uniq": true, "column": true, "nl": true,
+	"tee": true, "head": true, "tail": true, "fold": true, "expand": true, "bat": true, "batcat": true, "xxd": true, "od": true,
+	"base64": true, "rev": true, "fmt": true, "pr": true,
+}
+
 // dumpsEnvironment flags printing every environment variable (env,
 // printenv, export -p) straight to the agent: tokens and keys included.
 // Filtered (env | grep GO) it is ordinary.
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.piped || iv.sc.remote || len(iv.args) > 2 {
+	if iv.sc.remote {
+		return
+	}
+	if iv.name == "ps" { // ps eww, ps auxe: BSD's e shows each process's environment
+		for _, a := range iv.rest(1) {
+			if a.ok && !strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "e") && strings.Trim(a.s, "auxwejflsvrTZmhcnS") == "" {
+				iv.flag(Destructive, "ps "+a.s+" prints the environment of every process, tokens and keys included (what it prints reaches the agent and its model)")
+				return
+			}
+		}
+	}
+	if iv.sc.piped || len(iv.args) > 3 {
 		return
 	}
 	var argv []string
@@ -2633,7 +2655,8 @@ func dumpsEnvironment(iv *inv) {
 		argv = append(argv, a.s)
 	}
 	switch strings.Join(argv, " ") {
-	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x":
+	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x",
+		"env -0", "env --null", "printenv -0", "printenv --null", "export", "declare", "typeset", "declare -px", "declare -xp", "typeset -p":
 		iv.flag(Destructive, argv[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
 	}
 }

@@ -152,9 +152,11 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
-	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
-		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+	case name == "history":
 		return source{kind: srcSecret}
+	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
+		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret, text: envDump}
 	case name == "echo":
 		vals, ok := strs(args[1:])
 		if !ok {
@@ -561,6 +563,11 @@ func decode(name string, args []string, in string) (string, bool) {
 	}
 	return "", false
 }
+
+// envDump is the text of a source that is every environment variable
+// (env, export -p): a filter that picks lines (grep NODE_) shows only
+// those; one that passes every line on (sort, cat) shows all of them.
+const envDump = "every environment variable"
 
 // dumpOf starts the text of a source that is a database's dump: every
 // row of it, user data and credentials among them. Read here it is
