@@ -1080,6 +1080,11 @@ func TestClassify(t *testing.T) {
 		{`env | grep NODE_`, ReadOnly},
 		{`env | cut -d= -f1`, ReadOnly},
 		{`export FOO=1`, Write},
+		// a glob that matches the repository's store
+		{`rm -rf .g*`, Destructive},
+		{`rm -rf .[!.]*`, Destructive},
+		{`rm -rf .gitignore.bak`, Write},
+		{`rm -rf .cache*`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

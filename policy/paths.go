@@ -312,6 +312,16 @@ func unrecoverable(t target) string {
 			return "the repository's history"
 		}
 	}
+	for _, name := range strings.Split(strings.Trim(t.src, `"'`), "/") { // rm -rf .g*: the glob matches .git
+		if children && strings.ContainsAny(name, "*?[") {
+			for _, vcs := range []string{".git", ".hg", ".svn"} {
+				if ok, _ := path.Match(strings.ReplaceAll(name, "[!", "[^"), vcs); ok && name[0] == '.' {
+					return "the repository's history"
+				}
+			}
+			break
+		}
+	}
 	return ""
 }
 
