@@ -1085,6 +1085,13 @@ func TestClassify(t *testing.T) {
 		{`rm -rf .[!.]*`, Destructive},
 		{`rm -rf .gitignore.bak`, Write},
 		{`rm -rf .cache*`, Write},
+		// git reading files as they are; a secret passed through a file this command wrote
+		{`git diff --no-index /dev/null ~/.ssh/id_rsa`, Destructive},
+		{`git blame --contents ~/.ssh/id_rsa README.md`, Destructive},
+		{`git diff --no-index a.txt b.txt`, ReadOnly},
+		{`git blame README.md`, ReadOnly},
+		{`sort < ~/.ssh/id_rsa > k.txt; cat k.txt`, Destructive},
+		{`sort < data.csv > k.txt; cat k.txt`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

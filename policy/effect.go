@@ -2113,7 +2113,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
-				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path)) {
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret) { // a file this command filled with a secret
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}

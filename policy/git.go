@@ -89,6 +89,20 @@ func git(iv *inv) {
 			destroy(why)
 		}
 	}
+	if (sub == "diff" || sub == "grep") && has("", "--no-index") || sub == "blame" { // files read as they are, in or out of the repository
+		for i, a := range rest {
+			f := a
+			if v, ok := strings.CutPrefix(a.s, "--contents="); ok {
+				f = arg{s: v, ok: true, src: v}
+			} else if a.s == "--contents" && i+1 < len(rest) {
+				f = rest[i+1]
+			}
+			if f.ok && !strings.HasPrefix(f.s, "-") && iv.secretFile(f.s) {
+				destroy("git " + sub + " prints a secrets file: " + f.s)
+				return
+			}
+		}
+	}
 	if gitReadOnly[sub] {
 		return
 	}
