@@ -1092,6 +1092,10 @@ func TestClassify(t *testing.T) {
 		{`git blame README.md`, ReadOnly},
 		{`sort < ~/.ssh/id_rsa > k.txt; cat k.txt`, Destructive},
 		{`sort < data.csv > k.txt; cat k.txt`, Write},
+		// a copy or move of a file this command wrote holds what it wrote
+		{`echo 'rm -rf ~' > a.txt && cp a.txt b.sh && bash b.sh`, Destructive},
+		{`echo 'rm -rf ~' > a.txt && mv a.txt bin/ && bash bin/a.txt`, Destructive},
+		{`echo 'echo hi' > a.txt && cp a.txt b.sh && bash b.sh`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -810,9 +810,29 @@ func (iv *inv) intoDir(args []arg) []arg {
 	return out
 }
 
+// carries records that a copy or move of a file this command wrote holds
+// what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh).
+func (iv *inv) carries(args []arg) {
+	if iv.c.written == nil {
+		return
+	}
+	dst, ok := destination(args)
+	_, ops := opts(args)
+	if !ok || len(ops) != 2 || ops[1] != dst {
+		return
+	}
+	if src, ok := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; ok {
+		if into := iv.intoDir(args); len(into) == 1 {
+			dst = into[0]
+		}
+		iv.c.wrote(iv.sc, dst, src, false)
+	}
+}
+
 // cp and install write over their destination.
 func cp(iv *inv) {
 	iv.flag(Write, "")
+	iv.carries(iv.rest(1))
 	for _, f := range iv.intoDir(iv.rest(1)) { // cp .bashrc ~/ writes ~/.bashrc
 		iv.overwrites(f)
 		iv.replacesSecrets(f)

@@ -516,6 +516,7 @@ func truncate(iv *inv) {
 // mv of the project, a parent of it, home, or a system directory.
 func mv(iv *inv) {
 	iv.flag(Write, "")
+	iv.carries(iv.rest(1))
 	for _, f := range iv.intoDir(iv.rest(1)) { // mv x.conf -t /etc writes /etc/x.conf
 		iv.overwrites(f)
 		iv.replacesSecrets(f)
