@@ -146,7 +146,7 @@ func init() {
 		{nixGC, []string{"nix-collect-garbage"}},
 		{cp, []string{"cp", "install"}},
 		{cmake, []string{"cmake"}},
-		{ln, []string{"ln"}},
+		{ln, []string{"ln", "link"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
 		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},

@@ -1096,6 +1096,12 @@ func TestClassify(t *testing.T) {
 		{`echo 'rm -rf ~' > a.txt && cp a.txt b.sh && bash b.sh`, Destructive},
 		{`echo 'rm -rf ~' > a.txt && mv a.txt bin/ && bash bin/a.txt`, Destructive},
 		{`echo 'echo hi' > a.txt && cp a.txt b.sh && bash b.sh`, Write},
+		// links made by cp -s, cp -l, link and ln -st lead where they point
+		{`cp -s ~/.bashrc notes.txt && : > notes.txt`, Destructive},
+		{`link ~/.bashrc notes.txt && : > notes.txt`, Destructive},
+		{`ln -st . ~/.bashrc && : > .bashrc`, Destructive},
+		{`cp a.txt notes.txt && : > notes.txt`, Write},
+		{`cp -rt dist src/a`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -759,8 +759,8 @@ func destination(args []arg) (dst arg, ok bool) {
 	for i, a := range args {
 		switch {
 		case !a.ok:
-		case (a.s == "-t" || a.s == "--target-directory") && i+1 < len(args):
-			return args[i+1], true
+		case (a.s == "-t" || a.s == "--target-directory" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "t")) && i+1 < len(args):
+			return args[i+1], true // -t DIR, ln -st DIR
 		case strings.HasPrefix(a.s, "--target-directory="):
 			return arg{s: strings.TrimPrefix(a.s, "--target-directory="), ok: true, src: a.s}, true
 		}
@@ -784,7 +784,7 @@ func (iv *inv) intoDir(args []arg) []arg {
 	t := iv.c.resolve(iv.sc, dst)
 	given := false
 	for i, a := range args {
-		if a.ok && (a.s == "-t" || a.s == "--target-directory") && i+1 < len(args) || strings.HasPrefix(a.s, "--target-directory=") {
+		if a.ok && (a.s == "-t" || a.s == "--target-directory" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "t")) && i+1 < len(args) || strings.HasPrefix(a.s, "--target-directory=") {
 			given = true
 		}
 	}
@@ -833,6 +833,9 @@ func (iv *inv) carries(args []arg) {
 func cp(iv *inv) {
 	iv.flag(Write, "")
 	iv.carries(iv.rest(1))
+	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "sl", "--symbolic-link", "--link") {
+		defer lnNew(iv) // cp -s, cp -l make links as ln does
+	}
 	for _, f := range iv.intoDir(iv.rest(1)) { // cp .bashrc ~/ writes ~/.bashrc
 		iv.overwrites(f)
 		iv.replacesSecrets(f)
@@ -1040,7 +1043,15 @@ func lnNew(iv *inv) {
 		return
 	}
 	iv.renames(dst)
-	if _, ops := opts(iv.rest(1)); len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
+	_, ops := opts(iv.rest(1))
+	if into := iv.intoDir(iv.rest(1)); len(into) == 1 { // ln -st DIR target, ln -s target DIR/: the link is DIR/NAME
+		for _, o := range ops {
+			if o != dst {
+				dst, ops = into[0], []arg{o, into[0]}
+			}
+		}
+	}
+	if len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
 		from, to := iv.c.resolve(iv.sc, dst), iv.c.resolve(iv.sc, ops[0])
 		if from.path != "" && to.path != "" && !from.children && !to.children && from.path != to.path {
 			if iv.c.links == nil {
