@@ -1102,6 +1102,7 @@ func TestClassify(t *testing.T) {
 		{`ln -st . ~/.bashrc && : > .bashrc`, Destructive},
 		{`cp a.txt notes.txt && : > notes.txt`, Write},
 		{`cp -rt dist src/a`, Write},
+		{`tar czf /tmp/backup.tgz . && tar tzf /tmp/backup.tgz`, Write}, // an archive of the tree, listed: names, not the secrets
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

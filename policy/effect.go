@@ -2144,7 +2144,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
-				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret) { // a file this command filled with a secret
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}
