@@ -715,6 +715,8 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 	}
 	idx := c.record(args)
 	c.cmds[idx].vetted = true // unless assign says otherwise
+	// export, declare -x alone print the environment
+	dumpsEnvironment(&inv{c: c, idx: idx, args: args, name: args[0].s, sc: sc})
 	for _, a := range d.Args {
 		c.assign(idx, a, sc, false)
 		if a.Name != nil && !a.Naked {

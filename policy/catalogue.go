@@ -50,9 +50,6 @@ var readOnlyTools = []string{
 	"lsblk", "dirs", "hash", "set", "shopt",
 	"getent", "host", "dig", "nslookup", "ping", "base32", "ss", "netstat", "lsmod", "lsns", "lspci", "lsusb"}
 
-// readOnly leaves the command ReadOnly.
-func readOnly(*inv) {}
-
 // destroys returns a handler that marks every use Destructive; the reason
 // follows the command name.
 func destroys(reason string) handler {
@@ -70,7 +67,7 @@ func init() {
 		h     handler
 		names []string
 	}{
-		{readOnly, readOnlyTools},
+		{reader, readOnlyTools},
 
 		// The working directory, tracked for the commands after it.
 		{cd, []string{"cd", "pushd"}},
@@ -88,6 +85,7 @@ func init() {
 		{rsync, []string{"rsync"}},
 		{tee, []string{"tee", "sponge"}},
 		{outputFile, []string{"uniq", "sort", "shuf"}},
+		{split, []string{"split", "csplit"}},
 		{fallocate, []string{"fallocate"}},
 		{sed, []string{"sed"}},
 		{shred, []string{"shred"}},
@@ -148,7 +146,7 @@ func init() {
 		{nixGC, []string{"nix-collect-garbage"}},
 		{cp, []string{"cp", "install"}},
 		{cmake, []string{"cmake"}},
-		{ln, []string{"ln"}},
+		{ln, []string{"ln", "link"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
 		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},
@@ -227,8 +225,7 @@ func init() {
 		{su, []string{"su", "runuser"}},
 		{scriptCmd, []string{"script"}},
 		{wrapper("-o", "-e", "-p", "-s", "-u", "-E", "-a", "-I", "-b", "-X", "-P", "-n", "-l", "-L", "-S", "-O"), []string{"strace", "ltrace"}},
-		{wrapper("-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
-			"--uid", "--gid", "--nice", "--working-directory", "--description", "--slice", "-t"), []string{"systemd-run"}},
+		{systemdRun, []string{"systemd-run"}},
 		{wrapper("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"), []string{"nsenter"}},
 		{wrapper("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file"), []string{"xvfb-run"}},
 		{wrapper("-f", "-q"), []string{"proxychains", "proxychains4", "torsocks", "tsocks"}},

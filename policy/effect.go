@@ -3,6 +3,7 @@ package policy
 import (
 	"net"
 	"net/url"
+	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -109,6 +110,10 @@ func verbEffect(iv *inv) bool {
 	}
 	n, overwrites, forced := 0, false, false
 	if why := downAgainstLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
+	if why := rebuildAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
 	}
@@ -280,6 +285,9 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if contains(ws, "watch") {
+			continue // watchman watch-del: stops watching; what was watched is untouched
+		}
 		datastore := slices.ContainsFunc(ws, func(w string) bool { return datastoreWords[w] })
 		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
@@ -374,6 +382,37 @@ func downAgainstLive(iv *inv, args []arg) string {
 		return ""
 	}
 	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
+}
+
+// rebuildOpts are options by which a tool drops what it built and builds
+// it again from nothing: dbt's --full-refresh, a --recreate or --rebuild.
+var rebuildOpts = lazyRE(`^--?(?:full-refresh|full-rebuild|rebuild-all|recreate|from-scratch)(?:=true)?$`)
+
+// rebuildAgainstLive says why a command that rebuilds from scratch
+// (rebuildOpts) is pointed at production by its words (--target prod) or
+// environment (DBT_TARGET=prod): the live tables are dropped and remade,
+// and what only they held is gone. "" if it is not.
+func rebuildAgainstLive(iv *inv, args []arg) string {
+	opt := ""
+	for _, a := range args {
+		if a.ok && rebuildOpts.MatchString(a.s) {
+			opt = a.s
+		}
+	}
+	if opt == "" {
+		return ""
+	}
+	for _, a := range args {
+		if liveMarker.MatchString(a.src) {
+			return iv.name + " " + shownVerbs(args) + " " + opt + " rebuilds from nothing what production (" + a.shown() + ") holds"
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.HasSuffix(name, "TARGET") || strings.HasSuffix(name, "PROFILE")) {
+			return iv.name + " " + shownVerbs(args) + " " + opt + " rebuilds from nothing what production (" + e.src + ") holds"
+		}
+	}
+	return ""
 }
 
 // accessNouns name who owns or may change a package, repository or
@@ -720,8 +759,8 @@ func destination(args []arg) (dst arg, ok bool) {
 	for i, a := range args {
 		switch {
 		case !a.ok:
-		case (a.s == "-t" || a.s == "--target-directory") && i+1 < len(args):
-			return args[i+1], true
+		case (a.s == "-t" || a.s == "--target-directory" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "t")) && i+1 < len(args):
+			return args[i+1], true // -t DIR, ln -st DIR
 		case strings.HasPrefix(a.s, "--target-directory="):
 			return arg{s: strings.TrimPrefix(a.s, "--target-directory="), ok: true, src: a.s}, true
 		}
@@ -733,9 +772,74 @@ func destination(args []arg) (dst arg, ok bool) {
 	return operands[len(operands)-1], true
 }
 
+// intoDir is what a copy or move writes when its destination is a
+// directory (-t DIR, DIR/, the home directory, a directory that exists):
+// DIR/NAME for each source it names.
+func (iv *inv) intoDir(args []arg) []arg {
+	dst, ok := destination(args)
+	if !ok || !dst.ok || iv.sc.remote {
+		return nil
+	}
+	_, ops := opts(args)
+	t := iv.c.resolve(iv.sc, dst)
+	given := false
+	for i, a := range args {
+		if a.ok && (a.s == "-t" || a.s == "--target-directory" || len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "t")) && i+1 < len(args) || strings.HasPrefix(a.s, "--target-directory=") {
+			given = true
+		}
+	}
+	if t.path == "" || t.children {
+		return nil
+	}
+	if !given {
+		if len(ops) < 2 {
+			return nil
+		}
+		ops = ops[:len(ops)-1]
+		if fi, err := os.Stat(t.path); !strings.HasSuffix(dst.s, "/") && t.path != iv.c.home && t.path != "/" && (err != nil || !fi.IsDir()) {
+			return nil
+		}
+	}
+	var out []arg
+	for _, a := range ops {
+		if a.ok && a != dst && !strings.HasSuffix(a.s, "/") {
+			p := path.Join(t.path, path.Base(a.s))
+			out = append(out, arg{s: p, ok: true, src: p})
+		}
+	}
+	return out
+}
+
+// carries records that a copy or move of a file this command wrote holds
+// what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh).
+func (iv *inv) carries(args []arg) {
+	if iv.c.written == nil {
+		return
+	}
+	dst, ok := destination(args)
+	_, ops := opts(args)
+	if !ok || len(ops) != 2 || ops[1] != dst {
+		return
+	}
+	if src, ok := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; ok {
+		if into := iv.intoDir(args); len(into) == 1 {
+			dst = into[0]
+		}
+		iv.c.wrote(iv.sc, dst, src, false)
+	}
+}
+
 // cp and install write over their destination.
 func cp(iv *inv) {
 	iv.flag(Write, "")
+	iv.carries(iv.rest(1))
+	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "sl", "--symbolic-link", "--link") {
+		defer lnNew(iv) // cp -s, cp -l make links as ln does
+	}
+	for _, f := range iv.intoDir(iv.rest(1)) { // cp .bashrc ~/ writes ~/.bashrc
+		iv.overwrites(f)
+		iv.replacesSecrets(f)
+	}
 	dst, ok := destination(iv.rest(1))
 	if !ok {
 		return
@@ -761,18 +865,61 @@ func outputFile(iv *inv) {
 	for i, a := range args {
 		switch {
 		case !a.ok || iv.name == "uniq":
-		case (a.s == "-o" || a.s == "--output") && i+1 < len(args):
+		case a.s == "--output" && i+1 < len(args):
 			iv.overwrites(args[i+1])
 		case strings.HasPrefix(a.s, "--output="):
 			iv.overwrites(arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
-		case len(a.s) > 2 && strings.HasPrefix(a.s, "-o") && !strings.HasPrefix(a.s, "--"):
-			iv.overwrites(arg{s: a.s[2:], ok: true, src: a.src})
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE
+			for j := 1; j < len(a.s) && !strings.ContainsRune("ktST", rune(a.s[j])); j++ {
+				if a.s[j] != 'o' {
+					continue
+				}
+				if j+1 < len(a.s) {
+					iv.overwrites(arg{s: a.s[j+1:], ok: true, src: a.src})
+				} else if i+1 < len(args) {
+					iv.overwrites(args[i+1])
+				}
+				break
+			}
 		}
 	}
 	if iv.name == "uniq" {
 		if _, ops := opts(args); len(ops) > 1 {
 			iv.overwrites(ops[1])
 		}
+	}
+}
+
+// split writes its pieces over PREFIXaa, PREFIXab, … (split IN PREFIX),
+// and runs its --filter command in a shell for each piece.
+func split(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	var ops []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok || !strings.HasPrefix(a.s, "-") || a.s == "-":
+			ops = append(ops, a)
+		case a.s == "--filter" && i+1 < len(args):
+			i++
+			iv.shell(args[i], iv.sc)
+		case strings.HasPrefix(a.s, "--filter="):
+			v := strings.TrimPrefix(a.s, "--filter=")
+			iv.shell(arg{s: v, ok: true, src: v}, iv.sc)
+		case len(a.s) == 2 && strings.ContainsRune("abCdlnt", rune(a.s[1])) && i+1 < len(args):
+			i++ // -b 1G, -a 4: an option's value
+		case a.s == "--additional-suffix" || a.s == "--bytes" || a.s == "--lines" || a.s == "--number" || a.s == "--line-bytes" || a.s == "--suffix-length" || a.s == "--separator":
+			i++
+		}
+	}
+	if len(ops) == 2 {
+		prefix := ops[1]
+		if prefix.ok {
+			prefix = arg{s: prefix.s + "aa", ok: true, src: prefix.src}
+		}
+		iv.overwrites(prefix)
 	}
 }
 
@@ -896,7 +1043,15 @@ func lnNew(iv *inv) {
 		return
 	}
 	iv.renames(dst)
-	if _, ops := opts(iv.rest(1)); len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
+	_, ops := opts(iv.rest(1))
+	if into := iv.intoDir(iv.rest(1)); len(into) == 1 { // ln -st DIR target, ln -s target DIR/: the link is DIR/NAME
+		for _, o := range ops {
+			if o != dst {
+				dst, ops = into[0], []arg{o, into[0]}
+			}
+		}
+	}
+	if len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
 		from, to := iv.c.resolve(iv.sc, dst), iv.c.resolve(iv.sc, ops[0])
 		if from.path != "" && to.path != "" && !from.children && !to.children && from.path != to.path {
 			if iv.c.links == nil {
@@ -1086,6 +1241,13 @@ func (iv *inv) tarRemoves(args []arg) {
 func zip(iv *inv) {
 	iv.flag(Write, "")
 	iv.packsSecrets()
+	for i, a := range iv.rest(1) { // zip -T -TT CMD: tests the archive by running CMD in a shell
+		if v, ok := strings.CutPrefix(a.s, "--unzip-command="); ok && a.ok {
+			iv.shell(arg{s: v, ok: true, src: v}, iv.sc)
+		} else if a.ok && (a.s == "-TT" || a.s == "--unzip-command") && i+2 < len(iv.args) {
+			iv.shell(iv.args[i+2], iv.sc)
+		}
+	}
 	flags, ops := opts(iv.rest(1))
 	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
 		return
@@ -1368,6 +1530,41 @@ func (c *classifier) tempVar(word string) bool {
 		}
 	}
 	return false
+}
+
+// systemdRun runs its command as a transient unit. systemd expands the
+// command's specifiers first (%h the home directory, %T and %V the temp
+// dirs), and the unit starts in the home directory (--user) or / unless
+// told otherwise (--same-dir, --working-directory) or run as a scope.
+func systemdRun(iv *inv) {
+	spec := strings.NewReplacer("%%", "%", "%h", iv.c.home, "%T", "/tmp", "%V", "/var/tmp")
+	args := make([]arg, len(iv.args))
+	for i, a := range iv.args {
+		args[i] = a
+		if a.ok && strings.Contains(a.s, "%") {
+			args[i].s = spec.Replace(a.s)
+		}
+	}
+	i := skipOpts(args, "-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
+		"--uid", "--gid", "--nice", "--working-directory", "--description", "--slice", "-t")
+	iv.args = args
+	sc := iv.sc.sub()
+	sc.cwd = "/"
+	for _, a := range args[1:min(i, len(args))] {
+		switch {
+		case a.s == "--user":
+			sc.cwd = iv.c.home
+		case strings.HasPrefix(a.s, "--working-directory"):
+			sc.cwd = ""
+		}
+	}
+	if slices.ContainsFunc(args[1:min(i, len(args))], func(a arg) bool { return a.s == "-d" || a.s == "--same-dir" || a.s == "--scope" }) {
+		sc.cwd = iv.sc.cwd // a scope runs the command where systemd-run is
+	}
+	iv.sc = sc
+	if i < len(args) {
+		iv.exec(args[i:])
+	}
 }
 
 // service NAME stop, and systemctl's verbs that stop or disable services.
@@ -1853,7 +2050,13 @@ var quietReaders = map[string]bool{
 	"ssh": true, "scp": true, "sftp": true, "ssh-add": true, "ssh-keygen": true, "ssh-copy-id": true, "git": true,
 	"chown": true, "rm": true, "find": true, "fd": true, "fdfind": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
-	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true, "source": true, ".": true,
+	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true,
+}
+
+// valueIgnores are the tools whose --ignore takes a value (a file left
+// out, as --exclude's); for rg and its kind it is a flag alone.
+func valueIgnores(name string) bool {
+	return name != "rg" && name != "ag" && name != "ugrep" && name != "ug" && name != "fd" && name != "fdfind"
 }
 
 // credStores are password managers and key stores: reading from them
@@ -1917,8 +2120,11 @@ func readsSecret(iv *inv, scanWords bool) {
 		for i, a := range from {
 			flag := func(f string) bool { return from[i-1].ok && from[i-1].s == f && (dashes < 0 || i-1 < dashes) }
 			if (dashes < 0 || i < dashes) && a.ok && (strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--ignore")) ||
-				i > 0 && (flag("--exclude") || flag("--ignore") || iv.name == "zip" && flag("-x")) {
+				i > 0 && (flag("--exclude") || flag("--ignore") && valueIgnores(iv.name) || iv.name == "zip" && flag("-x")) {
 				continue // tar --exclude=.env, zip -x .env: left out, not read
+			}
+			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
+				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
 			if i == pattern {
 				continue // grep "process.env" src/: what it looks for, not a file
@@ -1938,7 +2144,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
-				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path)) {
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}
@@ -1958,7 +2164,10 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
+		why = iv.name + " prints every environment variable it is given, tokens and keys included"
+	}
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
 		!(iv.sc.intoEnv && envFile(iv.in.text)) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
@@ -2378,7 +2587,7 @@ func (iv *inv) secretUse() string {
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
-	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && iv.in.text == "" && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
 		flags, _ := opts(args)
@@ -2408,7 +2617,8 @@ func keyFile(c *classifier, sc *scope, p string) bool {
 	return why != "" && why != "unresolved"
 }
 
-// sshKeygen writes a key pair over the file -f names.
+// sshKeygen writes a key pair over the file -f names: a secret's path
+// outside the working directory and the temp dirs is destructive.
 func sshKeygen(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
@@ -2416,7 +2626,8 @@ func sshKeygen(iv *inv) {
 		return // reads, prints or searches keys
 	}
 	for i, a := range args {
-		if a.ok && a.s == "-f" && i+1 < len(args) && args[i+1].ok && isSecretPath(iv.c.tilde(args[i+1].s)) {
+		if a.ok && a.s == "-f" && i+1 < len(args) && args[i+1].ok && isSecretPath(iv.c.tilde(args[i+1].s)) &&
+			iv.c.danger(iv.c.resolve(iv.sc, args[i+1])) != "" { // a fixture key inside the working tree is its own file
 			iv.flag(Destructive, "ssh-keygen -f writes a key pair over "+args[i+1].s)
 			return
 		}
@@ -2444,11 +2655,30 @@ func editor(iv *inv) {
 	iv.inPlace(files)
 }
 
+// passesLines are the filters that pass every line of their input on,
+// reordered, numbered or paged: what they are given, they print.
+var passesLines = map[string]bool{
+	"sort": true, "cat": true, "tac": true, "less": true, "more": true, "uniq": true, "column": true, "nl": true,
+	"tee": true, "head": true, "tail": true, "fold": true, "expand": true, "bat": true, "batcat": true, "xxd": true, "od": true,
+	"base64": true, "rev": true, "fmt": true, "pr": true,
+}
+
 // dumpsEnvironment flags printing every environment variable (env,
 // printenv, export -p) straight to the agent: tokens and keys included.
 // Filtered (env | grep GO) it is ordinary.
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.piped || iv.sc.remote || len(iv.args) > 2 {
+	if iv.sc.remote {
+		return
+	}
+	if iv.name == "ps" { // ps eww, ps auxe: BSD's e shows each process's environment
+		for _, a := range iv.rest(1) {
+			if a.ok && !strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "e") && strings.Trim(a.s, "auxwejflsvrTZmhcnS") == "" {
+				iv.flag(Destructive, "ps "+a.s+" prints the environment of every process, tokens and keys included (what it prints reaches the agent and its model)")
+				return
+			}
+		}
+	}
+	if iv.sc.piped || len(iv.args) > 3 {
 		return
 	}
 	var argv []string
@@ -2456,7 +2686,8 @@ func dumpsEnvironment(iv *inv) {
 		argv = append(argv, a.s)
 	}
 	switch strings.Join(argv, " ") {
-	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x":
+	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x",
+		"env -0", "env --null", "printenv -0", "printenv --null", "export", "declare", "typeset", "declare -px", "declare -xp", "typeset -p":
 		iv.flag(Destructive, argv[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
 	}
 }

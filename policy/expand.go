@@ -171,7 +171,7 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 // boundedWord reports whether expanding w statically is cheap. Parameter
 // expansions with operators can nest into an exponential string bomb:
 // ${HOME//?/${HOME//?/…}} eight deep took 114 s and 5.8 GiB inside expand.
-// Only $NAME, ${NAME}, ${#NAME} and a known array's elements by number
+// Only $NAME, ${NAME}, ${#NAME}, ${NAME:?msg} and a known array's elements by number
 // (${f[0]}, "${f[@]}") are expanded; any other form is left
 // unexpanded (unknown), which is the conservative answer anyway.
 //
@@ -186,13 +186,28 @@ func boundedWord(w *syntax.Word, arrays *varTable) bool {
 			return false // an error for expand, and walked separately
 		case *syntax.ParamExp:
 			if x.Param == nil || x.Flags != nil || x.Excl || x.Width || x.IsSet || x.NestedParam != nil ||
-				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil {
+				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) {
 				ok = false
 			}
 		}
 		return ok
 	})
 	return ok
+}
+
+// guardOnly reports whether a parameter operator only stops the shell
+// when the variable is unset or empty, with a message written out
+// (${BUILD_DIR:?}, ${x?not set}): the word is the variable's value or
+// nothing runs. An unknown variable stays unknown (expand fails on it).
+func guardOnly(e *syntax.Expansion) bool {
+	if e.Op != syntax.ErrorUnsetOrNull && e.Op != syntax.ErrorUnset {
+		return false
+	}
+	if e.Word == nil {
+		return true
+	}
+	_, ok := plainWord(e.Word)
+	return ok || len(e.Word.Parts) == 0
 }
 
 // plainIndex reports whether an array index is a number written out, @ or

@@ -362,6 +362,7 @@ func chmodR(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	if !hasFlag(flags, "R", "--recursive") {
 		iv.locksOut(operands)
+		iv.changesSystemFile(operands)
 		return
 	}
 	for _, a := range operands {
@@ -399,6 +400,38 @@ func (iv *inv) locksOut(operands []arg) {
 		return
 	}
 }
+
+// changesSystemFile holds changing the mode, owner or ACL of a system
+// file (chmod a+w /etc/passwd, chown me /etc/sudoers, chmod 4755
+// /bin/bash), and setting the setuid or setgid bit of a file outside the
+// working directory and the temp dirs: who may do what on the machine
+// changes.
+func (iv *inv) changesSystemFile(operands []arg) {
+	mode := ""
+	if iv.name == "chmod" && len(operands) > 0 {
+		mode, operands = operands[0].s, operands[1:]
+	}
+	setID := mode != "" && (strings.Trim(mode, "01234567") == "" && len(mode) == 4 && strings.IndexByte("1234567", mode[0]) >= 0 && mode[0] != '1' ||
+		strings.Contains(mode, "+s") || strings.Contains(mode, "=s") || setIDMode.MatchString(mode))
+	for _, a := range operands {
+		t := iv.c.resolve(iv.sc, a)
+		p := t.path
+		if !a.ok || p == "" || iv.sc.remote || iv.sc.mounts != nil || iv.c.inTemp(p) || iv.c.trustedProject() && isUnder(p, iv.c.project) {
+			continue
+		}
+		switch {
+		case isSystemPath(p):
+			iv.flag(Destructive, strings.TrimSpace(iv.name+" "+mode)+" changes who may use a system file: "+iv.c.show(t))
+			return
+		case setID:
+			iv.flag(Destructive, iv.name+" "+mode+" makes a program run as its owner, whoever starts it: "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// setIDMode is a symbolic mode that sets the setuid or setgid bit: u+s, g=rxs.
+var setIDMode = lazyRE(`[ugoa]*[+=][rwxXt]*s`)
 
 // ownerKeeps reports whether a chmod mode keeps the owner's full access
 // and gives no one else write access: 700, 0755, go-rwx, u+rwx.
@@ -469,7 +502,7 @@ func truncate(iv *inv) {
 	}
 	for _, f := range files {
 		t := iv.c.resolve(iv.sc, f)
-		if dataFile(t.path) {
+		if dataFile(t.path) && !iv.c.scratch(t.path) {
 			iv.flagWrite(t, "truncate empties a database file: "+iv.c.show(t))
 		} else if why := iv.c.danger(t); why != "" {
 			if why == "unresolved" {
@@ -483,6 +516,11 @@ func truncate(iv *inv) {
 // mv of the project, a parent of it, home, or a system directory.
 func mv(iv *inv) {
 	iv.flag(Write, "")
+	iv.carries(iv.rest(1))
+	for _, f := range iv.intoDir(iv.rest(1)) { // mv x.conf -t /etc writes /etc/x.conf
+		iv.overwrites(f)
+		iv.replacesSecrets(f)
+	}
 	_, operands := opts(iv.rest(1))
 	if len(operands) < 2 || iv.sc.remote {
 		return
@@ -517,6 +555,9 @@ func mv(iv *inv) {
 func rsync(iv *inv) {
 	iv.flag(Write, "")
 	flags, operands := opts(iv.rest(1))
+	if len(operands) > 1 && operands[len(operands)-1].ok && !strings.Contains(operands[len(operands)-1].s, ":") {
+		iv.overwrites(operands[len(operands)-1]) // rsync SRC DST writes over DST as cp does
+	}
 	if !hasFlag(flags, "", "--delete", "--del", "--delete-before", "--delete-during", "--delete-delay",
 		"--delete-after", "--delete-excluded", "--remove-source-files") || len(operands) == 0 {
 		return
@@ -566,6 +607,19 @@ func tee(iv *inv) {
 func sed(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	script := !hasFlag(flags, "ef", "--expression", "--file") // else the first operand is the script
+	for _, code := range sedScripts(iv.rest(1)) {
+		files, runs := sedEffects(code)
+		for _, f := range files {
+			iv.overwrites(arg{s: f, ok: true, src: f}) // w FILE, s///w FILE: truncated when sed starts
+		}
+		for _, r := range runs {
+			if strings.ContainsAny(r, "&\\") {
+				iv.flag(Unparseable, "sed s///e runs as a command text made from its input: "+cutText(r))
+				continue
+			}
+			iv.shell(arg{s: r, ok: true, src: r}, iv.sc) // s/.*/CMD/e: the pattern space, now CMD, is run
+		}
+	}
 	if sedInPlace(flags) {
 		iv.flag(Write, "")
 		code := ""
@@ -585,6 +639,96 @@ func sed(iv *inv) {
 			}
 		}
 	}
+}
+
+// sedScripts are the scripts sed is given: each -e SCRIPT (a cluster
+// ending in e, --expression=), else the first operand.
+func sedScripts(args []arg) []string {
+	var out []string
+	given := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, "--expression="):
+			out, given = append(out, strings.TrimPrefix(a.s, "--expression=")), true
+		case a.s == "--expression" || len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "e"):
+			given = true
+			if i+1 < len(args) && args[i+1].ok {
+				out = append(out, args[i+1].s)
+			}
+			i++
+		case a.s == "-f" || a.s == "--file" || strings.HasPrefix(a.s, "--file=") || len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "f"):
+			given = true
+		}
+	}
+	if !given {
+		if _, ops := opts(args); len(ops) > 0 && ops[0].ok {
+			out = append(out, ops[0].s)
+		}
+	}
+	return out
+}
+
+// sedEffects reads a sed script for the files its w and W commands and
+// s///w flags write, and the replacements its s///e flags run as
+// commands.
+func sedEffects(code string) (files, runs []string) {
+	restOfLine := func(j int) (string, int) {
+		end := strings.IndexByte(code[j:], '\n')
+		if end < 0 {
+			end = len(code) - j
+		}
+		return strings.TrimSpace(code[j : j+end]), j + end
+	}
+	cmdStart := func(i int) bool { // what comes before a command: an address, or the end of another
+		k := i - 1
+		for k >= 0 && (code[k] == ' ' || code[k] == '\t') {
+			k--
+		}
+		return k < 0 || strings.IndexByte(";{}\n!$0123456789/", code[k]) >= 0
+	}
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; {
+		case c == 's' && i+1 < len(code) && strings.IndexByte("/|#:,@!%^_+=~", code[i+1]) >= 0 && cmdStart(i):
+			d, j := code[i+1], i+2
+			var parts []string
+			for range 2 {
+				start := j
+				for j < len(code) && code[j] != d {
+					if code[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				if j >= len(code) {
+					return files, runs
+				}
+				parts = append(parts, code[start:j])
+				j++
+			}
+			start := j
+			for j < len(code) && strings.IndexByte("gpiIMme0123456789", code[j]) >= 0 {
+				j++
+			}
+			if strings.Contains(code[start:j], "e") {
+				runs = append(runs, parts[1])
+			}
+			if j < len(code) && code[j] == 'w' {
+				var f string
+				f, j = restOfLine(j + 1)
+				files = append(files, f)
+			}
+			i = j - 1
+		case (c == 'w' || c == 'W') && i+1 < len(code) && (code[i+1] == ' ' || code[i+1] == '\t') && cmdStart(i):
+			f, j := restOfLine(i + 1)
+			if f != "" {
+				files = append(files, f)
+			}
+			i = j - 1
+		}
+	}
+	return files, runs
 }
 
 // sedLoses reports whether a sed script, or one it cannot see (-e, -f),

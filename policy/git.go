@@ -91,6 +91,20 @@ func git(iv *inv) {
 		}
 	}
 	iv.gitCommands(sub, rest)
+	if (sub == "diff" || sub == "grep") && has("", "--no-index") || sub == "blame" { // files read as they are, in or out of the repository
+		for i, a := range rest {
+			f := a
+			if v, ok := strings.CutPrefix(a.s, "--contents="); ok {
+				f = arg{s: v, ok: true, src: v}
+			} else if a.s == "--contents" && i+1 < len(rest) {
+				f = rest[i+1]
+			}
+			if f.ok && !strings.HasPrefix(f.s, "-") && iv.secretFile(f.s) {
+				destroy("git " + sub + " prints a secrets file: " + f.s)
+				return
+			}
+		}
+	}
 	if gitReadOnly[sub] {
 		return
 	}
@@ -110,6 +124,12 @@ func git(iv *inv) {
 				iv.c.clones = append(iv.c.clones, t.path)
 			}
 			break
+		}
+	case "send-email": // its operands are mailed: a secrets file among them leaves the machine
+		for _, o := range operands {
+			if o.ok && iv.secretFile(o.s) {
+				destroy("git send-email sends a secrets file off the machine: " + o.s)
+			}
 		}
 	case "clean":
 		if has("n", "--dry-run") {
@@ -207,7 +227,7 @@ func git(iv *inv) {
 			discard("git switch --discard-changes discards uncommitted changes")
 		}
 	case "branch":
-		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) {
+		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) && !iv.branchedFirst(operands) {
 			destroy("git branch -D deletes a branch even if unmerged")
 		}
 		if len(operands) == 0 && !has("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description") {
@@ -450,6 +470,27 @@ func (iv *inv) pushedFirst(branches []arg) bool {
 		}
 		at := strings.Index(src[push[1]-1:], "git branch")
 		if at < 0 || !onlyOnSuccess(src[push[1]-1:][:at]) {
+			return false
+		}
+	}
+	return len(branches) > 0
+}
+
+// branchedFirst reports whether every branch to delete was created by this
+// command first, on success only (git branch b HEAD~5 && … && git branch
+// -D b; git switch -c b): a new branch, whose commits are this command's.
+func (iv *inv) branchedFirst(branches []arg) bool {
+	src := iv.c.whole
+	for _, b := range branches {
+		if !b.ok {
+			return false
+		}
+		made := regexp.MustCompile(`\bgit\s+(?:branch|checkout\s+-b|switch\s+-c)\s+` + regexp.QuoteMeta(b.s) + `(?:\s|&|$)`).FindStringIndex(src)
+		if made == nil {
+			return false
+		}
+		at := strings.LastIndex(src, "git branch -")
+		if at < made[1]-1 || !onlyOnSuccess(src[made[1]-1:at]) {
 			return false
 		}
 	}

@@ -91,6 +91,14 @@ func pidNamed(name string) bool {
 // the host's network and devices kept out: what runs in it holds only
 // what the command gave it.
 func (iv *inv) bareContainer(name string) bool {
+	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") { // cid=$(docker run -d redis:7)
+		for _, verb := range []string{" run", " create"} {
+			if at := strings.Index(iv.c.whole, v+"=$("+iv.name+verb); at >= 0 {
+				start, _, _ := strings.Cut(iv.c.whole[at:], ")")
+				return bareRun(start)
+			}
+		}
+	}
 	for _, m := range startedNamed.FindAllStringSubmatchIndex(iv.c.whole, -1) {
 		if strings.Trim(iv.c.whole[m[4]:m[5]], `"'`) != name {
 			continue

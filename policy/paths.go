@@ -76,6 +76,14 @@ func (c *classifier) pidPath(sc *scope, src string) (string, bool) {
 	if !strings.Contains(s, "$") {
 		return "", false
 	}
+	if m := varRef.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, m[0]) && sc.vars.temp(m[1]+m[2]) {
+		// "$d/app" after d=$(mktemp -d): a name inside a directory made
+		// for this run, taken to lie in the temp dir, kept as written.
+		rest := s[len(m[0]):]
+		if rest == "" || rest[0] == '/' && !strings.ContainsAny(rest, "$\"'`*?[{}()") && !strings.Contains(rest+"/", "/../") {
+			return c.temps[0] + "/" + m[0] + rest, true
+		}
+	}
 	s = varRef.ReplaceAllStringFunc(s, func(ref string) string {
 		m := varRef.FindStringSubmatch(ref)
 		if text := sc.vars.freshText(m[1] + m[2]); text != "" {
@@ -302,6 +310,16 @@ func unrecoverable(t target) string {
 			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees" ||
 			top == "packed-refs" || top == "HEAD" || top == "config" || top == "shallow" {
 			return "the repository's history"
+		}
+	}
+	for _, name := range strings.Split(strings.Trim(t.src, `"'`), "/") { // rm -rf .g*: the glob matches .git
+		if children && strings.ContainsAny(name, "*?[") {
+			for _, vcs := range []string{".git", ".hg", ".svn"} {
+				if ok, _ := path.Match(strings.ReplaceAll(name, "[!", "[^"), vcs); ok && name[0] == '.' {
+					return "the repository's history"
+				}
+			}
+			break
 		}
 	}
 	return ""

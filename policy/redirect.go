@@ -22,7 +22,10 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		var truncating bool
 		switch r.Op {
 		case syntax.RdrOut, syntax.RdrClob, syntax.RdrAll, syntax.RdrAllClob, syntax.RdrInOut:
-			truncating = r.Op != syntax.RdrInOut
+			// 1<> f opens f to read and write and writes over its bytes in
+			// place: what was there is lost as with >. <> f alone opens
+			// stdin so, which a command reads.
+			truncating = r.Op != syntax.RdrInOut || r.N != nil && r.N.Value != "0"
 		case syntax.AppOut, syntax.AppClob, syntax.AppAll, syntax.AppAllClob:
 		case syntax.DplOut: // >& file (not >&2): both streams to a file
 			if lit := litOf(r.Word); lit == "-" || lit == "" || strings.Trim(lit, "0123456789") == "" {
@@ -269,7 +272,7 @@ func isSystemPath(p string) bool {
 // (appending to what it wrote there before), so that running the file
 // later in the same command is judged by its content.
 func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
-	if !a.ok || sc.remote {
+	if sc.remote { // a path made for this run resolves too ("$d/run.sh" after d=$(mktemp -d))
 		return
 	}
 	p := c.resolve(sc, a).path

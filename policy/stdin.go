@@ -152,9 +152,11 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
-	case name == "env" || name == "printenv" || name == "history" || (name == "set" && len(args) == 1) ||
-		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+	case name == "history":
 		return source{kind: srcSecret}
+	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
+		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret, text: envDump}
 	case name == "echo":
 		vals, ok := strs(args[1:])
 		if !ok {
@@ -401,11 +403,55 @@ func isSecretPath(p string) bool {
 		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"),
 		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"),               // Terraform keeps every resource's secrets in its state
 		base == "master.key" || strings.HasSuffix(base, ".key") && strings.Contains(p, "/credentials/"), // Rails' key to its encrypted credentials
-		base == "wallet.dat" || strings.HasSuffix(base, ".kdbx"):
+		base == "wallet.dat" || strings.HasSuffix(base, ".kdbx"),
+		strings.HasPrefix(p, "/etc/ssh/ssh_host_") && !strings.HasSuffix(p, ".pub"):
 		return true
+	}
+	if strings.ContainsAny(p, "*?[") {
+		return globSecret(p)
 	}
 	for _, s := range secretPlaces {
 		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretExamples are paths, whole (/etc/shadow) or the tail of one
+// (.ssh/id_rsa), that a secrets file has: a glob that can match one
+// (~/.ss?/i*) may name it.
+var secretExamples = []string{
+	".ssh/id_rsa", ".ssh/id_ed25519", ".ssh/id_ecdsa", ".aws/credentials", ".netrc", ".git-credentials", ".npmrc",
+	".pypirc", ".docker/config.json", ".kube/config", ".config/gh/hosts.yml", ".vault-token", ".pgpass",
+	".claude/.credentials.json", ".codex/auth.json", ".config/git/credentials", ".cache/huggingface/token",
+	".config/gcloud/credentials.db", ".config/gcloud/application_default_credentials.json", ".env",
+	"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ed25519_key",
+}
+
+// globSecret reports whether a glob can match a secrets file's path
+// (secretExamples), name by name as the shell matches: a * or ? does not
+// match a leading dot.
+func globSecret(pattern string) bool {
+	pat := strings.Split(pattern, "/")
+	for _, ex := range secretExamples {
+		names := strings.Split(strings.TrimPrefix(ex, "/"), "/")
+		if strings.HasPrefix(ex, "/") {
+			if len(pat) != len(names)+1 || pat[0] != "" {
+				continue
+			}
+		} else if len(pat) <= len(names) {
+			continue
+		}
+		tail := pat[len(pat)-len(names):]
+		match := true
+		for i, n := range names {
+			if ok, _ := path.Match(tail[i], n); !ok || n[0] == '.' && tail[i][0] != '.' {
+				match = false
+				break
+			}
+		}
+		if match {
 			return true
 		}
 	}
@@ -434,6 +480,10 @@ var secretPlaces = []string{
 	"/Application Support/Firefox", "/Application Support/BraveSoftware", "/Application Support/Microsoft Edge",
 	"/org.mozilla.firefox/", "/.electrum", "/.bitcoin", "/.ethereum/keystore", "/.monero", "/.config/Exodus",
 	"/Application Support/Exodus", "/.config/Signal", "/.config/discord", "/.config/Slack",
+	// Coding agents' and model hubs' own tokens, git's credential store
+	// under XDG, the machine's SSH host keys.
+	"/.claude/.credentials.json", "/.codex/auth.json", "/.config/git/credentials", "/.cache/huggingface/token",
+	"/.huggingface/token", "/.config/github-copilot/",
 }
 
 // secretName reports whether a find -name pattern selects files that
@@ -513,6 +563,11 @@ func decode(name string, args []string, in string) (string, bool) {
 	}
 	return "", false
 }
+
+// envDump is the text of a source that is every environment variable
+// (env, export -p): a filter that picks lines (grep NODE_) shows only
+// those; one that passes every line on (sort, cat) shows all of them.
+const envDump = "every environment variable"
 
 // dumpOf starts the text of a source that is a database's dump: every
 // row of it, user data and credentials among them. Read here it is

@@ -45,6 +45,7 @@ type knownVar struct {
 	lost  bool   // from here on the value is not known (t+=$(…))
 	fresh bool   // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
 	text  string // a fresh value not known (lost): as written, literals and fresh parts (x-$(date +%s))
+	temp  bool   // the value is a temporary file or directory mktemp made for this run (d=$(mktemp -d))
 	// exported: the script certainly exported it by here (see environ), so
 	// the commands after are given it.
 	exported bool
@@ -172,6 +173,8 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		if !ok {
 			s, ok, fresh, text = c.freshValue(&inner, a.Value)
 		}
+		temp := !ok && madeTemp(a.Value)
+		fresh = fresh || temp
 		if a.Append && ok {
 			s = prev[len(prev)-1].value + s
 			fresh = fresh || prev[len(prev)-1].fresh
@@ -183,7 +186,7 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			}
 			exported = leading[d]
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported, text: text})
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported, text: text, temp: temp})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
@@ -371,6 +374,51 @@ func (t *varTable) fresh(name string) bool {
 	}
 	for _, v := range t.known[name] {
 		if !v.fresh {
+			return false
+		}
+	}
+	return true
+}
+
+// temp reports whether name holds, wherever the script reads it, a
+// temporary file or directory mktemp made for this run. t may be nil.
+func (t *varTable) temp(name string) bool {
+	if t == nil || len(t.known[name]) == 0 {
+		return false
+	}
+	for _, v := range t.known[name] {
+		if !v.temp {
+			return false
+		}
+	}
+	return true
+}
+
+// madeTemp reports whether w is the output of mktemp alone ($(mktemp -d),
+// "$(mktemp)"): a new file or directory, empty, made for this run and no
+// one else's. mktemp -u only prints a name, which may be taken by then.
+func madeTemp(w *syntax.Word) bool {
+	parts := w.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
+		parts = dq.Parts
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return false
+	}
+	for i, wd := range call.Args {
+		lit, ok := plainWord(wd)
+		switch {
+		case i == 0 && lit != "mktemp":
+			return false
+		case ok && (lit == "-u" || lit == "--dry-run" || strings.HasPrefix(lit, "-") && !strings.HasPrefix(lit, "--") && strings.Contains(lit, "u")):
 			return false
 		}
 	}

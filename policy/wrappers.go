@@ -101,6 +101,10 @@ func env(iv *inv) {
 	for i < len(args) {
 		a := args[i]
 		switch {
+		case !a.ok && isAssignment(a.src) && (varKind(a.src[:strings.IndexByte(a.src, '=')]) == varPlain || iv.passedOn(a.src)):
+			// HOME="$X", PATH="$PATH": a value computed at run time, of a
+			// variable that runs nothing or keeps the value it has,
+			// changes no word of the command.
 		case !a.ok:
 			iv.flag(Unparseable, "env argument computed at run time: "+a.shown())
 			return
@@ -123,6 +127,12 @@ func env(iv *inv) {
 			}
 			i += 2
 			continue
+		case strings.HasPrefix(a.s, "--chdir=") || strings.Contains(a.s, "C") && !strings.HasPrefix(a.s, "--"):
+			iv.sc = iv.sc.sub() // env --chdir=DIR, -CDIR, -iC DIR: the command runs elsewhere
+			iv.sc.cwd = ""
+			if strings.HasSuffix(a.s, "C") {
+				i++
+			}
 		case strings.HasPrefix(a.s, "-"):
 		case strings.Contains(a.s, "="):
 			name, val, _ := strings.Cut(a.s, "=")
@@ -142,6 +152,14 @@ func env(iv *inv) {
 		i++
 	}
 	// No command: prints the environment.
+}
+
+// passedOn reports whether an assignment given to env (NAME="$NAME") sets
+// a variable to the value it has, which the script does not set itself.
+func (iv *inv) passedOn(src string) bool {
+	name, val, _ := strings.Cut(src, "=")
+	val = strings.Trim(val, `"`)
+	return (val == "$"+name || val == "${"+name+"}") && strings.Count(iv.c.whole, name+"=") == 1
 }
 
 // joinRest joins args into one shell string, quoting known words.
