@@ -232,6 +232,19 @@ func (c *classifier) literal(sc *scope, w *syntax.Word) (string, bool) {
 	return s, err == nil
 }
 
+// plainWords are the values of words that are all plain (plainWord).
+func plainWords(ws []*syntax.Word) ([]string, bool) {
+	words := make([]string, 0, len(ws))
+	for _, w := range ws {
+		lit, ok := plainWord(w)
+		if !ok {
+			return nil, false
+		}
+		words = append(words, lit)
+	}
+	return words, true
+}
+
 // plainWord is the fast path of fields: a word that is one literal with
 // nothing to expand (no escapes, braces or leading tilde), or one
 // single-quoted string, is its own value.

@@ -144,13 +144,9 @@ func (iv *inv) envSetup(src string) bool {
 	if !ok || len(ce.Assigns) != 0 || len(ce.Args) == 0 {
 		return false
 	}
-	var words []string
-	for _, w := range ce.Args {
-		lit, ok := plainWord(w)
-		if !ok {
-			return false
-		}
-		words = append(words, lit)
+	words, ok := plainWords(ce.Args)
+	if !ok {
+		return false
 	}
 	name := path.Base(words[0])
 	emits, known := envEmitters[name]

@@ -636,13 +636,9 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 			if !ok || len(st.Redirs) > 0 || len(f.Args) == 0 {
 				return errCmdSubst
 			}
-			var words []string
-			for _, wd := range f.Args {
-				lit, ok := plainWord(wd)
-				if !ok {
-					return errCmdSubst
-				}
-				words = append(words, lit)
+			words, ok := plainWords(f.Args)
+			if !ok {
+				return errCmdSubst
 			}
 			if out, ok = decode(words[0], words[1:], out); !ok {
 				return errCmdSubst
@@ -656,13 +652,9 @@ func (c *classifier) staticSubst(sc *scope) func(io.Writer, *syntax.CmdSubst) er
 // lookupWord is where a command that finds a program on the PATH (command
 // -v rm, which rm, type -P rm) says it is: a path ending in its name, or "".
 func lookupWord(args []*syntax.Word) string {
-	var words []string
-	for _, wd := range args {
-		lit, ok := plainWord(wd)
-		if !ok {
-			return ""
-		}
-		words = append(words, lit)
+	words, ok := plainWords(args)
+	if !ok {
+		return ""
 	}
 	switch {
 	case len(words) == 3 && words[0] == "command" && words[1] == "-v",
