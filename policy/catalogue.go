@@ -41,7 +41,7 @@ var readOnlyTools = []string{
 	"less", "more", "wc", "cut", "tr", "echo", "printf", "pwd", "whoami", "id",
 	"date", "printenv", "which", "type", "whereis", "file", "stat", "du", "df", "tree",
 	"diff", "cmp", "comm", "jq", "true", "false", "test", "[", "basename", "dirname",
-	"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof",
+	"realpath", "readlink", "seq", "sleep", "uname", "hostname", "ps", "pgrep", "lsof", "journalctl", "dmesg",
 	"man", "help", "nl", "od", "hexdump", "xxd", "md5sum", "sha1sum", "sha256sum",
 	"sha512sum", "cksum", "column", "fold", "fmt", "paste", "join", "expand", "unexpand",
 	"rev", "tac", "strings", "locale", "groups", "uptime", "free", "w", "who", "history",

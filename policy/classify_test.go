@@ -798,6 +798,15 @@ func TestClassify(t *testing.T) {
 		{"od -x ~/.ssh/id_rsa", Destructive},
 		{"cat -- -x ~/.ssh/id_rsa", Destructive},
 		{"zip -r out.zip . -x .env", Write},
+		// the system's logs are read as root without changing the machine; clearing or vacuuming them does
+		{"sudo journalctl -u docker --since today --no-pager | tail -n 100", Write},
+		{"sudo dmesg -T | tail", Write},
+		{"journalctl -b -p err", ReadOnly},
+		{"sudo journalctl --vacuum-time=1d", Destructive},
+		{"journalctl --vacuum-size=10M", Destructive},
+		{"sudo journalctl --rotate", Destructive},
+		{"dmesg -C", Destructive},
+		{"sudo dmesg -n 1", Destructive},
 		// a name made afresh for this run ($$, $RANDOM, $(date +%s), directly or through a variable) is its own, however joined
 		{`name=bench-$$; mkdir -p /tmp/$name && ./bin/bench --data /tmp/$name; rm -rf "/tmp/$name"`, Write},
 		{`d=x-$RANDOM; rm -rf "/tmp/$d"`, Write},

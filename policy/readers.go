@@ -1,13 +1,18 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Some of the tools that only read (readOnlyTools) have a mode that
 // writes a file, runs a program or changes the machine: xxd IN OUT writes
 // OUT, tree -o and less -O write a file, history -w writes one, date -s
 // sets the clock, hostname NAME renames the machine, ss -K kills sockets,
 // rg --pre and ugrep --filter run a program on every file they search,
-// bat --pager runs its pager. reader judges those modes; the rest of
+// bat --pager runs its pager, journalctl --vacuum-* deletes the system's
+// logs and --rotate or --flush moves them, dmesg -C clears the kernel's
+// and -n sets its console level. reader judges those modes; the rest of
 // what these tools do stays ReadOnly.
 
 // readerModes are the handlers of the readers that have such a mode.
@@ -18,6 +23,27 @@ var readerModes = map[string]handler{
 		}
 	},
 	"tree": func(iv *inv) { iv.outputOption("-o") },
+	"journalctl": func(iv *inv) {
+		for _, a := range iv.rest(1) {
+			switch {
+			case !a.ok:
+			case strings.HasPrefix(a.s, "--vacuum"):
+				iv.flag(Destructive, "journalctl "+a.s+" deletes the system's logs")
+				return
+			case slices.Contains([]string{"--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"}, a.s):
+				iv.flag(Write, "") // the journal's files moved or rewritten
+			}
+		}
+	},
+	"dmesg": func(iv *inv) {
+		args := iv.rest(1)
+		switch {
+		case hasFlag(args, "Cc", "--clear", "--read-clear"):
+			iv.flag(Destructive, "dmesg -C clears the kernel's message buffer")
+		case hasFlag(args, "nDE", "--console-level", "--console-off", "--console-on"):
+			iv.flag(Write, "") // the console's level, a setting of the machine
+		}
+	},
 	"less": func(iv *inv) { iv.outputOption("-o", "-O", "--log-file", "--LOG-FILE") },
 	"history": func(iv *inv) {
 		args := iv.rest(1)
