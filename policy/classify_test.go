@@ -977,6 +977,14 @@ func TestClassify(t *testing.T) {
 		{`git push origin "$BRANCH"`, Write},
 		{`xargs -0 -r -n1 unlink < <(find ~/.config/autostart -type f -print0)`, Destructive},
 		{`xargs -0 rm < <(find ./build -name "*.o" -print0)`, Write},
+		// xargs fed text known here judges its command with those words
+		{`printf '%s\n' ~/.ssh/config ~/.ssh/known_hosts | xargs -n1 unlink`, Destructive},
+		{`echo ~/.cache/x | xargs -I{} rm -f {}`, Destructive},
+		{"xargs rm <<EOF\n/etc/hosts\nEOF", Destructive},
+		{`printf '%s\n' a.txt b.txt | xargs -n1 unlink`, Write},
+		{`echo build dist | xargs rm -rf`, Write},
+		{`printf '%s\0' ~/.ssh/config | xargs -0 rm`, Destructive},
+		{`printf '%s\0' 'a b.o' c.o | xargs -0 rm`, Write},
 		// the HTTP method in every spelling: -XDELETE, -X=DELETE, --method=DELETE
 		{"gh api --method=DELETE repos/acme/app", Destructive},
 		{"gh api -XDELETE repos/acme/app", Destructive},
