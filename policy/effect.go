@@ -2276,7 +2276,11 @@ var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|
 // '^current-context:' ~/.kube/config), and no option prints other lines
 // (-v, -A, -B, -C, -z, -f, -r). A key that may hold a secret (token,
 // password, a URL …) is no such setting, nor is any key of an environment
-// file, whose settings are there to be secret.
+// file, whose settings are there to be secret. Nor are the lines of an INI
+// file's section headers (grep -E '^\[' ~/.aws/credentials: the profile
+// names) when its pattern is anchored at the line's start to the [ and
+// holds no alternative, and -F does not make the anchor a literal: in INI
+// a value is never on a line of its own starting with [.
 func keyLines(name string, args []arg) bool {
 	if name != "grep" && name != "egrep" {
 		return false
@@ -2293,6 +2297,14 @@ func keyLines(name string, args []arg) bool {
 			return false
 		}
 	}
+	if sectionHeader.MatchString(ops[0].s) && !hasFlag(flags, "F", "") {
+		for _, f := range ops[1:] {
+			if !f.ok || !iniFile(f.s) {
+				return false
+			}
+		}
+		return true
+	}
 	m := keySetting.FindStringSubmatch(ops[0].s)
 	if m == nil || secretKey.MatchString(strings.ReplaceAll(m[1], `\.`, ".")) {
 		return false
@@ -2308,6 +2320,19 @@ func keyLines(name string, args []arg) bool {
 // keySetting is a pattern anchored at a line's start, past any indent, to
 // a key written out (letters, digits, _ - and \.) and its : or =.
 var keySetting = lazyRE(`^\^(?:\\s\*|\[\[:space:\]\]\*| \*)?([A-Za-z](?:[A-Za-z0-9_-]|\\\.)*) ?[:=] ?$`)
+
+// sectionHeader is a pattern anchored at a line's start to the [ of an INI
+// section header, then a name written out (letters, digits, _ - . space,
+// .*) and its ]: nothing in it matches a line that does not start with [.
+var sectionHeader = lazyRE(`^\^\\\[(?:[A-Za-z0-9_ -]|\\\.|\.\*)*(?:\\?\])?$`)
+
+// iniFile is a file in INI form, where only section headers start with [:
+// *.ini, the AWS CLI's files, .pypirc, .s3cfg, .boto.
+func iniFile(p string) bool {
+	base := path.Base(p)
+	return path.Ext(base) == ".ini" || (base == "config" || base == "credentials") && strings.Contains(p, ".aws/") ||
+		base == ".pypirc" || base == ".s3cfg" || base == ".boto"
+}
 
 // secretKey is a part of a setting's name that says its value may be a
 // secret, or hold one (a URL with a password in it).

@@ -593,22 +593,34 @@ func (iv *inv) scratchSQLite(s string) bool {
 }
 
 // tempDirAssign is a variable given a new temp dir the code makes:
-// d = tempfile.mkdtemp(), const d = fs.mkdtempSync(…), d = Dir.mktmpdir.
-var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|tempdir)\b`)
+// d = tempfile.mkdtemp(), d = pathlib.Path(tempfile.mkdtemp()), const d =
+// fs.mkdtempSync(…), d = Dir.mktmpdir; or (the second group) with
+// tempfile.TemporaryDirectory() as d.
+var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:(?:pathlib\.)?Path\(\s*)?(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|tempdir)\b|\bwith\s+(?:tempfile\.)?TemporaryDirectory\([^()]*\)\s+as\s+([A-Za-z_]\w*)\s*:`)
+
+// bound finds where code binds a variable: name = …, name := …, as name,
+// for name.
+var bound = lazyRE(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*:?=[^=]|\b(?:as|for)\s+([A-Za-z_]\w*)\b`)
 
 // tempDirVar reports whether the argument at the start of rest is a
-// variable the code set to a temp dir it made.
+// variable the code set to a temp dir it made, and bound nowhere else.
 func tempDirVar(s, rest string) bool {
 	name := strings.TrimSpace(rest)
 	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
 		name = name[:i]
 	}
+	made, binds := 0, 0
 	for _, m := range tempDirAssign.FindAllStringSubmatch(s, 8) {
-		if m[1] == name && name != "" {
-			return true
+		if name != "" && (m[1] == name || m[2] == name) {
+			made++
 		}
 	}
-	return false
+	for _, m := range bound.FindAllStringSubmatch(s, -1) {
+		if name != "" && (m[1] == name || m[2] == name) {
+			binds++
+		}
+	}
+	return made == 1 && binds == 1
 }
 
 // stringLit reads a quoted string literal at the start of s.

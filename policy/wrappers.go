@@ -197,10 +197,13 @@ func command(iv *inv) {
 }
 
 // xargs runs its command with words read from stdin appended (or put in
-// place of the -I string); those words are unknown.
+// place of the -I string); those words are unknown, unless stdin is text
+// known here (printf '%s\n' ~/a ~/b | xargs rm), whose words are split as
+// xargs splits them.
 func xargs(iv *inv) {
 	args := iv.args
 	repl := ""
+	split := "blanks" // how items are split: at blanks and newlines, quotes honoured; at NULs (-0); unknown (-d, -a, -E)
 	i := 1
 	for i < len(args) {
 		a := args[i]
@@ -229,6 +232,13 @@ func xargs(iv *inv) {
 			"--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, a.s):
 			i++
 		}
+		switch {
+		case contains([]string{"-a", "-d", "-E", "-e"}, a.s) || strings.HasPrefix(a.s, "--arg-file") ||
+			strings.HasPrefix(a.s, "--delimiter") || strings.HasPrefix(a.s, "--eof") || (a.s[1] != '-' && strings.ContainsAny(a.s[1:], "adEe")):
+			split = ""
+		case split != "" && (a.s == "--null" || a.s[1] != '-' && strings.Contains(a.s[1:], "0")):
+			split = "nul"
+		}
 	}
 	cmd := argsOf("echo")
 	if i < len(args) {
@@ -241,12 +251,56 @@ func xargs(iv *inv) {
 	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
 		item = arg{src: ownPids, item: true}
 	}
+	if words := stdinItems(iv.in, split, repl != ""); words != nil {
+		if repl == "" {
+			iv.c.run(append(cmd[:len(cmd):len(cmd)], argsOf(words...)...), iv.sc, source{}, iv.depth+1)
+			return
+		}
+		for _, w := range words {
+			iv.c.run(substitute(cmd, repl, arg{s: w, ok: true, src: w}), iv.sc, source{}, iv.depth+1)
+		}
+		return
+	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
 		cmd = append(cmd[:len(cmd):len(cmd)], item)
 	}
 	iv.c.run(cmd, iv.sc, source{}, iv.depth+1)
+}
+
+// stdinItems are the items xargs reads from in, split as split says, when
+// in is text known here that xargs takes as written: no $ or ` (a
+// heredoc's text is as written, before the shell expands it), no quotes or
+// backslashes when split at blanks (xargs interprets them), and at most 64
+// items. Items are words, or lines with -I, or NUL-ended with -0.
+// Otherwise nil: the items are unknown.
+func stdinItems(in source, split string, lines bool) []string {
+	if in.kind != srcText || split == "" || strings.ContainsAny(in.text, "$`") ||
+		split == "blanks" && strings.ContainsAny(in.text, "'\"\\") {
+		return nil
+	}
+	var words []string
+	switch {
+	case split == "nul":
+		for _, w := range strings.Split(in.text, "\x00") {
+			if w != "" {
+				words = append(words, w)
+			}
+		}
+	case lines:
+		for _, l := range strings.Split(in.text, "\n") {
+			if l = strings.TrimLeft(l, " \t"); l != "" {
+				words = append(words, l)
+			}
+		}
+	default:
+		words = strings.Fields(in.text)
+	}
+	if len(words) == 0 || len(words) > 64 {
+		return nil
+	}
+	return words
 }
 
 // parallel runs its command once per input (after :::), or the inputs
