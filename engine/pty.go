@@ -230,6 +230,9 @@ func (j *Job) emulate(s source) {
 	var woke time.Time
 	for {
 		end, closed, changed := s.state()
+		if end-off > behindMost {
+			off = j.skipTo(s, end-behindKeep)
+		}
 		for off < end {
 			c := s.ReadAt(off, chunk)
 			if len(c.Data) == 0 && c.Dropped == 0 {
@@ -266,6 +269,31 @@ func (j *Job) emulate(s source) {
 		case <-time.After(left):
 		}
 	}
+}
+
+// A job can print far faster than the emulator reads some output (lines of
+// wide characters go through vt10x at a few MB/s, a flood of them at a
+// hundred). So far behind that catching up would take many seconds, and
+// keep a core busy long after the job ended, the screen skips to the
+// output's tail, as a terminal attached late would: it is drawn from the
+// last behindKeep bytes, from a line's start. The log keeps all of it.
+const (
+	behindMost = 64 << 20
+	behindKeep = 4 << 20
+)
+
+// skipTo is the offset of the first line that starts at or after from, to
+// feed the emulator from; the screen's parser forgets a sequence cut off
+// (CAN), and the job's note says what the screen skipped.
+func (j *Job) skipTo(s source, from int64) int64 {
+	c := s.ReadAt(from, 64<<10)
+	off := c.Offset
+	if i := bytes.IndexByte(c.Data, '\n'); i >= 0 {
+		off += int64(i) + 1
+	}
+	j.term.Write([]byte{0x18})
+	j.setNote("its screen skipped output it could not keep up with; the log has it all")
+	return off
 }
 
 // emulatePace is the shortest time between two wake-ups of the emulator

@@ -341,3 +341,32 @@ func TestIsQueryMatchesTheQueries(t *testing.T) {
 	}
 	walk([]byte{0x1b})
 }
+
+// A screen far behind its job's output (here: nobody looked while it
+// printed 70 MB of wide characters, which the emulator takes slowly) does
+// not take many seconds of a core to catch up: it skips to the output's
+// tail, and the job's note says so.
+func TestPTYScreenSkipsWhatItCannotKeepUpWith(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{})
+	j := start(t, e, Spec{Command: `yes '你好👩‍💻 wide' | head -n 2900000; echo the-end`, PTY: true, Cols: 40, Rows: 5})
+	if err := j.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		snap, err := j.Screen()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(snap.Text(), "the-end") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never caught up:\n%s", snap.Text())
+		}
+	}
+	if in := j.Info(); !strings.Contains(in.Note, "skipped") {
+		t.Errorf("the note does not say the screen skipped output: %q", in.Note)
+	}
+}
