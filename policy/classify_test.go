@@ -81,6 +81,10 @@ func TestClassify(t *testing.T) {
 		{"cd android && ./gradlew clean && cd .. && rm -rf ios/build", Write},
 		{"for f in *.go; do gofmt -l \"$f\"; done; rm -rf build", Write},
 		{"for d in a b; do (cd \"$d\" && make); done; rm -rf build", Write},
+		// a variable bound in code eval runs, however quoted, is not certain
+		{"d=/tmp/scratch; eval 'd=~'; rm -rf \"$d\"", Destructive},
+		{"d=/tmp/scratch; eval \"x=1; d=~\"; rm -rf \"$d\"", Destructive},
+		{"d=/tmp/scratch; eval 'echo $d'; rm -rf \"$d\"", Write},
 		{"> ~/.bashrc", Destructive},
 		{"echo hi > /etc/passwd", Destructive},
 		{"ls > /dev/sda", Destructive},
