@@ -85,6 +85,10 @@ func TestClassify(t *testing.T) {
 		{"d=/tmp/scratch; eval 'd=~'; rm -rf \"$d\"", Destructive},
 		{"d=/tmp/scratch; eval \"x=1; d=~\"; rm -rf \"$d\"", Destructive},
 		{"d=/tmp/scratch; eval 'echo $d'; rm -rf \"$d\"", Write},
+		// a function body runs in the caller's directory
+		{"f(){ rm -rf .ssh; }; cd ~; f", Destructive},
+		{"f(){ rm -rf build; }; f; cd sub; f", Write},
+		{"f(){ cd x; f; }; f", Write},
 		{"> ~/.bashrc", Destructive},
 		{"echo hi > /etc/passwd", Destructive},
 		{"ls > /dev/sda", Destructive},
