@@ -159,6 +159,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		defer func() { c.aliases[args[0].s] = val }()
 		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
 	}
+	if fd := c.funcs[args[0].s]; fd != nil && !sc.remote {
+		c.callFunc(fd, sc)
+	}
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals, at: c.at}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
@@ -749,6 +752,10 @@ func (w *walker) funcDecl(fd *syntax.FuncDecl, sc *scope) {
 		return
 	}
 	name := fd.Name.Value
+	if w.c.funcs == nil {
+		w.c.funcs = map[string]*funcDef{}
+	}
+	w.c.funcs[name] = &funcDef{body: fd.Body, sc: *sc, w: w, walked: map[string]bool{sc.cwd: true}}
 	calls, bg := 0, false
 	syntax.Walk(fd.Body, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -767,6 +774,35 @@ func (w *walker) funcDecl(fd *syntax.FuncDecl, sc *scope) {
 		idx := w.c.record(argsOf(name + "()"))
 		w.c.flag(idx, Destructive, fmt.Sprintf("fork bomb: function %s starts copies of itself", name))
 	}
+}
+
+// funcDef is a function the command defines. Its body runs where it is
+// called, not where it is defined (f(){ rm -rf .ssh; }; cd ~; f): a call
+// in another directory judges the body again there, once per directory,
+// up to maxFuncDirs of them, then once in an unknown one.
+type funcDef struct {
+	body   *syntax.Stmt
+	sc     scope // where it was defined: its script text and variables
+	w      *walker
+	walked map[string]bool // the directories its body was judged in
+}
+
+const maxFuncDirs = 8
+
+// callFunc judges the body of a function the command defined, called
+// in sc.
+func (c *classifier) callFunc(fd *funcDef, sc *scope) {
+	cwd := sc.cwd
+	if len(fd.walked) >= maxFuncDirs {
+		cwd = ""
+	}
+	if fd.walked[cwd] {
+		return
+	}
+	fd.walked[cwd] = true // before the walk: a body that calls itself stops here
+	in := fd.sc.sub()
+	in.cwd, in.remote, in.piped = cwd, sc.remote, sc.piped
+	fd.w.stmt(fd.body, in, source{})
 }
 
 // callsName reports whether a call to name occurs under n.

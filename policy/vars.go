@@ -13,8 +13,8 @@ import (
 // Variables a script sets are expanded where their value is certain: the
 // script assigns the variable exactly once, to a value known statically,
 // and nothing else in it (read, for, let, declare, ${x:=…}, a word equal
-// to the name) might bind it; and the use comes after the assignment in
-// the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
+// to the name, here or in code eval or trap runs, however quoted) might
+// bind it; and the use comes after the assignment in the text. a=power; b=off; systemctl "$a$b" is systemctl poweroff. A
 // value assembled over several statements of one list the shell runs in
 // order (the script's, a { … } or ( … ) one's), assignments and appends
 // (t=$HOME/.ss; t+=h/x; d=~; d="$d/.ssh"), is as certain: each of them
@@ -80,6 +80,9 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 				}
 			}
 		case *syntax.CallExpr:
+			if len(x.Args) > 1 && (litOf(x.Args[0]) == "eval" || litOf(x.Args[0]) == "trap") {
+				codeNames(x.Args[1:], others, 0) // eval 'd=~': bound in quoted code
+			}
 			for _, a := range x.Assigns {
 				if a.Name == nil {
 					continue
@@ -193,6 +196,70 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 	}
 	return vars
 }
+
+// codeNames adds to names the words of code that eval or trap runs, in any
+// quoting: a variable assigned there (eval 'd=~'; eval "x=1; d=~"), read
+// or looped over is not certain, as a word equal to its name outside is
+// not. Code that does not parse gives every name-like word in it.
+func codeNames(words []*syntax.Word, names map[string]bool, depth int) {
+	var sb strings.Builder
+	for _, w := range words {
+		for _, p := range w.Parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				sb.WriteString(x.Value)
+			case *syntax.SglQuoted:
+				sb.WriteString(x.Value)
+			case *syntax.DblQuoted:
+				for _, q := range x.Parts {
+					if l, ok := q.(*syntax.Lit); ok {
+						sb.WriteString(l.Value)
+					} else {
+						sb.WriteString("x") // $v, $(…): filled in before eval reads it
+					}
+				}
+			}
+		}
+		sb.WriteByte(' ')
+	}
+	code := sb.String()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(code), "")
+	if err != nil || depth >= maxDepth {
+		for _, m := range nameWord.FindAllString(code, -1) {
+			names[m] = true
+		}
+		return
+	}
+	used := map[*syntax.Lit]bool{} // $d: a use, not a binding
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Assign:
+			if x.Name != nil {
+				names[x.Name.Value] = true
+			}
+		case *syntax.ParamExp:
+			if x.Param != nil {
+				used[x.Param] = x.Exp == nil || (x.Exp.Op != syntax.AssignUnset && x.Exp.Op != syntax.AssignUnsetOrNull)
+			}
+		case *syntax.Lit:
+			if used[x] {
+				break
+			}
+			name := x.Value
+			if i := strings.IndexAny(name, "=+["); i > 0 {
+				name = name[:i]
+			}
+			names[name] = true
+		case *syntax.CallExpr:
+			if len(x.Args) > 1 && (litOf(x.Args[0]) == "eval" || litOf(x.Args[0]) == "trap") {
+				codeNames(x.Args[1:], names, depth+1)
+			}
+		}
+		return true
+	})
+}
+
+var nameWord = lazyRE(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // leadingCommands are the commands of a script that run whatever else
 // does: its statements, and the first command of each && or || chain

@@ -9,6 +9,12 @@ import (
 type walker struct {
 	c    *classifier
 	seen map[*syntax.CallExpr]bool // every CallExpr classified, checked after the walk
+	// ok is the working directory the statement walked last leaves the
+	// shell in when it succeeds; sc.cwd is where it leaves it whichever
+	// way it ends. They differ after && and ||: in cd a && make && cd ..
+	// && rm -rf x the rm runs in the first directory, but after it the
+	// shell may be in a, if make failed.
+	ok string
 }
 
 // stmts walks a list; in is the stdin they share (a block or subshell in
@@ -26,6 +32,7 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 		markAll(st, w.seen)
 		return
 	}
+	outer := sc
 	if st.Background {
 		// A background job runs in a subshell: its cd does not leak.
 		sc = sc.sub()
@@ -52,24 +59,16 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 	case *syntax.Block:
 		w.stmts(x.Stmts, sc, in)
 	case *syntax.IfClause:
-		for cl := x; cl != nil; cl = cl.Else {
-			w.stmts(cl.Cond, sc, in)
-			w.stmts(cl.Then, sc, in)
-		}
+		w.ifClause(x, sc, in)
 	case *syntax.WhileClause:
-		w.stmts(x.Cond, sc, in)
-		w.stmts(x.Do, sc, in)
+		w.loop(sc, in, x.Cond, x.Do)
 	case *syntax.ForClause:
 		w.nodeWords(x.Loop, sc)
 		if !w.eachItem(x, sc, in) {
-			w.stmts(x.Do, sc, in)
+			w.loop(sc, in, nil, x.Do)
 		}
 	case *syntax.CaseClause:
-		w.words(sc, x.Word)
-		for _, it := range x.Items {
-			w.words(sc, it.Patterns...)
-			w.stmts(it.Stmts, sc, in)
-		}
+		w.caseClause(x, sc, in)
 	case *syntax.FuncDecl:
 		w.funcDecl(x, sc)
 	case *syntax.TimeClause:
@@ -88,6 +87,9 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 	}
 	if len(st.Redirs) > 0 {
 		w.redirects(st, sc, idx, in)
+	}
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); !ok || b.Op == syntax.Pipe || b.Op == syntax.PipeAll || st.Negated || st.Background {
+		w.ok = outer.cwd
 	}
 }
 
@@ -126,8 +128,135 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 			w.stmt(st, sub, stdin)
 		}
 	default:
+		// Y runs after X, maybe: where the shell is after them depends
+		// on which ran and which succeeded (see ok).
 		w.stmt(b.X, sc, in)
+		okX, endX := w.ok, sc.cwd
+		if b.Op == syntax.AndStmt {
+			sc.cwd = okX
+		}
 		w.stmt(b.Y, sc, in)
+		okY, endY := w.ok, sc.cwd
+		switch {
+		case exits(b.Y) && b.Op == syntax.AndStmt: // cd x && exit: the rest runs when X failed
+			w.ok, sc.cwd = endX, endX
+		case exits(b.Y): // cd build || exit 1: the rest runs in build
+			w.ok, sc.cwd = okX, okX
+		case b.Op == syntax.AndStmt: // cd sub && make && cd ..: on success, Y's
+			w.ok, sc.cwd = okY, join(endX, endY)
+		default:
+			w.ok, sc.cwd = join(okX, okY), join(okX, endY)
+		}
+	}
+}
+
+// Control flow and the working directory: a part of a script that may not
+// run, or may run more than once (a branch of && || if case, a loop body),
+// leaves the shell in one of several directories. After it the directory
+// is known only if all of them agree (join); otherwise it is unknown, as
+// after cd "$x", and relative paths with it. A branch that ends the shell
+// (exit, return) is not among them: what follows runs only when it did not.
+
+// join is the working directory after parts of which any one may have
+// run: known only when they all agree.
+func join(dirs ...string) string {
+	for _, d := range dirs[1:] {
+		if d != dirs[0] {
+			return ""
+		}
+	}
+	return dirs[0]
+}
+
+// exits reports whether st ends the shell or the function when it runs:
+// exit or return, or a block whose last statement does
+// (cd build || { echo no build; exit 1; }).
+func exits(st *syntax.Stmt) bool {
+	if st == nil || st.Background {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Args) > 0 {
+			switch litOf(x.Args[0]) {
+			case "exit", "return":
+				return true
+			}
+		}
+	case *syntax.Block:
+		return exitsList(x.Stmts)
+	}
+	return false
+}
+
+func exitsList(list []*syntax.Stmt) bool {
+	return len(list) > 0 && exits(list[len(list)-1])
+}
+
+// ifClause walks if/elif/else: the conditions run in turn, each branch
+// maybe; with no else, maybe none.
+func (w *walker) ifClause(x *syntax.IfClause, sc *scope, in source) {
+	var ends []string
+	for cl := x; cl != nil; cl = cl.Else {
+		w.stmts(cl.Cond, sc, in)
+		before := sc.cwd
+		w.stmts(cl.Then, sc, in)
+		if !exitsList(cl.Then) {
+			ends = append(ends, sc.cwd)
+		}
+		sc.cwd = before
+		if cl.Else == nil && len(cl.Cond) > 0 {
+			ends = append(ends, before) // no branch taken
+		}
+	}
+	if len(ends) > 0 {
+		sc.cwd = join(ends...)
+	}
+}
+
+// caseClause walks case: any one item, or none unless a pattern is *;
+// an item ending ;& or ;;& may go on into the next.
+func (w *walker) caseClause(x *syntax.CaseClause, sc *scope, in source) {
+	w.words(sc, x.Word)
+	start, next := sc.cwd, sc.cwd
+	ends, all := []string(nil), false
+	for _, it := range x.Items {
+		w.words(sc, it.Patterns...)
+		sc.cwd = next
+		w.stmts(it.Stmts, sc, in)
+		if !exitsList(it.Stmts) {
+			ends = append(ends, sc.cwd)
+		}
+		next = start
+		if it.Op != syntax.Break {
+			next = join(start, sc.cwd)
+		}
+		for _, p := range it.Patterns {
+			all = all || litOf(p) == "*"
+		}
+	}
+	if !all {
+		ends = append(ends, start)
+	}
+	sc.cwd = start
+	if len(ends) > 0 {
+		sc.cwd = join(ends...)
+	}
+}
+
+// loop walks a while or until loop (cond, body, cond, …) or a for loop
+// whose items are not known (body, body, …). When a pass ends in another
+// directory than it began, the next begins there: the body is judged again
+// in an unknown directory, and the loop ends in one.
+func (w *walker) loop(sc *scope, in source, cond, body []*syntax.Stmt) {
+	start := sc.cwd
+	w.stmts(cond, sc, in)
+	w.stmts(body, sc, in)
+	if sc.cwd != start {
+		sc.cwd = ""
+		w.stmts(cond, sc, in)
+		w.stmts(body, sc, in)
+		sc.cwd = ""
 	}
 }
 
@@ -208,12 +337,32 @@ func (w *walker) eachItem(x *syntax.ForClause, sc *scope, in source) bool {
 	if err != nil || len(items) > maxLoopItems || !allKnown(items) {
 		return false
 	}
+	start, moved := sc.cwd, false
 	for _, item := range items {
-		inner := *sc
+		inner := *sc // the next item begins where this one's pass ends
 		inner.vars = sc.vars.with(it.Name.Value, item.s)
 		w.stmts(x.Do, &inner, in)
+		moved = moved || inner.cwd != start
+		sc.cwd = inner.cwd
+	}
+	if moved && breaks(x.Do) {
+		sc.cwd = "" // a pass may stop part way
 	}
 	return true
+}
+
+// breaks reports whether a loop body holds break or continue.
+func breaks(list []*syntax.Stmt) bool {
+	found := false
+	for _, st := range list {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+				found = found || litOf(ce.Args[0]) == "break" || litOf(ce.Args[0]) == "continue"
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // maxLoopItems bounds how many items of a for loop its body is judged for.
