@@ -700,7 +700,7 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 	c := w.c
 	args := []arg{{s: d.Variant.Value, ok: true, src: d.Variant.Value}}
 	for _, a := range d.Args {
-		if d.Variant.Value == "export" && a.Naked && a.Name == nil && a.Value != nil && onlySubst(a.Value) {
+		if d.Variant.Value == "export" && a.Naked && a.Name == nil && a.Value != nil && substOf(a.Value) != nil {
 			env := sc.sub() // export $(grep -v '^#' .env | xargs): its output becomes the environment
 			env.intoEnv = true
 			w.nodeWords(a, env)
@@ -729,18 +729,18 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 	return idx
 }
 
-// onlySubst reports whether a word is one command substitution, quoted
-// or not: all it holds is that command's output.
-func onlySubst(w *syntax.Word) bool {
+// substOf is the command substitution a word is, quoted or not (all it
+// holds is that command's output), or nil.
+func substOf(w *syntax.Word) *syntax.CmdSubst {
 	parts := w.Parts
 	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
 		parts = dq.Parts
 	}
 	if len(parts) != 1 {
-		return false
+		return nil
 	}
-	_, ok := parts[0].(*syntax.CmdSubst)
-	return ok
+	cs, _ := parts[0].(*syntax.CmdSubst)
+	return cs
 }
 
 // funcDecl walks a function body (defining it is enough to count it) and

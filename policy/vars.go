@@ -436,44 +436,26 @@ func (t *varTable) at(name string, pos uint) (knownVar, bool) {
 // fresh reports whether every value the script gives name holds a part
 // made afresh for the run, its text known or not. t may be nil.
 func (t *varTable) fresh(name string) bool {
-	if t == nil || len(t.known[name]) == 0 {
-		return false
-	}
-	for _, v := range t.known[name] {
-		if !v.fresh {
-			return false
-		}
-	}
-	return true
+	return t.every(name, func(v knownVar) bool { return v.fresh })
 }
 
 // temp reports whether name holds, wherever the script reads it, a
 // temporary file or directory mktemp made for this run. t may be nil.
 func (t *varTable) temp(name string) bool {
-	if t == nil || len(t.known[name]) == 0 {
-		return false
-	}
-	for _, v := range t.known[name] {
-		if !v.temp {
-			return false
-		}
-	}
-	return true
+	return t.every(name, func(v knownVar) bool { return v.temp })
+}
+
+// every reports whether the script gives name values, all of them ok.
+func (t *varTable) every(name string, ok func(knownVar) bool) bool {
+	return t != nil && len(t.known[name]) > 0 && !slices.ContainsFunc(t.known[name], func(v knownVar) bool { return !ok(v) })
 }
 
 // madeTemp reports whether w is the output of mktemp alone ($(mktemp -d),
 // "$(mktemp)"): a new file or directory, empty, made for this run and no
 // one else's. mktemp -u only prints a name, which may be taken by then.
 func madeTemp(w *syntax.Word) bool {
-	parts := w.Parts
-	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
-		parts = dq.Parts
-	}
-	if len(parts) != 1 {
-		return false
-	}
-	cs, ok := parts[0].(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
+	cs := substOf(w)
+	if cs == nil || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
 		return false
 	}
 	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
