@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -226,6 +227,8 @@ func (j *Job) want() {
 // log at full speed, and the emulator catches up behind it (docs/ARCHITECTURE.md §3.2).
 func (j *Job) emulate(s source) {
 	const chunk = 256 << 10
+	runtime.LockOSThread() // not unlocked: the thread ends with the goroutine, its niceness with it
+	_ = unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), emulateNice)
 	off := j.termAt.get()
 	var woke time.Time
 	for {
@@ -295,6 +298,10 @@ func (j *Job) skipTo(s source, from int64) int64 {
 	j.setNote("its screen skipped output it could not keep up with; the log has it all")
 	return off
 }
+
+// emulateNice is the emulator thread's niceness: where a job and its screen
+// compete for the CPU, the job comes first.
+const emulateNice = 10
 
 // emulatePace is the shortest time between two wake-ups of the emulator
 // while output keeps coming: well under a frame.
