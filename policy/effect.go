@@ -238,6 +238,9 @@ func verbEffect(iv *inv) bool {
 				continue // meson setup builddir --wipe: a build directory inside the tree, made again
 			}
 			if destroyFlags[opt] || (destroyFlags[first] && first != "delete" && first != "remove") {
+				if iv.scratchEnv() {
+					continue // prisma db push --force-reset on the test database, made again by the next run
+				}
 				if !project || !projectVerbs[first] {
 					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
 					return true
