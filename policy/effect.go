@@ -2419,7 +2419,8 @@ func (iv *inv) editsInPlace() bool {
 
 // namesOnly reports whether a command about secrets lists their names, not
 // their values: a list verb (gh secret list), or kubectl get or describe
-// without an output format that prints the data.
+// without an output format that prints the data (-o name, wide, or
+// columns and templates of names and types only: metaFields).
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
 	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
@@ -2440,11 +2441,66 @@ func namesOnly(iv *inv) bool {
 		default:
 			continue
 		}
-		if f, _, _ := strings.Cut(format, "="); f != "name" && f != "wide" {
+		if f, spec, _ := strings.Cut(format, "="); f != "name" && f != "wide" && !metaFields(f, spec, optionValue(iv.rest(1), "--template", "")) {
 			return false
 		}
 	}
 	return true
+}
+
+// metaFields reports whether a kubectl output format prints only fields
+// that hold no secret value: each field its columns or template name is
+// one of a secret's name, namespace, labels, age, uid, type or kind
+// (-o custom-columns=NAME:.metadata.name,TYPE:.type, -o
+// jsonpath='{.items[*].metadata.name}'). .data and .stringData hold the
+// values, and .metadata.annotations may hold them too (kubectl apply
+// keeps the whole object there); a recursive .. reaches anything.
+func metaFields(format, spec, template string) bool {
+	switch format {
+	case "custom-columns", "jsonpath", "jsonpath-as-json", "go-template", "template":
+	default:
+		return false
+	}
+	if spec == "" {
+		spec = template
+	}
+	if format == "custom-columns" { // NAME:.metadata.name,TYPE:.type
+		var paths []string
+		for _, col := range strings.Split(spec, ",") {
+			_, p, ok := strings.Cut(col, ":")
+			if !ok {
+				return false
+			}
+			paths = append(paths, p)
+		}
+		spec = strings.Join(paths, " ")
+	}
+	if spec == "" || strings.Contains(spec, "..") {
+		return false
+	}
+	fields := fieldRef.FindAllString(spec, -1)
+	for _, f := range fields {
+		f = strings.TrimPrefix(indexPart.ReplaceAllString(f, ""), ".items")
+		if f != "" && !safeFields[strings.TrimPrefix(f, ".")] && !strings.HasPrefix(f, ".metadata.labels.") {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// fieldRef is a field path in a column or template: .metadata.name,
+// .items[*].type.
+var fieldRef = lazyRE(`(?:\.[A-Za-z_$][\w-]*(?:\[[^\]]*\])*)+`)
+
+// indexPart is an index or filter in a field path: [*], [0], [?(@.x)].
+var indexPart = lazyRE(`\[[^\]]*\]`)
+
+// safeFields are the fields of a Secret that say what it is, not what it
+// holds.
+var safeFields = map[string]bool{
+	"metadata.name": true, "metadata.namespace": true, "metadata.creationTimestamp": true, "metadata.uid": true,
+	"metadata.labels": true, "metadata.resourceVersion": true, "metadata.ownerReferences": true, "type": true, "kind": true,
+	"apiVersion": true, "immutable": true,
 }
 
 // printsSecrets says why a platform command prints secrets: an app's
