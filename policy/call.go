@@ -189,6 +189,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		}
 	}
 	h, known := lookup(iv.name)
+	if emulatorCLIs[iv.name] && iv.emulated() {
+		c.flag(idx, Write, "") // aws --endpoint-url=http://localhost:4566 s3 rb …: LocalStack's bucket, not the cloud's
+		return idx
+	}
 	if publishes(iv) {
 		return idx
 	}

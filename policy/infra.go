@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -570,6 +571,186 @@ func answered(in source) bool {
 		return strings.Contains(strings.ToLower(in.text), "yes")
 	}
 	return true
+}
+
+// emulatorCLIs are the cloud CLIs that can be pointed at an emulator of
+// their cloud on this machine (LocalStack, MinIO, Azurite, the Google
+// Cloud and Firebase emulators), and LocalStack's wrappers, which always
+// are.
+var emulatorCLIs = map[string]bool{
+	"aws": true, "gcloud": true, "gsutil": true, "az": true, "azcopy": true, "mc": true, "mcli": true, "firebase": true, "s3cmd": true,
+	"awslocal": true, "tflocal": true, "cdklocal": true, "samlocal": true, "pulumilocal": true, "azlocal": true,
+}
+
+// emulated reports whether a cloud CLI works on an emulator on this
+// machine, not on the cloud: LocalStack's wrappers (awslocal, tflocal),
+// or an endpoint on the loopback given by an option (--endpoint-url,
+// s3cmd's --host), a connection string (Azurite's
+// UseDevelopmentStorage=true), an MinIO alias this command sets (mc alias
+// set local http://localhost:9000 …, MC_HOST_local=…) or the environment
+// (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_S3, PUBSUB_EMULATOR_HOST,
+// CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB) for the service it uses. Every
+// such setting that applies must point here, and no tunnel this command
+// opens may carry the loopback elsewhere. What it deletes there is the
+// emulator's; its credentials are dummies.
+func (iv *inv) emulated() bool {
+	if iv.sc.remote || iv.c.tunnel {
+		return false
+	}
+	if strings.HasSuffix(iv.name, "local") {
+		return true // awslocal, tflocal …
+	}
+	args := iv.rest(1)
+	local, elsewhere := false, false
+	see := func(v string) {
+		if localEndpoint(v) {
+			local = true
+		} else {
+			elsewhere = true
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			if i > 0 && args[i-1].ok && strings.Contains(args[i-1].s, "endpoint") {
+				elsewhere = true
+			}
+			continue
+		}
+		name, val, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		switch {
+		case !strings.HasPrefix(name, "--"):
+		case strings.Contains(name, "endpoint") || iv.name == "s3cmd" && name == "--host":
+			see(val)
+		case name == "--connection-string":
+			see(connectionEndpoint(val))
+		}
+	}
+	services := iv.services()
+	for _, e := range iv.environ() {
+		name, _, _ := strings.Cut(e.src, "=")
+		val := e.s
+		if !e.ok {
+			continue
+		}
+		switch svc, ok := endpointVar(name); {
+		case !ok:
+		case svc == "" || services[svc]:
+			if name == "AZURE_STORAGE_CONNECTION_STRING" {
+				val = connectionEndpoint(val)
+			}
+			see(val)
+		}
+	}
+	if iv.name == "mc" || iv.name == "mcli" {
+		local, elsewhere = iv.localAliases(local, elsewhere)
+	}
+	return local && !elsewhere
+}
+
+// endpointVar says which service an environment variable points at an
+// endpoint of its own ("" for all of them), and whether it does:
+// AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB, FIRESTORE_EMULATOR_HOST,
+// CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB, Azurite's connection string.
+func endpointVar(name string) (string, bool) {
+	svc := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	switch {
+	case name == "AWS_ENDPOINT_URL":
+		return "", true
+	case strings.HasPrefix(name, "AWS_ENDPOINT_URL_"):
+		return svc(strings.TrimPrefix(name, "AWS_ENDPOINT_URL_")), true
+	case strings.HasPrefix(name, "CLOUDSDK_API_ENDPOINT_OVERRIDES_"):
+		return svc(strings.TrimPrefix(name, "CLOUDSDK_API_ENDPOINT_OVERRIDES_")), true
+	case strings.HasSuffix(name, "_EMULATOR_HOST"):
+		return svc(strings.TrimPrefix(strings.TrimSuffix(name, "_EMULATOR_HOST"), "FIREBASE_")), true
+	case name == "AZURE_STORAGE_CONNECTION_STRING":
+		return "storage", true
+	}
+	return "", false
+}
+
+// services are the names of the services a cloud CLI's first words use
+// (aws s3api → s3, firebase firestore:delete → firestore, gsutil →
+// storage), as the environment names them: lower case, no separators.
+func (iv *inv) services() map[string]bool {
+	out := map[string]bool{}
+	if iv.name == "gsutil" || iv.name == "azcopy" {
+		out["storage"] = true
+	}
+	pos := positionals(iv.rest(1), "--profile", "--region", "--project", "--account", "-g", "--resource-group", "--subscription", "--endpoint-url", "--connection-string", "--account-name")
+	for _, w := range pos[:min(len(pos), 3)] {
+		w = strings.ToLower(w)
+		out[strings.TrimSuffix(w, "api")] = true // s3api
+		out[strings.ReplaceAll(w, "-", "")] = true
+		for _, p := range words(w) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// localEndpoint reports whether an endpoint (a URL, host:port or host)
+// is on this machine: the loopback, localhost, or LocalStack's name for
+// it (localhost.localstack.cloud).
+func localEndpoint(v string) bool {
+	if v == "" {
+		return false
+	}
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return loopback(h) || h == "localhost.localstack.cloud" || strings.HasSuffix(h, ".localhost.localstack.cloud") || strings.HasSuffix(h, ".localhost")
+}
+
+// connectionEndpoint is where an Azure Storage connection string points:
+// 127.0.0.1 for Azurite's UseDevelopmentStorage=true, else its
+// BlobEndpoint (or QueueEndpoint, TableEndpoint), else "" (the cloud).
+func connectionEndpoint(cs string) string {
+	for _, part := range strings.Split(cs, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch strings.ToLower(k) {
+		case "usedevelopmentstorage":
+			if strings.EqualFold(v, "true") {
+				return "127.0.0.1"
+			}
+		case "blobendpoint", "queueendpoint", "tableendpoint":
+			return v
+		}
+	}
+	return ""
+}
+
+// localAliases judges the MinIO aliases mc's operands name (local/bucket):
+// one the command sets to an endpoint here (mc alias set local
+// http://localhost:9000 …, MC_HOST_local=http://…@localhost:9000) is
+// local, any other is elsewhere.
+func (iv *inv) localAliases(local, elsewhere bool) (bool, bool) {
+	for i, w := range positionals(iv.rest(1), "--config-dir", "-C") {
+		alias, _, ok := strings.Cut(w, "/")
+		if i == 0 {
+			continue // the verb
+		}
+		if !ok || alias == "" {
+			continue
+		}
+		set := regexp.MustCompile(`\bmcl?i?\s+(?:alias\s+set|config\s+host\s+add)\s+` + regexp.QuoteMeta(alias) + `\s+(\S+)|\bMC_HOST_` + regexp.QuoteMeta(alias) + `=["']?(\S+)`).FindStringSubmatch(iv.c.whole)
+		switch {
+		case set == nil:
+			elsewhere = true
+		case localEndpoint(strings.Trim(set[1]+set[2], `"'`)):
+			local = true
+		default:
+			elsewhere = true
+		}
+	}
+	return local, elsewhere
 }
 
 var awsOpts = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--color", "--ca-bundle"}
