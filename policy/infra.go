@@ -10,8 +10,11 @@ import (
 
 // ownContainers reports whether every one of names is a container this
 // command itself started: held in a variable set from $(docker run …), or
-// named by docker run or create --name where verb only runs once that
-// succeeded (joined by &&: a name already taken makes the run fail).
+// named by docker run or create --name before verb. A teardown (rm, stop,
+// kill) of it is the command's own however the two are joined (see
+// madeHere); a command run in it (exec) must run only once the run
+// succeeded (joined by &&: a name already taken makes the run fail), or
+// under a name made afresh, to be sure the container is the one started.
 func (iv *inv) ownContainers(verb string) bool {
 	src := iv.c.whole
 	var names []string
@@ -47,7 +50,7 @@ func (iv *inv) ownContainer(src, n, verb string) bool {
 			continue
 		}
 		rest := src[m[1]:]
-		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
+		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (verb != "exec" || onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
 			return true // a name made afresh for this run is this run's whatever joins them
 		}
 	}
@@ -184,39 +187,71 @@ func (iv *inv) ownServer() bool {
 	return false
 }
 
-// ownProject reports whether a compose project named with -p was brought
-// up by this command under a name holding the shell's pid (docker compose
-// -p ci-$$ up … ; docker compose -p ci-$$ down -v): its volumes are this
-// run's.
+// ownProject reports whether the compose project a down or rm names, by
+// -p or by its -f files, was brought up earlier in the same command
+// under the same name (docker compose -f docker-compose.test.yml up -d &&
+// pytest; docker compose -f docker-compose.test.yml down -v): its
+// containers and volumes are the command's own (see madeHere). A project
+// named by neither is the directory's default one, the developer's own
+// stack, which an up finds there.
 func (iv *inv) ownProject() bool {
-	args := iv.rest(1)
-	for i, a := range args {
-		name := ""
-		switch {
-		case a.ok && (a.s == "-p" || a.s == "--project-name") && i+1 < len(args):
-			name = args[i+1].src
-		case strings.HasPrefix(a.src, "--project-name="):
-			name = strings.TrimPrefix(a.src, "--project-name=")
-		default:
-			continue
+	id := composeName(iv.args)
+	if id == "" {
+		return false
+	}
+	text := iv.c.whole
+	if at := iv.whole(); at >= 0 {
+		text = text[:at]
+	}
+	for _, up := range composeUp.FindAllString(text, -1) {
+		if composeName(argsOf(strings.Fields(up)...)) == id {
+			return true
 		}
-		up := regexp.MustCompile(`\b(?:docker|podman)[ -]compose\s+(?:-p|--project-name)[ =]` + regexp.QuoteMeta(name) + `\s[^;&|]*\bup\b`)
-		return iv.fresh(name) && up.MatchString(iv.c.whole)
 	}
 	return false
 }
 
+// composeUp is a compose up in a command line's text.
+var composeUp = lazyRE(`\b(?:docker|podman)[ -]compose\s[^;&|\n]*\bup\b[^;&|\n]*`)
+
+// composeName is the name by which a compose command names its project:
+// its -p and -f values, as written; "" if it gives neither.
+func composeName(args []arg) string {
+	var p, f []string
+	for i, a := range args {
+		src := strings.Trim(a.src, `"'`)
+		next := ""
+		if i+1 < len(args) {
+			next = strings.Trim(args[i+1].src, `"'`)
+		}
+		switch {
+		case src == "-p" || src == "--project-name":
+			p = append(p, next)
+		case strings.HasPrefix(src, "--project-name="):
+			p = append(p, strings.TrimPrefix(src, "--project-name="))
+		case src == "-f" || src == "--file":
+			f = append(f, strings.TrimPrefix(next, "./"))
+		case strings.HasPrefix(src, "--file="):
+			f = append(f, strings.TrimPrefix(strings.TrimPrefix(src, "--file="), "./"))
+		}
+	}
+	if len(p)+len(f) == 0 {
+		return ""
+	}
+	return strings.Join(p, ",") + "|" + strings.Join(f, ",")
+}
+
 // madeHere reports whether what a command destroys (name, as written in
-// the command) was made earlier in the same command, with what destroys it
-// (destroyer) run only if the making succeeded: createdb x && { …; dropdb
-// x; }, CREATE DATABASE x && … DROP DATABASE x, tmux new -s x && … tmux
-// kill-session -t x. A name already taken makes the making fail, so what
-// is destroyed is the command's own. A name made afresh for this run
-// (createdb "restore_$$" …; dropdb "restore_$$", see fresh) is its own
-// however the two are joined: nothing else can have it. A name held in a
-// variable must be set once. The destroying command is found where it
-// stands in the command line, or, in code re-parsed from a word, by its
-// destroyer, which must then occur once.
+// the command) was made or started earlier in the same command, however
+// the two are joined: createdb x && …; dropdb x, CREATE DATABASE x … DROP
+// DATABASE x, kind create cluster --name x && make e2e; kind delete
+// cluster --name x, helm install r … helm uninstall r. It is the
+// command's own to tear down. (After ;, or after a start that finds one
+// there, the teardown may reach a thing someone else had under that
+// name; that small risk is accepted, as a person reading the command
+// would.) A name held in a variable must be set once. The destroying
+// command is found where it stands in the command line, or, in code
+// re-parsed from a word, by its destroyer, which must then occur once.
 func (iv *inv) madeHere(name, destroyer string) bool {
 	c := iv.c
 	if name == "" || strings.ContainsAny(name, " \n") {
@@ -226,21 +261,7 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 		return false
 	}
 	made := regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
-	fresh := iv.fresh(name)
-	before := func(at int) bool {
-		for _, m := range made.FindAllStringSubmatchIndex(c.whole[:at], -1) {
-			switch verb := strings.ToLower(c.whole[m[2]:m[3]]); {
-			case fresh:
-				return true
-			case startVerbs[verb]:
-				// starting or installing under a name taken may succeed on
-				// what is there: only a fresh name is surely this run's
-			case onlyOnSuccess(c.whole[m[5]:at]): // from the name on: a ; right after it counts
-				return true
-			}
-		}
-		return false
-	}
+	before := func(at int) bool { return made.MatchString(c.whole[:at]) }
 	if at := iv.whole(); at >= 0 && before(at) {
 		return true
 	}
@@ -251,12 +272,6 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 	}
 	return before(at)
 }
-
-// startVerbs make what they name only if it is not there, or start or
-// install it either way (minikube start -p x, helm install x, multipass
-// launch -n x): what they name is the command's own only when the name is
-// fresh.
-var startVerbs = map[string]bool{"start": true, "launch": true, "install": true, "up": true, "add": true, "init": true, "run": true}
 
 // ownObjects reports whether every object a destroying verb names, from
 // the first operand after it (as written; options and their values
