@@ -141,7 +141,9 @@ var serverPorts = map[string]struct {
 
 // ownServer reports whether a client asks a server on this machine's
 // loopback at a port that a container this command started publishes
-// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL), with
+// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL; a
+// URL's host and port count as the options': psql
+// postgresql://u:pw@localhost:55432/db), with
 // nothing of the host mounted into the container and the client run only
 // if the start succeeded: docker run fails when the port is taken, so
 // what answers there is that container, which holds only what the command
@@ -159,8 +161,16 @@ func (iv *inv) ownServer() bool {
 			if i > 0 && args[i-1].ok && (contains(opts.host, args[i-1].s) || contains(opts.port, args[i-1].s)) {
 				return false // a host or port computed at run time
 			}
-		case strings.Contains(a.s, "://") || a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
-			return false // where a URL points is not looked at here
+		case strings.Contains(a.s, "://"): // psql postgresql://u:pw@localhost:55432/db, redis-cli -u redis://…
+			u, err := url.Parse(strings.TrimPrefix(a.s, "--uri="))
+			if err != nil || strings.Contains(u.Host, ",") {
+				return false
+			}
+			host = u.Hostname()
+			if u.Port() != "" {
+				port = u.Port()
+			}
+		case a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
 		case i+1 < len(args) && contains(opts.host, a.s):
 			host = args[i+1].s
 		case i+1 < len(args) && contains(opts.port, a.s):
