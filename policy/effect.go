@@ -2146,6 +2146,11 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
 				break
 			}
+			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); t.children && iv.c.secretTree(t.path) && (t.path != iv.c.home && t.path != "/" || strings.Contains(a.s, "**")) &&
+				!(searchers[iv.name] && iv.listsFiles()) {
+				why = iv.name + " reads the files under " + iv.c.show(t) + secretTree // find ~/.config -type f -exec cat {} +
+				break
+			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
 				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
@@ -2642,7 +2647,7 @@ func mount(iv *inv) {
 // secretUsers are the tools secretUse knows.
 var secretUsers = map[string]bool{
 	"git": true, "docker": true, "podman": true, "npm": true, "pnpm": true, "yarn": true,
-	"grep": true, "egrep": true, "rg": true, "ag": true, "ack": true,
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true,
 }
 
 // secretUse says how a command that is not itself a reader takes a
@@ -2673,17 +2678,54 @@ func (iv *inv) secretUse() string {
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
-	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
-		flags, _ := opts(args)
-		if iv.name != "grep" || hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
-			for i, w := range ops {
-				if i == 0 && !hasFlag(flags, "", "--files") {
-					continue // the pattern
-				}
-				if t := iv.c.resolve(iv.sc, w); t.path == iv.c.home || t.path == "/" {
-					return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"
-				}
+	case searchers[iv.name]:
+		return iv.searchesSecrets()
+	}
+	return ""
+}
+
+// searchers search the files and directories they are given for lines
+// that match, and print those lines.
+var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true}
+
+// listsFiles reports whether a search prints only the names of the files
+// that match, or counts: -l, -L, -c, -q, rg --files, ag -g.
+func (iv *inv) listsFiles() bool {
+	flags, _ := opts(iv.rest(1))
+	names := "lLcq"
+	if iv.name == "rg" {
+		names = "lcq" // rg -L follows links
+	}
+	return hasFlag(flags, names, "--files-with-matches", "--files-without-match", "--files-without-matches", "--count", "--count-matches", "--quiet", "--silent", "--files") ||
+		(iv.name == "ag" || iv.name == "ack") && hasFlag(flags, "gf", "")
+}
+
+// searchesSecrets says why a recursive search (grep -r, rg, ag, ack,
+// ugrep -r) prints credentials: it reads every file under the home
+// directory, the root, or a directory that is or holds a credential store
+// (secretTree: grep -ri token ~/.config ~/.docker), and prints the lines
+// that match, whatever it looks for. Printing only the names of files or
+// counts (-l, -L, -c, -q, rg --files) shows no secret. "" if none.
+func (iv *inv) searchesSecrets() string {
+	args := iv.rest(1)
+	flags, ops := opts(args)
+	grepLike := iv.name == "grep" || iv.name == "egrep" || iv.name == "fgrep" || iv.name == "ugrep" || iv.name == "ug"
+	if grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive", "--directories=recurse") {
+		return ""
+	}
+	if iv.listsFiles() {
+		return ""
+	}
+	pattern := grepPattern(iv.name, args)
+	for i, w := range ops {
+		if pattern >= 0 && w == args[pattern] || pattern < 0 && i == 0 && !grepLike {
+			continue // the pattern
+		}
+		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(w.s), ok: w.ok, src: w.src}); w.ok && iv.c.secretTree(t.path) {
+			if t.path == iv.c.home || t.path == "/" {
+				return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"
 			}
+			return iv.name + " prints the lines it finds in every file under " + iv.c.show(t) + secretTree
 		}
 	}
 	return ""

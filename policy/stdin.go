@@ -291,6 +291,27 @@ func (c *classifier) holdsSecrets(p string) bool {
 	return false
 }
 
+// secretTree reports whether reading every file under p reads
+// credentials: p is the home directory or the root, or a directory that
+// is or holds a store of them (~/.config holds gh's and gcloud's,
+// ~/.docker, /etc holds /etc/ssl/private).
+func (c *classifier) secretTree(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == c.home || p == "/" || isSecretPath(p) || isSecretPath(p+"/") || c.holdsSecrets(p) {
+		return true
+	}
+	for _, s := range secretPlaces {
+		if strings.HasPrefix(s, "/etc/") || strings.HasPrefix(s, "/var/") || strings.HasPrefix(s, "/run/") {
+			if d := strings.TrimSuffix(s, "/"); d == p || isUnder(d, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // homeSecrets are the secrets directories under the home directory, from
 // homeSecretDirs and the dot directories among secretPlaces.
 var homeSecrets = sync.OnceValue(func() []string {
