@@ -139,6 +139,9 @@ type scope struct {
 	// shell's environment, not to the agent.
 	intoEnv bool
 	vars    *varTable // the script's variables whose value is certain (vars.go)
+	// xtrace: the shell prints each command it runs with its words
+	// expanded (set -x, bash -x), before running it.
+	xtrace bool
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).

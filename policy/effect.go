@@ -1829,8 +1829,11 @@ func strangerGetsSecret(args []arg) (variable, host string) {
 		}
 		name := strings.ToUpper(strings.TrimLeft(m, "${"))
 		vendor, _, _ := strings.Cut(strings.ToLower(name), "_")
-		if vendor == "gh" {
+		switch vendor {
+		case "gh":
 			vendor = "github"
+		case "hf":
+			vendor = "huggingface"
 		}
 		if genericSecretWords[vendor] {
 			vendor = ""
@@ -2168,6 +2171,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" {
 		why = iv.secretUse()
+	}
+	if why == "" {
+		why = iv.echoesCredential()
 	}
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
