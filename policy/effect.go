@@ -680,6 +680,7 @@ func unknownTool(iv *inv) {
 		}
 	}
 	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	generatesInto(iv)
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -855,7 +856,40 @@ func cp(iv *inv) {
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
 			iv.flag(Destructive, phrase(iv.name+" -r copies a tree over", why)+": "+iv.c.show(t))
 		}
+		for _, w := range iv.treesInto(dst, hasFlag(flags, "T", "--no-target-directory")) {
+			iv.writesOver(w, iv.name+" -r copies a tree over", "replacing every file it also holds")
+		}
 	}
+}
+
+// treesInto is where a copy of trees into dst (cp -r, rsync) lands: dst
+// itself for a source's contents (x/., x/*, rsync's x/, cp -T), else
+// dst/NAME for a source named x. A copy that makes dst anew overwrites
+// nothing; one into dst/NAME overwrites only what NAME already holds.
+func (iv *inv) treesInto(dst arg, contents bool) []target {
+	if !dst.ok {
+		return nil
+	}
+	d := iv.c.resolve(iv.sc, dst)
+	if d.path == "" || d.children || iv.c.danger(d) != "" {
+		return nil
+	}
+	args := iv.rest(1)
+	_, ops := opts(args)
+	var out []target
+	for _, a := range ops {
+		if !a.ok || a == dst || remotePath(iv.name, a.s) {
+			continue
+		}
+		switch src := iv.c.resolve(iv.sc, a); {
+		case contents || src.all || strings.HasSuffix(a.s, "/.") || iv.name == "rsync" && strings.HasSuffix(a.s, "/"):
+			out = append(out, d)
+		case src.path != "" && !src.children:
+			p := path.Join(d.path, path.Base(src.path))
+			out = append(out, target{path: p, src: path.Join(dst.s, path.Base(src.path))})
+		}
+	}
+	return out
 }
 
 // outputFile judges the file a filter writes its output to: uniq's second
@@ -1075,11 +1109,30 @@ func (iv *inv) extractInto(dir arg) {
 	if iv.downloaded() { // curl … | tar xz -C /tmp && /tmp/agent/run: what runs from there is judged as downloaded
 		iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
 	}
-	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() || t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
+	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() {
+		return
+	}
+	if iv.overwritesOld() && !t.children { // tar -xzf ../release.tgz --strip-components=1 -C .
+		iv.writesOver(t, iv.name+" unpacks over", "replacing every file the archive also holds")
+	}
+	if t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
 		return
 	}
 	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
+	}
+}
+
+// writesOver holds a bulk write (an extractor, cp -r, rsync, a
+// generator) into t when t holds the user's own work in the tree (the
+// root or a source root: ownWork); what replaces each file there was not
+// the user's.
+func (iv *inv) writesOver(t target, verb, what string) {
+	if iv.sc.remote || t.path == "" {
+		return
+	}
+	if own := iv.c.ownWork(t.path, false); own != "" {
+		iv.flagWrite(t, verb+" "+own+", "+what+": "+iv.c.show(t))
 	}
 }
 

@@ -668,6 +668,9 @@ func (iv *inv) echoesCredential() string {
 			}
 		}
 	case "git":
+		if !strings.Contains(iv.c.whole, "GIT_CURL_VERBOSE") && !strings.Contains(iv.c.whole, "GIT_TRACE_CURL") {
+			return ""
+		}
 		for _, e := range iv.environ() {
 			name, _, _ := strings.Cut(e.src, "=")
 			if (name == "GIT_CURL_VERBOSE" || name == "GIT_TRACE_CURL") && e.ok && e.s != "" && e.s != "0" && e.s != "false" {
