@@ -223,6 +223,10 @@ func TestClassify(t *testing.T) {
 		{"kubectl create namespace it-run && kubectl apply -n it-run -f k8s/; kubectl delete namespace it-run", Write},
 		{"docker network create itnet; docker run --rm --network itnet alpine true; docker network rm itnet", Write},
 		{"tmux new -d -s dev 'npm start'; sleep 5; tmux kill-session -t dev", Write},
+		{"docker-compose -f docker-compose.test.yml up -d && pytest; docker-compose -f docker-compose.test.yml down -v", Write},
+		{"docker compose --file docker-compose.e2e.yml --project-name e2e up -d && npm run e2e; docker compose --file docker-compose.e2e.yml --project-name e2e down -v", Write},
+		{"gcloud pubsub topics create t-it; go test ./...; gcloud pubsub topics delete t-it", Write},
+		{"docker-compose down -v", Destructive},
 		{"docker run --name db-it alpine true; docker rm -f db-prod", Destructive},
 		{"docker stop redis-it", Destructive},
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack

@@ -471,7 +471,7 @@ func kubectl(iv *inv) {
 func docker(iv *inv) {
 	pos := positionals(iv.rest(1), "-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
-		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
+		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format", "--project-name", "--project-directory", "--profile")
 	v, w := at(pos, 0), at(pos, 1)
 	if host, ro := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
 		if ro {
@@ -555,6 +555,14 @@ func docker(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// dockerCompose is the standalone compose (docker-compose,
+// podman-compose): judged as docker compose.
+func dockerCompose(iv *inv) {
+	iv.args = append(argsOf("docker", "compose"), iv.rest(1)...)
+	iv.name = "docker"
+	docker(iv)
 }
 
 // terraform, tofu, terragrunt.
