@@ -1424,6 +1424,11 @@ func TestClassify(t *testing.T) {
 		{`find ~/.config -type f -exec grep -i token {} +`, Destructive},
 		{`find ~/.docker ~/.kube -type f -exec cat {} +`, Destructive},
 		{`grep -rl token ~/.config`, ReadOnly},
+		{`rg -l token ~/.config | xargs cat`, Destructive}, // the names it lists, read whole
+		{`grep -rl aws_secret ~ | xargs cat`, Destructive},
+		{`rg --files ~/.config/gh | xargs head`, Destructive},
+		{`grep -rl TODO src | xargs sed -i 's/TODO/DONE/'`, Write},
+		{`grep -rl foo . | xargs wc -l`, ReadOnly},
 		{`grep -rc password ~/.config`, ReadOnly},
 		{`rg --files-with-matches token ~/.config`, ReadOnly},
 		{`rg -l secret ~/.config ~/.docker`, ReadOnly},

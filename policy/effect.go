@@ -2749,14 +2749,35 @@ var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg"
 
 // listsFiles reports whether a search prints only the names of the files
 // that match, or counts: -l, -L, -c, -q, rg --files, ag -g.
-func (iv *inv) listsFiles() bool {
-	flags, _ := opts(iv.rest(1))
+func (iv *inv) listsFiles() bool { return listsFiles(iv.name, iv.rest(1)) }
+
+func listsFiles(name string, args []arg) bool {
+	flags, _ := opts(args)
 	names := "lLcq"
-	if iv.name == "rg" {
+	if name == "rg" {
 		names = "lcq" // rg -L follows links
 	}
 	return hasFlag(flags, names, "--files-with-matches", "--files-without-match", "--files-without-matches", "--count", "--count-matches", "--quiet", "--silent", "--files") ||
-		(iv.name == "ag" || iv.name == "ack") && hasFlag(flags, "gf", "")
+		(name == "ag" || name == "ack") && hasFlag(flags, "gf", "")
+}
+
+// searchedTree is the directory a recursive search reads (grep -r PATTERN
+// DIR, rg PATTERN DIR, rg --files DIR), the first it is given: what it
+// lists (grep -rl) are paths under it.
+func searchedTree(name string, args []arg) (string, bool) {
+	flags, ops := opts(args)
+	grepLike := name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug"
+	if !searchers[name] || grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
+		return "", false
+	}
+	pattern := grepPattern(name, args)
+	for i, w := range ops {
+		if pattern >= 0 && w == args[pattern] || pattern < 0 && i == 0 && !grepLike && !hasFlag(flags, "", "--files") {
+			continue // the pattern
+		}
+		return w.s, w.ok
+	}
+	return ".", true
 }
 
 // searchesSecrets says why a recursive search (grep -r, rg, ag, ack,

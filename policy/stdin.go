@@ -123,6 +123,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if dir, pattern, ok := listedPaths(name, args[1:]); ok { // ls ~/scans/*.png | xargs …: the paths the glob matches
 		return source{kind: srcPaths, text: dir, pattern: pattern}
 	}
+	if dir, ok := searchedTree(name, args[1:]); ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
+		return source{kind: srcPaths, text: dir}
+	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
 		// find ~ -name 'id_*' | tar -czf - -T -: the files' contents
 		return source{kind: srcSecret, text: path.Join(prev.text, prev.pattern)}
