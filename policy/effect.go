@@ -2761,23 +2761,27 @@ func listsFiles(name string, args []arg) bool {
 		(name == "ag" || name == "ack") && hasFlag(flags, "gf", "")
 }
 
-// searchedTree is the directory a recursive search reads (grep -r PATTERN
-// DIR, rg PATTERN DIR, rg --files DIR), the first it is given: what it
-// lists (grep -rl) are paths under it.
-func searchedTree(name string, args []arg) (string, bool) {
+// searchedTrees are what a recursive search reads every file under
+// (grep -r PATTERN DIR…, rg PATTERN DIR…, rg --files DIR…; . when none
+// is given), or nil for a search that is not recursive (grep without -r).
+func searchedTrees(name string, args []arg) []arg {
 	flags, ops := opts(args)
 	grepLike := name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug"
 	if !searchers[name] || grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
-		return "", false
+		return nil
 	}
 	pattern := grepPattern(name, args)
+	var out []arg
 	for i, w := range ops {
 		if pattern >= 0 && w == args[pattern] || pattern < 0 && i == 0 && !grepLike && !hasFlag(flags, "", "--files") {
 			continue // the pattern
 		}
-		return w.s, w.ok
+		out = append(out, w)
 	}
-	return ".", true
+	if len(out) == 0 {
+		return argsOf(".")
+	}
+	return out
 }
 
 // searchesSecrets says why a recursive search (grep -r, rg, ag, ack,
@@ -2787,20 +2791,10 @@ func searchedTree(name string, args []arg) (string, bool) {
 // that match, whatever it looks for. Printing only the names of files or
 // counts (-l, -L, -c, -q, rg --files) shows no secret. "" if none.
 func (iv *inv) searchesSecrets() string {
-	args := iv.rest(1)
-	flags, ops := opts(args)
-	grepLike := iv.name == "grep" || iv.name == "egrep" || iv.name == "fgrep" || iv.name == "ugrep" || iv.name == "ug"
-	if grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive", "--directories=recurse") {
-		return ""
-	}
 	if iv.listsFiles() {
 		return ""
 	}
-	pattern := grepPattern(iv.name, args)
-	for i, w := range ops {
-		if pattern >= 0 && w == args[pattern] || pattern < 0 && i == 0 && !grepLike {
-			continue // the pattern
-		}
+	for _, w := range searchedTrees(iv.name, iv.rest(1)) {
 		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(w.s), ok: w.ok, src: w.src}); w.ok && iv.c.secretTree(t.path) {
 			if t.path == iv.c.home || t.path == "/" {
 				return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"

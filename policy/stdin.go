@@ -123,8 +123,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if dir, pattern, ok := listedPaths(name, args[1:]); ok { // ls ~/scans/*.png | xargs …: the paths the glob matches
 		return source{kind: srcPaths, text: dir, pattern: pattern}
 	}
-	if dir, ok := searchedTree(name, args[1:]); ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
-		return source{kind: srcPaths, text: dir}
+	if dirs := searchedTrees(name, args[1:]); len(dirs) > 0 && dirs[0].ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
+		return source{kind: srcPaths, text: dirs[0].s}
 	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
 		// find ~ -name 'id_*' | tar -czf - -T -: the files' contents
