@@ -619,7 +619,7 @@ var emulatorCLIs = map[string]bool{
 // machine, not on the cloud: LocalStack's wrappers (awslocal, tflocal),
 // or an endpoint on the loopback given by an option (--endpoint-url,
 // s3cmd's --host), a connection string (Azurite's
-// UseDevelopmentStorage=true), an MinIO alias this command sets (mc alias
+// UseDevelopmentStorage=true), a MinIO alias this command sets (mc alias
 // set local http://localhost:9000 …, MC_HOST_local=…) or the environment
 // (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_S3, PUBSUB_EMULATOR_HOST,
 // CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB) for the service it uses. Every

@@ -12,8 +12,9 @@ import (
 // rg --pre and ugrep --filter run a program on every file they search,
 // bat --pager runs its pager, journalctl --vacuum-* deletes the system's
 // logs and --rotate or --flush moves them, dmesg -C clears the kernel's
-// and -n sets its console level. reader judges those modes; the rest of
-// what these tools do stays ReadOnly.
+// and -n sets its console level, set -x makes the shell print every
+// command after it with its words expanded. reader judges those modes;
+// the rest of what these tools do stays ReadOnly.
 
 // readerModes are the handlers of the readers that have such a mode.
 var readerModes = map[string]handler{
