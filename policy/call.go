@@ -35,6 +35,9 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	}
 	c.at = int(ce.Pos().Offset()) + 1
 	idx := c.run(args, sc, in, 0)
+	if why := traced(sc, args); why != "" {
+		c.flag(idx, Destructive, why+" (what it prints reaches the agent and its model)")
+	}
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
 		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
 		// variables, is not taken at its word (IFS may split it). A
@@ -189,6 +192,10 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		}
 	}
 	h, known := lookup(iv.name)
+	if emulatorCLIs[iv.name] && iv.emulated() {
+		c.flag(idx, Write, "") // aws --endpoint-url=http://localhost:4566 s3 rb …: LocalStack's bucket, not the cloud's
+		return idx
+	}
 	if publishes(iv) {
 		return idx
 	}
@@ -638,6 +645,12 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 		return
 	}
 	name := a.Name.Value
+	if sc.xtrace && a.Value != nil { // set -x; TOKEN=$(vault read …): the trace prints TOKEN=its value
+		val := arg{src: wordSource(sc.src, a.Value)}
+		if _, ok := c.literal(sc, a.Value); !ok && (secretVar.MatchString("$"+name) || expandsSecret(val) != "") {
+			c.flag(idx, Destructive, "set -x prints the assignment of "+name+" with its value, a secret (what it prints reaches the agent and its model)")
+		}
+	}
 	kind := varKind(name)
 	if kind == varPlain {
 		return

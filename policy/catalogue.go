@@ -117,6 +117,7 @@ func init() {
 		// Infrastructure: clusters, containers, clouds.
 		{kubectl, []string{"kubectl", "oc", "k"}},
 		{docker, []string{"docker", "podman", "nerdctl"}},
+		{dockerCompose, []string{"docker-compose", "podman-compose"}},
 		{terraform, []string{"terraform", "tofu", "terragrunt"}},
 		{aws, []string{"aws"}},
 		{cloudVerb, []string{"gcloud", "az", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "gsutil", "firebase", "supabase"}},

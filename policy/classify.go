@@ -83,6 +83,7 @@ type classifier struct {
 	gitMirror  bool                // it configures a git remote as a mirror
 	gitRemotes map[string]string   // git remotes it adds or points elsewhere: name → URL
 	clones     []string            // the directories it clones repositories into (git clone URL dir)
+	ignore     *gitignore          // the working tree's .gitignore, once read (source.go)
 	pos        uint                // offset in its script of the word being expanded (vars.go)
 	readFresh  bool                // an expansion read a variable holding a part made afresh for this run (vars.go)
 	at         int                 // 1 + the offset in its script of the simple command being run
@@ -139,6 +140,9 @@ type scope struct {
 	// shell's environment, not to the agent.
 	intoEnv bool
 	vars    *varTable // the script's variables whose value is certain (vars.go)
+	// xtrace: the shell prints each command it runs with its words
+	// expanded (set -x, bash -x), before running it.
+	xtrace bool
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).

@@ -345,7 +345,8 @@ func loopback(host string) bool {
 
 // scratchDatabase reports whether a database URL, file or name is a
 // throwaway one: a test database on this machine, or a database file in a
-// temp dir or the tree's tmp directory.
+// temp dir, the tree's tmp directory or kept in the tree for tests
+// (scratchFile).
 func (iv *inv) scratchDatabase(v string) bool {
 	v = strings.TrimPrefix(v, "jdbc:") // jdbc:postgresql://localhost:5432/app_test
 	file := ""
@@ -364,6 +365,8 @@ func (iv *inv) scratchDatabase(v string) bool {
 		return (u.Hostname() == "" || loopback(u.Hostname())) && testDB.MatchString(db)
 	case strings.HasPrefix(v, "sqlite:"):
 		file = strings.TrimPrefix(v, "sqlite:")
+	case strings.HasPrefix(v, "file:"):
+		file = strings.TrimPrefix(v, "file:") // Prisma's and SQLite's URI for a file: file:./test.db
 	case strings.ContainsRune(v, '/') || strings.Contains(v, ".sqlite") || strings.HasSuffix(v, ".db"):
 		file = v
 	default:
@@ -373,9 +376,11 @@ func (iv *inv) scratchDatabase(v string) bool {
 }
 
 // scratchFile reports whether a database file (its query string aside)
-// lies in a scratch place: a temp dir or the tree's tmp directory.
+// lies in a scratch place (a temp dir or the tree's tmp directory) or is
+// one of the tree's files for tests (testFixture: test.db, under tests/):
+// as a server's database named for tests, the test run makes it again.
 func (iv *inv) scratchFile(file string) bool {
 	file, _, _ = strings.Cut(file, "?")
 	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
-	return t.path != "" && !t.children && iv.c.scratch(t.path)
+	return t.path != "" && !t.children && (iv.c.scratch(t.path) || iv.c.testFixture(t.path))
 }

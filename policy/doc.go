@@ -47,8 +47,10 @@
 // over the network. The catalogue knows the verbs of real tools; a tool it
 // does not know is judged by its words (effect.go) and is Write when they
 // say nothing destructive. Deleting build outputs inside the project (rm
-// -rf build/) is [Write]. A short list of known readers (ls, cat, grep, git
-// status, …) is [ReadOnly].
+// -rf build/) is [Write]; deleting the user's own source there, or
+// writing over it in bulk (rm -rf src/, tar -x over the tree's root, cp -r
+// into lib/), is Destructive (source.go). A short list of known readers
+// (ls, cat, grep, git status, …) is [ReadOnly].
 //
 // Fail safe (RELIABILITY design rule 1): input over 64 KiB, containing NUL
 // or invalid UTF-8, a parse error, re-parsing deeper than 4 levels, a brace
@@ -57,9 +59,12 @@
 // which [Policy.Check] treats as needing a person.
 //
 // The only side effects are reading $TMPDIR, the home directory (when
-// [Env].Home is empty), the user database (for ~user) and os.Lstat on
+// [Env].Home is empty), the user database (for ~user), os.Lstat on
 // redirection targets outside the project (to tell overwriting an existing
-// file from creating one). Classify and Check are safe for concurrent use.
+// file from creating one), and the working directory's .gitignore (at
+// most 64 KiB, read again only when it changes) when a command deletes or
+// writes over a directory in the tree. Classify and Check are safe for
+// concurrent use.
 //
 // This is a heuristic guard for a person's attention, not a sandbox: a
 // determined program can always hide what it does (a script file, a

@@ -238,6 +238,9 @@ func verbEffect(iv *inv) bool {
 				continue // meson setup builddir --wipe: a build directory inside the tree, made again
 			}
 			if destroyFlags[opt] || (destroyFlags[first] && first != "delete" && first != "remove") {
+				if iv.scratchEnv() {
+					continue // prisma db push --force-reset on the test database, made again by the next run
+				}
 				if !project || !projectVerbs[first] {
 					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
 					return true
@@ -677,6 +680,7 @@ func unknownTool(iv *inv) {
 		}
 	}
 	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	generatesInto(iv)
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -852,7 +856,40 @@ func cp(iv *inv) {
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
 			iv.flag(Destructive, phrase(iv.name+" -r copies a tree over", why)+": "+iv.c.show(t))
 		}
+		for _, w := range iv.treesInto(dst, hasFlag(flags, "T", "--no-target-directory")) {
+			iv.writesOver(w, iv.name+" -r copies a tree over", "replacing every file it also holds")
+		}
 	}
+}
+
+// treesInto is where a copy of trees into dst (cp -r, rsync) lands: dst
+// itself for a source's contents (x/., x/*, rsync's x/, cp -T), else
+// dst/NAME for a source named x. A copy that makes dst anew overwrites
+// nothing; one into dst/NAME overwrites only what NAME already holds.
+func (iv *inv) treesInto(dst arg, contents bool) []target {
+	if !dst.ok {
+		return nil
+	}
+	d := iv.c.resolve(iv.sc, dst)
+	if d.path == "" || d.children || iv.c.danger(d) != "" {
+		return nil
+	}
+	args := iv.rest(1)
+	_, ops := opts(args)
+	var out []target
+	for _, a := range ops {
+		if !a.ok || a == dst || remotePath(iv.name, a.s) {
+			continue
+		}
+		switch src := iv.c.resolve(iv.sc, a); {
+		case contents || src.all || strings.HasSuffix(a.s, "/.") || iv.name == "rsync" && strings.HasSuffix(a.s, "/"):
+			out = append(out, d)
+		case src.path != "" && !src.children:
+			p := path.Join(d.path, path.Base(src.path))
+			out = append(out, target{path: p, src: path.Join(dst.s, path.Base(src.path))})
+		}
+	}
+	return out
 }
 
 // outputFile judges the file a filter writes its output to: uniq's second
@@ -1072,11 +1109,30 @@ func (iv *inv) extractInto(dir arg) {
 	if iv.downloaded() { // curl … | tar xz -C /tmp && /tmp/agent/run: what runs from there is judged as downloaded
 		iv.c.wrote(iv.sc, dir, source{kind: srcDownload}, false)
 	}
-	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() || t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
+	if iv.sc.remote || iv.c.tempVar(dir.src) || iv.keepsOld() {
+		return
+	}
+	if iv.overwritesOld() && !t.children { // tar -xzf ../release.tgz --strip-components=1 -C .
+		iv.writesOver(t, iv.name+" unpacks over", "replacing every file the archive also holds")
+	}
+	if t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
 		return
 	}
 	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
+	}
+}
+
+// writesOver holds a bulk write (an extractor, cp -r, rsync, a
+// generator) into t when t holds the user's own work in the tree (the
+// root or a source root: ownWork); what replaces each file there was not
+// the user's.
+func (iv *inv) writesOver(t target, verb, what string) {
+	if iv.sc.remote || t.path == "" {
+		return
+	}
+	if own := iv.c.ownWork(t.path, false); own != "" {
+		iv.flagWrite(t, verb+" "+own+", "+what+": "+iv.c.show(t))
 	}
 }
 
@@ -1826,8 +1882,11 @@ func strangerGetsSecret(args []arg) (variable, host string) {
 		}
 		name := strings.ToUpper(strings.TrimLeft(m, "${"))
 		vendor, _, _ := strings.Cut(strings.ToLower(name), "_")
-		if vendor == "gh" {
+		switch vendor {
+		case "gh":
 			vendor = "github"
+		case "hf":
+			vendor = "huggingface"
 		}
 		if genericSecretWords[vendor] {
 			vendor = ""
@@ -2143,6 +2202,11 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
 				break
 			}
+			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); t.children && iv.c.secretTree(t.path) && (t.path != iv.c.home && t.path != "/" || strings.Contains(a.s, "**")) &&
+				!(searchers[iv.name] && iv.listsFiles()) {
+				why = iv.name + " reads the files under " + iv.c.show(t) + secretTree // find ~/.config -type f -exec cat {} +
+				break
+			}
 			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
 				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
@@ -2160,6 +2224,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" {
 		why = iv.secretUse()
+	}
+	if why == "" {
+		why = iv.echoesCredential()
 	}
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
@@ -2416,7 +2483,8 @@ func (iv *inv) editsInPlace() bool {
 
 // namesOnly reports whether a command about secrets lists their names, not
 // their values: a list verb (gh secret list), or kubectl get or describe
-// without an output format that prints the data.
+// without an output format that prints the data (-o name, wide, or
+// columns and templates of names and types only: metaFields).
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
 	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
@@ -2437,11 +2505,66 @@ func namesOnly(iv *inv) bool {
 		default:
 			continue
 		}
-		if f, _, _ := strings.Cut(format, "="); f != "name" && f != "wide" {
+		if f, spec, _ := strings.Cut(format, "="); f != "name" && f != "wide" && !metaFields(f, spec, optionValue(iv.rest(1), "--template", "")) {
 			return false
 		}
 	}
 	return true
+}
+
+// metaFields reports whether a kubectl output format prints only fields
+// that hold no secret value: each field its columns or template name is
+// one of a secret's name, namespace, labels, age, uid, type or kind
+// (-o custom-columns=NAME:.metadata.name,TYPE:.type, -o
+// jsonpath='{.items[*].metadata.name}'). .data and .stringData hold the
+// values, and .metadata.annotations may hold them too (kubectl apply
+// keeps the whole object there); a recursive .. reaches anything.
+func metaFields(format, spec, template string) bool {
+	switch format {
+	case "custom-columns", "jsonpath", "jsonpath-as-json", "go-template", "template":
+	default:
+		return false
+	}
+	if spec == "" {
+		spec = template
+	}
+	if format == "custom-columns" { // NAME:.metadata.name,TYPE:.type
+		var paths []string
+		for _, col := range strings.Split(spec, ",") {
+			_, p, ok := strings.Cut(col, ":")
+			if !ok {
+				return false
+			}
+			paths = append(paths, p)
+		}
+		spec = strings.Join(paths, " ")
+	}
+	if spec == "" || strings.Contains(spec, "..") {
+		return false
+	}
+	fields := fieldRef.FindAllString(spec, -1)
+	for _, f := range fields {
+		f = strings.TrimPrefix(indexPart.ReplaceAllString(f, ""), ".items")
+		if f != "" && !safeFields[strings.TrimPrefix(f, ".")] && !strings.HasPrefix(f, ".metadata.labels.") {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// fieldRef is a field path in a column or template: .metadata.name,
+// .items[*].type.
+var fieldRef = lazyRE(`(?:\.[A-Za-z_$][\w-]*(?:\[[^\]]*\])*)+`)
+
+// indexPart is an index or filter in a field path: [*], [0], [?(@.x)].
+var indexPart = lazyRE(`\[[^\]]*\]`)
+
+// safeFields are the fields of a Secret that say what it is, not what it
+// holds.
+var safeFields = map[string]bool{
+	"metadata.name": true, "metadata.namespace": true, "metadata.creationTimestamp": true, "metadata.uid": true,
+	"metadata.labels": true, "metadata.resourceVersion": true, "metadata.ownerReferences": true, "type": true, "kind": true,
+	"apiVersion": true, "immutable": true,
 }
 
 // printsSecrets says why a platform command prints secrets: an app's
@@ -2583,7 +2706,7 @@ func mount(iv *inv) {
 // secretUsers are the tools secretUse knows.
 var secretUsers = map[string]bool{
 	"git": true, "docker": true, "podman": true, "npm": true, "pnpm": true, "yarn": true,
-	"grep": true, "egrep": true, "rg": true, "ag": true, "ack": true,
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true,
 }
 
 // secretUse says how a command that is not itself a reader takes a
@@ -2614,17 +2737,69 @@ func (iv *inv) secretUse() string {
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
-	case iv.name == "grep" || iv.name == "egrep" || iv.name == "rg" || iv.name == "ag" || iv.name == "ack":
-		flags, _ := opts(args)
-		if iv.name != "grep" || hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
-			for i, w := range ops {
-				if i == 0 && !hasFlag(flags, "", "--files") {
-					continue // the pattern
-				}
-				if t := iv.c.resolve(iv.sc, w); t.path == iv.c.home || t.path == "/" {
-					return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"
-				}
+	case searchers[iv.name]:
+		return iv.searchesSecrets()
+	}
+	return ""
+}
+
+// searchers search the files and directories they are given for lines
+// that match, and print those lines.
+var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true}
+
+// listsFiles reports whether a search prints only the names of the files
+// that match, or counts: -l, -L, -c, -q, rg --files, ag -g.
+func (iv *inv) listsFiles() bool { return listsFiles(iv.name, iv.rest(1)) }
+
+func listsFiles(name string, args []arg) bool {
+	flags, _ := opts(args)
+	names := "lLcq"
+	if name == "rg" {
+		names = "lcq" // rg -L follows links
+	}
+	return hasFlag(flags, names, "--files-with-matches", "--files-without-match", "--files-without-matches", "--count", "--count-matches", "--quiet", "--silent", "--files") ||
+		(name == "ag" || name == "ack") && hasFlag(flags, "gf", "")
+}
+
+// searchedTrees are what a recursive search reads every file under
+// (grep -r PATTERN DIR…, rg PATTERN DIR…, rg --files DIR…; . when none
+// is given), or nil for a search that is not recursive (grep without -r).
+func searchedTrees(name string, args []arg) []arg {
+	flags, ops := opts(args)
+	grepLike := name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug"
+	if !searchers[name] || grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
+		return nil
+	}
+	pattern := grepPattern(name, args)
+	var out []arg
+	for i, w := range ops {
+		if pattern >= 0 && w == args[pattern] || pattern < 0 && i == 0 && !grepLike && !hasFlag(flags, "", "--files") {
+			continue // the pattern
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return argsOf(".")
+	}
+	return out
+}
+
+// searchesSecrets says why a recursive search (grep -r, rg, ag, ack,
+// ugrep -r) prints credentials: it reads every file under the home
+// directory, the root, or a directory that is or holds a credential store
+// (secretTree: grep -ri token ~/.config ~/.docker), and prints the lines
+// that match, whatever it looks for. Printing only the names of files or
+// counts (-l, -L, -c, -q, rg --files) shows no secret. "" if none.
+func (iv *inv) searchesSecrets() string {
+	if iv.listsFiles() {
+		return ""
+	}
+	for _, w := range searchedTrees(iv.name, iv.rest(1)) {
+		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(w.s), ok: w.ok, src: w.src}); w.ok && iv.c.secretTree(t.path) {
+			if t.path == iv.c.home || t.path == "/" {
+				return iv.name + " searches every file in " + iv.c.show(t) + ", secrets included"
 			}
+			return iv.name + " prints the lines it finds in every file under " + iv.c.show(t) + secretTree
 		}
 	}
 	return ""

@@ -104,7 +104,8 @@ func rm(iv *inv) {
 	}
 	for _, a := range operands {
 		t := iv.c.resolve(iv.sc, a)
-		switch why := iv.c.danger(t); why {
+		danger := iv.c.danger(t)
+		switch why := danger; why {
 		case "":
 		case "unresolved":
 			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
@@ -120,7 +121,12 @@ func rm(iv *inv) {
 		default:
 			iv.flagWrite(t, phrase(verb, why)+": "+iv.c.show(t))
 		}
-		if why := iv.c.danger(t); why == "" && a.ok && sourceFiles(a.s) { // find . -name '*.py' -exec rm {}: every one, through the tree
+		if danger == "" && recursive && (!t.children || t.all) {
+			if own := iv.c.ownWork(t.path, true); own != "" { // rm -rf src/
+				iv.flagWrite(t, verb+" deletes "+own+": "+iv.c.show(t))
+			}
+		}
+		if danger == "" && a.ok && sourceFiles(a.s) { // find . -name '*.py' -exec rm {}: every one, through the tree
 			iv.flagWrite(t, iv.name+" deletes the project's source files throughout the tree, uncommitted work with them: "+a.s)
 		}
 	}
@@ -190,6 +196,10 @@ func find(iv *inv) {
 				why := iv.c.danger(t)
 				if why == "" && !byName && t.path == iv.c.project {
 					why = "files chosen by age, size or owner across the working directory" // find . -mtime +30 -delete: source too
+				} else if why == "" && !byName && !iv.sc.remote {
+					if own := iv.c.ownWork(t.path, true); own != "" { // find src -type f -delete
+						iv.flagWrite(t, "find -delete deletes the files of "+own+": "+iv.c.show(t))
+					}
 				}
 				if iv.sc.remote {
 					iv.flag(Destructive, "find -delete on a remote host")
@@ -555,11 +565,20 @@ func mv(iv *inv) {
 func rsync(iv *inv) {
 	iv.flag(Write, "")
 	flags, operands := opts(iv.rest(1))
+	deletes := hasFlag(flags, "", "--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded")
 	if len(operands) > 1 && operands[len(operands)-1].ok && !strings.Contains(operands[len(operands)-1].s, ":") {
 		iv.overwrites(operands[len(operands)-1]) // rsync SRC DST writes over DST as cp does
+		for _, t := range iv.treesInto(operands[len(operands)-1], false) {
+			if deletes {
+				if own := iv.c.ownWork(t.path, true); own != "" { // rsync -a --delete ../clean/ src/
+					iv.flagWrite(t, "rsync --delete makes "+own+" a copy of its source, deleting what the source lacks: "+iv.c.show(t))
+				}
+				continue
+			}
+			iv.writesOver(t, "rsync copies a tree over", "replacing every file it also holds")
+		}
 	}
-	if !hasFlag(flags, "", "--delete", "--del", "--delete-before", "--delete-during", "--delete-delay",
-		"--delete-after", "--delete-excluded", "--remove-source-files") || len(operands) == 0 {
+	if !deletes && !hasFlag(flags, "", "--remove-source-files") || len(operands) == 0 {
 		return
 	}
 	dst := operands[len(operands)-1]

@@ -477,8 +477,9 @@ func (iv *inv) pushedFirst(branches []arg) bool {
 }
 
 // branchedFirst reports whether every branch to delete was created by this
-// command first, on success only (git branch b HEAD~5 && … && git branch
-// -D b; git switch -c b): a new branch, whose commits are this command's.
+// command first (git branch b HEAD~5 && …; git branch -D b; git switch
+// -c b): a new branch, whose commits are this command's, however the two
+// are joined (see madeHere).
 func (iv *inv) branchedFirst(branches []arg) bool {
 	src := iv.c.whole
 	for _, b := range branches {
@@ -489,8 +490,7 @@ func (iv *inv) branchedFirst(branches []arg) bool {
 		if made == nil {
 			return false
 		}
-		at := strings.LastIndex(src, "git branch -")
-		if at < made[1]-1 || !onlyOnSuccess(src[made[1]-1:at]) {
+		if at := strings.LastIndex(src, "git branch -"); at < made[1]-1 {
 			return false
 		}
 	}

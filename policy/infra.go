@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -9,8 +10,11 @@ import (
 
 // ownContainers reports whether every one of names is a container this
 // command itself started: held in a variable set from $(docker run …), or
-// named by docker run or create --name where verb only runs once that
-// succeeded (joined by &&: a name already taken makes the run fail).
+// named by docker run or create --name before verb. A teardown (rm, stop,
+// kill) of it is the command's own however the two are joined (see
+// madeHere); a command run in it (exec) must run only once the run
+// succeeded (joined by &&: a name already taken makes the run fail), or
+// under a name made afresh, to be sure the container is the one started.
 func (iv *inv) ownContainers(verb string) bool {
 	src := iv.c.whole
 	var names []string
@@ -46,7 +50,7 @@ func (iv *inv) ownContainer(src, n, verb string) bool {
 			continue
 		}
 		rest := src[m[1]:]
-		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
+		if at := strings.Index(rest, iv.name+" "+verb); at >= 0 && (verb != "exec" || onlyOnSuccess(rest[:at]) || iv.fresh(n)) {
 			return true // a name made afresh for this run is this run's whatever joins them
 		}
 	}
@@ -137,7 +141,9 @@ var serverPorts = map[string]struct {
 
 // ownServer reports whether a client asks a server on this machine's
 // loopback at a port that a container this command started publishes
-// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL), with
+// (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL; a
+// URL's host and port count as the options': psql
+// postgresql://u:pw@localhost:55432/db), with
 // nothing of the host mounted into the container and the client run only
 // if the start succeeded: docker run fails when the port is taken, so
 // what answers there is that container, which holds only what the command
@@ -155,8 +161,16 @@ func (iv *inv) ownServer() bool {
 			if i > 0 && args[i-1].ok && (contains(opts.host, args[i-1].s) || contains(opts.port, args[i-1].s)) {
 				return false // a host or port computed at run time
 			}
-		case strings.Contains(a.s, "://") || a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
-			return false // where a URL points is not looked at here
+		case strings.Contains(a.s, "://"): // psql postgresql://u:pw@localhost:55432/db, redis-cli -u redis://…
+			u, err := url.Parse(strings.TrimPrefix(a.s, "--uri="))
+			if err != nil || strings.Contains(u.Host, ",") {
+				return false
+			}
+			host = u.Hostname()
+			if u.Port() != "" {
+				port = u.Port()
+			}
+		case a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
 		case i+1 < len(args) && contains(opts.host, a.s):
 			host = args[i+1].s
 		case i+1 < len(args) && contains(opts.port, a.s):
@@ -183,39 +197,71 @@ func (iv *inv) ownServer() bool {
 	return false
 }
 
-// ownProject reports whether a compose project named with -p was brought
-// up by this command under a name holding the shell's pid (docker compose
-// -p ci-$$ up … ; docker compose -p ci-$$ down -v): its volumes are this
-// run's.
+// ownProject reports whether the compose project a down or rm names, by
+// -p or by its -f files, was brought up earlier in the same command
+// under the same name (docker compose -f docker-compose.test.yml up -d &&
+// pytest; docker compose -f docker-compose.test.yml down -v): its
+// containers and volumes are the command's own (see madeHere). A project
+// named by neither is the directory's default one, the developer's own
+// stack, which an up finds there.
 func (iv *inv) ownProject() bool {
-	args := iv.rest(1)
-	for i, a := range args {
-		name := ""
-		switch {
-		case a.ok && (a.s == "-p" || a.s == "--project-name") && i+1 < len(args):
-			name = args[i+1].src
-		case strings.HasPrefix(a.src, "--project-name="):
-			name = strings.TrimPrefix(a.src, "--project-name=")
-		default:
-			continue
+	id := composeName(iv.args)
+	if id == "" {
+		return false
+	}
+	text := iv.c.whole
+	if at := iv.whole(); at >= 0 {
+		text = text[:at]
+	}
+	for _, up := range composeUp.FindAllString(text, -1) {
+		if composeName(argsOf(strings.Fields(up)...)) == id {
+			return true
 		}
-		up := regexp.MustCompile(`\b(?:docker|podman)[ -]compose\s+(?:-p|--project-name)[ =]` + regexp.QuoteMeta(name) + `\s[^;&|]*\bup\b`)
-		return iv.fresh(name) && up.MatchString(iv.c.whole)
 	}
 	return false
 }
 
+// composeUp is a compose up in a command line's text.
+var composeUp = lazyRE(`\b(?:docker|podman)[ -]compose\s[^;&|\n]*\bup\b[^;&|\n]*`)
+
+// composeName is the name by which a compose command names its project:
+// its -p and -f values, as written; "" if it gives neither.
+func composeName(args []arg) string {
+	var p, f []string
+	for i, a := range args {
+		src := strings.Trim(a.src, `"'`)
+		next := ""
+		if i+1 < len(args) {
+			next = strings.Trim(args[i+1].src, `"'`)
+		}
+		switch {
+		case src == "-p" || src == "--project-name":
+			p = append(p, next)
+		case strings.HasPrefix(src, "--project-name="):
+			p = append(p, strings.TrimPrefix(src, "--project-name="))
+		case src == "-f" || src == "--file":
+			f = append(f, strings.TrimPrefix(next, "./"))
+		case strings.HasPrefix(src, "--file="):
+			f = append(f, strings.TrimPrefix(strings.TrimPrefix(src, "--file="), "./"))
+		}
+	}
+	if len(p)+len(f) == 0 {
+		return ""
+	}
+	return strings.Join(p, ",") + "|" + strings.Join(f, ",")
+}
+
 // madeHere reports whether what a command destroys (name, as written in
-// the command) was made earlier in the same command, with what destroys it
-// (destroyer) run only if the making succeeded: createdb x && { …; dropdb
-// x; }, CREATE DATABASE x && … DROP DATABASE x, tmux new -s x && … tmux
-// kill-session -t x. A name already taken makes the making fail, so what
-// is destroyed is the command's own. A name made afresh for this run
-// (createdb "restore_$$" …; dropdb "restore_$$", see fresh) is its own
-// however the two are joined: nothing else can have it. A name held in a
-// variable must be set once. The destroying command is found where it
-// stands in the command line, or, in code re-parsed from a word, by its
-// destroyer, which must then occur once.
+// the command) was made or started earlier in the same command, however
+// the two are joined: createdb x && …; dropdb x, CREATE DATABASE x … DROP
+// DATABASE x, kind create cluster --name x && make e2e; kind delete
+// cluster --name x, helm install r … helm uninstall r. It is the
+// command's own to tear down. (After ;, or after a start that finds one
+// there, the teardown may reach a thing someone else had under that
+// name; that small risk is accepted, as a person reading the command
+// would.) A name held in a variable must be set once. The destroying
+// command is found where it stands in the command line, or, in code
+// re-parsed from a word, by its destroyer, which must then occur once.
 func (iv *inv) madeHere(name, destroyer string) bool {
 	c := iv.c
 	if name == "" || strings.ContainsAny(name, " \n") {
@@ -225,21 +271,7 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 		return false
 	}
 	made := regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
-	fresh := iv.fresh(name)
-	before := func(at int) bool {
-		for _, m := range made.FindAllStringSubmatchIndex(c.whole[:at], -1) {
-			switch verb := strings.ToLower(c.whole[m[2]:m[3]]); {
-			case fresh:
-				return true
-			case startVerbs[verb]:
-				// starting or installing under a name taken may succeed on
-				// what is there: only a fresh name is surely this run's
-			case onlyOnSuccess(c.whole[m[5]:at]): // from the name on: a ; right after it counts
-				return true
-			}
-		}
-		return false
-	}
+	before := func(at int) bool { return made.MatchString(c.whole[:at]) }
 	if at := iv.whole(); at >= 0 && before(at) {
 		return true
 	}
@@ -250,12 +282,6 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 	}
 	return before(at)
 }
-
-// startVerbs make what they name only if it is not there, or start or
-// install it either way (minikube start -p x, helm install x, multipass
-// launch -n x): what they name is the command's own only when the name is
-// fresh.
-var startVerbs = map[string]bool{"start": true, "launch": true, "install": true, "up": true, "add": true, "init": true, "run": true}
 
 // ownObjects reports whether every object a destroying verb names, from
 // the first operand after it (as written; options and their values
@@ -445,7 +471,7 @@ func kubectl(iv *inv) {
 func docker(iv *inv) {
 	pos := positionals(iv.rest(1), "-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
-		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format")
+		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format", "--project-name", "--project-directory", "--profile")
 	v, w := at(pos, 0), at(pos, 1)
 	if host, ro := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
 		if ro {
@@ -531,6 +557,14 @@ func docker(iv *inv) {
 	}
 }
 
+// dockerCompose is the standalone compose (docker-compose,
+// podman-compose): judged as docker compose.
+func dockerCompose(iv *inv) {
+	iv.args = append(argsOf("docker", "compose"), iv.rest(1)...)
+	iv.name = "docker"
+	docker(iv)
+}
+
 // terraform, tofu, terragrunt.
 func terraform(iv *inv) {
 	args := iv.rest(1)
@@ -570,6 +604,186 @@ func answered(in source) bool {
 		return strings.Contains(strings.ToLower(in.text), "yes")
 	}
 	return true
+}
+
+// emulatorCLIs are the cloud CLIs that can be pointed at an emulator of
+// their cloud on this machine (LocalStack, MinIO, Azurite, the Google
+// Cloud and Firebase emulators), and LocalStack's wrappers, which always
+// are.
+var emulatorCLIs = map[string]bool{
+	"aws": true, "gcloud": true, "gsutil": true, "az": true, "azcopy": true, "mc": true, "mcli": true, "firebase": true, "s3cmd": true,
+	"awslocal": true, "tflocal": true, "cdklocal": true, "samlocal": true, "pulumilocal": true, "azlocal": true,
+}
+
+// emulated reports whether a cloud CLI works on an emulator on this
+// machine, not on the cloud: LocalStack's wrappers (awslocal, tflocal),
+// or an endpoint on the loopback given by an option (--endpoint-url,
+// s3cmd's --host), a connection string (Azurite's
+// UseDevelopmentStorage=true), a MinIO alias this command sets (mc alias
+// set local http://localhost:9000 …, MC_HOST_local=…) or the environment
+// (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_S3, PUBSUB_EMULATOR_HOST,
+// CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB) for the service it uses. Every
+// such setting that applies must point here, and no tunnel this command
+// opens may carry the loopback elsewhere. What it deletes there is the
+// emulator's; its credentials are dummies.
+func (iv *inv) emulated() bool {
+	if iv.sc.remote || iv.c.tunnel {
+		return false
+	}
+	if strings.HasSuffix(iv.name, "local") {
+		return true // awslocal, tflocal …
+	}
+	args := iv.rest(1)
+	local, elsewhere := false, false
+	see := func(v string) {
+		if localEndpoint(v) {
+			local = true
+		} else {
+			elsewhere = true
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			if i > 0 && args[i-1].ok && strings.Contains(args[i-1].s, "endpoint") {
+				elsewhere = true
+			}
+			continue
+		}
+		name, val, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		switch {
+		case !strings.HasPrefix(name, "--"):
+		case strings.Contains(name, "endpoint") || iv.name == "s3cmd" && name == "--host":
+			see(val)
+		case name == "--connection-string":
+			see(connectionEndpoint(val))
+		}
+	}
+	services := iv.services()
+	for _, e := range iv.environ() {
+		name, _, _ := strings.Cut(e.src, "=")
+		val := e.s
+		if !e.ok {
+			continue
+		}
+		switch svc, ok := endpointVar(name); {
+		case !ok:
+		case svc == "" || services[svc]:
+			if name == "AZURE_STORAGE_CONNECTION_STRING" {
+				val = connectionEndpoint(val)
+			}
+			see(val)
+		}
+	}
+	if iv.name == "mc" || iv.name == "mcli" {
+		local, elsewhere = iv.localAliases(local, elsewhere)
+	}
+	return local && !elsewhere
+}
+
+// endpointVar says which service an environment variable points at an
+// endpoint of its own ("" for all of them), and whether it does:
+// AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB, FIRESTORE_EMULATOR_HOST,
+// CLOUDSDK_API_ENDPOINT_OVERRIDES_PUBSUB, Azurite's connection string.
+func endpointVar(name string) (string, bool) {
+	svc := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "_", "")) }
+	switch {
+	case name == "AWS_ENDPOINT_URL":
+		return "", true
+	case strings.HasPrefix(name, "AWS_ENDPOINT_URL_"):
+		return svc(strings.TrimPrefix(name, "AWS_ENDPOINT_URL_")), true
+	case strings.HasPrefix(name, "CLOUDSDK_API_ENDPOINT_OVERRIDES_"):
+		return svc(strings.TrimPrefix(name, "CLOUDSDK_API_ENDPOINT_OVERRIDES_")), true
+	case strings.HasSuffix(name, "_EMULATOR_HOST"):
+		return svc(strings.TrimPrefix(strings.TrimSuffix(name, "_EMULATOR_HOST"), "FIREBASE_")), true
+	case name == "AZURE_STORAGE_CONNECTION_STRING":
+		return "storage", true
+	}
+	return "", false
+}
+
+// services are the names of the services a cloud CLI's first words use
+// (aws s3api → s3, firebase firestore:delete → firestore, gsutil →
+// storage), as the environment names them: lower case, no separators.
+func (iv *inv) services() map[string]bool {
+	out := map[string]bool{}
+	if iv.name == "gsutil" || iv.name == "azcopy" {
+		out["storage"] = true
+	}
+	pos := positionals(iv.rest(1), "--profile", "--region", "--project", "--account", "-g", "--resource-group", "--subscription", "--endpoint-url", "--connection-string", "--account-name")
+	for _, w := range pos[:min(len(pos), 3)] {
+		w = strings.ToLower(w)
+		out[strings.TrimSuffix(w, "api")] = true // s3api
+		out[strings.ReplaceAll(w, "-", "")] = true
+		for _, p := range words(w) {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+// localEndpoint reports whether an endpoint (a URL, host:port or host)
+// is on this machine: the loopback, localhost, or LocalStack's name for
+// it (localhost.localstack.cloud).
+func localEndpoint(v string) bool {
+	if v == "" {
+		return false
+	}
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return loopback(h) || h == "localhost.localstack.cloud" || strings.HasSuffix(h, ".localhost.localstack.cloud") || strings.HasSuffix(h, ".localhost")
+}
+
+// connectionEndpoint is where an Azure Storage connection string points:
+// 127.0.0.1 for Azurite's UseDevelopmentStorage=true, else its
+// BlobEndpoint (or QueueEndpoint, TableEndpoint), else "" (the cloud).
+func connectionEndpoint(cs string) string {
+	for _, part := range strings.Split(cs, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch strings.ToLower(k) {
+		case "usedevelopmentstorage":
+			if strings.EqualFold(v, "true") {
+				return "127.0.0.1"
+			}
+		case "blobendpoint", "queueendpoint", "tableendpoint":
+			return v
+		}
+	}
+	return ""
+}
+
+// localAliases judges the MinIO aliases mc's operands name (local/bucket):
+// one the command sets to an endpoint here (mc alias set local
+// http://localhost:9000 …, MC_HOST_local=http://…@localhost:9000) is
+// local, any other is elsewhere.
+func (iv *inv) localAliases(local, elsewhere bool) (bool, bool) {
+	for i, w := range positionals(iv.rest(1), "--config-dir", "-C") {
+		alias, _, ok := strings.Cut(w, "/")
+		if i == 0 {
+			continue // the verb
+		}
+		if !ok || alias == "" {
+			continue
+		}
+		set := regexp.MustCompile(`\bmcl?i?\s+(?:alias\s+set|config\s+host\s+add)\s+` + regexp.QuoteMeta(alias) + `\s+(\S+)|\bMC_HOST_` + regexp.QuoteMeta(alias) + `=["']?(\S+)`).FindStringSubmatch(iv.c.whole)
+		switch {
+		case set == nil:
+			elsewhere = true
+		case localEndpoint(strings.Trim(set[1]+set[2], `"'`)):
+			local = true
+		default:
+			elsewhere = true
+		}
+	}
+	return local, elsewhere
 }
 
 var awsOpts = []string{"--profile", "--region", "--output", "--endpoint-url", "--query", "--cli-read-timeout", "--cli-connect-timeout", "--color", "--ca-bundle"}

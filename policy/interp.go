@@ -365,6 +365,8 @@ func (iv *inv) interpCode(code arg) {
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
 		if why := iv.c.danger(t); why != "" {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+		} else if own := iv.c.ownWork(t.path, true); own != "" && !t.children { // shutil.rmtree('src')
+			iv.flagWrite(t, iv.name+" one-liner "+fn+" deletes "+own+": "+iv.c.show(t))
 		}
 	}
 }

@@ -612,3 +612,137 @@ func (iv *inv) secretDir(sc *scope, p string) bool {
 	t := iv.c.resolve(sc, arg{s: iv.c.tilde(p), ok: true, src: p})
 	return t.path != "" && iv.c.holdsSecrets(t.path)
 }
+
+// echoesCredential says why a client prints a credential it sends, or
+// "": told to trace its request (curl -v, --verbose, --trace-ascii -;
+// wget -d; httpie and xh -v, --offline or --print with H; git under
+// GIT_CURL_VERBOSE or GIT_TRACE_CURL) it prints the request line and
+// headers, so a credential in them — a secret-named variable or a
+// substitution that reads one, a computed Authorization header, user and
+// password (-u, a URL's user:password@), curl's .netrc (-n) — reaches
+// the agent. A trace written to a file holds the credential: reading the
+// file back prints it (see secretFile).
+func (iv *inv) echoesCredential() string {
+	args := iv.rest(1)
+	traced, body := "", false
+	switch iv.name {
+	case "curl":
+		for i, a := range args {
+			switch {
+			case !a.ok:
+			case a.s == "--verbose" || len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(shortLetters(a.s), "v"):
+				traced = "curl -v"
+			case (a.s == "--trace" || a.s == "--trace-ascii") && i+1 < len(args) || strings.HasPrefix(a.s, "--trace=") || strings.HasPrefix(a.s, "--trace-ascii="):
+				name, f, eq := strings.Cut(a.s, "=")
+				if !eq {
+					f = args[i+1].s
+				}
+				if f == "-" || f == "%" {
+					traced, body = "curl "+name, true
+				} else if iv.sendsCredential(args, true) != "" {
+					file := arg{s: f, ok: true, src: f}
+					iv.c.wrote(iv.sc, file, source{kind: srcSecret, text: "a trace of a request with its credential"}, false)
+				}
+			}
+		}
+	case "wget":
+		if hasFlag(args, "d", "--debug") {
+			traced = "wget -d"
+		}
+	case "http", "https", "xh", "xhs":
+		for i, a := range args {
+			p := ""
+			switch {
+			case !a.ok:
+			case a.s == "-v" || a.s == "--verbose" || a.s == "--offline":
+				traced, body = iv.name+" "+a.s, true
+			case (a.s == "-p" || a.s == "--print") && i+1 < len(args):
+				p = args[i+1].s
+			case strings.HasPrefix(a.s, "--print="):
+				p = strings.TrimPrefix(a.s, "--print=")
+			case strings.HasPrefix(a.s, "-p") && len(a.s) > 2 && a.s[2] != '-':
+				p = a.s[2:]
+			}
+			if strings.ContainsAny(p, "HB") {
+				traced, body = iv.name+" --print="+p, strings.Contains(p, "B")
+			}
+		}
+	case "git":
+		if !strings.Contains(iv.c.whole, "GIT_CURL_VERBOSE") && !strings.Contains(iv.c.whole, "GIT_TRACE_CURL") {
+			return ""
+		}
+		for _, e := range iv.environ() {
+			name, _, _ := strings.Cut(e.src, "=")
+			if (name == "GIT_CURL_VERBOSE" || name == "GIT_TRACE_CURL") && e.ok && e.s != "" && e.s != "0" && e.s != "false" {
+				traced = name + "=" + e.s + " git"
+			}
+		}
+	}
+	if traced == "" {
+		return ""
+	}
+	if what := iv.sendsCredential(args, body); what != "" {
+		return traced + " prints the request it sends, and with it " + what
+	}
+	return ""
+}
+
+// sendsCredential says which credential a request carries where a trace
+// of it shows it ("" if none): in its URL, headers or user (-u), and,
+// with body, in the data it sends.
+func (iv *inv) sendsCredential(args []arg, body bool) string {
+	for i, a := range args {
+		prev := ""
+		if i > 0 && args[i-1].ok {
+			prev = args[i-1].s
+		}
+		opt, val, eq := strings.Cut(a.src, "=")
+		if !eq || !strings.HasPrefix(opt, "--") {
+			opt, val = prev, a.src
+		}
+		switch {
+		case dataOpts[opt] && !body:
+			continue // curl -v shows the headers, not the body
+		case a.ok && (a.s == "--netrc" || a.s == "--netrc-optional" || strings.HasPrefix(a.s, "--netrc-file") ||
+			iv.name == "curl" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(shortLetters(a.s), "n")):
+			return "the password .netrc holds"
+		case a.ok:
+			continue
+		case expandsSecret(a) != "":
+			return "the value of " + expandsSecret(a)
+		case secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src):
+			return "a secret its words read: " + a.shown()
+		case credentialOpts[opt] || authHeader.MatchString(val) || urlPassword.MatchString(a.src):
+			return "a credential computed at run time: " + a.shown()
+		}
+	}
+	return ""
+}
+
+// dataOpts are the options whose value is a request's body.
+var dataOpts = map[string]bool{
+	"-d": true, "--data": true, "--data-binary": true, "--data-raw": true, "--data-urlencode": true, "--data-ascii": true, "--json": true,
+	"-F": true, "--form": true, "--post-data": true, "--body-data": true,
+}
+
+// credentialOpts are the options whose value is a user's password or
+// token (curl -u, --oauth2-bearer; wget --password; httpie -a).
+var credentialOpts = map[string]bool{
+	"-u": true, "--user": true, "-U": true, "--proxy-user": true, "--oauth2-bearer": true, "-a": true, "--auth": true,
+	"--password": true, "--http-password": true, "--proxy-password": true,
+}
+
+// urlPassword is a URL with a user and password in it: https://u:p@host.
+var urlPassword = lazyRE(`://[^/\s@:]*:[^/\s@]+@`)
+
+// shortLetters is the letters of a cluster of curl's short options up to
+// the first that takes a value (-sSLo out: sSLo): what follows is that
+// value, not options.
+func shortLetters(s string) string {
+	for j := 1; j < len(s); j++ {
+		if strings.IndexByte(curlValueLetters, s[j]) >= 0 {
+			return s[1 : j+1]
+		}
+	}
+	return s[1:]
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -265,4 +266,51 @@ func removeLast(args []arg, x arg) []arg {
 		}
 	}
 	return args
+}
+
+// generatesInto holds a code generator told to write its output into
+// the tree's root or a source root (openapi-generator-cli generate -o
+// src/, swagger-codegen generate -o .): it writes whole files of its own
+// over those there, the user's edits to them with them. A generator is a
+// tool whose name or verb says so (generate, gen, codegen); its output
+// directory is the value of -o, --output, --out, --output-dir or the
+// like that names no file.
+func generatesInto(iv *inv) {
+	args := iv.rest(1)
+	if !slices.ContainsFunc(args, func(a arg) bool { opt, _, _ := strings.Cut(a.s, "="); return a.ok && outputDirOpts[opt] }) {
+		return
+	}
+	gen := false
+	pos := positionals(args)
+	for _, w := range append(words(strings.ToLower(iv.name)), at(pos, 0), at(pos, 1)) {
+		gen = gen || w == "generate" || w == "gen" || w == "codegen" || w == "generator"
+	}
+	if !gen {
+		return
+	}
+	for i, a := range args {
+		var out arg
+		opt, val, eq := strings.Cut(a.s, "=")
+		switch {
+		case !a.ok || !outputDirOpts[opt]:
+			continue
+		case eq:
+			out = arg{s: val, ok: true, src: val}
+		case i+1 < len(args):
+			out = args[i+1]
+		}
+		if out.ok && !fileExt.MatchString(strings.TrimSuffix(out.s, "/")) {
+			t := iv.c.resolve(iv.sc, out)
+			if !t.children {
+				iv.writesOver(t, iv.name+" writes its output into", "over the files there")
+			}
+		}
+	}
+}
+
+// outputDirOpts are the options by which generators are told where to
+// write.
+var outputDirOpts = map[string]bool{
+	"-o": true, "--output": true, "--out": true, "--output-dir": true, "--outdir": true, "--out-dir": true, "--output-directory": true,
+	"--output-path": true, "--outDir": true,
 }

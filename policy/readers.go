@@ -12,8 +12,9 @@ import (
 // rg --pre and ugrep --filter run a program on every file they search,
 // bat --pager runs its pager, journalctl --vacuum-* deletes the system's
 // logs and --rotate or --flush moves them, dmesg -C clears the kernel's
-// and -n sets its console level. reader judges those modes; the rest of
-// what these tools do stays ReadOnly.
+// and -n sets its console level, set -x makes the shell print every
+// command after it with its words expanded. reader judges those modes;
+// the rest of what these tools do stays ReadOnly.
 
 // readerModes are the handlers of the readers that have such a mode.
 var readerModes = map[string]handler{
@@ -92,10 +93,42 @@ var readerModes = map[string]handler{
 			}
 		}
 	},
+	"set":   xtrace,
 	"rg":    func(iv *inv) { iv.perFile("--pre") },
 	"ugrep": func(iv *inv) { iv.perFile("--filter") },
 	"ug":    func(iv *inv) { iv.perFile("--filter") },
 	"bat":   func(iv *inv) { iv.perFile("--pager") },
+}
+
+// xtrace follows set -x (-o xtrace, a cluster with x: set -euxo
+// pipefail) and set +x: while it is on, the shell prints every command
+// with its words expanded (see traced).
+func xtrace(iv *inv) {
+	args := iv.rest(1)
+	for i, a := range args {
+		switch {
+		case !a.ok || len(a.s) < 2 || a.s[0] != '-' && a.s[0] != '+' || a.s[1] == '-':
+		case (a.s[1:] == "o" || strings.HasSuffix(a.s, "o")) && i+1 < len(args) && args[i+1].s == "xtrace":
+			iv.sc.xtrace = a.s[0] == '-'
+		case strings.Contains(a.s, "x"):
+			iv.sc.xtrace = a.s[0] == '-'
+		}
+	}
+}
+
+// traced says why the shell's trace (set -x) of a command prints a
+// secret: a word expands a variable named for one ($OPENAI_API_KEY), whose
+// value the trace shows; "" if none, or if the trace is off.
+func traced(sc *scope, args []arg) string {
+	if !sc.xtrace {
+		return ""
+	}
+	for _, a := range args {
+		if v := expandsSecret(a); v != "" {
+			return "set -x prints each command with its words expanded, the value of " + v + " with them"
+		}
+	}
+	return ""
 }
 
 // reader judges a tool of readOnlyTools by its modes that do more than

@@ -44,6 +44,11 @@ func shellCmd(iv *inv) {
 			if strings.Contains(s[1:], "c") {
 				code = true
 			}
+			if strings.HasPrefix(s, "-") && (strings.Contains(s, "x") || strings.ContainsAny(s[1:], "o") && i+1 < len(args) && args[i+1].s == "xtrace") {
+				traced := *iv.sc // bash -x: the code runs with the trace on
+				traced.xtrace = true
+				iv.sc = &traced
+			}
 			if strings.Contains(s[1:], "s") && !code { // -s: commands from stdin; the words after are its arguments
 				iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 				return

@@ -123,6 +123,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if dir, pattern, ok := listedPaths(name, args[1:]); ok { // ls ~/scans/*.png | xargs …: the paths the glob matches
 		return source{kind: srcPaths, text: dir, pattern: pattern}
 	}
+	if dirs := searchedTrees(name, args[1:]); len(dirs) > 0 && dirs[0].ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
+		return source{kind: srcPaths, text: dirs[0].s}
+	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
 		// find ~ -name 'id_*' | tar -czf - -T -: the files' contents
 		return source{kind: srcSecret, text: path.Join(prev.text, prev.pattern)}
@@ -286,6 +289,27 @@ func (c *classifier) holdsSecrets(p string) bool {
 	for _, d := range homeSecrets() {
 		if d = path.Join(c.home, d); d == p || isUnder(d, p) {
 			return true
+		}
+	}
+	return false
+}
+
+// secretTree reports whether reading every file under p reads
+// credentials: p is the home directory or the root, or a directory that
+// is or holds a store of them (~/.config holds gh's and gcloud's,
+// ~/.docker, /etc holds /etc/ssl/private).
+func (c *classifier) secretTree(p string) bool {
+	if p == "" {
+		return false
+	}
+	if p == c.home || p == "/" || isSecretPath(p) || isSecretPath(p+"/") || c.holdsSecrets(p) {
+		return true
+	}
+	for _, s := range secretPlaces {
+		if strings.HasPrefix(s, "/etc/") || strings.HasPrefix(s, "/var/") || strings.HasPrefix(s, "/run/") {
+			if d := strings.TrimSuffix(s, "/"); d == p || isUnder(d, p) {
+				return true
+			}
 		}
 	}
 	return false

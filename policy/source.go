@@ -1,0 +1,245 @@
+package policy
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The working tree holds the user's own work next to what tools make of
+// it. Deleting or writing over a build output, a cache or installed
+// dependencies inside the tree is ordinary work: the next build makes
+// them again. Deleting the user's source, or writing over it in bulk,
+// loses whatever is not committed, which no command gives back. So a
+// recursive delete (rm -r, find -delete, rmtree, rsync --delete) or a
+// bulk overwrite (an extractor that writes over what is there, cp -r or
+// rsync into a directory, a generator told to write its output into
+// one) is held when its target holds the user's work (ownWork):
+//
+//   - the tree's root itself;
+//   - a source root, at any depth: src, lib, app, cmd, pkg, internal,
+//     include, source(s), test(s), spec(s), __tests__, migrations (src,
+//     packages/web/src, prisma/migrations);
+//   - for a delete, any other directory at the top of the tree (docs,
+//     scripts, infra, the package of a Python project): its name says
+//     nothing, and nothing makes it again.
+//
+// Nothing at or under what tools make is the user's work: a hidden
+// directory (.next, .venv, .cache), a name of build outputs, caches,
+// installed dependencies, scratch, reports, generated code, or files
+// brought in from elsewhere (madeNames, madeWords: cmake-build-debug,
+// test-results), a name with an extension (dist.old,
+// foo.egg-info: a file, or a copy), and what the repository's .gitignore
+// names. Deeper directories that are not source roots (src/legacy,
+// src/components/old) are ordinary: removing one is a refactor, and git
+// gives back what was committed in it. Single files, and git rm, are
+// ordinary too.
+
+// sourceRoots are the directories that hold a project's own source, at
+// whatever depth they stand.
+var sourceRoots = map[string]bool{
+	"src": true, "source": true, "sources": true, "Sources": true, "lib": true, "app": true, "cmd": true, "pkg": true,
+	"internal": true, "include": true, "test": true, "tests": true, "Tests": true, "spec": true, "specs": true,
+	"__tests__": true, "migrations": true, "migrate": true,
+}
+
+// madeNames are the names of directories that tools make or fill: build
+// outputs, caches, installed dependencies, virtual environments,
+// scratch, logs and reports, generated code, and files brought in from
+// elsewhere (vendored code, fixtures, static assets).
+var madeNames = map[string]bool{
+	"build": true, "builds": true, "dist": true, "out": true, "output": true, "outputs": true, "target": true, "bin": true, "obj": true,
+	"release": true, "debug": true, "artifacts": true, "site": true, "coverage": true, "htmlcov": true, "lcov": true,
+	"cache": true, "caches": true, "tmp": true, "temp": true, "scratch": true, "log": true, "logs": true, "report": true, "reports": true,
+	"results": true, "generated": true, "gen": true, "__generated__": true, "codegen": true, "autogen": true,
+	"node_modules": true, "bower_components": true, "jspm_packages": true, "vendor": true, "third_party": true, "thirdparty": true,
+	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
+	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
+	"testdata": true, "fixtures": true, "public": true, "static": true, "assets": true, "checkpoints": true, "runs": true,
+	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
+	"downloads": true, "staticfiles": true, "junit": true,
+}
+
+// madeWords are the words that make a name one of what tools make:
+// cmake-build-debug, out-tsc, test-results, playwright-report,
+// storybook-static, src-gen.
+var madeWords = map[string]bool{
+	"build": true, "dist": true, "out": true, "output": true, "cache": true, "tmp": true, "temp": true, "logs": true, "coverage": true,
+	"generated": true, "gen": true, "report": true, "reports": true, "results": true, "artifacts": true, "static": true, "venv": true,
+	"bin": true, "bazel": true,
+}
+
+// ownWork says how p, a path in the working tree, holds the user's own
+// work (see above), as words for a reason ("src, which holds the
+// project's source"), or "" if it does not. top says whether any
+// directory at the top of the tree counts (a delete), or only the root
+// and source roots (a bulk overwrite).
+func (c *classifier) ownWork(p string, top bool) string {
+	if !c.trustedProject() {
+		return "" // danger judges it: the home directory is no project
+	}
+	if p == c.project {
+		return "the working tree"
+	}
+	rel, ok := strings.CutPrefix(p, c.project+"/")
+	if !ok || rel == "" {
+		return ""
+	}
+	last := ""
+	for end := 0; end < len(rel); end += len(last) + 1 { // each directory down to p: src, src/app
+		last, _, _ = strings.Cut(rel[end:], "/")
+		if made(last) || c.ignored(rel[:end+len(last)]) {
+			return ""
+		}
+	}
+	switch {
+	case sourceRoots[last]:
+		return rel + ", which holds the project's source"
+	case top && last == rel && !fileName(last):
+		return rel + ", a directory at the top of the working tree that no build makes"
+	}
+	return ""
+}
+
+// fileName reports whether a name without an extension is a file's: all
+// capitals (LICENSE, README) or ending in file (Makefile, Dockerfile).
+func fileName(name string) bool {
+	return name == strings.ToUpper(name) || strings.HasSuffix(strings.ToLower(name), "file")
+}
+
+// made reports whether a directory's name says a tool makes or fills it:
+// hidden (.next, .venv), one of madeNames or with one of madeWords
+// (madeWords: cmake-build-debug, out-tsc), or with an extension (a file, or a copy:
+// dist.old, app.egg-info).
+func made(name string) bool {
+	if strings.HasPrefix(name, ".") || madeNames[name] || strings.Contains(name, ".") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
+		if madeWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// ignored reports whether the repository's .gitignore, at the root of the
+// working tree, names rel, a path from the root (whose directories the
+// caller asks about first): git keeps none of it, so a tool made it.
+func (c *classifier) ignored(rel string) bool {
+	if c.ignore == nil {
+		c.ignore = gitignoreOf(c.project)
+	}
+	return c.ignore.match(rel)
+}
+
+// ignoreRule is one pattern of a .gitignore.
+type ignoreRule struct {
+	pattern  string // a glob, without its leading / or ! and trailing /
+	anchored bool   // it holds a /: matched against the path from the root, else against each name
+	negated  bool   // !pattern: what an earlier rule ignored is kept
+}
+
+// gitignore is the rules of one .gitignore file.
+type gitignore struct {
+	rules []ignoreRule
+}
+
+// match reports whether the last rule that matches rel, a path from the
+// root, ignores it: git's rule.
+func (g *gitignore) match(rel string) bool {
+	if g == nil || len(g.rules) == 0 {
+		return false
+	}
+	last := path.Base(rel)
+	ignored := false
+	for _, r := range g.rules {
+		name := last
+		if r.anchored {
+			name = rel
+		}
+		if ok, _ := path.Match(r.pattern, name); ok {
+			ignored = !r.negated
+		}
+	}
+	return ignored
+}
+
+// Bounds on reading a .gitignore: past them the rest is not read.
+const (
+	maxIgnoreBytes = 64 << 10
+	maxIgnoreRules = 1024
+)
+
+// gitignores caches the .gitignore of each working tree by its path,
+// with the modification time and size it was read at.
+var gitignores sync.Map // string → *cachedIgnore
+
+type cachedIgnore struct {
+	mod  time.Time
+	size int64
+	g    *gitignore
+}
+
+// gitignoreOf reads (once, while it is unchanged) the .gitignore at the
+// root of the working tree dir; an empty one when there is none.
+func gitignoreOf(dir string) *gitignore {
+	if !path.IsAbs(dir) || strings.Contains(dir, "\x00") {
+		return &gitignore{}
+	}
+	file := path.Join(dir, ".gitignore")
+	fi, err := os.Stat(file)
+	if err != nil || !fi.Mode().IsRegular() {
+		return &gitignore{}
+	}
+	if v, ok := gitignores.Load(file); ok {
+		if ci := v.(*cachedIgnore); ci.mod.Equal(fi.ModTime()) && ci.size == fi.Size() {
+			return ci.g
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return &gitignore{}
+	}
+	defer f.Close()
+	g := parseGitignore(io.LimitReader(f, maxIgnoreBytes))
+	gitignores.Store(file, &cachedIgnore{mod: fi.ModTime(), size: fi.Size(), g: g})
+	return g
+}
+
+// parseGitignore reads a .gitignore's patterns: blank lines and comments
+// aside, ! negates, a leading or inner / anchors a pattern at the root,
+// a trailing / (directories only) and a trailing /** (what is under) are
+// dropped, and a leading **/ matches at any depth, as a name does.
+func parseGitignore(r io.Reader) *gitignore {
+	g := &gitignore{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() && len(g.rules) < maxIgnoreRules {
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var r ignoreRule
+		if p, ok := strings.CutPrefix(line, "!"); ok {
+			r.negated, line = true, p
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "/**"), "/")
+		line = strings.TrimPrefix(line, "**/")
+		if p, ok := strings.CutPrefix(line, "/"); ok {
+			r.anchored, line = true, p
+		}
+		if strings.Contains(line, "/") {
+			r.anchored = true
+		}
+		if line == "" || strings.Contains(line, "**") {
+			continue // a pattern path.Match cannot read: left out
+		}
+		r.pattern = line
+		g.rules = append(g.rules, r)
+	}
+	return g
+}
