@@ -633,7 +633,7 @@ func unknownTool(iv *inv) {
 		}
 	}
 	for _, a := range args { // make -f Makefile, where the same command downloaded it
-		if a.ok && !strings.HasPrefix(a.s, "-") {
+		if a.ok && !strings.HasPrefix(a.s, "-") && !readsAsData(iv.name, args) {
 			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
 				iv.flag(Destructive, iv.name+" is given a file this command downloaded: "+a.s)
 				return
@@ -682,6 +682,27 @@ func unknownTool(iv *inv) {
 		// escapes in them are code (make --eval='$(shell …)').
 		embedded(iv, !projectTools[iv.name] && !testRunners[iv.name])
 	}
+}
+
+// readsAsData reports whether a tool reads the files it is given as data
+// and runs none of them: a profile, a trace or a binary's symbols (go tool
+// pprof, go tool trace, pprof, go version -m).
+func readsAsData(name string, args []arg) bool {
+	_, ops := opts(args)
+	w := strs0(ops)
+	switch name {
+	case "pprof":
+		return true
+	case "go":
+		return at(w, 0) == "version" || at(w, 0) == "tool" && goDataTools[at(w, 1)]
+	}
+	return false
+}
+
+// goDataTools are the go tool programs that read profiles, traces,
+// coverage and binaries, and run none of them.
+var goDataTools = map[string]bool{
+	"pprof": true, "trace": true, "cover": true, "covdata": true, "nm": true, "objdump": true, "addr2line": true, "buildid": true,
 }
 
 // checkVerbs make a tool read code to judge or reformat it, not run it:
@@ -1675,6 +1696,9 @@ func sendsSecret(iv *inv) {
 		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
 			continue // rsync --exclude .env: the one file it leaves behind
 		}
+		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]] {
+			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
+		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
@@ -1717,6 +1741,10 @@ func printsIndirect(src string) bool {
 	m := indirectRef.FindStringIndex(src)
 	return sub >= 0 && m != nil && m[0] > sub
 }
+
+// remoteKeyOpts name an object in a remote store by its key, not a local
+// file: aws s3api --key, --prefix, --copy-source.
+var remoteKeyOpts = map[string]bool{"--prefix": true, "--key": true, "--copy-source": true, "--start-after": true, "--bucket": true}
 
 // excludeOpts take a pattern of files a copying tool leaves out.
 var excludeOpts = map[string]bool{"--exclude": true, "--exclude-from": true}
@@ -2123,6 +2151,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				i > 0 && (flag("--exclude") || flag("--ignore") && valueIgnores(iv.name) || iv.name == "zip" && flag("-x")) {
 				continue // tar --exclude=.env, zip -x .env: left out, not read
 			}
+			if (i > 0 && from[i-1].ok && remoteKeyOpts[from[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]]) &&
+				!hasWord(from, "/dev/stdout", "/dev/fd/1", "-") {
+				continue // aws s3api head-object --key prod/.env: a key in a bucket, not a file here (unless got to stdout)
+			}
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
@@ -2168,7 +2200,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
-		!(iv.sc.intoEnv && envFile(iv.in.text)) {
+		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(envFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -2186,7 +2218,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && scanWords && !namesOnly(iv) {
 		n := 0
-		for _, a := range iv.rest(1) {
+		for i, a := range iv.rest(1) {
 			if a.ok && (a.s == "generate" || a.s == "g" || a.s == "scaffold" || a.s == "new" || a.s == "makemigrations" || strings.HasPrefix(a.s, "make:")) {
 				break // rails generate migration RemovePasswordFromUsers password:string: names of new code (kubectl create token still prints one)
 			}
@@ -2199,19 +2231,51 @@ func readsSecret(iv *inv, scanWords bool) {
 			if strings.Contains(a.s, ".") {
 				continue // a file name (.secrets.baseline), not a verb
 			}
+			if strings.HasPrefix(a.s, "-") && givesSecret(iv.rest(1), a.s) {
+				continue // docker login --password-stdin: the secret goes in, nothing comes out
+			}
 			for _, w := range words(strings.TrimLeft(a.s, "-")) {
 				if w == "raw" && strings.TrimLeft(a.s, "-") != "raw" {
 					continue // -raw prints a value bare; --no-show-raw-insn is about something else
 				}
-				if secretWords[w] {
+				switch {
+				case !secretWords[w]:
+				case strings.HasPrefix(a.s, "-"):
+					why = strings.Join(strings.Fields(iv.name+" "+shownVerbs(iv.rest(1)[:i])+" "+a.s), " ") + " prints a credential" // gpg --export-secret-keys
+				default:
 					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
 				}
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// givesSecret reports whether an option hands a tool a credential to
+// use, not asks it to print one: read from stdin or a file
+// (--password-stdin, --token-file), gh auth login --with-token, or any
+// option of a login verb but one that shows what it got (az acr login
+// --expose-token). A login stores the credential and prints none.
+func givesSecret(args []arg, opt string) bool {
+	w := words(strings.TrimLeft(opt, "-"))
+	if slices.Contains(w, "expose") || slices.Contains(w, "print") || slices.Contains(w, "show") {
+		return false
+	}
+	if slices.Contains(w, "stdin") || slices.Contains(w, "file") || slices.Equal(w, []string{"with", "token"}) {
+		return true
+	}
+	_, ops := opts(args)
+	for i, a := range ops {
+		if i == maxVerbWords {
+			break
+		}
+		if a.ok && (a.s == "login" || strings.HasSuffix(a.s, ":login")) {
+			return true
+		}
+	}
+	return false
 }
 
 // envFile is an environment file, of KEY=value lines: .env, .env.test,
@@ -2226,25 +2290,50 @@ func envFile(p string) bool {
 // secret x -o jsonpath='{.data}' | jq -r 'keys[]' names the keys, cat
 // ~/.npmrc | wc -l counts lines.
 func (iv *inv) shapeNext() bool {
+	args := iv.nextStage()
+	return args != nil && shapeFilter(path.Base(args[0].s), args[1:])
+}
+
+// loginNext reports whether a command's output goes on to a pipeline stage
+// that reads a credential on its stdin to use it, and prints none:
+// docker login --password-stdin, gh auth login --with-token, helm registry
+// login --password-stdin. The secret goes where it belongs, not to the
+// agent.
+func (iv *inv) loginNext() bool {
+	args := iv.nextStage()
+	if args == nil {
+		return false
+	}
+	for _, a := range args[1:] {
+		if w := words(strings.TrimLeft(a.s, "-")); strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextStage is the argv of the pipeline stage a command's output goes to,
+// all of it known, or nil: none, or one that reads something else.
+func (iv *inv) nextStage() []arg {
 	st := iv.sc.next
 	if st == nil {
-		return false
+		return nil
 	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
-		return false
+		return nil
 	}
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			return false // it reads something else, and this output goes nowhere said
+			return nil // it reads something else, and this output goes nowhere said
 		}
 	}
 	args, err := iv.c.fields(iv.sc, ce.Args)
 	if err != nil || !allKnown(args) {
-		return false
+		return nil
 	}
-	return shapeFilter(path.Base(args[0].s), args[1:])
+	return args
 }
 
 // shapeFilter reports whether a filter prints only the shape of what it
@@ -2419,7 +2508,7 @@ func (iv *inv) editsInPlace() bool {
 // without an output format that prints the data.
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
-	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
+	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets and gpg --list-secret-keys their names
 		return true
 	}
 	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {
