@@ -171,8 +171,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
-	if infraTools[args[0].s] && onlySays(args[1:]) {
-		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, aws s3 rm --dryrun
+	if onlySays(iv.name, args[1:]) {
+		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, rsync -n --delete, curl … | sh -n
 		return idx
 	}
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
@@ -235,27 +235,6 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…, git grep -O'sh -c …'
 	}
 	return idx
-}
-
-// onlySays reports whether a platform CLI's arguments ask it only to say
-// what it would do (--dry-run, --dryrun) or how it is used (--help), with
-// nothing among them that another program would read: no code with spaces,
-// nothing after --, no subcommand that runs a command of its own.
-func onlySays(args []arg) bool {
-	says := false
-	for _, a := range args {
-		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' '), runVerbs[a.s]:
-			return false
-		case a.s == "--help" || a.s == "-help" || a.s == "--dryrun" || a.s == "--dry-run" ||
-			a.s == "--dry-run=client" || a.s == "--dry-run=server":
-			says = true
-		}
-	}
-	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" {
-		says = true // aws s3 rm help
-	}
-	return says
 }
 
 // runVerbs are subcommands that run a command given to them.

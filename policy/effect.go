@@ -120,7 +120,7 @@ func verbEffect(iv *inv) bool {
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
-		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i" || a.s == "plan") {
+		if a.ok && (a.s == "can-i" || a.s == "plan") || dryRun(iv.name, args[i:i+1]) {
 			return false // only says what it would do
 		}
 		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {

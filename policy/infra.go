@@ -402,7 +402,7 @@ func kubectl(iv *inv) {
 	pos := positionals(iv.rest(1), kubeOpts...)
 	switch at(pos, 0) {
 	case "delete":
-		if dryRun(iv.rest(1)) {
+		if dryRun(iv.name, iv.rest(1)) {
 			return
 		}
 		if !hasWord(iv.rest(1), "--all", "-A", "--all-namespaces", "-f", "--filename", "-k", "--kustomize", "-l", "--selector") && !strings.Contains(at(pos, 1), "/") &&
@@ -884,17 +884,6 @@ func runArgs(args []arg) []arg {
 // homeSecretDirs are the directories under home that hold tools' logins
 // and tokens (with ~/.ssh, ~/.aws and the others isSecretPath knows).
 var homeSecretDirs = []string{".docker", ".config/gh", ".config/gcloud", ".azure", ".kube", ".config/hub", ".terraform.d"}
-
-// dryRun reports whether args ask only to show what would be done
-// (--dry-run, --dry-run=client; not --dry-run=none).
-func dryRun(args []arg) bool {
-	for _, a := range args {
-		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") && a.s != "--dry-run=none") {
-			return true
-		}
-	}
-	return false
-}
 
 // vcsDiscard judges Subversion and Mercurial: the verbs that throw away
 // what the working copy holds and no commit has (revert, a clean update,

@@ -310,10 +310,8 @@ func parallel(iv *inv) {
 	i := skipOpts(args, "-j", "--jobs", "-n", "-N", "-L", "-P", "-S", "--sshlogin", "-a", "--arg-file",
 		"--joblog", "--results", "-I", "--delay", "--timeout", "--retries", "--tagstring", "--colsep",
 		"-C", "-d", "--halt", "--memfree", "--load", "--workdir", "--env")
-	for _, a := range args[1:min(i, len(args))] {
-		if a.ok && (a.s == "--dry-run" || a.s == "--dryrun") {
-			return
-		}
+	if dryRun(iv.name, args[1:min(i, len(args))]) {
+		return
 	}
 	var cmd, inputs []arg
 	fromStdin := true
