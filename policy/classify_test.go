@@ -1328,6 +1328,27 @@ func TestClassify(t *testing.T) {
 		{"bash -n -c 'rm -rf ~'", Destructive},
 		{"stow -n -v -d ~/dotfiles -t ~ zsh git nvim tmux", Write},
 		{"stow --simulate -t ~ zsh", Write},
+		// commands hidden in options are judged by their effects
+		{"tar -cf /dev/null README.md --checkpoint=1 --checkpoint-action exec='rm -rf ~/x'", Destructive},
+		{"tar -cf a.tar -I 'rm -rf ~/x' .", Destructive},
+		{"tar -cf a.tar -F 'rm -rf ~/x' .", Destructive},
+		{"tar -cf a.tar --info-script='rm -rf ~/x' .", Destructive},
+		{"tar -cf host:a.tar --rsh-command='rm -rf ~/x' .", Destructive},
+		{"tar -xf a.tar --to-command 'rm -rf ~/x'", Destructive},
+		{`tar -cf a.tar -I "$P" .`, Unparseable},
+		{"tar -cf a.tar -I zstd .", Write},
+		{"tar -cf a.tar -Izstd .", Write},
+		{"tar -cf a.tar --use-compress-program='zstd -19 -T0' .", Write},
+		{"tar -cf /dev/null . --checkpoint=100 --checkpoint-action=dot", Write},
+		{"git -c pager.log='rm -rf ~/x' log", Destructive},
+		{"git -c interactive.diffFilter='rm -rf ~/x' add -p", Destructive},
+		{"git -c sequence.editor='rm -rf ~/x' rebase -i HEAD~2", Destructive},
+		{"git -c alias.x='!f(){ rm -rf ~/x; }; f' x", Destructive},
+		{"git -c 'alias.cleanup=!git clean -fdx' cleanup", Destructive},
+		{"git --config-env=core.pager=EVIL log", Unparseable},
+		{"git --config-env=user.name=NAME commit -m x", Write},
+		{"git -c pager.log=less log", Write},
+		{"git -c alias.l='log --oneline' l", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

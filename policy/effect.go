@@ -1192,6 +1192,7 @@ func tar(iv *inv) {
 	iv.flag(Write, "")
 	iv.packsSecrets()
 	args := iv.rest(1)
+	iv.tarPrograms(args)
 	extract := false
 	for i, a := range args {
 		if !a.ok {
@@ -1227,6 +1228,45 @@ func tar(iv *inv) {
 	}
 	if !into && !hasFlag(args, "O", "--to-stdout", "--to-command") {
 		iv.extractHere()
+	}
+}
+
+// tarRunOpts are tar's options whose value is a command it runs in a
+// shell, and the prefix before the command (--checkpoint-action=exec=…).
+var tarRunOpts = map[string]string{
+	"--to-command": "", "--use-compress-program": "", "-I": "", "--info-script": "", "--new-volume-script": "",
+	"-F": "", "--rsh-command": "", "--checkpoint-action": "exec=",
+}
+
+// tarPrograms judges the commands tar is told to run, by their effects:
+// -I 'cmd', --to-command=cmd, --checkpoint-action=exec=cmd, -F cmd.
+func (iv *inv) tarPrograms(args []arg) {
+	for i, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		opt, val, eq := strings.Cut(a.s, "=")
+		if len(a.s) > 2 && a.s[1] != '-' && (a.s[1] == 'I' || a.s[1] == 'F') { // -Izstd
+			opt, val, eq = a.s[:2], a.s[2:], true
+		}
+		prefix, runs := tarRunOpts[opt]
+		if !runs {
+			continue
+		}
+		code := arg{s: val, ok: true, src: val}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			code = args[i+1]
+		}
+		if !code.ok {
+			iv.flag(Unparseable, iv.name+" runs a command computed at run time: "+opt+" "+code.shown())
+			continue
+		}
+		if rest, ok := strings.CutPrefix(code.s, prefix); ok && (prefix == "" || rest != "") {
+			iv.shell(arg{s: rest, ok: true, src: rest}, iv.sc)
+		}
 	}
 }
 

@@ -21,17 +21,26 @@ var gitReadOnly = map[string]bool{
 // runs (git -c core.pager='rm -rf ~' log).
 func gitCodeKey(key string) bool {
 	key = strings.ToLower(key)
-	if strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "include") && strings.HasSuffix(key, ".path") {
-		return true
+	if strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".path") &&
+		(strings.HasPrefix(key, "include") || strings.HasPrefix(key, "mergetool.") || strings.HasPrefix(key, "difftool.") || strings.HasPrefix(key, "browser.")) {
+		return true // pager.log=cmd, mergetool.x.path=/tmp/prog
 	}
 	for _, suf := range []string{"pager", "editor", "sshcommand", "fsmonitor", "textconv", "command",
 		".clean", ".smudge", ".process", "helper", "program", "askpass", "driver", "uploadpack",
-		"receivepack", "packobjectshook", "gitproxy", "external", "hookspath", "cmd", "tool"} {
+		"receivepack", "packobjectshook", "gitproxy", "external", "hookspath", "cmd", "tool", "difffilter"} {
 		if strings.HasSuffix(key, suf) {
 			return true
 		}
 	}
 	return false
+}
+
+// gitConfigFromEnv judges git --config-env=key=VAR: a key whose value is
+// a command takes it from a variable tend cannot read.
+func (iv *inv) gitConfigFromEnv(kv string) {
+	if key, v, _ := strings.Cut(kv, "="); gitCodeKey(key) {
+		iv.flag(Unparseable, "git runs a command held in the environment: "+key+" from $"+v)
+	}
 }
 
 // git classifies by subcommand after its global options.
@@ -62,8 +71,17 @@ func git(iv *inv) {
 				repo = &in
 			}
 			i++
-		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds":
+		case "--config-env":
+			if i < len(args) {
+				iv.gitConfigFromEnv(args[i].s)
+			}
 			i++
+		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds":
+			i++
+		default:
+			if v, ok := strings.CutPrefix(a.s, "--config-env="); ok {
+				iv.gitConfigFromEnv(v)
+			}
 		}
 	}
 	iv.gitConfigEnv()
