@@ -1349,6 +1349,21 @@ func TestClassify(t *testing.T) {
 		{"git --config-env=user.name=NAME commit -m x", Write},
 		{"git -c pager.log=less log", Write},
 		{"git -c alias.l='log --oneline' l", Write},
+		// a redirect empties the file the same command reads, named the same way
+		{`for f in config/*.json; do jq '.version = "2.0.0"' "$f" > "$f"; done`, Destructive},
+		{`for f in src/*.go; do gofmt "$f" > "$f"; done`, Destructive},
+		{`find . -name '*.go' -exec sh -c 'gofmt "$1" > "$1"' _ {} \;`, Destructive},
+		{`find . -name '*.json' -exec sh -c 'jq -S . "$0" > "$0"' {} \;`, Destructive},
+		{`jq . "$F" > "$F"`, Destructive},
+		{`sed 's/a/b/' "${f}" > "$f"`, Destructive},
+		{`sort < "$f" > "$f"`, Destructive},
+		{`cat "$f" | tr a-z A-Z > "$f"`, Destructive},
+		{`sort -u notes.txt > notes.txt`, Destructive},
+		{`for f in config/*.json; do jq . "$f" > "$f.tmp" && mv "$f.tmp" "$f"; done`, Write},
+		{`find . -name '*.json' -exec sh -c 'jq -S . "$1" > "$1.tmp" && mv "$1.tmp" "$1"' _ {} \;`, Write},
+		{`echo "$f" > "$f"`, Write},
+		{`jq . "$f" > "$g"`, Write},
+		{`jq . "${f%.json}" > "${f%.json}"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
