@@ -1364,6 +1364,16 @@ func TestClassify(t *testing.T) {
 		{`echo "$f" > "$f"`, Write},
 		{`jq . "$f" > "$g"`, Write},
 		{`jq . "${f%.json}" > "${f%.json}"`, Write},
+		// git plumbing that writes the index or a tree over the working tree
+		{"git checkout-index -a -f", Destructive},
+		{"git checkout-index --all --force", Destructive},
+		{"git checkout-index -fa", Destructive},
+		{"git checkout-index -f -- src/app.py", Destructive},
+		{"git read-tree -u --reset HEAD", Destructive},
+		{"git read-tree --reset -u origin/main", Destructive},
+		{"git checkout-index -a --prefix=/tmp/export/", Write},
+		{"git checkout-index -a", Write},
+		{"git read-tree HEAD", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

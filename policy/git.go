@@ -227,6 +227,14 @@ func git(iv *inv) {
 		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
 			discard("git reset --hard discards uncommitted changes")
 		}
+	case "checkout-index":
+		if has("f", "--force") && !has("", "--prefix") { // plumbing of checkout -f: writes the index's files over the working tree's (--prefix: elsewhere)
+			discard("git checkout-index --force overwrites uncommitted changes in the working tree")
+		}
+	case "read-tree":
+		if has("u", "-u") && has("", "--reset") { // plumbing of reset --hard
+			discard("git read-tree -u --reset discards uncommitted changes")
+		}
 	case "checkout":
 		if has("f", "--force") {
 			discard("git checkout --force discards uncommitted changes")
