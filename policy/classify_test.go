@@ -1374,6 +1374,17 @@ func TestClassify(t *testing.T) {
 		{"git checkout-index -a --prefix=/tmp/export/", Write},
 		{"git checkout-index -a", Write},
 		{"git read-tree HEAD", Write},
+		// find: an action acts on what the tests before it in its -o branch choose
+		{"find . -name '*.tmp' -o -type f -mtime +30 -delete", Destructive},
+		{"find . -name '*.pyc' -o -type f -exec rm {} +", Destructive},
+		{"find . -delete -name '*.tmp'", Destructive},
+		{"find . -name '*.tmp' -delete -o -name '*.bak'", Write},
+		{"find . -name '*.log' -o -name '*.tmp' -delete", Write},
+		{`find . \( -name '*.tmp' -o -name '*.bak' \) -delete`, Write},
+		{"find ~ -maxdepth 1 -xtype l -print -delete", Write},
+		{"find ~/.config -xtype l -delete", Write},
+		{"find ~ -maxdepth 1 -type l -delete", Destructive},
+		{"find ~ -maxdepth 1 ! -xtype l -delete", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
