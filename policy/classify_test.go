@@ -1385,6 +1385,20 @@ func TestClassify(t *testing.T) {
 		{"find ~/.config -xtype l -delete", Write},
 		{"find ~ -maxdepth 1 -type l -delete", Destructive},
 		{"find ~ -maxdepth 1 ! -xtype l -delete", Destructive},
+		// connection strings of databases and brokers carry their passwords
+		{"echo $DATABASE_URL", Destructive},
+		{`echo "${MONGODB_URI}"`, Destructive},
+		{`printf '%s\n' "$REDIS_URL"`, Destructive},
+		{"echo $SENTRY_DSN", Destructive},
+		{"echo $AZURE_STORAGE_CONNECTION_STRING", Destructive},
+		{"printenv DATABASE_URL", Destructive},
+		{"echo $CELERY_BROKER_URL", Destructive},
+		{"echo $SQLALCHEMY_DATABASE_URI", Destructive},
+		{"echo $API_URL", ReadOnly},
+		{"echo $WEBHOOK_URL", ReadOnly},
+		{"echo $DATABASE_HOST", ReadOnly},
+		{`[ -n "$DATABASE_URL" ] && echo set`, ReadOnly},
+		{`psql "$DATABASE_URL" -c 'select 1'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

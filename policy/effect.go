@@ -2598,8 +2598,13 @@ var secretPattern = lazyRE(`(?i)token|secret|passw|api_?key|credential|private`)
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
-// secretVar is a variable that by its name holds a secret.
-var secretVar = lazyRE(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*`)
+// secretVar is a variable that by its name holds a secret: a token, a
+// key, a password, or the connection string of a database or a broker,
+// which carries its password (DATABASE_URL, MONGODB_URI, SENTRY_DSN,
+// AZURE_STORAGE_CONNECTION_STRING).
+var secretVar = lazyRE(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*` +
+	`|\$\{?\w*(?:DATABASE|DB|POSTGRES|PG|MYSQL|MARIADB|MONGO|REDIS|VALKEY|AMQP|RABBITMQ|BROKER|CLICKHOUSE|NEO4J|CASSANDRA|ELASTICSEARCH|KAFKA_SASL)\w*_UR[LI]\w*` +
+	`|\$\{?\w*(?:DSN|CONNECTION_?STRING|CONN_?STR)\w*`)
 
 // privateMode reports whether chmod's mode keeps a file to its owner.
 func privateMode(args []arg) bool {
