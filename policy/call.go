@@ -30,6 +30,8 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		if a.Name != nil && a.Value != nil {
 			if s, ok := c.literal(sc, a.Value); ok {
 				c.prefixEnv = append(c.prefixEnv, arg{s: s, ok: true, src: a.Name.Value + "=" + s})
+			} else { // DATABASE_URL="$PROD_DATABASE_URL" alembic …: what it names, as written
+				c.prefixEnv = append(c.prefixEnv, arg{src: a.Name.Value + "=" + wordSource(sc.src, a.Value)})
 			}
 		}
 	}

@@ -42,7 +42,8 @@ func onlySays(name string, args []arg) bool {
 }
 
 // dryRun reports whether args ask only to show what would be done: a dry
-// run option (--dry-run, --dryrun, --dry-run=client; not --dry-run=none
+// run option (--dry-run, --dryrun, terraform state rm -dry-run,
+// --dry-run=client; not --dry-run=none
 // or =false, which run for real), pulumi's --preview-only, --simulate,
 // --no-act, or the tool's own short option (rsync -n, stow -n, sh -n,
 // which parses the script and runs none of it).
@@ -53,7 +54,7 @@ func dryRun(name string, args []arg) bool {
 		}
 		opt, val, _ := strings.Cut(a.s, "=")
 		switch opt {
-		case "--dry-run", "--dryrun", "--dry_run":
+		case "--dry-run", "--dryrun", "--dry_run", "-dry-run":
 			if val != "none" && val != "false" && val != "0" && val != "no" {
 				return true
 			}

@@ -117,6 +117,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := changesLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -382,6 +386,51 @@ func downAgainstLive(iv *inv, args []arg) string {
 		return ""
 	}
 	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
+}
+
+// liveVerbs are the words by which a project's tools change what a
+// database holds: its schema (migrate, upgrade, rollback) or its rows
+// (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
+var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune"}
+
+// changesLive says why a project's tool (alembic, rails, mvn exec:java, a
+// migration tool) that changes a database's schema or rows is pointed at
+// production by its words (--env prod) or environment (RAILS_ENV=production,
+// DATABASE_URL=$PROD_DATABASE_URL): the change reaches live data without
+// review, and a bad one cannot be taken back. "" if it is not. Platform
+// CLIs are judged by their own verbs.
+func changesLive(iv *inv, args []arg) string {
+	if infraTools[iv.name] || iv.sc.remote {
+		return ""
+	}
+	live := ""
+	for _, a := range args {
+		for _, f := range strings.Fields(a.src) { // -Dexec.args="--env prod"
+			if liveMarker.MatchString(strings.Trim(f, `"'`)) {
+				live = a.shown()
+			}
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
+			live = e.src
+		}
+	}
+	if live == "" {
+		return ""
+	}
+	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
+		w := strings.ToLower(a.s)
+		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
+			continue // a path, or text
+		}
+		for _, v := range liveVerbs {
+			if strings.Contains(w, v) {
+				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
+			}
+		}
+	}
+	return ""
 }
 
 // rebuildOpts are options by which a tool drops what it built and builds
@@ -1660,6 +1709,12 @@ func passwd(iv *inv) {
 // packages: system package managers removing packages.
 func pkgManager(iv *inv) {
 	iv.flag(Write, "")
+	if _, ops := opts(iv.rest(1)); iv.name == "brew" && at(strs0(ops), 0) == "services" && hasFlag(iv.rest(1), "", "--all") {
+		if v := at(strs0(ops), 1); v == "stop" || v == "kill" || v == "cleanup" || v == "restart" {
+			iv.flag(Destructive, "brew services "+v+" --all stops every service Homebrew runs for the user (databases, queues, servers)")
+			return
+		}
+	}
 	for _, a := range iv.rest(1) {
 		if !a.ok {
 			continue

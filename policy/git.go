@@ -643,6 +643,7 @@ func (iv *inv) gitConfigEnv() {
 	for _, e := range iv.env {
 		name, _, _ := strings.Cut(e.src, "=")
 		switch {
+		case !e.ok:
 		case name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG":
 			iv.gitConfigFile(e.s, 1)
 		case name == "HOME":
@@ -656,7 +657,7 @@ func (iv *inv) gitConfigEnv() {
 	}
 	for _, e := range iv.env {
 		name, _, _ := strings.Cut(e.src, "=")
-		if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok && keys[n] != "" {
+		if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok && keys[n] != "" && e.ok {
 			iv.gitConfig(arg{s: keys[n] + "=" + e.s, ok: true, src: keys[n] + "=" + e.s})
 		}
 	}

@@ -400,6 +400,15 @@ var kubeOpts = []string{"-n", "--namespace", "--context", "--kubeconfig", "-s", 
 
 func kubectl(iv *inv) {
 	pos := positionals(iv.rest(1), kubeOpts...)
+	if clusterVerbs[at(pos, 0)] && localContext(optValue(iv.rest(1), "--context")) {
+		iv.flag(Write, "") // kubectl --context kind-dev delete pod -l app=api: a cluster on this machine, made to be remade
+		iv.judged = true
+		return
+	}
+	if why := changesWorkload(iv.rest(1), pos); why != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, "kubectl "+why)
+		return
+	}
 	switch at(pos, 0) {
 	case "delete":
 		if dryRun(iv.name, iv.rest(1)) {
@@ -439,6 +448,67 @@ func kubectl(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// clusterVerbs are the kubectl verbs that change what a cluster holds or
+// runs.
+var clusterVerbs = map[string]bool{
+	"delete": true, "scale": true, "patch": true, "set": true, "rollout": true, "label": true, "annotate": true, "apply": true,
+	"replace": true, "drain": true, "cordon": true, "uncordon": true, "taint": true, "create": true, "edit": true, "autoscale": true,
+}
+
+// changesWorkload says how kubectl's verb changes what runs on a cluster
+// that may be shared or production (set env, set image, patch, scale,
+// rollout restart, label --overwrite, cordon), or "". Its pods are
+// replaced, or its nodes stop taking pods, without review.
+func changesWorkload(args []arg, pos []string) string {
+	v, w := at(pos, 0), at(pos, 1)
+	switch {
+	case v == "set" && w != "":
+		return "set " + w + " changes a running workload and rolls out its pods again"
+	case v == "scale" && optValue(args, "--current-replicas") == "0":
+		return "" // from none running: it adds, stops nothing
+	case v == "patch", v == "scale", v == "autoscale", v == "edit":
+		return v + " changes a running workload"
+	case v == "replace" && hasWord(args, "--force"):
+		return "replace --force deletes and recreates resources"
+	case v == "rollout" && (w == "restart" || w == "undo" || w == "pause"):
+		return "rollout " + w + " replaces or stops a running workload's pods"
+	case (v == "label" || v == "annotate") && hasFlag(args, "", "--overwrite"):
+		return v + " --overwrite replaces a live resource's " + map[string]string{"label": "labels, which select its pods", "annotate": "annotations, which tools act on"}[v]
+	case v == "cordon" || v == "taint":
+		return v + " changes which pods a node runs"
+	}
+	return ""
+}
+
+// localContext reports whether a kube context names a cluster on this
+// machine, made to be thrown away and remade: kind, minikube, k3d, Docker
+// Desktop, Rancher Desktop, OrbStack, Colima.
+func localContext(ctx string) bool {
+	switch {
+	case ctx == "minikube", ctx == "docker-desktop", ctx == "docker-for-desktop", ctx == "rancher-desktop", ctx == "orbstack", ctx == "colima":
+		return true
+	case strings.HasPrefix(ctx, "kind-"), strings.HasPrefix(ctx, "k3d-"), strings.HasPrefix(ctx, "colima-"):
+		return true
+	}
+	return false
+}
+
+// optValue is the value of a long option (--context x, --context=x), or "".
+func optValue(args []arg, name string) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.s, name+"="); ok {
+			return v
+		}
+		if a.s == name && i+1 < len(args) && args[i+1].ok {
+			return args[i+1].s
+		}
+	}
+	return ""
 }
 
 // docker and podman.
@@ -547,6 +617,16 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
 		} else if answered(iv.in) && !hasWord(args, "-input=false") {
 			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")
+		} else {
+			iv.flag(Write, "")
+		}
+	case "force-unlock":
+		iv.flag(Destructive, iv.name+" force-unlock breaks the state lock of a run that may still be going: both write the shared state")
+	case "import", "taint":
+		iv.flag(Destructive, iv.name+" "+v+" changes the shared state by hand, outside a reviewed plan")
+	case "state":
+		if w := at(pos, 1); w == "rm" || w == "mv" || w == "push" || w == "replace-provider" {
+			iv.flag(Destructive, iv.name+" state "+w+" changes the shared state by hand, outside a reviewed plan")
 		} else {
 			iv.flag(Write, "")
 		}
