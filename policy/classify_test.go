@@ -1448,6 +1448,21 @@ func TestClassify(t *testing.T) {
 		{"kubectl --context orbstack delete deploy api", Write},
 		{"kubectl --context prod-eu rollout restart deploy/api", Destructive},
 		{"kubectl --context kind-prod-mirror get secret x -o yaml", Destructive},
+		// registries and test databases on this machine reach no one else
+		{"docker push localhost:5000/project-api:dev", Write},
+		{"docker push 127.0.0.1:5000/api", Write},
+		{"npm publish --registry http://localhost:4873", Write},
+		{"docker buildx build --push -t localhost:5000/api:dev .", Write},
+		{"crane copy localhost:5000/a localhost:5001/b", Write},
+		{"docker buildx build --push -t localhost:5000/api:dev -t ghcr.io/me/api .", Destructive},
+		{"docker push localhost.evil.com/x", Destructive},
+		{"crane copy localhost:5000/a ghcr.io/me/b", Destructive},
+		{"mysql -h 127.0.0.1 -u root -proot -e 'DROP DATABASE IF EXISTS shop_test; CREATE DATABASE shop_test;'", Write},
+		{"psql -h localhost -U postgres -c 'DROP DATABASE IF EXISTS test_app' -c 'CREATE DATABASE test_app'", Write},
+		{"mysql -h 127.0.0.1 -e 'DROP DATABASE IF EXISTS shop_test; DROP TABLE shop.users'", Destructive},
+		{"mysql -h 127.0.0.1 -e 'DROP DATABASE IF EXISTS shop; CREATE DATABASE shop;'", Destructive},
+		{"mysql -h db.prod.internal -e 'DROP DATABASE shop_test; CREATE DATABASE shop_test'", Destructive},
+		{"psql postgresql://u@db.prod/postgres -c 'DROP DATABASE app_test'", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1005,6 +1005,9 @@ func patch(iv *inv) {
 // taken back (npm publish, twine upload, cargo publish, docker push).
 func publishes(iv *inv) bool {
 	w := strs0(iv.rest(1))
+	if localRegistry(iv.rest(1)) {
+		return false // docker push localhost:5000/app: a registry on this machine, which no one else pulls from
+	}
 	switch {
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn" || iv.name == "cargo" || iv.name == "poetry" ||
 		iv.name == "flit" || iv.name == "hatch" || iv.name == "uv" || iv.name == "bun") && contains(w, "publish") && !contains(w, "--dry-run"),
@@ -1018,6 +1021,39 @@ func publishes(iv *inv) bool {
 		return true
 	}
 	return false
+}
+
+// localRegistry reports whether every registry a command names is on
+// this machine (docker push localhost:5000/app, npm publish --registry
+// http://127.0.0.1:4873), and it names one: what it publishes there
+// reaches no one else.
+func localRegistry(args []arg) bool {
+	local := false
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+		ref := a.s
+		if _, v, ok := strings.Cut(ref, "="); ok && strings.HasPrefix(ref, "-") {
+			ref = v // --registry=http://localhost:4873, --tag=localhost:5000/x
+		} else if strings.HasPrefix(ref, "-") {
+			continue
+		}
+		if _, rest, ok := strings.Cut(ref, "://"); ok {
+			ref = rest
+		} else if !strings.Contains(ref, "/") {
+			continue // a name, a tag, a verb
+		}
+		host, _, _ := strings.Cut(ref, "/")
+		if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
+			host = h
+		}
+		if !loopback(host) && host != "host.docker.internal" && !strings.HasSuffix(host, ".localhost") {
+			return false
+		}
+		local = true
+	}
+	return local
 }
 
 // writesRegistry is the verb by which a container tool writes a tag or
