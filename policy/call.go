@@ -181,7 +181,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx
 	}
 	if base := path.Base(args[0].s); strings.Contains(args[0].s, "/") && strings.HasPrefix(base, ".") && base != "." && base != ".." {
-		if t := c.resolve(sc, args[0]); c.danger(t) != "" { // ~/.cache/.x11/.dbus-helper
+		if t := c.resolve(sc, args[0]); c.danger(t) != "" || c.cache(t) { // ~/.cache/.x11/.dbus-helper
 			c.flag(idx, Unparseable, "runs a hidden program outside the working directory: "+c.show(t))
 		}
 	}

@@ -1018,7 +1018,7 @@ func TestClassify(t *testing.T) {
 		{`xargs -0 rm < <(find ./build -name "*.o" -print0)`, Write},
 		// xargs fed text known here judges its command with those words
 		{`printf '%s\n' ~/.ssh/config ~/.ssh/known_hosts | xargs -n1 unlink`, Destructive},
-		{`echo ~/.cache/x | xargs -I{} rm -f {}`, Destructive},
+		{`echo ~/.config/x | xargs -I{} rm -f {}`, Destructive},
 		{"xargs rm <<EOF\n/etc/hosts\nEOF", Destructive},
 		{`printf '%s\n' a.txt b.txt | xargs -n1 unlink`, Write},
 		{`echo build dist | xargs rm -rf`, Write},
@@ -1463,6 +1463,27 @@ func TestClassify(t *testing.T) {
 		{"mysql -h 127.0.0.1 -e 'DROP DATABASE IF EXISTS shop; CREATE DATABASE shop;'", Destructive},
 		{"mysql -h db.prod.internal -e 'DROP DATABASE shop_test; CREATE DATABASE shop_test'", Destructive},
 		{"psql postgresql://u@db.prod/postgres -c 'DROP DATABASE app_test'", Destructive},
+		// caches a tool makes again cost a rebuild, no data
+		{"rm -rf ~/Library/Developer/Xcode/DerivedData/*", Write},
+		{"rm -rf ~/Library/Caches/Homebrew", Write},
+		{"rm -rf ~/.cache/pip ~/.cache/go-build", Write},
+		{"rm -rf ~/.gradle/caches", Write},
+		{"rm -rf ~/.npm/_cacache", Write},
+		{"rm -f ~/.zcompdump* && zsh -i -c 'echo ok'", Write},
+		{"find ~/.cache/pip -delete", Write},
+		{"rm -rf ~/.cache", Destructive},
+		{"rm -rf ~/.cache/*", Destructive},
+		{"rm -rf ~/.npm", Destructive},
+		{"rm -rf ~/.local/share/nvim", Destructive},
+		{"rm -rf ~/.config/nvim", Destructive},
+		{"rm -rf ~/.cache/../.ssh", Destructive},
+		{"rm -f ~/.zshrc*", Destructive},
+		{"nohup ~/.cache/.x11/.dbus-helper >/dev/null 2>&1 &", Unparseable},
+		{"docker image prune -f", Write},
+		{"docker builder prune -f", Write},
+		{"docker image prune -af", Destructive},
+		{"docker container prune -f", Destructive},
+		{"gh cache delete --all", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

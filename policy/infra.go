@@ -531,6 +531,9 @@ func docker(iv *inv) {
 		}
 	}
 	switch {
+	case v == "image" && w == "prune" && !hasFlag(iv.rest(2), "a", "--all"), v == "builder" && w == "prune", v == "buildx" && w == "prune":
+		iv.flag(Write, "") // dangling images, the build cache: made again by the next build
+		iv.judged = true
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
 	case v == "volume" && (w == "rm" || w == "remove") && iv.ownObjects(w, 0):
@@ -707,6 +710,11 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 func cloudVerb(iv *inv) {
 	cloudOpts := []string{"--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method"}
 	pos := positionals(iv.rest(1), cloudOpts...)
+	if iv.name == "gh" && at(pos, 0) == "cache" {
+		iv.flag(Write, "") // gh cache delete: Actions caches, which the next run rebuilds
+		iv.judged = true
+		return
+	}
 	for _, v := range pos {
 		switch v {
 		case "delete", "destroy", "purge", "rb":
