@@ -710,6 +710,10 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 func cloudVerb(iv *inv) {
 	cloudOpts := []string{"--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method"}
 	pos := positionals(iv.rest(1), cloudOpts...)
+	if (iv.name == "vercel" || iv.name == "netlify") && (hasWord(iv.rest(1), "--prod", "--production") || optValue(iv.rest(1), "--target") == "production") {
+		iv.flag(Destructive, iv.name+" --prod deploys to production, which users get at once, without review")
+		return
+	}
 	if iv.name == "gh" && at(pos, 0) == "cache" {
 		iv.flag(Write, "") // gh cache delete: Actions caches, which the next run rebuilds
 		iv.judged = true
