@@ -452,7 +452,7 @@ func optionValue(args []arg, long, short string) string {
 // the temp dirs (pip install --target, --prefix, --root); over the
 // user's own packages (pip install --user with --upgrade or
 // --force-reinstall); or over an installed program (cargo install
-// --force). Without those, pip --user and cargo install only add what is
+// --force, but not the project's own: --path). Without those, pip --user and cargo install only add what is
 // missing, and go install builds a command into the user's bin as a
 // build does.
 func installsOutside(iv *inv) {
@@ -513,9 +513,9 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
 		}
 	case "cargo":
-		if verb == "install" && hasWord(args, "--force", "-f") {
+		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
-		}
+		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
 }
 

@@ -147,6 +147,7 @@ func init() {
 		{cp, []string{"cp", "install"}},
 		{cmake, []string{"cmake"}},
 		{ln, []string{"ln", "link"}},
+		{stow, []string{"stow", "xstow"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
 		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},

@@ -1498,6 +1498,19 @@ func TestClassify(t *testing.T) {
 		{"netlify deploy --prod --dir dist", Destructive},
 		{"vercel deploy --target=production", Destructive},
 		{"vercel deploy", Write},
+		// stow links and refuses to overwrite; installing the project's own program
+		{"stow -v -d ~/dotfiles -t ~ tmux git", Write},
+		{"stow -D -t ~ zsh", Write},
+		{"stow -R -d ~/dotfiles -t ~ zsh", Write},
+		{"stow -t ~/.config nvim", Write},
+		{"stow --adopt -t ~ zsh", Destructive},
+		{"stow -t / etc", Destructive},
+		{"cargo install --path . --force --locked", Write},
+		{"cargo install --path crates/cli -f", Write},
+		{"go install ./cmd/tool", Write},
+		{"pip install -e .", Write},
+		{"npm link", Write},
+		{"cargo install ripgrep --force", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -875,3 +875,28 @@ func named(entries arg, name string) arg {
 	s := strings.TrimSuffix(entries.s, "*") + name
 	return arg{s: s, ok: true, src: s}
 }
+
+// stow links a package's files into the target directory and refuses to
+// write over a file that is there; -D removes only its own links. --adopt
+// instead moves the target's files into the package, over the package's
+// own versions of them.
+func stow(iv *inv) {
+	iv.flag(Write, "")
+	target := optValue(iv.rest(1), "--target")
+	if target == "" {
+		target = optValue(iv.rest(1), "-t")
+	}
+	if p := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(target), ok: true, src: target}).path; target != "" && (p == "/" || isSystemPath(p)) {
+		iv.flag(Destructive, iv.name+" links files into the system's directories: "+target)
+	}
+	if hasFlag(iv.rest(1), "", "--adopt") {
+		dir := optValue(iv.rest(1), "--dir")
+		if dir == "" {
+			dir = optValue(iv.rest(1), "-d")
+		}
+		if dir == "" {
+			dir = "."
+		}
+		iv.flag(Destructive, iv.name+" --adopt writes the target's files over the package's own versions in "+dir)
+	}
+}
