@@ -1511,6 +1511,13 @@ func TestClassify(t *testing.T) {
 		{"pip install -e .", Write},
 		{"npm link", Write},
 		{"cargo install ripgrep --force", Destructive},
+		// a clone of the project into a directory made for this run holds no uncommitted work
+		{`d=$(mktemp -d) && git clone -q . "$d" && cd "$d" && git reset --hard HEAD~3 && make test; cd - >/dev/null; rm -rf "$d"`, Write},
+		{`d=$(mktemp -d) && git clone -q . "$d" && cd "$d" && git checkout-index -a -f`, Write},
+		{`tmp=$(mktemp -d); git clone . "$tmp/repo" && cd "$tmp/repo" && git clean -fdx`, Write},
+		{`d=$(mktemp -d) && cd "$d" && rm -rf ./*`, Write},
+		{`cd "$X" && git reset --hard`, Destructive},
+		{`d=$(mktemp -d) && git clone -q . "$d"; cd "$d" && git reset --hard HEAD~3`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -143,6 +143,11 @@ func git(iv *inv) {
 			}
 			break
 		}
+		if len(operands) == 2 && operands[0].ok && !strings.Contains(operands[0].s, ":") { // git clone . "$d": a local repository's commits, into a new directory
+			if t := iv.c.resolve(repo, operands[1]); t.path != "" && !t.children {
+				iv.c.clones = append(iv.c.clones, t.path)
+			}
+		}
 	case "send-email": // its operands are mailed: a secrets file among them leaves the machine
 		for _, o := range operands {
 			if o.ok && iv.secretFile(o.s) {
