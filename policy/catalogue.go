@@ -108,6 +108,7 @@ func init() {
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},
 		{redis, []string{"redis-cli", "valkey-cli"}},
+		{pgCtl, []string{"pg_ctl"}},
 		{minioClient, []string{"mc", "mcli"}},
 
 		// Other version control, and environments outside the project.

@@ -1518,6 +1518,17 @@ func TestClassify(t *testing.T) {
 		{`d=$(mktemp -d) && cd "$d" && rm -rf ./*`, Write},
 		{`cd "$X" && git reset --hard`, Destructive},
 		{`d=$(mktemp -d) && git clone -q . "$d"; cd "$d" && git reset --hard HEAD~3`, Destructive},
+		// a postgres cluster the command made in a temp dir is its own
+		{"PGDATA=$(mktemp -d)\ninitdb -D \"$PGDATA\" -U postgres >/dev/null && pg_ctl -D \"$PGDATA\" -o '-p 54329' -l \"$PGDATA/log\" -w start\npsql -p 54329 -h localhost -U postgres -c 'DROP TABLE IF EXISTS x; CREATE TABLE x(id int);'\npg_ctl -D \"$PGDATA\" -w stop; rm -rf \"$PGDATA\"", Write},
+		{`d=$(mktemp -d); initdb -D "$d" && pg_ctl -D "$d" -o "-p 55433" -w start && psql -p 55433 -d postgres -c 'DROP TABLE IF EXISTS t' && pg_ctl -D "$d" stop`, Write},
+		{"pg_ctl -D /tmp/pgtest stop", Write},
+		{"pg_ctl -D /usr/local/var/postgres -l log start", Write},
+		{`d=$(mktemp -d); initdb -D "$d" && pg_ctl -D "$d" -w start && psql -d postgres -c 'DROP TABLE t'`, Destructive},
+		{"pg_ctl -D ~/pg -o '-p 55433' start && psql -p 55433 -c 'DROP TABLE t'", Destructive},
+		{"psql -p 55433 -c 'DROP TABLE t'", Destructive},
+		{"pg_ctl -D /usr/local/var/postgres stop", Destructive},
+		{`pg_ctl -D "$PGDATA" stop`, Destructive},
+		{"pg_ctl -D /usr/local/var/postgres -m fast restart", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -174,6 +174,9 @@ func (iv *inv) ownServer() bool {
 		return false
 	}
 	before := iv.c.whole[:iv.whole()]
+	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
+		return true
+	}
 	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
 	for _, m := range published.FindAllStringIndex(before, -1) {
 		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
@@ -447,6 +450,61 @@ func kubectl(iv *inv) {
 		}
 	default:
 		iv.flag(Write, "")
+	}
+}
+
+// pgStart is pg_ctl starting a cluster: its data directory (-D) and the
+// port it is told to listen on (-o '-p PORT').
+var pgStart = lazyRE(`\bpg_ctl\s[^;&|\n]*?-D\s*("[^"]*"|'[^']*'|\S+)[^;&|\n]*?-o\s*['"]?-p\s*(\d+)['"]?[^;&|\n]*?\bstart\b`)
+
+// ownCluster reports whether, before a psql on port, the command started a
+// PostgreSQL cluster listening there with its data directory in a temp
+// dir made for this run (PGDATA=$(mktemp -d); initdb -D "$PGDATA"; pg_ctl
+// -D "$PGDATA" -o '-p 54329' start): what it holds, the command put there.
+// Its port is not the default, so a failed start leaves nothing else
+// listening there.
+func (iv *inv) ownCluster(before, port string) bool {
+	for _, m := range pgStart.FindAllStringSubmatch(before, -1) {
+		if m[2] == port && iv.tempDir(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tempDir reports whether a word, as written, names a directory in a temp
+// dir or one mktemp made for this run ("$PGDATA" after PGDATA=$(mktemp -d)).
+func (iv *inv) tempDir(src string) bool {
+	a := arg{src: src}
+	if s := strings.Trim(src, `"'`); !strings.ContainsAny(s, "$`") {
+		a = arg{s: iv.c.tilde(s), ok: true, src: src}
+	}
+	t := iv.c.resolve(iv.sc, a)
+	return t.path != "" && !t.children && iv.c.inTemp(t.path) && !iv.c.isTempRoot(t.path)
+}
+
+// pgCtl judges pg_ctl: stopping, restarting or killing a server is
+// stopping a database others may use, unless its data directory is in a
+// temp dir (a cluster the command made for itself, initdb -D
+// "$(mktemp -d)").
+func pgCtl(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	v := at(positionals(args, "-D", "--pgdata", "-o", "--options", "-l", "--log", "-m", "--mode", "-t", "--timeout", "-N", "-U", "-P", "-e"), 0)
+	if v != "stop" && v != "restart" && v != "kill" && v != "promote" && v != "unregister" {
+		return
+	}
+	dir := optValue(args, "-D")
+	if dir == "" {
+		dir = optValue(args, "--pgdata")
+	}
+	for i, a := range args {
+		if a.ok && a.s == "-D" && i+1 < len(args) {
+			dir = args[i+1].src
+		}
+	}
+	if dir == "" || !iv.tempDir(dir) {
+		iv.flag(Destructive, "pg_ctl "+v+" stops a database server others may be using")
 	}
 }
 
