@@ -1529,6 +1529,13 @@ func TestClassify(t *testing.T) {
 		{"pg_ctl -D /usr/local/var/postgres stop", Destructive},
 		{`pg_ctl -D "$PGDATA" stop`, Destructive},
 		{"pg_ctl -D /usr/local/var/postgres -m fast restart", Destructive},
+		// a pattern of test names on this machine deletes only test data
+		{"curl -s -X DELETE 'http://localhost:9200/test-index-*'", Write},
+		{"curl -s -X DELETE 'http://localhost:9200/*_test'", Write},
+		{"curl -s -X DELETE 'http://localhost:9200/test*'", Destructive},
+		{"curl -s -X DELETE 'http://localhost:9200/*'", Destructive},
+		{"curl -s -X DELETE 'http://localhost:9200/*test*'", Destructive},
+		{"curl -s -X DELETE 'https://es.prod.example.com/test-index-*'", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
