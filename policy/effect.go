@@ -405,6 +405,12 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	live := ""
 	for _, a := range args {
+		if !strings.ContainsAny(a.src, " \t") {
+			if liveMarker.MatchString(a.src) {
+				live = a.shown()
+			}
+			continue
+		}
 		for _, f := range strings.Fields(a.src) { // -Dexec.args="--env prod"
 			if liveMarker.MatchString(strings.Trim(f, `"'`)) {
 				live = a.shown()
@@ -682,8 +688,8 @@ func unknownTool(iv *inv) {
 		}
 	}
 	for _, a := range args { // make -f Makefile, where the same command downloaded it
-		if a.ok && !strings.HasPrefix(a.s, "-") && !readsAsData(iv.name, args) {
-			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
+		if a.ok && !strings.HasPrefix(a.s, "-") {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload && !readsAsData(iv.name, args) {
 				iv.flag(Destructive, iv.name+" is given a file this command downloaded: "+a.s)
 				return
 			}
@@ -2362,7 +2368,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			if strings.Contains(a.s, ".") {
 				continue // a file name (.secrets.baseline), not a verb
 			}
-			if strings.HasPrefix(a.s, "-") && givesSecret(iv.rest(1), a.s) {
+			if strings.HasPrefix(a.s, "-") && slices.ContainsFunc(words(strings.TrimLeft(a.s, "-")), func(w string) bool { return secretWords[w] }) && givesSecret(iv.rest(1), a.s) {
 				continue // docker login --password-stdin: the secret goes in, nothing comes out
 			}
 			for _, w := range words(strings.TrimLeft(a.s, "-")) {

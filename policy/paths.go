@@ -256,12 +256,14 @@ func (c *classifier) cache(t target) bool {
 	if c.home == unknownHome {
 		return false
 	}
-	full := t.path
-	if t.children {
-		full = c.tilde(strings.NewReplacer(`"`, "", "'", "").Replace(t.src))
-	}
-	if path.Dir(full) == c.home && strings.HasPrefix(path.Base(full), ".zcompdump") {
-		return true // rm -f ~/.zcompdump*
+	if t.path == c.home && t.children && strings.Contains(t.src, ".zcompdump") || !t.children && strings.HasPrefix(t.path, c.home+"/.zcompdump") {
+		full := t.path
+		if t.children {
+			full = c.tilde(strings.ReplaceAll(strings.ReplaceAll(t.src, `"`, ""), "'", ""))
+		}
+		if path.Dir(full) == c.home && strings.HasPrefix(path.Base(full), ".zcompdump") {
+			return true // rm -f ~/.zcompdump*
+		}
 	}
 	rel, ok := strings.CutPrefix(t.path, c.home+"/")
 	if !ok {

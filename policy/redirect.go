@@ -142,7 +142,10 @@ func sameName(src string) string {
 	if src == "" || strings.Contains(src, "$(") || strings.Contains(src, "`") || !strings.Contains(src, "$") {
 		return ""
 	}
-	s := strings.NewReplacer(`"`, "", "'", "").Replace(src)
+	s := src
+	if strings.ContainsAny(s, `"'`) {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, `"`, ""), "'", "")
+	}
 	for {
 		i := strings.Index(s, "${")
 		if i < 0 {
