@@ -30,6 +30,8 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		if a.Name != nil && a.Value != nil {
 			if s, ok := c.literal(sc, a.Value); ok {
 				c.prefixEnv = append(c.prefixEnv, arg{s: s, ok: true, src: a.Name.Value + "=" + s})
+			} else { // DATABASE_URL="$PROD_DATABASE_URL" alembic …: what it names, as written
+				c.prefixEnv = append(c.prefixEnv, arg{src: a.Name.Value + "=" + wordSource(sc.src, a.Value)})
 			}
 		}
 	}
@@ -174,15 +176,15 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}
-	if infraTools[args[0].s] && onlySays(args[1:]) {
-		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, aws s3 rm --dryrun
+	if onlySays(iv.name, args[1:]) {
+		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, rsync -n --delete, curl … | sh -n
 		return idx
 	}
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
 	}
 	if base := path.Base(args[0].s); strings.Contains(args[0].s, "/") && strings.HasPrefix(base, ".") && base != "." && base != ".." {
-		if t := c.resolve(sc, args[0]); c.danger(t) != "" { // ~/.cache/.x11/.dbus-helper
+		if t := c.resolve(sc, args[0]); c.danger(t) != "" || c.cache(t) { // ~/.cache/.x11/.dbus-helper
 			c.flag(idx, Unparseable, "runs a hidden program outside the working directory: "+c.show(t))
 		}
 	}
@@ -242,27 +244,6 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		embedded(iv, false) // vim -c ':!…', man -P 'sh -c …', tar --checkpoint-action=exec=…, git grep -O'sh -c …'
 	}
 	return idx
-}
-
-// onlySays reports whether a platform CLI's arguments ask it only to say
-// what it would do (--dry-run, --dryrun) or how it is used (--help), with
-// nothing among them that another program would read: no code with spaces,
-// nothing after --, no subcommand that runs a command of its own.
-func onlySays(args []arg) bool {
-	says := false
-	for _, a := range args {
-		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' '), runVerbs[a.s]:
-			return false
-		case a.s == "--help" || a.s == "-help" || a.s == "--dryrun" || a.s == "--dry-run" ||
-			a.s == "--dry-run=client" || a.s == "--dry-run=server":
-			says = true
-		}
-	}
-	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" {
-		says = true // aws s3 rm help
-	}
-	return says
 }
 
 // runVerbs are subcommands that run a command given to them.
@@ -478,7 +459,7 @@ func optionValue(args []arg, long, short string) string {
 // the temp dirs (pip install --target, --prefix, --root); over the
 // user's own packages (pip install --user with --upgrade or
 // --force-reinstall); or over an installed program (cargo install
-// --force). Without those, pip --user and cargo install only add what is
+// --force, but not the project's own: --path). Without those, pip --user and cargo install only add what is
 // missing, and go install builds a command into the user's bin as a
 // build does.
 func installsOutside(iv *inv) {
@@ -539,9 +520,9 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
 		}
 	case "cargo":
-		if verb == "install" && hasWord(args, "--force", "-f") {
+		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
-		}
+		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
 }
 

@@ -108,6 +108,7 @@ func init() {
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},
 		{redis, []string{"redis-cli", "valkey-cli"}},
+		{pgCtl, []string{"pg_ctl"}},
 		{minioClient, []string{"mc", "mcli"}},
 
 		// Other version control, and environments outside the project.
@@ -148,6 +149,7 @@ func init() {
 		{cp, []string{"cp", "install"}},
 		{cmake, []string{"cmake"}},
 		{ln, []string{"ln", "link"}},
+		{stow, []string{"stow", "xstow"}},
 		{tar, []string{"tar", "bsdtar", "gtar"}},
 		{extractor, []string{"unzip", "7z", "7za", "7zr", "7zz", "unrar", "unar", "cpio", "pax", "ditto", "unsquashfs"}},
 		{zip, []string{"zip"}},

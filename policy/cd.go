@@ -21,6 +21,11 @@ func cd(iv *inv) {
 		if sc.remote {
 			sc.cwd = remoteHome
 		}
+	case !args[0].ok && !sc.remote:
+		sc.cwd = ""
+		if p, ok := iv.c.pidPath(sc, args[0].src); ok && path.IsAbs(p) { // cd "$d" after d=$(mktemp -d): the directory made for this run
+			sc.cwd = p
+		}
 	case !args[0].ok || args[0].s == "-":
 		sc.cwd = ""
 	case path.IsAbs(args[0].s):

@@ -85,13 +85,13 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = iv.judged || memory
 				return
 			}
-			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && strings.TrimSpace(dropDatabase.ReplaceAllString(a.s, "")) == "" &&
+			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && sqlDanger(dropDatabase.ReplaceAllString(a.s, "")) == "" && onThisMachine(args) &&
 				!slices.ContainsFunc(ms, func(m []string) bool {
 					name := strings.Trim(m[1], `"'`+"`")
 					return !iv.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
 				}) {
 				iv.judged = true
-				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test)
+				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
 			}
 			if why := sqlDanger(a.s); why != "" {
 				iv.flag(Destructive, iv.name+": "+why)
@@ -341,6 +341,40 @@ func testWord(s string) bool {
 // loopback reports whether host names this machine.
 func loopback(host string) bool {
 	return host == "localhost" || host == "127.0.0.1" || host == "::1" || host == "[::1]" || host == "0.0.0.0"
+}
+
+// onThisMachine reports whether a database client connects to a server
+// on this machine: no host named (the local socket), or a loopback one by
+// -h, --host or in a URL.
+func onThisMachine(args []arg) bool {
+	for i, a := range args {
+		host := ""
+		switch {
+		case !a.ok:
+			continue
+		case (a.s == "-h" || a.s == "--host" || a.s == "-H") && i+1 < len(args):
+			if !args[i+1].ok {
+				return false
+			}
+			host = args[i+1].s
+		case strings.HasPrefix(a.s, "--host="):
+			host = strings.TrimPrefix(a.s, "--host=")
+		case strings.HasPrefix(a.s, "-h") && len(a.s) > 2:
+			host = a.s[2:]
+		case strings.Contains(a.s, "://"):
+			u, err := url.Parse(strings.TrimPrefix(a.s, "jdbc:"))
+			if err != nil {
+				return false
+			}
+			host = u.Hostname()
+		default:
+			continue
+		}
+		if host != "" && !loopback(host) {
+			return false
+		}
+	}
+	return true
 }
 
 // scratchDatabase reports whether a database URL, file or name is a

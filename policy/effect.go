@@ -117,10 +117,14 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := changesLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
-		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") || a.s == "can-i" || a.s == "plan") {
+		if a.ok && (a.s == "can-i" || a.s == "plan") || dryRun(iv.name, args[i:i+1]) {
 			return false // only says what it would do
 		}
 		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {
@@ -387,6 +391,57 @@ func downAgainstLive(iv *inv, args []arg) string {
 	return iv.name + " " + shownVerbs(args) + " runs a migration's " + strings.TrimSpace(down) + " against production (" + live + "): the tables it drops, and their data, are gone"
 }
 
+// liveVerbs are the words by which a project's tools change what a
+// database holds: its schema (migrate, upgrade, rollback) or its rows
+// (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
+var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune"}
+
+// changesLive says why a project's tool (alembic, rails, mvn exec:java, a
+// migration tool) that changes a database's schema or rows is pointed at
+// production by its words (--env prod) or environment (RAILS_ENV=production,
+// DATABASE_URL=$PROD_DATABASE_URL): the change reaches live data without
+// review, and a bad one cannot be taken back. "" if it is not. Platform
+// CLIs are judged by their own verbs.
+func changesLive(iv *inv, args []arg) string {
+	if infraTools[iv.name] || iv.sc.remote {
+		return ""
+	}
+	live := ""
+	for _, a := range args {
+		if !strings.ContainsAny(a.src, " \t") {
+			if liveMarker.MatchString(a.src) {
+				live = a.shown()
+			}
+			continue
+		}
+		for _, f := range strings.Fields(a.src) { // -Dexec.args="--env prod"
+			if liveMarker.MatchString(strings.Trim(f, `"'`)) {
+				live = a.shown()
+			}
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
+			live = e.src
+		}
+	}
+	if live == "" {
+		return ""
+	}
+	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
+		w := strings.ToLower(a.s)
+		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
+			continue // a path, or text
+		}
+		for _, v := range liveVerbs {
+			if strings.Contains(w, v) {
+				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
+			}
+		}
+	}
+	return ""
+}
+
 // rebuildOpts are options by which a tool drops what it built and builds
 // it again from nothing: dbt's --full-refresh, a --recreate or --rebuild.
 var rebuildOpts = lazyRE(`^--?(?:full-refresh|full-rebuild|rebuild-all|recreate|from-scratch)(?:=true)?$`)
@@ -637,7 +692,7 @@ func unknownTool(iv *inv) {
 	}
 	for _, a := range args { // make -f Makefile, where the same command downloaded it
 		if a.ok && !strings.HasPrefix(a.s, "-") {
-			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload {
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, a).path]; ok && src.kind == srcDownload && !readsAsData(iv.name, args) {
 				iv.flag(Destructive, iv.name+" is given a file this command downloaded: "+a.s)
 				return
 			}
@@ -686,6 +741,27 @@ func unknownTool(iv *inv) {
 		// escapes in them are code (make --eval='$(shell …)').
 		embedded(iv, !projectTools[iv.name] && !testRunners[iv.name])
 	}
+}
+
+// readsAsData reports whether a tool reads the files it is given as data
+// and runs none of them: a profile, a trace or a binary's symbols (go tool
+// pprof, go tool trace, pprof, go version -m).
+func readsAsData(name string, args []arg) bool {
+	_, ops := opts(args)
+	w := strs0(ops)
+	switch name {
+	case "pprof":
+		return true
+	case "go":
+		return at(w, 0) == "version" || at(w, 0) == "tool" && goDataTools[at(w, 1)]
+	}
+	return false
+}
+
+// goDataTools are the go tool programs that read profiles, traces,
+// coverage and binaries, and run none of them.
+var goDataTools = map[string]bool{
+	"pprof": true, "trace": true, "cover": true, "covdata": true, "nm": true, "objdump": true, "addr2line": true, "buildid": true,
 }
 
 // checkVerbs make a tool read code to judge or reformat it, not run it:
@@ -972,6 +1048,9 @@ func patch(iv *inv) {
 // taken back (npm publish, twine upload, cargo publish, docker push).
 func publishes(iv *inv) bool {
 	w := strs0(iv.rest(1))
+	if localRegistry(iv.rest(1)) {
+		return false // docker push localhost:5000/app: a registry on this machine, which no one else pulls from
+	}
 	switch {
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn" || iv.name == "cargo" || iv.name == "poetry" ||
 		iv.name == "flit" || iv.name == "hatch" || iv.name == "uv" || iv.name == "bun") && contains(w, "publish") && !contains(w, "--dry-run"),
@@ -985,6 +1064,39 @@ func publishes(iv *inv) bool {
 		return true
 	}
 	return false
+}
+
+// localRegistry reports whether every registry a command names is on
+// this machine (docker push localhost:5000/app, npm publish --registry
+// http://127.0.0.1:4873), and it names one: what it publishes there
+// reaches no one else.
+func localRegistry(args []arg) bool {
+	local := false
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+		ref := a.s
+		if _, v, ok := strings.Cut(ref, "="); ok && strings.HasPrefix(ref, "-") {
+			ref = v // --registry=http://localhost:4873, --tag=localhost:5000/x
+		} else if strings.HasPrefix(ref, "-") {
+			continue
+		}
+		if _, rest, ok := strings.Cut(ref, "://"); ok {
+			ref = rest
+		} else if !strings.Contains(ref, "/") {
+			continue // a name, a tag, a verb
+		}
+		host, _, _ := strings.Cut(ref, "/")
+		if h, _, ok := strings.Cut(host, ":"); ok && !strings.HasPrefix(host, "[") {
+			host = h
+		}
+		if !loopback(host) && host != "host.docker.internal" && !strings.HasSuffix(host, ".localhost") {
+			return false
+		}
+		local = true
+	}
+	return local
 }
 
 // writesRegistry is the verb by which a container tool writes a tag or
@@ -1227,6 +1339,7 @@ func tar(iv *inv) {
 	iv.flag(Write, "")
 	iv.packsSecrets()
 	args := iv.rest(1)
+	iv.tarPrograms(args)
 	extract := false
 	for i, a := range args {
 		if !a.ok {
@@ -1262,6 +1375,45 @@ func tar(iv *inv) {
 	}
 	if !into && !hasFlag(args, "O", "--to-stdout", "--to-command") {
 		iv.extractHere()
+	}
+}
+
+// tarRunOpts are tar's options whose value is a command it runs in a
+// shell, and the prefix before the command (--checkpoint-action=exec=…).
+var tarRunOpts = map[string]string{
+	"--to-command": "", "--use-compress-program": "", "-I": "", "--info-script": "", "--new-volume-script": "",
+	"-F": "", "--rsh-command": "", "--checkpoint-action": "exec=",
+}
+
+// tarPrograms judges the commands tar is told to run, by their effects:
+// -I 'cmd', --to-command=cmd, --checkpoint-action=exec=cmd, -F cmd.
+func (iv *inv) tarPrograms(args []arg) {
+	for i, a := range args {
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		opt, val, eq := strings.Cut(a.s, "=")
+		if len(a.s) > 2 && a.s[1] != '-' && (a.s[1] == 'I' || a.s[1] == 'F') { // -Izstd
+			opt, val, eq = a.s[:2], a.s[2:], true
+		}
+		prefix, runs := tarRunOpts[opt]
+		if !runs {
+			continue
+		}
+		code := arg{s: val, ok: true, src: val}
+		if !eq {
+			if i+1 >= len(args) {
+				continue
+			}
+			code = args[i+1]
+		}
+		if !code.ok {
+			iv.flag(Unparseable, iv.name+" runs a command computed at run time: "+opt+" "+code.shown())
+			continue
+		}
+		if rest, ok := strings.CutPrefix(code.s, prefix); ok && (prefix == "" || rest != "") {
+			iv.shell(arg{s: rest, ok: true, src: rest}, iv.sc)
+		}
 	}
 }
 
@@ -1655,6 +1807,12 @@ func passwd(iv *inv) {
 // packages: system package managers removing packages.
 func pkgManager(iv *inv) {
 	iv.flag(Write, "")
+	if _, ops := opts(iv.rest(1)); iv.name == "brew" && at(strs0(ops), 0) == "services" && hasFlag(iv.rest(1), "", "--all") {
+		if v := at(strs0(ops), 1); v == "stop" || v == "kill" || v == "cleanup" || v == "restart" {
+			iv.flag(Destructive, "brew services "+v+" --all stops every service Homebrew runs for the user (databases, queues, servers)")
+			return
+		}
+	}
 	for _, a := range iv.rest(1) {
 		if !a.ok {
 			continue
@@ -1731,6 +1889,9 @@ func sendsSecret(iv *inv) {
 		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
 			continue // rsync --exclude .env: the one file it leaves behind
 		}
+		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]] {
+			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
+		}
 		switch {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
@@ -1773,6 +1934,10 @@ func printsIndirect(src string) bool {
 	m := indirectRef.FindStringIndex(src)
 	return sub >= 0 && m != nil && m[0] > sub
 }
+
+// remoteKeyOpts name an object in a remote store by its key, not a local
+// file: aws s3api --key, --prefix, --copy-source.
+var remoteKeyOpts = map[string]bool{"--prefix": true, "--key": true, "--copy-source": true, "--start-after": true, "--bucket": true}
 
 // excludeOpts take a pattern of files a copying tool leaves out.
 var excludeOpts = map[string]bool{"--exclude": true, "--exclude-from": true}
@@ -2182,6 +2347,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				i > 0 && (flag("--exclude") || flag("--ignore") && valueIgnores(iv.name) || iv.name == "zip" && flag("-x")) {
 				continue // tar --exclude=.env, zip -x .env: left out, not read
 			}
+			if (i > 0 && from[i-1].ok && remoteKeyOpts[from[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]]) &&
+				!hasWord(from, "/dev/stdout", "/dev/fd/1", "-") {
+				continue // aws s3api head-object --key prod/.env: a key in a bucket, not a file here (unless got to stdout)
+			}
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
@@ -2235,7 +2404,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
-		!(iv.sc.intoEnv && envFile(iv.in.text)) {
+		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(envFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -2253,7 +2422,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && scanWords && !namesOnly(iv) {
 		n := 0
-		for _, a := range iv.rest(1) {
+		for i, a := range iv.rest(1) {
 			if a.ok && (a.s == "generate" || a.s == "g" || a.s == "scaffold" || a.s == "new" || a.s == "makemigrations" || strings.HasPrefix(a.s, "make:")) {
 				break // rails generate migration RemovePasswordFromUsers password:string: names of new code (kubectl create token still prints one)
 			}
@@ -2266,19 +2435,51 @@ func readsSecret(iv *inv, scanWords bool) {
 			if strings.Contains(a.s, ".") {
 				continue // a file name (.secrets.baseline), not a verb
 			}
+			if strings.HasPrefix(a.s, "-") && slices.ContainsFunc(words(strings.TrimLeft(a.s, "-")), func(w string) bool { return secretWords[w] }) && givesSecret(iv.rest(1), a.s) {
+				continue // docker login --password-stdin: the secret goes in, nothing comes out
+			}
 			for _, w := range words(strings.TrimLeft(a.s, "-")) {
 				if w == "raw" && strings.TrimLeft(a.s, "-") != "raw" {
 					continue // -raw prints a value bare; --no-show-raw-insn is about something else
 				}
-				if secretWords[w] {
+				switch {
+				case !secretWords[w]:
+				case strings.HasPrefix(a.s, "-"):
+					why = strings.Join(strings.Fields(iv.name+" "+shownVerbs(iv.rest(1)[:i])+" "+a.s), " ") + " prints a credential" // gpg --export-secret-keys
+				default:
 					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
 				}
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
+}
+
+// givesSecret reports whether an option hands a tool a credential to
+// use, not asks it to print one: read from stdin or a file
+// (--password-stdin, --token-file), gh auth login --with-token, or any
+// option of a login verb but one that shows what it got (az acr login
+// --expose-token). A login stores the credential and prints none.
+func givesSecret(args []arg, opt string) bool {
+	w := words(strings.TrimLeft(opt, "-"))
+	if slices.Contains(w, "expose") || slices.Contains(w, "print") || slices.Contains(w, "show") {
+		return false
+	}
+	if slices.Contains(w, "stdin") || slices.Contains(w, "file") || slices.Equal(w, []string{"with", "token"}) {
+		return true
+	}
+	_, ops := opts(args)
+	for i, a := range ops {
+		if i == maxVerbWords {
+			break
+		}
+		if a.ok && (a.s == "login" || strings.HasSuffix(a.s, ":login")) {
+			return true
+		}
+	}
+	return false
 }
 
 // envFile is an environment file, of KEY=value lines: .env, .env.test,
@@ -2293,25 +2494,50 @@ func envFile(p string) bool {
 // secret x -o jsonpath='{.data}' | jq -r 'keys[]' names the keys, cat
 // ~/.npmrc | wc -l counts lines.
 func (iv *inv) shapeNext() bool {
+	args := iv.nextStage()
+	return args != nil && shapeFilter(path.Base(args[0].s), args[1:])
+}
+
+// loginNext reports whether a command's output goes on to a pipeline stage
+// that reads a credential on its stdin to use it, and prints none:
+// docker login --password-stdin, gh auth login --with-token, helm registry
+// login --password-stdin. The secret goes where it belongs, not to the
+// agent.
+func (iv *inv) loginNext() bool {
+	args := iv.nextStage()
+	if args == nil {
+		return false
+	}
+	for _, a := range args[1:] {
+		if w := words(strings.TrimLeft(a.s, "-")); strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextStage is the argv of the pipeline stage a command's output goes to,
+// all of it known, or nil: none, or one that reads something else.
+func (iv *inv) nextStage() []arg {
 	st := iv.sc.next
 	if st == nil {
-		return false
+		return nil
 	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 || len(ce.Assigns) > 0 {
-		return false
+		return nil
 	}
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.RdrIn, syntax.RdrInOut, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			return false // it reads something else, and this output goes nowhere said
+			return nil // it reads something else, and this output goes nowhere said
 		}
 	}
 	args, err := iv.c.fields(iv.sc, ce.Args)
 	if err != nil || !allKnown(args) {
-		return false
+		return nil
 	}
-	return shapeFilter(path.Base(args[0].s), args[1:])
+	return args
 }
 
 // shapeFilter reports whether a filter prints only the shape of what it
@@ -2487,7 +2713,7 @@ func (iv *inv) editsInPlace() bool {
 // columns and templates of names and types only: metaFields).
 func namesOnly(iv *inv) bool {
 	args := strs0(iv.rest(1))
-	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets its names
+	if (contains(args, "list") || contains(args, "ls") || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(strings.TrimLeft(a, "-"), "list-") })) && iv.name != "dotnet" { // dotnet user-secrets list prints values; aws secretsmanager list-secrets and gpg --list-secret-keys their names
 		return true
 	}
 	if kube := iv.name == "kubectl" || iv.name == "oc" || iv.name == "k"; !kube || !contains(args, "get") && !contains(args, "describe") {
@@ -2592,8 +2818,13 @@ var secretPattern = lazyRE(`(?i)token|secret|passw|api_?key|credential|private`)
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
-// secretVar is a variable that by its name holds a secret.
-var secretVar = lazyRE(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*`)
+// secretVar is a variable that by its name holds a secret: a token, a
+// key, a password, or the connection string of a database or a broker,
+// which carries its password (DATABASE_URL, MONGODB_URI, SENTRY_DSN,
+// AZURE_STORAGE_CONNECTION_STRING).
+var secretVar = lazyRE(`(?i)\$\{?\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|_PAT\b)\w*` +
+	`|\$\{?\w*(?:DATABASE|DB|POSTGRES|PG|MYSQL|MARIADB|MONGO|REDIS|VALKEY|AMQP|RABBITMQ|BROKER|CLICKHOUSE|NEO4J|CASSANDRA|ELASTICSEARCH|KAFKA_SASL)\w*_UR[LI]\w*` +
+	`|\$\{?\w*(?:DSN|CONNECTION_?STRING|CONN_?STR)\w*`)
 
 // privateMode reports whether chmod's mode keeps a file to its owner.
 func privateMode(args []arg) bool {

@@ -170,27 +170,21 @@ func find(iv *inv) {
 	if len(roots) == 0 {
 		roots = argsOf(".")
 	}
-	// With a test such as -name, {} is some entries under each root;
-	// without one it is all of them (find . -exec rm -rf {} +).
-	filtered, byName, name := false, false, ""
-	for j, a := range args[i:] {
-		if a.ok && findTests[a.s] {
-			filtered = true
-			negated := j > 0 && args[i+j-1].ok && (args[i+j-1].s == "-not" || args[i+j-1].s == "!")
-			byName = byName || !negated && !nameless[a.s]
-		}
-		if a.ok && (a.s == "-name" || a.s == "-iname") && i+j+1 < len(args) && args[i+j+1].ok && name == "" {
-			name = args[i+j+1].s
-		}
-	}
+	expr := i
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.ok {
 			continue
 		}
+		// With a test such as -name, {} is some entries under each root;
+		// without one it is all of them (find . -exec rm -rf {} +).
+		filtered, byName, name, dangling := findBranch(args[expr:], i-expr)
 		switch a.s {
 		case "-delete":
 			iv.flag(Write, "")
+			if dangling {
+				continue // find ~ -xtype l -delete: links that lead nowhere
+			}
 			for _, r := range roots {
 				t := iv.c.resolve(iv.sc, named(under(r, filtered), name)) // what it deletes is under the root
 				why := iv.c.danger(t)
@@ -230,6 +224,43 @@ func find(iv *inv) {
 			}
 		}
 	}
+}
+
+// findBranch says what chooses the entries find's action at k acts on:
+// the tests before it in its branch, back to the -o before it at its
+// level (find . -name '*.tmp' -o -mtime +30 -delete deletes every old
+// file; -name chooses only for the other branch), with those of groups
+// before it and around it. Tests after the action choose nothing for it.
+// filtered: some test chooses; byName: one by name or path; name: the
+// -name pattern; dangling: -xtype l, links that lead nowhere.
+func findBranch(expr []arg, k int) (filtered, byName bool, name string, dangling bool) {
+	depth := 0
+	for j := k - 1; j >= 0; j-- {
+		a := expr[j]
+		if !a.ok {
+			continue
+		}
+		switch {
+		case a.s == ")":
+			depth++
+		case a.s == "(":
+			if depth > 0 {
+				depth--
+			}
+		case (a.s == "-o" || a.s == "-or") && depth == 0:
+			return
+		case findTests[a.s]:
+			filtered = true
+			negated := j > 0 && expr[j-1].ok && (expr[j-1].s == "-not" || expr[j-1].s == "!")
+			byName = byName || !negated && !nameless[a.s]
+			if (a.s == "-name" || a.s == "-iname") && j+1 < len(expr) && expr[j+1].ok && !negated {
+				name = expr[j+1].s
+			}
+		case a.s == "-xtype" && j+1 < len(expr) && expr[j+1].ok && expr[j+1].s == "l" && depth == 0:
+			dangling = !(j > 0 && expr[j-1].ok && (expr[j-1].s == "-not" || expr[j-1].s == "!"))
+		}
+	}
+	return
 }
 
 // fdFind is fd (fdfind): read-only unless it runs a command for what it
@@ -862,4 +893,29 @@ func named(entries arg, name string) arg {
 	}
 	s := strings.TrimSuffix(entries.s, "*") + name
 	return arg{s: s, ok: true, src: s}
+}
+
+// stow links a package's files into the target directory and refuses to
+// write over a file that is there; -D removes only its own links. --adopt
+// instead moves the target's files into the package, over the package's
+// own versions of them.
+func stow(iv *inv) {
+	iv.flag(Write, "")
+	target := optValue(iv.rest(1), "--target")
+	if target == "" {
+		target = optValue(iv.rest(1), "-t")
+	}
+	if p := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(target), ok: true, src: target}).path; target != "" && (p == "/" || isSystemPath(p)) {
+		iv.flag(Destructive, iv.name+" links files into the system's directories: "+target)
+	}
+	if hasFlag(iv.rest(1), "", "--adopt") {
+		dir := optValue(iv.rest(1), "--dir")
+		if dir == "" {
+			dir = optValue(iv.rest(1), "-d")
+		}
+		if dir == "" {
+			dir = "."
+		}
+		iv.flag(Destructive, iv.name+" --adopt writes the target's files over the package's own versions in "+dir)
+	}
 }

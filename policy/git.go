@@ -21,17 +21,26 @@ var gitReadOnly = map[string]bool{
 // runs (git -c core.pager='rm -rf ~' log).
 func gitCodeKey(key string) bool {
 	key = strings.ToLower(key)
-	if strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "include") && strings.HasSuffix(key, ".path") {
-		return true
+	if strings.HasPrefix(key, "alias.") || strings.HasPrefix(key, "pager.") || strings.HasSuffix(key, ".path") &&
+		(strings.HasPrefix(key, "include") || strings.HasPrefix(key, "mergetool.") || strings.HasPrefix(key, "difftool.") || strings.HasPrefix(key, "browser.")) {
+		return true // pager.log=cmd, mergetool.x.path=/tmp/prog
 	}
 	for _, suf := range []string{"pager", "editor", "sshcommand", "fsmonitor", "textconv", "command",
 		".clean", ".smudge", ".process", "helper", "program", "askpass", "driver", "uploadpack",
-		"receivepack", "packobjectshook", "gitproxy", "external", "hookspath", "cmd", "tool"} {
+		"receivepack", "packobjectshook", "gitproxy", "external", "hookspath", "cmd", "tool", "difffilter"} {
 		if strings.HasSuffix(key, suf) {
 			return true
 		}
 	}
 	return false
+}
+
+// gitConfigFromEnv judges git --config-env=key=VAR: a key whose value is
+// a command takes it from a variable tend cannot read.
+func (iv *inv) gitConfigFromEnv(kv string) {
+	if key, v, _ := strings.Cut(kv, "="); gitCodeKey(key) {
+		iv.flag(Unparseable, "git runs a command held in the environment: "+key+" from $"+v)
+	}
 }
 
 // git classifies by subcommand after its global options.
@@ -62,8 +71,17 @@ func git(iv *inv) {
 				repo = &in
 			}
 			i++
-		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds":
+		case "--config-env":
+			if i < len(args) {
+				iv.gitConfigFromEnv(args[i].s)
+			}
 			i++
+		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds":
+			i++
+		default:
+			if v, ok := strings.CutPrefix(a.s, "--config-env="); ok {
+				iv.gitConfigFromEnv(v)
+			}
 		}
 	}
 	iv.gitConfigEnv()
@@ -124,6 +142,11 @@ func git(iv *inv) {
 				iv.c.clones = append(iv.c.clones, t.path)
 			}
 			break
+		}
+		if len(operands) == 2 && operands[0].ok && !strings.Contains(operands[0].s, ":") { // git clone . "$d": a local repository's commits, into a new directory
+			if t := iv.c.resolve(repo, operands[1]); t.path != "" && !t.children {
+				iv.c.clones = append(iv.c.clones, t.path)
+			}
 		}
 	case "send-email": // its operands are mailed: a secrets file among them leaves the machine
 		for _, o := range operands {
@@ -208,6 +231,14 @@ func git(iv *inv) {
 	case "reset":
 		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
 			discard("git reset --hard discards uncommitted changes")
+		}
+	case "checkout-index":
+		if has("f", "--force") && !has("", "--prefix") { // plumbing of checkout -f: writes the index's files over the working tree's (--prefix: elsewhere)
+			discard("git checkout-index --force overwrites uncommitted changes in the working tree")
+		}
+	case "read-tree":
+		if has("u", "-u") && has("", "--reset") { // plumbing of reset --hard
+			discard("git read-tree -u --reset discards uncommitted changes")
 		}
 	case "checkout":
 		if has("f", "--force") {
@@ -617,6 +648,7 @@ func (iv *inv) gitConfigEnv() {
 	for _, e := range iv.env {
 		name, _, _ := strings.Cut(e.src, "=")
 		switch {
+		case !e.ok:
 		case name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" || name == "GIT_CONFIG":
 			iv.gitConfigFile(e.s, 1)
 		case name == "HOME":
@@ -630,7 +662,7 @@ func (iv *inv) gitConfigEnv() {
 	}
 	for _, e := range iv.env {
 		name, _, _ := strings.Cut(e.src, "=")
-		if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok && keys[n] != "" {
+		if n, ok := strings.CutPrefix(name, "GIT_CONFIG_VALUE_"); ok && keys[n] != "" && e.ok {
 			iv.gitConfig(arg{s: keys[n] + "=" + e.s, ok: true, src: keys[n] + "=" + e.s})
 		}
 	}

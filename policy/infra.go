@@ -188,6 +188,9 @@ func (iv *inv) ownServer() bool {
 		return false
 	}
 	before := iv.c.whole[:iv.whole()]
+	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
+		return true
+	}
 	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
 	for _, m := range published.FindAllStringIndex(before, -1) {
 		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
@@ -426,9 +429,18 @@ var kubeOpts = []string{"-n", "--namespace", "--context", "--kubeconfig", "-s", 
 
 func kubectl(iv *inv) {
 	pos := positionals(iv.rest(1), kubeOpts...)
+	if clusterVerbs[at(pos, 0)] && localContext(optValue(iv.rest(1), "--context")) {
+		iv.flag(Write, "") // kubectl --context kind-dev delete pod -l app=api: a cluster on this machine, made to be remade
+		iv.judged = true
+		return
+	}
+	if why := changesWorkload(iv.rest(1), pos); why != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, "kubectl "+why)
+		return
+	}
 	switch at(pos, 0) {
 	case "delete":
-		if dryRun(iv.rest(1)) {
+		if dryRun(iv.name, iv.rest(1)) {
 			return
 		}
 		if !hasWord(iv.rest(1), "--all", "-A", "--all-namespaces", "-f", "--filename", "-k", "--kustomize", "-l", "--selector") && !strings.Contains(at(pos, 1), "/") &&
@@ -467,6 +479,122 @@ func kubectl(iv *inv) {
 	}
 }
 
+// pgStart is pg_ctl starting a cluster: its data directory (-D) and the
+// port it is told to listen on (-o '-p PORT').
+var pgStart = lazyRE(`\bpg_ctl\s[^;&|\n]*?-D\s*("[^"]*"|'[^']*'|\S+)[^;&|\n]*?-o\s*['"]?-p\s*(\d+)['"]?[^;&|\n]*?\bstart\b`)
+
+// ownCluster reports whether, before a psql on port, the command started a
+// PostgreSQL cluster listening there with its data directory in a temp
+// dir made for this run (PGDATA=$(mktemp -d); initdb -D "$PGDATA"; pg_ctl
+// -D "$PGDATA" -o '-p 54329' start): what it holds, the command put there.
+// Its port is not the default, so a failed start leaves nothing else
+// listening there.
+func (iv *inv) ownCluster(before, port string) bool {
+	for _, m := range pgStart.FindAllStringSubmatch(before, -1) {
+		if m[2] == port && iv.tempDir(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// tempDir reports whether a word, as written, names a directory in a temp
+// dir or one mktemp made for this run ("$PGDATA" after PGDATA=$(mktemp -d)).
+func (iv *inv) tempDir(src string) bool {
+	a := arg{src: src}
+	if s := strings.Trim(src, `"'`); !strings.ContainsAny(s, "$`") {
+		a = arg{s: iv.c.tilde(s), ok: true, src: src}
+	}
+	t := iv.c.resolve(iv.sc, a)
+	return t.path != "" && !t.children && iv.c.inTemp(t.path) && !iv.c.isTempRoot(t.path)
+}
+
+// pgCtl judges pg_ctl: stopping, restarting or killing a server is
+// stopping a database others may use, unless its data directory is in a
+// temp dir (a cluster the command made for itself, initdb -D
+// "$(mktemp -d)").
+func pgCtl(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	v := at(positionals(args, "-D", "--pgdata", "-o", "--options", "-l", "--log", "-m", "--mode", "-t", "--timeout", "-N", "-U", "-P", "-e"), 0)
+	if v != "stop" && v != "restart" && v != "kill" && v != "promote" && v != "unregister" {
+		return
+	}
+	dir := optValue(args, "-D")
+	if dir == "" {
+		dir = optValue(args, "--pgdata")
+	}
+	for i, a := range args {
+		if a.ok && a.s == "-D" && i+1 < len(args) {
+			dir = args[i+1].src
+		}
+	}
+	if dir == "" || !iv.tempDir(dir) {
+		iv.flag(Destructive, "pg_ctl "+v+" stops a database server others may be using")
+	}
+}
+
+// clusterVerbs are the kubectl verbs that change what a cluster holds or
+// runs.
+var clusterVerbs = map[string]bool{
+	"delete": true, "scale": true, "patch": true, "set": true, "rollout": true, "label": true, "annotate": true, "apply": true,
+	"replace": true, "drain": true, "cordon": true, "uncordon": true, "taint": true, "create": true, "edit": true, "autoscale": true,
+}
+
+// changesWorkload says how kubectl's verb changes what runs on a cluster
+// that may be shared or production (set env, set image, patch, scale,
+// rollout restart, label --overwrite, cordon), or "". Its pods are
+// replaced, or its nodes stop taking pods, without review.
+func changesWorkload(args []arg, pos []string) string {
+	v, w := at(pos, 0), at(pos, 1)
+	switch {
+	case v == "set" && w != "":
+		return "set " + w + " changes a running workload and rolls out its pods again"
+	case v == "scale" && optValue(args, "--current-replicas") == "0":
+		return "" // from none running: it adds, stops nothing
+	case v == "patch", v == "scale", v == "autoscale", v == "edit":
+		return v + " changes a running workload"
+	case v == "replace" && hasWord(args, "--force"):
+		return "replace --force deletes and recreates resources"
+	case v == "rollout" && (w == "restart" || w == "undo" || w == "pause"):
+		return "rollout " + w + " replaces or stops a running workload's pods"
+	case (v == "label" || v == "annotate") && hasFlag(args, "", "--overwrite"):
+		return v + " --overwrite replaces a live resource's " + map[string]string{"label": "labels, which select its pods", "annotate": "annotations, which tools act on"}[v]
+	case v == "cordon" || v == "taint":
+		return v + " changes which pods a node runs"
+	}
+	return ""
+}
+
+// localContext reports whether a kube context names a cluster on this
+// machine, made to be thrown away and remade: kind, minikube, k3d, Docker
+// Desktop, Rancher Desktop, OrbStack, Colima.
+func localContext(ctx string) bool {
+	switch {
+	case ctx == "minikube", ctx == "docker-desktop", ctx == "docker-for-desktop", ctx == "rancher-desktop", ctx == "orbstack", ctx == "colima":
+		return true
+	case strings.HasPrefix(ctx, "kind-"), strings.HasPrefix(ctx, "k3d-"), strings.HasPrefix(ctx, "colima-"):
+		return true
+	}
+	return false
+}
+
+// optValue is the value of a long option (--context x, --context=x), or "".
+func optValue(args []arg, name string) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if v, ok := strings.CutPrefix(a.s, name+"="); ok {
+			return v
+		}
+		if a.s == name && i+1 < len(args) && args[i+1].ok {
+			return args[i+1].s
+		}
+	}
+	return ""
+}
+
 // docker and podman.
 func docker(iv *inv) {
 	pos := positionals(iv.rest(1), "-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
@@ -487,6 +615,9 @@ func docker(iv *inv) {
 		}
 	}
 	switch {
+	case v == "image" && w == "prune" && !hasFlag(iv.rest(2), "a", "--all"), v == "builder" && w == "prune", v == "buildx" && w == "prune":
+		iv.flag(Write, "") // dangling images, the build cache: made again by the next build
+		iv.judged = true
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
 	case v == "volume" && (w == "rm" || w == "remove") && iv.ownObjects(w, 0):
@@ -581,6 +712,16 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
 		} else if answered(iv.in) && !hasWord(args, "-input=false") {
 			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")
+		} else {
+			iv.flag(Write, "")
+		}
+	case "force-unlock":
+		iv.flag(Destructive, iv.name+" force-unlock breaks the state lock of a run that may still be going: both write the shared state")
+	case "import", "taint":
+		iv.flag(Destructive, iv.name+" "+v+" changes the shared state by hand, outside a reviewed plan")
+	case "state":
+		if w := at(pos, 1); w == "rm" || w == "mv" || w == "push" || w == "replace-provider" {
+			iv.flag(Destructive, iv.name+" state "+w+" changes the shared state by hand, outside a reviewed plan")
 		} else {
 			iv.flag(Write, "")
 		}
@@ -841,6 +982,15 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 func cloudVerb(iv *inv) {
 	cloudOpts := []string{"--project", "--zone", "--region", "--format", "-g", "--resource-group", "-R", "--repo", "--subscription", "--account", "-X", "--method"}
 	pos := positionals(iv.rest(1), cloudOpts...)
+	if (iv.name == "vercel" || iv.name == "netlify") && (hasWord(iv.rest(1), "--prod", "--production") || optValue(iv.rest(1), "--target") == "production") {
+		iv.flag(Destructive, iv.name+" --prod deploys to production, which users get at once, without review")
+		return
+	}
+	if iv.name == "gh" && at(pos, 0) == "cache" {
+		iv.flag(Write, "") // gh cache delete: Actions caches, which the next run rebuilds
+		iv.judged = true
+		return
+	}
 	for _, v := range pos {
 		switch v {
 		case "delete", "destroy", "purge", "rb":
@@ -1098,17 +1248,6 @@ func runArgs(args []arg) []arg {
 // homeSecretDirs are the directories under home that hold tools' logins
 // and tokens (with ~/.ssh, ~/.aws and the others isSecretPath knows).
 var homeSecretDirs = []string{".docker", ".config/gh", ".config/gcloud", ".azure", ".kube", ".config/hub", ".terraform.d"}
-
-// dryRun reports whether args ask only to show what would be done
-// (--dry-run, --dry-run=client; not --dry-run=none).
-func dryRun(args []arg) bool {
-	for _, a := range args {
-		if a.ok && (a.s == "--dry-run" || strings.HasPrefix(a.s, "--dry-run=") && a.s != "--dry-run=none") {
-			return true
-		}
-	}
-	return false
-}
 
 // vcsDiscard judges Subversion and Mercurial: the verbs that throw away
 // what the working copy holds and no commit has (revert, a clean update,

@@ -210,6 +210,9 @@ func (c *classifier) danger(t target) string {
 		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
 			return ""
 		}
+		if c.cache(t) {
+			return ""
+		}
 		if p == c.project || isUnder(c.project, p) {
 			return "a glob over the working directory or a parent of it"
 		}
@@ -232,10 +235,46 @@ func (c *classifier) danger(t target) string {
 	if why := unrecoverable(t); why != "" && !(dataFile(p) && c.scratch(p)) {
 		return why
 	}
-	if c.trustedProject() && isUnder(p, c.project) {
+	if c.trustedProject() && isUnder(p, c.project) || c.cache(t) {
 		return ""
 	}
 	return "outside the working directory"
+}
+
+// homeCaches are the directories under home where tools keep what they
+// download or build again when it is missing: a tool's own ~/.cache/NAME
+// (not all of ~/.cache), macOS's caches, Xcode's DerivedData, Gradle's
+// and npm's download caches. Data and settings (~/.local/share,
+// ~/.config) are not among them.
+var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
+	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cache/"}
+
+// cache reports whether t is one of homeCaches or inside one, or the
+// shell's completion cache (~/.zcompdump*): deleting it costs a rebuild,
+// no data.
+func (c *classifier) cache(t target) bool {
+	if c.home == unknownHome {
+		return false
+	}
+	if t.path == c.home && t.children && strings.Contains(t.src, ".zcompdump") || !t.children && strings.HasPrefix(t.path, c.home+"/.zcompdump") {
+		full := t.path
+		if t.children {
+			full = c.tilde(strings.ReplaceAll(strings.ReplaceAll(t.src, `"`, ""), "'", ""))
+		}
+		if path.Dir(full) == c.home && strings.HasPrefix(path.Base(full), ".zcompdump") {
+			return true // rm -f ~/.zcompdump*
+		}
+	}
+	rel, ok := strings.CutPrefix(t.path, c.home+"/")
+	if !ok {
+		return false
+	}
+	for _, d := range homeCaches {
+		if strings.HasSuffix(d, "/") && strings.HasPrefix(rel, d) && len(rel) > len(d) || rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // scratch reports whether p is in a place for throwaway files: a temp dir,

@@ -80,16 +80,32 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 // readerOf names the command of st's pipeline that reads the file a
 // truncating redirection of st empties first (jq . f > f, cat f | grep x
 // > f, sort < f > f), or "".
+//
+// A name computed at run time, or a pattern, is the same file where it
+// is written the same way in the same statement: jq . "$f" > "$f", each
+// file of for f in *.json.
 func (c *classifier) readerOf(st *syntax.Stmt, sc *scope, idx int, a arg) string {
-	p := c.resolve(sc, a).path
-	if !a.ok || p == "" || strings.ContainsAny(a.s, "*?[") || strings.HasPrefix(p, "/dev/") {
-		return ""
+	p, same, pattern := "", "", ""
+	switch {
+	case a.ok && strings.ContainsAny(a.s, "*?["):
+		pattern = a.s // for f in *.json; do jq . "$f" > "$f", sh -c 'gofmt "$1" > "$1"' _ {}: the same word, the same file
+	case a.ok:
+		p = c.resolve(sc, a).path
+		if p == "" || strings.ContainsAny(a.s, "*?[") || strings.HasPrefix(p, "/dev/") {
+			return ""
+		}
+	default:
+		if same = sameName(a.src); same == "" {
+			return ""
+		}
 	}
 	for _, r := range st.Redirs {
-		if r.Op == syntax.RdrIn {
-			if in, err := c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(in) == 1 && c.resolve(sc, in[0]).path == p {
-				return "the command"
-			}
+		if r.Op != syntax.RdrIn {
+			continue
+		}
+		if in, err := c.fields(sc, []*syntax.Word{r.Word}); err == nil && len(in) == 1 &&
+			(a.ok && in[0].ok && c.resolve(sc, in[0]).path == p || !a.ok && !in[0].ok && sameName(in[0].src) == same) {
+			return "the command"
 		}
 	}
 	from := idx
@@ -104,13 +120,48 @@ func (c *classifier) readerOf(st *syntax.Stmt, sc *scope, idx int, a arg) string
 		if cmd.Dir == "" || len(cmd.Argv) < 2 || cmd.Argv[0] == "echo" || cmd.Argv[0] == "printf" || cmd.Argv[0] == "tee" {
 			continue
 		}
-		for _, s := range cmd.Argv[1:] {
-			if !strings.HasPrefix(s, "-") && (s == p || !path.IsAbs(s) && path.Join(cmd.Dir, s) == p) {
+		for k, s := range cmd.Argv[1:] {
+			known := cmd.match[k+1] != unknownWord
+			switch {
+			case strings.HasPrefix(s, "-"):
+			case pattern != "" && known && s == pattern,
+				p != "" && known && (s == p || !path.IsAbs(s) && path.Join(cmd.Dir, s) == p),
+				same != "" && !known && sameName(s) == same:
 				return cmd.Argv[0]
 			}
 		}
 	}
 	return ""
+}
+
+// sameName is a word naming a file by variables, as written with its
+// quotes and braces taken off ("${f}" and $f are $f), or "" if it is
+// more than variables and literal text: a command substitution or a
+// parameter operation may give another name each time.
+func sameName(src string) string {
+	if src == "" || strings.Contains(src, "$(") || strings.Contains(src, "`") || !strings.Contains(src, "$") {
+		return ""
+	}
+	s := src
+	if strings.ContainsAny(s, `"'`) {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, `"`, ""), "'", "")
+	}
+	for {
+		i := strings.Index(s, "${")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return ""
+		}
+		name := s[i+2 : i+j]
+		if !validName(name) {
+			return "" // ${f%.json}, ${f:-x}: an operation
+		}
+		s = s[:i] + "$" + name + s[i+j+1:]
+	}
+	return s
 }
 
 // maxStages bounds how many commands readerOf compares.
@@ -482,4 +533,18 @@ func writesNothing(st *syntax.Stmt) bool {
 func isWrapperWord(w string) bool {
 	_, quiet := quietWrappers[w]
 	return quiet || w == "env"
+}
+
+// validName reports whether s names a shell variable or a positional
+// parameter: x, _f, HOME, 1.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9' || strings.Trim(s, "0123456789") == "") {
+			return false
+		}
+	}
+	return true
 }

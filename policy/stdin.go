@@ -138,6 +138,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
 		return source{kind: srcSecret, text: tree}
 	}
+	if prev.kind == srcSecret && (prev.text == envDump || envFile(prev.text)) && keepsNames(name, args[1:]) {
+		return source{kind: srcPipe, text: name} // env | cut -d= -f1: the names, no value
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
@@ -669,3 +672,34 @@ func listedPaths(name string, args []arg) (dir, pattern string, ok bool) {
 	}
 	return dir, pattern, dir != ""
 }
+
+// keepsNames reports whether a filter keeps only what is before the first
+// = of each NAME=value line it reads: cut -d= -f1, awk -F= '{print $1}',
+// sed 's/=.*//', grep -o '^[^=]*'. Given the environment or an
+// environment file, it prints the names and no value.
+func keepsNames(name string, args []arg) bool {
+	w, ok := strs(args)
+	if !ok {
+		return false
+	}
+	joined := strings.Join(w, " ")
+	switch name {
+	case "cut":
+		return namesCut.MatchString(joined)
+	case "awk", "gawk", "mawk":
+		return namesAwk.MatchString(joined)
+	case "sed":
+		return namesSed.MatchString(joined)
+	case "grep", "egrep":
+		return namesGrep.MatchString(joined)
+	}
+	return false
+}
+
+// The programs of keepsNames: each whole argument list, nothing else in it.
+var (
+	namesCut  = lazyRE(`^(?:-d ?=|--delimiter[= ]=) ?(?:-f ?1|--fields[= ]1)$|^(?:-f ?1|--fields[= ]1) ?(?:-d ?=|--delimiter[= ]=)$`)
+	namesAwk  = lazyRE(`^(?:-F ?=|-v FS==) ?(?:'?\{ ?print \$1;? ?\}'?)$`)
+	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:]{2}g?$`)
+	namesGrep = lazyRE(`^-(?:o|oE|Eo|Po|oP) \^(?:\[\^=\][*+]|\[A-Za-z_\]\[A-Za-z0-9_\]\*)$`)
+)

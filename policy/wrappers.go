@@ -310,10 +310,8 @@ func parallel(iv *inv) {
 	i := skipOpts(args, "-j", "--jobs", "-n", "-N", "-L", "-P", "-S", "--sshlogin", "-a", "--arg-file",
 		"--joblog", "--results", "-I", "--delay", "--timeout", "--retries", "--tagstring", "--colsep",
 		"-C", "-d", "--halt", "--memfree", "--load", "--workdir", "--env")
-	for _, a := range args[1:min(i, len(args))] {
-		if a.ok && (a.s == "--dry-run" || a.s == "--dryrun") {
-			return
-		}
+	if dryRun(iv.name, args[1:min(i, len(args))]) {
+		return
 	}
 	var cmd, inputs []arg
 	fromStdin := true
@@ -475,12 +473,26 @@ func scriptCmd(iv *inv) {
 	}
 }
 
-// npx runs a package's command, or with -c a shell command line.
+// npx runs a package's command, or with -c a shell command line. A
+// package from the registry is fetched as npm install fetches it (--yes
+// only skips the question), and what it is told to do is judged; one
+// from a URL or a repository is code no registry vouches for.
 func npx(iv *inv) {
 	args := iv.args
-	for _, a := range args {
-		if a.ok && (a.s == "-y" || a.s == "--yes" || strings.HasSuffix(a.s, "@latest")) {
-			iv.flag(Destructive, iv.name+" "+a.s+" installs and runs whatever package it finds")
+	for i, a := range args[1:] {
+		pkg := false
+		if v, ok := strings.CutPrefix(a.s, "--package="); ok {
+			a, pkg = arg{s: v, ok: a.ok}, true
+		} else if i > 0 && (args[i].s == "-p" || args[i].s == "--package") {
+			pkg = true // -p's value
+		} else if !strings.HasPrefix(a.s, "-") {
+			pkg = true // the first operand; the words after it are the package's
+		}
+		if pkg && a.ok && sourceURL(a.s) {
+			iv.flag(Destructive, iv.name+" runs a package from a URL or a repository, not a registry: "+a.s)
+			break
+		}
+		if pkg && !strings.HasPrefix(a.s, "-") && (i == 0 || args[i].s != "-p" && args[i].s != "--package") {
 			break
 		}
 	}

@@ -1,0 +1,78 @@
+package policy
+
+import (
+	"slices"
+	"strings"
+)
+
+// A command asked only to show what it would do changes nothing: this file
+// is the one place that knows how tools are asked that.
+
+// onlySays reports whether a command's arguments ask it only to say what
+// it would do (see dryRun) or how it is used (--help), with nothing among
+// them that another program would read: no code with spaces, nothing
+// after --, no subcommand that runs a command of its own. A tool that
+// runs the command its operands name is judged as that command instead
+// (a wrapper's --dry-run may be the value of its command's option).
+func onlySays(name string, args []arg) bool {
+	_, known := lookup(name)
+	if known && !infraTools[name] && dryShort[name] == "" {
+		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
+	}
+	says := false
+	for i, a := range args {
+		switch {
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' '), runVerbs[a.s]:
+			return false
+		case !known && dryShort[name] == "" && !strings.HasPrefix(a.s, "-"):
+			if _, known := lookup(a.s); known && !slices.Contains(readOnlyTools, a.s) {
+				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
+			}
+		case a.s == "--help" || a.s == "-help" || dryRun(name, args[i:i+1]):
+			says = true
+		}
+		if shells[name] && !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
+			break // sh script.sh -n: the script's own arguments
+		}
+	}
+	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" && infraTools[name] {
+		says = true // aws s3 rm help
+	}
+	return says
+}
+
+// dryRun reports whether args ask only to show what would be done: a dry
+// run option (--dry-run, --dryrun, terraform state rm -dry-run,
+// --dry-run=client; not --dry-run=none
+// or =false, which run for real), pulumi's --preview-only, --simulate,
+// --no-act, or the tool's own short option (rsync -n, stow -n, sh -n,
+// which parses the script and runs none of it).
+func dryRun(name string, args []arg) bool {
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, val, _ := strings.Cut(a.s, "=")
+		switch opt {
+		case "--dry-run", "--dryrun", "--dry_run", "-dry-run":
+			if val != "none" && val != "false" && val != "0" && val != "no" {
+				return true
+			}
+		case "--preview-only", "--simulate", "--no-act", "--just-print":
+			return true
+		}
+		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
+			return true
+		}
+	}
+	return false
+}
+
+// dryShort is the short option by which a tool is asked for a dry run.
+var dryShort = func() map[string]string {
+	m := map[string]string{"rsync": "n", "stow": "n"}
+	for _, sh := range shellNames {
+		m[sh] = "n"
+	}
+	return m
+}()
