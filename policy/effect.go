@@ -851,6 +851,7 @@ func cp(iv *inv) {
 	iv.overwrites(dst)
 	iv.replacesSecrets(dst)
 	iv.renames(dst)
+	iv.copiesEmpty(dst)
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
@@ -859,6 +860,20 @@ func cp(iv *inv) {
 		for _, w := range iv.treesInto(dst, hasFlag(flags, "T", "--no-target-directory")) {
 			iv.writesOver(w, iv.name+" -r copies a tree over", "replacing every file it also holds")
 		}
+	}
+}
+
+// copiesEmpty holds copying /dev/null over the user's work (cp /dev/null
+// src/app.py, install -m 644 /dev/null src/index.ts): it empties the
+// file, as truncate -s0 does.
+func (iv *inv) copiesEmpty(dst arg) {
+	_, ops := opts(iv.rest(1))
+	if iv.sc.remote || !dst.ok || !slices.ContainsFunc(ops, func(a arg) bool { return a.ok && a.s == "/dev/null" }) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, dst)
+	if own := iv.c.ownFiles(t, dst.s, true); own != "" {
+		iv.flagWrite(t, iv.name+" /dev/null empties "+own+": "+iv.c.show(t))
 	}
 }
 

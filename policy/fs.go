@@ -126,26 +126,22 @@ func rm(iv *inv) {
 				iv.flagWrite(t, verb+" deletes "+own+": "+iv.c.show(t))
 			}
 		}
-		if danger == "" && a.ok && sourceFiles(a.s) { // find . -name '*.py' -exec rm {}: every one, through the tree
-			iv.flagWrite(t, iv.name+" deletes the project's source files throughout the tree, uncommitted work with them: "+a.s)
+		if danger == "" && a.ok && (!recursive || t.children && !t.all) {
+			if own := iv.c.ownFiles(t, a.s, false); own != "" { // rm migrations/versions/*.py; find . -name '*.py' -exec rm {} +
+				iv.flagWrite(t, verb+" deletes "+own+", uncommitted work with them: "+iv.c.show(t))
+			}
 		}
 	}
-}
-
-// sourceFiles reports whether a pattern names every file of a programming
-// language's source throughout a tree (./**/*.py): not outputs a build
-// makes again, but the work itself.
-func sourceFiles(p string) bool {
-	dir, name := path.Split(p)
-	ext, ok := strings.CutPrefix(name, "*.")
-	return ok && strings.Contains(dir, "**") && sourceExts[ext]
 }
 
 // sourceExts are the extensions of source files people write.
 var sourceExts = map[string]bool{
 	"py": true, "go": true, "js": true, "ts": true, "tsx": true, "jsx": true, "rb": true, "java": true, "kt": true, "rs": true,
 	"c": true, "cc": true, "cpp": true, "h": true, "hpp": true, "cs": true, "swift": true, "php": true, "scala": true, "ex": true,
-	"exs": true, "vue": true, "svelte": true, "sql": true, "md": true, "ipynb": true,
+	"exs": true, "vue": true, "svelte": true, "sql": true, "md": true, "ipynb": true, "mjs": true, "cjs": true, "mts": true,
+	"cts": true, "kts": true, "cxx": true, "hh": true, "hxx": true, "m": true, "mm": true, "dart": true, "lua": true, "pl": true,
+	"pm": true, "r": true, "R": true, "jl": true, "hs": true, "ml": true, "clj": true, "erl": true, "zig": true, "groovy": true,
+	"proto": true, "tf": true, "css": true, "scss": true, "sh": true, "bash": true, "astro": true, "fs": true, "elm": true,
 }
 
 // find is read-only unless it deletes or runs commands; -exec commands are
@@ -199,6 +195,10 @@ func find(iv *inv) {
 				} else if why == "" && !byName && !iv.sc.remote {
 					if own := iv.c.ownWork(t.path, true); own != "" { // find src -type f -delete
 						iv.flagWrite(t, "find -delete deletes the files of "+own+": "+iv.c.show(t))
+					}
+				} else if why == "" && !iv.sc.remote {
+					if own := iv.c.ownFiles(t, named(under(r, filtered), name).s, false); own != "" { // find packages -name '*.js' -delete
+						iv.flagWrite(t, "find -delete deletes "+own+", uncommitted work with them: "+iv.c.show(t))
 					}
 				}
 				if iv.sc.remote {
@@ -519,6 +519,8 @@ func truncate(iv *inv) {
 				why = "a path computed at run time"
 			}
 			iv.flagWrite(t, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
+		} else if own := iv.c.ownFiles(t, f.s, true); f.ok && own != "" { // truncate -s0 src/app.py
+			iv.flagWrite(t, "truncate empties "+own+": "+iv.c.show(t))
 		}
 	}
 }
@@ -618,6 +620,11 @@ func tee(iv *inv) {
 		}
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
+		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
+			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
+				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
+			}
+		}
 	}
 }
 
