@@ -2026,6 +2026,10 @@ func (iv *inv) secretFile(s string) bool {
 var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=", "$(shell ", "call system(", "system(",
 	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script ", "esyscmd(", "syscmd("}
 
+// exPrefix is what may lead vi's ! command: colons, a range (%, 1,$),
+// the silent modifier; group-less, it ends with the !.
+var exPrefix = lazyRE(`^:*\s*(?:sil(?:ent)?!?\s+)?(?:%|[\d.$]+,[\d.$]+)?!`)
+
 // shellWord is a word that starts a shell with code: sh -c "…".
 var shellWord = lazyRE(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
 
@@ -2070,6 +2074,9 @@ func embeddedCode(s string, any bool) (string, bool) {
 	word := s
 	if len(s) > 1 && s[0] == '+' {
 		s = s[1:] // vim +'!cmd', +':!cmd'
+	}
+	if m := exPrefix.FindString(s); m != "" && strings.Contains(s[len(m):], " ") {
+		s = "!" + s[len(m):] // vim -c 'silent !cmd', -c ':%!cmd', -c 'sil! !cmd': the ex command ! after its modifiers and range
 	}
 	if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
 		s = v // --checkpoint-action=exec=…, --to-command=…, -oProxyCommand=…

@@ -639,8 +639,12 @@ func sed(iv *inv) {
 			iv.overwrites(arg{s: f, ok: true, src: f}) // w FILE, s///w FILE: truncated when sed starts
 		}
 		for _, r := range runs {
+			if r == "" {
+				iv.flag(Unparseable, "sed e runs the lines it reads as commands")
+				continue
+			}
 			if strings.ContainsAny(r, "&\\") {
-				iv.flag(Unparseable, "sed s///e runs as a command text made from its input: "+cutText(r))
+				iv.flag(Unparseable, "sed e runs as a command text made from its input: "+cutText(r))
 				continue
 			}
 			iv.shell(arg{s: r, ok: true, src: r}, iv.sc) // s/.*/CMD/e: the pattern space, now CMD, is run
@@ -745,6 +749,10 @@ func sedEffects(code string) (files, runs []string) {
 				f, j = restOfLine(j + 1)
 				files = append(files, f)
 			}
+			i = j - 1
+		case c == 'e' && cmdStart(i) && (i+1 == len(code) || strings.IndexByte(" \t\n;}", code[i+1]) >= 0):
+			r, j := restOfLine(i + 1) // GNU sed's e CMD, after any address (1e, $e, /x/e, 1!e): runs CMD; a bare e runs the line read
+			runs = append(runs, r)
 			i = j - 1
 		case (c == 'w' || c == 'W') && i+1 < len(code) && (code[i+1] == ' ' || code[i+1] == '\t') && cmdStart(i):
 			f, j := restOfLine(i + 1)
