@@ -65,6 +65,13 @@ var (
 	// argvCall runs an argument vector given as a list, on any receiver
 	// (import subprocess as s; s.run([…])); the list follows.
 	argvCall = lazyRE(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
+	// windowsPath is a Windows path: a drive (C:\), a registry hive
+	// (HKLM:\), a share (\\host), a variable of Windows's (%USERPROFILE%,
+	// $env:USERPROFILE).
+	windowsPath = lazyRE(`^(?:[A-Za-z]:[\\/]|(?i:HK(?:LM|CU|CR|U|CC)|Registry)::?\\|\\\\|%\w+%|(?i:\$env:))`)
+	// windowsMachine is PowerShell changing the machine: disks, power,
+	// processes, services, the registry, the firewall, accounts.
+	windowsMachine = lazyRE(`(?i)\b(?:Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition|Stop-Computer|Restart-Computer|Stop-Process|Stop-Service|Remove-Service|Set-Service|Remove-ItemProperty|Set-ItemProperty|New-ItemProperty|Remove-LocalUser|Set-ExecutionPolicy|Set-NetFirewallProfile|Disable-NetAdapter|Unregister-ScheduledTask|Register-ScheduledTask|Clear-EventLog|Remove-AppxPackage)\b`)
 	// emptyTrash is AppleScript's and PowerShell's emptying of the trash.
 	emptyTrash = lazyRE(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
 	// killCall signals processes from code: os.kill, process.kill,
@@ -251,6 +258,9 @@ func (iv *inv) interpCode(code arg) {
 			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
 		}
 	}
+	if m := windowsMachine.FindString(s); m != "" {
+		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
+	}
 	if emptyTrash.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner empties the trash, deleting what is in it for good")
 	}
@@ -371,6 +381,10 @@ func (iv *inv) interpCode(code arg) {
 // TRUE)), or many source files (glob('**/*.py'), Dir["db/migrate/*.rb"],
 // glob("src/*.{c,h}")). It reports whether it held the delete.
 func (iv *inv) codeDelete(fn, lit string, tree bool) bool {
+	if m := windowsPath.FindString(lit); m != "" { // Remove-Item C:\Users\me\src, HKLM:\…: Windows's, outside the tree
+		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes on Windows, outside the working directory: "+cutText(lit))
+		return true
+	}
 	for _, p := range braceAlts(lit) {
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(p), ok: true, src: lit})
 		if why := iv.c.danger(t); why != "" {
@@ -1104,7 +1118,7 @@ func barePath(s string) (string, bool) {
 			continue
 		}
 		f = strings.TrimRight(f, ";)'\"`")
-		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") {
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || windowsPath.MatchString(f) {
 			return f, true
 		}
 		return "", false
