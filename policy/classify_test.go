@@ -670,7 +670,22 @@ func TestClassify(t *testing.T) {
 		{"test -e .env || cp .env.sample .env", Write},
 		{"cp -n .env.example .env", Write},
 		{"cp .env.example /tmp/ci/.env", Write},
-		{"cp config.example.yml config.yml", Write},
+		{"cp config.example.yml config.yml", Destructive}, // the local copy of a template, filled in by the user
+		// the checkout's own settings, which no version control keeps
+		{"cat > .env <<'EOF'\nDATABASE_URL=postgres://localhost:5432/app_dev\nEOF", Destructive},
+		{"echo 'API_URL=http://localhost:3000' > .env.local", Destructive},
+		{"printf 'A=1\\n' | tee .env.development", Destructive},
+		{"cp config/settings.example.yaml config/settings.yaml", Destructive},
+		{"cp config/database.yml.sample config/database.yml", Destructive},
+		{"cp settings.local.json.example settings.local.json", Destructive},
+		{"cp .claude/settings.local.json.bak .claude/settings.local.json", Destructive},
+		{"echo 'A=1' >> .env", Write},
+		{"[ -f .env ] || cat > .env <<'EOF'\nA=1\nEOF", Write},
+		{"test -f config/settings.yaml || cp config/settings.example.yaml config/settings.yaml", Write},
+		{"cp -n config/settings.example.yaml config/settings.yaml", Write},
+		{"printf 'A=\\n' > .env.example", Write},
+		{"cp src/button.example.tsx src/button.tsx", Write},
+		{"echo x > notes.local.md", Write},
 		// settings that make stored data expire at once
 		{"kafka-configs.sh --bootstrap-server kafka-prod:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=1", Destructive},
 		{"kafka-configs.sh --bootstrap-server k:9092 --alter --entity-type topics --entity-name orders --add-config retention.ms=604800000", Write},

@@ -725,7 +725,11 @@ func (iv *inv) overwrites(dst arg) {
 func (iv *inv) replacesSecrets(dst arg) {
 	t := iv.c.resolve(iv.sc, dst)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || !isSecretPath(t.path) || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
+	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
+		return
+	}
+	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
+	if !isSecretPath(t.path) && !local {
 		return
 	}
 	flags, _ := opts(iv.rest(1))
@@ -735,8 +739,57 @@ func (iv *inv) replacesSecrets(dst arg) {
 	if missingGuard(iv.c.whole, dst.s) {
 		return
 	}
+	if local && !isSecretPath(t.path) {
+		iv.flagWrite(t, iv.name+" replaces this checkout's own settings, which no version control keeps: "+iv.c.show(t))
+		return
+	}
 	iv.flagWrite(t, iv.name+" replaces a secrets file, which no version control keeps: "+iv.c.show(t))
 }
+
+// localSettings reports whether a file's name says it holds this
+// checkout's own settings, kept out of version control: an env file
+// (.env, .env.local, .env.development), or one named local
+// (settings.local.json, config.local.yaml, local_settings.py).
+func localSettings(base string) bool {
+	b := strings.ToLower(base)
+	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env") {
+		return true
+	}
+	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings")
+	return local && settingsName(b)
+}
+
+// settingsName reports whether a file's name is a settings file's: by
+// its extension (.json, .yaml, .toml, .ini …) or its name (settings.py,
+// config.local.js), not a document or a log.
+func settingsName(b string) bool {
+	ext := b[strings.LastIndexByte(b, '.')+1:]
+	switch ext {
+	case "json", "yaml", "yml", "toml", "ini", "conf", "cfg", "env", "properties", "xml", "local", "config", "plist", "jsonc":
+		return true
+	}
+	return strings.Contains(b, "settings") || strings.Contains(b, "config")
+}
+
+// fromTemplate reports whether a copy writes t from its template beside
+// it (cp config/settings.example.yaml config/settings.yaml): t is the
+// local file made from it, which the user has since filled in.
+func (iv *inv) fromTemplate(t target) bool {
+	_, ops := opts(iv.rest(1))
+	if len(ops) != 2 || !ops[0].ok {
+		return false
+	}
+	src := iv.c.resolve(iv.sc, ops[0])
+	if src.children || path.Dir(src.path) != path.Dir(t.path) {
+		return false
+	}
+	base := path.Base(t.path)
+	return templateName.ReplaceAllString(path.Base(src.path), "") == base && settingsName(strings.ToLower(base))
+}
+
+// templateName is the word that names a template: .example, -sample,
+// .dist, _template.
+var templateName = lazyRE(`(?i)[._-](?:example|sample|template|dist|tmpl|tpl|defaults?)\b`)
 
 // templateFile is a secrets file's template, kept in version control with
 // placeholders: .env.example, .env.sample.

@@ -620,6 +620,9 @@ func tee(iv *inv) {
 		}
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
+		if own := iv.c.overSettings(iv.sc, a, !appending); own != "" {
+			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // … | tee .env
+		}
 		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
 			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
 				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
