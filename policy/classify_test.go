@@ -168,6 +168,16 @@ func TestClassify(t *testing.T) {
 		{"cmd.exe /c ver", Write},
 		{"cmd.exe /c 'reg query HKCU\\Software'", Write},
 		{"powershell.exe -Command 'Get-ChildItem -Recurse src | Measure-Object'", Write},
+		// generators told to write over the tree's root
+		{"rails new . --force --database=postgresql", Destructive},
+		{"npx degit user/repo . --force", Destructive},
+		{"cookiecutter -f gh:audreyr/cookiecutter-pypackage", Destructive},
+		{"copier copy --overwrite gh:org/tpl .", Destructive},
+		{"npx create-react-app . --force", Destructive},
+		{"npx degit user/repo my-app", Write},
+		{"cookiecutter gh:audreyr/cookiecutter-pypackage", Write},
+		{"copier copy gh:org/tpl .", Write},
+		{"rails new myapp", Write},
 		{"rm -rf src/legacy", Write}, // a refactor: git gives back what was committed
 		{"rm -rf src/components/OldButton", Write},
 		{"rm -rf src/generated && buf generate", Write},

@@ -681,6 +681,7 @@ func unknownTool(iv *inv) {
 	}
 	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
 	generatesInto(iv)
+	scaffoldsOver(iv)
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
