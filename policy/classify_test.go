@@ -178,6 +178,12 @@ func TestClassify(t *testing.T) {
 		{"cookiecutter gh:audreyr/cookiecutter-pypackage", Write},
 		{"copier copy gh:org/tpl .", Write},
 		{"rails new myapp", Write},
+		// public keys and the lists of allowed keys and known hosts are no secrets
+		{"cat ~/.ssh/id_ed25519.pub", ReadOnly},
+		{"cat ~/.ssh/id_rsa.pub | pbcopy", Write},
+		{"cat ~/.ssh/known_hosts | grep github", ReadOnly},
+		{"cat ~/.ssh/id_ed25519", Destructive},
+		{"echo 'ssh-ed25519 AAAA x' >> ~/.ssh/authorized_keys", Destructive},
 		{"rm -rf src/legacy", Write}, // a refactor: git gives back what was committed
 		{"rm -rf src/components/OldButton", Write},
 		{"rm -rf src/generated && buf generate", Write},

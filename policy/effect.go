@@ -2274,6 +2274,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			if !a.ok || !strings.ContainsAny(a.s, "./_") && !strings.Contains(a.s, "credentials") {
 				continue // no file name a secret could have (this look runs for every word)
 			}
+			if publicKey(a.s) {
+				continue // cat ~/.ssh/id_ed25519.pub: a key made to be shared
+			}
 			if p := iv.c.tilde(a.s); a.ok && keyFile(iv.c, iv.sc, p) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
 				break
@@ -3135,4 +3138,13 @@ var grepLongValue = map[string]bool{
 	"--include": true, "--exclude": true, "--exclude-dir": true, "--exclude-from": true,
 	"--after-context": true, "--before-context": true, "--context": true, "--max-count": true,
 	"--directories": true, "--devices": true, "--label": true, "--binary-files": true, "--color": false,
+}
+
+// publicKey reports whether a file holds only what is made to be shared:
+// a public key (*.pub, ssh_host_*_key.pub), the keys allowed in
+// (authorized_keys) and the hosts known (known_hosts). Reading one
+// shows no secret; writing one is still judged where it lies.
+func publicKey(p string) bool {
+	base := path.Base(p)
+	return strings.HasSuffix(base, ".pub") || base == "authorized_keys" || base == "authorized_keys2" || base == "known_hosts" || base == "known_hosts.old"
 }

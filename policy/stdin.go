@@ -193,7 +193,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	case name == "cat" || name == "base64" || name == "xxd" || name == "gzip" || name == "tar" || name == "zip" || name == "gpg" ||
 		name == "xz" || name == "bzip2" || name == "zstd" || name == "openssl" || name == "head" || name == "tail" || name == "od":
 		for _, a := range args[1:] {
-			if a.ok && isSecretPath(a.s) {
+			if a.ok && isSecretPath(a.s) && !publicKey(a.s) {
 				return source{kind: srcSecret, text: a.s}
 			}
 		}
