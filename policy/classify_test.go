@@ -162,6 +162,7 @@ func TestClassify(t *testing.T) {
 		{"wsl.exe --unregister Ubuntu-22.04", Destructive},
 		{"wsl --uninstall", Destructive},
 		{"wsl.exe -d Ubuntu -- rm -rf ~", Destructive},
+		{"powershell.exe -NoProfile -Command 'Get-Process node | Stop-Process -WhatIf'", Write},
 		{"wsl.exe --shutdown", Write},
 		{"wsl.exe --terminate Ubuntu", Write},
 		{"wsl.exe -l -v", Write},

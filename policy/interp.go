@@ -72,6 +72,8 @@ var (
 	// windowsMachine is PowerShell changing the machine: disks, power,
 	// processes, services, the registry, the firewall, accounts.
 	windowsMachine = lazyRE(`(?i)\b(?:Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition|Stop-Computer|Restart-Computer|Stop-Process|Stop-Service|Remove-Service|Set-Service|Remove-ItemProperty|Set-ItemProperty|New-ItemProperty|Remove-LocalUser|Set-ExecutionPolicy|Set-NetFirewallProfile|Disable-NetAdapter|Unregister-ScheduledTask|Register-ScheduledTask|Clear-EventLog|Remove-AppxPackage)\b`)
+	// whatIf is PowerShell's dry run.
+	whatIf = lazyRE(`(?i)\s-WhatIf\b`)
 	// emptyTrash is AppleScript's and PowerShell's emptying of the trash.
 	emptyTrash = lazyRE(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
 	// killCall signals processes from code: os.kill, process.kill,
@@ -258,7 +260,7 @@ func (iv *inv) interpCode(code arg) {
 			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
 		}
 	}
-	if m := windowsMachine.FindString(s); m != "" {
+	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
 	if emptyTrash.MatchString(s) {
