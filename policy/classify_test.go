@@ -105,6 +105,10 @@ func TestClassify(t *testing.T) {
 		{"cp /dev/null app/models.py", Destructive},
 		{"truncate -s0 main.go", Destructive},
 		{"rm -f *.pyc src/*.o", Write},
+		{"find ./internal -name '*_mock.go' -delete && go generate ./internal/...", Write},
+		{"rm -f api/*.pb.go && buf generate", Write},
+		{"find lib -name '*.g.dart' -delete", Write},
+		{"echo 'SECRET_KEY=dev-only' > .env.test", Write},
 		{"rm -f src/old_api.py src/old_util.py", Write}, // a refactor
 		{"find . -name '*.orig' -o -name '*.rej' | xargs rm -f", Write},
 		{"find . -name '*.class' -delete", Write},

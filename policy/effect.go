@@ -753,6 +753,9 @@ func (iv *inv) replacesSecrets(dst arg) {
 // (settings.local.json, config.local.yaml, local_settings.py).
 func localSettings(base string) bool {
 	b := strings.ToLower(base)
+	if strings.Contains(b, "test") || strings.HasSuffix(b, ".ci") {
+		return false // .env.test, .env.ci: made for the tests, with no one's own keys
+	}
 	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env") {
 		return true
 	}

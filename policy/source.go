@@ -162,10 +162,22 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 		}
 		return ""
 	}
-	if sourceName(name) {
+	if sourceName(name) && !madeFiles(name) {
 		return "the project's source files " + name
 	}
 	return ""
+}
+
+// madeFiles reports whether a name pattern picks files a tool writes
+// (*_mock.go, *.pb.go, *_generated.ts, *.min.js): their words say so.
+func madeFiles(name string) bool {
+	stem := name[:strings.LastIndexByte(name, '.')]
+	for _, w := range strings.FieldsFunc(strings.ToLower(stem), func(r rune) bool { return strings.ContainsRune("-_.*?", r) }) {
+		if madeWords[w] || w == "mock" || w == "mocks" || w == "pb" || w == "min" || w == "snap" || w == "g" || w == "freezed" {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceName reports whether a file's name, or a glob of names, ends in
