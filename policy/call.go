@@ -170,6 +170,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals, at: c.at}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
 		iv.name = prog
+	} else if n, ok := strings.CutSuffix(strings.ToLower(iv.name), ".exe"); ok { // powershell.exe from WSL: Windows's program, named in any case
+		iv.name = n
 	}
 	defer c.vet(iv) // for ModeUnknown, once it is classified
 	c.cmds[idx].Dir = placeholders.Replace(sc.cwd)

@@ -177,6 +177,8 @@ func init() {
 		{interp("eval"), []string{"deno"}},
 		{interp("-e"), []string{"lua", "luajit", "Rscript", "R", "julia"}},
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
+		{cmdExe, []string{"cmd"}},
+		{wsl, []string{"wsl"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
 		// Other languages' interpreters and toplevels: code given inline, or

@@ -736,6 +736,7 @@ func unknownTool(iv *inv) {
 	}
 	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
 	generatesInto(iv)
+	scaffoldsOver(iv)
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -801,7 +802,11 @@ func (iv *inv) overwrites(dst arg) {
 func (iv *inv) replacesSecrets(dst arg) {
 	t := iv.c.resolve(iv.sc, dst)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || !isSecretPath(t.path) || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
+	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
+		return
+	}
+	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
+	if !isSecretPath(t.path) && !local {
 		return
 	}
 	flags, _ := opts(iv.rest(1))
@@ -811,8 +816,60 @@ func (iv *inv) replacesSecrets(dst arg) {
 	if missingGuard(iv.c.whole, dst.s) {
 		return
 	}
+	if local && !isSecretPath(t.path) {
+		iv.flagWrite(t, iv.name+" replaces this checkout's own settings, which no version control keeps: "+iv.c.show(t))
+		return
+	}
 	iv.flagWrite(t, iv.name+" replaces a secrets file, which no version control keeps: "+iv.c.show(t))
 }
+
+// localSettings reports whether a file's name says it holds this
+// checkout's own settings, kept out of version control: an env file
+// (.env, .env.local, .env.development), or one named local
+// (settings.local.json, config.local.yaml, local_settings.py).
+func localSettings(base string) bool {
+	b := strings.ToLower(base)
+	if strings.Contains(b, "test") || strings.HasSuffix(b, ".ci") {
+		return false // .env.test, .env.ci: made for the tests, with no one's own keys
+	}
+	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env") {
+		return true
+	}
+	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings")
+	return local && settingsName(b)
+}
+
+// settingsName reports whether a file's name is a settings file's: by
+// its extension (.json, .yaml, .toml, .ini …) or its name (settings.py,
+// config.local.js), not a document or a log.
+func settingsName(b string) bool {
+	ext := b[strings.LastIndexByte(b, '.')+1:]
+	switch ext {
+	case "json", "yaml", "yml", "toml", "ini", "conf", "cfg", "env", "properties", "xml", "local", "config", "plist", "jsonc":
+		return true
+	}
+	return strings.Contains(b, "settings") || strings.Contains(b, "config")
+}
+
+// fromTemplate reports whether a copy writes t from its template beside
+// it (cp config/settings.example.yaml config/settings.yaml): t is the
+// local file made from it, which the user has since filled in.
+func (iv *inv) fromTemplate(t target) bool {
+	_, ops := opts(iv.rest(1))
+	if len(ops) != 2 || !ops[0].ok {
+		return false
+	}
+	src := iv.c.resolve(iv.sc, ops[0])
+	if src.children || path.Dir(src.path) != path.Dir(t.path) {
+		return false
+	}
+	base := path.Base(t.path)
+	return templateName.ReplaceAllString(path.Base(src.path), "") == base && settingsName(strings.ToLower(base))
+}
+
+// templateName is the word that names a template: .example, -sample,
+// .dist, _template.
+var templateName = lazyRE(`(?i)[._-](?:example|sample|template|dist|tmpl|tpl|defaults?)\b`)
 
 // templateFile is a secrets file's template, kept in version control with
 // placeholders: .env.example, .env.sample.
@@ -927,6 +984,7 @@ func cp(iv *inv) {
 	iv.overwrites(dst)
 	iv.replacesSecrets(dst)
 	iv.renames(dst)
+	iv.copiesEmpty(dst)
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
@@ -935,6 +993,20 @@ func cp(iv *inv) {
 		for _, w := range iv.treesInto(dst, hasFlag(flags, "T", "--no-target-directory")) {
 			iv.writesOver(w, iv.name+" -r copies a tree over", "replacing every file it also holds")
 		}
+	}
+}
+
+// copiesEmpty holds copying /dev/null over the user's work (cp /dev/null
+// src/app.py, install -m 644 /dev/null src/index.ts): it empties the
+// file, as truncate -s0 does.
+func (iv *inv) copiesEmpty(dst arg) {
+	_, ops := opts(iv.rest(1))
+	if iv.sc.remote || !dst.ok || !slices.ContainsFunc(ops, func(a arg) bool { return a.ok && a.s == "/dev/null" }) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, dst)
+	if own := iv.c.ownFiles(t, dst.s, true); own != "" {
+		iv.flagWrite(t, iv.name+" /dev/null empties "+own+": "+iv.c.show(t))
 	}
 }
 
@@ -2176,6 +2248,10 @@ func (iv *inv) secretFile(s string) bool {
 var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=", "$(shell ", "call system(", "system(",
 	"ProxyCommand=", "spawn ", "1e ", "e ", "lua os.execute(", "os.execute(", "do shell script ", "esyscmd(", "syscmd("}
 
+// exPrefix is what may lead vi's ! command: colons, a range (%, 1,$),
+// the silent modifier; group-less, it ends with the !.
+var exPrefix = lazyRE(`^:*\s*(?:sil(?:ent)?!?\s+)?(?:%|[\d.$]+,[\d.$]+)?!`)
+
 // shellWord is a word that starts a shell with code: sh -c "…".
 var shellWord = lazyRE(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
 
@@ -2220,6 +2296,9 @@ func embeddedCode(s string, any bool) (string, bool) {
 	word := s
 	if len(s) > 1 && s[0] == '+' {
 		s = s[1:] // vim +'!cmd', +':!cmd'
+	}
+	if m := exPrefix.FindString(s); m != "" && strings.Contains(s[len(m):], " ") {
+		s = "!" + s[len(m):] // vim -c 'silent !cmd', -c ':%!cmd', -c 'sil! !cmd': the ex command ! after its modifiers and range
 	}
 	if _, v, isOpt := strings.Cut(s, "="); isOpt && strings.HasPrefix(s, "-") {
 		s = v // --checkpoint-action=exec=…, --to-command=…, -oProxyCommand=…
@@ -2366,6 +2445,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if !a.ok || !strings.ContainsAny(a.s, "./_") && !strings.Contains(a.s, "credentials") {
 				continue // no file name a secret could have (this look runs for every word)
+			}
+			if publicKey(a.s) {
+				continue // cat ~/.ssh/id_ed25519.pub: a key made to be shared
 			}
 			if p := iv.c.tilde(a.s); a.ok && keyFile(iv.c, iv.sc, p) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
@@ -3290,4 +3372,13 @@ var grepLongValue = map[string]bool{
 	"--include": true, "--exclude": true, "--exclude-dir": true, "--exclude-from": true,
 	"--after-context": true, "--before-context": true, "--context": true, "--max-count": true,
 	"--directories": true, "--devices": true, "--label": true, "--binary-files": true, "--color": false,
+}
+
+// publicKey reports whether a file holds only what is made to be shared:
+// a public key (*.pub, ssh_host_*_key.pub), the keys allowed in
+// (authorized_keys) and the hosts known (known_hosts). Reading one
+// shows no secret; writing one is still judged where it lies.
+func publicKey(p string) bool {
+	base := path.Base(p)
+	return strings.HasSuffix(base, ".pub") || base == "authorized_keys" || base == "authorized_keys2" || base == "known_hosts" || base == "known_hosts.old"
 }

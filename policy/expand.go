@@ -147,6 +147,10 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 		if n > maxFields || total > maxCmdFields {
 			return nil, errBraces
 		}
+		if a, ok := listingWord(sc, w); ok { // rm $(git ls-files '*.py'): the tree's files
+			out = append(out, a)
+			continue
+		}
 		if !boundedWord(w, sc.vars) {
 			out = append(out, arg{src: wordSource(sc.src, w)})
 			continue

@@ -126,26 +126,22 @@ func rm(iv *inv) {
 				iv.flagWrite(t, verb+" deletes "+own+": "+iv.c.show(t))
 			}
 		}
-		if danger == "" && a.ok && sourceFiles(a.s) { // find . -name '*.py' -exec rm {}: every one, through the tree
-			iv.flagWrite(t, iv.name+" deletes the project's source files throughout the tree, uncommitted work with them: "+a.s)
+		if danger == "" && a.ok && (!recursive || t.children && !t.all) {
+			if own := iv.c.ownFiles(t, a.s, false); own != "" { // rm migrations/versions/*.py; find . -name '*.py' -exec rm {} +
+				iv.flagWrite(t, verb+" deletes "+own+", uncommitted work with them: "+iv.c.show(t))
+			}
 		}
 	}
-}
-
-// sourceFiles reports whether a pattern names every file of a programming
-// language's source throughout a tree (./**/*.py): not outputs a build
-// makes again, but the work itself.
-func sourceFiles(p string) bool {
-	dir, name := path.Split(p)
-	ext, ok := strings.CutPrefix(name, "*.")
-	return ok && strings.Contains(dir, "**") && sourceExts[ext]
 }
 
 // sourceExts are the extensions of source files people write.
 var sourceExts = map[string]bool{
 	"py": true, "go": true, "js": true, "ts": true, "tsx": true, "jsx": true, "rb": true, "java": true, "kt": true, "rs": true,
 	"c": true, "cc": true, "cpp": true, "h": true, "hpp": true, "cs": true, "swift": true, "php": true, "scala": true, "ex": true,
-	"exs": true, "vue": true, "svelte": true, "sql": true, "md": true, "ipynb": true,
+	"exs": true, "vue": true, "svelte": true, "sql": true, "md": true, "ipynb": true, "mjs": true, "cjs": true, "mts": true,
+	"cts": true, "kts": true, "cxx": true, "hh": true, "hxx": true, "m": true, "mm": true, "dart": true, "lua": true, "pl": true,
+	"pm": true, "r": true, "R": true, "jl": true, "hs": true, "ml": true, "clj": true, "erl": true, "zig": true, "groovy": true,
+	"proto": true, "tf": true, "css": true, "scss": true, "sh": true, "bash": true, "astro": true, "fs": true, "elm": true,
 }
 
 // find is read-only unless it deletes or runs commands; -exec commands are
@@ -193,6 +189,10 @@ func find(iv *inv) {
 				} else if why == "" && !byName && !iv.sc.remote {
 					if own := iv.c.ownWork(t.path, true); own != "" { // find src -type f -delete
 						iv.flagWrite(t, "find -delete deletes the files of "+own+": "+iv.c.show(t))
+					}
+				} else if why == "" && !iv.sc.remote {
+					if own := iv.c.ownFiles(t, named(under(r, filtered), name).s, false); own != "" { // find packages -name '*.js' -delete
+						iv.flagWrite(t, "find -delete deletes "+own+", uncommitted work with them: "+iv.c.show(t))
 					}
 				}
 				if iv.sc.remote {
@@ -550,6 +550,8 @@ func truncate(iv *inv) {
 				why = "a path computed at run time"
 			}
 			iv.flagWrite(t, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
+		} else if own := iv.c.ownFiles(t, f.s, true); f.ok && own != "" { // truncate -s0 src/app.py
+			iv.flagWrite(t, "truncate empties "+own+": "+iv.c.show(t))
 		}
 	}
 }
@@ -649,6 +651,14 @@ func tee(iv *inv) {
 		}
 		class, why := iv.c.writeTarget(iv.sc, a, !appending)
 		iv.flag(max(class, Write), why)
+		if own := iv.c.overSettings(iv.sc, a, !appending); own != "" {
+			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // … | tee .env
+		}
+		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
+			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
+				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
+			}
+		}
 	}
 }
 
@@ -663,8 +673,12 @@ func sed(iv *inv) {
 			iv.overwrites(arg{s: f, ok: true, src: f}) // w FILE, s///w FILE: truncated when sed starts
 		}
 		for _, r := range runs {
+			if r == "" {
+				iv.flag(Unparseable, "sed e runs the lines it reads as commands")
+				continue
+			}
 			if strings.ContainsAny(r, "&\\") {
-				iv.flag(Unparseable, "sed s///e runs as a command text made from its input: "+cutText(r))
+				iv.flag(Unparseable, "sed e runs as a command text made from its input: "+cutText(r))
 				continue
 			}
 			iv.shell(arg{s: r, ok: true, src: r}, iv.sc) // s/.*/CMD/e: the pattern space, now CMD, is run
@@ -769,6 +783,10 @@ func sedEffects(code string) (files, runs []string) {
 				f, j = restOfLine(j + 1)
 				files = append(files, f)
 			}
+			i = j - 1
+		case c == 'e' && cmdStart(i) && (i+1 == len(code) || strings.IndexByte(" \t\n;}", code[i+1]) >= 0):
+			r, j := restOfLine(i + 1) // GNU sed's e CMD, after any address (1e, $e, /x/e, 1!e): runs CMD; a bare e runs the line read
+			runs = append(runs, r)
 			i = j - 1
 		case (c == 'w' || c == 'W') && i+1 < len(code) && (code[i+1] == ' ' || code[i+1] == '\t') && cmdStart(i):
 			f, j := restOfLine(i + 1)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"encoding/base64"
 	"path"
 	"regexp"
@@ -18,9 +19,9 @@ var (
 	// follows the match.
 	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
 	// written from ~: a relative glob is the working directory's).
 	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\(\s*['"]~)`)
@@ -64,6 +65,15 @@ var (
 	// argvCall runs an argument vector given as a list, on any receiver
 	// (import subprocess as s; s.run([…])); the list follows.
 	argvCall = lazyRE(`\b\w+\.(?:run|call|Popen|check_call|check_output|spawn|spawnSync|execFile|execFileSync)\s*\(\s*\[`)
+	// windowsPath is a Windows path: a drive (C:\), a registry hive
+	// (HKLM:\), a share (\\host), a variable of Windows's (%USERPROFILE%,
+	// $env:USERPROFILE).
+	windowsPath = lazyRE(`^(?:[A-Za-z]:[\\/]|(?i:HK(?:LM|CU|CR|U|CC)|Registry)::?\\|\\\\|%\w+%|(?i:\$env:))`)
+	// windowsMachine is PowerShell changing the machine: disks, power,
+	// processes, services, the registry, the firewall, accounts.
+	windowsMachine = lazyRE(`(?i)\b(?:Format-Volume|Clear-Disk|Initialize-Disk|Remove-Partition|Stop-Computer|Restart-Computer|Stop-Process|Stop-Service|Remove-Service|Set-Service|Remove-ItemProperty|Set-ItemProperty|New-ItemProperty|Remove-LocalUser|Set-ExecutionPolicy|Set-NetFirewallProfile|Disable-NetAdapter|Unregister-ScheduledTask|Register-ScheduledTask|Clear-EventLog|Remove-AppxPackage)\b`)
+	// whatIf is PowerShell's dry run.
+	whatIf = lazyRE(`(?i)\s-WhatIf\b`)
 	// emptyTrash is AppleScript's and PowerShell's emptying of the trash.
 	emptyTrash = lazyRE(`(?i)\bempty\s+(?:the\s+)?trash\b|Clear-RecycleBin`)
 	// killCall signals processes from code: os.kill, process.kill,
@@ -72,7 +82,7 @@ var (
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = lazyRE(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = lazyRE(`(?i)put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
 	envPath = lazyRE(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
@@ -250,6 +260,9 @@ func (iv *inv) interpCode(code arg) {
 			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
 		}
 	}
+	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
+		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
+	}
 	if emptyTrash.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner empties the trash, deleting what is in it for good")
 	}
@@ -342,10 +355,7 @@ func (iv *inv) interpCode(code arg) {
 			}
 			continue
 		}
-		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
-		if why := iv.c.danger(t); why != "" {
-			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
-		}
+		iv.codeDelete(fn, lit, recursiveArg.MatchString(rest[:min(len(rest), 200)])) // unlink("data", recursive = TRUE)
 	}
 	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
@@ -362,13 +372,56 @@ func (iv *inv) interpCode(code arg) {
 			iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a directory tree computed at run time")
 			continue
 		}
-		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
+		iv.codeDelete(fn, lit, true)
+	}
+}
+
+// codeDelete judges code's delete of a literal path or glob, lit, as rm's
+// is judged: by where it lies (danger), then, inside the tree, by whether
+// it holds the user's own work (source.go): a directory deleted whole by
+// a recursive delete (shutil.rmtree('src'), unlink("data", recursive =
+// TRUE)), or many source files (glob('**/*.py'), Dir["db/migrate/*.rb"],
+// glob("src/*.{c,h}")). It reports whether it held the delete.
+func (iv *inv) codeDelete(fn, lit string, tree bool) bool {
+	if m := windowsPath.FindString(lit); m != "" { // Remove-Item C:\Users\me\src, HKLM:\…: Windows's, outside the tree
+		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes on Windows, outside the working directory: "+cutText(lit))
+		return true
+	}
+	for _, p := range braceAlts(lit) {
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(p), ok: true, src: lit})
 		if why := iv.c.danger(t); why != "" {
 			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
-		} else if own := iv.c.ownWork(t.path, true); own != "" && !t.children { // shutil.rmtree('src')
+			return true
+		}
+		own := iv.c.ownFiles(t, p, false)
+		if tree && (!t.children || t.all) {
+			own = cmp.Or(iv.c.ownWork(t.path, true), own)
+		}
+		if own != "" {
 			iv.flagWrite(t, iv.name+" one-liner "+fn+" deletes "+own+": "+iv.c.show(t))
+			return true
 		}
 	}
+	return false
+}
+
+// braceAlts are the paths a pattern with {a,b} alternatives names, as
+// glob("src/*.{c,h}", GLOB_BRACE) and Perl's glob read them (at most 16).
+func braceAlts(p string) []string {
+	open := strings.IndexByte(p, '{')
+	end := strings.IndexByte(p[max(open, 0):], '}') + max(open, 0)
+	if open < 0 || end <= open || !strings.Contains(p[open:end], ",") {
+		return []string{p}
+	}
+	var out []string
+	for _, alt := range strings.Split(p[open+1:end], ",") {
+		for _, rest := range braceAlts(p[end+1:]) {
+			if len(out) < 16 {
+				out = append(out, p[:open]+alt+rest)
+			}
+		}
+	}
+	return out
 }
 
 // stdinRead is code reading its standard input: sys.stdin, STDIN.read,
@@ -564,9 +617,7 @@ var loopGlob = lazyRE(`^(?:glob\.i?glob|Dir\.glob|glob|Dir\[)\s*\(?\s*(['"][^'"]
 // deletesEach judges a delete call on each literal path a loop gives it.
 func (iv *inv) deletesEach(fn string, paths []string) {
 	for _, lit := range paths {
-		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
-		if why := iv.c.danger(t); why != "" {
-			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn, why)+": "+iv.c.show(t))
+		if iv.codeDelete(fn, lit, false) {
 			return
 		}
 	}
@@ -1069,7 +1120,7 @@ func barePath(s string) (string, bool) {
 			continue
 		}
 		f = strings.TrimRight(f, ";)'\"`")
-		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") {
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || windowsPath.MatchString(f) {
 			return f, true
 		}
 		return "", false
@@ -1088,14 +1139,19 @@ var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|rea
 // or a store no version control keeps (glob("storage/app/uploads/*")).
 func (iv *inv) deletesFound(code string) {
 	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
-		p := m[1]
-		if !strings.ContainsAny(p, "*?[") {
-			p = strings.TrimSuffix(p, "/") + "/*" // os.walk('.'): what is under it
-		}
-		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: m[1]})
-		if why := iv.c.danger(t); why != "" && why != "unresolved" {
-			iv.flag(Destructive, phrase(iv.name+" code deletes files it lists", why)+": "+iv.c.show(t))
-			return
+		for _, p := range braceAlts(m[1]) {
+			if !strings.ContainsAny(path.Base(p), "*?[") {
+				p = strings.TrimSuffix(p, "/") + "/*" // os.walk('.'), readdirSync('src'): what is under it
+			}
+			t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: m[1]})
+			if why := iv.c.danger(t); why != "" && why != "unresolved" {
+				iv.flag(Destructive, phrase(iv.name+" code deletes files it lists", why)+": "+iv.c.show(t))
+				return
+			}
+			if own := iv.c.ownFiles(t, p, false); own != "" { // readdirSync('src') … unlinkSync; glob("{app,config}/*", GLOB_BRACE)
+				iv.flagWrite(t, iv.name+" code deletes files it lists, "+own+": "+iv.c.show(t))
+				return
+			}
 		}
 	}
 }

@@ -314,3 +314,37 @@ var outputDirOpts = map[string]bool{
 	"-o": true, "--output": true, "--out": true, "--output-dir": true, "--outdir": true, "--out-dir": true, "--output-directory": true,
 	"--output-path": true, "--outDir": true,
 }
+
+// scaffoldsOver holds a project generator told to write over what is
+// there (rails new . --force, degit user/repo . --force, cookiecutter -f,
+// copier copy --overwrite, create-vite . --force) when it writes into
+// the tree's root: the template's files replace the user's, as a bulk
+// overwrite does (writesOver). Without the force it refuses or asks.
+func scaffoldsOver(iv *inv) {
+	args := iv.rest(1)
+	w := strs0(args)
+	verb := at(positionals(args), 0)
+	scaffold := strings.HasPrefix(iv.name, "create-") || scaffolders[iv.name] || verb == "new" || verb == "init" || verb == "create" ||
+		verb == "copy" || verb == "recopy"
+	if !scaffold || !hasWord(args, "--force", "-f", "--overwrite", "--force-overwrite", "--overwrite-if-exists", "-y", "--init") || iv.sc.remote {
+		return
+	}
+	if hasWord(args, "-y") && !hasWord(args, "--force", "-f", "--overwrite", "--init") {
+		return // copier -y answers yes: only with --overwrite does it write over
+	}
+	into := iv.name == "cookiecutter" && !slices.ContainsFunc(w, func(s string) bool { return s == "-o" || strings.HasPrefix(s, "--output-dir") })
+	into = into || hasWord(args, "--init") // cargo generate --init: into the directory it is run in
+	for _, a := range positionals(args) {
+		if t := iv.c.resolve(iv.sc, arg{s: a, ok: true, src: a}); t.path == iv.c.project && !t.children {
+			into = true
+		}
+	}
+	if into && iv.sc.cwd != "" {
+		iv.writesOver(target{path: iv.sc.cwd, src: "."}, iv.name+" writes a new project over", "replacing the files its template also holds")
+	}
+}
+
+// scaffolders are tools that make a new project from a template.
+var scaffolders = map[string]bool{
+	"degit": true, "tiged": true, "cookiecutter": true, "copier": true, "yo": true, "giget": true, "cruft": true,
+}

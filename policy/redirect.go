@@ -49,6 +49,9 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 			}
 		}
 		class, why := c.writeTarget(sc, a, truncating)
+		if own := c.overSettings(sc, a, truncating); own != "" && class < Destructive {
+			class, why = Destructive, own // cat > .env <<EOF
+		}
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
 			class, why = Destructive, "empties a database file: "+a.s
 		}
@@ -547,4 +550,21 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// overSettings says why writing over a, when truncating, loses the
+// checkout's own settings (localSettings: .env, settings.local.json),
+// which no version control keeps: every other key in it is gone. Not
+// when the command writes it only when it is missing ([ -f .env ] || …);
+// appending (>>) keeps what is there.
+func (c *classifier) overSettings(sc *scope, a arg, truncating bool) string {
+	if !truncating || !a.ok || sc.remote {
+		return ""
+	}
+	t := c.resolve(sc, a)
+	base := path.Base(t.path)
+	if t.path == "" || t.children || !isUnder(t.path, c.project) || !localSettings(base) || templateFile(base) || missingGuard(c.whole, a.s) {
+		return ""
+	}
+	return "writes over this checkout's own settings, which no version control keeps (the other keys in it are lost): " + c.show(t)
 }

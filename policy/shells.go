@@ -548,6 +548,11 @@ func ed(iv *inv) {
 	iv.flag(Write, "")
 	if _, ops := opts(iv.rest(1)); len(ops) > 0 && (iv.in.kind != srcText || edWrites.MatchString(iv.in.text)) {
 		iv.inPlace(ops[:1])
+		if t := iv.c.resolve(iv.sc, ops[0]); iv.in.kind == srcText && edEmpties.MatchString(iv.in.text) && ops[0].ok {
+			if own := iv.c.ownFiles(t, ops[0].s, true); own != "" { // ed -s src/app.py <<< $',d\nw'
+				iv.flagWrite(t, iv.name+" deletes every line of "+own+" and writes it: "+iv.c.show(t))
+			}
+		}
 	}
 	if iv.in.kind != srcText {
 		return
@@ -558,6 +563,9 @@ func ed(iv *inv) {
 		}
 	}
 }
+
+// edEmpties is an ed command that deletes every line: ,d or 1,$d.
+var edEmpties = lazyRE(`(?m)^\s*(?:,|%|1,\$)d\s*$`)
 
 // edWrites is an ed command that writes the file: w, wq, or x, after an
 // optional range.
@@ -630,4 +638,76 @@ func bindPositional(code arg, params []arg) arg {
 // nothing, and the commands after it see less, not more.
 func unset(iv *inv) {
 	iv.flag(Write, "")
+}
+
+// cmdExe is Windows's cmd.exe, run from WSL: the code after /c (or /k)
+// runs in a Windows directory (cmd.exe cannot start in the WSL tree, so
+// it falls back to C:\Windows), so every file it deletes is Windows's,
+// none of the working tree's; and it changes the machine with
+// Windows's own tools (format, reg, taskkill, shutdown …).
+func cmdExe(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	var code []string
+	for i, a := range args {
+		if a.ok && (strings.EqualFold(a.s, "/c") || strings.EqualFold(a.s, "/k")) {
+			code = strs0(args[i+1:])
+			break
+		}
+	}
+	for _, part := range cmdSeparators.Split(strings.Join(code, " "), 16) {
+		f := strings.Fields(part)
+		if len(f) == 0 {
+			continue
+		}
+		verb := strings.ToLower(f[0])
+		if why, ok := windowsTools[verb]; ok && (verb != "reg" || len(f) > 1 && !strings.EqualFold(f[1], "query")) {
+			iv.flag(Destructive, "cmd.exe runs "+verb+", which "+why+": "+cutText(strings.TrimSpace(part)))
+		} else if verb == "powershell" || verb == "pwsh" || verb == "powershell.exe" || verb == "wsl" || verb == "wsl.exe" {
+			iv.c.run(argsOf(f...), iv.sc, source{}, iv.depth+1)
+		}
+	}
+}
+
+// cmdSeparators split cmd.exe's command line into its commands.
+var cmdSeparators = regexp.MustCompile(`&&|\|\||&|\|`)
+
+// windowsTools are cmd.exe's commands that delete files or change the
+// Windows machine, with what they do.
+var windowsTools = map[string]string{
+	"del": "deletes Windows files", "erase": "deletes Windows files", "rd": "deletes Windows directories",
+	"rmdir": "deletes Windows directories", "format": "erases a disk", "diskpart": "changes disks and partitions",
+	"reg": "changes the Windows registry", "taskkill": "kills Windows processes", "shutdown": "shuts the machine down",
+	"bcdedit": "changes how Windows boots", "vssadmin": "deletes or changes backups", "cipher": "wipes disk space",
+	"sc": "changes Windows services", "net": "changes accounts, shares or services", "netsh": "changes the network and firewall",
+	"wmic": "changes the machine", "robocopy": "copies over (and with /mir deletes) Windows files", "move": "moves Windows files",
+}
+
+// wsl is the WSL launcher: --unregister deletes a distribution with
+// every file in it, for good; --shutdown and --terminate only stop
+// them. A command after its options runs in the distribution.
+func wsl(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch s := strings.ToLower(a.s); {
+		case !a.ok:
+			iv.flag(Unparseable, "wsl runs a command computed at run time: "+a.shown())
+			return
+		case s == "--unregister" || s == "--uninstall":
+			iv.flag(Destructive, "wsl "+s+" deletes a Linux distribution and every file in it")
+			return
+		case s == "-e" || s == "--exec" || s == "--":
+			iv.exec(args[i+1:])
+			return
+		case s == "-d" || s == "--distribution" || s == "-u" || s == "--user" || s == "--cd" || s == "--shell-type":
+			i++
+		case strings.HasPrefix(s, "-"):
+			return // --shutdown, --terminate NAME, --list, --install …: they stop, list or add
+		default:
+			iv.shell(joinRest(args[i:]), iv.sc) // wsl rm -rf ~: run by the distribution's shell
+			return
+		}
+	}
 }

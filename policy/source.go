@@ -36,8 +36,15 @@ import (
 // foo.egg-info: a file, or a copy), and what the repository's .gitignore
 // names. Deeper directories that are not source roots (src/legacy,
 // src/components/old) are ordinary: removing one is a refactor, and git
-// gives back what was committed in it. Single files, and git rm, are
-// ordinary too.
+// gives back what was committed in it. git rm is ordinary too.
+//
+// Files are judged as the directories are: deleting or emptying many of
+// the user's files at once (a glob or find over a source extension, every
+// file of a source root, what git ls-files lists) is held, while compiled
+// and scratch files (*.pyc, *.o, *.orig, *.log) and whatever lies under
+// what tools make are not (ownFiles). A plain rm of one or two named
+// files is a refactor; emptying one source file (truncate -s0, cp
+// /dev/null) never is.
 
 // sourceRoots are the directories that hold a project's own source, at
 // whatever depth they stand.
@@ -89,13 +96,10 @@ func (c *classifier) ownWork(p string, top bool) string {
 	if !ok || rel == "" {
 		return ""
 	}
-	last := ""
-	for end := 0; end < len(rel); end += len(last) + 1 { // each directory down to p: src, src/app
-		last, _, _ = strings.Cut(rel[end:], "/")
-		if made(last) || c.ignored(rel[:end+len(last)]) {
-			return ""
-		}
+	if c.madePath(rel) {
+		return ""
 	}
+	last := path.Base(rel)
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
@@ -103,6 +107,84 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return rel + ", a directory at the top of the working tree that no build makes"
 	}
 	return ""
+}
+
+// madePath reports whether rel, a path from the root of the working
+// tree, is or lies in what tools make: some directory on the way down
+// (src, src/app) is made or ignored.
+func (c *classifier) madePath(rel string) bool {
+	last := ""
+	for end := 0; end < len(rel); end += len(last) + 1 {
+		last, _, _ = strings.Cut(rel[end:], "/")
+		if made(last) || c.ignored(rel[:end+len(last)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownFiles says how the files a delete or an emptying reaches hold the
+// user's own work, as words for a reason, or "" if they do not. t is
+// what s, the path or glob as expanded, resolves to. The files are the
+// user's when they are
+//
+//   - every file of a directory that holds the user's work (src/*,
+//     src/**/*, and so what git ls-files lists: ownWork);
+//   - the project's source files picked by their extension (**/*.py,
+//     migrations/versions/*.py, src/*.c), not compiled or scratch ones
+//     (*.pyc, *.o, *.orig, *.log), anywhere tools do not make;
+//   - with one set, a single source file (truncate -s0 src/app.py,
+//     cp /dev/null src/index.ts): emptying one is never a refactor.
+//
+// A plain rm of one or two named files is a refactor, and so not asked
+// about with one set.
+func (c *classifier) ownFiles(t target, s string, one bool) string {
+	if t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
+		return ""
+	}
+	dir := t.path // the directory the files are in
+	if !t.children {
+		dir = path.Dir(t.path)
+	}
+	if rel := strings.TrimPrefix(strings.TrimPrefix(dir, c.project), "/"); rel != "" && c.madePath(rel) {
+		return ""
+	}
+	name := path.Base(s)
+	if !t.children {
+		if one && sourceName(name) && !strings.ContainsAny(name, "*?[") {
+			return "a source file"
+		}
+		return ""
+	}
+	if t.all {
+		if own := c.ownWork(t.path, true); own != "" {
+			return "every file of " + own
+		}
+		return ""
+	}
+	if sourceName(name) && !madeFiles(name) {
+		return "the project's source files " + name
+	}
+	return ""
+}
+
+// madeFiles reports whether a name pattern picks files a tool writes
+// (*_mock.go, *.pb.go, *_generated.ts, *.min.js): their words say so.
+func madeFiles(name string) bool {
+	stem := name[:strings.LastIndexByte(name, '.')]
+	for _, w := range strings.FieldsFunc(strings.ToLower(stem), func(r rune) bool { return strings.ContainsRune("-_.*?", r) }) {
+		if madeWords[w] || w == "mock" || w == "mocks" || w == "pb" || w == "min" || w == "snap" || w == "g" || w == "freezed" {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceName reports whether a file's name, or a glob of names, ends in
+// the extension of a source file people write (*.py, app.ts).
+func sourceName(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	return i >= 0 && sourceExts[name[i+1:]]
 }
 
 // fileName reports whether a name without an extension is a file's: all

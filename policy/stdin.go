@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/hex"
 	"path"
@@ -19,6 +20,9 @@ type source struct {
 	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory
 	// pattern is the name find selects the paths by (srcPaths), "" for all.
 	pattern string
+	// every says the paths are all those under the directory (srcPaths):
+	// find DIR with no test, git ls-files.
+	every bool
 }
 
 type srcKind int
@@ -112,13 +116,17 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	}
 	name := path.Base(args[0].s)
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
-		pattern := ""
+		pattern, every := "", true
 		for i, a := range args {
 			if a.ok && (a.s == "-name" || a.s == "-iname") && i+1 < len(args) && args[i+1].ok && pattern == "" {
 				pattern = args[i+1].s
 			}
+			every = every && !(a.ok && findTests[a.s]) // find src -type f: every file
 		}
-		return source{kind: srcPaths, text: args[1].s, pattern: pattern}
+		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every}
+	}
+	if dir, pattern, ok := gitListed(strs0(args)); ok { // git ls-files -m | xargs …: the tree's own files
+		return source{kind: srcPaths, text: dir, pattern: pattern, every: pattern == ""}
 	}
 	if dir, pattern, ok := listedPaths(name, args[1:]); ok { // ls ~/scans/*.png | xargs …: the paths the glob matches
 		return source{kind: srcPaths, text: dir, pattern: pattern}
@@ -188,7 +196,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	case name == "cat" || name == "base64" || name == "xxd" || name == "gzip" || name == "tar" || name == "zip" || name == "gpg" ||
 		name == "xz" || name == "bzip2" || name == "zstd" || name == "openssl" || name == "head" || name == "tail" || name == "od":
 		for _, a := range args[1:] {
-			if a.ok && isSecretPath(a.s) {
+			if a.ok && isSecretPath(a.s) && !publicKey(a.s) {
 				return source{kind: srcSecret, text: a.s}
 			}
 		}
@@ -703,3 +711,73 @@ var (
 	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:]{2}g?$`)
 	namesGrep = lazyRE(`^-(?:o|oE|Eo|Po|oP) \^(?:\[\^=\][*+]|\[A-Za-z_\]\[A-Za-z0-9_\]\*)$`)
 )
+
+// gitListed is the directory and name pattern of the files git ls-files
+// lists (git ls-files -m, git ls-files '*.py', git ls-files src): the
+// tree's tracked, modified or untracked files, the user's own work. Not
+// the ignored files (-i), which tools made, nor deleted ones (-d, -k).
+func gitListed(argv []string) (dir, pattern string, ok bool) {
+	i := 1
+	for i < len(argv) && argv[0] == "git" && strings.HasPrefix(argv[i], "-") {
+		i++ // git --no-pager ls-files
+	}
+	if len(argv) < 2 || argv[0] != "git" || at(argv, i) != "ls-files" {
+		return "", "", false
+	}
+	dir = "."
+	for _, a := range argv[i+1:] {
+		switch {
+		case a == "-i" || a == "--ignored" || a == "-d" || a == "--deleted" || a == "-k" || a == "--killed":
+			return "", "", false
+		case strings.HasPrefix(a, "-") || pattern != "" || dir != ".":
+		case strings.ContainsAny(a, "*?["):
+			if d, name := path.Split(a); !strings.ContainsAny(d, "*?[") {
+				dir, pattern = path.Clean(cmp.Or(d, ".")), name
+			} else {
+				pattern = name // git ls-files '**/*.py'
+			}
+		default:
+			dir = path.Clean(a)
+		}
+	}
+	return dir, pattern, true
+}
+
+// listingWord is what a word that is one command substitution of git
+// ls-files stands for ($(git ls-files '*.py'), <(git ls-files -z)): the
+// files it lists, as a glob under the directory it lists.
+func listingWord(sc *scope, w *syntax.Word) (arg, bool) {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return arg{}, false
+	}
+	var stmts []*syntax.Stmt
+	switch x := parts[0].(type) {
+	case *syntax.CmdSubst:
+		stmts = x.Stmts
+	case *syntax.ProcSubst:
+		stmts = x.Stmts
+	}
+	if len(stmts) != 1 {
+		return arg{}, false
+	}
+	ce, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return arg{}, false
+	}
+	argv, ok := plainWords(ce.Args)
+	if !ok {
+		return arg{}, false
+	}
+	dir, pattern, ok := gitListed(argv)
+	if !ok {
+		return arg{}, false
+	}
+	g := named(under(arg{s: dir, ok: true, src: dir}, pattern != ""), pattern)
+	return arg{s: g.s, ok: true, src: wordSource(sc.src, w), item: true}, true
+}

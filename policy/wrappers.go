@@ -246,7 +246,12 @@ func xargs(iv *inv) {
 	}
 	item := arg{src: "<items from stdin>", item: true}
 	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
-		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, true), iv.in.pattern)
+		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, !iv.in.every), iv.in.pattern)
+	}
+	for j := 1; j+1 < i; j++ {
+		if f := args[j+1]; (args[j].s == "-a" || args[j].s == "--arg-file") && f.ok && f.item { // xargs -a <(git ls-files -z) rm
+			item = f
+		}
 	}
 	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
 		item = arg{src: ownPids, item: true}
