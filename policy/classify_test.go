@@ -300,6 +300,18 @@ func TestClassify(t *testing.T) {
 		{"sudo -C", Write},                   // an option without its value
 		{"truncate --size=0 app.log", Write}, // inside the working directory
 		{"truncate --size=0 ~/app.log", Destructive},
+		// getopt_long takes an unambiguous prefix of a long option
+		{"truncate --si=0 ~/.ssh/authorized_keys", Destructive},
+		{"truncate --siz 0 ~/.profile", Destructive},
+		{"truncate --si=0 logs/app.log", Write},
+		{"truncate --si=+1M ~/disk.img", Write}, // grows: loses nothing
+		{"truncate --ref=/dev/null ~/.bashrc", Destructive},
+		{"rm --rec --fo ~/notes", Destructive},
+		{"rm --rec --fo build", Write},
+		{"git push --forc origin main", Destructive},
+		{"git push --fo origin main", Destructive},
+		{"rsync -a --del src/ ~/backup/", Destructive},
+		{"rsync -a --del dist/ /tmp/site/", Write},
 		{"crontab -r", Destructive},
 		{"find ~/old -delete", Destructive},
 		{"xargs -I{} rm -rf {} < list.txt", Destructive},

@@ -38,9 +38,8 @@ func hasFlag(flags []arg, short string, long ...string) bool {
 		}
 		s := f.s
 		if strings.HasPrefix(s, "--") {
-			name, _, _ := strings.Cut(s, "=")
 			for _, l := range long {
-				if name == l || len(name) >= 5 && strings.HasPrefix(l, name) { // getopt takes --in-pl for --in-place
+				if longOpt(s, l) {
 					return true
 				}
 			}
@@ -51,6 +50,16 @@ func hasFlag(flags []arg, short string, long ...string) bool {
 		}
 	}
 	return false
+}
+
+// longOpt reports whether s, an option as written (--name or
+// --name=value), is the long option l: getopt_long takes any prefix of
+// a long option's name that no other option shares (--in-pl for
+// --in-place, --si=0 for --size=0), so a prefix of two letters or more
+// is taken for l.
+func longOpt(s, l string) bool {
+	name, _, _ := strings.Cut(s, "=")
+	return name == l || len(name) >= 4 && strings.HasPrefix(name, "--") && strings.HasPrefix(l, name)
 }
 
 // shortValue is the value of short option letter at args[i], alone or
@@ -524,15 +533,16 @@ func truncate(iv *inv) {
 		case !a.ok || !strings.HasPrefix(a.s, "-"):
 			files = append(files, a)
 			continue
-		case (a.s == "-s" || a.s == "--size" || a.s == "-r" || a.s == "--reference") && i+1 < len(args):
+		case (a.s == "-s" || a.s == "-r" || longOpt(a.s, "--size") || longOpt(a.s, "--reference")) && !strings.Contains(a.s, "=") && i+1 < len(args):
 			i++
-			if a.s == "-s" || a.s == "--size" {
+			if a.s == "-s" || longOpt(a.s, "--size") {
 				size = args[i].s
 			}
-		case strings.HasPrefix(a.s, "--size="):
-			size = strings.TrimPrefix(a.s, "--size=")
+		case longOpt(a.s, "--size"):
+			_, size, _ = strings.Cut(a.s, "=")
 		case strings.HasPrefix(a.s, "-s"):
 			size = a.s[2:]
+		case longOpt(a.s, "--reference") || strings.HasPrefix(a.s, "-r"): // the size of another file: maybe smaller
 		default:
 			continue
 		}
