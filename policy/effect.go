@@ -1005,7 +1005,7 @@ func (iv *inv) copiesEmpty(dst arg) {
 		return
 	}
 	t := iv.c.resolve(iv.sc, dst)
-	if own := iv.c.ownFiles(t, dst.s, true); own != "" {
+	if own := iv.c.emptied(t, dst.s); own != "" {
 		iv.flagWrite(t, iv.name+" /dev/null empties "+own+": "+iv.c.show(t))
 	}
 }
@@ -3166,6 +3166,40 @@ func editor(iv *inv) {
 		}
 	}
 	iv.inPlace(files)
+	if script := exScript(iv); len(files) > 0 && edEmpties.MatchString(script) && edWrites.MatchString(script) && !iv.sc.remote {
+		for _, f := range files {
+			if t := iv.c.resolve(iv.sc, f); iv.c.emptied(t, f.s) != "" { // ex -sc '%d|x' src/main.py
+				iv.flagWrite(t, iv.name+" deletes every line of "+iv.c.emptied(t, f.s)+" and writes it: "+iv.c.show(t))
+			}
+		}
+	}
+}
+
+// exScript is the ex commands a vi-like editor is given, one a line:
+// -c CMD (alone or last in a cluster: -sc), +CMD, --cmd CMD, with |
+// between commands, and for ex mode (-s, -e, ex) what its stdin holds.
+func exScript(iv *inv) string {
+	var cmds []string
+	exMode := iv.name == "ex"
+	for i, a := range iv.args[1:] {
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, "+"):
+			cmds = append(cmds, a.s[1:])
+		case a.s == "--cmd" && i+2 < len(iv.args):
+			cmds = append(cmds, iv.args[i+2].s)
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
+			exMode = exMode || strings.ContainsAny(a.s, "es")
+			if v, ok := shortValue(iv.args[1:], i, 'c'); ok && v.ok {
+				cmds = append(cmds, v.s)
+			}
+		}
+	}
+	if exMode && iv.in.kind == srcText {
+		cmds = append(cmds, iv.in.text)
+	}
+	script := strings.Join(cmds, "\n")
+	return strings.NewReplacer("|", "\n", ":", "").Replace(script)
 }
 
 // passesLines are the filters that pass every line of their input on,

@@ -496,8 +496,17 @@ func ownerKeeps(mode string) bool {
 // destructive, and so is a target computed at run time (of=$(…), of=$dev):
 // dd writes blocks over whatever it names, a disk as readily as a file,
 // unless it is the command's own temporary file (of="$(mktemp)", of=$t
-// after t=$(mktemp)).
+// after t=$(mktemp)). Copying nothing or zeros (if=/dev/null, count=0)
+// over the user's files empties them, as truncate -s0 does.
 func dd(iv *inv) {
+	blank, zeros, notrunc := false, false, false // what it copies is nothing, or zeros: the output's bytes are lost
+	for _, a := range iv.rest(1) {
+		v, _ := strings.CutPrefix(a.s, "conv=")
+		blank = blank || a.ok && (a.s == "if=/dev/null" || a.s == "count=0")
+		zeros = zeros || a.ok && a.s == "if=/dev/zero"
+		notrunc = notrunc || a.ok && strings.Contains(v, "notrunc")
+	}
+	blank = blank && !notrunc || zeros // conv=notrunc keeps the file whole, unless zeros go over it
 	for _, a := range iv.rest(1) {
 		if !a.ok {
 			src := strings.Trim(a.src, `"'`)
@@ -516,6 +525,11 @@ func dd(iv *inv) {
 				why = "dd " + why
 			}
 			iv.flag(max(class, Write), why)
+			if t := iv.c.resolve(iv.sc, arg{s: of, ok: true, src: of}); blank && class < Destructive && !iv.sc.remote {
+				if own := iv.c.emptied(t, of); own != "" { // dd if=/dev/null of=src/index.ts
+					iv.flagWrite(t, "dd writes nothing or zeros over "+own+": "+iv.c.show(t))
+				}
+			}
 		}
 	}
 }
@@ -560,7 +574,7 @@ func truncate(iv *inv) {
 				why = "a path computed at run time"
 			}
 			iv.flagWrite(t, phrase("truncate cuts a file", why)+": "+iv.c.show(t))
-		} else if own := iv.c.ownFiles(t, f.s, true); f.ok && own != "" { // truncate -s0 src/app.py
+		} else if own := iv.c.emptied(t, f.s); f.ok && own != "" { // truncate -s0 src/app.py
 			iv.flagWrite(t, "truncate empties "+own+": "+iv.c.show(t))
 		}
 	}

@@ -54,6 +54,10 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		}
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
 			class, why = Destructive, "empties a database file: "+a.s
+		} else if truncating && writesNothing(st) && a.ok && !sc.remote && class < Destructive {
+			if t := c.resolve(sc, a); c.emptied(t, a.s) != "" { // > src/app.py, : > logs/audit.log
+				class, why = Destructive, "empties "+c.emptied(t, a.s)+": "+c.show(t)
+			}
 		}
 		if truncating && class < Destructive {
 			if reader := c.readerOf(st, sc, idx, a); reader != "" {
@@ -179,6 +183,9 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 		if why := deviceNamed(a.src); why != "" {
 			return Destructive, why + ": " + a.shown()
 		}
+		if why := c.storeNamed(sc, a.src); why != "" {
+			return Destructive, "writes over " + why + ", a name in it computed at run time: " + a.shown()
+		}
 	}
 	if !a.ok || sc.remote {
 		return Write, ""
@@ -247,6 +254,24 @@ func deviceNamed(src string) string {
 		return "writes to a device named at run time"
 	case (strings.Contains(s, "$(") || strings.Contains(s, "`")) && diskLister.MatchString(s):
 		return "writes to a device a command picks at run time"
+	}
+	return ""
+}
+
+// storeNamed says how a path computed at run time lies in what no
+// version control gives back, or "": the directory written out before
+// the first computed part (".git/objects/pack/$(ls … | head -1)") is
+// in a repository's store.
+func (c *classifier) storeNamed(sc *scope, src string) string {
+	lit, _, _ := strings.Cut(strings.TrimLeft(src, `"'`), "$")
+	lit, _, _ = strings.Cut(lit, "`")
+	dir, _ := path.Split(lit)
+	if dir == "" || strings.ContainsAny(dir, "*?[{'\"\\") {
+		return ""
+	}
+	t := c.resolve(sc, arg{s: dir + "x", ok: true, src: dir + "x"})
+	if why := unrecoverable(t); t.path != "" && why == "the repository's history" {
+		return why
 	}
 	return ""
 }

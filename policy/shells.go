@@ -549,7 +549,7 @@ func ed(iv *inv) {
 	if _, ops := opts(iv.rest(1)); len(ops) > 0 && (iv.in.kind != srcText || edWrites.MatchString(iv.in.text)) {
 		iv.inPlace(ops[:1])
 		if t := iv.c.resolve(iv.sc, ops[0]); iv.in.kind == srcText && edEmpties.MatchString(iv.in.text) && ops[0].ok {
-			if own := iv.c.ownFiles(t, ops[0].s, true); own != "" { // ed -s src/app.py <<< $',d\nw'
+			if own := iv.c.emptied(t, ops[0].s); own != "" { // ed -s src/app.py <<< $',d\nw'
 				iv.flagWrite(t, iv.name+" deletes every line of "+own+" and writes it: "+iv.c.show(t))
 			}
 		}

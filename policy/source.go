@@ -168,6 +168,45 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 	return ""
 }
 
+// emptied says how emptying the files t names (truncate -s0, cp
+// /dev/null, a bare > f, dd from /dev/null, ed's ,d then w) loses the
+// user's work, as words for a reason, or "" if it does not. s is the
+// path or glob as expanded. Beyond ownFiles, two kinds of file are kept
+// records that nothing makes again, wherever they lie in the tree:
+//
+//   - an audit, transaction or ledger log (logs/audit.log): what it
+//     recorded happened once;
+//   - the project's data, under a data or datasets directory that is
+//     not scratch (data/raw/*.csv).
+func (c *classifier) emptied(t target, s string) string {
+	if own := c.ownFiles(t, s, true); own != "" {
+		return own
+	}
+	if t.path == "" || !c.trustedProject() || !isUnder(t.path, c.project) || c.scratch(t.path+"/x") {
+		return ""
+	}
+	if recordLog.MatchString(path.Base(s)) {
+		return "a log of records kept, which nothing makes again"
+	}
+	dir := strings.TrimPrefix(t.path, c.project+"/")
+	if !t.children {
+		dir = path.Dir(dir)
+	}
+	if c.madePath(dir) {
+		return ""
+	}
+	for _, d := range strings.Split(dir, "/") {
+		if d == "data" || d == "datasets" {
+			return "the project's data"
+		}
+	}
+	return ""
+}
+
+// recordLog is the name of a log that keeps records rather than what a
+// program printed: an audit trail, transactions, a ledger.
+var recordLog = lazyRE(`(?i)(?:^|[-_.])(?:audit|transactions?|ledger)(?:[-_.]|$)`)
+
 // madeFiles reports whether a name pattern picks files a tool writes
 // (*_mock.go, *.pb.go, *_generated.ts, *.min.js): their words say so.
 func madeFiles(name string) bool {
