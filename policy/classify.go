@@ -143,6 +143,9 @@ type scope struct {
 	// xtrace: the shell prints each command it runs with its words
 	// expanded (set -x, bash -x), before running it.
 	xtrace bool
+	// errexit: the shell ends at the first command that fails (set -e),
+	// so what follows a cd runs only where the cd went.
+	errexit bool
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).

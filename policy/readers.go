@@ -102,7 +102,8 @@ var readerModes = map[string]handler{
 
 // xtrace follows set -x (-o xtrace, a cluster with x: set -euxo
 // pipefail) and set +x: while it is on, the shell prints every command
-// with its words expanded (see traced).
+// with its words expanded (see traced). It follows set -e likewise: a
+// failing cd then ends the script.
 func xtrace(iv *inv) {
 	args := iv.rest(1)
 	for i, a := range args {
@@ -112,6 +113,13 @@ func xtrace(iv *inv) {
 			iv.sc.xtrace = a.s[0] == '-'
 		case strings.Contains(a.s, "x"):
 			iv.sc.xtrace = a.s[0] == '-'
+		}
+		switch {
+		case !a.ok || len(a.s) < 2 || a.s[0] != '-' && a.s[0] != '+' || a.s[1] == '-':
+		case (a.s[1:] == "o" || strings.HasSuffix(a.s, "o")) && i+1 < len(args) && args[i+1].s == "errexit":
+			iv.sc.errexit = a.s[0] == '-'
+		case strings.Contains(a.s, "e"):
+			iv.sc.errexit = a.s[0] == '-'
 		}
 	}
 }

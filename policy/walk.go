@@ -15,14 +15,41 @@ type walker struct {
 	// && rm -rf x the rm runs in the first directory, but after it the
 	// shell may be in a, if make failed.
 	ok string
+	// twice: the statements after a cd on its own are being walked a
+	// second time, as if it failed (see stmts).
+	twice bool
 }
 
 // stmts walks a list; in is the stdin they share (a block or subshell in
 // a pipeline, "curl … | { sh; }", passes its stdin to every statement).
+//
+// After a cd on its own (cd build/tmp; rm -rf *), what follows runs in
+// the new directory, or, when the cd failed, in the one before it: the
+// rest is walked in both, and its commands are listed for each (once per
+// list; a later cd is walked as usual).
+// set -e, or cd x || exit, makes the failure end the script instead.
 func (w *walker) stmts(list []*syntax.Stmt, sc *scope, in source) {
-	for _, st := range list {
+	for i, st := range list {
+		before := sc.cwd
 		w.stmt(st, sc, in)
+		if i+1 < len(list) && !w.twice && !sc.errexit && before != "" && sc.cwd != "" && sc.cwd != before && bareCd(st) {
+			w.stmts(list[i+1:], sc, in)
+			w.twice = true
+			failed := sc.sub()
+			failed.cwd = before
+			w.stmts(list[i+1:], failed, in)
+			w.twice = false
+			return
+		}
 	}
+}
+
+// bareCd reports whether st is a simple command on its own (cd x, or
+// one a wrapper runs, which never moves the shell), which may fail and
+// let the script go on where it was.
+func bareCd(st *syntax.Stmt) bool {
+	_, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && !st.Background && !st.Negated
 }
 
 // stmt walks one statement. in is what its standard input carries when it is
