@@ -192,6 +192,7 @@ func init() {
 		// Network: downloads and senders.
 		{curl, []string{"curl", "wget", "http", "https", "xh", "aria2c"}},
 		{netSend, []string{"nc", "ncat", "netcat", "socat", "telnet", "openssl"}},
+		{mqttPub, []string{"mosquitto_pub"}},
 
 		// Shells and the builtins that run code: the code is re-parsed.
 		{shellCmd, shellNames},

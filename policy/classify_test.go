@@ -608,6 +608,26 @@ func TestClassify(t *testing.T) {
 		{"curl -X DELETE http://localhost:9200/logs-2024", Destructive},
 		{"curl -X DELETE 'http://localhost:3000/api/items/*'", Destructive},
 		{"curl -X DELETE https://api.example.com/v1/items/42", Destructive},
+		// a URL whose last segment is a destroy verb, whatever the method
+		{`curl -s -X POST -u "$JENKINS_USER:$JENKINS_API_TOKEN" https://jenkins.acme.internal/job/billing-service/doDelete`, Destructive},
+		{"curl -s https://api.acme.io/v1/users/42/delete", Destructive},
+		{"curl -s -X POST https://api.acme.io/v1/cache/purge", Destructive},
+		{"wget -qO- --post-data= https://ci.acme.io/computer/agent-3/doDelete", Destructive},
+		{"curl -s https://docs.acme.io/guide/how-to-delete-users", Write},
+		{"curl -s http://localhost:3000/api/items/3/remove", Write},
+		// gh api writing the settings that guard a repository or organisation
+		{"gh api -X PUT repos/acme/app/actions/permissions/workflow -f default_workflow_permissions=write", Destructive},
+		{"gh api -X PUT repos/acme/app/collaborators/bob -f permission=admin", Destructive},
+		{"gh api -XPATCH orgs/acme/actions/permissions -f enabled_repositories=all", Destructive},
+		{"gh api --method PUT repos/acme/app/branches/main/protection --input p.json", Destructive},
+		{"gh api repos/acme/app/actions/permissions", Write},
+		{"gh api -X GET repos/acme/app/hooks", Write},
+		{"gh api -X POST repos/acme/app/issues -f title=x", Write},
+		// a retained empty MQTT message clears what devices read
+		{"mosquitto_pub -h broker.lan -r -n -t homeassistant/sensor/greenhouse/config", Destructive},
+		{"mosquitto_pub -h broker.lan --retain -m '' -t x/config", Destructive},
+		{"mosquitto_pub -h broker.lan -t x/state -m on", Write},
+		{`mosquitto_pub -h broker.lan -r -t x/config -m '{"a":1}'`, Write},
 		{"xh DELETE http://192.168.1.20:8080/api/items/1", Destructive},
 		// fd's exec is find's -exec, scoped by its search roots
 		{"fd -t d -d 3 '^node_modules$' ./packages -x rm -rf", Write},

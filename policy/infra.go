@@ -1022,6 +1022,10 @@ func cloudVerb(iv *inv) {
 			iv.flag(Destructive, iv.name+" api DELETE request")
 			return
 		}
+		if m := requestMethod(args, i); iv.name == "gh" && at(pos, 0) == "api" && m != nil && (!m.ok || !strings.EqualFold(m.s, "GET")) && guardSetting.MatchString(at(pos, 1)) {
+			iv.flag(Destructive, "gh api changes who or what may act on a repository or organisation: "+at(pos, 1))
+			return
+		}
 	}
 	if verbEffect(iv) {
 		return
@@ -1033,6 +1037,12 @@ func cloudVerb(iv *inv) {
 	}
 	iv.flag(Write, "")
 }
+
+// guardSetting is a GitHub API path of the settings that guard a
+// repository or organisation: what Actions may do, branch protection
+// and rulesets, collaborators and members, webhooks, deploy keys,
+// secrets.
+var guardSetting = lazyRE(`^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+)/(?:actions/(?:permissions|secrets|variables)|branches/[^/]+/protection|rulesets|collaborators|members|memberships|outside_collaborators|teams|hooks|keys|secrets|dependabot/secrets|environments)`)
 
 // closeVerb is a verb among a platform CLI's words that changes the state
 // of an item others share, undoable one at a time but not lightly in bulk

@@ -210,15 +210,23 @@ var datastorePorts = map[string]bool{
 }
 
 // pathDeletes reports whether a URL's path names deleting what it
-// addresses: /_delete_by_query, /v1/projects/x/purge.
-func pathDeletes(u string) bool {
+// addresses: /_delete_by_query, /v1/projects/x/purge. A request that
+// writes (POST, PUT, a body) is judged by any word of the path; any
+// request, a GET among them (some APIs delete on GET), by a last
+// segment that is the verb itself: Jenkins's /job/x/doDelete, /users/42/delete.
+func pathDeletes(u string, writes bool) bool {
 	if i := strings.Index(u, "://"); i >= 0 {
 		u = u[i+3:]
 	}
 	_, p, _ := strings.Cut(u, "/")
 	p, _, _ = strings.Cut(p, "?")
-	for _, seg := range strings.Split(p, "/") {
-		for _, w := range words(seg) {
+	segs := strings.Split(strings.TrimSuffix(p, "/"), "/")
+	for i, seg := range segs {
+		ws := words(seg)
+		if !writes && (i < len(segs)-1 || len(ws) > 2) {
+			continue
+		}
+		for _, w := range ws {
 			if nameVerbs[w] || w == "remove" || w == "reset" {
 				return true
 			}
@@ -257,7 +265,7 @@ func curl(iv *inv) {
 				}
 			}
 		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
-			if u := strings.ToLower(a.s); (strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || writes(args) && pathDeletes(u) && !iv.localDev(args)) && !iv.localTestStore(args) {
+			if u := strings.ToLower(a.s); (strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || pathDeletes(a.s, writes(args)) && !iv.localDev(args)) && !iv.localTestStore(args) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
 				return
 			}
@@ -745,4 +753,23 @@ func shortLetters(s string) string {
 		}
 	}
 	return s[1:]
+}
+
+// mqttPub (mosquitto_pub) publishes to a broker. A retained message
+// with an empty payload (-r with -n, or -m "") deletes the message the
+// broker keeps for the topic, which devices read as their configuration
+// when they connect (Home Assistant's discovery topics).
+func mqttPub(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	flags, _ := opts(args)
+	empty := hasFlag(flags, "n", "--null-message")
+	for i, a := range args {
+		if a.ok && (a.s == "-m" || longOpt(a.s, "--message")) && !strings.Contains(a.s, "=") && i+1 < len(args) && args[i+1].ok && args[i+1].s == "" {
+			empty = true
+		}
+	}
+	if empty && hasFlag(flags, "r", "--retain") {
+		iv.flag(Destructive, iv.name+" -r with an empty message deletes the message the broker keeps for the topic, which devices read when they connect")
+	}
 }
