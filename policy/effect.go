@@ -2354,6 +2354,7 @@ var quietReaders = map[string]bool{
 	"chown": true, "rm": true, "find": true, "fd": true, "fdfind": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
 	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true,
+	"keytool": true, "jarsigner": true, "apksigner": true, // sign with a keystore, print only its certificates
 }
 
 // valueIgnores are the tools whose --ignore takes a value (a file left

@@ -140,6 +140,9 @@ func rm(iv *inv) {
 				iv.flagWrite(t, verb+" deletes "+own+", uncommitted work with them: "+iv.c.show(t))
 			}
 		}
+		if base := strings.ToLower(path.Base(a.s)); danger == "" && a.ok && signingKeystore(base) && !strings.Contains(base, "debug") {
+			iv.flagWrite(t, verb+" deletes a signing key store, which no version control keeps: "+iv.c.show(t))
+		}
 	}
 }
 

@@ -424,6 +424,15 @@ func unwrapQuiet(args []arg) []arg {
 	return args
 }
 
+// signingKeystore reports whether a file's name is a keystore that signs
+// releases (release.keystore, upload.jks, cert.p12, .pfx) or the file of
+// its passwords (keystore.properties, Flutter's key.properties).
+func signingKeystore(base string) bool {
+	b := strings.ToLower(base)
+	return strings.HasSuffix(b, ".keystore") || strings.HasSuffix(b, ".jks") || strings.HasSuffix(b, ".p12") || strings.HasSuffix(b, ".pfx") ||
+		b == "keystore.properties" || b == "key.properties" || b == "signing.properties"
+}
+
 // isSecretPath reports whether p names a file that usually holds secrets.
 func isSecretPath(p string) bool {
 	base := path.Base(p)
@@ -439,6 +448,7 @@ func isSecretPath(p string) bool {
 		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"),               // Terraform keeps every resource's secrets in its state
 		base == "master.key" || strings.HasSuffix(base, ".key") && strings.Contains(p, "/credentials/"), // Rails' key to its encrypted credentials
 		base == "wallet.dat" || strings.HasSuffix(base, ".kdbx"),
+		signingKeystore(base), // an app's release signing key: no version control keeps it, and whoever has it signs as the app
 		strings.HasPrefix(p, "/etc/ssh/ssh_host_") && !strings.HasSuffix(p, ".pub"):
 		return true
 	}
