@@ -746,17 +746,26 @@ func unknownTool(iv *inv) {
 
 // readsAsData reports whether a tool reads the files it is given as data
 // and runs none of them: a profile, a trace or a binary's symbols (go tool
-// pprof, go tool trace, pprof, go version -m).
+// pprof, go tool trace, pprof, go version -m), a script it lints.
 func readsAsData(name string, args []arg) bool {
 	_, ops := opts(args)
 	w := strs0(ops)
-	switch name {
-	case "pprof":
+	switch {
+	case name == "pprof" || fileCheckers[name]:
 		return true
-	case "go":
+	case name == "go":
 		return at(w, 0) == "version" || at(w, 0) == "tool" && goDataTools[at(w, 1)]
 	}
 	return false
+}
+
+// fileCheckers parse the files they are given to lint, validate, format
+// or print them, and run none of what is in them: a downloaded installer
+// given to shellcheck is read, not run.
+var fileCheckers = map[string]bool{
+	"shellcheck": true, "shfmt": true, "checkbashisms": true, "xmllint": true, "xmlstarlet": true, "yamllint": true,
+	"hadolint": true, "actionlint": true, "jsonlint": true, "markdownlint": true, "tidy": true, "dos2unix": true,
+	"yq": true, "jless": true, "gron": true, "hexdump": true, "od": true, "strings": true, "shasum": true, "b2sum": true, "cksum": true,
 }
 
 // goDataTools are the go tool programs that read profiles, traces,
