@@ -1590,6 +1590,18 @@ func TestClassify(t *testing.T) {
 		{`git blame README.md`, ReadOnly},
 		{`sort < ~/.ssh/id_rsa > k.txt; cat k.txt`, Destructive},
 		{`sort < data.csv > k.txt; cat k.txt`, Write},
+		// a secrets file's template holds placeholders; a backup beside a secrets file under a name made for this run replaces nothing
+		{"git add .env.example src/app.ts && git commit -m 'docs: env template'", Write},
+		{"git add .env.sample config/.env.template app.env.dist", Write},
+		{"git add .env.example .env", Destructive},
+		{"git add .env.local", Destructive},
+		{`cp -a .env ".env.bak.$(date +%s)"`, Write},
+		{"cp .env .env.bak-$$", Write},
+		{`cp -p .env ".env.$(date +%Y%m%d%H%M%S)"`, Write},
+		{`cp .env "backup-$(date +%s)"`, Destructive},
+		{"cp .env dist/.env.bak-$$", Destructive},
+		{"cp .env.example .env", Destructive},
+		{"cat .env.bak-$$", Destructive},
 		// a copy or move of a file this command wrote holds what it wrote
 		{`echo 'rm -rf ~' > a.txt && cp a.txt b.sh && bash b.sh`, Destructive},
 		{`echo 'rm -rf ~' > a.txt && mv a.txt bin/ && bash bin/a.txt`, Destructive},

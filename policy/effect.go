@@ -811,8 +811,8 @@ func (iv *inv) overwrites(dst arg) {
 func (iv *inv) replacesSecrets(dst arg) {
 	t := iv.c.resolve(iv.sc, dst)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
-		return
+	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) || freshPart.MatchString(base) {
+		return // .env.bak.$(date +%s): a name made for this run is new, and nothing is replaced
 	}
 	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
 	if !isSecretPath(t.path) && !local {
@@ -830,6 +830,20 @@ func (iv *inv) replacesSecrets(dst arg) {
 		return
 	}
 	iv.flagWrite(t, iv.name+" replaces a secrets file, which no version control keeps: "+iv.c.show(t))
+}
+
+// backupBeside reports whether a copy of one file is made beside it under
+// a name that still says it holds secrets (cp -a .env .env.bak.$(date
+// +%s)): the secret stays where it was, and reading the copy is judged as
+// reading the original.
+func (iv *inv) backupBeside() bool {
+	_, ops := opts(iv.rest(1))
+	if len(ops) != 2 || !ops[0].ok {
+		return false
+	}
+	src, dst := iv.c.resolve(iv.sc, ops[0]), iv.c.resolve(iv.sc, ops[1])
+	return src.path != "" && dst.path != "" && !src.children && !dst.children && path.Dir(src.path) == path.Dir(dst.path) &&
+		isSecretPath(src.path) && isSecretPath(dst.path)
 }
 
 // localSettings reports whether a file's name says it holds this
@@ -2427,6 +2441,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
 				from = from[:len(from)-1] // the options stay: --exclude .env leaves .env out
 			}
+			if iv.backupBeside() {
+				from = nil // cp -a .env .env.bak.$(date +%s): the copy keeps a secret's name, beside it
+			}
 		}
 		pattern, dashes := grepPattern(iv.name, from), slices.IndexFunc(from, func(a arg) bool { return a.ok && a.s == "--" })
 		for i, a := range from {
@@ -2467,7 +2484,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads the files under " + iv.c.show(t) + secretTree // find ~/.config -type f -exec cat {} +
 				break
 			}
-			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
+			if p := iv.c.tilde(a.s); a.ok && !templateFile(path.Base(p)) &&
 				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
@@ -3047,7 +3064,7 @@ func (iv *inv) secretUse() string {
 		return "git credential " + at(ws, 1) + " prints a stored password"
 	case iv.name == "git" && (at(ws, 0) == "show" || at(ws, 0) == "add" || at(ws, 0) == "cat-file"):
 		for _, w := range ws[1:] {
-			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !strings.HasSuffix(w, ".example")) {
+			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !templateFile(path.Base(w))) {
 				return "git " + at(ws, 0) + " of a secrets file: " + w
 			}
 		}

@@ -215,7 +215,7 @@ func git(iv *inv) {
 			break
 		}
 		for _, op := range operands {
-			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) {
+			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) && !templateFile(path.Base(op.s)) { // .env.example holds placeholders
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
 				break
 			}
