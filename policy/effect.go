@@ -2612,12 +2612,12 @@ func (iv *inv) shapeNext() bool {
 // login --password-stdin. The secret goes where it belongs, not to the
 // agent.
 func (iv *inv) loginNext() bool {
-	args := iv.nextStage()
-	if args == nil {
-		return false
+	args := iv.nextArgs()
+	if len(args) == 0 || !args[0].ok {
+		return false // a user name computed at run time (-u "$(gh api user -q .login)") shows no secret
 	}
 	for _, a := range args[1:] {
-		if w := words(strings.TrimLeft(a.s, "-")); strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
+		if w := words(strings.TrimLeft(a.s, "-")); a.ok && strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
 			return true
 		}
 	}
@@ -2627,6 +2627,15 @@ func (iv *inv) loginNext() bool {
 // nextStage is the argv of the pipeline stage a command's output goes to,
 // all of it known, or nil: none, or one that reads something else.
 func (iv *inv) nextStage() []arg {
+	if args := iv.nextArgs(); allKnown(args) {
+		return args
+	}
+	return nil
+}
+
+// nextArgs is the argv of the pipeline stage a command's output goes to,
+// words computed at run time among them, or nil (see nextStage).
+func (iv *inv) nextArgs() []arg {
 	st := iv.sc.next
 	if st == nil {
 		return nil
@@ -2642,7 +2651,7 @@ func (iv *inv) nextStage() []arg {
 		}
 	}
 	args, err := iv.c.fields(iv.sc, ce.Args)
-	if err != nil || !allKnown(args) {
+	if err != nil {
 		return nil
 	}
 	return args
