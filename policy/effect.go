@@ -2435,7 +2435,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -2674,9 +2674,45 @@ func shapeFilter(name string, args []arg) bool {
 	return false
 }
 
+// hidesValues reports whether a filter given files to read keeps only
+// the names of their settings or the shape of their values, as it would
+// of what it reads on stdin (keepsNames, shapeFilter): awk -F=
+// '!/^#/ && NF {print $1}' .env, sed 's/=.*/=<redacted>/' FILE, jq
+// '.auths | keys' ~/.docker/config.json.
+// Names are kept only of files of NAME=value lines: a key's base64
+// lines hold no =, and a program that keeps what is before one prints
+// them whole.
+func hidesValues(name string, args []arg) bool {
+	settings := true
+	for k := len(args) - 1; k >= 1 && len(args)-k <= 4; k-- {
+		a := args[k]
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			return false
+		}
+		settings = settings && keyValueFile(a.s)
+		if settings && keepsNames(name, args[:k]) || shapeFilter(name, args[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyValueFile is a file of NAME=value lines: an environment file,
+// .properties, INI (~/.aws/credentials), .npmrc.
+func keyValueFile(p string) bool {
+	base := path.Base(p)
+	switch strings.TrimPrefix(path.Ext(base), ".") {
+	case "properties", "ini", "cfg", "conf", "env":
+		return true
+	}
+	return envFile(p) || base == ".npmrc" || base == ".yarnrc" || base == ".pypirc" || base == "credentials" && strings.Contains(p, ".aws/")
+}
+
 // shapeProgram is a jq program that keeps only the shape of a value: a
 // path into it, then its keys, length, type, paths or whether it has a key.
-var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?\s*$`)
+// A setting that names a thing (credsStore, current-context, kind) may
+// follow, after a comma.
+var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?(?:\s*,\s*\.(?:credsStore|current-context|currentContext|apiVersion|kind|version))*\s*$`)
 
 // keyLines reports whether grep prints no line of the files it reads (-c,
 // -q, -l, -L), or only the lines of one setting named
