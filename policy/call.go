@@ -56,6 +56,15 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	return idx
 }
 
+// toolHomePath is a program named outright under a directory a tool's
+// own variable gives, which the script does not set
+// ($ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager, "$JAVA_HOME/bin/java",
+// $VIRTUAL_ENV/bin/pytest): it is the program its last name says. A
+// directory the script sets ($D/install.sh), or a program the script
+// also writes (curl -o "$TOOL_DIR/x" URL && "$TOOL_DIR/x"), is not such
+// a one.
+var toolHomePath = lazyRE(`^"?\$\{?([A-Z][A-Z0-9_]*_(?:HOME|ROOT|DIR|PREFIX|PATH)|VIRTUAL_ENV|GOPATH|GOROOT|GOBIN)\}?((?:/[\w.+-]+)+)"?$`)
+
 // namedUnder reports whether a command word ends in a name written out
 // after a /, and all it expands before is made afresh for this run: $$
 // and the like, or a variable the script set to such a value
@@ -146,6 +155,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
 		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
+	}
+	if m := toolHomePath.FindStringSubmatch(args[0].src); !args[0].ok && m != nil && !strings.Contains(c.whole, m[1]+"=") && strings.Count(c.whole, strings.Trim(args[0].src, `"`)) == 1 {
+		args = append([]arg{{s: strings.Trim(args[0].src, `"`), ok: true, src: args[0].src}}, args[1:]...) // "$JAVA_HOME/bin/java": the program its name says
 	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())

@@ -1072,6 +1072,17 @@ func TestClassify(t *testing.T) {
 		{`node -e "console.log('a1'.match(/[a-z][0-9](.*)/))"`, Write},
 		{`node -e "const o = require('fs'); o[['rm','Sync'].join('')]('x')"`, Unparseable},
 		{`python3 -c "import os; f = getattr(os, 'sys' + 'tem'); f('id')"`, Unparseable},
+		// a program named outright under a tool's own directory variable is that program
+		{"$ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager --list_installed 2>/dev/null | head -n 30", Write},
+		{`"$JAVA_HOME/bin/java" -version`, Write},
+		{"$VIRTUAL_ENV/bin/pytest -q", Write},
+		{"${CONDA_PREFIX}/bin/python -m pip list", Write},
+		{"$GOPATH/bin/golangci-lint run ./...", Write},
+		{"$CARGO_HOME/bin/rm -rf ~", Destructive},
+		{"$X/rm -rf build", Unparseable},
+		{`"$JAVA_HOME/bin/$TOOL" -version`, Unparseable},
+		{`JAVA_HOME="$X"; $JAVA_HOME/bin/java`, Unparseable},
+		{`curl -sLo "$TOOL_DIR/i" https://example.com/i && "$TOOL_DIR/i"`, Unparseable},
 		// a worktree in a temp dir is scratch, as any file there
 		{"git worktree add /tmp/wt-main origin/main && (cd /tmp/wt-main && npm test); git worktree remove --force /tmp/wt-main", Write},
 		{"git worktree remove --force /tmp/review", Write},
