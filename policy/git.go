@@ -296,7 +296,9 @@ func git(iv *inv) {
 			}
 		}
 	case "filter-branch", "filter-repo":
-		destroy("git " + sub + " rewrites history")
+		if !analysesOnly(sub, flags) {
+			destroy("git " + sub + " rewrites history")
+		}
 	case "remote":
 		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
 			iv.lower()
