@@ -1919,6 +1919,9 @@ func pkgManager(iv *inv) {
 		switch a.s {
 		case "remove", "purge", "erase", "autoremove", "uninstall", "del", "rm", "-R", "-Rs", "-Rns", "-Rdd", "-r", "-P", "--purge", "--remove",
 			"-e", "--uninstall", "--unmerge", "-C", "delete", "zap":
+			if iv.name == "snap" && a.s == "remove" && slices.ContainsFunc(iv.rest(1), func(a arg) bool { return strings.HasPrefix(a.src, "--revision") }) && !hasFlag(iv.rest(1), "", "--purge") {
+				continue // an old revision kept for rollback; snap refuses to remove the one in use
+			}
 			iv.flag(Destructive, iv.name+" "+a.s+" removes system packages")
 			return
 		}
