@@ -534,10 +534,34 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
 		}
 	case "cargo":
-		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") {
+		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") && !devTool(args) {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
 		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
+}
+
+// devTool reports whether cargo install is given crates named outright
+// that are cargo's own subcommands (cargo-nextest, cargo-watch): a
+// reinstall replaces only that tool's binary, as go install tool@v,
+// pipx install --force and uv tool install --force do. A crate that takes
+// a name the user's shell already runs (ripgrep's rg, fd-find's fd) may
+// replace a program of theirs, and npm -g changes what every project's
+// scripts find, so those stay held.
+func devTool(args []arg) bool {
+	n := 0
+	for i, a := range args {
+		switch {
+		case !a.ok || a.s == "--":
+			return false
+		case a.s == "install" || strings.HasPrefix(a.s, "-"):
+		case i > 0 && contains([]string{"--version", "--vers", "--features", "-F", "--target", "--profile", "-j", "--jobs"}, args[i-1].s):
+		case strings.HasPrefix(a.s, "cargo-"):
+			n++
+		default:
+			return false // a value of another option (--root DIR), or another crate
+		}
+	}
+	return n > 0 && !hasWord(args, "--root", "--git", "--registry", "--index")
 }
 
 // scriptURL is the address of a script: by its ending, or a gist's raw file.
