@@ -1086,6 +1086,14 @@ func TestClassify(t *testing.T) {
 		// a worktree in a temp dir is scratch, as any file there
 		{"git worktree add /tmp/wt-main origin/main && (cd /tmp/wt-main && npm test); git worktree remove --force /tmp/wt-main", Write},
 		{"git worktree remove --force /tmp/review", Write},
+		{"git clone --mirror git@github.com:acme/monorepo.git /tmp/monorepo-slim.git && cd /tmp/monorepo-slim.git && git filter-repo --strip-blobs-bigger-than 10M", Write},
+		{"cd /tmp/monorepo-slim.git && git reflog expire --expire=now --all && git gc --prune=now --aggressive", Write},
+		{"git -C /tmp/x.git filter-repo --path a --invert-paths", Write},
+		{"git filter-repo --strip-blobs-bigger-than 10M", Destructive},
+		{"git reflog expire --expire=now --all && git gc --prune=now", Destructive},
+		{"cd /tmp/../home/user/project && git gc --prune=now", Destructive},
+		{"git -C ~/other gc --prune=now", Destructive},
+		{"cd /tmp/x.git && git filter-repo --path a --invert-paths && git push --force --mirror", Destructive},
 		{"git worktree remove --force /tmp/../home/user/wt", Destructive},
 		{"git worktree remove --force ~/wt", Destructive},
 		// in a repository this command cloned, on success only, what is discarded is its own

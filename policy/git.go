@@ -103,6 +103,11 @@ func git(iv *inv) {
 	flags, operands := opts(rest)
 	has := func(short string, long ...string) bool { return hasFlag(flags, short, long...) }
 	destroy := func(why string) { iv.flag(Destructive, why) }
+	rewrite := func(why string) { // history: in a repository under a temp dir (a mirror cloned to slim it), scratch
+		if repo.cwd == "" || repo.remote || repo.mounts != nil || !iv.c.inTemp(repo.cwd) {
+			destroy(why)
+		}
+	}
 	discard := func(why string) { // uncommitted changes: in a fresh clone, none are the user's
 		if !iv.freshClone(repo, sub) {
 			destroy(why)
@@ -285,19 +290,19 @@ func git(iv *inv) {
 	case "reflog":
 		switch first(operands) {
 		case "expire", "delete":
-			destroy("git reflog " + first(operands) + " destroys recovery data")
+			rewrite("git reflog " + first(operands) + " destroys recovery data")
 		case "", "show":
 			iv.lower()
 		}
 	case "gc", "prune":
 		for _, f := range flags {
 			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") {
-				destroy("git " + sub + " " + f.s + " destroys unreachable commits")
+				rewrite("git " + sub + " " + f.s + " destroys unreachable commits")
 			}
 		}
 	case "filter-branch", "filter-repo":
 		if !analysesOnly(sub, flags) {
-			destroy("git " + sub + " rewrites history")
+			rewrite("git " + sub + " rewrites history")
 		}
 	case "remote":
 		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
