@@ -56,6 +56,15 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	return idx
 }
 
+// toolHomePath is a program named outright under a directory a tool's
+// own variable gives, which the script does not set
+// ($ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager, "$JAVA_HOME/bin/java",
+// $VIRTUAL_ENV/bin/pytest): it is the program its last name says. A
+// directory the script sets ($D/install.sh), or a program the script
+// also writes (curl -o "$TOOL_DIR/x" URL && "$TOOL_DIR/x"), is not such
+// a one.
+var toolHomePath = lazyRE(`^"?\$\{?([A-Z][A-Z0-9_]*_(?:HOME|ROOT|DIR|PREFIX|PATH)|VIRTUAL_ENV|GOPATH|GOROOT|GOBIN)\}?((?:/[\w.+-]+)+)"?$`)
+
 // namedUnder reports whether a command word ends in a name written out
 // after a /, and all it expands before is made afresh for this run: $$
 // and the like, or a variable the script set to such a value
@@ -146,6 +155,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
 		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
+	}
+	if m := toolHomePath.FindStringSubmatch(args[0].src); !args[0].ok && m != nil && !strings.Contains(c.whole, m[1]+"=") && strings.Count(c.whole, strings.Trim(args[0].src, `"`)) == 1 {
+		args = append([]arg{{s: strings.Trim(args[0].src, `"`), ok: true, src: args[0].src}}, args[1:]...) // "$JAVA_HOME/bin/java": the program its name says
 	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
@@ -522,10 +534,34 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, name+" "+verb+" --user --upgrade replaces the packages every program of the user's shares, outside the working directory")
 		}
 	case "cargo":
-		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") {
+		if verb == "install" && hasWord(args, "--force", "-f") && !hasWord(args, "--path") && !devTool(args) {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
 		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
+}
+
+// devTool reports whether cargo install is given crates named outright
+// that are cargo's own subcommands (cargo-nextest, cargo-watch): a
+// reinstall replaces only that tool's binary, as go install tool@v,
+// pipx install --force and uv tool install --force do. A crate that takes
+// a name the user's shell already runs (ripgrep's rg, fd-find's fd) may
+// replace a program of theirs, and npm -g changes what every project's
+// scripts find, so those stay held.
+func devTool(args []arg) bool {
+	n := 0
+	for i, a := range args {
+		switch {
+		case !a.ok || a.s == "--":
+			return false
+		case a.s == "install" || strings.HasPrefix(a.s, "-"):
+		case i > 0 && contains([]string{"--version", "--vers", "--features", "-F", "--target", "--profile", "-j", "--jobs"}, args[i-1].s):
+		case strings.HasPrefix(a.s, "cargo-"):
+			n++
+		default:
+			return false // a value of another option (--root DIR), or another crate
+		}
+	}
+	return n > 0 && !hasWord(args, "--root", "--git", "--registry", "--index")
 }
 
 // scriptURL is the address of a script: by its ending, or a gist's raw file.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -58,7 +59,7 @@ func dryRun(name string, args []arg) bool {
 			if val != "none" && val != "false" && val != "0" && val != "no" {
 				return true
 			}
-		case "--preview-only", "--simulate", "--no-act", "--just-print":
+		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon":
 			return true
 		}
 		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
@@ -68,9 +69,29 @@ func dryRun(name string, args []arg) bool {
 	return false
 }
 
+// analysesOnly reports whether git's history rewriter is asked only to
+// report: git filter-repo --analyze writes its report under
+// .git/filter-repo and rewrites nothing, nor does --dry-run.
+func analysesOnly(sub string, flags []arg) bool {
+	return sub == "filter-repo" && hasFlag(flags, "", "--analyze", "--dry-run")
+}
+
+// ranAsAnotherOnlySays reports whether a command run as another user (sudo
+// wipefs --no-act, sudo apt-get -s purge) was asked only to say what it
+// would do: as root it changes nothing either. Only of a tool whose dry
+// run the catalogue knows: one it does not may not honour the option.
+func ranAsAnotherOnlySays(cmd Command) bool {
+	if !cmd.Resolved || len(cmd.Argv) == 0 {
+		return false
+	}
+	name := path.Base(cmd.Argv[0])
+	_, known := lookup(name)
+	return known && onlySays(name, argsOf(cmd.Argv[1:]...))
+}
+
 // dryShort is the short option by which a tool is asked for a dry run.
 var dryShort = func() map[string]string {
-	m := map[string]string{"rsync": "n", "stow": "n"}
+	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n"}
 	for _, sh := range shellNames {
 		m[sh] = "n"
 	}

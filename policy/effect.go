@@ -746,17 +746,26 @@ func unknownTool(iv *inv) {
 
 // readsAsData reports whether a tool reads the files it is given as data
 // and runs none of them: a profile, a trace or a binary's symbols (go tool
-// pprof, go tool trace, pprof, go version -m).
+// pprof, go tool trace, pprof, go version -m), a script it lints.
 func readsAsData(name string, args []arg) bool {
 	_, ops := opts(args)
 	w := strs0(ops)
-	switch name {
-	case "pprof":
+	switch {
+	case name == "pprof" || fileCheckers[name]:
 		return true
-	case "go":
+	case name == "go":
 		return at(w, 0) == "version" || at(w, 0) == "tool" && goDataTools[at(w, 1)]
 	}
 	return false
+}
+
+// fileCheckers parse the files they are given to lint, validate, format
+// or print them, and run none of what is in them: a downloaded installer
+// given to shellcheck is read, not run.
+var fileCheckers = map[string]bool{
+	"shellcheck": true, "shfmt": true, "checkbashisms": true, "xmllint": true, "xmlstarlet": true, "yamllint": true,
+	"hadolint": true, "actionlint": true, "jsonlint": true, "markdownlint": true, "tidy": true, "dos2unix": true,
+	"yq": true, "jless": true, "gron": true, "hexdump": true, "od": true, "strings": true, "shasum": true, "b2sum": true, "cksum": true,
 }
 
 // goDataTools are the go tool programs that read profiles, traces,
@@ -802,8 +811,8 @@ func (iv *inv) overwrites(dst arg) {
 func (iv *inv) replacesSecrets(dst arg) {
 	t := iv.c.resolve(iv.sc, dst)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) {
-		return
+	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) || freshPart.MatchString(base) {
+		return // .env.bak.$(date +%s): a name made for this run is new, and nothing is replaced
 	}
 	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
 	if !isSecretPath(t.path) && !local {
@@ -821,6 +830,20 @@ func (iv *inv) replacesSecrets(dst arg) {
 		return
 	}
 	iv.flagWrite(t, iv.name+" replaces a secrets file, which no version control keeps: "+iv.c.show(t))
+}
+
+// backupBeside reports whether a copy of one file is made beside it under
+// a name that still says it holds secrets (cp -a .env .env.bak.$(date
+// +%s)): the secret stays where it was, and reading the copy is judged as
+// reading the original.
+func (iv *inv) backupBeside() bool {
+	_, ops := opts(iv.rest(1))
+	if len(ops) != 2 || !ops[0].ok {
+		return false
+	}
+	src, dst := iv.c.resolve(iv.sc, ops[0]), iv.c.resolve(iv.sc, ops[1])
+	return src.path != "" && dst.path != "" && !src.children && !dst.children && path.Dir(src.path) == path.Dir(dst.path) &&
+		isSecretPath(src.path) && isSecretPath(dst.path)
 }
 
 // localSettings reports whether a file's name says it holds this
@@ -1896,6 +1919,9 @@ func pkgManager(iv *inv) {
 		switch a.s {
 		case "remove", "purge", "erase", "autoremove", "uninstall", "del", "rm", "-R", "-Rs", "-Rns", "-Rdd", "-r", "-P", "--purge", "--remove",
 			"-e", "--uninstall", "--unmerge", "-C", "delete", "zap":
+			if iv.name == "snap" && a.s == "remove" && slices.ContainsFunc(iv.rest(1), func(a arg) bool { return strings.HasPrefix(a.src, "--revision") }) && !hasFlag(iv.rest(1), "", "--purge") {
+				continue // an old revision kept for rollback; snap refuses to remove the one in use
+			}
 			iv.flag(Destructive, iv.name+" "+a.s+" removes system packages")
 			return
 		}
@@ -2413,11 +2439,14 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
 				from = from[:len(from)-1] // the options stay: --exclude .env leaves .env out
+			}
+			if iv.backupBeside() {
+				from = nil // cp -a .env .env.bak.$(date +%s): the copy keeps a secret's name, beside it
 			}
 		}
 		pattern, dashes := grepPattern(iv.name, from), slices.IndexFunc(from, func(a arg) bool { return a.ok && a.s == "--" })
@@ -2459,7 +2488,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads the files under " + iv.c.show(t) + secretTree // find ~/.config -type f -exec cat {} +
 				break
 			}
-			if p := iv.c.tilde(a.s); a.ok && !strings.HasSuffix(p, ".example") && !strings.HasSuffix(p, ".sample") && !strings.HasSuffix(p, ".template") &&
+			if p := iv.c.tilde(a.s); a.ok && !templateFile(path.Base(p)) &&
 				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
@@ -2587,12 +2616,12 @@ func (iv *inv) shapeNext() bool {
 // login --password-stdin. The secret goes where it belongs, not to the
 // agent.
 func (iv *inv) loginNext() bool {
-	args := iv.nextStage()
-	if args == nil {
-		return false
+	args := iv.nextArgs()
+	if len(args) == 0 || !args[0].ok {
+		return false // a user name computed at run time (-u "$(gh api user -q .login)") shows no secret
 	}
 	for _, a := range args[1:] {
-		if w := words(strings.TrimLeft(a.s, "-")); strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
+		if w := words(strings.TrimLeft(a.s, "-")); a.ok && strings.HasPrefix(a.s, "--") && (slices.Contains(w, "stdin") || slices.Equal(w, []string{"with", "token"})) {
 			return true
 		}
 	}
@@ -2602,6 +2631,15 @@ func (iv *inv) loginNext() bool {
 // nextStage is the argv of the pipeline stage a command's output goes to,
 // all of it known, or nil: none, or one that reads something else.
 func (iv *inv) nextStage() []arg {
+	if args := iv.nextArgs(); allKnown(args) {
+		return args
+	}
+	return nil
+}
+
+// nextArgs is the argv of the pipeline stage a command's output goes to,
+// words computed at run time among them, or nil (see nextStage).
+func (iv *inv) nextArgs() []arg {
 	st := iv.sc.next
 	if st == nil {
 		return nil
@@ -2617,7 +2655,7 @@ func (iv *inv) nextStage() []arg {
 		}
 	}
 	args, err := iv.c.fields(iv.sc, ce.Args)
-	if err != nil || !allKnown(args) {
+	if err != nil {
 		return nil
 	}
 	return args
@@ -2640,9 +2678,45 @@ func shapeFilter(name string, args []arg) bool {
 	return false
 }
 
+// hidesValues reports whether a filter given files to read keeps only
+// the names of their settings or the shape of their values, as it would
+// of what it reads on stdin (keepsNames, shapeFilter): awk -F=
+// '!/^#/ && NF {print $1}' .env, sed 's/=.*/=<redacted>/' FILE, jq
+// '.auths | keys' ~/.docker/config.json.
+// Names are kept only of files of NAME=value lines: a key's base64
+// lines hold no =, and a program that keeps what is before one prints
+// them whole.
+func hidesValues(name string, args []arg) bool {
+	settings := true
+	for k := len(args) - 1; k >= 1 && len(args)-k <= 4; k-- {
+		a := args[k]
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			return false
+		}
+		settings = settings && keyValueFile(a.s)
+		if settings && keepsNames(name, args[:k]) || shapeFilter(name, args[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyValueFile is a file of NAME=value lines: an environment file,
+// .properties, INI (~/.aws/credentials), .npmrc.
+func keyValueFile(p string) bool {
+	base := path.Base(p)
+	switch strings.TrimPrefix(path.Ext(base), ".") {
+	case "properties", "ini", "cfg", "conf", "env":
+		return true
+	}
+	return envFile(p) || base == ".npmrc" || base == ".yarnrc" || base == ".pypirc" || base == "credentials" && strings.Contains(p, ".aws/")
+}
+
 // shapeProgram is a jq program that keeps only the shape of a value: a
 // path into it, then its keys, length, type, paths or whether it has a key.
-var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?\s*$`)
+// A setting that names a thing (credsStore, current-context, kind) may
+// follow, after a comma.
+var shapeProgram = lazyRE(`^\s*(?:\.[\w"\[\].-]*\s*\|\s*)*(?:keys|keys_unsorted|length|type|paths|\[paths\]|map\((?:type|keys|length)\)|map_values\((?:type|length)\)|has\("[\w.-]*"\))(?:\[\])?(?:\s*,\s*\.(?:credsStore|current-context|currentContext|apiVersion|kind|version))*\s*$`)
 
 // keyLines reports whether grep prints no line of the files it reads (-c,
 // -q, -l, -L), or only the lines of one setting named
@@ -3039,7 +3113,7 @@ func (iv *inv) secretUse() string {
 		return "git credential " + at(ws, 1) + " prints a stored password"
 	case iv.name == "git" && (at(ws, 0) == "show" || at(ws, 0) == "add" || at(ws, 0) == "cat-file"):
 		for _, w := range ws[1:] {
-			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !strings.HasSuffix(w, ".example")) {
+			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !templateFile(path.Base(w))) {
 				return "git " + at(ws, 0) + " of a secrets file: " + w
 			}
 		}

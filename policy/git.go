@@ -103,6 +103,11 @@ func git(iv *inv) {
 	flags, operands := opts(rest)
 	has := func(short string, long ...string) bool { return hasFlag(flags, short, long...) }
 	destroy := func(why string) { iv.flag(Destructive, why) }
+	rewrite := func(why string) { // history: in a repository under a temp dir (a mirror cloned to slim it), scratch
+		if repo.cwd == "" || repo.remote || repo.mounts != nil || !iv.c.inTemp(repo.cwd) {
+			destroy(why)
+		}
+	}
 	discard := func(why string) { // uncommitted changes: in a fresh clone, none are the user's
 		if !iv.freshClone(repo, sub) {
 			destroy(why)
@@ -215,7 +220,7 @@ func git(iv *inv) {
 			break
 		}
 		for _, op := range operands {
-			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) {
+			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) && !templateFile(path.Base(op.s)) { // .env.example holds placeholders
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
 				break
 			}
@@ -285,18 +290,20 @@ func git(iv *inv) {
 	case "reflog":
 		switch first(operands) {
 		case "expire", "delete":
-			destroy("git reflog " + first(operands) + " destroys recovery data")
+			rewrite("git reflog " + first(operands) + " destroys recovery data")
 		case "", "show":
 			iv.lower()
 		}
 	case "gc", "prune":
 		for _, f := range flags {
 			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") {
-				destroy("git " + sub + " " + f.s + " destroys unreachable commits")
+				rewrite("git " + sub + " " + f.s + " destroys unreachable commits")
 			}
 		}
 	case "filter-branch", "filter-repo":
-		destroy("git " + sub + " rewrites history")
+		if !analysesOnly(sub, flags) {
+			rewrite("git " + sub + " rewrites history")
+		}
 	case "remote":
 		if len(operands) == 0 || first(operands) == "show" || first(operands) == "get-url" {
 			iv.lower()

@@ -618,6 +618,9 @@ func docker(iv *inv) {
 	case v == "image" && w == "prune" && !hasFlag(iv.rest(2), "a", "--all"), v == "builder" && w == "prune", v == "buildx" && w == "prune":
 		iv.flag(Write, "") // dangling images, the build cache: made again by the next build
 		iv.judged = true
+	case v == "buildx" && (w == "rm" || w == "remove"):
+		iv.flag(Write, "") // a builder and its build cache: docker buildx create makes one again
+		iv.judged = true
 	case v == "system" && w == "prune":
 		iv.flag(Destructive, iv.name+" system prune deletes containers, images and volumes")
 	case v == "volume" && (w == "rm" || w == "remove") && iv.ownObjects(w, 0):

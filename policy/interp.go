@@ -517,6 +517,9 @@ func dispatchBuilt(lang string, s string) string {
 				depth--
 			}
 			if depth == 0 {
+				if i == 0 || !subscripted(s[i-1]) {
+					break // r"sh\s+['\"](": a regex's class, a list: nothing is subscripted
+				}
 				if name := s[i+1 : m[0]]; builtName(name, s, true) {
 					return cutText(s[i:m[1]])
 				}
@@ -525,6 +528,12 @@ func dispatchBuilt(lang string, s string) string {
 		}
 	}
 	return ""
+}
+
+// subscripted reports whether b, just before a [, ends what a subscript
+// can follow: a name, a call, another subscript, a string.
+func subscripted(b byte) bool {
+	return b == '_' || b == ')' || b == ']' || b == '}' || b == '\'' || b == '"' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // builtName reports whether expr, a call's target's name in code, is a

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -247,7 +248,74 @@ func (c *classifier) danger(t target) string {
 // and npm's download caches. Data and settings (~/.local/share,
 // ~/.config) are not among them.
 var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
-	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cache/"}
+	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts", ".cargo/git/db", ".cache/"}
+
+// machineCaches are the machine's own such places: a program's directory
+// under /var/cache (not all of it), crash reports. Not apt's package
+// lists under /var/lib: without them apt knows no package until the next
+// update, and a corpus row holds deleting them.
+var machineCaches = []string{"/var/cache/", "/var/crash"}
+
+// tidies reports whether a command run as another user (root) only
+// deletes what the machine makes again or keeps no longer: its caches and
+// crash reports (rm, find -delete), apt's downloaded packages (apt-get
+// clean, autoclean), archived logs past a week or 100M (journalctl
+// --vacuum-*), a snap's old revision (snap remove --revision).
+func (c *classifier) tidies(cmd Command) bool {
+	if len(cmd.Argv) < 2 {
+		return false
+	}
+	args := cmd.Argv[1:]
+	if path.Base(cmd.Argv[0]) == "snap" { // snap remove "$name" --revision="$rev"
+		return args[0] == "remove" && slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--revision") })
+	}
+	if !cmd.Resolved {
+		return false
+	}
+	switch path.Base(cmd.Argv[0]) {
+	case "apt-get", "apt":
+		return len(args) == 1 && (args[0] == "clean" || args[0] == "autoclean")
+	case "journalctl":
+		return len(args) == 1 && strings.HasPrefix(args[0], "--vacuum") && vacuumKeeps(args[0])
+	case "rm", "find":
+		n := 0
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+				if path.Base(cmd.Argv[0]) == "find" {
+					break
+				}
+				continue
+			}
+			if !machineCache(a) {
+				return false
+			}
+			n++
+		}
+		return n > 0
+	}
+	return false
+}
+
+// machineCache reports whether p, absolute (a glob in its last name
+// standing for what is in its directory), is one of machineCaches or
+// inside one: /var/cache/apt, /var/lib/apt/lists/*, not /var/cache/*.
+func machineCache(p string) bool {
+	if !path.IsAbs(p) || strings.Contains(p, "/..") {
+		return false
+	}
+	if dir, base := path.Split(p); strings.ContainsAny(base, "*?[") {
+		p = path.Clean(dir)
+	}
+	if strings.ContainsAny(p, "*?[") {
+		return false
+	}
+	for _, d := range machineCaches {
+		if strings.HasSuffix(d, "/") && strings.HasPrefix(p, d) || p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
 
 // cache reports whether t is one of homeCaches or inside one, or the
 // shell's completion cache (~/.zcompdump*): deleting it costs a rebuild,
@@ -264,6 +332,9 @@ func (c *classifier) cache(t target) bool {
 		if path.Dir(full) == c.home && strings.HasPrefix(path.Base(full), ".zcompdump") {
 			return true // rm -f ~/.zcompdump*
 		}
+	}
+	if machineCache(t.path) {
+		return true
 	}
 	rel, ok := strings.CutPrefix(t.path, c.home+"/")
 	if !ok {

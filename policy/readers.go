@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -11,7 +12,9 @@ import (
 // sets the clock, hostname NAME renames the machine, ss -K kills sockets,
 // rg --pre and ugrep --filter run a program on every file they search,
 // bat --pager runs its pager, journalctl --vacuum-* deletes the system's
-// logs and --rotate or --flush moves them, dmesg -C clears the kernel's
+// logs (all but the last hours of them, for a small size or time; routine
+// disk cleanup that keeps a week or 100M is Write) and --rotate or --flush
+// moves them, dmesg -C clears the kernel's
 // and -n sets its console level, set -x makes the shell print every
 // command after it with its words expanded. reader judges those modes;
 // the rest of what these tools do stays ReadOnly.
@@ -28,9 +31,11 @@ var readerModes = map[string]handler{
 		for _, a := range iv.rest(1) {
 			switch {
 			case !a.ok:
-			case strings.HasPrefix(a.s, "--vacuum"):
+			case strings.HasPrefix(a.s, "--vacuum") && !vacuumKeeps(a.s):
 				iv.flag(Destructive, "journalctl "+a.s+" deletes the system's logs")
 				return
+			case strings.HasPrefix(a.s, "--vacuum"):
+				iv.flag(Write, "") // archived journal files past a week or 100M, the recent ones kept
 			case slices.Contains([]string{"--rotate", "--flush", "--sync", "--relinquish-var", "--smart-relinquish-var", "--setup-keys", "--update-catalog"}, a.s):
 				iv.flag(Write, "") // the journal's files moved or rewritten
 			}
@@ -247,4 +252,31 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// vacuumKeeps reports whether a journalctl --vacuum-size or --vacuum-time
+// option keeps what a person looks back on: at least 100M, or a week.
+func vacuumKeeps(opt string) bool {
+	name, val, ok := strings.Cut(opt, "=")
+	i := strings.IndexFunc(val, func(r rune) bool { return r < '0' || r > '9' })
+	if !ok || i == 0 {
+		return false
+	}
+	if i < 0 {
+		i = len(val)
+	}
+	n, err := strconv.Atoi(val[:i])
+	if err != nil {
+		return false
+	}
+	unit := strings.ToLower(val[i:])
+	switch name {
+	case "--vacuum-size":
+		mult := map[string]int{"m": 1, "g": 1 << 10, "t": 1 << 20}[unit]
+		return n*mult >= 100
+	case "--vacuum-time":
+		days := map[string]int{"d": 1, "day": 1, "days": 1, "w": 7, "week": 7, "weeks": 7, "month": 30, "months": 30, "y": 365, "year": 365, "years": 365}[unit]
+		return n*days >= 7
+	}
+	return false
 }

@@ -717,8 +717,8 @@ func keepsNames(name string, args []arg) bool {
 // The programs of keepsNames: each whole argument list, nothing else in it.
 var (
 	namesCut  = lazyRE(`^(?:-d ?=|--delimiter[= ]=) ?(?:-f ?1|--fields[= ]1)$|^(?:-f ?1|--fields[= ]1) ?(?:-d ?=|--delimiter[= ]=)$`)
-	namesAwk  = lazyRE(`^(?:-F ?=|-v FS==) ?(?:'?\{ ?print \$1;? ?\}'?)$`)
-	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:]{2}g?$`)
+	namesAwk  = lazyRE(`^(?:-F ?=|-v FS==) ?(?:(?:[\w\s!/^#&|~=<>.\[\]*+?\\-]|\$[01]\b)*\{ ?print \$1;? ?\})$`) // a pattern (!/^#/ && NF) that picks lines, not what they print
+	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:](?:=[\w<>*. -]*)?[/|#,:]g?$`)                      // s/=.*//, s/=.*/=<redacted>/: every value masked
 	namesGrep = lazyRE(`^-(?:o|oE|Eo|Po|oP) \^(?:\[\^=\][*+]|\[A-Za-z_\]\[A-Za-z0-9_\]\*)$`)
 )
 
