@@ -65,6 +65,30 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 // a one.
 var toolHomePath = lazyRE(`^"?\$\{?([A-Z][A-Z0-9_]*_(?:HOME|ROOT|DIR|PREFIX|PATH)|VIRTUAL_ENV|GOPATH|GOROOT|GOBIN)\}?((?:/[\w.+-]+)+)"?$`)
 
+// toolHome reports whether the program at path under variable name is one
+// toolHomePath means: the script assigns name nowhere and writes the path
+// out only this once. The whole command line is read for it once, not
+// once per command.
+func (c *classifier) toolHome(name, path string) bool {
+	if c.homes.written == nil {
+		c.homes.assigned, c.homes.written = map[string]bool{}, map[string]int{}
+		for _, m := range assignedName.FindAllStringSubmatch(c.whole, -1) {
+			c.homes.assigned[m[1]] = true
+		}
+		for _, m := range pathUnder.FindAllStringSubmatch(c.whole, -1) {
+			c.homes.written[m[1]+m[2]]++ // $D/x and ${D}/x are one path
+		}
+	}
+	return !c.homes.assigned[name] && c.homes.written[name+path] == 1
+}
+
+// What toolHome reads the command line for: a NAME= or NAME+= anywhere,
+// and a path written under a variable.
+var (
+	assignedName = lazyRE(`(?:^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\+?=`)
+	pathUnder    = lazyRE(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?((?:/[\w.+-]+)+)`)
+)
+
 // namedUnder reports whether a command word ends in a name written out
 // after a /, and all it expands before is made afresh for this run: $$
 // and the like, or a variable the script set to such a value
@@ -156,7 +180,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
 		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
 	}
-	if m := toolHomePath.FindStringSubmatch(args[0].src); !args[0].ok && m != nil && !strings.Contains(c.whole, m[1]+"=") && strings.Count(c.whole, strings.Trim(args[0].src, `"`)) == 1 {
+	if m := toolHomePath.FindStringSubmatch(args[0].src); !args[0].ok && m != nil && c.toolHome(m[1], m[2]) {
 		args = append([]arg{{s: strings.Trim(args[0].src, `"`), ok: true, src: args[0].src}}, args[1:]...) // "$JAVA_HOME/bin/java": the program its name says
 	}
 	if !args[0].ok {

@@ -62,16 +62,20 @@ func unparseable(reason string) Result {
 
 // classifier holds the state of one classification.
 type classifier struct {
-	deadline   time.Time
-	project    string   // absolute working directory, or a placeholder when unknown
-	home       string   // absolute home directory, or a placeholder
-	temps      []string // temporary directories, where deleting is fine
-	tmpdir     string   // $TMPDIR if it is one of them, for expansion
-	cmds       []Command
-	budget     time.Duration
-	cfgs       map[cfgKey]*expand.Config // see expandConfig
-	timedOut   bool
-	whole      string              // the whole command line, as given
+	deadline time.Time
+	project  string   // absolute working directory, or a placeholder when unknown
+	home     string   // absolute home directory, or a placeholder
+	temps    []string // temporary directories, where deleting is fine
+	tmpdir   string   // $TMPDIR if it is one of them, for expansion
+	cmds     []Command
+	budget   time.Duration
+	cfgs     map[cfgKey]*expand.Config // see expandConfig
+	timedOut bool
+	whole    string   // the whole command line, as given
+	homes    struct { // see toolHome
+		assigned map[string]bool
+		written  map[string]int
+	}
 	prefixEnv  []arg               // the values of VAR=x before the command being run
 	written    map[string]source   // files this command writes, by absolute path: what goes into them
 	aliases    map[string]string   // aliases the command defines: name → value

@@ -1165,6 +1165,7 @@ func TestClassify(t *testing.T) {
 		{`"$JAVA_HOME/bin/$TOOL" -version`, Unparseable},
 		{`JAVA_HOME="$X"; $JAVA_HOME/bin/java`, Unparseable},
 		{`curl -sLo "$TOOL_DIR/i" https://example.com/i && "$TOOL_DIR/i"`, Unparseable},
+		{`curl -sLo "${TOOL_DIR}/i" https://example.com/i && "$TOOL_DIR/i"`, Unparseable}, // the same path, written two ways
 		// a worktree in a temp dir is scratch, as any file there
 		{"git worktree add /tmp/wt-main origin/main && (cd /tmp/wt-main && npm test); git worktree remove --force /tmp/wt-main", Write},
 		{"git worktree remove --force /tmp/review", Write},
