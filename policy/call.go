@@ -46,7 +46,7 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		// program written out under a directory made afresh for this run
 		// ($v/bin/pytest after v=/tmp/venv-$$, /tmp/venv-$$/bin/pip) is
 		// that program.
-		if _, known := lookup(path.Base(args[0].s)); !known && !(namedUnder(ce.Args[0], sc.vars) && !strings.Contains(c.whole, "IFS=")) {
+		if _, known := lookup(path.Base(args[0].s)); !known && !(namedUnder(ce.Args[0], sc.vars) && !c.mentions("IFS=")) {
 			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
 		}
 	}

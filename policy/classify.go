@@ -56,23 +56,38 @@ func classify(command string, env Env, budget time.Duration) (res Result) {
 	return c.result()
 }
 
+// mentions reports whether the whole command line contains s anywhere,
+// read once for each s: rules that ask it of every command stay linear.
+func (c *classifier) mentions(s string) bool {
+	seen, ok := c.mentioned[s]
+	if !ok {
+		if c.mentioned == nil {
+			c.mentioned = map[string]bool{}
+		}
+		seen = strings.Contains(c.whole, s)
+		c.mentioned[s] = seen
+	}
+	return seen
+}
+
 func unparseable(reason string) Result {
 	return Result{Class: Unparseable, Reasons: []string{reason}}
 }
 
 // classifier holds the state of one classification.
 type classifier struct {
-	deadline time.Time
-	project  string   // absolute working directory, or a placeholder when unknown
-	home     string   // absolute home directory, or a placeholder
-	temps    []string // temporary directories, where deleting is fine
-	tmpdir   string   // $TMPDIR if it is one of them, for expansion
-	cmds     []Command
-	budget   time.Duration
-	cfgs     map[cfgKey]*expand.Config // see expandConfig
-	timedOut bool
-	whole    string   // the whole command line, as given
-	homes    struct { // see toolHome
+	deadline  time.Time
+	project   string   // absolute working directory, or a placeholder when unknown
+	home      string   // absolute home directory, or a placeholder
+	temps     []string // temporary directories, where deleting is fine
+	tmpdir    string   // $TMPDIR if it is one of them, for expansion
+	cmds      []Command
+	budget    time.Duration
+	cfgs      map[cfgKey]*expand.Config // see expandConfig
+	timedOut  bool
+	whole     string          // the whole command line, as given
+	mentioned map[string]bool // see mentions
+	homes     struct {        // see toolHome
 		assigned map[string]bool
 		written  map[string]int
 	}

@@ -1828,7 +1828,7 @@ func (c *classifier) tempVar(word string) bool {
 		return false
 	}
 	for _, f := range []string{name + "=$(mktemp", name + `="$(mktemp`, name + "=`mktemp"} {
-		if strings.Contains(c.whole, f) {
+		if c.mentions(f) {
 			return true
 		}
 	}

@@ -711,7 +711,7 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply -auto-approve changes infrastructure without review")
 		} else if hasWord(args, "-destroy", "--destroy") {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
-		} else if strings.Contains(iv.c.whole, "-destroy") {
+		} else if iv.c.mentions("-destroy") {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
 		} else if answered(iv.in) && !hasWord(args, "-input=false") {
 			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")

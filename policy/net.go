@@ -676,7 +676,7 @@ func (iv *inv) echoesCredential() string {
 			}
 		}
 	case "git":
-		if !strings.Contains(iv.c.whole, "GIT_CURL_VERBOSE") && !strings.Contains(iv.c.whole, "GIT_TRACE_CURL") {
+		if !iv.c.mentions("GIT_CURL_VERBOSE") && !iv.c.mentions("GIT_TRACE_CURL") {
 			return ""
 		}
 		for _, e := range iv.environ() {

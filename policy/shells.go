@@ -161,7 +161,7 @@ func (iv *inv) envSetup(src string) bool {
 	if dir := path.Dir(words[0]); strings.Contains(words[0], "/") && !isSystemPath(dir) && dir != "/home/linuxbrew/.linuxbrew/bin" {
 		return false // a program in a place anyone may have put it
 	}
-	if strings.Contains(iv.c.whole, "PATH=") || regexp.MustCompile(`(?:^|[\s;&|(])(?:function\s+)?`+regexp.QuoteMeta(name)+`\s*\(\)|alias\s+`+regexp.QuoteMeta(name)+`=`).MatchString(iv.c.whole) {
+	if iv.c.mentions("PATH=") || regexp.MustCompile(`(?:^|[\s;&|(])(?:function\s+)?`+regexp.QuoteMeta(name)+`\s*\(\)|alias\s+`+regexp.QuoteMeta(name)+`=`).MatchString(iv.c.whole) {
 		return false
 	}
 	for p := range iv.c.written {
