@@ -811,7 +811,7 @@ func (iv *inv) overwrites(dst arg) {
 func (iv *inv) replacesSecrets(dst arg) {
 	t := iv.c.resolve(iv.sc, dst)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) || freshPart.MatchString(base) {
+	if t.path == "" || t.children || templateFile(base) || iv.sc.remote || iv.c.inTemp(t.path) && !isUnder(t.path, iv.c.project) || freshPart.MatchString(base) {
 		return // .env.bak.$(date +%s): a name made for this run is new, and nothing is replaced
 	}
 	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
@@ -822,7 +822,7 @@ func (iv *inv) replacesSecrets(dst arg) {
 	if hasFlag(flags, "nb", "--no-clobber", "--update=none", "--backup") || slices.ContainsFunc(flags, func(a arg) bool { return strings.HasPrefix(a.s, "--backup") }) {
 		return
 	}
-	if missingGuard(iv.c.whole, dst.s) {
+	if missingGuard(iv.c.whole, dst.s) || newFile(t.path) {
 		return
 	}
 	if local && !isSecretPath(t.path) {

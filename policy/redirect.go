@@ -237,6 +237,17 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	return Destructive, "writes outside the working directory, over what may be there: " + c.show(t)
 }
 
+// newFile reports whether writing p creates it: nothing is there, and the
+// directory it goes in is (cp .env.example .env in a fresh checkout).
+// Where the disk cannot tell, p may be there.
+func newFile(p string) bool {
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	fi, err := os.Stat(path.Dir(p))
+	return err == nil && fi.IsDir()
+}
+
 // deviceNamed says how a write target computed at run time is a device,
 // or "": a path under /dev with its name computed (/dev/$d, /dev/sd${x}),
 // or the output of a command that lists disks or devices ($(ls
@@ -588,7 +599,7 @@ func (c *classifier) overSettings(sc *scope, a arg, truncating bool) string {
 	}
 	t := c.resolve(sc, a)
 	base := path.Base(t.path)
-	if t.path == "" || t.children || !isUnder(t.path, c.project) || !localSettings(base) || templateFile(base) || missingGuard(c.whole, a.s) {
+	if t.path == "" || t.children || !isUnder(t.path, c.project) || !localSettings(base) || templateFile(base) || missingGuard(c.whole, a.s) || newFile(t.path) {
 		return ""
 	}
 	return "writes over this checkout's own settings, which no version control keeps (the other keys in it are lost): " + c.show(t)

@@ -74,3 +74,35 @@ func TestParseGitignore(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalSettingsMadeOrReplaced: writing the checkout's own settings
+// (.env) is held when the disk shows one there, whose other keys the
+// write loses, and not when it makes the first one (cp .env.example .env
+// in a fresh checkout).
+func TestLocalSettingsMadeOrReplaced(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "project")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Cwd: dir, Home: "/home/user"}
+	cmds := []string{"cp .env.example .env", "echo DEBUG=1 > .env", "cp config/settings.example.yaml config/settings.yaml"}
+	check := func(want Class) {
+		t.Helper()
+		for _, cmd := range cmds {
+			if got := Classify(cmd, env); got.Class != want {
+				t.Errorf("Classify(%q) = %v %q, want %v", cmd, got.Class, got.Reasons, want)
+			}
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	check(Write)
+	for _, f := range []string{".env", "config/settings.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("KEY=1\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(Destructive)
+}
