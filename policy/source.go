@@ -223,7 +223,7 @@ func madeFiles(name string) bool {
 // the extension of a source file people write (*.py, app.ts).
 func sourceName(name string) bool {
 	i := strings.LastIndexByte(name, '.')
-	return i >= 0 && sourceExts[name[i+1:]]
+	return i >= 0 && (sourceExts[name[i+1:]] || sourceExts[strings.TrimRight(name[i+1:], "*")]) // *.cs* matches *.cs
 }
 
 // fileName reports whether a name without an extension is a file's: all
