@@ -104,6 +104,7 @@ func init() {
 		{sqlClient([]string{"-e", "--execute"}, false), []string{"mysql", "mariadb"}},
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
+		{sqlClient([]string{"-Q", "-q"}, false), []string{"sqlcmd", "osql"}},
 		{mongo, []string{"mongosh", "mongo"}},
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},
