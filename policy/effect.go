@@ -121,6 +121,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := deploysLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
