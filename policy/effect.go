@@ -2375,6 +2375,7 @@ var credStores = map[string][]string{
 	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
+	"pulumi": {"--show-secrets"},
 }
 
 // credentialTools are the known tools whose subcommands may print a
@@ -2391,6 +2392,36 @@ var credentialTools = map[string]bool{
 var secretWords = map[string]bool{
 	"token": true, "secret": true, "secrets": true, "password": true, "passwords": true, "credential": true,
 	"credentials": true, "authtoken": true, "reveal": true, "raw": true, "decryption": true,
+}
+
+// shellProfiles are the shell startup files in the home directory, where
+// people export their tokens.
+var shellProfiles = map[string]bool{".bashrc": true, ".zshrc": true, ".profile": true, ".bash_profile": true, ".zprofile": true, ".zshenv": true, ".bash_login": true, ".envrc": true}
+
+// searchesProfile says why a search prints secrets, and the file: its
+// pattern names them and it searches the shell startup files that export
+// them, so the lines it prints hold the values. A search that only lists
+// or counts (-l, -c) prints none. "" if it does not.
+func (c *classifier) searchesProfile(sc *scope, name string, args []arg) (why, file string) {
+	pattern := grepPattern(name, args)
+	if !searchers[name] || pattern < 0 || !args[pattern].ok || !secretPattern.MatchString(args[pattern].s) || listsFiles(name, args) {
+		return "", ""
+	}
+	for i, a := range args {
+		if i == pattern || !a.ok {
+			continue
+		}
+		if t := c.resolve(sc, arg{s: c.tilde(a.s), ok: true, src: a.s}); shellProfiles[path.Base(t.path)] && path.Dir(t.path) == c.home {
+			return name + " prints the lines of " + a.s + " that name secrets (" + args[pattern].s + "), with their values", t.path
+		}
+	}
+	return "", ""
+}
+
+// assignsFile reports whether a file holds NAME=value lines whose values
+// may be secrets: an environment file or a shell startup file.
+func assignsFile(p string) bool {
+	return envFile(p) || shellProfiles[path.Base(p)]
 }
 
 // readsSecret flags a command that reads a credential: a secrets file
@@ -2470,6 +2501,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
+	if why == "" && !iv.sc.piped { // piped, the lines go on as secrets (stdin.go)
+		why, _ = iv.c.searchesProfile(iv.sc, iv.name, iv.rest(1))
+	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
 			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
@@ -2491,7 +2525,7 @@ func readsSecret(iv *inv, scanWords bool) {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
-		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(envFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
+		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(assignsFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ

@@ -146,7 +146,10 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
 		return source{kind: srcSecret, text: tree}
 	}
-	if prev.kind == srcSecret && (prev.text == envDump || envFile(prev.text)) && keepsNames(name, args[1:]) {
+	if _, f := w.c.searchesProfile(sc, name, args[1:]); f != "" {
+		return source{kind: srcSecret, text: f} // grep TOKEN ~/.bashrc | …: the lines, values and all
+	}
+	if prev.kind == srcSecret && (prev.text == envDump || assignsFile(prev.text)) && keepsNames(name, args[1:]) {
 		return source{kind: srcPipe, text: name} // env | cut -d= -f1: the names, no value
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
@@ -158,6 +161,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	switch {
 	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
 		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
+	case downloaders[name] && credentialsURL(args[1:]) != "":
+		return source{kind: srcSecret, text: "the response of " + credentialsURL(args[1:])} // Jenkins' /credentials/store/…, Vault's /v1/secret/…
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):
@@ -210,6 +215,21 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	return source{kind: srcPipe, text: name}
+}
+
+// credentialsPath is an address's path that names the credentials it
+// serves: /credentials/store/…, /v1/secret/data/app, /api/tokens.
+var credentialsPath = lazyRE(`(?i)^https?://[^/\s]+(?:/[^?#\s]*)?/(?:credentials?|secrets?|tokens?|api[-_]?keys?|passwords?)(?:[/?#]|$)`)
+
+// credentialsURL is the first address among args whose path names
+// credentials, or "".
+func credentialsURL(args []arg) string {
+	for _, a := range args {
+		if a.ok && credentialsPath.MatchString(a.s) {
+			return a.s
+		}
+	}
+	return ""
 }
 
 // indirect reports whether a statement expands a variable whose name it
@@ -718,7 +738,7 @@ func keepsNames(name string, args []arg) bool {
 var (
 	namesCut  = lazyRE(`^(?:-d ?=|--delimiter[= ]=) ?(?:-f ?1|--fields[= ]1)$|^(?:-f ?1|--fields[= ]1) ?(?:-d ?=|--delimiter[= ]=)$`)
 	namesAwk  = lazyRE(`^(?:-F ?=|-v FS==) ?(?:'?\{ ?print \$1;? ?\}'?)$`)
-	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:]{2}g?$`)
+	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:][^\\&/|#,:]*[/|#,:]g?$`) // s/=.*//, s/=.*/=<redacted>/
 	namesGrep = lazyRE(`^-(?:o|oE|Eo|Po|oP) \^(?:\[\^=\][*+]|\[A-Za-z_\]\[A-Za-z0-9_\]\*)$`)
 )
 
