@@ -99,6 +99,38 @@ func words(s string) []string {
 	return out
 }
 
+// wipedDirOpts are options naming a directory the tool empties before it
+// starts: pytest --basetemp.
+var wipedDirOpts = map[string]string{"pytest": "--basetemp", "py.test": "--basetemp"}
+
+// wipesOptionDir judges a directory given to an option of wipedDirOpts
+// as rm -rf of it is judged (pytest --basetemp=src deletes the sources),
+// and reports whether it held it.
+func (iv *inv) wipesOptionDir(args []arg) bool {
+	name := iv.name
+	if strings.HasPrefix(name, "python") && len(args) > 1 && args[0].s == "-m" {
+		name, args = args[1].s, args[2:] // python -m pytest
+	}
+	opt, ok := wipedDirOpts[name]
+	if !ok {
+		return false
+	}
+	v := optValue(args, opt)
+	if v == "" {
+		return false
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: true, src: v})
+	if why := iv.c.danger(t); why != "" {
+		iv.flag(Destructive, phrase(name+" "+opt+" empties the directory first, and", why)+": "+iv.c.show(t))
+		return true
+	}
+	if own := iv.c.ownWork(t.path, true); own != "" {
+		iv.flagWrite(t, name+" "+opt+" empties the directory first, deleting "+own+": "+iv.c.show(t))
+		return true
+	}
+	return false
+}
+
 // verbEffect flags the command Destructive when its subcommand words or
 // options name destroying state, an option sets a count to zero, or an
 // operand is destructive SQL or ORM code, and reports whether it did.
@@ -119,6 +151,9 @@ func verbEffect(iv *inv) bool {
 	}
 	if why := changesLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
+		return true
+	}
+	if iv.wipesOptionDir(args) {
 		return true
 	}
 	if why := deploysLive(iv, args); why != "" {

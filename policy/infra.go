@@ -993,6 +993,8 @@ func aws(iv *inv) {
 		iv.flag(Destructive, "aws s3 rb removes a bucket")
 	case svc == "s3" && op == "rm" && hasFlag(args, "", "--recursive"):
 		iv.flag(Destructive, "aws s3 rm --recursive deletes objects")
+	case svc == "s3" && op == "mv" && hasFlag(args, "", "--recursive") && strings.HasPrefix(at(pos, 2), "s3://"):
+		iv.flag(Destructive, "aws s3 mv --recursive from a bucket deletes the objects it moves out of it: "+at(pos, 2))
 	case svc == "s3" && op == "sync" && hasFlag(args, "", "--delete"):
 		iv.flag(Destructive, "aws s3 sync --delete deletes objects")
 	case svc == "s3" && op == "ls":

@@ -177,7 +177,8 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 //   - an audit, transaction or ledger log (logs/audit.log): what it
 //     recorded happened once;
 //   - the project's data, under a data or datasets directory that is
-//     not scratch (data/raw/*.csv).
+//     not scratch (data/raw/*.csv);
+//   - local settings (config/local.yaml), which are not committed.
 func (c *classifier) emptied(t target, s string) string {
 	if own := c.ownFiles(t, s, true); own != "" {
 		return own
@@ -187,6 +188,9 @@ func (c *classifier) emptied(t target, s string) string {
 	}
 	if recordLog.MatchString(path.Base(s)) {
 		return "a log of records kept, which nothing makes again"
+	}
+	if b := strings.ToLower(path.Base(s)); localSettings(b) || strings.HasPrefix(b, "local.") && settingsName(b) { // config/local.yaml
+		return "the project's local settings, which version control does not keep"
 	}
 	dir := strings.TrimPrefix(t.path, c.project+"/")
 	if !t.children {

@@ -61,6 +61,8 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		case err != nil || len(f) != 1:
 		case f[0].ok && isSecretPath(f[0].s), !f[0].ok && isSecretPath(f[0].src): // < /proc/$PPID/environ
 			return source{kind: srcSecret, text: f[0].shown()}
+		case f[0].ok && f[0].s == "/dev/null":
+			return source{kind: srcText} // nothing
 		case f[0].ok:
 			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
 				return src
