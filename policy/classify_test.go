@@ -785,6 +785,16 @@ func TestClassify(t *testing.T) {
 		{"ln ~/.bashrc ./notes.txt && : > ./notes.txt", Destructive},
 		{"ln -s /etc ./etc && echo x > ./etc/hosts", Destructive},
 		{"ln -s ~/Downloads ./dl && rm ./dl", Write},
+		// written over through a link the command made; a relative target read from the link's directory; link/ goes through
+		{"ln -sf ~/project/src/app.py /tmp/agent-run.log && echo started > /tmp/agent-run.log", Destructive},
+		{"ln -sf /home/user/project/src/app.py /tmp/a.log; date > /tmp/a.log", Destructive},
+		{"ln -s src/main.go out.txt && echo hi > out.txt", Destructive},
+		{"ln -sf ~/project/build/out.txt /tmp/agent-run.log && echo started > /tmp/agent-run.log", Write},
+		{"ln -sf ~/project/src/app.py /tmp/agent-run.log && echo started >> /tmp/agent-run.log", Write},
+		{"mkdir -p /tmp/w && ln -s ../../home/user/project/src/app.py /tmp/w/l && echo x > /tmp/w/l", Destructive},
+		{"mkdir -p /tmp/w && ln -s src/app.py /tmp/w/l && echo x > /tmp/w/l", Write},
+		{"ln -sfn ~/project/src build/cur && rm -rf build/cur/", Destructive},
+		{"ln -sfn ~/project/src build/cur && rm -rf build/cur", Write},
 		{"ln -sfn build/v2 current && rm -rf current/*", Write},
 		// a framework's database reset aimed at a test or scratch environment
 		{"RAILS_ENV=test bin/rails db:drop db:create db:schema:load", Write},

@@ -1313,6 +1313,10 @@ func lnNew(iv *inv) {
 	}
 	if len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
 		from, to := iv.c.resolve(iv.sc, dst), iv.c.resolve(iv.sc, ops[0])
+		flags, _ := opts(iv.rest(1))
+		if rel := ops[0].s; hasFlag(flags, "s", "--symbolic") && !path.IsAbs(rel) && !strings.HasPrefix(rel, "~") && from.path != "" {
+			to.path = path.Join(path.Dir(from.path), rel) // ln -s ../src/app.py /tmp/x/y: a symbolic link's relative target is read from where the link is
+		}
 		if from.path != "" && to.path != "" && !from.children && !to.children && from.path != to.path {
 			if iv.c.links == nil {
 				iv.c.links = map[string]string{}

@@ -57,6 +57,9 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	}
 	if c.links != nil {
 		t.path = c.throughLinks(t.path, t.children)
+		if to, ok := c.links[t.path]; ok && !t.children && len(a.s) > 1 && strings.HasSuffix(a.s, "/") {
+			t.path = to // rm -rf link/: the slash goes through the link to the directory it leads to
+		}
 	}
 	return t
 }
