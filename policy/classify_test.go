@@ -785,6 +785,17 @@ func TestClassify(t *testing.T) {
 		{"ln ~/.bashrc ./notes.txt && : > ./notes.txt", Destructive},
 		{"ln -s /etc ./etc && echo x > ./etc/hosts", Destructive},
 		{"ln -s ~/Downloads ./dl && rm ./dl", Write},
+		// grep's recursive list of the tree's top includes .git's files
+		{"grep -rl 'api.acme.io' . | xargs sed -i 's/api.acme.io/api.staging.acme.io/g'", Destructive},
+		{"grep -rl x | xargs sed -i 's/a/b/g'", Destructive},
+		{"grep -rl x . | xargs perl -pi -e 's/a/b/'", Destructive},
+		{"grep -rl --exclude-dir node_modules x . | xargs sed -i 's/a/b/g'", Destructive},
+		{"grep -rl --exclude-dir=.git x . | xargs sed -i 's/a/b/g'", Write},
+		{"grep -rl --exclude-dir .git x . | xargs sed -i 's/a/b/g'", Write},
+		{"grep -rl x src | xargs sed -i 's/a/b/g'", Write},
+		{"rg -l x | xargs sed -i 's/a/b/g'", Write},
+		{"git grep -l x | xargs sed -i 's/a/b/g'", Write},
+		{"grep -rl x . | wc -l", ReadOnly},
 		// written over through a link the command made; a relative target read from the link's directory; link/ goes through
 		{"ln -sf ~/project/src/app.py /tmp/agent-run.log && echo started > /tmp/agent-run.log", Destructive},
 		{"ln -sf /home/user/project/src/app.py /tmp/a.log; date > /tmp/a.log", Destructive},

@@ -3156,8 +3156,15 @@ func listsFiles(name string, args []arg) bool {
 // (grep -r PATTERN DIR…, rg PATTERN DIR…, rg --files DIR…; . when none
 // is given), or nil for a search that is not recursive (grep without -r).
 func searchedTrees(name string, args []arg) []arg {
-	flags, ops := opts(args)
 	grepLike := name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug"
+	flags, ops := opts(args)
+	if grepLike {
+		for i := 0; i+1 < len(args); i++ {
+			if a := args[i]; a.ok && grepLongValue[a.s] {
+				ops = slices.DeleteFunc(ops, func(o arg) bool { return o == args[i+1] }) // --exclude-dir .git: a value, not a tree
+			}
+		}
+	}
 	if !searchers[name] || grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
 		return nil
 	}

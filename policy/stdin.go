@@ -134,6 +134,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcPaths, text: dir, pattern: pattern}
 	}
 	if dirs := searchedTrees(name, args[1:]); len(dirs) > 0 && dirs[0].ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
+		if w.c.listsStore(sc, name, args[1:], dirs[0]) {
+			return source{kind: srcPaths, text: path.Join(dirs[0].s, ".git")} // grep -rl x . | xargs sed -i: .git's files are listed too
+		}
 		return source{kind: srcPaths, text: dirs[0].s}
 	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
@@ -217,6 +220,25 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	return source{kind: srcPipe, text: name}
+}
+
+// listsStore reports whether grep's recursive search of dir goes into the
+// repository's store: dir is the working tree's top, and no
+// --exclude-dir leaves .git out. rg, ag, ack and git grep skip it.
+func (c *classifier) listsStore(sc *scope, name string, args []arg, dir arg) bool {
+	if name != "grep" && name != "egrep" && name != "fgrep" || c.resolve(sc, dir).path != c.project || !c.trustedProject() {
+		return false
+	}
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, "--exclude-dir=")
+		if a.s == "--exclude-dir" && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if ok && (v == ".git" || strings.HasPrefix(v, ".") && strings.ContainsAny(v, "*?[{")) {
+			return false // --exclude-dir=.git, --exclude-dir='.*'
+		}
+	}
+	return true
 }
 
 // credentialsPath is an address's path that names the credentials it
