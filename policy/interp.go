@@ -387,6 +387,51 @@ func (iv *inv) interpCode(code arg) {
 	}
 }
 
+// nmap runs the Lua scripts --script names (NSE): one given as a process
+// substitution, or written by this command, is judged as code.
+func nmap(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	for i, a := range args {
+		v := a
+		switch {
+		case strings.HasPrefix(a.src, "--script="):
+			v = arg{s: strings.TrimPrefix(a.s, "--script="), ok: a.ok, src: strings.TrimPrefix(a.src, "--script=")}
+		case a.ok && a.s == "--script" && i+1 < len(args):
+			v = args[i+1]
+		default:
+			continue
+		}
+		if !v.ok && strings.HasPrefix(v.src, "<(") {
+			iv.substCode(v)
+		} else {
+			iv.runsWritten(v, iv.interpCode)
+		}
+	}
+	verbEffect(iv)
+}
+
+// echoedCode is a process substitution that prints one quoted literal:
+// <(echo 'code'), <(printf '%s' "code"); group 1 or 2 is the text.
+var echoedCode = lazyRE(`^<\(\s*(?:echo|printf(?:\s+'%s'|\s+"%s")?)\s+(?:'([^']*)'|"([^"$\x60\\]*)")\s*\)$`)
+
+// substCode judges a script given as a process substitution (lua
+// <(echo '…'), nmap --script=<(…)): one that downloads runs code from the
+// network, one that prints a literal is judged as that code; any other
+// cannot be read.
+func (iv *inv) substCode(a arg) {
+	if fetched.MatchString(a.src) {
+		iv.flag(Destructive, iv.name+" runs code from the network: "+a.shown())
+		return
+	}
+	if m := echoedCode.FindStringSubmatch(a.src); m != nil {
+		code := m[1] + m[2]
+		iv.interpCode(arg{s: code, ok: true, src: code})
+		return
+	}
+	iv.flag(Unparseable, iv.name+" runs a script a process substitution prints, which tend cannot read: "+a.shown())
+}
+
 // codeDelete judges code's delete of a literal path or glob, lit, as rm's
 // is judged: by where it lies (danger), then, inside the tree, by whether
 // it holds the user's own work (source.go): a directory deleted whole by
@@ -777,6 +822,10 @@ func interp(codeOpts ...string) handler {
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if !a.ok {
+				if strings.HasPrefix(a.src, "<(") && !fetched.MatchString(a.src) {
+					iv.substCode(a) // lua <(echo 'os.execute(…)'): the script is what the substitution prints
+					return
+				}
 				continue
 			}
 			isCode := contains(codeOpts, a.s) || codeCluster(iv.name, a.s, codeOpts) ||
@@ -821,6 +870,9 @@ func interp(codeOpts ...string) handler {
 				break
 			}
 			if a.s == "-m" { // python -m module
+				if rest := args[i+1:]; len(rest) >= 4 && (rest[0].s == "zipfile" || rest[0].s == "tarfile") && (rest[1].s == "-e" || rest[1].s == "--extract") {
+					iv.extractInto(rest[3]) // python3 -m zipfile -e x.zip DIR unpacks into DIR, over what is there
+				}
 				verbEffect(iv)
 				return
 			}
