@@ -178,7 +178,8 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 //     recorded happened once;
 //   - the project's data, under a data or datasets directory that is
 //     not scratch (data/raw/*.csv);
-//   - local settings (config/local.yaml), which are not committed.
+//   - settings files (config/database.yml, config/local.yaml: YAML,
+//     TOML, INI …) outside directories tools make.
 func (c *classifier) emptied(t target, s string) string {
 	if own := c.ownFiles(t, s, true); own != "" {
 		return own
@@ -191,6 +192,9 @@ func (c *classifier) emptied(t target, s string) string {
 	}
 	if b := strings.ToLower(path.Base(s)); localSettings(b) || strings.HasPrefix(b, "local.") && settingsName(b) { // config/local.yaml
 		return "the project's local settings, which version control does not keep"
+	}
+	if d := path.Dir(strings.TrimPrefix(t.path, c.project+"/")); !t.children && settingsFile(t.path) && (d == "." || !c.madePath(d)) { // ex -sc '%d|x' config/database.yml
+		return "a settings file of the project"
 	}
 	dir := strings.TrimPrefix(t.path, c.project+"/")
 	if !t.children {
