@@ -2563,7 +2563,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
 		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(assignsFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}

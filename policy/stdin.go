@@ -167,7 +167,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
 		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
 	case downloaders[name] && credentialsURL(args[1:]) != "":
-		return source{kind: srcSecret, text: "the response of " + credentialsURL(args[1:])} // Jenkins' /credentials/store/…, Vault's /v1/secret/…
+		return source{kind: srcSecret, text: answerOf + credentialsURL(args[1:])} // Jenkins' /credentials/store/…, Vault's /v1/secret/…
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):
@@ -663,6 +663,11 @@ const envDump = "every environment variable"
 // ordinary work; sent to another host it leaves with them.
 const dumpOf = "a database dump by "
 
+// answerOf starts the text of a source that is the answer of an address
+// naming credentials (credentialsURL): seen here it is the user's to
+// read, as a dump is; sent on to another host it is their credentials.
+const answerOf = "the answer of "
+
 // dumpsDatabase reports whether a command prints a whole database: pg_dump,
 // mysqldump, mongodump --archive, redis-cli --rdb -.
 func dumpsDatabase(name string, args []arg) bool {
@@ -679,7 +684,7 @@ func dumpsDatabase(name string, args []arg) bool {
 
 // dumpNote says, for a reason, that a source is a database dump.
 func dumpNote(in source) string {
-	if in.kind == srcSecret && strings.HasPrefix(in.text, dumpOf) {
+	if in.kind == srcSecret && (strings.HasPrefix(in.text, dumpOf) || strings.HasPrefix(in.text, answerOf)) {
 		return " (" + in.text + ")"
 	}
 	return ""
