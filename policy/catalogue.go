@@ -104,6 +104,7 @@ func init() {
 		{sqlClient([]string{"-e", "--execute"}, false), []string{"mysql", "mariadb"}},
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
+		{sqlClient([]string{"-Q", "-q"}, false), []string{"sqlcmd", "osql"}},
 		{mongo, []string{"mongosh", "mongo"}},
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},
@@ -181,6 +182,7 @@ func init() {
 		{wsl, []string{"wsl"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
+		{nmap, []string{"nmap"}},
 		// Other languages' interpreters and toplevels: code given inline, or
 		// read from stdin when no script is named (echo '…' | ocaml -stdin).
 		{interp("-e", "--eval", "-eval"), []string{"ocaml", "utop", "racket", "elixir", "iex", "erl", "groovy", "scala", "ghc", "ghci",

@@ -17,6 +17,30 @@ var (
 	mongoDanger  = lazyRE(`(?i)(dropDatabase|\.drop\s*\(|dropAllUsers|deleteMany\s*\(\s*\{\s*\}|\.remove\s*\(\s*\{\s*\}\s*\))`)
 )
 
+// sqlWrite is SQL that changes what a database holds; a WHERE narrows it
+// but does not make it safe on production.
+var sqlWrite = lazyRE(`(?i)\b(?:DELETE\s+FROM|UPDATE\s+\S+\s+SET|INSERT\s+INTO|MERGE\s+INTO|ALTER\s+TABLE|CREATE\s+TABLE)\s+\S+`)
+
+// sqlPlan is an EXPLAIN of a statement: without ANALYZE it only plans it.
+var sqlPlan = lazyRE(`(?is)\bEXPLAIN\b[^;]*`)
+
+// liveArg is the argument or environment variable that points a database
+// client at production ($PROD_DATABASE_URL, -h db.prod.acme.io), as shown;
+// "" if none does.
+func liveArg(iv *inv, args []arg) string {
+	for _, a := range args {
+		if liveMarker.MatchString(a.src) || a.ok && liveMarker.MatchString(a.s) {
+			return a.shown()
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && (strings.HasPrefix(name, "PG") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL")) && liveMarker.MatchString(val) {
+			return e.src
+		}
+	}
+	return ""
+}
+
 // sqlDanger returns why SQL text is destructive, or "".
 func sqlDanger(sql string) string {
 	for _, m := range sqlDrop.FindAllStringSubmatch(sql, 8) {
@@ -93,8 +117,19 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
 			}
-			if why := sqlDanger(a.s); why != "" {
+			run := sqlPlan.ReplaceAllStringFunc(a.s, func(m string) string { // EXPLAIN DELETE … only plans it
+				if strings.Contains(strings.ToUpper(m), "ANALYZE") {
+					return m
+				}
+				return ""
+			})
+			switch why, live := sqlDanger(a.s), liveArg(iv, args); {
+			case why != "":
 				iv.flag(Destructive, iv.name+": "+why)
+			case live != "" && sqlWrite.MatchString(run):
+				iv.flag(Destructive, iv.name+" changes rows or tables of production's database ("+live+") without review: "+cutText(sqlWrite.FindString(run)))
+			case sqlDelete.MatchString(run) && !scratch && !onThisMachine(args):
+				iv.flag(Destructive, iv.name+" deletes rows on a database server off this machine, which others use; deleted rows are gone: "+cutText(sqlDelete.FindString(run)))
 			}
 		}
 		queried := false
@@ -357,6 +392,16 @@ func onThisMachine(args []arg) bool {
 				return false
 			}
 			host = args[i+1].s
+		case a.s == "-S" && i+1 < len(args): // sqlcmd -S tcp:host,1433 or host\instance; mysql -S /run/mysqld.sock
+			v := args[i+1].s
+			if !args[i+1].ok || strings.HasPrefix(v, "/") {
+				continue
+			}
+			host, _, _ = strings.Cut(strings.TrimPrefix(v, "tcp:"), ",")
+			host, _, _ = strings.Cut(host, `\`)
+			if host == "." || strings.EqualFold(host, "(local)") {
+				host = "localhost"
+			}
 		case strings.HasPrefix(a.s, "--host="):
 			host = strings.TrimPrefix(a.s, "--host=")
 		case strings.HasPrefix(a.s, "-h") && len(a.s) > 2:

@@ -99,6 +99,38 @@ func words(s string) []string {
 	return out
 }
 
+// wipedDirOpts are options naming a directory the tool empties before it
+// starts: pytest --basetemp.
+var wipedDirOpts = map[string]string{"pytest": "--basetemp", "py.test": "--basetemp"}
+
+// wipesOptionDir judges a directory given to an option of wipedDirOpts
+// as rm -rf of it is judged (pytest --basetemp=src deletes the sources),
+// and reports whether it held it.
+func (iv *inv) wipesOptionDir(args []arg) bool {
+	name := iv.name
+	if strings.HasPrefix(name, "python") && len(args) > 1 && args[0].s == "-m" {
+		name, args = args[1].s, args[2:] // python -m pytest
+	}
+	opt, ok := wipedDirOpts[name]
+	if !ok {
+		return false
+	}
+	v := optValue(args, opt)
+	if v == "" {
+		return false
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: true, src: v})
+	if why := iv.c.danger(t); why != "" {
+		iv.flag(Destructive, phrase(name+" "+opt+" empties the directory first, and", why)+": "+iv.c.show(t))
+		return true
+	}
+	if own := iv.c.ownWork(t.path, true); own != "" {
+		iv.flagWrite(t, name+" "+opt+" empties the directory first, deleting "+own+": "+iv.c.show(t))
+		return true
+	}
+	return false
+}
+
 // verbEffect flags the command Destructive when its subcommand words or
 // options name destroying state, an option sets a count to zero, or an
 // operand is destructive SQL or ORM code, and reports whether it did.
@@ -118,6 +150,13 @@ func verbEffect(iv *inv) bool {
 		return true
 	}
 	if why := changesLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
+	if iv.wipesOptionDir(args) {
+		return true
+	}
+	if why := deploysLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
 	}
@@ -1297,6 +1336,10 @@ func lnNew(iv *inv) {
 	}
 	if len(ops) == 2 && ops[0].ok && dst.ok && !iv.sc.remote {
 		from, to := iv.c.resolve(iv.sc, dst), iv.c.resolve(iv.sc, ops[0])
+		flags, _ := opts(iv.rest(1))
+		if rel := ops[0].s; hasFlag(flags, "s", "--symbolic") && !path.IsAbs(rel) && !strings.HasPrefix(rel, "~") && from.path != "" {
+			to.path = path.Join(path.Dir(from.path), rel) // ln -s ../src/app.py /tmp/x/y: a symbolic link's relative target is read from where the link is
+		}
 		if from.path != "" && to.path != "" && !from.children && !to.children && from.path != to.path {
 			if iv.c.links == nil {
 				iv.c.links = map[string]string{}
@@ -2397,6 +2440,7 @@ var credStores = map[string][]string{
 	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
+	"pulumi": {"--show-secrets"},
 }
 
 // credentialTools are the known tools whose subcommands may print a
@@ -2413,6 +2457,36 @@ var credentialTools = map[string]bool{
 var secretWords = map[string]bool{
 	"token": true, "secret": true, "secrets": true, "password": true, "passwords": true, "credential": true,
 	"credentials": true, "authtoken": true, "reveal": true, "raw": true, "decryption": true,
+}
+
+// shellProfiles are the shell startup files in the home directory, where
+// people export their tokens.
+var shellProfiles = map[string]bool{".bashrc": true, ".zshrc": true, ".profile": true, ".bash_profile": true, ".zprofile": true, ".zshenv": true, ".bash_login": true, ".envrc": true}
+
+// searchesProfile says why a search prints secrets, and the file: its
+// pattern names them and it searches the shell startup files that export
+// them, so the lines it prints hold the values. A search that only lists
+// or counts (-l, -c) prints none. "" if it does not.
+func (c *classifier) searchesProfile(sc *scope, name string, args []arg) (why, file string) {
+	pattern := grepPattern(name, args)
+	if !searchers[name] || pattern < 0 || !args[pattern].ok || !secretPattern.MatchString(args[pattern].s) || listsFiles(name, args) {
+		return "", ""
+	}
+	for i, a := range args {
+		if i == pattern || !a.ok {
+			continue
+		}
+		if t := c.resolve(sc, arg{s: c.tilde(a.s), ok: true, src: a.s}); shellProfiles[path.Base(t.path)] && path.Dir(t.path) == c.home {
+			return name + " prints the lines of " + a.s + " that name secrets (" + args[pattern].s + "), with their values", t.path
+		}
+	}
+	return "", ""
+}
+
+// assignsFile reports whether a file holds NAME=value lines whose values
+// may be secrets: an environment file or a shell startup file.
+func assignsFile(p string) bool {
+	return envFile(p) || shellProfiles[path.Base(p)]
 }
 
 // readsSecret flags a command that reads a credential: a secrets file
@@ -2495,6 +2569,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
+	if why == "" && !iv.sc.piped { // piped, the lines go on as secrets (stdin.go)
+		why, _ = iv.c.searchesProfile(iv.sc, iv.name, iv.rest(1))
+	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
 			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
@@ -2515,8 +2592,8 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
-		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(envFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
+	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(assignsFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}
 	for _, a := range iv.rest(1) { // $(< ~/.vault-token), /proc/$(pgrep x)/environ
@@ -3153,8 +3230,15 @@ func listsFiles(name string, args []arg) bool {
 // (grep -r PATTERN DIR…, rg PATTERN DIR…, rg --files DIR…; . when none
 // is given), or nil for a search that is not recursive (grep without -r).
 func searchedTrees(name string, args []arg) []arg {
-	flags, ops := opts(args)
 	grepLike := name == "grep" || name == "egrep" || name == "fgrep" || name == "ugrep" || name == "ug"
+	flags, ops := opts(args)
+	if grepLike {
+		for i := 0; i+1 < len(args); i++ {
+			if a := args[i]; a.ok && grepLongValue[a.s] {
+				ops = slices.DeleteFunc(ops, func(o arg) bool { return o == args[i+1] }) // --exclude-dir .git: a value, not a tree
+			}
+		}
+	}
 	if !searchers[name] || grepLike && !hasFlag(flags, "rR", "--recursive", "--dereference-recursive") {
 		return nil
 	}

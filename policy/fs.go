@@ -684,6 +684,8 @@ func tee(iv *inv) {
 		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
 			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
 				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
+			} else if own := iv.c.emptied(t, a.s); own != "" && iv.in.kind == srcText && iv.in.text == "" { // tee config/local.yaml < /dev/null
+				iv.flagWrite(t, "tee, given nothing to read, empties "+own+": "+iv.c.show(t))
 			}
 		}
 	}

@@ -43,8 +43,36 @@ func (iv *inv) gitConfigFromEnv(kv string) {
 	}
 }
 
+// gitTraces are git's variables that trace its HTTP traffic to stderr.
+var gitTraces = []string{"GIT_TRACE_CURL", "GIT_CURL_VERBOSE", "GIT_TRACE_PACKET"}
+
+// tracesAuth says why git prints its credentials: GIT_TRACE_REDACT=0 turns
+// off the redaction git does by default, so a trace of its HTTP traffic
+// shows the Authorization header and cookies. "" if it does not.
+func (iv *inv) tracesAuth() string {
+	redact, trace := "", ""
+	for _, e := range iv.environ() {
+		name, v, _ := strings.Cut(e.src, "=")
+		v = strings.Trim(v, `"'`)
+		switch {
+		case name == "GIT_TRACE_REDACT" && (v == "0" || strings.EqualFold(v, "false") || strings.EqualFold(v, "no") || strings.EqualFold(v, "off")):
+			redact = e.src
+		case contains(gitTraces, name) && v != "" && v != "0" && !strings.EqualFold(v, "false"):
+			trace = e.src
+		}
+	}
+	if redact == "" || trace == "" {
+		return ""
+	}
+	return "git with " + redact + " and " + trace + " prints the credentials it sends (the Authorization header), unredacted"
+}
+
 // git classifies by subcommand after its global options.
 func git(iv *inv) {
+	if why := iv.tracesAuth(); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	args := iv.args
 	repo := iv.sc // where the repository is: the shell's directory, or -C's
 	i := 1

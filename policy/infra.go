@@ -434,6 +434,10 @@ func kubectl(iv *inv) {
 		iv.judged = true
 		return
 	}
+	if why := deploysLive(iv, iv.rest(1)); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	if why := changesWorkload(iv.rest(1), pos); why != "" && !dryRun(iv.name, iv.rest(1)) {
 		iv.flag(Destructive, "kubectl "+why)
 		return
@@ -562,6 +566,54 @@ func changesWorkload(args []arg, pos []string) string {
 		return v + " --overwrite replaces a live resource's " + map[string]string{"label": "labels, which select its pods", "annotate": "annotations, which tools act on"}[v]
 	case v == "cordon" || v == "taint":
 		return v + " changes which pods a node runs"
+	}
+	return ""
+}
+
+// deployTools roll out releases to a cluster or an environment, and
+// deployVerbs are their verbs that do (helm upgrade, skaffold run,
+// argocd app sync, kubectl apply).
+var (
+	deployTools = map[string]bool{"helm": true, "helmfile": true, "skaffold": true, "argocd": true, "kubectl": true, "oc": true, "kapp": true, "werf": true, "devspace": true}
+	deployVerbs = map[string]bool{"install": true, "upgrade": true, "apply": true, "sync": true, "deploy": true, "run": true, "replace": true, "create": true, "rollback": true}
+	deployOpts  = []string{"-n", "--namespace", "--kube-context", "--context", "-p", "--profile", "-e", "--environment", "--env", "-f", "--values", "--filename", "-k", "--kustomize", "--set", "--set-string", "--version", "--timeout", "-l", "--selector", "--revision"}
+)
+
+// deploysLive says why a deploy tool's verb rolls out to production, named
+// by a context, namespace, profile, environment or release (--kube-context
+// production, -n prod, -e production, argocd app sync api-prod): users get
+// it at once, without review. A cluster on this machine (kind-, minikube)
+// and a dry run are not production; files (values-prod.yaml) are only
+// what it reads. "" if it is not.
+func deploysLive(iv *inv, args []arg) string {
+	if !deployTools[iv.name] || dryRun(iv.name, args) {
+		return ""
+	}
+	pos := positionals(args, deployOpts...)
+	v := at(pos, 0)
+	if v == "app" || v == "apps" {
+		v = at(pos, 1) // argocd app sync
+	}
+	if !deployVerbs[v] {
+		return ""
+	}
+	for i, a := range args {
+		if !a.ok || strings.ContainsAny(a.s, "/") || fileExts[strings.ToLower(path.Ext(a.s)[min(1, len(path.Ext(a.s))):])] {
+			continue
+		}
+		if i > 0 && args[i-1].ok && contains([]string{"-f", "--values", "--filename", "-k", "--kustomize", "--set", "--set-string"}, args[i-1].s) {
+			continue
+		}
+		val := a.s
+		if o, w, ok := strings.Cut(a.s, "="); ok && strings.HasPrefix(o, "-") {
+			val = w
+			if contains([]string{"--values", "--filename", "--set", "--set-string", "--kustomize"}, o) {
+				continue
+			}
+		}
+		if !localContext(val) && (liveMarker.MatchString(val) || contains(words(val), "prod") || contains(words(val), "production")) { // prod-eu, eks-production-1
+			return iv.name + " " + v + " deploys to production (" + a.shown() + "), which users get at once, without review"
+		}
 	}
 	return ""
 }
@@ -944,6 +996,8 @@ func aws(iv *inv) {
 		iv.flag(Destructive, "aws s3 rb removes a bucket")
 	case svc == "s3" && op == "rm" && hasFlag(args, "", "--recursive"):
 		iv.flag(Destructive, "aws s3 rm --recursive deletes objects")
+	case svc == "s3" && op == "mv" && hasFlag(args, "", "--recursive") && strings.HasPrefix(at(pos, 2), "s3://"):
+		iv.flag(Destructive, "aws s3 mv --recursive from a bucket deletes the objects it moves out of it: "+at(pos, 2))
 	case svc == "s3" && op == "sync" && hasFlag(args, "", "--delete"):
 		iv.flag(Destructive, "aws s3 sync --delete deletes objects")
 	case svc == "s3" && op == "ls":

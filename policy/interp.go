@@ -115,6 +115,11 @@ var (
 	// decodedCommand runs a command a function decodes: Perl's system pack
 	// "H*", …; exec(base64.b64decode(…)).
 	decodedCommand = lazyRE(`\b(?:system|exec|qx|popen|spawn)\s*\(?\s*(?:pack|unpack|reverse|join|sprintf|chr|decode\w*|b64decode|unhexlify|from_base64|decode_base64|atob|Buffer\.from)\b`)
+	// builtShell is a shell-out whose command starts with a variable:
+	// qx{$c …}, system($c, …), `$c …`, os.system(c); decodedWord is a
+	// value made from character codes or decoded (join, chr, pack, b64).
+	builtShell  = lazyRE("(?:\\bqx\\s*[{(\\[/|!]|\\b(?:system|exec|popen|os\\.system)\\s*\\(?\\s*|`)\\s*(\\$?[A-Za-z_]\\w*)\\b")
+	decodedWord = lazyRE(`\b(?:chr|pack|unpack|fromCharCode|b64decode|decode_base64|unhexlify|fromhex|atob|reverse)\b|\[::-1\]`)
 	// downloadRun saves a download and then runs it: PowerShell's
 	// Invoke-WebRequest … -OutFile f; & f.
 	downloadRun = lazyRE(`(?i)(?:Invoke-WebRequest|iwr|Invoke-RestMethod|curl|wget|urlretrieve)\b[^;\n]*?(?:-OutFile|-o|,)\s*['"]?([^\s'";,)]+)`)
@@ -297,6 +302,12 @@ func (iv *inv) interpCode(code arg) {
 	if m := decodedCommand.FindString(s); m != "" {
 		iv.flag(Unparseable, iv.name+" one-liner runs a command it decodes at run time: "+m)
 	}
+	for _, m := range builtShell.FindAllStringSubmatch(s, 4) { // $c=join"",map{chr}114,109; qx{$c -rf …}
+		if set := regexp.MustCompile(`(?:^|[^\w.$@])` + regexp.QuoteMeta(m[1]) + `\s*=\s*([^=;\n][^;\n]*)`).FindStringSubmatch(s); set != nil && decodedWord.MatchString(set[1]) {
+			iv.flag(Unparseable, iv.name+" one-liner runs a command whose name it decodes at run time: "+m[1]+" = "+cutText(set[1]))
+			break
+		}
+	}
 	for _, m := range downloadRun.FindAllStringSubmatch(s, 4) { // & /tmp/x.ps1 after saving it there
 		if f := m[1]; strings.Contains(s, "& "+f) || strings.Contains(s, "&"+f) || strings.Contains(s, ". "+f) {
 			iv.flag(Destructive, iv.name+" one-liner downloads a script and runs it: "+f)
@@ -339,7 +350,7 @@ func (iv *inv) interpCode(code arg) {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
 		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
-			iv.deletesEach(fn, lits) // [os.remove(p) for p in glob.glob('*.log')]
+			iv.deletesEach(fn, lits, false) // [os.remove(p) for p in glob.glob('*.log')]
 			continue
 		}
 		if !ok {
@@ -365,7 +376,7 @@ func (iv *inv) interpCode(code arg) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
 		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
-			iv.deletesEach(fn, lits) // for d in ('build', 'dist'): shutil.rmtree(d)
+			iv.deletesEach(fn, lits, true) // for d in ('build', 'dist'): shutil.rmtree(d)
 			continue
 		}
 		if !ok {
@@ -374,6 +385,51 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.codeDelete(fn, lit, true)
 	}
+}
+
+// nmap runs the Lua scripts --script names (NSE): one given as a process
+// substitution, or written by this command, is judged as code.
+func nmap(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	for i, a := range args {
+		v := a
+		switch {
+		case strings.HasPrefix(a.src, "--script="):
+			v = arg{s: strings.TrimPrefix(a.s, "--script="), ok: a.ok, src: strings.TrimPrefix(a.src, "--script=")}
+		case a.ok && a.s == "--script" && i+1 < len(args):
+			v = args[i+1]
+		default:
+			continue
+		}
+		if !v.ok && strings.HasPrefix(v.src, "<(") {
+			iv.substCode(v)
+		} else {
+			iv.runsWritten(v, iv.interpCode)
+		}
+	}
+	verbEffect(iv)
+}
+
+// echoedCode is a process substitution that prints one quoted literal:
+// <(echo 'code'), <(printf '%s' "code"); group 1 or 2 is the text.
+var echoedCode = lazyRE(`^<\(\s*(?:echo|printf(?:\s+'%s'|\s+"%s")?)\s+(?:'([^']*)'|"([^"$\x60\\]*)")\s*\)$`)
+
+// substCode judges a script given as a process substitution (lua
+// <(echo '…'), nmap --script=<(…)): one that downloads runs code from the
+// network, one that prints a literal is judged as that code; any other
+// cannot be read.
+func (iv *inv) substCode(a arg) {
+	if fetched.MatchString(a.src) {
+		iv.flag(Destructive, iv.name+" runs code from the network: "+a.shown())
+		return
+	}
+	if m := echoedCode.FindStringSubmatch(a.src); m != nil {
+		code := m[1] + m[2]
+		iv.interpCode(arg{s: code, ok: true, src: code})
+		return
+	}
+	iv.flag(Unparseable, iv.name+" runs a script a process substitution prints, which tend cannot read: "+a.shown())
 }
 
 // codeDelete judges code's delete of a literal path or glob, lit, as rm's
@@ -623,10 +679,31 @@ func loopPaths(s, rest string) (paths []string, isLoop bool) {
 // loopGlob is a glob call of a pattern that follows: glob.glob(…), Dir[…].
 var loopGlob = lazyRE(`^(?:glob\.i?glob|Dir\.glob|glob|Dir\[)\s*\(?\s*(['"][^'"]*['"])`)
 
-// deletesEach judges a delete call on each literal path a loop gives it.
-func (iv *inv) deletesEach(fn string, paths []string) {
+// emptyContent is an empty string given as what a write call writes:
+// File.write(f, ""), writeFileSync(f, ”).
+var emptyContent = lazyRE(`^\s*,\s*(?:""|''|b""|b'')\s*[),]`)
+
+// emptiesEach judges writing nothing into each literal path or glob a
+// loop gives a write call, as emptying them (source.go's emptied).
+func (iv *inv) emptiesEach(fn string, paths []string) {
 	for _, lit := range paths {
-		if iv.codeDelete(fn, lit, false) {
+		t := iv.c.resolve(iv.sc, arg{s: lit, ok: true, src: lit})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flag(Destructive, phrase(iv.name+" one-liner "+fn+" empties files", why)+": "+iv.c.show(t))
+			return
+		}
+		if own := iv.c.emptied(t, lit); own != "" {
+			iv.flagWrite(t, iv.name+" one-liner "+fn+" empties "+own+": "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// deletesEach judges a delete call on each literal path a loop gives it;
+// tree is a recursive delete's (for d of ['dist', 'src'] rmSync(d, …)).
+func (iv *inv) deletesEach(fn string, paths []string, tree bool) {
+	for _, lit := range paths {
+		if iv.codeDelete(fn, lit, tree) {
 			return
 		}
 	}
@@ -754,6 +831,10 @@ func interp(codeOpts ...string) handler {
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if !a.ok {
+				if strings.HasPrefix(a.src, "<(") && !fetched.MatchString(a.src) {
+					iv.substCode(a) // lua <(echo 'os.execute(…)'): the script is what the substitution prints
+					return
+				}
 				continue
 			}
 			isCode := contains(codeOpts, a.s) || codeCluster(iv.name, a.s, codeOpts) ||
@@ -798,6 +879,9 @@ func interp(codeOpts ...string) handler {
 				break
 			}
 			if a.s == "-m" { // python -m module
+				if rest := args[i+1:]; len(rest) >= 4 && (rest[0].s == "zipfile" || rest[0].s == "tarfile") && (rest[1].s == "-e" || rest[1].s == "--extract") {
+					iv.extractInto(rest[3]) // python3 -m zipfile -e x.zip DIR unpacks into DIR, over what is there
+				}
 				verbEffect(iv)
 				return
 			}
@@ -902,6 +986,10 @@ func (iv *inv) codeWrites(s string) {
 	for _, m := range writeCall.FindAllStringSubmatchIndex(s, 8) {
 		fn := s[m[2]:m[3]]
 		expr, n := firstArg(s[m[1]:])
+		if lits, isLoop := loopPaths(s, s[m[1]:]); isLoop && emptyContent.MatchString(s[m[1]+n:]) {
+			iv.emptiesEach(fn, lits) // Dir.glob("app/**/*.rb").each { |f| File.write(f, "") }
+			continue
+		}
 		truncating := !strings.Contains(strings.ToLower(fn), "append")
 		if fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new") { // open(p) reads; open(p, "w") writes
 			mode := modeArg.FindStringSubmatch(s[m[1]+n:])
@@ -1140,7 +1228,12 @@ func barePath(s string) (string, bool) {
 // findCall is code listing files by a relative pattern or directory:
 // glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'),
 // Dir.glob("**/*"), fs.readdirSync('.'); the pattern is group 1.
-var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]`)
+var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]|(?i:\b(?:Get-ChildItem|gci)\b[^|;\n]*?-(?:Filter|Include)\s+)['"]?([^\s'"|;/~$][^\s'"|;]*)`)
+
+// nameSuffix is code keeping the names it lists that end so:
+// f.endswith(('.orig', '.py')), name.endsWith('.ts'), f.end_with?(".rb"),
+// path.extname(f) === '.js', p.suffix in ('.py', '.pyc'); the literals follow.
+var nameSuffix = lazyRE(`(?i)\b(?:endswith|end_with\?)\s*\(\s*[(\[]?|\b(?:extname\([^)]*\)|\.suffix)\s*(?:===?|in)\s*[(\[]?`)
 
 // deletesFound judges code that deletes the files it lists by a relative
 // pattern by where that pattern is: the shell's working directory, which
@@ -1148,11 +1241,29 @@ var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|rea
 // or a store no version control keeps (glob("storage/app/uploads/*")).
 func (iv *inv) deletesFound(code string) {
 	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
-		for _, p := range braceAlts(m[1]) {
+		pat := m[1]
+		if m[2] != "" { // Get-ChildItem -Recurse -Filter *.cs
+			pat = m[2]
+			if strings.Contains(strings.ToLower(m[0]), "-recurse") {
+				pat = "**/" + pat
+			}
+		}
+		pats := braceAlts(pat)
+		if strings.HasSuffix(pat, "*") { // glob('**/*') … if f.endswith(('.orig', '.py')): the names kept
+			for _, sm := range nameSuffix.FindAllStringIndex(code, 4) {
+				exts, _ := stringArgs(code[sm[1]:])
+				for _, e := range exts {
+					if strings.HasPrefix(e, ".") && len(pats) < 16 {
+						pats = append(pats, pat+e)
+					}
+				}
+			}
+		}
+		for _, p := range pats {
 			if !strings.ContainsAny(path.Base(p), "*?[") {
 				p = strings.TrimSuffix(p, "/") + "/*" // os.walk('.'), readdirSync('src'): what is under it
 			}
-			t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: m[1]})
+			t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
 			if why := iv.c.danger(t); why != "" && why != "unresolved" {
 				iv.flag(Destructive, phrase(iv.name+" code deletes files it lists", why)+": "+iv.c.show(t))
 				return

@@ -209,6 +209,10 @@ var datastorePorts = map[string]bool{
 	"8083": true, "8529": true, "8091": true, "19530": true, "4001": true,
 }
 
+// indexDestroys are Elasticsearch's and OpenSearch's endpoints that
+// delete, rewrite or close an index's documents in bulk.
+var indexDestroys = lazyRE(`/_(?:delete_by_query|update_by_query|close)\b`)
+
 // pathDeletes reports whether a URL's path names deleting what it
 // addresses: /_delete_by_query, /v1/projects/x/purge. A request that
 // writes (POST, PUT, a body) is judged by any word of the path; any
@@ -255,6 +259,10 @@ func curl(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends a GraphQL mutation that deletes")
 			return
 		case !a.ok:
+			if u := strings.ToLower(a.src); indexDestroys.MatchString(u) && !iv.localTestStore(args) { // "$ELASTIC_URL/logs-*/_delete_by_query"
+				iv.flag(Destructive, iv.name+" deletes or closes a search index's documents through its API: "+a.shown())
+				return
+			}
 		case requestMethod(args, i) != nil:
 			m := requestMethod(args, i)
 			method = m.s
@@ -265,7 +273,7 @@ func curl(iv *inv) {
 				}
 			}
 		case strings.Contains(a.s, "://") || strings.HasPrefix(a.s, "localhost") || hostPath.MatchString(a.s):
-			if u := strings.ToLower(a.s); (strings.Contains(u, "_delete_by_query") || strings.HasSuffix(u, "/_all") || pathDeletes(a.s, writes(args)) && !iv.localDev(args)) && !iv.localTestStore(args) {
+			if u := strings.ToLower(a.s); (indexDestroys.MatchString(u) || strings.HasSuffix(u, "/_all") || pathDeletes(a.s, writes(args)) && !iv.localDev(args)) && !iv.localTestStore(args) {
 				iv.flag(Destructive, iv.name+" deletes through the API: "+a.s)
 				return
 			}

@@ -58,6 +58,9 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	}
 	if c.links != nil {
 		t.path = c.throughLinks(t.path, t.children)
+		if to, ok := c.links[t.path]; ok && !t.children && len(a.s) > 1 && strings.HasSuffix(a.s, "/") {
+			t.path = to // rm -rf link/: the slash goes through the link to the directory it leads to
+		}
 	}
 	return t
 }
@@ -399,8 +402,8 @@ func (c *classifier) buildOutputs(sc *scope, operands []arg) bool {
 
 // unrecoverable says why deleting t.path (or, for a glob, what is under it)
 // loses what version control cannot give back even inside the project: a
-// repository's own store (.git, its objects, refs and submodules) or a
-// database file. Lock files and hooks under .git are ordinary work.
+// repository's own store (.git, its objects, refs and submodules), a
+// database file or Terraform's local state. Lock files and hooks under .git are ordinary work.
 func unrecoverable(t target) string {
 	p, children := t.path, t.children
 	if dataFile(p) || children && dataFile(t.src) {
@@ -408,6 +411,9 @@ func unrecoverable(t target) string {
 	}
 	if uploadsDir(p) {
 		return "the files users uploaded, which no version control keeps"
+	}
+	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || children && strings.HasSuffix(t.src, ".tfstate") {
+		return "Terraform's local state, which nothing else keeps"
 	}
 	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {
 		i := strings.Index(p+"/", vcs+"/")

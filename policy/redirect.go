@@ -59,6 +59,15 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 				class, why = Destructive, "empties "+c.emptied(t, a.s)+": "+c.show(t)
 			}
 		}
+		if truncating && a.ok && !sc.remote && class < Destructive { // ln -sf src/app.py /tmp/run.log && echo x > /tmp/run.log
+			if t := c.resolve(sc, a); c.links[t.path] != "" {
+				lt := t
+				lt.path, lt.src = c.links[t.path], c.links[t.path]
+				if own := c.emptied(lt, lt.path); own != "" {
+					class, why = Destructive, "writes over "+own+" through a link this command made: "+a.s+" -> "+c.show(lt)
+				}
+			}
+		}
 		if truncating && class < Destructive {
 			if reader := c.readerOf(st, sc, idx, a); reader != "" {
 				class, why = Destructive, "empties "+a.src+" before "+reader+" reads it"

@@ -177,7 +177,9 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 //   - an audit, transaction or ledger log (logs/audit.log): what it
 //     recorded happened once;
 //   - the project's data, under a data or datasets directory that is
-//     not scratch (data/raw/*.csv).
+//     not scratch (data/raw/*.csv);
+//   - settings files (config/database.yml, config/local.yaml: YAML,
+//     TOML, INI …) outside directories tools make.
 func (c *classifier) emptied(t target, s string) string {
 	if own := c.ownFiles(t, s, true); own != "" {
 		return own
@@ -187,6 +189,12 @@ func (c *classifier) emptied(t target, s string) string {
 	}
 	if recordLog.MatchString(path.Base(s)) {
 		return "a log of records kept, which nothing makes again"
+	}
+	if b := strings.ToLower(path.Base(s)); localSettings(b) || strings.HasPrefix(b, "local.") && settingsName(b) { // config/local.yaml
+		return "the project's local settings, which version control does not keep"
+	}
+	if d := path.Dir(strings.TrimPrefix(t.path, c.project+"/")); !t.children && settingsFile(t.path) && (d == "." || !c.madePath(d)) { // ex -sc '%d|x' config/database.yml
+		return "a settings file of the project"
 	}
 	dir := strings.TrimPrefix(t.path, c.project+"/")
 	if !t.children {
@@ -223,7 +231,7 @@ func madeFiles(name string) bool {
 // the extension of a source file people write (*.py, app.ts).
 func sourceName(name string) bool {
 	i := strings.LastIndexByte(name, '.')
-	return i >= 0 && sourceExts[name[i+1:]]
+	return i >= 0 && (sourceExts[name[i+1:]] || sourceExts[strings.TrimRight(name[i+1:], "*")]) // *.cs* matches *.cs
 }
 
 // fileName reports whether a name without an extension is a file's: all

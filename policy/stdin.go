@@ -61,6 +61,8 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		case err != nil || len(f) != 1:
 		case f[0].ok && isSecretPath(f[0].s), !f[0].ok && isSecretPath(f[0].src): // < /proc/$PPID/environ
 			return source{kind: srcSecret, text: f[0].shown()}
+		case f[0].ok && f[0].s == "/dev/null":
+			return source{kind: srcText} // nothing
 		case f[0].ok:
 			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
 				return src
@@ -132,6 +134,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcPaths, text: dir, pattern: pattern}
 	}
 	if dirs := searchedTrees(name, args[1:]); len(dirs) > 0 && dirs[0].ok && listsFiles(name, args[1:]) { // grep -rl token ~/.config | xargs cat
+		if w.c.listsStore(sc, name, args[1:], dirs[0]) {
+			return source{kind: srcPaths, text: path.Join(dirs[0].s, ".git")} // grep -rl x . | xargs sed -i: .git's files are listed too
+		}
 		return source{kind: srcPaths, text: dirs[0].s}
 	}
 	if prev.kind == srcPaths && (isSecretPath(prev.text) || secretName(prev.pattern)) && readsListed(name, args[1:]) {
@@ -146,7 +151,10 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
 		return source{kind: srcSecret, text: tree}
 	}
-	if prev.kind == srcSecret && (prev.text == envDump || envFile(prev.text)) && keepsNames(name, args[1:]) {
+	if _, f := w.c.searchesProfile(sc, name, args[1:]); f != "" {
+		return source{kind: srcSecret, text: f} // grep TOKEN ~/.bashrc | …: the lines, values and all
+	}
+	if prev.kind == srcSecret && (prev.text == envDump || assignsFile(prev.text)) && keepsNames(name, args[1:]) {
 		return source{kind: srcPipe, text: name} // env | cut -d= -f1: the names, no value
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
@@ -158,6 +166,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	switch {
 	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
 		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
+	case downloaders[name] && credentialsURL(args[1:]) != "":
+		return source{kind: srcSecret, text: answerOf + credentialsURL(args[1:])} // Jenkins' /credentials/store/…, Vault's /v1/secret/…
 	case downloaders[name]:
 		return source{kind: srcDownload}
 	case dumpsDatabase(name, args[1:]):
@@ -210,6 +220,40 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	return source{kind: srcPipe, text: name}
+}
+
+// listsStore reports whether grep's recursive search of dir goes into the
+// repository's store: dir is the working tree's top, and no
+// --exclude-dir leaves .git out. rg, ag, ack and git grep skip it.
+func (c *classifier) listsStore(sc *scope, name string, args []arg, dir arg) bool {
+	if name != "grep" && name != "egrep" && name != "fgrep" || c.resolve(sc, dir).path != c.project || !c.trustedProject() {
+		return false
+	}
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, "--exclude-dir=")
+		if a.s == "--exclude-dir" && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if ok && (v == ".git" || strings.HasPrefix(v, ".") && strings.ContainsAny(v, "*?[{")) {
+			return false // --exclude-dir=.git, --exclude-dir='.*'
+		}
+	}
+	return true
+}
+
+// credentialsPath is an address's path that names the credentials it
+// serves: /credentials/store/…, /v1/secret/data/app, /api/tokens.
+var credentialsPath = lazyRE(`(?i)^https?://[^/\s]+(?:/[^?#\s]*)?/(?:credentials?|secrets?|tokens?|api[-_]?keys?|passwords?)(?:[/?#]|$)`)
+
+// credentialsURL is the first address among args whose path names
+// credentials, or "".
+func credentialsURL(args []arg) string {
+	for _, a := range args {
+		if a.ok && credentialsPath.MatchString(a.s) {
+			return a.s
+		}
+	}
+	return ""
 }
 
 // indirect reports whether a statement expands a variable whose name it
@@ -619,6 +663,11 @@ const envDump = "every environment variable"
 // ordinary work; sent to another host it leaves with them.
 const dumpOf = "a database dump by "
 
+// answerOf starts the text of a source that is the answer of an address
+// naming credentials (credentialsURL): seen here it is the user's to
+// read, as a dump is; sent on to another host it is their credentials.
+const answerOf = "the answer of "
+
 // dumpsDatabase reports whether a command prints a whole database: pg_dump,
 // mysqldump, mongodump --archive, redis-cli --rdb -.
 func dumpsDatabase(name string, args []arg) bool {
@@ -635,7 +684,7 @@ func dumpsDatabase(name string, args []arg) bool {
 
 // dumpNote says, for a reason, that a source is a database dump.
 func dumpNote(in source) string {
-	if in.kind == srcSecret && strings.HasPrefix(in.text, dumpOf) {
+	if in.kind == srcSecret && (strings.HasPrefix(in.text, dumpOf) || strings.HasPrefix(in.text, answerOf)) {
 		return " (" + in.text + ")"
 	}
 	return ""
@@ -718,7 +767,7 @@ func keepsNames(name string, args []arg) bool {
 var (
 	namesCut  = lazyRE(`^(?:-d ?=|--delimiter[= ]=) ?(?:-f ?1|--fields[= ]1)$|^(?:-f ?1|--fields[= ]1) ?(?:-d ?=|--delimiter[= ]=)$`)
 	namesAwk  = lazyRE(`^(?:-F ?=|-v FS==) ?(?:(?:[\w\s!/^#&|~=<>.\[\]*+?\\-]|\$[01]\b)*\{ ?print \$1;? ?\})$`) // a pattern (!/^#/ && NF) that picks lines, not what they print
-	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:](?:=[\w<>*. -]*)?[/|#,:]g?$`)                      // s/=.*//, s/=.*/=<redacted>/: every value masked
+	namesSed  = lazyRE(`^(?:-[eE] )?s([/|#,:])=\.\*\$?[/|#,:][^\\&/|#,:]*[/|#,:]g?$`)                           // s/=.*//, s/=.*/=<redacted>/
 	namesGrep = lazyRE(`^-(?:o|oE|Eo|Po|oP) \^(?:\[\^=\][*+]|\[A-Za-z_\]\[A-Za-z0-9_\]\*)$`)
 )
 
