@@ -57,7 +57,7 @@ func dropdb(iv *inv) {
 			}
 			continue
 		}
-		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
+		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s) && onThisMachine(args)) {
 			iv.flag(Destructive, iv.name+" deletes a database or its users")
 			return
 		}
@@ -153,9 +153,40 @@ func computedQuery(src string) bool {
 	return strings.TrimSpace(lit) == ""
 }
 
-// testDB is a database named for tests (app_test, test_app, test): test
-// runners drop and recreate it on every run.
-var testDB = lazyRE(`(?i)^(?:test|tests|testing)$|[_-](?:test|tests|testing)$|^test[_-]`)
+// testDB matches the name of a database, topic, index, queue or bucket
+// kept for tests or scratch data (app_test, test.orders.v1,
+// test-products-*, e2e_jobs, it-fixtures): test runners delete and make
+// it again on every run. See testName.
+var testDB testNames
+
+// testNames is the matcher of testDB.
+type testNames struct{}
+
+// MatchString reports whether name has a word (between _ - . :) that
+// marks test or scratch data: test, tests, testing, e2e, it, ci,
+// scratch, tmp, fixture, fixtures, optionally numbered (test2). A
+// pattern (test-*, *_test) counts only by its first or last word, so
+// that the wildcard cannot stand for the marked word's neighbours alone.
+func (testNames) MatchString(name string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
+	if len(ws) == 0 {
+		return false
+	}
+	if strings.ContainsAny(name, "*?[") {
+		ws = []string{ws[0], ws[len(ws)-1]}
+	}
+	return slices.ContainsFunc(ws, testWordOf)
+}
+
+// testWordOf reports whether w, one word of a name, marks test or
+// scratch data.
+func testWordOf(w string) bool {
+	switch strings.TrimRight(w, "0123456789") {
+	case "test", "tests", "testing", "e2e", "it", "ci", "scratch", "tmp", "fixture", "fixtures":
+		return true
+	}
+	return false
+}
 
 // scratchDB reports whether a SQL client works on a throwaway database:
 // a database file in a temp dir or the tree's tmp directory (sqlite3
@@ -273,9 +304,12 @@ func redis(iv *inv) {
 // place (sqlite://./tmp/dev.sqlite, DB_DATABASE=tmp/testing.sqlite). A
 // database named anywhere that is not such a one says it is not.
 func (iv *inv) testEnvironment() bool {
-	marked, other := false, false
+	marked, other, named, local := false, false, false, localServers[iv.name]
 	see := func(name, val string) {
 		switch {
+		case resourceOpts[name]:
+			named = true // kafka-topics --delete --topic test.orders.v1, rabbitmqadmin delete queue name=e2e_jobs
+			other = other || !testDB.MatchString(val)
 		case name == "ENV" || strings.HasSuffix(name, "_ENV") || name == "env" || name == "environment" || name == "e":
 			marked = marked || testWord(val)
 		case strings.HasSuffix(name, "SETTINGS_MODULE") || name == "settings":
@@ -310,6 +344,9 @@ func (iv *inv) testEnvironment() bool {
 				continue
 			}
 		}
+		if (a.s == "-h" || a.s == "-H" || a.s == "--host") && i+1 < len(args) && args[i+1].ok && loopback(args[i+1].s) {
+			local = true // rabbitmqadmin -H localhost; onThisMachine below says no other host is named
+		}
 		if !ok {
 			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
 				see("e", args[i+1].s) // rails -e test
@@ -324,13 +361,37 @@ func (iv *inv) testEnvironment() bool {
 		if !hasVal && i+1 < len(args) && args[i+1].ok {
 			val = args[i+1].s
 		}
-		switch name {
-		case "env", "environment", "settings", "database-url", "url":
+		switch {
+		case name == "env" || name == "environment" || name == "settings" || name == "database-url" || name == "url" || resourceOpts[name]:
 			see(name, val)
+		case serverOpts[name]:
+			for _, h := range strings.Split(val, ",") {
+				if !strings.Contains(h, "://") {
+					h = "//" + h
+				}
+				if u, err := url.Parse(h); err != nil || !loopback(u.Hostname()) {
+					other = true // --bootstrap-server kafka.prod:9092
+				} else {
+					local = true
+				}
+			}
 		}
 	}
-	return marked && !other
+	return (marked || named && local && onThisMachine(args)) && !other
 }
+
+// localServers are tools for a server whose default server is this
+// machine's (rabbitmqadmin and rabbitmqctl talk to localhost's broker).
+var localServers = map[string]bool{"rabbitmqadmin": true, "rabbitmqctl": true}
+
+// resourceOpts name the topic, index, queue or bucket a tool for a
+// server works on; serverOpts name that server. Named for tests on a
+// server on this machine, what it deletes there is test data that the
+// test run makes again, as a test database is (testEnvironment).
+var (
+	resourceOpts = map[string]bool{"topic": true, "index": true, "queue": true, "bucket": true, "name": true, "stream": true, "subject": true}
+	serverOpts   = map[string]bool{"bootstrap-server": true, "broker-list": true, "brokers": true, "server": true, "servers": true, "endpoint": true, "endpoint-url": true}
+)
 
 // testWord reports whether an environment's name says tests.
 func testWord(s string) bool {

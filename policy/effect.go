@@ -304,6 +304,8 @@ func verbEffect(iv *inv) bool {
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
+				} else if ok && localServers[iv.name] && testDB.MatchString(t) && onThisMachine(args) && !hasFlag(args, "n", "--node") {
+					return false // rabbitmqctl delete_queue e2e_jobs: test data on this machine's broker (testEnvironment)
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
