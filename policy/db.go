@@ -284,6 +284,11 @@ func redis(iv *inv) {
 		iv.judged = true
 		return // the server in a bare container this command started
 	}
+	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHDB") }) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") }) && iv.in.kind != srcText {
+		iv.judged = true
+		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB: the test suites' numbered database on this machine
+	}
 	for _, a := range iv.rest(1) {
 		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {
 			iv.flag(Destructive, "redis-cli "+strings.ToUpper(a.s)+" deletes every key")
@@ -292,6 +297,28 @@ func redis(iv *inv) {
 	if iv.in.kind == srcText && redisFlush.MatchString(iv.in.text) {
 		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
 	}
+}
+
+// redisTestNumber reports whether redis-cli is given a numbered database
+// other than 0, the default that applications use (-n 15, or
+// redis://localhost:6379/15): test suites keep theirs there, one number
+// each, and flush it between runs.
+func redisTestNumber(args []arg) bool {
+	n := ""
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case a.s == "-n" && i+1 < len(args) && args[i+1].ok:
+			n = args[i+1].s
+		case strings.HasPrefix(a.s, "-n") && len(a.s) > 2:
+			n = a.s[2:]
+		case strings.Contains(a.s, "://"):
+			if u, err := url.Parse(a.s); err == nil && strings.Trim(u.Path, "/") != "" {
+				n = strings.Trim(u.Path, "/")
+			}
+		}
+	}
+	return n != "" && strings.Trim(n, "0123456789") == "" && strings.TrimLeft(n, "0") != ""
 }
 
 // testEnvironment reports whether a command is pointed at a test or
