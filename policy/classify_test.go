@@ -389,8 +389,8 @@ func TestClassify(t *testing.T) {
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack
 		{"docker compose -f docker-compose.test.yml up -d && pytest; docker compose down -v", Destructive},
 		{"docker compose -p proj_test up -d && pytest; docker compose -p proj_dev down -v", Destructive},
-		{"kind create cluster --name e2e-tmp; kind delete cluster --name dev", Destructive},
-		{"kind delete cluster --name e2e-tmp && kind create cluster --name e2e-tmp", Destructive},
+		{"eksctl create cluster --name e2e-tmp; eksctl delete cluster --name dev", Destructive},       // eksctl: kind's clusters are local and throwaway (localCluster)
+		{"eksctl delete cluster --name e2e-tmp && eksctl create cluster --name e2e-tmp", Destructive}, // eksctl: kind's clusters are local and throwaway (localCluster)
 		{"kubectl create namespace it-run; kubectl delete namespace staging", Destructive},
 		{"docker run -d --name r redis && docker exec r redis-cli FLUSHALL", Write},
 		{"docker run -d --name r redis; docker exec r redis-cli FLUSHALL", Destructive}, // exec: the run may have failed on someone's r
@@ -844,6 +844,39 @@ func TestClassify(t *testing.T) {
 		{"mongosh mongodb://localhost:27017/app_test --eval 'db.getSiblingDB(\"app\").dropDatabase()'", Destructive},
 		{"mongosh mongodb://localhost:27017/app --eval 'db.dropDatabase()'", Destructive},
 		{"curl -X DELETE http://localhost:9200/app_test", Write},
+		// local stacks: a test compose project, supabase's local stack, kind/k3d/minikube clusters
+		{"docker compose -f docker-compose.test.yml down -v --remove-orphans", Write},
+		{"docker compose -f compose.e2e.yaml down --volumes", Write},
+		{"docker compose -p myapp_test down -v", Write},
+		{"docker-compose -f docker-compose.ci.yml down -v", Write},
+		{"docker compose -f e2e/docker-compose.yml down -v", Write},
+		{"podman-compose -f docker-compose.test.yml down -v", Write},
+		{"docker compose down -v", Destructive},
+		{"docker compose -f docker-compose.yml down -v", Destructive},
+		{"docker compose -f docker-compose.yml -f docker-compose.test.yml down -v", Destructive},
+		{"docker compose -p myapp -f docker-compose.test.yml down -v", Destructive},
+		{"DOCKER_HOST=ssh://prod docker compose -f docker-compose.test.yml down -v", Destructive},
+		{"docker -H ssh://prod compose -f docker-compose.test.yml down -v", Destructive},
+		{"docker --context prod compose -p app_test down -v", Destructive},
+		{"ssh prod docker compose -f docker-compose.test.yml down -v", Destructive},
+		{`docker compose -f "$F" down -v`, Destructive},
+		{"supabase db reset", Write},
+		{"supabase db reset --local && supabase test db", Write},
+		{"supabase db reset --db-url=postgresql://postgres:postgres@127.0.0.1:54322/postgres", Write},
+		{"supabase db reset --linked", Destructive},
+		{"supabase db reset --db-url postgresql://postgres:pw@db.abc.supabase.co:5432/postgres", Destructive},
+		{`supabase db reset --db-url "$DATABASE_URL"`, Destructive},
+		{`supabase db reset --db-url="$DATABASE_URL"`, Destructive},
+		{"ssh dev supabase db reset", Destructive},
+		{"kind delete cluster --name scratch", Write},
+		{"kind delete cluster --name payments-repro", Write},
+		{"kind delete clusters a b", Write},
+		{"k3d cluster delete dev", Write},
+		{"minikube delete -p test", Write},
+		{"kind delete clusters --all", Destructive},
+		{"k3d cluster delete -a", Destructive},
+		{"minikube delete --all", Destructive},
+		{"minikube delete --purge", Destructive},
 		// a numbered Redis database other than 0 on this machine: the test suites'
 		{"redis-cli -h localhost -n 15 FLUSHDB", Write},
 		{"redis-cli -h 127.0.0.1 -p 6379 -n 15 FLUSHDB", Write},
@@ -1273,9 +1306,9 @@ func TestClassify(t *testing.T) {
 		{`db=r_$$; createdb "$db" && pg_restore -d "$db" ./b.dump; dropdb "$db"`, Write},
 		{`db=r_$(date +%s); createdb "$db" && pg_restore -d "$db" ./b.dump; dropdb "$db"`, Write},
 		{`name=e2e; kind create cluster --name "$name"; kind delete cluster --name "$name"`, Write},
-		{`name=e2e; kind create cluster --name "$name"; name=prod; kind delete cluster --name "$name"`, Destructive},
-		{`kind create cluster --name x-$$; kind delete cluster --name prod`, Destructive},
-		{`kind create cluster && kind delete cluster --name prod`, Destructive},
+		{`name=e2e; eksctl create cluster --name "$name"; name=prod; eksctl delete cluster --name "$name"`, Destructive}, // eksctl: kind's clusters are local and throwaway (localCluster)
+		{`eksctl create cluster --name x-$$; eksctl delete cluster --name prod`, Destructive},                            // eksctl: kind's clusters are local and throwaway (localCluster)
+		{`eksctl create cluster && eksctl delete cluster --name prod`, Destructive},                                      // eksctl: kind's clusters are local and throwaway (localCluster)
 		{`n=x-$$; docker network create "$n"; docker network rm prod-net`, Destructive},
 		{`n=x-$$; docker run -d --name "$n" nginx; docker rm -f prod`, Destructive},
 		{`n=$RANDOM; dropdb "$n"`, Destructive},
@@ -1289,7 +1322,7 @@ func TestClassify(t *testing.T) {
 		{`helm install it ./chart && helm test it; helm uninstall prod`, Destructive},
 		{`minikube start -p t-$$; minikube delete -p t-$$`, Write},
 		{`minikube start -p e2e && make e2e; minikube delete -p e2e`, Write},
-		{`minikube delete -p dev`, Destructive},
+		{`minikube delete -p dev`, Write}, // a local cluster, made to be thrown away (localCluster)
 		{`gcloud compute instances create vm-$$ --zone us-central1-a; gcloud compute instances delete vm-$$ --zone us-central1-a --quiet`, Write},
 		{`aws s3 mb s3://b-$$ && aws s3 cp x s3://b-$$/; aws s3 rb s3://b-$$ --force`, Write},
 		{`aws s3 rb s3://b-$$ --force`, Destructive},
