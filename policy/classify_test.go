@@ -844,6 +844,22 @@ func TestClassify(t *testing.T) {
 		{"mongosh mongodb://localhost:27017/app_test --eval 'db.getSiblingDB(\"app\").dropDatabase()'", Destructive},
 		{"mongosh mongodb://localhost:27017/app --eval 'db.dropDatabase()'", Destructive},
 		{"curl -X DELETE http://localhost:9200/app_test", Write},
+		// a secret URL printed through a filter that masks its user and password
+		{`echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#'`, ReadOnly},
+		{`echo $DATABASE_URL | sed 's|://[^:]*:[^@]*@|://***:***@|'`, ReadOnly},
+		{`echo "$REDIS_URL" | sed -E 's#(://[^:]+:)[^@]+@#\1***@#'`, ReadOnly},
+		{`printf '%s\n' "$MONGODB_URI" | sed -E 's/:[^:@]*@/:****@/'`, ReadOnly},
+		{`printenv DATABASE_URL | sed -E 's#//[^@]+@#//***@#'`, ReadOnly},
+		{`echo "$SENTRY_DSN" | sed -e 's#//[^@]*@#//REDACTED@#g'`, ReadOnly},
+		{`echo "$DATABASE_URL" | sed 's#//[^@]+@#//***@#'`, Destructive}, // basic regex: + is a literal, nothing is masked
+		{`echo "$DATABASE_URL" | sed -E 's#//[^@]+@#&#'`, Destructive},
+		{`echo "$DATABASE_URL" | sed -E 's#//([^@]+)@#//\1@#'`, Destructive},
+		{`echo "$API_TOKEN" | sed -E 's#//[^@]+@#//***@#'`, Destructive},
+		{`echo "$DATABASE_URL $API_TOKEN" | sed -E 's#//[^@]+@#//***@#'`, Destructive},
+		{`echo "$AZURE_STORAGE_CONNECTION_STRING" | sed -E 's#//[^@]+@#//***@#'`, Destructive},
+		{`echo "$DATABASE_URL" | sed -E 's#host#x#'`, Destructive},
+		{`echo "$DATABASE_URL" | sed -nE 's#//[^@]+@#//***@#p'`, Destructive},
+		{`echo "$DATABASE_URL" | sed -E -e 's#//[^@]+@#//***@#' -e 's/x/y/'`, Destructive},
 		// scratch worktrees: removed after an add it follows only on success; cleaned in one added under a temp dir
 		{"git worktree add ../project-review origin/main && { (cd ../project-review && npm ci && npm test); git worktree remove --force ../project-review; }", Write},
 		{"git worktree add ../r main && (cd ../r && make test; git worktree remove --force ../r)", Write},

@@ -2500,6 +2500,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
 			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
+				if iv.masksURLNext(a) {
+					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
+				}
 				why = iv.name + " prints a secret variable: " + a.shown()
 				break
 			}
@@ -2602,6 +2605,78 @@ func envFile(p string) bool {
 	base := path.Base(p)
 	return base == ".env" || strings.HasPrefix(base, ".env.") && !templateFile(base) || strings.HasSuffix(base, ".env")
 }
+
+// masksURLNext reports whether the secret variables a word prints are
+// all URLs (DATABASE_URL, MONGODB_URI, SENTRY_DSN) and the pipeline stage
+// the output goes to masks the credentials of a URL (masksURL): what
+// reaches the agent is the scheme, host and path, no password.
+func (iv *inv) masksURLNext(a arg) bool {
+	src := a.src
+	if iv.name == "printenv" {
+		src = "$" + a.s
+	}
+	for _, m := range secretVar.FindAllString(src, -1) {
+		if m = strings.ToUpper(m); !strings.Contains(m, "_URL") && !strings.Contains(m, "_URI") && !strings.Contains(m, "DSN") {
+			return false // a token or a connection string of key=value parts has no // … @ to mask
+		}
+	}
+	args := iv.nextStage()
+	return args != nil && path.Base(args[0].s) == "sed" && masksURL(args[1:])
+}
+
+// masksURL reports whether sed's arguments are one substitution that
+// replaces the user and password of a URL (from // or : up to the @),
+// keeping at most the user by \1: sed -E 's#//[^@]+@#//***@#', sed
+// 's|://[^:]*:[^@]*@|://***@|', sed -E 's#(://[^:]+:)[^@]+@#\1***@#'.
+func masksURL(args []arg) bool {
+	ere, prog := false, ""
+	for _, a := range args {
+		switch {
+		case !a.ok:
+			return false
+		case a.s == "-E" || a.s == "-r" || a.s == "--regexp-extended":
+			ere = true
+		case a.s == "-e":
+		case strings.HasPrefix(a.s, "-"):
+			return false // -i writes files, -n with p prints what it picks
+		case prog != "":
+			return false // a file to read: not the piped output
+		default:
+			prog = a.s
+		}
+	}
+	if len(prog) < 4 || prog[0] != 's' {
+		return false
+	}
+	parts := strings.Split(prog[2:], prog[1:2])
+	if len(parts) != 3 || strings.Trim(parts[2], "g") != "" {
+		return false
+	}
+	pat, repl := parts[0], parts[1]
+	if ere {
+		pat = strings.ReplaceAll(pat, "+", "*")
+	} else {
+		pat = strings.NewReplacer(`\+`, "*", `\(`, "(", `\)`, ")").Replace(pat)
+	}
+	if strings.Contains(repl, "&") {
+		return false // & puts the whole match back
+	}
+	if strings.Contains(repl, `\`) {
+		return urlUserGroups[pat] && strings.Count(repl, `\`) == 1 && strings.Contains(repl, `\1`)
+	}
+	return urlCredentials[pat] || urlUserGroups[pat]
+}
+
+// urlCredentials are sed patterns (ERE, + as *) that match the user and
+// password of a URL; urlUserGroups the same with the user, and no more,
+// in group 1.
+var (
+	urlCredentials = map[string]bool{
+		"//[^@]*@": true, "://[^@]*@": true, "//[^:]*:[^@]*@": true, "://[^:]*:[^@]*@": true, "//[^/@]*@": true, "://[^/@]*@": true,
+		":[^:@]*@": true, ":[^@]*@": true, "//.*@": true, "://.*@": true,
+	}
+	urlUserGroups = map[string]bool{"(//[^:]*:)[^@]*@": true, "(://[^:]*:)[^@]*@": true, "(//[^:/]*:)[^@]*@": true, "(://[^:/]*:)[^@]*@": true}
+)
 
 // shapeNext reports whether a command's output goes on to a pipeline
 // stage that keeps only its shape, no value (see shapeFilter): kubectl get
