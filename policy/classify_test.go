@@ -844,6 +844,15 @@ func TestClassify(t *testing.T) {
 		{"mongosh mongodb://localhost:27017/app_test --eval 'db.getSiblingDB(\"app\").dropDatabase()'", Destructive},
 		{"mongosh mongodb://localhost:27017/app --eval 'db.dropDatabase()'", Destructive},
 		{"curl -X DELETE http://localhost:9200/app_test", Write},
+		// the output of mktemp alone is a new empty file or directory, the command's own
+		{`shred -u "$(mktemp)"`, Write},
+		{`rm -rf "$(mktemp -d)"`, Write},
+		{`rm -rf $(mktemp -d -t build.XXXXXX)`, Write},
+		{`shred -u "$(mktemp -u)"`, Destructive},
+		{`rm -rf "$(mktemp -d)/.."`, Destructive},
+		{`rm -rf "$(mktemp -d)" "$HOME"`, Destructive},
+		{`shred -u "$(ls -t | head -1)"`, Destructive},
+		{`rm -rf "$(mktemp -d; echo /)"`, Destructive},
 		// a secret URL printed through a filter that masks its user and password
 		{`echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#'`, ReadOnly},
 		{`echo $DATABASE_URL | sed 's|://[^:]*:[^@]*@|://***:***@|'`, ReadOnly},

@@ -1814,12 +1814,17 @@ var jobsPids = lazyRE(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
 // pidFile is a pid read from a file: $(cat f), "$(< f)".
 var pidFile = lazyRE(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
 
+// mktempWord is a word that is the output of mktemp alone, without -u
+// ($(mktemp), $(mktemp -d), $(mktemp -t x.XXXX)): a new empty file or
+// directory made for this run, the command's own to shred or remove.
+var mktempWord = lazyRE(`^\$\(mktemp(?:\s+(?:-[dqt]+|--directory|--quiet|--tmpdir(?:=[\w./-]+)?|-p\s+[\w./-]+|--suffix=[\w.-]+|[\w./-]*XXX[\w.-]*))*\s*\)$`)
+
 // tempVar reports whether word is a variable the command set to a new
 // temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp
 // default: what is under it is the command's own scratch space.
 func (c *classifier) tempVar(word string) bool {
 	w := strings.Trim(word, `"`)
-	if strings.HasPrefix(w, "${TMPDIR:-/tmp}") || strings.HasPrefix(w, "${TMPDIR:-/var/tmp}") {
+	if strings.HasPrefix(w, "${TMPDIR:-/tmp}") || strings.HasPrefix(w, "${TMPDIR:-/var/tmp}") || mktempWord.MatchString(w) {
 		return true
 	}
 	name := strings.TrimPrefix(w, "$")

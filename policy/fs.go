@@ -861,6 +861,9 @@ func shred(iv *inv) {
 		}
 		t := iv.c.resolve(iv.sc, a)
 		if why := iv.c.danger(t); why != "" {
+			if why == "unresolved" && iv.c.tempVar(a.src) {
+				continue // shred -u "$(mktemp)": the file mktemp just made
+			}
 			if why == "unresolved" {
 				why = "a path computed at run time"
 			}
