@@ -294,13 +294,17 @@ func git(iv *inv) {
 	case "reflog":
 		switch first(operands) {
 		case "expire", "delete":
+			if has("n", "--dry-run") {
+				iv.lower() // prints what it would expire
+				break
+			}
 			rewrite("git reflog " + first(operands) + " destroys recovery data")
 		case "", "show":
 			iv.lower()
 		}
 	case "gc", "prune":
 		for _, f := range flags {
-			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") {
+			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") && !(sub == "prune" && has("n", "--dry-run")) {
 				rewrite("git " + sub + " " + f.s + " destroys unreachable commits")
 			}
 		}
