@@ -304,8 +304,8 @@ func verbEffect(iv *inv) bool {
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
-				} else if ok && localServers[iv.name] && testDB.MatchString(t) && onThisMachine(args) && !hasFlag(args, "n", "--node") {
-					return false // rabbitmqctl delete_queue e2e_jobs: test data on this machine's broker (testEnvironment)
+				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(t) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
+					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
@@ -508,6 +508,16 @@ var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 // "DELETE", "operation": "purge", "method": "delete". It deletes when its
 // value is one of nameVerbs ("remove" in a JSON patch only drops a field).
 var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
+
+// loopbackURL reports whether a tool is given the URL of a server on
+// this machine's loopback (-s http://localhost:8089/); onThisMachine says
+// whether it is given another too.
+func loopbackURL(args []arg) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		u, err := url.Parse(a.s)
+		return a.ok && strings.Contains(a.s, "://") && err == nil && loopback(u.Hostname())
+	})
+}
 
 // objectOf is what a verb's arguments name as its object, as written: the
 // value of -t, -s, --target or --name wherever it stands (kind delete
