@@ -72,6 +72,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
 		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
 		own := !operandSQL && iv.ownServer()                             // the server in a bare container this command started
+		undone := false                                                  // destructive SQL only inside transactions rolled back
 		check := func(a arg) {
 			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
@@ -93,7 +94,12 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
 			}
-			if why := sqlDanger(a.s); why != "" {
+			sql := a.s
+			if transactionalDDL[iv.name] {
+				sql = rolledBack.ReplaceAllStringFunc(sql, keptChanges) // BEGIN; DELETE FROM t; ROLLBACK: nothing stays
+				undone = undone || sql != a.s && sqlDanger(sql) == "" && sqlDanger(a.s) != ""
+			}
+			if why := sqlDanger(sql); why != "" {
 				iv.flag(Destructive, iv.name+": "+why)
 			}
 		}
@@ -139,6 +145,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if !queried && iv.in.kind == srcText {
 			check(arg{s: iv.in.text, ok: true})
 		}
+		if c := iv.c.cmds[iv.idx].Class; undone && c != Destructive && c != Unparseable {
+			iv.judged = true // its SQL is read above; the words' scan would see the DELETE the ROLLBACK undoes
+		}
 	}
 }
 
@@ -152,6 +161,36 @@ func computedQuery(src string) bool {
 	}
 	return strings.TrimSpace(lit) == ""
 }
+
+// transactionalDDL are SQL clients whose databases undo every change of
+// a transaction rolled back, schema changes included (PostgreSQL,
+// SQLite, DuckDB; MySQL commits before DDL, and MyISAM tables undo
+// nothing).
+var transactionalDDL = map[string]bool{"psql": true, "sqlite3": true, "sqlite": true, "duckdb": true}
+
+// rolledBack is a transaction that ends in ROLLBACK: BEGIN; …; ROLLBACK.
+var rolledBack = lazyRE(`(?is)\b(?:BEGIN|START\s+TRANSACTION)\b[^;]*;.*?\bROLLBACK\b\s*(?:;|$)`)
+
+// escapesTransaction is what, inside a transaction, acts at once or
+// outside it: a COMMIT or END that closes it early, a savepoint rolled
+// back to, a copy to or from a program or file, a call out to another
+// database or to server functions (dblink, lo_export, pg_terminate_backend),
+// a database-wide or system change, a psql meta-command (\!, \copy,
+// \gexec) or an SQLite dot-command (.shell).
+var escapesTransaction = lazyRE(`(?i)\b(?:COMMIT|END|ROLLBACK\s+TO|RELEASE|PREPARE|COPY|PROGRAM|VACUUM|ATTACH|DETACH|dblink\w*|lo_\w+|pg_\w+|LOAD|CALL|DO|DATABASE|SYSTEM|CONCURRENTLY)\b|\\|\n\s*\.`)
+
+// keptChanges is what of a rolled-back transaction stays: nothing, unless
+// something in it escapes the transaction (escapesTransaction).
+func keptChanges(tx string) string {
+	inner := rolledBackEnd.ReplaceAllString(tx[strings.IndexByte(tx, ';')+1:], "")
+	if escapesTransaction.MatchString(inner) {
+		return tx
+	}
+	return ";"
+}
+
+// rolledBackEnd is the ROLLBACK that ends a transaction.
+var rolledBackEnd = lazyRE(`(?is)\bROLLBACK\b\s*;?$`)
 
 // testDB matches the name of a database, topic, index, queue or bucket
 // kept for tests or scratch data (app_test, test.orders.v1,
