@@ -844,6 +844,18 @@ func TestClassify(t *testing.T) {
 		{"mongosh mongodb://localhost:27017/app_test --eval 'db.getSiblingDB(\"app\").dropDatabase()'", Destructive},
 		{"mongosh mongodb://localhost:27017/app --eval 'db.dropDatabase()'", Destructive},
 		{"curl -X DELETE http://localhost:9200/app_test", Write},
+		// a credential's description filtered to fields that hold no secret
+		{`vault token lookup -format=json | jq '.data | {policies, ttl, expire_time}'`, Write},
+		{`vault token lookup -format=json | jq -r '.data.expire_time'`, Write},
+		{`vault token lookup -format=json | jq -r '.data.policies[]'`, Write},
+		{`kubectl get secret db -o json | jq '.metadata | {namespace, type}'`, ReadOnly},
+		{`vault token lookup -format=json | jq '.data | {policies, id}'`, Destructive},
+		{`vault token lookup -format=json | jq -r '.data.id'`, Destructive},
+		{`vault token lookup -format=json | jq '.data'`, Destructive},
+		{`vault token lookup -format=json | jq '.data | {policies, ttl} | .id'`, Destructive},
+		{`vault token lookup -format=json | jq '{policies: .data.id}'`, Destructive},
+		{`vault token create -format=json | jq '.auth | {policies, client_token}'`, Destructive},
+		{`kubectl get secret db -o json | jq '.data | {password}'`, Destructive},
 		// SQL inside a transaction rolled back leaves nothing (PostgreSQL, SQLite: DDL too)
 		{"psql -h localhost -d app_dev -c 'BEGIN; DELETE FROM sessions; ROLLBACK;'", Write},
 		{"psql -d app -c 'BEGIN; DROP TABLE users; ROLLBACK'", Write},

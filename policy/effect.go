@@ -2765,9 +2765,45 @@ func shapeFilter(name string, args []arg) bool {
 		return true
 	case "jq", "gojq", "yq":
 		_, ops := opts(args)
-		return len(ops) > 0 && ops[0].ok && shapeProgram.MatchString(ops[0].s)
+		return len(ops) > 0 && ops[0].ok && (shapeProgram.MatchString(ops[0].s) || plainFields(ops[0].s))
 	}
 	return false
+}
+
+// plainFields reports whether a jq program keeps only fields that hold
+// no secret (plainField), by a path into its input and an object of
+// their names, or a path to one: .data | {policies, ttl, expire_time},
+// .data.expire_time, .data.policies[].
+func plainFields(prog string) bool {
+	prog = strings.TrimSpace(prog)
+	if i := strings.LastIndexByte(prog, '|'); i >= 0 {
+		if !jqPath.MatchString(strings.TrimSpace(prog[:i])) {
+			return false
+		}
+		prog = strings.TrimSpace(prog[i+1:])
+	}
+	if inner, ok := strings.CutPrefix(prog, "{"); ok && strings.HasSuffix(inner, "}") {
+		for _, f := range strings.Split(strings.TrimSuffix(inner, "}"), ",") {
+			if !plainField[strings.TrimSpace(f)] {
+				return false
+			}
+		}
+		return true
+	}
+	prog = strings.TrimSuffix(prog, "[]")
+	return jqPath.MatchString(prog) && plainField[prog[strings.LastIndexByte(prog, '.')+1:]]
+}
+
+// jqPath is a jq path of plain names: .data, .data.policies.
+var jqPath = lazyRE(`^(?:\.\w+)+$`)
+
+// plainField names a field of a token's or a secret's description that
+// holds no secret: its policies, times and kinds.
+var plainField = map[string]bool{
+	"policies": true, "token_policies": true, "identity_policies": true, "ttl": true, "creation_ttl": true, "explicit_max_ttl": true,
+	"expire_time": true, "creation_time": true, "issue_time": true, "renewable": true, "orphan": true, "num_uses": true, "period": true,
+	"type": true, "kind": true, "version": true, "created_at": true, "updated_at": true, "expires_at": true, "expiration": true,
+	"lease_duration": true, "display_name": true, "namespace": true, "path": true, "status": true,
 }
 
 // hidesValues reports whether a filter given files to read keeps only
