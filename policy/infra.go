@@ -1426,6 +1426,10 @@ func minioClient(iv *inv) {
 			iv.flag(Write, "") // mc mb local/t-$$ && …; mc rb --force local/t-$$
 			return
 		}
+		if iv.localTestBuckets(pos[1:]) {
+			iv.flag(Write, "") // mc rb --force local/it-fixtures: test data on this machine's MinIO
+			return
+		}
 		iv.flag(Destructive, "mc "+v+" deletes buckets or objects")
 	case "mirror":
 		if hasFlag(iv.rest(1), "", "--remove", "--overwrite") {
@@ -1438,6 +1442,28 @@ func minioClient(iv *inv) {
 		iv.flag(Write, "")
 		verbEffect(iv)
 	}
+}
+
+// localTestBuckets reports whether every target of an mc command is in
+// a bucket named for tests (testDB) under mc's "local" alias, which is
+// this machine's MinIO (localhost:9000) unless a config dir or an
+// MC_HOST_local variable says otherwise.
+func (iv *inv) localTestBuckets(targets []string) bool {
+	if len(targets) == 0 || iv.sc.remote || iv.c.tunnel || hasFlag(iv.rest(1), "C", "--config-dir") {
+		return false
+	}
+	for _, e := range iv.environ() {
+		if strings.HasPrefix(e.src, "MC_HOST_") || strings.HasPrefix(e.src, "MC_CONFIG_DIR") {
+			return false
+		}
+	}
+	for _, t := range targets {
+		bucket, _, _ := strings.Cut(strings.TrimPrefix(t, "local/"), "/")
+		if !strings.HasPrefix(t, "local/") || bucket == "" || !testDB.MatchString(bucket) {
+			return false
+		}
+	}
+	return true
 }
 
 // runValueOpts are the options of docker run that take a value as the next
