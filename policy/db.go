@@ -455,8 +455,8 @@ var localServers = map[string]bool{"rabbitmqadmin": true, "rabbitmqctl": true}
 // server on this machine, what it deletes there is test data that the
 // test run makes again, as a test database is (testEnvironment).
 var (
-	resourceOpts = map[string]bool{"topic": true, "index": true, "queue": true, "bucket": true, "name": true, "stream": true, "subject": true}
-	serverOpts   = map[string]bool{"bootstrap-server": true, "broker-list": true, "brokers": true, "server": true, "servers": true, "endpoint": true, "endpoint-url": true}
+	resourceOpts = map[string]bool{"topic": true, "index": true, "queue": true, "bucket": true, "name": true, "stream": true, "subject": true, "group": true}
+	serverOpts   = map[string]bool{"bootstrap-server": true, "broker-list": true, "brokers": true, "server": true, "servers": true, "endpoint": true, "endpoint-url": true, "zookeeper": true}
 )
 
 // testWord reports whether an environment's name says tests.

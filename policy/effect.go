@@ -304,7 +304,7 @@ func verbEffect(iv *inv) bool {
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
-				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(t) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
+				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
 					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
 				}
 				if iv.scratchEnv() {
@@ -508,6 +508,27 @@ var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 // "DELETE", "operation": "purge", "method": "delete". It deletes when its
 // value is one of nameVerbs ("remove" in a JSON patch only drops a field).
 var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
+
+// namedObject is the object a verb names (t, from objectOf), or, when t
+// only says what kind of thing it is (delete index test-orders), the
+// operand after it.
+func namedObject(args []arg, t string) string {
+	if !resourceKinds[t] {
+		return t
+	}
+	_, ops := opts(args)
+	if len(ops) > 1 && ops[0].src == t && ops[1].ok {
+		return ops[1].s
+	}
+	return ""
+}
+
+// resourceKinds are the kinds of thing a server's delete verb is told of
+// before the thing's name.
+var resourceKinds = map[string]bool{
+	"index": true, "indices": true, "queue": true, "topic": true, "bucket": true, "job": true, "stream": true,
+	"collection": true, "exchange": true, "group": true, "subject": true, "database": true, "db": true,
+}
 
 // loopbackURL reports whether a tool is given the URL of a server on
 // this machine's loopback (-s http://localhost:8089/); onThisMachine says
