@@ -2684,11 +2684,12 @@ func masksURL(args []arg) bool {
 	if len(prog) < 4 || prog[0] != 's' {
 		return false
 	}
-	parts := strings.Split(prog[2:], prog[1:2])
+	d := prog[1:2]
+	parts := strings.Split(strings.ReplaceAll(prog[2:], `\`+d, "\x00"), d) // s/\/\/[^@]*@/\/\/***@/: the delimiter escaped
 	if len(parts) != 3 || strings.Trim(parts[2], "g") != "" {
 		return false
 	}
-	pat, repl := parts[0], parts[1]
+	pat, repl := strings.ReplaceAll(parts[0], "\x00", d), strings.ReplaceAll(parts[1], "\x00", d)
 	if ere {
 		pat = strings.ReplaceAll(pat, "+", "*")
 	} else {

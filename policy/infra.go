@@ -235,12 +235,19 @@ func (iv *inv) testProject() bool {
 	if iv.sc.remote {
 		return false
 	}
+	var p, f []string
 	for _, e := range iv.environ() {
-		if strings.HasPrefix(e.src, "DOCKER_HOST=") || strings.HasPrefix(e.src, "DOCKER_CONTEXT=") {
+		name, val, _ := strings.Cut(e.src, "=")
+		switch {
+		case name == "DOCKER_HOST" || name == "DOCKER_CONTEXT":
 			return false // DOCKER_HOST=ssh://prod: another machine's Docker
+		case !e.ok:
+		case name == "COMPOSE_PROJECT_NAME":
+			p = append(p, val)
+		case name == "COMPOSE_FILE":
+			f = append(f, strings.Split(val, ":")...)
 		}
 	}
-	var p, f []string
 	for i, a := range iv.args[1:] {
 		next := ""
 		if i+2 < len(iv.args) {
