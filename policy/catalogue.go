@@ -120,6 +120,7 @@ func init() {
 		{kubectl, []string{"kubectl", "oc", "k"}},
 		{docker, []string{"docker", "podman", "nerdctl"}},
 		{dockerCompose, []string{"docker-compose", "podman-compose"}},
+		{localCluster, []string{"kind", "k3d", "minikube"}},
 		{terraform, []string{"terraform", "tofu", "terragrunt"}},
 		{aws, []string{"aws"}},
 		{cloudVerb, []string{"gcloud", "az", "gh", "doctl", "heroku", "flyctl", "fly", "vercel", "netlify", "gsutil", "firebase", "supabase"}},

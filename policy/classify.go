@@ -102,6 +102,7 @@ type classifier struct {
 	gitMirror  bool                // it configures a git remote as a mirror
 	gitRemotes map[string]string   // git remotes it adds or points elsewhere: name → URL
 	clones     []string            // the directories it clones repositories into (git clone URL dir)
+	worktrees  []string            // the worktrees it adds under a temp dir (git worktree add /tmp/wt HEAD)
 	ignore     *gitignore          // the working tree's .gitignore, once read (source.go)
 	pos        uint                // offset in its script of the word being expanded (vars.go)
 	readFresh  bool                // an expansion read a variable holding a part made afresh for this run (vars.go)

@@ -81,7 +81,7 @@ func dropdb(iv *inv) {
 			}
 			continue
 		}
-		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s)) {
+		if !iv.madeHere(a.src, iv.name) && !(a.ok && testDB.MatchString(a.s) && onThisMachine(args)) {
 			iv.flag(Destructive, iv.name+" deletes a database or its users")
 			return
 		}
@@ -96,6 +96,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		memory := operandSQL && slices.Contains(strs0(args), ":memory:") // sqlite3 :memory: keeps nothing
 		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
 		own := !operandSQL && iv.ownServer()                             // the server in a bare container this command started
+		undone := false                                                  // destructive SQL only inside transactions rolled back
 		check := func(a arg) {
 			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
@@ -117,13 +118,18 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
 			}
-			run := sqlPlan.ReplaceAllStringFunc(a.s, func(m string) string { // EXPLAIN DELETE … only plans it
+			sql := a.s
+			if transactionalDDL[iv.name] {
+				sql = rolledBack.ReplaceAllStringFunc(sql, keptChanges) // BEGIN; DELETE FROM t; ROLLBACK: nothing stays
+				undone = undone || sql != a.s && sqlDanger(sql) == "" && sqlDanger(a.s) != ""
+			}
+			run := sqlPlan.ReplaceAllStringFunc(sql, func(m string) string { // EXPLAIN DELETE … only plans it
 				if strings.Contains(strings.ToUpper(m), "ANALYZE") {
 					return m
 				}
 				return ""
 			})
-			switch why, live := sqlDanger(a.s), liveArg(iv, args); {
+			switch why, live := sqlDanger(sql), liveArg(iv, args); {
 			case why != "":
 				iv.flag(Destructive, iv.name+": "+why)
 			case live != "" && sqlWrite.MatchString(run):
@@ -174,6 +180,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if !queried && iv.in.kind == srcText {
 			check(arg{s: iv.in.text, ok: true})
 		}
+		if c := iv.c.cmds[iv.idx].Class; undone && c != Destructive && c != Unparseable {
+			iv.judged = true // its SQL is read above; the words' scan would see the DELETE the ROLLBACK undoes
+		}
 	}
 }
 
@@ -188,9 +197,70 @@ func computedQuery(src string) bool {
 	return strings.TrimSpace(lit) == ""
 }
 
-// testDB is a database named for tests (app_test, test_app, test): test
-// runners drop and recreate it on every run.
-var testDB = lazyRE(`(?i)^(?:test|tests|testing)$|[_-](?:test|tests|testing)$|^test[_-]`)
+// transactionalDDL are SQL clients whose databases undo every change of
+// a transaction rolled back, schema changes included (PostgreSQL,
+// SQLite, DuckDB; MySQL commits before DDL, and MyISAM tables undo
+// nothing).
+var transactionalDDL = map[string]bool{"psql": true, "sqlite3": true, "sqlite": true, "duckdb": true}
+
+// rolledBack is a transaction that ends in ROLLBACK: BEGIN; …; ROLLBACK.
+var rolledBack = lazyRE(`(?is)\b(?:BEGIN|START\s+TRANSACTION)\b[^;]*;.*?\bROLLBACK\b\s*(?:;|$)`)
+
+// escapesTransaction is what, inside a transaction, acts at once or
+// outside it: a COMMIT or END that closes it early, a savepoint rolled
+// back to, a copy to or from a program or file, a call out to another
+// database or to server functions (dblink, lo_export, pg_terminate_backend),
+// a database-wide or system change, a psql meta-command (\!, \copy,
+// \gexec) or an SQLite dot-command (.shell).
+var escapesTransaction = lazyRE(`(?i)\b(?:COMMIT|END|ROLLBACK\s+TO|RELEASE|PREPARE|COPY|PROGRAM|VACUUM|ATTACH|DETACH|dblink\w*|lo_\w+|pg_\w+|LOAD|CALL|DO|DATABASE|SYSTEM|CONCURRENTLY)\b|\\|\n\s*\.`)
+
+// keptChanges is what of a rolled-back transaction stays: nothing, unless
+// something in it escapes the transaction (escapesTransaction).
+func keptChanges(tx string) string {
+	inner := rolledBackEnd.ReplaceAllString(tx[strings.IndexByte(tx, ';')+1:], "")
+	if escapesTransaction.MatchString(inner) {
+		return tx
+	}
+	return ";"
+}
+
+// rolledBackEnd is the ROLLBACK that ends a transaction.
+var rolledBackEnd = lazyRE(`(?is)\bROLLBACK\b\s*;?$`)
+
+// testDB matches the name of a database, topic, index, queue or bucket
+// kept for tests or scratch data (app_test, test.orders.v1,
+// test-products-*, e2e_jobs, it-fixtures): test runners delete and make
+// it again on every run. See testName.
+var testDB testNames
+
+// testNames is the matcher of testDB.
+type testNames struct{}
+
+// MatchString reports whether name has a word (between _ - . :) that
+// marks test or scratch data: test, tests, testing, e2e, it, ci,
+// scratch, tmp, fixture, fixtures, optionally numbered (test2). A
+// pattern (test-*, *_test) counts only by its first or last word, so
+// that the wildcard cannot stand for the marked word's neighbours alone.
+func (testNames) MatchString(name string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == ':' })
+	if len(ws) == 0 {
+		return false
+	}
+	if strings.ContainsAny(name, "*?[") {
+		ws = []string{ws[0], ws[len(ws)-1]}
+	}
+	return slices.ContainsFunc(ws, testWordOf)
+}
+
+// testWordOf reports whether w, one word of a name, marks test or
+// scratch data.
+func testWordOf(w string) bool {
+	switch strings.TrimRight(w, "0123456789") {
+	case "test", "tests", "testing", "e2e", "it", "ci", "scratch", "tmp", "fixture", "fixtures":
+		return true
+	}
+	return false
+}
 
 // scratchDB reports whether a SQL client works on a throwaway database:
 // a database file in a temp dir or the tree's tmp directory (sqlite3
@@ -288,6 +358,11 @@ func redis(iv *inv) {
 		iv.judged = true
 		return // the server in a bare container this command started
 	}
+	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHDB") }) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") }) && iv.in.kind != srcText {
+		iv.judged = true
+		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB: the test suites' numbered database on this machine
+	}
 	for _, a := range iv.rest(1) {
 		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {
 			iv.flag(Destructive, "redis-cli "+strings.ToUpper(a.s)+" deletes every key")
@@ -296,6 +371,28 @@ func redis(iv *inv) {
 	if iv.in.kind == srcText && redisFlush.MatchString(iv.in.text) {
 		iv.flag(Destructive, "redis-cli FLUSHALL deletes every key")
 	}
+}
+
+// redisTestNumber reports whether redis-cli is given a numbered database
+// other than 0, the default that applications use (-n 15, or
+// redis://localhost:6379/15): test suites keep theirs there, one number
+// each, and flush it between runs.
+func redisTestNumber(args []arg) bool {
+	n := ""
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case a.s == "-n" && i+1 < len(args) && args[i+1].ok:
+			n = args[i+1].s
+		case strings.HasPrefix(a.s, "-n") && len(a.s) > 2:
+			n = a.s[2:]
+		case strings.Contains(a.s, "://"):
+			if u, err := url.Parse(a.s); err == nil && strings.Trim(u.Path, "/") != "" {
+				n = strings.Trim(u.Path, "/")
+			}
+		}
+	}
+	return n != "" && strings.Trim(n, "0123456789") == "" && strings.TrimLeft(n, "0") != ""
 }
 
 // testEnvironment reports whether a command is pointed at a test or
@@ -308,9 +405,12 @@ func redis(iv *inv) {
 // place (sqlite://./tmp/dev.sqlite, DB_DATABASE=tmp/testing.sqlite). A
 // database named anywhere that is not such a one says it is not.
 func (iv *inv) testEnvironment() bool {
-	marked, other := false, false
+	marked, other, named, local := false, false, false, localServers[iv.name]
 	see := func(name, val string) {
 		switch {
+		case resourceOpts[name]:
+			named = true // kafka-topics --delete --topic test.orders.v1, rabbitmqadmin delete queue name=e2e_jobs
+			other = other || !testDB.MatchString(val)
 		case name == "ENV" || strings.HasSuffix(name, "_ENV") || name == "env" || name == "environment" || name == "e":
 			marked = marked || testWord(val)
 		case strings.HasSuffix(name, "SETTINGS_MODULE") || name == "settings":
@@ -345,6 +445,9 @@ func (iv *inv) testEnvironment() bool {
 				continue
 			}
 		}
+		if (a.s == "-h" || a.s == "-H" || a.s == "--host") && i+1 < len(args) && args[i+1].ok && loopback(args[i+1].s) {
+			local = true // rabbitmqadmin -H localhost; onThisMachine below says no other host is named
+		}
 		if !ok {
 			if a.s == "-e" && i+1 < len(args) && args[i+1].ok {
 				see("e", args[i+1].s) // rails -e test
@@ -359,13 +462,37 @@ func (iv *inv) testEnvironment() bool {
 		if !hasVal && i+1 < len(args) && args[i+1].ok {
 			val = args[i+1].s
 		}
-		switch name {
-		case "env", "environment", "settings", "database-url", "url":
+		switch {
+		case name == "env" || name == "environment" || name == "settings" || name == "database-url" || name == "url" || resourceOpts[name]:
 			see(name, val)
+		case serverOpts[name]:
+			for _, h := range strings.Split(val, ",") {
+				if !strings.Contains(h, "://") {
+					h = "//" + h
+				}
+				if u, err := url.Parse(h); err != nil || !loopback(u.Hostname()) {
+					other = true // --bootstrap-server kafka.prod:9092
+				} else {
+					local = true
+				}
+			}
 		}
 	}
-	return marked && !other
+	return (marked || named && local && onThisMachine(args)) && !other
 }
+
+// localServers are tools for a server whose default server is this
+// machine's (rabbitmqadmin and rabbitmqctl talk to localhost's broker).
+var localServers = map[string]bool{"rabbitmqadmin": true, "rabbitmqctl": true}
+
+// resourceOpts name the topic, index, queue or bucket a tool for a
+// server works on; serverOpts name that server. Named for tests on a
+// server on this machine, what it deletes there is test data that the
+// test run makes again, as a test database is (testEnvironment).
+var (
+	resourceOpts = map[string]bool{"topic": true, "index": true, "queue": true, "bucket": true, "name": true, "stream": true, "subject": true, "group": true}
+	serverOpts   = map[string]bool{"bootstrap-server": true, "broker-list": true, "brokers": true, "server": true, "servers": true, "endpoint": true, "endpoint-url": true, "zookeeper": true}
+)
 
 // testWord reports whether an environment's name says tests.
 func testWord(s string) bool {

@@ -49,7 +49,13 @@
 // say nothing destructive. Deleting build outputs inside the project (rm
 // -rf build/) is [Write]; deleting the user's own source there, or
 // writing over it in bulk (rm -rf src/, tar -x over the tree's root, cp -r
-// into lib/), is Destructive (source.go). A short list of known readers
+// into lib/), is Destructive (source.go). Test or scratch data on this
+// machine's servers (a database, topic, index, queue or bucket with a
+// word of its name such as test, e2e, ci or scratch; a numbered Redis
+// database other than 0), local stacks (a compose project named for
+// tests, supabase's local database, kind, k3d and minikube clusters) and
+// what the command itself made (a worktree, a mktemp file) are its own
+// to remove: Write. A short list of known readers
 // (ls, cat, grep, git status, …) is [ReadOnly].
 //
 // Fail safe (RELIABILITY design rule 1): input over 64 KiB, containing NUL

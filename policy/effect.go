@@ -343,6 +343,8 @@ func verbEffect(iv *inv) bool {
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
+				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
+					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
@@ -545,6 +547,37 @@ var prefixFilter = lazyRE(`(?i)"prefix"\s*:\s*"[^"]+"`)
 // "DELETE", "operation": "purge", "method": "delete". It deletes when its
 // value is one of nameVerbs ("remove" in a JSON patch only drops a field).
 var payloadAction = lazyRE(`(?i)"(?:action|op|operation|method)"\s*:\s*"(\w+)"`)
+
+// namedObject is the object a verb names (t, from objectOf), or, when t
+// only says what kind of thing it is (delete index test-orders), the
+// operand after it.
+func namedObject(args []arg, t string) string {
+	if !resourceKinds[t] {
+		return t
+	}
+	_, ops := opts(args)
+	if len(ops) > 1 && ops[0].src == t && ops[1].ok {
+		return ops[1].s
+	}
+	return ""
+}
+
+// resourceKinds are the kinds of thing a server's delete verb is told of
+// before the thing's name.
+var resourceKinds = map[string]bool{
+	"index": true, "indices": true, "queue": true, "topic": true, "bucket": true, "job": true, "stream": true,
+	"collection": true, "exchange": true, "group": true, "subject": true, "database": true, "db": true,
+}
+
+// loopbackURL reports whether a tool is given the URL of a server on
+// this machine's loopback (-s http://localhost:8089/); onThisMachine says
+// whether it is given another too.
+func loopbackURL(args []arg) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		u, err := url.Parse(a.s)
+		return a.ok && strings.Contains(a.s, "://") && err == nil && loopback(u.Hostname())
+	})
+}
 
 // objectOf is what a verb's arguments name as its object, as written: the
 // value of -t, -s, --target or --name wherever it stands (kind delete
@@ -1855,12 +1888,17 @@ var jobsPids = lazyRE(`^"?\$\(\s*jobs\s+-p\s*\)"?$`)
 // pidFile is a pid read from a file: $(cat f), "$(< f)".
 var pidFile = lazyRE(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
 
+// mktempWord is a word that is the output of mktemp alone, without -u
+// ($(mktemp), $(mktemp -d), $(mktemp -t x.XXXX)): a new empty file or
+// directory made for this run, the command's own to shred or remove.
+var mktempWord = lazyRE(`^\$\(mktemp(?:\s+(?:-[dqt]+|--directory|--quiet|--tmpdir(?:=[\w./-]+)?|-p\s+[\w./-]+|--suffix=[\w.-]+|[\w./-]*XXX[\w.-]*))*\s*\)$`)
+
 // tempVar reports whether word is a variable the command set to a new
 // temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp
 // default: what is under it is the command's own scratch space.
 func (c *classifier) tempVar(word string) bool {
 	w := strings.Trim(word, `"`)
-	if strings.HasPrefix(w, "${TMPDIR:-/tmp}") || strings.HasPrefix(w, "${TMPDIR:-/var/tmp}") {
+	if strings.HasPrefix(w, "${TMPDIR:-/tmp}") || strings.HasPrefix(w, "${TMPDIR:-/var/tmp}") || mktempWord.MatchString(w) {
 		return true
 	}
 	name := strings.TrimPrefix(w, "$")
@@ -2575,6 +2613,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
 			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
+				if iv.masksURLNext(a) {
+					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
+				}
 				why = iv.name + " prints a secret variable: " + a.shown()
 				break
 			}
@@ -2678,6 +2719,79 @@ func envFile(p string) bool {
 	return base == ".env" || strings.HasPrefix(base, ".env.") && !templateFile(base) || strings.HasSuffix(base, ".env")
 }
 
+// masksURLNext reports whether the secret variables a word prints are
+// all URLs (DATABASE_URL, MONGODB_URI, SENTRY_DSN) and the pipeline stage
+// the output goes to masks the credentials of a URL (masksURL): what
+// reaches the agent is the scheme, host and path, no password.
+func (iv *inv) masksURLNext(a arg) bool {
+	src := a.src
+	if iv.name == "printenv" {
+		src = "$" + a.s
+	}
+	for _, m := range secretVar.FindAllString(src, -1) {
+		if m = strings.ToUpper(m); !strings.Contains(m, "_URL") && !strings.Contains(m, "_URI") && !strings.Contains(m, "DSN") {
+			return false // a token or a connection string of key=value parts has no // … @ to mask
+		}
+	}
+	args := iv.nextStage()
+	return args != nil && path.Base(args[0].s) == "sed" && masksURL(args[1:])
+}
+
+// masksURL reports whether sed's arguments are one substitution that
+// replaces the user and password of a URL (from // or : up to the @),
+// keeping at most the user by \1: sed -E 's#//[^@]+@#//***@#', sed
+// 's|://[^:]*:[^@]*@|://***@|', sed -E 's#(://[^:]+:)[^@]+@#\1***@#'.
+func masksURL(args []arg) bool {
+	ere, prog := false, ""
+	for _, a := range args {
+		switch {
+		case !a.ok:
+			return false
+		case a.s == "-E" || a.s == "-r" || a.s == "--regexp-extended":
+			ere = true
+		case a.s == "-e":
+		case strings.HasPrefix(a.s, "-"):
+			return false // -i writes files, -n with p prints what it picks
+		case prog != "":
+			return false // a file to read: not the piped output
+		default:
+			prog = a.s
+		}
+	}
+	if len(prog) < 4 || prog[0] != 's' {
+		return false
+	}
+	d := prog[1:2]
+	parts := strings.Split(strings.ReplaceAll(prog[2:], `\`+d, "\x00"), d) // s/\/\/[^@]*@/\/\/***@/: the delimiter escaped
+	if len(parts) != 3 || strings.Trim(parts[2], "g") != "" {
+		return false
+	}
+	pat, repl := strings.ReplaceAll(parts[0], "\x00", d), strings.ReplaceAll(parts[1], "\x00", d)
+	if ere {
+		pat = strings.ReplaceAll(pat, "+", "*")
+	} else {
+		pat = strings.NewReplacer(`\+`, "*", `\(`, "(", `\)`, ")").Replace(pat)
+	}
+	if strings.Contains(repl, "&") {
+		return false // & puts the whole match back
+	}
+	if strings.Contains(repl, `\`) {
+		return urlUserGroups[pat] && strings.Count(repl, `\`) == 1 && strings.Contains(repl, `\1`)
+	}
+	return urlCredentials[pat] || urlUserGroups[pat]
+}
+
+// urlCredentials are sed patterns (ERE, + as *) that match the user and
+// password of a URL; urlUserGroups the same with the user, and no more,
+// in group 1.
+var (
+	urlCredentials = map[string]bool{
+		"//[^@]*@": true, "://[^@]*@": true, "//[^:]*:[^@]*@": true, "://[^:]*:[^@]*@": true, "//[^/@]*@": true, "://[^/@]*@": true,
+		":[^:@]*@": true, ":[^@]*@": true, "//.*@": true, "://.*@": true,
+	}
+	urlUserGroups = map[string]bool{"(//[^:]*:)[^@]*@": true, "(://[^:]*:)[^@]*@": true, "(//[^:/]*:)[^@]*@": true, "(://[^:/]*:)[^@]*@": true}
+)
+
 // shapeNext reports whether a command's output goes on to a pipeline
 // stage that keeps only its shape, no value (see shapeFilter): kubectl get
 // secret x -o jsonpath='{.data}' | jq -r 'keys[]' names the keys, cat
@@ -2750,9 +2864,45 @@ func shapeFilter(name string, args []arg) bool {
 		return true
 	case "jq", "gojq", "yq":
 		_, ops := opts(args)
-		return len(ops) > 0 && ops[0].ok && shapeProgram.MatchString(ops[0].s)
+		return len(ops) > 0 && ops[0].ok && (shapeProgram.MatchString(ops[0].s) || plainFields(ops[0].s))
 	}
 	return false
+}
+
+// plainFields reports whether a jq program keeps only fields that hold
+// no secret (plainField), by a path into its input and an object of
+// their names, or a path to one: .data | {policies, ttl, expire_time},
+// .data.expire_time, .data.policies[].
+func plainFields(prog string) bool {
+	prog = strings.TrimSpace(prog)
+	if i := strings.LastIndexByte(prog, '|'); i >= 0 {
+		if !jqPath.MatchString(strings.TrimSpace(prog[:i])) {
+			return false
+		}
+		prog = strings.TrimSpace(prog[i+1:])
+	}
+	if inner, ok := strings.CutPrefix(prog, "{"); ok && strings.HasSuffix(inner, "}") {
+		for _, f := range strings.Split(strings.TrimSuffix(inner, "}"), ",") {
+			if !plainField[strings.TrimSpace(f)] {
+				return false
+			}
+		}
+		return true
+	}
+	prog = strings.TrimSuffix(prog, "[]")
+	return jqPath.MatchString(prog) && plainField[prog[strings.LastIndexByte(prog, '.')+1:]]
+}
+
+// jqPath is a jq path of plain names: .data, .data.policies.
+var jqPath = lazyRE(`^(?:\.\w+)+$`)
+
+// plainField names a field of a token's or a secret's description that
+// holds no secret: its policies, times and kinds.
+var plainField = map[string]bool{
+	"policies": true, "token_policies": true, "identity_policies": true, "ttl": true, "creation_ttl": true, "explicit_max_ttl": true,
+	"expire_time": true, "creation_time": true, "issue_time": true, "renewable": true, "orphan": true, "num_uses": true, "period": true,
+	"type": true, "kind": true, "version": true, "created_at": true, "updated_at": true, "expires_at": true, "expiration": true,
+	"lease_duration": true, "display_name": true, "namespace": true, "path": true, "status": true,
 }
 
 // hidesValues reports whether a filter given files to read keeps only

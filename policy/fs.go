@@ -863,6 +863,9 @@ func shred(iv *inv) {
 		}
 		t := iv.c.resolve(iv.sc, a)
 		if why := iv.c.danger(t); why != "" {
+			if why == "unresolved" && iv.c.tempVar(a.src) {
+				continue // shred -u "$(mktemp)": the file mktemp just made
+			}
 			if why == "unresolved" {
 				why = "a path computed at run time"
 			}
@@ -882,11 +885,16 @@ func rimraf(iv *inv) {
 // wipefs -a or -o erases filesystem signatures.
 func wipefs(iv *inv) {
 	flags, _ := opts(iv.rest(1))
-	if hasFlag(flags, "ao", "--all", "--offset") {
+	if hasFlag(flags, "ao", "--all", "--offset") && !hasFlag(flags, "n", "--no-act") {
 		iv.flag(Destructive, "wipefs erases filesystem signatures")
 		return
 	}
+	if hasFlag(flags, "b", "--backup") {
+		iv.flag(Write, "") // writes its backup files
+		return
+	}
 	iv.flag(Write, "")
+	iv.lower() // without -a or -o, or with --no-act, it lists the signatures it finds
 }
 
 // mkfs, mke2fs and mkswap format what they are given: a device (or a

@@ -136,8 +136,8 @@ func git(iv *inv) {
 			destroy(why)
 		}
 	}
-	discard := func(why string) { // uncommitted changes: in a fresh clone, none are the user's
-		if !iv.freshClone(repo, sub) {
+	discard := func(why string) { // uncommitted changes: in a fresh clone, or a worktree this command added under a temp dir, none are the user's
+		if !iv.freshClone(repo, sub) && !iv.c.addedTempWorktree(repo) {
 			destroy(why)
 		}
 	}
@@ -314,17 +314,25 @@ func git(iv *inv) {
 			}
 		case "list":
 			iv.lower()
+		case "add":
+			if t := iv.c.resolve(repo, worktreeDir(rest)); t.path != "" && !t.children && iv.c.inTemp(t.path) {
+				iv.c.worktrees = append(iv.c.worktrees, t.path)
+			}
 		}
 	case "reflog":
 		switch first(operands) {
 		case "expire", "delete":
+			if has("n", "--dry-run") {
+				iv.lower() // prints what it would expire
+				break
+			}
 			rewrite("git reflog " + first(operands) + " destroys recovery data")
 		case "", "show":
 			iv.lower()
 		}
 	case "gc", "prune":
 		for _, f := range flags {
-			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") {
+			if f.ok && (f.s == "--prune=now" || f.s == "--prune=all" || f.s == "--expire=now") && !(sub == "prune" && has("n", "--dry-run")) {
 				rewrite("git " + sub + " " + f.s + " destroys unreachable commits")
 			}
 		}
@@ -431,13 +439,40 @@ func (iv *inv) gitCommands(sub string, rest []arg) {
 
 // addedWorktree reports whether this command added the worktree at dir
 // before removing it, under a name holding the shell's pid (git worktree
-// add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$): its
-// changes are the run's own.
+// add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$), or with
+// the remove run only if the add succeeded (git worktree add ../x main
+// && { (cd ../x && make test); git worktree remove --force ../x; }): an
+// add fails on a directory already there, so its changes are the run's
+// own.
 func (iv *inv) addedWorktree(dir string) bool {
 	src := iv.c.whole
 	rm := strings.Index(src, "worktree remove")
 	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
-	return iv.fresh(dir) && add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1
+	return add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1 && (iv.fresh(dir) || onlyOnSuccess(src[add[1]:rm]))
+}
+
+// worktreeDir is the directory git worktree add (args, after add) makes:
+// its first operand, the values of -b, -B and --reason aside.
+func worktreeDir(args []arg) arg {
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a.ok && (a.s == "-b" || a.s == "-B" || a.s == "--reason"):
+			i++
+		case a.ok && strings.HasPrefix(a.s, "-"):
+		default:
+			return a
+		}
+	}
+	return arg{}
+}
+
+// addedTempWorktree reports whether the repository a git command works
+// in (cd or -C) is a worktree this command added under a temp dir: git
+// worktree add /tmp/bisect-wt HEAD~5 && git -C /tmp/bisect-wt clean -fdx.
+// Its files are the checkout's and the run's, in a place for scratch.
+func (c *classifier) addedTempWorktree(repo *scope) bool {
+	dir := repo.cwd
+	return dir != "" && !repo.remote && repo.mounts == nil && slices.ContainsFunc(c.worktrees, func(w string) bool { return dir == w || isUnder(dir, w) })
 }
 
 // freshClone reports whether the repository a git command (sub) works in

@@ -224,6 +224,64 @@ func (iv *inv) ownProject() bool {
 	return false
 }
 
+// testProject reports whether a compose command names, on this
+// machine's Docker, a project made for tests: by -p, or by -f files that
+// are all named for tests (docker-compose.test.yml, compose.e2e.yaml, -p
+// myapp_test; see testDB). Its containers and volumes hold test data the
+// next run makes again. The default project (neither -p nor -f) is the
+// developer's stack; a -f list with the main file in it is that stack
+// with overrides.
+func (iv *inv) testProject() bool {
+	if iv.sc.remote {
+		return false
+	}
+	var p, f []string
+	for _, e := range iv.environ() {
+		name, val, _ := strings.Cut(e.src, "=")
+		switch {
+		case name == "DOCKER_HOST" || name == "DOCKER_CONTEXT":
+			return false // DOCKER_HOST=ssh://prod: another machine's Docker
+		case !e.ok:
+		case name == "COMPOSE_PROJECT_NAME":
+			p = append(p, val)
+		case name == "COMPOSE_FILE":
+			f = append(f, strings.Split(val, ":")...)
+		}
+	}
+	for i, a := range iv.args[1:] {
+		next := ""
+		if i+2 < len(iv.args) {
+			next = iv.args[i+2].src
+		}
+		switch {
+		case !a.ok:
+			continue
+		case a.s == "-H" || a.s == "--host" || a.s == "-c" || a.s == "--context" || strings.HasPrefix(a.s, "--host=") || strings.HasPrefix(a.s, "--context="):
+			return false // docker -H ssh://prod compose …
+		case a.s == "-p" || a.s == "--project-name":
+			p = append(p, next)
+		case strings.HasPrefix(a.s, "--project-name="):
+			p = append(p, strings.TrimPrefix(a.s, "--project-name="))
+		case a.s == "-f" || a.s == "--file":
+			f = append(f, next)
+		case strings.HasPrefix(a.s, "--file="):
+			f = append(f, strings.TrimPrefix(a.s, "--file="))
+		}
+	}
+	for i, n := range f {
+		if f[i] = path.Base(n); testDB.MatchString(path.Base(path.Dir(n))) {
+			f[i] = "test" // -f e2e/docker-compose.yml: the project takes its directory's name
+		}
+	}
+	all := func(names []string) bool {
+		return len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return strings.ContainsAny(n, "$`\"'") || !testDB.MatchString(n) })
+	}
+	if len(p) > 0 {
+		return all(p)
+	}
+	return all(f)
+}
+
 // composeUp is a compose up in a command line's text.
 var composeUp = lazyRE(`\b(?:docker|podman)[ -]compose\s[^;&|\n]*\bup\b[^;&|\n]*`)
 
@@ -680,8 +738,8 @@ func docker(iv *inv) {
 		iv.judged = true
 	case v == "volume" && (w == "rm" || w == "prune" || w == "remove"):
 		iv.flag(Destructive, iv.name+" volume "+w+" deletes volume data")
-	case v == "compose" && (w == "down" || w == "rm") && iv.ownProject():
-		iv.flag(Write, "") // the project this command brought up
+	case v == "compose" && (w == "down" || w == "rm") && (iv.ownProject() || iv.testProject()):
+		iv.flag(Write, "") // the project this command brought up, or a test stack on this machine
 		iv.judged = true
 	case v == "compose" && w == "down" && hasFlag(iv.rest(1), "v", "--volumes"):
 		iv.flag(Destructive, iv.name+" compose down --volumes deletes volume data")
@@ -741,6 +799,48 @@ func docker(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// localURL reports whether the URL an option gives, if it is given, is
+// known and on this machine's loopback.
+func localURL(args []arg, opt string) bool {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, opt+"=")
+		if !a.ok && strings.Contains(a.src, opt) {
+			return false // --db-url="$DB"
+		}
+		if a.s == opt && i+1 < len(args) {
+			a, v, ok = args[i+1], args[i+1].s, true
+		}
+		if !ok {
+			continue
+		}
+		if u, err := url.Parse(v); !a.ok || err != nil || !loopback(u.Hostname()) {
+			return false
+		}
+	}
+	return true
+}
+
+// localCluster is a tool for Kubernetes clusters in containers on this
+// machine (kind, k3d, minikube): they are made to be thrown away and made
+// again, so deleting one by name is ordinary; --all deletes every one,
+// and minikube delete --purge the tool's own state.
+func localCluster(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	if !slices.Contains(strs0(args), "delete") || iv.sc.remote {
+		return
+	}
+	if hasFlag(args, "", "--purge") {
+		iv.flag(Destructive, iv.name+" delete --purge deletes its whole state directory, every cluster's with it")
+		return
+	}
+	if hasFlag(args, "aA", "--all") {
+		iv.flag(Destructive, iv.name+" delete --all deletes every local cluster, the developer's own among them")
+		return
+	}
+	iv.judged = true
 }
 
 // dockerCompose is the standalone compose (docker-compose,
@@ -1041,6 +1141,11 @@ func cloudVerb(iv *inv) {
 	pos := positionals(iv.rest(1), cloudOpts...)
 	if (iv.name == "vercel" || iv.name == "netlify") && (hasWord(iv.rest(1), "--prod", "--production") || optValue(iv.rest(1), "--target") == "production") {
 		iv.flag(Destructive, iv.name+" --prod deploys to production, which users get at once, without review")
+		return
+	}
+	if iv.name == "supabase" && at(pos, 0) == "db" && at(pos, 1) == "reset" && !iv.sc.remote && !hasWord(iv.rest(1), "--linked") && localURL(iv.rest(1), "--db-url") {
+		iv.flag(Write, "") // the local Docker stack's database, made again from migrations and seed
+		iv.judged = true
 		return
 	}
 	if iv.name == "gh" && at(pos, 0) == "cache" {
@@ -1382,6 +1487,10 @@ func minioClient(iv *inv) {
 			iv.flag(Write, "") // mc mb local/t-$$ && …; mc rb --force local/t-$$
 			return
 		}
+		if iv.localTestBuckets(pos[1:]) {
+			iv.flag(Write, "") // mc rb --force local/it-fixtures: test data on this machine's MinIO
+			return
+		}
 		iv.flag(Destructive, "mc "+v+" deletes buckets or objects")
 	case "mirror":
 		if hasFlag(iv.rest(1), "", "--remove", "--overwrite") {
@@ -1394,6 +1503,28 @@ func minioClient(iv *inv) {
 		iv.flag(Write, "")
 		verbEffect(iv)
 	}
+}
+
+// localTestBuckets reports whether every target of an mc command is in
+// a bucket named for tests (testDB) under mc's "local" alias, which is
+// this machine's MinIO (localhost:9000) unless a config dir or an
+// MC_HOST_local variable says otherwise.
+func (iv *inv) localTestBuckets(targets []string) bool {
+	if len(targets) == 0 || iv.sc.remote || iv.c.tunnel || hasFlag(iv.rest(1), "C", "--config-dir") {
+		return false
+	}
+	for _, e := range iv.environ() {
+		if strings.HasPrefix(e.src, "MC_HOST_") || strings.HasPrefix(e.src, "MC_CONFIG_DIR") {
+			return false
+		}
+	}
+	for _, t := range targets {
+		bucket, _, _ := strings.Cut(strings.TrimPrefix(t, "local/"), "/")
+		if !strings.HasPrefix(t, "local/") || bucket == "" || !testDB.MatchString(bucket) {
+			return false
+		}
+	}
+	return true
 }
 
 // runValueOpts are the options of docker run that take a value as the next

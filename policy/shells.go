@@ -419,7 +419,7 @@ func ssh(iv *inv) {
 				why += ", to anyone who can reach that host"
 			}
 			iv.flag(Destructive, why)
-		case a.ok && (a.s == "-L" || strings.HasPrefix(a.s, "-L") || a.s == "-D" || strings.HasPrefix(a.s, "-D")):
+		case a.ok && sshForward.MatchString(a.s): // -L, -D, -fNL
 			iv.c.tunnel = true // loopback now reaches the other end
 		}
 	}
@@ -711,3 +711,7 @@ func wsl(iv *inv) {
 		}
 	}
 }
+
+// sshForward is an ssh option, alone or after options that take no value
+// (-fNL), that forwards a local port or opens a SOCKS proxy.
+var sshForward = lazyRE(`^-[46AaCfGgKkMNnqsTtVvXxYy]*[LD]`)
