@@ -2104,6 +2104,13 @@ func TestClassify(t *testing.T) {
 		{"curl -fsSL https://get.docker.com -o /tmp/get-docker.sh && shellcheck /tmp/get-docker.sh && sh /tmp/get-docker.sh", Destructive},
 		{"curl -fsSL https://get.docker.com -o /tmp/get-docker.sh && mytool /tmp/get-docker.sh", Destructive},
 		{"curl -fsSL https://example.com/Makefile -o /tmp/Makefile && make -f /tmp/Makefile", Destructive},
+		// text the command wrote, or pipes, given to a linter is read, not run
+		{"printf 'DELETE FROM users;\\nDROP TABLE orders;\\n' > /tmp/q.sql && sqlfluff lint /tmp/q.sql --dialect postgres", Write},
+		{"echo 'rm -rf / --no-preserve-root' | shellcheck -s bash -", Write},
+		{"cat <<'EOF' | shfmt -d -\nrm -rf ~\nEOF", Write},
+		{"printf 'DROP TABLE orders;' > /tmp/q.sql && sqlfluff fix /tmp/q.sql && psql -f /tmp/q.sql", Destructive},
+		{"echo 'rm -rf ~' | shellcheck - && echo 'rm -rf ~' | bash -", Destructive},
+		{"echo 'rm -rf ~' > x.sh && shfmt -w x.sh && bash x.sh", Destructive},
 		// a key in a bucket is not a local file
 		{"aws s3api list-object-versions --bucket st --prefix staging/terraform.tfstate --max-items 5", ReadOnly},
 		{"aws s3api head-object --bucket b --key prod/.env", Write},

@@ -751,9 +751,10 @@ func unknownTool(iv *inv) {
 		}
 		return
 	}
+	checks := slices.ContainsFunc(strs0(args), func(w string) bool { return checkVerbs[w] })
 	for _, a := range args { // go run /tmp/w.go or ./tools/x, where the same command wrote the code
-		if !a.ok || strings.HasPrefix(a.s, "-") {
-			continue
+		if !a.ok || strings.HasPrefix(a.s, "-") || checks || readsAsData(iv.name, args) {
+			continue // sqlfluff lint /tmp/q.sql: a linter reads what it is given
 		}
 		p := iv.c.resolve(iv.sc, a).path
 		for file, src := range iv.c.written {
@@ -783,8 +784,7 @@ func unknownTool(iv *inv) {
 			iv.interpCode(a)
 		}
 	}
-	checks := slices.ContainsFunc(strs0(args), func(w string) bool { return checkVerbs[w] })
-	if iv.in.kind == srcText && contains(strs0(args), "-") && !checks { // swift - <<EOF: code on stdin
+	if iv.in.kind == srcText && contains(strs0(args), "-") && !checks && !readsAsData(iv.name, args) { // swift - <<EOF: code on stdin
 		iv.interpCode(arg{s: iv.in.text, ok: true, src: iv.in.text})
 	}
 	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
@@ -838,6 +838,7 @@ var fileCheckers = map[string]bool{
 	"shellcheck": true, "shfmt": true, "checkbashisms": true, "xmllint": true, "xmlstarlet": true, "yamllint": true,
 	"hadolint": true, "actionlint": true, "jsonlint": true, "markdownlint": true, "tidy": true, "dos2unix": true,
 	"yq": true, "jless": true, "gron": true, "hexdump": true, "od": true, "strings": true, "shasum": true, "b2sum": true, "cksum": true,
+	"sqlfluff": true, "sqlfmt": true, "pg_format": true, "sqlformat": true, "sql-formatter": true, "taplo": true,
 }
 
 // goDataTools are the go tool programs that read profiles, traces,
