@@ -76,7 +76,8 @@ func TestClassify(t *testing.T) {
 		{"set -euo pipefail\ncd build/tmp\nrm -rf *", Write},
 		{"cd build/tmp || exit 1; rm -rf *", Write},
 		{"cd frontend; npm ci; npm run build", Write},
-		{"cd dist; rm -rf assets", Write},
+		{"cd web; rm -rf node_modules", Write},
+		{"cd dist; rm -rf assets", Destructive}, // if the cd fails: the project's own assets
 		{"find . -name '*.o' -exec rm {} +", Write},
 		{"git push --force-with-lease origin main", Write},
 		{"git branch -d merged", Write},
@@ -97,6 +98,11 @@ func TestClassify(t *testing.T) {
 		// root (src, lib, app, tests …) or, for a delete, another directory at the top; not what tools make
 		{"rm -rf src/ && npx @openapitools/openapi-generator-cli generate -i openapi.yaml -g typescript-axios -o src/", Destructive},
 		{"rm -rf src", Destructive},
+		{"rm -rf testdata", Destructive}, // golden files and fixtures are written by hand
+		{"python3 -c \"import shutil; shutil.rmtree('fixtures')\"", Destructive},
+		{"rm -rf assets/", Destructive},
+		{"rm -rf testdata/out", Write},
+		{"rm -rf public", Write}, // a site generator's output
 		{"rm -r ./app", Destructive},
 		{"rm -rf lib test", Destructive},
 		{"rm -rf src/*", Destructive},
@@ -188,7 +194,7 @@ func TestClassify(t *testing.T) {
 		{"truncate -s 0 data/raw/*.csv", Destructive},
 		{"truncate -s 0 datasets/train.jsonl", Destructive},
 		{"truncate -s 0 tmp/data/x.csv", Write},
-		{"truncate -s 0 tests/fixtures/data/x.csv", Write},
+		{"truncate -s 0 tests/fixtures/data/x.csv", Destructive}, // fixtures are written by hand
 		{"> logs/audit.log && > logs/transactions.log", Destructive},
 		{": > var/ledger.csv", Destructive},
 		{"cat /dev/null > logs/audit-2024.log", Destructive},

@@ -57,7 +57,8 @@ var sourceRoots = map[string]bool{
 // madeNames are the names of directories that tools make or fill: build
 // outputs, caches, installed dependencies, virtual environments,
 // scratch, logs and reports, generated code, and files brought in from
-// elsewhere (vendored code, fixtures, static assets).
+// elsewhere (vendored code, static files a site generator fills). Not
+// testdata, fixtures or assets: people write those by hand.
 var madeNames = map[string]bool{
 	"build": true, "builds": true, "dist": true, "out": true, "output": true, "outputs": true, "target": true, "bin": true, "obj": true,
 	"release": true, "debug": true, "artifacts": true, "site": true, "coverage": true, "htmlcov": true, "lcov": true,
@@ -66,7 +67,7 @@ var madeNames = map[string]bool{
 	"node_modules": true, "bower_components": true, "jspm_packages": true, "vendor": true, "third_party": true, "thirdparty": true,
 	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
-	"testdata": true, "fixtures": true, "public": true, "static": true, "assets": true, "checkpoints": true, "runs": true,
+	"public": true, "static": true, "checkpoints": true, "runs": true,
 	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
 }
