@@ -103,6 +103,10 @@ func TestClassify(t *testing.T) {
 		{"rm -rf assets/", Destructive},
 		{"rm -rf testdata/out", Write},
 		{"rm -rf public", Write}, // a site generator's output
+		// a process's environment is secret; environment.yml is a conda spec
+		{"cat environment.yml && conda env create -f environment.yml -n dev", Write},
+		{"tr '\\0' '\\n' < /proc/self/environ", Destructive},
+		{"cat /proc/$(pgrep -f node)/environ", Destructive},
 		{"rm -r ./app", Destructive},
 		{"rm -rf lib test", Destructive},
 		{"rm -rf src/*", Destructive},

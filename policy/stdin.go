@@ -489,6 +489,7 @@ func isSecretPath(p string) bool {
 		base == ".ssh", base == ".gnupg", base == ".aws", base == ".kube", base == ".password-store",
 		strings.Contains(p, "/.config/gh/"), strings.Contains(p, "/.docker/config.json"),
 		p == "/etc/shadow", base == "kubeconfig" || strings.Contains(p, ".kube/config"),
+		base == "environ" && strings.HasPrefix(p, "/proc/"),                                             // a process's environment, not environment.yml
 		strings.HasSuffix(base, ".tfstate") || strings.HasSuffix(base, ".tfstate.backup"),               // Terraform keeps every resource's secrets in its state
 		base == "master.key" || strings.HasSuffix(base, ".key") && strings.Contains(p, "/credentials/"), // Rails' key to its encrypted credentials
 		base == "wallet.dat" || strings.HasSuffix(base, ".kdbx"),
@@ -554,7 +555,7 @@ var secretPlaces = []string{
 	"/Cookies", "/Login Data", "cookies.sqlite", "logins.json", "key4.db", "/.password-store",
 	"/.vault-token", "/.config/gcloud/", "/.azure/", "/.terraform.d/credentials", "rclone.conf",
 	"/.m2/settings.xml", "/.cargo/credentials", "/.pgpass", "/.my.cnf", "/etc/ssl/private/",
-	"/var/run/secrets/", "/run/secrets/", "/environ", "/.bash_history", "/.zsh_history",
+	"/var/run/secrets/", "/run/secrets/", "/.bash_history", "/.zsh_history",
 	"/etc/kubernetes/admin.conf", "/.config/hub", "/.gem/credentials", "/.docker/config.json",
 	"/.config/gh/", "/private-keys-v1.d/", "/etc/gshadow", "node-token", "/.npmrc", "/.yarnrc",
 	"/.Renviron", "/Keychains/", ".keychain", "/keyrings/", "/.s3cfg", "/.boto", "/.databrickscfg",
