@@ -437,6 +437,10 @@ func TestClassify(t *testing.T) {
 		{"xargs -I{} rm -rf {} < list.txt", Destructive},
 		{"watch -n 1 rm -rf /", Destructive},
 		{"env -S 'rm -rf /'", Destructive},
+		{"env LC_ALL=C rm -rf ~", Destructive}, // an assignment with a C in it is not -C DIR
+		{"env PROMPT_COMMAND='rm -rf ~' bash -i", Destructive},
+		{"env -iC / rm -rf etc", Destructive},
+		{"env --chdir=/ rm -rf etc", Destructive},
 		{"nice -n 10 rm -rf /", Destructive},
 		{"stdbuf -oL rm -rf /", Destructive},
 		{"exec rm -rf /", Destructive},

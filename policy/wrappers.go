@@ -127,7 +127,7 @@ func env(iv *inv) {
 			}
 			i += 2
 			continue
-		case strings.HasPrefix(a.s, "--chdir=") || strings.Contains(a.s, "C") && !strings.HasPrefix(a.s, "--"):
+		case strings.HasPrefix(a.s, "--chdir=") || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s[1:], "C"):
 			iv.sc = iv.sc.sub() // env --chdir=DIR, -CDIR, -iC DIR: the command runs elsewhere
 			iv.sc.cwd = ""
 			if strings.HasSuffix(a.s, "C") {
