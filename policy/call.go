@@ -177,11 +177,15 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		}
 		args = args[1:]
 	}
-	if p, ok := c.pidPath(sc, args[0].src); !args[0].ok && ok && strings.Contains(p, "/") && !sc.remote {
-		args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
+	if !args[0].ok { // only a name not known statically is looked at again
+		if p, ok := c.pidPath(sc, args[0].src); ok && strings.Contains(p, "/") && !sc.remote {
+			args = append([]arg{{s: p, ok: true, src: args[0].src}}, args[1:]...) // /tmp/venv-$$/bin/pytest: a program at a path made for this run
+		}
 	}
-	if m := toolHomePath.FindStringSubmatch(args[0].src); !args[0].ok && m != nil && c.toolHome(m[1], m[2]) {
-		args = append([]arg{{s: strings.Trim(args[0].src, `"`), ok: true, src: args[0].src}}, args[1:]...) // "$JAVA_HOME/bin/java": the program its name says
+	if !args[0].ok {
+		if m := toolHomePath.FindStringSubmatch(args[0].src); m != nil && c.toolHome(m[1], m[2]) {
+			args = append([]arg{{s: strings.Trim(args[0].src, `"`), ok: true, src: args[0].src}}, args[1:]...) // "$JAVA_HOME/bin/java": the program its name says
+		}
 	}
 	if !args[0].ok {
 		c.flag(idx, Unparseable, "command name is computed at run time: "+args[0].shown())
@@ -436,11 +440,12 @@ func userConfig(iv *inv) {
 	switch {
 	case (iv.name == "npm" || iv.name == "pnpm") && (at(w, 0) == "config" || at(w, 0) == "c") && (verb == "set" || verb == "delete" || verb == "rm" || verb == "edit"),
 		iv.name == "npm" && at(w, 0) == "set":
-		if loc := optionValue(args, "--location", "-L"); loc == "project" || has("--userconfig", "--globalconfig") {
+		loc := optionValue(args, "--location", "-L")
+		if loc == "project" || has("--userconfig", "--globalconfig") {
 			return
 		}
 		where = "user's"
-		if has("-g", "--global") || optionValue(args, "--location", "-L") == "global" {
+		if has("-g", "--global") || loc == "global" {
 			where = "machine's"
 		}
 	case iv.name == "yarn" && at(w, 0) == "config" && (verb == "set" || verb == "unset" || verb == "delete") && has("-H", "--home", "-g", "--global"):

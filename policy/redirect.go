@@ -586,15 +586,7 @@ func isWrapperWord(w string) bool {
 // validName reports whether s names a shell variable or a positional
 // parameter: x, _f, HOME, 1.
 func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9' || strings.Trim(s, "0123456789") == "") {
-			return false
-		}
-	}
-	return true
+	return syntax.ValidName(s) || allDigits(s)
 }
 
 // overSettings says why writing over a, when truncating, loses the
