@@ -2410,6 +2410,25 @@ func TestClassify(t *testing.T) {
 		{"curl -s -X DELETE 'http://localhost:9200/*'", Destructive},
 		{"curl -s -X DELETE 'http://localhost:9200/*test*'", Destructive},
 		{"curl -s -X DELETE 'https://es.prod.example.com/test-index-*'", Destructive},
+		// a dry run of a tool known to honour it changes nothing, as root too
+		{"conda remove -n scratch --all --dry-run", Write},
+		{"conda env remove -n scratch -d", Write},
+		{"conda remove -n scratch --all", Destructive},
+		{"sudo certbot renew --dry-run", Write},
+		{"sudo certbot renew", Destructive},
+		{"sudo chef-client --why-run", Write},
+		{"sudo chef-client -W -o 'recipe[base]'", Write},
+		{"sudo chef-client", Destructive},
+		{"sudo puppet agent -t --noop", Write},
+		{"sudo puppet agent -t", Destructive},
+		{"sudo ansible-playbook -i hosts site.yml --check --diff", Write},
+		{"sudo ansible-playbook -i hosts site.yml", Destructive},
+		{"sudo dpkg --dry-run -r nginx", Write},
+		{"sudo dpkg -r nginx", Destructive},
+		{"sudo kubeadm reset --dry-run", Write},
+		{"sudo kubeadm reset", Destructive},
+		{"sudo othertool --why-run", Destructive},
+		{"sudo certbot renew --dry-run --deploy-hook 'rm -rf /etc'", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
