@@ -168,6 +168,7 @@ func init() {
 		{destroys("stops the machine"), []string{"shutdown", "reboot", "halt", "poweroff"}},
 		{telinit, []string{"init", "telinit"}},
 		{destroys("deletes a user account"), []string{"userdel", "deluser"}},
+		{cancelsJobs, []string{"scancel", "qdel", "bkill", "condor_rm"}},
 
 		// Interpreters: their inline code is looked at (other python* and pypy*
 		// names: see lookup).

@@ -2429,6 +2429,21 @@ func TestClassify(t *testing.T) {
 		{"sudo kubeadm reset", Destructive},
 		{"sudo othertool --why-run", Destructive},
 		{"sudo certbot renew --dry-run --deploy-hook 'rm -rf /etc'", Destructive},
+		// a batch scheduler's cancel of every job of a user, account or state is held; of named jobs it is not
+		{`scancel --user="$USER"`, Destructive},
+		{"scancel --me --state=RUNNING", Destructive},
+		{"scancel -A lab-gpu", Destructive},
+		{"qdel all", Destructive},
+		{"qdel -u alice", Destructive},
+		{"bkill -q long 0", Destructive},
+		{"condor_rm -all", Destructive},
+		{"condor_rm alice", Destructive},
+		{"scancel 48121", Write},
+		{`scancel -u "$USER" 48121 48122`, Write},
+		{`jid=$(sbatch --parsable train.sh) && sleep 5 && scancel "$jid"`, Write},
+		{"qdel 4242.pbs01", Write},
+		{"bkill 4242", Write},
+		{"condor_rm 123.0", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
