@@ -2444,6 +2444,17 @@ func TestClassify(t *testing.T) {
 		{"qdel 4242.pbs01", Write},
 		{"bkill 4242", Write},
 		{"condor_rm 123.0", Write},
+		// data tools' and registries' profiles hold their credentials
+		{"cat ~/.dbt/profiles.yml", Destructive},
+		{"head -20 ~/.snowsql/config", Destructive},
+		{"cat ~/.snowflake/connections.toml", Destructive},
+		{"cat ~/.mylogin.cnf", Destructive},
+		{"cat ~/.nuget/NuGet/NuGet.Config", Destructive},
+		{"less ~/.config/containers/auth.json", Destructive},
+		{"cat ~/.dbt/dbt_project.yml", ReadOnly},
+		{"ls -la ~/.dbt ~/.snowflake", ReadOnly},
+		{"dbt debug --profiles-dir ~/.dbt", Write},
+		{"yq '.default.outputs | keys' ~/.dbt/profiles.yml", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
