@@ -2455,6 +2455,18 @@ func TestClassify(t *testing.T) {
 		{"ls -la ~/.dbt ~/.snowflake", ReadOnly},
 		{"dbt debug --profiles-dir ~/.dbt", Write},
 		{"yq '.default.outputs | keys' ~/.dbt/profiles.yml", Write},
+		// a CLI verb that prints stored connections, access keys or an app's secret settings
+		{"airflow connections get snowflake_default -o json", Destructive},
+		{"airflow connections export - --file-format json", Destructive},
+		{"airflow connections export conns.json", Write},
+		{"airflow connections list -o table", Write},
+		{"az storage account keys list -n acct -g rg", Destructive},
+		{"az redis list-keys -n cache -g rg", Destructive},
+		{"az storage account show-connection-string -n acct", Destructive},
+		{"az webapp config appsettings list -n app -g rg", Destructive},
+		{"az webapp config appsettings set -n app -g rg --settings LOG_LEVEL=debug", Write},
+		{"az keyvault key list --vault-name kv", ReadOnly},
+		{"az storage account list -o table", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -3180,11 +3180,29 @@ var safeFields = map[string]bool{
 
 // printsSecrets says why a platform command prints secrets: an app's
 // configuration variables (heroku config, netlify env:list, firebase
-// functions:config:get) or infrastructure outputs with their sensitive
-// values (terraform output -json); "" if it does not.
+// functions:config:get, az webapp config appsettings list), infrastructure
+// outputs with their sensitive values (terraform output -json), the
+// connections a scheduler keeps with their passwords (airflow connections
+// get, or export to stdout), or a cloud service's access keys and
+// connection strings (az storage account keys list, az redis list-keys,
+// show-connection-string); "" if it does not.
 func printsSecrets(name string, args []arg) string {
 	_, ops := opts(args)
-	first := at(strs0(ops), 0)
+	w := strs0(ops)
+	first := at(w, 0)
+	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && (at(w, 2) == "-" || at(w, 2) == "/dev/stdout")) {
+		return "airflow connections " + at(w, 1) + " prints stored connections with their passwords"
+	}
+	if name == "az" {
+		for i, v := range w {
+			if v == "list-keys" || strings.HasSuffix(v, "-connection-string") {
+				return "az " + strings.Join(w[:i+1], " ") + " prints access keys or connection strings"
+			}
+			if (v == "keys" || v == "appsettings" || v == "connection-string") && at(w, i+1) == "list" {
+				return "az " + strings.Join(w[:i+2], " ") + " prints access keys, connection strings or an app's secret settings"
+			}
+		}
+	}
 	switch {
 	case (name == "heroku" || name == "dokku") && (first == "config" || first == "config:get" || first == "config:show"),
 		name == "netlify" && (first == "env:list" || first == "env:get"),
