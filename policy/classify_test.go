@@ -2481,6 +2481,18 @@ func TestClassify(t *testing.T) {
 		{`python3 -c "import os, json; print(json.dumps(dict(os.environ)))" | grep -c PATH`, Write},
 		{"node -p process.env.NODE_ENV", Write},
 		{"node -e 'console.log(Object.keys(process.env).length)'", Write},
+		// a simulator or an emulator is a device made for testing: its apps are the project's builds
+		{"xcrun simctl uninstall booted com.acme.app.debug", Write},
+		{"xcrun simctl terminate booted com.acme.app && xcrun simctl shutdown all", Write},
+		{"xcrun simctl erase 5A1B2C3D", Write},
+		{"adb -s emulator-5554 uninstall com.acme.app", Write},
+		{"adb -e uninstall com.acme.app", Write},
+		{"xcrun simctl erase all", Destructive},
+		{"xcrun simctl delete all", Destructive},
+		{"adb uninstall com.acme.app", Destructive},
+		{"adb -s R58M1234 uninstall com.acme.app", Destructive},
+		{"xcrun rm -rf ~", Destructive},
+		{"xcrun --sdk iphoneos --show-sdk-path", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -156,6 +156,9 @@ func verbEffect(iv *inv) bool {
 	if iv.wipesOptionDir(args) {
 		return true
 	}
+	if iv.onEmulator(args) {
+		return false // adb -e uninstall com.x: an app on a device made for testing
+	}
 	if why := deploysLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
