@@ -2493,6 +2493,13 @@ func TestClassify(t *testing.T) {
 		{"adb -s R58M1234 uninstall com.acme.app", Destructive},
 		{"xcrun rm -rf ~", Destructive},
 		{"xcrun --sdk iphoneos --show-sdk-path", ReadOnly},
+		// a tool's own command language in an option's value is not a shell command line
+		{"openocd -f interface/stlink.cfg -f target/stm32f4x.cfg -c 'program build/firmware.elf verify reset exit'", Write},
+		{"gdb -batch -ex 'monitor reset halt' build/fw.elf", Write},
+		{"openocd -f board.cfg -c 'rm -rf ~'", Destructive},
+		{"tmux new-session -d 'mycli delete-cluster prod'", Destructive},
+		{"pdsh -w web[1-4] 'mycli purge-cache'", Destructive},
+		{"gh alias set rr 'repo delete --yes' && gh rr acme/site", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

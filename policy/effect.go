@@ -2386,11 +2386,46 @@ func embedded(iv *inv, any bool) {
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
 			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
 		}
-		if code, ok := embeddedCode(a.s, any); ok {
+		code, ok := embeddedCode(a.s, false)
+		if !ok && any {
+			if code, ok = embeddedCode(a.s, true); ok && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] && !knownFirst(code) {
+				continue // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
+			}
+		}
+		if ok {
 			seen++
 			iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 		}
 	}
+}
+
+// ownCommandOpts are the options by which tools take commands in their
+// own language (openocd -c, gdb -ex, lldb -o, a debugger's or a REPL's
+// --command or --eval-command): the value is a shell command line only if
+// its first word is a program (knownFirst).
+var ownCommandOpts = map[string]bool{
+	"-c": true, "--command": true, "-ex": true, "--eval-command": true, "-iex": true, "-o": true, "--one-line": true,
+	"-x": true, "-cmd": true, "--cmd": true, "-command": true,
+}
+
+// knownFirst reports whether a command line's first command (after
+// assignments) is one the catalogue knows, or a path to a program: a word
+// of an unknown tool that reads as a command line is run as one only
+// then. An unknown first word is the tool's own language (openocd's
+// program, gdb's monitor), whose words are not a shell command's verbs.
+func knownFirst(code string) bool {
+	for _, w := range strings.Fields(code) {
+		if isAssignment(w) {
+			continue
+		}
+		w = strings.Trim(w, `"'`)
+		if strings.Contains(w, "/") || strings.ContainsAny(w, "$`(") {
+			return true
+		}
+		_, known := lookup(w)
+		return known
+	}
+	return false
 }
 
 // textOpts are options whose value is text for people: a title, a body, a
