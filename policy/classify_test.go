@@ -2500,6 +2500,11 @@ func TestClassify(t *testing.T) {
 		{"tmux new-session -d 'mycli delete-cluster prod'", Destructive},
 		{"pdsh -w web[1-4] 'mycli purge-cache'", Destructive},
 		{"gh alias set rr 'repo delete --yes' && gh rr acme/site", Destructive},
+		// a Unity project's Library, Temp, obj and Logs are caches its import makes again
+		{"rm -rf Library/ Temp/ obj/ && Unity -batchmode -quit -projectPath . -logFile -", Write},
+		{"rm -rf Library Logs Build", Write},
+		{"rm -rf Assets/", Destructive},
+		{"rm -rf ProjectSettings", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -70,6 +70,7 @@ var madeNames = map[string]bool{
 	"public": true, "static": true, "checkpoints": true, "runs": true,
 	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
+	"Library": true, // a Unity project's asset import cache (with Temp, obj and Logs), made again on import
 }
 
 // madeWords are the words that make a name one of what tools make:
@@ -242,11 +243,12 @@ func fileName(name string) bool {
 }
 
 // made reports whether a directory's name says a tool makes or fills it:
-// hidden (.next, .venv), one of madeNames or with one of madeWords
+// hidden (.next, .venv), one of madeNames in any case (Temp, Build) or
+// with one of madeWords
 // (madeWords: cmake-build-debug, out-tsc), or with an extension (a file, or a copy:
 // dist.old, app.egg-info).
 func made(name string) bool {
-	if strings.HasPrefix(name, ".") || madeNames[name] || strings.Contains(name, ".") {
+	if strings.HasPrefix(name, ".") || madeNames[name] || madeNames[strings.ToLower(name)] || strings.Contains(name, ".") { // Temp, Build, Logs: the same names capitalised
 		return true
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
