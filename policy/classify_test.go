@@ -2505,6 +2505,17 @@ func TestClassify(t *testing.T) {
 		{"rm -rf Library Logs Build", Write},
 		{"rm -rf Assets/", Destructive},
 		{"rm -rf ProjectSettings", Destructive},
+		// the project's data and the results of its runs are judged as the user's work, by rm or by code
+		{`python3 -c "import shutil; shutil.rmtree('data/raw')"`, Destructive},
+		{`julia -e 'rm("results"; recursive=true, force=true)'`, Destructive},
+		{"rm -rf data/raw", Destructive},
+		{"rm -rf results/exp-42", Destructive},
+		{"rm data/raw/*.csv", Destructive},
+		{"rm -rf data/processed data/interim data/cache && make data", Write},
+		{"rm -rf test-results build/results", Write},
+		{"rm -rf src/data", Write},
+		{"rm -f data/raw/old.csv", Write},
+		{`python3 -c "import shutil; shutil.rmtree('build')"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
