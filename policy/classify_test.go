@@ -2516,6 +2516,12 @@ func TestClassify(t *testing.T) {
 		{"rm -rf src/data", Write},
 		{"rm -f data/raw/old.csv", Write},
 		{`python3 -c "import shutil; shutil.rmtree('build')"`, Write},
+		// shred destroys what it is given as emptying it does, beyond recovery
+		{"shred -u notes/*.md", Destructive},
+		{"shred -n 3 -z data/raw/users.csv", Destructive},
+		{"shred -u src/app.py", Destructive},
+		{"shred -u build/*.o", Write},
+		{`f=$(mktemp) && shred -u "$f"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -872,6 +872,10 @@ func shred(iv *inv) {
 			iv.flag(Destructive, phrase("shred destroys file contents beyond recovery,", why)+": "+iv.c.show(t))
 			return
 		}
+		if own := iv.c.emptied(t, a.s); own != "" && a.ok { // shred -u notes/*.md: as emptying them, and beyond recovery
+			iv.flagWrite(t, "shred destroys, beyond recovery, the contents of "+own+": "+iv.c.show(t))
+			return
+		}
 	}
 }
 
