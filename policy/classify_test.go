@@ -2522,6 +2522,13 @@ func TestClassify(t *testing.T) {
 		{"shred -u src/app.py", Destructive},
 		{"shred -u build/*.o", Write},
 		{`f=$(mktemp) && shred -u "$f"`, Write},
+		// tee without -a truncates each of its files
+		{": | tee config/*.yaml > /dev/null", Destructive},
+		{"echo 'debug: true' | tee config/*.yaml", Destructive},
+		{"echo 'debug: true' | tee -a config/*.yaml", Write},
+		{"echo 'debug: true' | tee config/app.yaml", Write},
+		{"echo hi | tee build/*.txt", Write},
+		{"truncate -s0 config/*.yaml", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

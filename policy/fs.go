@@ -686,6 +686,8 @@ func tee(iv *inv) {
 				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
 			} else if own := iv.c.emptied(t, a.s); own != "" && iv.in.kind == srcText && iv.in.text == "" { // tee config/local.yaml < /dev/null
 				iv.flagWrite(t, "tee, given nothing to read, empties "+own+": "+iv.c.show(t))
+			} else if own != "" && t.children { // echo x | tee config/*.yaml: each file is truncated and given the same text
+				iv.flagWrite(t, "tee writes the same text over every one of "+own+": "+iv.c.show(t))
 			}
 		}
 	}

@@ -230,6 +230,9 @@ func (c *classifier) emptied(t target, s string) string {
 	if d := path.Dir(strings.TrimPrefix(t.path, c.project+"/")); !t.children && settingsFile(t.path) && (d == "." || !c.madePath(d)) { // ex -sc '%d|x' config/database.yml
 		return "a settings file of the project"
 	}
+	if d := strings.TrimPrefix(t.path, c.project+"/"); t.children && !t.all && settingsFile(path.Base(s)) && (t.path == c.project || !c.madePath(d)) { // truncate -s0 config/*.yaml
+		return "the project's settings files " + path.Base(s)
+	}
 	dir := strings.TrimPrefix(t.path, c.project+"/")
 	if !t.children {
 		dir = path.Dir(dir)
