@@ -2529,6 +2529,15 @@ func TestClassify(t *testing.T) {
 		{"echo 'debug: true' | tee config/app.yaml", Write},
 		{"echo hi | tee build/*.txt", Write},
 		{"truncate -s0 config/*.yaml", Destructive},
+		// one echo written with > over a list the project keeps line by line leaves only that line
+		{`echo "node_modules/" > .gitignore`, Destructive},
+		{"printf 'dist/\\n' > .dockerignore", Destructive},
+		{"echo '* @acme/platform' > .github/CODEOWNERS", Destructive},
+		{`echo "node_modules/" >> .gitignore`, Write},
+		{`git init && echo "node_modules/" > .gitignore`, Write},
+		{`[ -f .gitignore ] || echo "node_modules/" > .gitignore`, Write},
+		{"echo '*' > node_modules/.gitignore", Write},
+		{"echo '# Acme' > README.md", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
