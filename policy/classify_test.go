@@ -2538,6 +2538,12 @@ func TestClassify(t *testing.T) {
 		{`[ -f .gitignore ] || echo "node_modules/" > .gitignore`, Write},
 		{"echo '*' > node_modules/.gitignore", Write},
 		{"echo '# Acme' > README.md", Write},
+		// rsync from a source computed at run time makes the destination whatever it holds
+		{`rsync -a --delete "$(mktemp -d)/" ./src/`, Destructive},
+		{`rsync -a --delete "$SRC/" src/`, Destructive},
+		{`rsync -a --delete "$(mktemp -d)/" dist/`, Write},
+		{`rsync -av --delete "$OUT/" ./public/`, Write},
+		{"rsync -a --delete build/ dist/", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

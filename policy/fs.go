@@ -631,7 +631,7 @@ func rsync(iv *inv) {
 		for _, t := range iv.treesInto(operands[len(operands)-1], false) {
 			if deletes {
 				if own := iv.c.ownWork(t.path, true); own != "" { // rsync -a --delete ../clean/ src/
-					iv.flagWrite(t, "rsync --delete makes "+own+" a copy of its source, deleting what the source lacks: "+iv.c.show(t))
+					iv.flagWrite(t, "rsync --delete makes "+own+", a copy of its source, deleting what the source lacks: "+iv.c.show(t))
 				}
 				continue
 			}
