@@ -2544,6 +2544,14 @@ func TestClassify(t *testing.T) {
 		{`rsync -a --delete "$(mktemp -d)/" dist/`, Write},
 		{`rsync -av --delete "$OUT/" ./public/`, Write},
 		{"rsync -a --delete build/ dist/", Write},
+		// files find chose by age, size or owner, deleted by rm through xargs or -exec, as by -delete
+		{"find . -path ./node_modules -prune -o -type f -newer package.json -print0 | xargs -0 rm -f", Destructive},
+		{"find . -type f -mtime -1 -exec rm {} +", Destructive},
+		{`find src -mtime -1 -exec rm -f {} \;`, Destructive},
+		{"find . -name '*.log' -mtime +7 -print0 | xargs -0 rm -f", Write},
+		{"find build -type f -mtime +7 -print0 | xargs -0 rm -f", Write},
+		{"find ./tmp -type f -mmin +60 -exec rm -f {} +", Write},
+		{"find . -type f -newer package.json -print0 | xargs -0 ls -la", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

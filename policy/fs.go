@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -228,6 +229,9 @@ func find(iv *inv) {
 			}
 			for _, r := range roots {
 				iv.exec(substitute(cmd, "{}", named(under(r, filtered), name)))
+				if filtered && !byName && cmd[0].ok && deleters[path.Base(cmd[0].s)] {
+					iv.agedDelete(path.Base(cmd[0].s), r) // find . -mtime -1 -exec rm {} +
+				}
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
@@ -235,6 +239,48 @@ func find(iv *inv) {
 				iv.flag(max(class, Write), why)
 			}
 		}
+	}
+}
+
+// findsAged reports whether find's arguments (after its name) list
+// entries chosen by age, size or owner and not by name, for its first
+// printing action or, with none, the last branch of its expression: find
+// . -path ./node_modules -prune -o -type f -newer package.json -print0.
+func findsAged(args []arg) bool {
+	expr := slices.IndexFunc(args, func(a arg) bool { return a.ok && (strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!") })
+	if expr < 0 {
+		return false
+	}
+	k := slices.IndexFunc(args[expr:], func(a arg) bool {
+		return a.ok && (a.s == "-print" || a.s == "-print0" || a.s == "-printf" || a.s == "-fprint" || a.s == "-ls")
+	})
+	if k < 0 {
+		k = len(args) - expr
+	}
+	filtered, byName, _, _ := findBranch(args[expr:], k)
+	return filtered && !byName
+}
+
+// deleters are the commands that delete the paths they are given.
+var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "srm": true}
+
+// agedDelete judges a deleter run on what find chose by age, size or
+// owner under root (find . -newer f -print0 | xargs -0 rm, find . -mtime
+// -1 -exec rm {} +) as find -delete of them is judged: across the working
+// directory, or in what holds the user's work, that choice says nothing of
+// whose the files are, and recent ones are the uncommitted work.
+func (iv *inv) agedDelete(verb string, root arg) {
+	if iv.sc.remote || !root.ok {
+		return
+	}
+	t := iv.c.resolve(iv.sc, under(root, true))
+	if iv.c.danger(t) != "" {
+		return // judged by the deleter itself
+	}
+	if t.path == iv.c.project {
+		iv.flagWrite(t, verb+" deletes files chosen by age, size or owner across the working directory: "+iv.c.show(t))
+	} else if own := iv.c.ownWork(t.path, true); own != "" {
+		iv.flagWrite(t, verb+" deletes files chosen by age, size or owner from "+own+": "+iv.c.show(t))
 	}
 }
 

@@ -23,6 +23,9 @@ type source struct {
 	// every says the paths are all those under the directory (srcPaths):
 	// find DIR with no test, git ls-files.
 	every bool
+	// aged says find chose the paths by age, size or owner, not by name
+	// (srcPaths): find . -newer package.json lists the user's recent work.
+	aged bool
 }
 
 type srcKind int
@@ -125,7 +128,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 			}
 			every = every && !(a.ok && findTests[a.s]) // find src -type f: every file
 		}
-		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every}
+		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every, aged: findsAged(args[1:])}
 	}
 	if dir, pattern, ok := gitListed(strs0(args)); ok { // git ls-files -m | xargs …: the tree's own files
 		return source{kind: srcPaths, text: dir, pattern: pattern, every: pattern == ""}
