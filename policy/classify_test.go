@@ -2552,6 +2552,13 @@ func TestClassify(t *testing.T) {
 		{"find build -type f -mtime +7 -print0 | xargs -0 rm -f", Write},
 		{"find ./tmp -type f -mmin +60 -exec rm -f {} +", Write},
 		{"find . -type f -newer package.json -print0 | xargs -0 ls -la", ReadOnly},
+		// backup copies moved back onto the names without their suffix write over the files they were made from
+		{`find . -name '*.orig' -print0 | xargs -0 -I{} sh -c 'mv -f "$1" "${1%.orig}"' _ {}`, Destructive},
+		{`for f in $(find . -name '*.bak'); do mv "$f" "${f%.bak}"; done`, Destructive},
+		{`for f in *.txt; do mv "$f" "${f%.txt}.md"; done`, Write},
+		{`for f in src/*.js; do mv "$f" "${f%.js}.ts"; done`, Write},
+		{"find . -name '*.orig' -delete", Write},
+		{"mv config.yaml.bak config.yaml", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

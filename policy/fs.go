@@ -645,6 +645,7 @@ func mv(iv *inv) {
 	dst := iv.c.resolve(iv.sc, last)
 	iv.overwrites(last)
 	iv.replacesSecrets(last)
+	iv.restoresBackups(operands)
 	away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path)
 	if !last.ok { // mv ~/.ssh /tmp/.x$$: a temp name made at run time
 		away = strings.HasPrefix(last.src, "/tmp/") || strings.HasPrefix(last.src, "/var/tmp/") || strings.HasPrefix(last.src, "/dev/shm/") ||
@@ -663,6 +664,31 @@ func mv(iv *inv) {
 				why = "a system directory"
 			}
 			iv.flagWrite(t, "mv of "+why+": "+iv.c.show(t))
+		}
+	}
+}
+
+// backupStrip is a name computed by cutting a backup's suffix off a
+// variable's value: ${f%.orig}, ${1%.bak}, "${f%~}"; group 1 is the
+// variable.
+var backupStrip = lazyRE(`\$\{(\w+)%%?(\.?(?:orig|bak|backup|old|save|prev|rej)|~)\}`)
+
+// restoresBackups judges moving or copying each of many backup copies
+// (what a loop, find or xargs gives: "$f", "$1", or the files find
+// chose, ./**/*.orig) onto the name without its suffix (${f%.orig}): that
+// is the file the backup was made from, and
+// every change made to it since, resolved conflicts and uncommitted
+// edits, is written over.
+func (iv *inv) restoresBackups(operands []arg) {
+	last := operands[len(operands)-1]
+	m := backupStrip.FindStringSubmatch(last.src)
+	if last.ok || m == nil || iv.c.inTemp(iv.c.resolve(iv.sc, last).path) {
+		return
+	}
+	for _, a := range operands[:len(operands)-1] {
+		if v := strings.Trim(a.src, `"'{}$`); !a.ok && v == m[1] || a.ok && strings.HasSuffix(a.s, m[2]) && strings.ContainsAny(a.s, "*?[") {
+			iv.flag(Destructive, iv.name+" puts backup copies back over the files they were made from, losing every change since: "+a.src+" to "+last.src)
+			return
 		}
 	}
 }
