@@ -168,6 +168,8 @@ func init() {
 		{destroys("stops the machine"), []string{"shutdown", "reboot", "halt", "poweroff"}},
 		{telinit, []string{"init", "telinit"}},
 		{destroys("deletes a user account"), []string{"userdel", "deluser"}},
+		{cancelsJobs, []string{"scancel", "qdel", "bkill", "condor_rm"}},
+		{simctl, []string{"simctl"}},
 
 		// Interpreters: their inline code is looked at (other python* and pypy*
 		// names: see lookup).
@@ -238,6 +240,7 @@ func init() {
 		{wrapper("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"), []string{"nsenter"}},
 		{wrapper("-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file"), []string{"xvfb-run"}},
 		{wrapper("-f", "-q"), []string{"proxychains", "proxychains4", "torsocks", "tsocks"}},
+		{wrapper("--sdk", "-sdk", "--toolchain", "-toolchain"), []string{"xcrun"}},
 		{wrapper(), []string{"unshare", "firejail", "dbus-run-session", "fakeroot", "valgrind", "chronic", "catchsegv"}},
 	} {
 		for _, n := range e.names {

@@ -17,7 +17,7 @@ import (
 // (a wrapper's --dry-run may be the value of its command's option).
 func onlySays(name string, args []arg) bool {
 	_, known := lookup(name)
-	if known && !infraTools[name] && dryShort[name] == "" {
+	if known && !infraTools[name] && dryShort[name] == "" && !dryTools[name] {
 		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
 	}
 	says := false
@@ -46,8 +46,9 @@ func onlySays(name string, args []arg) bool {
 // run option (--dry-run, --dryrun, terraform state rm -dry-run,
 // --dry-run=client; not --dry-run=none
 // or =false, which run for real), pulumi's --preview-only, --simulate,
-// --no-act, or the tool's own short option (rsync -n, stow -n, sh -n,
-// which parses the script and runs none of it).
+// --no-act, chef's --why-run, puppet's --noop, ansible's --check, or the
+// tool's own short option (rsync -n, stow -n, sh -n, which parses the
+// script and runs none of it; conda -d, chef-client -W).
 func dryRun(name string, args []arg) bool {
 	for _, a := range args {
 		if !a.ok {
@@ -59,8 +60,12 @@ func dryRun(name string, args []arg) bool {
 			if val != "none" && val != "false" && val != "0" && val != "no" {
 				return true
 			}
-		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon":
+		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon", "--why-run", "--noop":
 			return true
+		case "--check":
+			if name == "ansible" || name == "ansible-playbook" { // check mode; black's or cargo's --check is their own
+				return true
+			}
 		}
 		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
 			return true
@@ -77,21 +82,36 @@ func analysesOnly(sub string, flags []arg) bool {
 }
 
 // ranAsAnotherOnlySays reports whether a command run as another user (sudo
-// wipefs --no-act, sudo apt-get -s purge) was asked only to say what it
-// would do: as root it changes nothing either. Only of a tool whose dry
-// run the catalogue knows: one it does not may not honour the option.
+// wipefs --no-act, sudo apt-get -s purge, sudo certbot renew --dry-run)
+// was asked only to say what it would do: as root it changes nothing
+// either. Only of a tool whose dry run the catalogue knows (dryTools): one
+// it does not may not honour the option.
 func ranAsAnotherOnlySays(cmd Command) bool {
 	if !cmd.Resolved || len(cmd.Argv) == 0 {
 		return false
 	}
 	name := path.Base(cmd.Argv[0])
 	_, known := lookup(name)
-	return known && onlySays(name, argsOf(cmd.Argv[1:]...))
+	return (known || dryTools[name]) && onlySays(name, argsOf(cmd.Argv[1:]...))
+}
+
+// dryTools are tools whose dry run is known to change nothing, as root
+// too, beyond the catalogue's handlers: configuration managers asked what
+// they would converge (chef-client --why-run, puppet --noop,
+// ansible-playbook --check), certbot's run against the staging CA
+// (--dry-run), package managers' simulations (conda -d, dpkg --no-act,
+// zypper --dry-run, apk -s), kubeadm --dry-run.
+var dryTools = map[string]bool{
+	"certbot": true, "letsencrypt": true, "chef-client": true, "chef-solo": true, "cinc-client": true, "cinc-solo": true,
+	"puppet": true, "ansible": true, "ansible-playbook": true, "kubeadm": true,
+	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 }
 
 // dryShort is the short option by which a tool is asked for a dry run.
 var dryShort = func() map[string]string {
-	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n"}
+	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n",
+		"conda": "d", "mamba": "d", "apk": "s", "chef-client": "W", "chef-solo": "W", "cinc-client": "W", "cinc-solo": "W",
+		"ansible": "C", "ansible-playbook": "C"}
 	for _, sh := range shellNames {
 		m[sh] = "n"
 	}

@@ -156,6 +156,9 @@ func verbEffect(iv *inv) bool {
 	if iv.wipesOptionDir(args) {
 		return true
 	}
+	if iv.onEmulator(args) {
+		return false // adb -e uninstall com.x: an app on a device made for testing
+	}
 	if why := deploysLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -1122,6 +1125,10 @@ func (iv *inv) treesInto(dst arg, contents bool) []target {
 	_, ops := opts(args)
 	var out []target
 	for _, a := range ops {
+		if !a.ok && iv.name == "rsync" && strings.HasSuffix(strings.TrimRight(a.src, `"'`), "/") {
+			out = append(out, d) // rsync -a --delete "$(mktemp -d)/" src/: whatever the source holds, dst becomes it
+			continue
+		}
 		if !a.ok || a == dst || remotePath(iv.name, a.s) {
 			continue
 		}
@@ -2383,11 +2390,46 @@ func embedded(iv *inv, any bool) {
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
 			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
 		}
-		if code, ok := embeddedCode(a.s, any); ok {
+		code, ok := embeddedCode(a.s, false)
+		if !ok && any {
+			if code, ok = embeddedCode(a.s, true); ok && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] && !knownFirst(code) {
+				continue // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
+			}
+		}
+		if ok {
 			seen++
 			iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 		}
 	}
+}
+
+// ownCommandOpts are the options by which tools take commands in their
+// own language (openocd -c, gdb -ex, lldb -o, a debugger's or a REPL's
+// --command or --eval-command): the value is a shell command line only if
+// its first word is a program (knownFirst).
+var ownCommandOpts = map[string]bool{
+	"-c": true, "--command": true, "-ex": true, "--eval-command": true, "-iex": true, "-o": true, "--one-line": true,
+	"-x": true, "-cmd": true, "--cmd": true, "-command": true,
+}
+
+// knownFirst reports whether a command line's first command (after
+// assignments) is one the catalogue knows, or a path to a program: a word
+// of an unknown tool that reads as a command line is run as one only
+// then. An unknown first word is the tool's own language (openocd's
+// program, gdb's monitor), whose words are not a shell command's verbs.
+func knownFirst(code string) bool {
+	for _, w := range strings.Fields(code) {
+		if isAssignment(w) {
+			continue
+		}
+		w = strings.Trim(w, `"'`)
+		if strings.Contains(w, "/") || strings.ContainsAny(w, "$`(") {
+			return true
+		}
+		_, known := lookup(w)
+		return known
+	}
+	return false
 }
 
 // textOpts are options whose value is text for people: a title, a body, a
@@ -3180,11 +3222,29 @@ var safeFields = map[string]bool{
 
 // printsSecrets says why a platform command prints secrets: an app's
 // configuration variables (heroku config, netlify env:list, firebase
-// functions:config:get) or infrastructure outputs with their sensitive
-// values (terraform output -json); "" if it does not.
+// functions:config:get, az webapp config appsettings list), infrastructure
+// outputs with their sensitive values (terraform output -json), the
+// connections a scheduler keeps with their passwords (airflow connections
+// get, or export to stdout), or a cloud service's access keys and
+// connection strings (az storage account keys list, az redis list-keys,
+// show-connection-string); "" if it does not.
 func printsSecrets(name string, args []arg) string {
 	_, ops := opts(args)
-	first := at(strs0(ops), 0)
+	w := strs0(ops)
+	first := at(w, 0)
+	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && (at(w, 2) == "-" || at(w, 2) == "/dev/stdout")) {
+		return "airflow connections " + at(w, 1) + " prints stored connections with their passwords"
+	}
+	if name == "az" {
+		for i, v := range w {
+			if v == "list-keys" || strings.HasSuffix(v, "-connection-string") {
+				return "az " + strings.Join(w[:i+1], " ") + " prints access keys or connection strings"
+			}
+			if (v == "keys" || v == "appsettings" || v == "connection-string") && at(w, i+1) == "list" {
+				return "az " + strings.Join(w[:i+2], " ") + " prints access keys, connection strings or an app's secret settings"
+			}
+		}
+	}
 	switch {
 	case (name == "heroku" || name == "dokku") && (first == "config" || first == "config:get" || first == "config:show"),
 		name == "netlify" && (first == "env:list" || first == "env:get"),

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -228,6 +229,9 @@ func find(iv *inv) {
 			}
 			for _, r := range roots {
 				iv.exec(substitute(cmd, "{}", named(under(r, filtered), name)))
+				if filtered && !byName && cmd[0].ok && deleters[path.Base(cmd[0].s)] {
+					iv.agedDelete(path.Base(cmd[0].s), r) // find . -mtime -1 -exec rm {} +
+				}
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if i+1 < len(args) {
@@ -235,6 +239,48 @@ func find(iv *inv) {
 				iv.flag(max(class, Write), why)
 			}
 		}
+	}
+}
+
+// findsAged reports whether find's arguments (after its name) list
+// entries chosen by age, size or owner and not by name, for its first
+// printing action or, with none, the last branch of its expression: find
+// . -path ./node_modules -prune -o -type f -newer package.json -print0.
+func findsAged(args []arg) bool {
+	expr := slices.IndexFunc(args, func(a arg) bool { return a.ok && (strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!") })
+	if expr < 0 {
+		return false
+	}
+	k := slices.IndexFunc(args[expr:], func(a arg) bool {
+		return a.ok && (a.s == "-print" || a.s == "-print0" || a.s == "-printf" || a.s == "-fprint" || a.s == "-ls")
+	})
+	if k < 0 {
+		k = len(args) - expr
+	}
+	filtered, byName, _, _ := findBranch(args[expr:], k)
+	return filtered && !byName
+}
+
+// deleters are the commands that delete the paths they are given.
+var deleters = map[string]bool{"rm": true, "unlink": true, "shred": true, "srm": true}
+
+// agedDelete judges a deleter run on what find chose by age, size or
+// owner under root (find . -newer f -print0 | xargs -0 rm, find . -mtime
+// -1 -exec rm {} +) as find -delete of them is judged: across the working
+// directory, or in what holds the user's work, that choice says nothing of
+// whose the files are, and recent ones are the uncommitted work.
+func (iv *inv) agedDelete(verb string, root arg) {
+	if iv.sc.remote || !root.ok {
+		return
+	}
+	t := iv.c.resolve(iv.sc, under(root, true))
+	if iv.c.danger(t) != "" {
+		return // judged by the deleter itself
+	}
+	if t.path == iv.c.project {
+		iv.flagWrite(t, verb+" deletes files chosen by age, size or owner across the working directory: "+iv.c.show(t))
+	} else if own := iv.c.ownWork(t.path, true); own != "" {
+		iv.flagWrite(t, verb+" deletes files chosen by age, size or owner from "+own+": "+iv.c.show(t))
 	}
 }
 
@@ -599,6 +645,7 @@ func mv(iv *inv) {
 	dst := iv.c.resolve(iv.sc, last)
 	iv.overwrites(last)
 	iv.replacesSecrets(last)
+	iv.restoresBackups(operands)
 	away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path)
 	if !last.ok { // mv ~/.ssh /tmp/.x$$: a temp name made at run time
 		away = strings.HasPrefix(last.src, "/tmp/") || strings.HasPrefix(last.src, "/var/tmp/") || strings.HasPrefix(last.src, "/dev/shm/") ||
@@ -621,6 +668,31 @@ func mv(iv *inv) {
 	}
 }
 
+// backupStrip is a name computed by cutting a backup's suffix off a
+// variable's value: ${f%.orig}, ${1%.bak}, "${f%~}"; group 1 is the
+// variable.
+var backupStrip = lazyRE(`\$\{(\w+)%%?(\.?(?:orig|bak|backup|old|save|prev|rej)|~)\}`)
+
+// restoresBackups judges moving or copying each of many backup copies
+// (what a loop, find or xargs gives: "$f", "$1", or the files find
+// chose, ./**/*.orig) onto the name without its suffix (${f%.orig}): that
+// is the file the backup was made from, and
+// every change made to it since, resolved conflicts and uncommitted
+// edits, is written over.
+func (iv *inv) restoresBackups(operands []arg) {
+	last := operands[len(operands)-1]
+	m := backupStrip.FindStringSubmatch(last.src)
+	if last.ok || m == nil || iv.c.inTemp(iv.c.resolve(iv.sc, last).path) {
+		return
+	}
+	for _, a := range operands[:len(operands)-1] {
+		if v := strings.Trim(a.src, `"'{}$`); !a.ok && v == m[1] || a.ok && strings.HasSuffix(a.s, m[2]) && strings.ContainsAny(a.s, "*?[") {
+			iv.flag(Destructive, iv.name+" puts backup copies back over the files they were made from, losing every change since: "+a.src+" to "+last.src)
+			return
+		}
+	}
+}
+
 // rsync --delete removes files at the destination.
 func rsync(iv *inv) {
 	iv.flag(Write, "")
@@ -631,7 +703,7 @@ func rsync(iv *inv) {
 		for _, t := range iv.treesInto(operands[len(operands)-1], false) {
 			if deletes {
 				if own := iv.c.ownWork(t.path, true); own != "" { // rsync -a --delete ../clean/ src/
-					iv.flagWrite(t, "rsync --delete makes "+own+" a copy of its source, deleting what the source lacks: "+iv.c.show(t))
+					iv.flagWrite(t, "rsync --delete makes "+own+", a copy of its source, deleting what the source lacks: "+iv.c.show(t))
 				}
 				continue
 			}
@@ -686,6 +758,8 @@ func tee(iv *inv) {
 				iv.flagWrite(t, "tee writes the same text over "+own+": "+iv.c.show(t))
 			} else if own := iv.c.emptied(t, a.s); own != "" && iv.in.kind == srcText && iv.in.text == "" { // tee config/local.yaml < /dev/null
 				iv.flagWrite(t, "tee, given nothing to read, empties "+own+": "+iv.c.show(t))
+			} else if own != "" && t.children { // echo x | tee config/*.yaml: each file is truncated and given the same text
+				iv.flagWrite(t, "tee writes the same text over every one of "+own+": "+iv.c.show(t))
 			}
 		}
 	}
@@ -870,6 +944,10 @@ func shred(iv *inv) {
 				why = "a path computed at run time"
 			}
 			iv.flag(Destructive, phrase("shred destroys file contents beyond recovery,", why)+": "+iv.c.show(t))
+			return
+		}
+		if own := iv.c.emptied(t, a.s); own != "" && a.ok { // shred -u notes/*.md: as emptying them, and beyond recovery
+			iv.flagWrite(t, "shred destroys, beyond recovery, the contents of "+own+": "+iv.c.show(t))
 			return
 		}
 	}

@@ -108,6 +108,17 @@ var (
 	// to a service (an experiment tracker, an error reporter, a bucket).
 	wholeEnv = lazyRE(`\bdict\(\s*os\.environ\s*\)|\bos\.environ\.(?:copy|items)\(\)|\*\*os\.environ\b|dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|\bObject\.(?:entries|keys|assign|values)\([^)]*process\.env\s*\)|\bENV\.to_h\b|\bENV\.to_a\b|%ENV\b|\bos\.Environ\(\)|System\.getenv\(\)`)
 	uploader = lazyRE(`\bwandb\.|\bmlflow\.|\bneptune\b|\bcomet_ml\b|\bclearml\b|\bboto3\b|\bsentry_sdk\b|\bposthog\b|\.upload\w*\s*\(|\.put_object\s*\(|\.log_params?\s*\(`)
+	// envPrinted is code printing the whole environment: the environment
+	// itself given to a print call (print(dict(os.environ)),
+	// console.log(JSON.stringify(process.env)), pp ENV, print_r($_ENV),
+	// var_dump(getenv())), or the code being only that expression (node -p
+	// process.env).
+	envPrinted = lazyRE(`(?:\b(?:print|pprint|console\.(?:log|dir|table|info)|puts|pp|p|say|printf|print_r|var_dump|var_export|write|json\.dump|yaml\.dump|Write-Output)\b\s*\(?\s*|^\s*)(?:(?:json\.dumps|JSON\.stringify|JSON\.pretty_generate|dict|to_json)\(\s*)*(?:os\.environ|process\.env|ENV|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\))(?:\.to_h|\.to_a|\.inspect|\.copy\(\)|\.items\(\))?\s*(?:[,);\n]|$)`)
+	// envLoop goes over every environment variable, and envFilter picks
+	// some of them: a loop that prints each, unfiltered, prints them all.
+	envLoop   = lazyRE(`\bos\.environ\.items\(\)|\bENV\.(?:each|map|sort)\b|Object\.entries\(\s*process\.env\s*\)|\b(?:keys|each)\s*\(?\s*%ENV|\bforeach\s*\(\s*(?:\$_ENV|getenv\(\))`)
+	envFilter = lazyRE(`\bif\b|\bfilter\b|\bselect\b|\bgrep\b|startswith|start_with|startsWith|=~|\bmatch|includes\(|\bin\s*\(|\bin\s*\[|\bin\s*\{`)
+	printCall = lazyRE(`\b(?:print|pprint|console\.(?:log|dir|table|info)|puts|pp|say|printf|print_r|echo|write)\b`)
 	// inMemory is a dataframe's method that drops rows or columns from the
 	// frame it returns (pandas drop_duplicates, polars drop_nulls, Spark
 	// dropDuplicates): nothing stored is deleted.
@@ -291,6 +302,11 @@ func (iv *inv) interpCode(code arg) {
 	if m := wholeEnv.FindString(s); m != "" {
 		if up := uploader.FindString(s); up != "" || netRef.MatchString(s) {
 			iv.flag(Destructive, iv.name+" one-liner sends the whole environment, every token in it, over the network: "+m)
+		}
+	}
+	if !iv.sc.piped && !netRef.MatchString(s) {
+		if envPrinted.MatchString(s) || envLoop.MatchString(s) && printCall.MatchString(s) && !envFilter.MatchString(s) {
+			iv.flag(Destructive, iv.name+" one-liner prints every environment variable, tokens and keys included, as env does (what it prints reaches the agent and its model)")
 		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {

@@ -51,6 +51,8 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		class, why := c.writeTarget(sc, a, truncating)
 		if own := c.overSettings(sc, a, truncating); own != "" && class < Destructive {
 			class, why = Destructive, own // cat > .env <<EOF
+		} else if own := c.overList(st, sc, a, truncating); own != "" && class < Destructive {
+			class, why = Destructive, own // echo "node_modules/" > .gitignore
 		}
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
 			class, why = Destructive, "empties a database file: "+a.s
@@ -587,6 +589,47 @@ func isWrapperWord(w string) bool {
 // parameter: x, _f, HOME, 1.
 func validName(s string) bool {
 	return syntax.ValidName(s) || allDigits(s)
+}
+
+// overList says why writing one echo or printf over a, when truncating,
+// loses a list the project keeps line by line (listFile: .gitignore,
+// .dockerignore, .gitattributes, CODEOWNERS): > where >> was meant leaves
+// only the new line. Not when the file is new, or written only when
+// missing ([ -f .gitignore ] || …), or the command makes the repository
+// (git init), which has none yet.
+func (c *classifier) overList(st *syntax.Stmt, sc *scope, a arg, truncating bool) string {
+	if !truncating || !a.ok || sc.remote || !listFile(path.Base(a.s)) || !echoes(st) {
+		return ""
+	}
+	t := c.resolve(sc, a)
+	dir := strings.TrimPrefix(path.Dir(t.path), c.project+"/")
+	if t.path == "" || t.children || !isUnder(t.path, c.project) || dir != ".github" && dir != ".gitlab" && c.madePath(dir) ||
+		missingGuard(c.whole, a.s) || strings.Contains(c.whole, "git init") || newFile(t.path) {
+		return ""
+	}
+	return "writes one line over a list the project keeps line by line, losing the lines it held (>> appends): " + c.show(t)
+}
+
+// listFile reports whether a file's name is a list the project keeps line
+// by line: an ignore file (.gitignore, .dockerignore, .npmignore,
+// .prettierignore), .gitattributes, CODEOWNERS.
+func listFile(base string) bool {
+	return strings.HasPrefix(base, ".") && strings.HasSuffix(base, "ignore") || base == ".gitattributes" || base == "CODEOWNERS"
+}
+
+// echoes reports whether st is an echo or printf (after wrappers): one
+// line or a few written out, not a file's whole text.
+func echoes(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	for _, w := range ce.Args {
+		if lit := litOf(w); !isWrapperWord(lit) && strings.Trim(lit, "0123456789") != "" { // sudo, env, timeout 5 …
+			return lit == "echo" || lit == "printf"
+		}
+	}
+	return false
 }
 
 // overSettings says why writing over a, when truncating, loses the

@@ -26,7 +26,9 @@ import (
 //     packages/web/src, prisma/migrations);
 //   - for a delete, any other directory at the top of the tree (docs,
 //     scripts, infra, the package of a Python project): its name says
-//     nothing, and nothing makes it again.
+//     nothing, and nothing makes it again; and any directory in the
+//     project's data or the results of its runs (data/raw, results/exp1:
+//     keptNames), gathered or computed once.
 //
 // Nothing at or under what tools make is the user's work: a hidden
 // directory (.next, .venv, .cache), a name of build outputs, caches,
@@ -40,7 +42,8 @@ import (
 //
 // Files are judged as the directories are: deleting or emptying many of
 // the user's files at once (a glob or find over a source extension, every
-// file of a source root, what git ls-files lists) is held, while compiled
+// file of a source root, what git ls-files lists, a glob in the project's
+// data or results) is held, while compiled
 // and scratch files (*.pyc, *.o, *.orig, *.log) and whatever lies under
 // what tools make are not (ownFiles). A plain rm of one or two named
 // files is a refactor; emptying one source file (truncate -s0, cp
@@ -63,14 +66,23 @@ var madeNames = map[string]bool{
 	"build": true, "builds": true, "dist": true, "out": true, "output": true, "outputs": true, "target": true, "bin": true, "obj": true,
 	"release": true, "debug": true, "artifacts": true, "site": true, "coverage": true, "htmlcov": true, "lcov": true,
 	"cache": true, "caches": true, "tmp": true, "temp": true, "scratch": true, "log": true, "logs": true, "report": true, "reports": true,
-	"results": true, "generated": true, "gen": true, "__generated__": true, "codegen": true, "autogen": true,
+	"generated": true, "gen": true, "__generated__": true, "codegen": true, "autogen": true, "processed": true, "interim": true,
 	"node_modules": true, "bower_components": true, "jspm_packages": true, "vendor": true, "third_party": true, "thirdparty": true,
 	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
 	"public": true, "static": true, "checkpoints": true, "runs": true,
 	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
+	"Library": true, // a Unity project's asset import cache (with Temp, obj and Logs), made again on import
 }
+
+// keptNames are the directories that hold the project's data and the
+// results of its runs (data/raw, datasets, results): what is in them was
+// gathered or computed once, over hours, and no build makes it again.
+// What a pipeline makes from the raw data (data/processed, data/interim)
+// and scratch inside them (data/cache) are made (madeNames); a name that
+// only has results as one of its words (test-results) is a tool's.
+var keptNames = map[string]bool{"data": true, "datasets": true, "results": true}
 
 // madeWords are the words that make a name one of what tools make:
 // cmake-build-debug, out-tsc, test-results, playwright-report,
@@ -104,8 +116,26 @@ func (c *classifier) ownWork(p string, top bool) string {
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
+	case top && keptIn(rel) != "":
+		return rel + ", " + keptIn(rel) + ", which no build makes again"
 	case top && last == rel && !fileName(last):
 		return rel + ", a directory at the top of the working tree that no build makes"
+	}
+	return ""
+}
+
+// keptIn says what kept directory (keptNames) at the top of the working
+// tree rel, a path from the root that lies in nothing made, is or lies
+// in: "the project's data" (data/raw) or "the results of the project's
+// runs" (results/exp1); "" if none. Deeper (src/data) it is a module's
+// name.
+func keptIn(rel string) string {
+	top, _, _ := strings.Cut(rel, "/")
+	switch strings.ToLower(top) {
+	case "data", "datasets":
+		return "the project's data"
+	case "results":
+		return "the results of the project's runs"
 	}
 	return ""
 }
@@ -166,6 +196,9 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 	if sourceName(name) && !madeFiles(name) {
 		return "the project's source files " + name
 	}
+	if rel := strings.TrimPrefix(dir, c.project+"/"); dir != c.project && keptIn(rel) != "" {
+		return "files " + name + " in " + keptIn(rel) // rm data/raw/*.csv
+	}
 	return ""
 }
 
@@ -196,6 +229,9 @@ func (c *classifier) emptied(t target, s string) string {
 	}
 	if d := path.Dir(strings.TrimPrefix(t.path, c.project+"/")); !t.children && settingsFile(t.path) && (d == "." || !c.madePath(d)) { // ex -sc '%d|x' config/database.yml
 		return "a settings file of the project"
+	}
+	if d := strings.TrimPrefix(t.path, c.project+"/"); t.children && !t.all && settingsFile(path.Base(s)) && (t.path == c.project || !c.madePath(d)) { // truncate -s0 config/*.yaml
+		return "the project's settings files " + path.Base(s)
 	}
 	dir := strings.TrimPrefix(t.path, c.project+"/")
 	if !t.children {
@@ -242,12 +278,16 @@ func fileName(name string) bool {
 }
 
 // made reports whether a directory's name says a tool makes or fills it:
-// hidden (.next, .venv), one of madeNames or with one of madeWords
+// hidden (.next, .venv), one of madeNames in any case (Temp, Build) or
+// with one of madeWords
 // (madeWords: cmake-build-debug, out-tsc), or with an extension (a file, or a copy:
 // dist.old, app.egg-info).
 func made(name string) bool {
-	if strings.HasPrefix(name, ".") || madeNames[name] || strings.Contains(name, ".") {
+	if strings.HasPrefix(name, ".") || madeNames[name] || madeNames[strings.ToLower(name)] || strings.Contains(name, ".") { // Temp, Build, Logs: the same names capitalised
 		return true
+	}
+	if keptNames[strings.ToLower(name)] {
+		return false // results alone, though test-results is a tool's
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {
 		if madeWords[w] {

@@ -23,6 +23,9 @@ type source struct {
 	// every says the paths are all those under the directory (srcPaths):
 	// find DIR with no test, git ls-files.
 	every bool
+	// aged says find chose the paths by age, size or owner, not by name
+	// (srcPaths): find . -newer package.json lists the user's recent work.
+	aged bool
 }
 
 type srcKind int
@@ -125,7 +128,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 			}
 			every = every && !(a.ok && findTests[a.s]) // find src -type f: every file
 		}
-		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every}
+		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every, aged: findsAged(args[1:])}
 	}
 	if dir, pattern, ok := gitListed(strs0(args)); ok { // git ls-files -m | xargs …: the tree's own files
 		return source{kind: srcPaths, text: dir, pattern: pattern, every: pattern == ""}
@@ -517,6 +520,7 @@ var secretExamples = []string{
 	".claude/.credentials.json", ".codex/auth.json", ".config/git/credentials", ".cache/huggingface/token",
 	".config/gcloud/credentials.db", ".config/gcloud/application_default_credentials.json", ".env",
 	"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ed25519_key",
+	".dbt/profiles.yml", ".snowsql/config", ".snowflake/connections.toml", ".databrickscfg", ".mylogin.cnf",
 }
 
 // globSecret reports whether a glob can match a secrets file's path
@@ -574,6 +578,17 @@ var secretPlaces = []string{
 	// under XDG, the machine's SSH host keys.
 	"/.claude/.credentials.json", "/.codex/auth.json", "/.config/git/credentials", "/.cache/huggingface/token",
 	"/.huggingface/token", "/.config/github-copilot/",
+	// Data tools' and registries' profiles, which hold the passwords,
+	// tokens and keys of warehouses, databases and package registries
+	// (dbt, Snowflake, Databricks, MySQL's login paths, libpq's service
+	// file, Maven's master password, sbt and Ivy, NuGet, InfluxDB), and
+	// other CLIs' login tokens.
+	"/.dbt/profiles.yml", "/.snowsql/config", "/.snowflake/", "/.config/snowflake/", "/.databricks/token-cache",
+	"/.mylogin.cnf", "/.pg_service.conf", "/.m2/settings-security.xml", "/.sbt/.credentials", "/.ivy2/.credentials",
+	"/.nuget/NuGet/NuGet.Config", "/.influxdbv2/configs", "/.config/influxdb2/configs", "/.config/composer/auth.json",
+	"/containers/auth.json", "/.config/glab-cli/", "/.config/stripe/", "/.pulumi/credentials.json", "/.circleci/cli.yml",
+	"/.config/ngrok/", "/.ngrok2/", "/.sentryclirc", "/.config/configstore/firebase-tools.json", "/.twilio-cli/",
+	"/.jfrog/", "/.tsh/", "/.authinfo", "/.passwd-s3fs", "/.smbcredentials", "vault_pass", "vault-pass", "vault_password",
 }
 
 // secretName reports whether a find -name pattern selects files that

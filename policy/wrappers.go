@@ -266,6 +266,9 @@ func xargs(iv *inv) {
 		}
 		return
 	}
+	if iv.in.kind == srcPaths && iv.in.aged && cmd[0].ok && deleters[path.Base(cmd[0].s)] { // find . -newer f -print0 | xargs -0 rm
+		iv.agedDelete(path.Base(cmd[0].s), arg{s: iv.in.text, ok: true, src: iv.in.text})
+	}
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
