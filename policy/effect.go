@@ -2392,8 +2392,8 @@ func embedded(iv *inv, any bool) {
 		}
 		code, ok := embeddedCode(a.s, false)
 		if !ok && any {
-			if code, ok = embeddedCode(a.s, true); ok && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] && !knownFirst(code) {
-				continue // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
+			if code, ok = embeddedCode(a.s, true); ok && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] {
+				code, ok = fromProgram(code) // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
 			}
 		}
 		if ok {
@@ -2406,31 +2406,53 @@ func embedded(iv *inv, any bool) {
 // ownCommandOpts are the options by which tools take commands in their
 // own language (openocd -c, gdb -ex, lldb -o, a debugger's or a REPL's
 // --command or --eval-command): the value is a shell command line only if
-// its first word is a program (knownFirst).
+// its first word is a program, else after its shell escape (fromProgram).
 var ownCommandOpts = map[string]bool{
 	"-c": true, "--command": true, "-ex": true, "--eval-command": true, "-iex": true, "-o": true, "--one-line": true,
 	"-x": true, "-cmd": true, "--cmd": true, "-command": true,
 }
 
-// knownFirst reports whether a command line's first command (after
-// assignments) is one the catalogue knows, or a path to a program: a word
-// of an unknown tool that reads as a command line is run as one only
-// then. An unknown first word is the tool's own language (openocd's
-// program, gdb's monitor), whose words are not a shell command's verbs.
-func knownFirst(code string) bool {
-	for _, w := range strings.Fields(code) {
-		if isAssignment(w) {
-			continue
+// fromProgram is the shell command line in a command of a tool's own
+// language: all of it when its first word is a program the catalogue
+// knows or a path to one, else what follows the language's shell escape
+// (gdb -ex 'shell rm -rf ~', -ex '!rm …', lldb -o 'platform shell rm …',
+// a console's system or exec). Other words (openocd's program … reset,
+// gdb's monitor reset halt) are the tool's, not a shell command's verbs:
+// with no escape, nothing in it is run as shell.
+func fromProgram(code string) (string, bool) {
+	first := true
+	for rest := code; rest != ""; first = false {
+		rest = strings.TrimLeft(rest, " \t\n")
+		end := strings.IndexAny(rest, " \t\n")
+		if end < 0 {
+			end = len(rest)
 		}
-		w = strings.Trim(w, `"'`)
-		if strings.Contains(w, "/") || strings.ContainsAny(w, "$`(") {
-			return true
+		w, after := strings.Trim(rest[:end], `"'`), rest[end:]
+		switch {
+		case first && isAssignment(w):
+			first = true // FOO=1 cmd: the command is still first
+		case first && (strings.Contains(w, "/") || strings.ContainsAny(w, "$`(")):
+			return rest, true
+		case first && w != "":
+			if _, known := lookup(w); known {
+				return rest, true
+			}
 		}
-		_, known := lookup(w)
-		return known
+		if shellEscapes[w] && strings.TrimSpace(after) != "" {
+			return after, true
+		}
+		if len(w) > 1 && w[0] == '!' {
+			return rest[1:], true // !rm -rf ~
+		}
+		rest = after
 	}
-	return false
+	return "", false
 }
+
+// shellEscapes are the commands by which debuggers, consoles and other
+// tools' own languages run a shell command line: gdb's shell and !,
+// lldb's platform shell, system and exec in many.
+var shellEscapes = map[string]bool{"shell": true, "!": true, "sh": true, "system": true, "exec": true}
 
 // textOpts are options whose value is text for people: a title, a body, a
 // message.
