@@ -307,6 +307,19 @@ func (c *classifier) script(src string, sc *scope, parent *int, in source) {
 		fail(Unparseable, "cannot parse: "+err.Error())
 		return
 	}
+	if c.cmds == nil {
+		// Most simple commands make one Command, a wrapper or a
+		// redirection one more: room for half as many again as there are
+		// saves growing a long command line's list a dozen times.
+		n := 0
+		syntax.Walk(f, func(node syntax.Node) bool {
+			if _, ok := node.(*syntax.CallExpr); ok {
+				n++
+			}
+			return true
+		})
+		c.cmds = make([]Command, 0, n+n/2)
+	}
 	sc.src = src
 	sc.vars = c.scanVars(f, sc)
 	seen := map[*syntax.CallExpr]bool{}
