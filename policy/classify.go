@@ -120,6 +120,15 @@ const (
 // placeholders makes reasons printable if a placeholder leaks into one.
 var placeholders = strings.NewReplacer(containerRoot, "<container>", unknownProject, "<working directory>", unknownHome, "~", remoteHome, "<remote home>", "\x00", "")
 
+// printable is s with placeholders replaced; every placeholder holds a
+// NUL, and most strings none, which Replace would copy all the same.
+func printable(s string) string {
+	if strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return placeholders.Replace(s)
+}
+
 func newClassifier(env Env, budget time.Duration) *classifier {
 	c := &classifier{deadline: time.Now().Add(budget), budget: budget}
 	c.project = unknownProject
@@ -236,9 +245,7 @@ func (c *classifier) raise(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
 	raises := class > cmd.Class
 	cmd.Class = max(cmd.Class, class)
-	if strings.IndexByte(reason, 0) >= 0 {
-		reason = placeholders.Replace(reason)
-	}
+	reason = printable(reason)
 	switch {
 	case reason == "" || slices.Contains(cmd.Reasons, reason):
 	case len(cmd.Reasons) < maxReasonsPerCommand:

@@ -77,6 +77,12 @@ func optKind(a arg) int {
 	return isOperand
 }
 
+// optName is the name of an option as written: --name of --name=value.
+func optName(s string) string {
+	name, _, _ := strings.Cut(s, "=")
+	return name
+}
+
 // hasFlag reports whether flags contain a long option (or --long=…), or a
 // short one alone or in a cluster (-rf holds r and f).
 func hasFlag(flags []arg, short string, long ...string) bool {
@@ -890,7 +896,7 @@ var sedDelete = lazyRE(`(?:/|\d|\$)\s*!?\s*d\s*(?:;|$|\})`)
 // (-i, -i.bak, --in-place, -ni): it then prints nothing of them.
 func sedInPlace(flags []arg) bool {
 	for _, f := range flags {
-		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", strings.SplitN(f.s, "=", 2)[0]) ||
+		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", optName(f.s)) ||
 			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
 			return true
 		}

@@ -429,7 +429,10 @@ func unrecoverable(t target) string {
 		}
 	}
 	for _, name := range strings.Split(strings.Trim(t.src, `"'`), "/") { // rm -rf .g*: the glob matches .git
-		if children && strings.ContainsAny(name, "*?[") {
+		if !children {
+			break
+		}
+		if strings.ContainsAny(name, "*?[") {
 			for _, vcs := range []string{".git", ".hg", ".svn"} {
 				if ok, _ := path.Match(strings.ReplaceAll(name, "[!", "[^"), vcs); ok && name[0] == '.' {
 					return "the repository's history"
@@ -445,17 +448,17 @@ func unrecoverable(t target) string {
 // what its users uploaded (uploads/, storage/app/, wp-content/uploads/),
 // not a scratch or test copy of one (tmp/uploads, fixtures/uploads).
 func uploadsDir(p string) bool {
-	parts := strings.Split(p, "/")
-	found := false
-	for i, d := range parts {
+	found, parent := false, ""
+	for d := range strings.SplitSeq(p, "/") {
 		switch d {
 		case "tmp", "temp", "cache", "test", "tests", "spec", "fixtures", "testdata", "node_modules", "vendor":
 			return false
 		case "uploads", "user-uploads", "user_uploads":
 			found = true
 		case "app":
-			found = found || i > 0 && parts[i-1] == "storage"
+			found = found || parent == "storage"
 		}
+		parent = d
 	}
 	return found
 }
