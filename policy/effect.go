@@ -2204,8 +2204,9 @@ var copyTools = map[string]bool{
 }
 
 // remoteURL is a place off the machine: a URL with a scheme, or an
-// rclone-style remote:path.
-var remoteURL = lazyRE(`^[a-zA-Z][a-zA-Z0-9+.-]*://\S|^[a-zA-Z][\w-]*:[^/\\]`)
+// rclone-style remote:path. One ^ for both alternatives: the matcher
+// then tries only the start of the word, not every offset in it.
+var remoteURL = lazyRE(`^(?:[a-zA-Z][a-zA-Z0-9+.-]*://\S|[a-zA-Z][\w-]*:[^/\\])`)
 
 // strangerGetsSecret finds a credential variable sent to a host it does
 // not belong to: a public address given as a number, or a host that does
