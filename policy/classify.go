@@ -85,9 +85,10 @@ type classifier struct {
 	budget    time.Duration
 	cfgs      map[cfgKey]*expand.Config // see expandConfig
 	timedOut  bool
-	whole     string          // the whole command line, as given
-	mentioned map[string]bool // see mentions
-	homes     struct {        // see toolHome
+	whole     string               // the whole command line, as given
+	mentioned map[string]bool      // see mentions
+	joined    map[[2]string]string // see join
+	homes     struct {             // see toolHome
 		assigned map[string]bool
 		written  map[string]int
 	}

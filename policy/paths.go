@@ -48,7 +48,7 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		if sc.cwd == "" {
 			return t
 		}
-		p = path.Join(sc.cwd, p)
+		p = c.join(sc.cwd, p)
 	}
 	t.path = path.Clean(p)
 	if sc.mounts != nil {
@@ -63,6 +63,21 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		}
 	}
 	return t
+}
+
+// join is path.Join(dir, p), made once for each pair in a classification:
+// handler after handler resolves the same words in the same directory.
+func (c *classifier) join(dir, p string) string {
+	k := [2]string{dir, p}
+	j, ok := c.joined[k]
+	if !ok {
+		if c.joined == nil {
+			c.joined = map[[2]string]string{}
+		}
+		j = path.Join(dir, p)
+		c.joined[k] = j
+	}
+	return j
 }
 
 // pidPath is a path written whole but for parts the shell makes afresh
