@@ -214,7 +214,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		iv.name = n
 	}
 	defer c.vet(iv) // for ModeUnknown, once it is classified
-	c.cmds[idx].Dir = placeholders.Replace(sc.cwd)
+	c.cmds[idx].Dir = printable(sc.cwd)
 	if len(args) == 2 && args[1].ok && (args[1].s == "--help" || args[1].s == "--version") {
 		return idx // prints usage: read-only whatever the command
 	}

@@ -85,9 +85,10 @@ type classifier struct {
 	budget    time.Duration
 	cfgs      map[cfgKey]*expand.Config // see expandConfig
 	timedOut  bool
-	whole     string          // the whole command line, as given
-	mentioned map[string]bool // see mentions
-	homes     struct {        // see toolHome
+	whole     string               // the whole command line, as given
+	mentioned map[string]bool      // see mentions
+	joined    map[[2]string]string // see join
+	homes     struct {             // see toolHome
 		assigned map[string]bool
 		written  map[string]int
 	}
@@ -119,6 +120,15 @@ const (
 
 // placeholders makes reasons printable if a placeholder leaks into one.
 var placeholders = strings.NewReplacer(containerRoot, "<container>", unknownProject, "<working directory>", unknownHome, "~", remoteHome, "<remote home>", "\x00", "")
+
+// printable is s with placeholders replaced; every placeholder holds a
+// NUL, and most strings none, which Replace would copy all the same.
+func printable(s string) string {
+	if strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return placeholders.Replace(s)
+}
 
 func newClassifier(env Env, budget time.Duration) *classifier {
 	c := &classifier{deadline: time.Now().Add(budget), budget: budget}
@@ -236,9 +246,7 @@ func (c *classifier) raise(i int, class Class, reason string) {
 	cmd := &c.cmds[i]
 	raises := class > cmd.Class
 	cmd.Class = max(cmd.Class, class)
-	if strings.IndexByte(reason, 0) >= 0 {
-		reason = placeholders.Replace(reason)
-	}
+	reason = printable(reason)
 	switch {
 	case reason == "" || slices.Contains(cmd.Reasons, reason):
 	case len(cmd.Reasons) < maxReasonsPerCommand:
@@ -306,6 +314,19 @@ func (c *classifier) script(src string, sc *scope, parent *int, in source) {
 	if err != nil {
 		fail(Unparseable, "cannot parse: "+err.Error())
 		return
+	}
+	if c.cmds == nil {
+		// Most simple commands make one Command, a wrapper or a
+		// redirection one more: room for half as many again as there are
+		// saves growing a long command line's list a dozen times.
+		n := 0
+		syntax.Walk(f, func(node syntax.Node) bool {
+			if _, ok := node.(*syntax.CallExpr); ok {
+				n++
+			}
+			return true
+		})
+		c.cmds = make([]Command, 0, n+n/2)
 	}
 	sc.src = src
 	sc.vars = c.scanVars(f, sc)

@@ -1448,7 +1448,7 @@ func (iv *inv) downloaded() bool {
 // tar xf b.tgz). Only an extractor that writes over what is there does
 // harm; one that asks first, or is told to keep what is there, does not.
 func (iv *inv) extractHere() {
-	here := arg{s: iv.sc.cwd, ok: true, src: placeholders.Replace(iv.sc.cwd)}
+	here := arg{s: iv.sc.cwd, ok: true, src: printable(iv.sc.cwd)}
 	switch {
 	case iv.sc.cwd == "":
 	case iv.overwritesOld():
@@ -2076,7 +2076,7 @@ func sendsSecret(iv *inv) {
 		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
 			continue // rsync --exclude .env: the one file it leaves behind
 		}
-		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]] {
+		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[optName(a.s)] {
 			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
 		}
 		switch {
@@ -2211,8 +2211,9 @@ var copyTools = map[string]bool{
 }
 
 // remoteURL is a place off the machine: a URL with a scheme, or an
-// rclone-style remote:path.
-var remoteURL = lazyRE(`^[a-zA-Z][a-zA-Z0-9+.-]*://\S|^[a-zA-Z][\w-]*:[^/\\]`)
+// rclone-style remote:path. One ^ for both alternatives: the matcher
+// then tries only the start of the word, not every offset in it.
+var remoteURL = lazyRE(`^(?:[a-zA-Z][a-zA-Z0-9+.-]*://\S|[a-zA-Z][\w-]*:[^/\\])`)
 
 // strangerGetsSecret finds a credential variable sent to a host it does
 // not belong to: a public address given as a number, or a host that does
@@ -2384,7 +2385,7 @@ func embedded(iv *inv, any bool) {
 		if !a.ok || seen == maxEmbedded || len(a.s) > 4<<10 {
 			continue
 		}
-		if any && (i > 0 && args[i-1].ok && textOpts[args[i-1].s] || textOpts[strings.SplitN(a.s, "=", 2)[0]] && strings.Contains(a.s, "=")) {
+		if any && (i > 0 && args[i-1].ok && textOpts[args[i-1].s] || textOpts[optName(a.s)] && strings.Contains(a.s, "=")) {
 			continue // gh pr create --title 'Remove force-delete': text for people
 		}
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
@@ -2633,7 +2634,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				i > 0 && (flag("--exclude") || flag("--ignore") && valueIgnores(iv.name) || iv.name == "zip" && flag("-x")) {
 				continue // tar --exclude=.env, zip -x .env: left out, not read
 			}
-			if (i > 0 && from[i-1].ok && remoteKeyOpts[from[i-1].s] || a.ok && remoteKeyOpts[strings.SplitN(a.s, "=", 2)[0]]) &&
+			if (i > 0 && from[i-1].ok && remoteKeyOpts[from[i-1].s] || a.ok && remoteKeyOpts[optName(a.s)]) &&
 				!hasWord(from, "/dev/stdout", "/dev/fd/1", "-") {
 				continue // aws s3api head-object --key prod/.env: a key in a bucket, not a file here (unless got to stdout)
 			}

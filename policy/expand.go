@@ -352,6 +352,11 @@ func seqLen(br *syntax.BraceExp) int {
 
 // litOf is the literal text of a word made only of *syntax.Lit parts.
 func litOf(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			return l.Value // most words: no copy
+		}
+	}
 	var sb strings.Builder
 	for _, p := range w.Parts {
 		l, ok := p.(*syntax.Lit)

@@ -11,23 +11,77 @@ import (
 // operands), everything after "--" is an operand. An unknown word is
 // returned in both, since it might be either.
 func opts(args []arg) (flags []arg, operands []arg) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case !a.ok && a.item:
-			operands = append(operands, a)
-		case !a.ok:
-			flags = append(flags, a)
-			operands = append(operands, a)
-		case a.s == "--":
-			return flags, append(operands, args[i+1:]...)
-		case len(a.s) > 1 && a.s[0] == '-':
-			flags = append(flags, a)
-		default:
-			operands = append(operands, a)
+	// Every command's handlers call this, most more than once: count
+	// first, then fill one array holding both.
+	nf, no, end := 0, 0, len(args)
+	for i, a := range args {
+		k := optKind(a)
+		if k == isDashes {
+			no += len(args) - i - 1
+			end = i
+			break
+		}
+		if k != isFlag {
+			no++
+		}
+		if k != isOperand {
+			nf++
 		}
 	}
+	if nf+no == 0 {
+		return nil, nil
+	}
+	buf := make([]arg, nf+no)
+	flags, operands = buf[:0:nf], buf[nf:nf:nf+no]
+	for _, a := range args[:end] {
+		switch optKind(a) {
+		case isOperand:
+			operands = append(operands, a)
+		case isUnknown:
+			flags = append(flags, a)
+			operands = append(operands, a)
+		case isFlag:
+			flags = append(flags, a)
+		}
+	}
+	if end < len(args) {
+		operands = append(operands, args[end+1:]...)
+	}
+	if nf == 0 {
+		flags = nil
+	}
+	if no == 0 {
+		operands = nil
+	}
 	return flags, operands
+}
+
+// What opts takes a word for.
+const (
+	isOperand = iota
+	isUnknown // not known statically: either
+	isFlag
+	isDashes // --: all after it are operands
+)
+
+func optKind(a arg) int {
+	switch {
+	case !a.ok && a.item:
+		return isOperand
+	case !a.ok:
+		return isUnknown
+	case a.s == "--":
+		return isDashes
+	case len(a.s) > 1 && a.s[0] == '-':
+		return isFlag
+	}
+	return isOperand
+}
+
+// optName is the name of an option as written: --name of --name=value.
+func optName(s string) string {
+	name, _, _ := strings.Cut(s, "=")
+	return name
 }
 
 // hasFlag reports whether flags contain a long option (or --long=…), or a
@@ -916,7 +970,7 @@ var sedDelete = lazyRE(`(?:/|\d|\$)\s*!?\s*d\s*(?:;|$|\})`)
 // (-i, -i.bak, --in-place, -ni): it then prints nothing of them.
 func sedInPlace(flags []arg) bool {
 	for _, f := range flags {
-		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", strings.SplitN(f.s, "=", 2)[0]) ||
+		if f.ok && (f.s == "-i" || strings.HasPrefix(f.s, "-i") || strings.HasPrefix(f.s, "--in-place") || len(f.s) >= 5 && strings.HasPrefix("--in-place", optName(f.s)) ||
 			(!strings.HasPrefix(f.s, "--") && strings.Contains(f.s, "i") && !strings.ContainsAny(f.s, "ef"))) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // ownContainers reports whether every one of names is a container this
@@ -191,6 +192,9 @@ func (iv *inv) ownServer() bool {
 	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
 		return true
 	}
+	if !strings.Contains(before, "docker") && !strings.Contains(before, "podman") {
+		return false // no container was started to publish it: nothing to compile
+	}
 	published := regexp.MustCompile(`\b(?:docker|podman)\s+(?:container\s+)?run\b[^;&|\n]*?\s(?:-p|--publish)[= ](?:(?:127\.0\.0\.1|0\.0\.0\.0|localhost):)?` + port + `:\d+\b[^;&|\n]*`)
 	for _, m := range published.FindAllStringIndex(before, -1) {
 		if bareRun(before[m[0]:m[1]]) && onlyOnSuccess(before[m[1]:]) {
@@ -331,8 +335,16 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 	if v := strings.Trim(name, `"${}`); strings.HasPrefix(strings.TrimLeft(name, `"`), "$") && strings.Count(c.whole, v+"=") > 1 {
 		return false
 	}
-	made := regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
-	before := func(at int) bool { return made.MatchString(c.whole[:at]) }
+	var made *regexp.Regexp
+	before := func(at int) bool {
+		if !mayContainFold(c.whole[:at], name) {
+			return false // the name is not there to have been made: nothing to compile
+		}
+		if made == nil {
+			made = regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+		}
+		return made.MatchString(c.whole[:at])
+	}
 	if at := iv.whole(); at >= 0 && before(at) {
 		return true
 	}
@@ -342,6 +354,22 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 		return false // which of them is this one cannot be told
 	}
 	return before(at)
+}
+
+// mayContainFold reports whether s may hold sub in any case, as a (?i)
+// expression sees it: false only when both are ASCII, whose letters fold
+// only to each other, and s lowered holds no sub lowered.
+func mayContainFold(s, sub string) bool {
+	return !isASCII(s) || !isASCII(sub) || strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // ownObjects reports whether every object a destroying verb names, from
@@ -1069,7 +1097,10 @@ func (iv *inv) localAliases(local, elsewhere bool) (bool, bool) {
 		if !ok || alias == "" {
 			continue
 		}
-		set := regexp.MustCompile(`\bmcl?i?\s+(?:alias\s+set|config\s+host\s+add)\s+` + regexp.QuoteMeta(alias) + `\s+(\S+)|\bMC_HOST_` + regexp.QuoteMeta(alias) + `=["']?(\S+)`).FindStringSubmatch(iv.c.whole)
+		var set []string
+		if iv.c.mentions("MC_HOST_") || iv.c.mentions("alias") && iv.c.mentions("set") || iv.c.mentions("config") && iv.c.mentions("host") && iv.c.mentions("add") {
+			set = regexp.MustCompile(`\bmcl?i?\s+(?:alias\s+set|config\s+host\s+add)\s+` + regexp.QuoteMeta(alias) + `\s+(\S+)|\bMC_HOST_` + regexp.QuoteMeta(alias) + `=["']?(\S+)`).FindStringSubmatch(iv.c.whole)
+		} // else no alias is set: nothing to compile
 		switch {
 		case set == nil:
 			elsewhere = true

@@ -46,7 +46,7 @@ func (c *classifier) unvet(idx int, why string) {
 	cmd := &c.cmds[idx]
 	cmd.vetted = false
 	if cmd.doubt == "" {
-		cmd.doubt = placeholders.Replace(why)
+		cmd.doubt = printable(why)
 	}
 }
 
@@ -127,7 +127,7 @@ func (c *classifier) everyday(iv *inv) (bool, string) {
 	case !c.inProject(iv.sc):
 		where := "a directory computed at run time"
 		if iv.sc.cwd != "" {
-			where = placeholders.Replace(iv.sc.cwd)
+			where = printable(iv.sc.cwd)
 		}
 		return false, "not known to be safe: " + nameAndSub(iv.args) + " outside the working directory (in " + cutText(where) + ")"
 	}

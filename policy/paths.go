@@ -48,7 +48,7 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		if sc.cwd == "" {
 			return t
 		}
-		p = path.Join(sc.cwd, p)
+		p = c.join(sc.cwd, p)
 	}
 	t.path = path.Clean(p)
 	if sc.mounts != nil {
@@ -63,6 +63,21 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		}
 	}
 	return t
+}
+
+// join is path.Join(dir, p), made once for each pair in a classification:
+// handler after handler resolves the same words in the same directory.
+func (c *classifier) join(dir, p string) string {
+	k := [2]string{dir, p}
+	j, ok := c.joined[k]
+	if !ok {
+		if c.joined == nil {
+			c.joined = map[[2]string]string{}
+		}
+		j = path.Join(dir, p)
+		c.joined[k] = j
+	}
+	return j
 }
 
 // pidPath is a path written whole but for parts the shell makes afresh
@@ -429,7 +444,10 @@ func unrecoverable(t target) string {
 		}
 	}
 	for _, name := range strings.Split(strings.Trim(t.src, `"'`), "/") { // rm -rf .g*: the glob matches .git
-		if children && strings.ContainsAny(name, "*?[") {
+		if !children {
+			break
+		}
+		if strings.ContainsAny(name, "*?[") {
 			for _, vcs := range []string{".git", ".hg", ".svn"} {
 				if ok, _ := path.Match(strings.ReplaceAll(name, "[!", "[^"), vcs); ok && name[0] == '.' {
 					return "the repository's history"
@@ -445,17 +463,17 @@ func unrecoverable(t target) string {
 // what its users uploaded (uploads/, storage/app/, wp-content/uploads/),
 // not a scratch or test copy of one (tmp/uploads, fixtures/uploads).
 func uploadsDir(p string) bool {
-	parts := strings.Split(p, "/")
-	found := false
-	for i, d := range parts {
+	found, parent := false, ""
+	for d := range strings.SplitSeq(p, "/") {
 		switch d {
 		case "tmp", "temp", "cache", "test", "tests", "spec", "fixtures", "testdata", "node_modules", "vendor":
 			return false
 		case "uploads", "user-uploads", "user_uploads":
 			found = true
 		case "app":
-			found = found || i > 0 && parts[i-1] == "storage"
+			found = found || parent == "storage"
 		}
+		parent = d
 	}
 	return found
 }

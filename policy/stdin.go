@@ -503,13 +503,35 @@ func isSecretPath(p string) bool {
 	if strings.ContainsAny(p, "*?[") {
 		return globSecret(p)
 	}
-	for _, s := range secretPlaces {
+	for i := 0; i < len(p); i++ { // a place starting with / is looked for only where p has one
+		if p[i] == '/' && i+1 < len(p) {
+			for _, s := range secretPlacesAfterSlash[p[i+1]] {
+				if strings.HasPrefix(p[i:], s) {
+					return true
+				}
+			}
+		}
+	}
+	for _, s := range secretPlacesElse {
 		if strings.Contains(p, s) {
 			return true
 		}
 	}
 	return false
 }
+
+// secretPlacesAfterSlash are the secretPlaces starting with a slash, by
+// the byte after it; secretPlacesElse the others.
+var secretPlacesAfterSlash, secretPlacesElse = func() (bySlash [256][]string, others []string) {
+	for _, s := range secretPlaces {
+		if len(s) > 1 && s[0] == '/' {
+			bySlash[s[1]] = append(bySlash[s[1]], s)
+		} else {
+			others = append(others, s)
+		}
+	}
+	return bySlash, others
+}()
 
 // secretExamples are paths, whole (/etc/shadow) or the tail of one
 // (.ssh/id_rsa), that a secrets file has: a glob that can match one

@@ -308,10 +308,23 @@ func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 // before the command that contains them.
 func (w *walker) words(sc *scope, ws ...*syntax.Word) {
 	for _, wd := range ws {
-		if wd != nil {
+		if wd != nil && !quotedLiteral(wd) {
 			w.nodeWords(wd, sc)
 		}
 	}
+}
+
+// quotedLiteral reports whether w is made only of literal text and
+// single quotes, which hold no substitution (most words).
+func quotedLiteral(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // nodeWords finds every $(…), `…` and <(…) under n and walks its
