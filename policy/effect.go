@@ -1137,39 +1137,117 @@ func (iv *inv) treesInto(dst arg, contents bool) []target {
 }
 
 // outputFile judges the file a filter writes its output to: uniq's second
-// operand (uniq IN OUT), sort's and shuf's -o. It truncates that file.
+// operand (uniq IN OUT), sort's and shuf's -o. It truncates that file,
+// and empties it when the filter is given nothing to read (fillsNothing).
 func outputFile(iv *inv) {
 	args := iv.rest(1)
 	if iv.name != "uniq" {
 		unknownTool(iv)
 	}
-	for i, a := range args {
+	var outs, ins []arg
+	generated := false // shuf -e, -i: its lines are its words or a range, not files
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case !a.ok || iv.name == "uniq":
 		case a.s == "--output" && i+1 < len(args):
-			iv.overwrites(args[i+1])
+			outs = append(outs, args[i+1])
+			i++
 		case strings.HasPrefix(a.s, "--output="):
-			iv.overwrites(arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
-		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
-			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE
-			for j := 1; j < len(a.s) && !strings.ContainsRune("ktST", rune(a.s[j])); j++ {
-				if a.s[j] != 'o' {
+			outs = append(outs, arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
+		case a.s == "--files0-from" || strings.HasPrefix(a.s, "--files0-from=") || a.s == "--echo" || strings.HasPrefix(a.s, "--input-range"):
+			generated = true
+		case a.s == "-" || !strings.HasPrefix(a.s, "-"):
+			ins = append(ins, a)
+		case strings.HasPrefix(a.s, "--"):
+			if filterValues[a.s] {
+				i++
+			}
+		default:
+			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE;
+			// -k 2, -t, and the like take the next word too.
+			for j := 1; j < len(a.s); j++ {
+				ch := a.s[j]
+				if iv.name == "shuf" && (ch == 'e' || ch == 'i') {
+					generated = true
+				}
+				if !strings.ContainsRune("oktST", rune(ch)) && (iv.name != "shuf" || ch != 'n') {
 					continue
 				}
-				if j+1 < len(a.s) {
-					iv.overwrites(arg{s: a.s[j+1:], ok: true, src: a.src})
-				} else if i+1 < len(args) {
-					iv.overwrites(args[i+1])
+				switch {
+				case j+1 < len(a.s) && ch == 'o':
+					outs = append(outs, arg{s: a.s[j+1:], ok: true, src: a.src})
+				case j+1 == len(a.s) && i+1 < len(args):
+					if ch == 'o' {
+						outs = append(outs, args[i+1])
+					}
+					i++
 				}
 				break
 			}
 		}
 	}
 	if iv.name == "uniq" {
-		if _, ops := opts(args); len(ops) > 1 {
-			iv.overwrites(ops[1])
+		if ops := operandsOf(args, "-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"); len(ops) > 1 {
+			outs, ins = ops[1:2], ops[:1]
 		}
 	}
+	for _, o := range outs {
+		iv.overwrites(o)
+		if !generated {
+			iv.fillsNothing(o, ins)
+		}
+	}
+}
+
+// filterValues are the long options of sort and shuf that take the next
+// word as their value.
+var filterValues = map[string]bool{
+	"--key": true, "--field-separator": true, "--buffer-size": true, "--temporary-directory": true, "--batch-size": true,
+	"--compress-program": true, "--parallel": true, "--random-source": true, "--head-count": true, "--sort": true,
+}
+
+// fillsNothing holds a tool that fills an output file from its inputs
+// when it is given nothing to read — every input is /dev/null or a file
+// the command emptied, or there is none and its stdin is empty — and
+// the output is the user's work (emptied): it is left empty, as
+// truncate -s0 leaves it (sort -o data/labels.csv /dev/null, uniq
+// /dev/null src/index.ts, iconv -o src/app.py /dev/null). An output that
+// is one of its inputs (sort -o f f) is rewritten from itself: ordinary.
+func (iv *inv) fillsNothing(out arg, ins []arg) {
+	if !out.ok || iv.sc.remote || !iv.readsNothing(ins) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, out)
+	if own := iv.c.emptied(t, out.s); own != "" {
+		iv.flagWrite(t, iv.name+", given nothing to read, empties "+own+": "+iv.c.show(t))
+	}
+}
+
+// readsNothing reports whether the inputs of a filter are all empty:
+// /dev/null, or files the command left empty; with none, its stdin.
+func (iv *inv) readsNothing(ins []arg) bool {
+	if len(ins) == 0 {
+		return iv.in.kind == srcText && iv.in.text == ""
+	}
+	for _, in := range ins {
+		if !in.ok {
+			return false
+		}
+		if in.s == "-" {
+			if iv.in.kind != srcText || iv.in.text != "" {
+				return false
+			}
+			continue
+		}
+		if in.s == "/dev/null" {
+			continue
+		}
+		if src, ok := iv.c.written[iv.c.resolve(iv.sc, in).path]; !ok || src.kind != srcText || src.text != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // split writes its pieces over PREFIXaa, PREFIXab, … (split IN PREFIX),
