@@ -1371,6 +1371,19 @@ func TestClassify(t *testing.T) {
 		// code deleting what it lists by a relative pattern is judged where that pattern is
 		{"cd ~ && python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.py'):\n    p.unlink()\nEOF", Destructive},
 		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.pyc'):\n    p.unlink()\nEOF", Write},
+		// code that writes over the files it lists: every file under the root, or the user's emptied
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*'):\n    if p.is_file():\n        p.write_bytes(p.read_bytes().replace(b'\\r\\n', b'\\n'))\nEOF", Destructive},
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.py'):\n    p.write_text(p.read_text().replace('foo', 'bar'))\nEOF", Write},
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.ipynb'):\n    p.write_text('')\nEOF", Destructive},
+		{"python3 - <<'EOF'\nimport pathlib\nfor p in pathlib.Path('.').rglob('*.ipynb'):\n    print(p, len(p.read_text()))\nEOF", Write},
+		{"python3 -c \"import pathlib\nfor p in pathlib.Path('build').rglob('*.js'):\n  p.write_text('')\"", Write},
+		{"python3 -c \"import pathlib\nfor p in pathlib.Path('/tmp/fixture').rglob('*'):\n  p.write_text('')\"", Write},
+		{"python3 -c \"import pathlib\nroot = pathlib.Path('src')\nfor p in root.rglob('*.py'):\n  p.write_text('')\"", Destructive},
+		{"python3 -c \"import os\nfor r, d, fs in os.walk('.'):\n  for f in fs:\n    open(os.path.join(r, f), 'w').close()\"", Destructive},
+		{"python3 -c \"import os\nfor r, d, fs in os.walk('.'):\n  for f in fs:\n    if f.endswith('.py'):\n      p = os.path.join(r, f)\n      s = open(p).read()\n      open(p, 'w').write(s.replace('a', 'b'))\"", Write},
+		{"python3 -c \"import glob\nfor f in glob.glob('src/**/*.py', recursive=True):\n  open(f, 'w').write('')\"", Destructive},
+		{`perl -e 'for my $f (glob("src/*.pm")) { open(my $fh, ">", $f); close $fh }'`, Destructive},
+		{`node -e "const fs=require('fs');for (const f of fs.readdirSync('.', {recursive:true})) fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/\r\n/g, '\n'))"`, Destructive},
 		{`php -r 'array_map("unlink", glob("storage/app/public/uploads/*"));'`, Destructive},
 		// what users uploaded is in no version control; a scratch copy is scratch
 		{"rm -rf uploads/ storage/app/public/*", Destructive},
