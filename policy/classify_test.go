@@ -37,6 +37,17 @@ func TestClassify(t *testing.T) {
 		{"unknown-tool --flag", Write},
 		{"rm -rf build/", Write},
 		{"rm -rf node_modules dist", Write},
+		// trained checkpoints and experiment records: only training makes them again
+		{"rm -rf checkpoints/", Destructive},
+		{"rm -rf experiments/bert-base/checkpoints", Destructive},
+		{"rm -rf mlruns wandb", Destructive},
+		{"rm checkpoints/*.pt", Destructive},
+		{"find checkpoints -name '*.ckpt' -delete", Destructive},
+		{"python3 -c \"import shutil; shutil.rmtree('lightning_logs')\"", Destructive},
+		{"rm checkpoints/epoch_3.pt", Write},
+		{"rm -f checkpoints/*.tmp", Write},
+		{"rm -rf tmp/checkpoints .ipynb_checkpoints notebooks/.ipynb_checkpoints", Write},
+		{"rm -rf outputs/debug_run", Write},
 		// Terraform's local state; emptying local settings; pytest's basetemp; buckets and search indexes
 		{"rm -f terraform.tfstate terraform.tfstate.backup", Destructive},
 		{"rm -f infra/terraform.tfstate", Destructive},

@@ -26,7 +26,11 @@ import (
 //     packages/web/src, prisma/migrations);
 //   - for a delete, any other directory at the top of the tree (docs,
 //     scripts, infra, the package of a Python project): its name says
-//     nothing, and nothing makes it again.
+//     nothing, and nothing makes it again;
+//   - for a delete, at any depth and even where .gitignore names it, a
+//     directory of trained models' checkpoints or experiments' records
+//     (checkpoints, mlruns, wandb, runs: keptNames), and the files in it
+//     picked by a glob: only training made them.
 //
 // Nothing at or under what tools make is the user's work: a hidden
 // directory (.next, .venv, .cache), a name of build outputs, caches,
@@ -67,8 +71,7 @@ var madeNames = map[string]bool{
 	"node_modules": true, "bower_components": true, "jspm_packages": true, "vendor": true, "third_party": true, "thirdparty": true,
 	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
-	"public": true, "static": true, "checkpoints": true, "runs": true,
-	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
+	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
 }
 
@@ -97,6 +100,11 @@ func (c *classifier) ownWork(p string, top bool) string {
 	if !ok || rel == "" {
 		return ""
 	}
+	if top {
+		if kept := keptRecords(rel); kept != "" {
+			return kept
+		}
+	}
 	if c.madePath(rel) {
 		return ""
 	}
@@ -106,6 +114,41 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return rel + ", which holds the project's source"
 	case top && last == rel && !fileName(last):
 		return rel + ", a directory at the top of the working tree that no build makes"
+	}
+	return ""
+}
+
+// keptNames are the names of directories that hold what runs of the
+// project made at a cost no build repays: trained models' checkpoints
+// and the records of experiments (MLflow's mlruns, W&B's wandb,
+// TensorBoard's runs, Lightning's lightning_logs). No version control
+// keeps them (a .gitignore often names them), and a tool wrote them
+// only by training, so deleting one loses that training.
+var keptNames = map[string]bool{
+	"checkpoints": true, "checkpoint": true, "ckpt": true, "ckpts": true, "saved_models": true, "trained_models": true,
+	"mlruns": true, "wandb": true, "runs": true, "lightning_logs": true,
+}
+
+// scratchExts are the extensions of files a tool leaves while it works:
+// partial downloads, locks, logs, temporaries.
+var scratchExts = map[string]bool{".tmp": true, ".temp": true, ".lock": true, ".part": true, ".partial": true, ".log": true, ".swp": true, ".orig": true}
+
+// keptRecords says how rel, a path from the root of the working tree, is
+// or lies in a directory of keptNames, as words for a reason, or "" if
+// it does not. One under what tools make (tmp/checkpoints,
+// .cache/wandb) is scratch.
+func keptRecords(rel string) string {
+	last := ""
+	for end := 0; end < len(rel); end += len(last) + 1 {
+		last, _, _ = strings.Cut(rel[end:], "/")
+		switch {
+		case keptNames[last] && end+len(last) == len(rel):
+			return rel + ", which holds trained models or the records of experiments that no build makes again"
+		case keptNames[last]:
+			return rel + ", in " + rel[:end+len(last)] + ", which holds trained models or the records of experiments that no build makes again"
+		case made(last):
+			return ""
+		}
 	}
 	return ""
 }
@@ -162,6 +205,11 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 			return "every file of " + own
 		}
 		return ""
+	}
+	if rel := strings.TrimPrefix(strings.TrimPrefix(dir, c.project), "/"); rel != "" && (!strings.Contains(name, ".") || !madeFiles(name)) && !scratchExts[strings.ToLower(path.Ext(name))] {
+		if kept := keptRecords(rel); kept != "" { // rm checkpoints/*.pt
+			return "the files " + name + " of " + kept
+		}
 	}
 	if sourceName(name) && !madeFiles(name) {
 		return "the project's source files " + name
