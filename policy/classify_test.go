@@ -814,6 +814,13 @@ func TestClassify(t *testing.T) {
 		// git clean -x takes untracked work with the ignored files, even under a path
 		{"git clean -fdx Assets/", Destructive},
 		{"git clean -fdX build/", Write},
+		// a path-limited git clean -f deletes the new files there, unless tools make that path
+		{"git clean -fd models/", Destructive},
+		{"git clean -fd -- src/ docs/drafts", Destructive},
+		{"git clean -fdX models/", Destructive},
+		{"git clean -fd -- dist/ tmp/", Write},
+		{"git clean -fdX -- build/ .cache/", Write},
+		{"git clean -nd models/", ReadOnly},
 		{"git clean -ndx", ReadOnly},
 		// filters that write their output to a file they are given
 		{"uniq /dev/null ~/.gitconfig", Destructive},

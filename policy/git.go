@@ -195,8 +195,18 @@ func git(iv *inv) {
 		switch {
 		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+		case has("f", "--force") && len(operands) == 0:
+			discard("git clean -f deletes untracked files")
 		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
 			discard("git clean -f deletes untracked files")
+		case has("f", "--force") && has("X", ""):
+			if own := iv.untrackedWork(operands); own != "" { // git clean -fdX models/: trained models, local settings
+				discard("git clean -X deletes the ignored files in " + own + ", no directory tools make: what is kept out of version control there (settings, data, trained models) nothing gives back")
+			}
+		case has("f", "--force"):
+			if own := iv.untrackedWork(operands); own != "" { // git clean -fd models/: new files no commit holds
+				discard("git clean -f deletes the untracked files, new work no commit holds, in " + own)
+			}
 		}
 	case "push":
 		switch {
@@ -892,4 +902,29 @@ func credentialsName(base string) bool {
 		}
 	}
 	return false
+}
+
+// untrackedWork names the first path git clean is limited to where the
+// untracked files are the user's new work, "" if every path is or lies in
+// what tools make (git clean -fd -- dist/ tmp/: madePath) or picks files
+// tools leave (git clean -f '*.orig'). A path that names one file is as
+// a plain rm of it.
+func (iv *inv) untrackedWork(operands []arg) string {
+	for _, a := range operands {
+		if !a.ok || a.s == "--" || strings.HasPrefix(a.s, ":") {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, a)
+		rel := strings.TrimPrefix(strings.TrimPrefix(t.path, iv.c.project), "/")
+		if t.path == "" || rel == "" || iv.c.madePath(rel) && keptRecords(rel) == "" {
+			continue
+		}
+		if t.children && !t.all {
+			if name := path.Base(a.s); !sourceName(name) || strings.Contains(name, ".") && madeFiles(name) {
+				continue // '*.orig', '*.pyc'
+			}
+		}
+		return iv.c.show(t)
+	}
+	return ""
 }
