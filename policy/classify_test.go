@@ -301,6 +301,16 @@ func TestClassify(t *testing.T) {
 		{"rails new myapp", Write},
 		// public keys and the lists of allowed keys and known hosts are no secrets
 		{"cat ~/.ssh/id_ed25519.pub", ReadOnly},
+		// a private key printed, in the tree too; certificates, public keys and test keys are not secret
+		{"cat keys/ota_signing_key.pem", Destructive},
+		{"head -3 certs/server.key", Destructive},
+		{"openssl rsa -in certs/server.key", Destructive},
+		{"cat AuthKey_ABC123.p8", Destructive},
+		{"cat certs/ca.crt certs/cert.pem keys/pubkey.pem", ReadOnly},
+		{"cat testdata/keys/server.key", ReadOnly},
+		{"openssl rsa -in certs/server.key -check -noout", Write},
+		{"openssl rsa -in certs/server.key -pubout -out certs/server.pub", Write},
+		{"chmod 600 certs/server.key", Write},
 		{"cat ~/.ssh/id_rsa.pub | pbcopy", Write},
 		{"cat ~/.ssh/known_hosts | grep github", ReadOnly},
 		{"cat ~/.ssh/id_ed25519", Destructive},

@@ -2674,6 +2674,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
 				break
 			}
+			if p := iv.c.tilde(a.s); a.ok && iv.printsKey(p) {
+				why = iv.name + " prints a private key: " + a.s // cat keys/ota_signing_key.pem, in the tree too
+				break
+			}
 			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); t.children && iv.c.secretTree(t.path) && (t.path != iv.c.home && t.path != "/" || strings.Contains(a.s, "**")) &&
 				!(searchers[iv.name] && iv.listsFiles()) {
 				why = iv.name + " reads the files under " + iv.c.show(t) + secretTree // find ~/.config -type f -exec cat {} +
@@ -3516,6 +3520,49 @@ func keyFile(c *classifier, sc *scope, p string) bool {
 	}
 	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
 	return why != "" && why != "unresolved"
+}
+
+// printsKey reports whether a command prints the file p, whose name says
+// it holds a private key (privateKeyFile), wherever it lies: a printer
+// of files (cat, head, xxd, base64 …) given it, or openssl showing the
+// key it reads (openssl rsa -in server.key) rather than its public half
+// or a check. A key made for the tests (a word of its path says test,
+// fixture, example …) is published with them.
+func (iv *inv) printsKey(p string) bool {
+	if !privateKeyFile(path.Base(p)) || fixturePath(p) {
+		return false
+	}
+	if keyPrinters[iv.name] {
+		return true
+	}
+	if iv.name != "openssl" {
+		return false
+	}
+	args := iv.rest(1)
+	switch at(strs0(args), 0) {
+	case "rsa", "pkey", "ec", "dsa", "pkcs8":
+		return !hasWord(args, "-pubout", "-noout", "-out")
+	}
+	return false
+}
+
+// keyPrinters print the files they are given, whole or in part.
+var keyPrinters = map[string]bool{
+	"cat": true, "bat": true, "batcat": true, "head": true, "tail": true, "less": true, "more": true, "nl": true, "tac": true,
+	"xxd": true, "od": true, "hexdump": true, "strings": true, "base64": true, "base32": true, "rev": true, "fold": true,
+	"column": true, "paste": true, "expand": true, "fmt": true, "pr": true, "view": true,
+}
+
+// fixturePath reports whether a word of p's names says it was made for
+// tests or as an example: test, testdata, fixtures, example, dummy …
+func fixturePath(p string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return strings.ContainsRune("/-_.", r) }) {
+		switch w {
+		case "test", "tests", "testdata", "testing", "fixture", "fixtures", "example", "examples", "sample", "samples", "dummy", "fake", "mock", "spec":
+			return true
+		}
+	}
+	return false
 }
 
 // sshKeygen writes a key pair over the file -f names: a secret's path
