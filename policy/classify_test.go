@@ -2079,6 +2079,13 @@ func TestClassify(t *testing.T) {
 		{`ps aux`, ReadOnly},
 		{`env | grep -c PATH`, ReadOnly},
 		{`env | grep NODE_`, ReadOnly},
+		// a search of the environment for a family of credential variables prints their values
+		{`printenv | grep -iE 'wandb|hf_|aws'`, Destructive},
+		{`env | grep ^STRIPE_`, Destructive},
+		{`env | grep -i db_`, Destructive},
+		{`env | grep -i '^aws_' | cut -d= -f1`, ReadOnly},
+		{`env | grep -ic aws`, ReadOnly},
+		{`env | grep -iE 'java|proxy|conda'`, ReadOnly},
 		{`env | cut -d= -f1`, ReadOnly},
 		{`export FOO=1`, Write},
 		// a glob that matches the repository's store

@@ -3282,6 +3282,45 @@ func printsSecrets(name string, args []arg) string {
 // secretPattern is a search for secrets by name.
 var secretPattern = lazyRE(`(?i)token|secret|passw|api_?key|credential|private`)
 
+// namesOnlyNext reports whether a command's output goes to a filter
+// that keeps only the names of NAME=value lines (| cut -d= -f1) or counts
+// them (| wc -l).
+func (iv *inv) namesOnlyNext() bool {
+	next := iv.nextStage()
+	if len(next) == 0 || !next[0].ok {
+		return false
+	}
+	name := path.Base(next[0].s)
+	return keepsNames(name, next[1:]) || shapeFilter(name, next[1:])
+}
+
+// credFamilies are the words that name, in an environment variable's
+// name, a service or kind of variable whose values are credentials:
+// AWS_SECRET_ACCESS_KEY, HF_TOKEN, WANDB_API_KEY, STRIPE_SECRET_KEY,
+// DB_PASSWORD, PGPASSWORD. A search of the environment for one of them
+// prints those values.
+var credFamilies = map[string]bool{
+	"aws": true, "hf": true, "huggingface": true, "wandb": true, "openai": true, "anthropic": true, "gemini": true, "stripe": true,
+	"github": true, "gh": true, "gitlab": true, "glpat": true, "npm": true, "pypi": true, "twine": true, "azure": true, "arm": true,
+	"gcp": true, "google": true, "gcloud": true, "slack": true, "twilio": true, "sendgrid": true, "mailgun": true, "datadog": true,
+	"dd": true, "sentry": true, "cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true,
+	"supabase": true, "firebase": true, "pinecone": true, "cohere": true, "replicate": true, "groq": true, "mistral": true,
+	"vault": true, "jwt": true, "auth": true, "oauth": true, "key": true, "keys": true, "pass": true, "pwd": true, "cred": true,
+	"creds": true, "db": true, "database": true, "postgres": true, "pg": true, "mysql": true, "redis": true, "mongo": true,
+	"mongodb": true, "smtp": true, "dockerhub": true,
+}
+
+// credFamily is the first word of a search pattern that names a family
+// of credential variables (credFamilies), "" if none does.
+func credFamily(pattern string) string {
+	for _, w := range strings.FieldsFunc(strings.ToLower(pattern), func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) {
+		if credFamilies[w] {
+			return w
+		}
+	}
+	return ""
+}
+
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
@@ -3435,6 +3474,9 @@ func (iv *inv) secretUse() string {
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 &&
+		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext():
+		return iv.name + " picks the variables of " + credFamily(ops[0].s) + " out of the environment, their keys and tokens with them: " + ops[0].s
 	case searchers[iv.name]:
 		return iv.searchesSecrets()
 	}
