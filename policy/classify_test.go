@@ -308,6 +308,13 @@ func TestClassify(t *testing.T) {
 		{"cat AuthKey_ABC123.p8", Destructive},
 		{"cat certs/ca.crt certs/cert.pem keys/pubkey.pem", ReadOnly},
 		{"cat testdata/keys/server.key", ReadOnly},
+		// the file a credential-path variable names
+		{`cat "$GOOGLE_APPLICATION_CREDENTIALS"`, Destructive},
+		{`cat $KUBECONFIG`, Destructive},
+		{`tail "$SSL_KEY_FILE"`, Destructive},
+		{`ls -l "$GOOGLE_APPLICATION_CREDENTIALS"`, ReadOnly},
+		{`test -f "$KUBECONFIG" && echo ok`, ReadOnly},
+		{`cat "$CONFIG_FILE"`, ReadOnly},
 		{"openssl rsa -in certs/server.key -check -noout", Write},
 		{"openssl rsa -in certs/server.key -pubout -out certs/server.pub", Write},
 		{"chmod 600 certs/server.key", Write},

@@ -2661,6 +2661,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
 			}
+			if !a.ok && keyPrinters[iv.name] && credPathVar.MatchString(a.src) {
+				why = iv.name + " prints the credentials file a variable names: " + a.shown() // cat "$GOOGLE_APPLICATION_CREDENTIALS"
+				break
+			}
 			if iv.sc.intoEnv && a.ok && envFile(a.s) {
 				continue // export $(grep -v '^#' .env | xargs): its settings go into the environment, not to the agent
 			}
@@ -3587,6 +3591,11 @@ func (iv *inv) printsKey(p string) bool {
 	}
 	return false
 }
+
+// credPathVar is a variable whose value, by its name, is the path of a
+// file of credentials: GOOGLE_APPLICATION_CREDENTIALS,
+// AWS_SHARED_CREDENTIALS_FILE, KUBECONFIG, SSL_KEY_FILE, VAULT_TOKEN_PATH.
+var credPathVar = lazyRE(`(?i)\$\{?\w*(?:CREDENTIALS?|CREDS|KEY_?FILE|KEY_?PATH|SECRETS?_?(?:FILE|PATH)|TOKEN_?(?:FILE|PATH)|PASSW(?:OR)?D_?(?:FILE|PATH)|KUBECONFIG|NETRC)\b`)
 
 // keyPrinters print the files they are given, whole or in part.
 var keyPrinters = map[string]bool{
