@@ -2708,6 +2708,14 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
+	if why == "" && !iv.sc.piped {
+		for _, code := range consoleCode(iv.name, iv.rest(1)) { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
+			if m := printedSecret(code); m != "" {
+				why = iv.name + " code prints a secret it looks up: " + cutText(m)
+				break
+			}
+		}
+	}
 	if why == "" {
 		why = iv.secretUse()
 	}

@@ -345,6 +345,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file or the environment and opens a network connection")
 	}
 	iv.sendsStdin(s)
+	iv.printsSecretValue(s) // print(os.environ['OPENAI_API_KEY'])
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
