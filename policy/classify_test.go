@@ -91,6 +91,16 @@ func TestClassify(t *testing.T) {
 		{"cd dist; rm -rf assets", Destructive}, // if the cd fails: the project's own assets
 		{"find . -name '*.o' -exec rm {} +", Write},
 		{"git push --force-with-lease origin main", Write},
+		// a forced push of a branch new on the remote overwrites nothing
+		{"git checkout -b fix/retry-backoff && git push --force -u origin fix/retry-backoff", Write},
+		{"git switch -c feat/x && git push -f origin feat/x", Write},
+		{"git push --force origin HEAD:refs/heads/wip/agent-$(date +%s)", Write},
+		{"git push --force origin fix/retry-backoff", Destructive},
+		{"git checkout -b main && git push --force origin main", Destructive},
+		{"git checkout -B fix/x && git push --force origin fix/x", Destructive},
+		{"git push --force origin HEAD:$BRANCH", Destructive},
+		{"git checkout -b fix/x && git push --force origin fix/x main", Destructive},
+		{"git checkout -b fix/x && git push --force", Destructive},
 		{"git branch -d merged", Write},
 		{"git checkout main", Write},
 		{"git restore --staged file.go", Write},

@@ -212,7 +212,7 @@ func git(iv *inv) {
 		switch {
 		case has("n", "--dry-run"):
 			return // says what it would do
-		case has("f", "--force"):
+		case has("f", "--force") && !iv.pushesFresh(operands):
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
 			destroy("git push --mirror can delete remote refs")
@@ -928,3 +928,57 @@ func (iv *inv) untrackedWork(operands []arg) string {
 	}
 	return ""
 }
+
+// pushesFresh reports whether every ref a push names is new on the
+// remote, so that forcing it overwrites nothing: a branch this same
+// command creates (git checkout -b fix/x, git switch -c fix/x), or a
+// name it makes unique for this run (HEAD:refs/heads/wip/agent-$(date
+// +%s)). A branch that only exists locally may be on the remote too;
+// a shared name (main, master, develop, release/…) never counts as new.
+func (iv *inv) pushesFresh(operands []arg) bool {
+	if len(operands) < 2 {
+		return false // the current branch, or the configured refspecs
+	}
+	for _, op := range operands[1:] {
+		src := strings.TrimPrefix(op.src, "+")
+		dst := src
+		if i := strings.LastIndexByte(src, ':'); i >= 0 {
+			dst = src[i+1:]
+		}
+		dst = strings.Trim(dst, `"'`)
+		name := strings.TrimPrefix(dst, "refs/heads/")
+		switch {
+		case dst == "" || sharedBranch(name):
+			return false
+		case freshPart.MatchString(dst) && !strings.Contains(strings.TrimPrefix(freshPart.ReplaceAllString(dst, ""), "refs/heads/"), "$"):
+		case op.ok && !strings.ContainsAny(name, "$`*") && iv.c.createsBranch(name):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sharedBranch reports whether a branch's name says others build on it.
+func sharedBranch(name string) bool {
+	switch name {
+	case "main", "master", "develop", "development", "dev", "trunk", "production", "prod", "staging", "stable", "gh-pages", "HEAD":
+		return true
+	}
+	return strings.HasPrefix(name, "release") || strings.HasPrefix(name, "hotfix")
+}
+
+// createsBranch reports whether the command creates the branch name
+// anew (git checkout -b, git switch -c); -B and -C reset one that may
+// be there.
+func (c *classifier) createsBranch(name string) bool {
+	for _, m := range branchCreate.FindAllStringSubmatch(c.whole, 8) {
+		if strings.Trim(m[1], `"'`) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// branchCreate is git checkout -b NAME or git switch -c NAME.
+var branchCreate = lazyRE(`\bgit\s+(?:checkout\s+(?:-q\s+|--quiet\s+)?-b|switch\s+(?:-q\s+|--quiet\s+)?(?:-c|--create))\s+(\S+)`)
