@@ -1118,6 +1118,9 @@ func TestClassify(t *testing.T) {
 		{"psql -c 'BEGIN; DROP DATABASE prod; ROLLBACK;'", Destructive},
 		{"sqlite3 app.db \"BEGIN; DELETE FROM t;\n.shell rm -rf x\nROLLBACK;\"", Destructive},
 		// dry runs and listings: git reflog expire --dry-run, git prune -n, wipefs without -a
+		{"bq query --dry_run --use_legacy_sql=false 'DELETE FROM `acme-prod.raw.charges` WHERE created < \"2020-01-01\"'", Write},
+		{"bq query --use_legacy_sql=false 'DELETE FROM `acme-prod.raw.charges` WHERE created < \"2020-01-01\"'", Destructive},
+		{"mytool --dry-run 'DROP TABLE users; rm -rf ~'", Destructive},
 		{"git reflog expire --dry-run --expire=now --all", ReadOnly},
 		{"git reflog expire -n --expire=now --all", ReadOnly},
 		{"git prune -n --expire=now", Write},
