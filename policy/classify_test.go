@@ -1121,6 +1121,12 @@ func TestClassify(t *testing.T) {
 		{"bq query --dry_run --use_legacy_sql=false 'DELETE FROM `acme-prod.raw.charges` WHERE created < \"2020-01-01\"'", Write},
 		{"bq query --use_legacy_sql=false 'DELETE FROM `acme-prod.raw.charges` WHERE created < \"2020-01-01\"'", Destructive},
 		{"mytool --dry-run 'DROP TABLE users; rm -rf ~'", Destructive},
+		// a debugger's own commands act on the board, not this machine; its shell escapes do not
+		{`arm-none-eabi-gdb -batch -ex "target extended-remote :3333" -ex "monitor reset halt" -ex "info registers" build/firmware.elf`, Write},
+		{`openocd -f interface/stlink.cfg -f target/stm32f4x.cfg -c "program build/firmware.elf verify reset exit"`, Write},
+		{"gdb -batch -ex 'shell rm -rf ~' ./a.out", Destructive},
+		{"gdb -batch -ex '!rm -rf ~' ./a.out", Destructive},
+		{"openocd -c 'exec rm -rf ~'", Destructive},
 		{"git reflog expire --dry-run --expire=now --all", ReadOnly},
 		{"git reflog expire -n --expire=now --all", ReadOnly},
 		{"git prune -n --expire=now", Write},

@@ -2461,11 +2461,44 @@ func embedded(iv *inv, any bool) {
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
 			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
 		}
+		if i > 0 && args[i-1].ok && debuggerCommand(iv.name, args[i-1].s) {
+			if code, ok := debuggerShell(a.s); ok { // gdb -ex 'shell rm -rf ~', openocd -c 'exec rm -rf ~'
+				seen++
+				iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
+			}
+			continue // gdb -ex 'monitor reset halt': the debugger's command, not the shell's
+		}
 		if code, ok := embeddedCode(a.s, any); ok {
 			seen++
 			iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 		}
 	}
+}
+
+// debuggerCommand reports whether opt gives a debugger or on-chip
+// debugger a command of its own (gdb -ex, --eval-command; openocd -c):
+// its words (monitor reset halt, program fw.elf verify reset exit) act
+// on the target board, not on this machine.
+func debuggerCommand(name, opt string) bool {
+	switch {
+	case strings.Contains(name, "gdb"):
+		return opt == "-ex" || opt == "-iex" || opt == "--eval-command" || opt == "-eval-command"
+	case name == "openocd":
+		return opt == "-c" || opt == "--command"
+	}
+	return false
+}
+
+// debuggerShell is the shell command a debugger's command runs: gdb's
+// shell CMD and !CMD, openocd's exec CMD.
+func debuggerShell(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"shell ", "!", "exec "} {
+		if rest, ok := strings.CutPrefix(s, p); ok && strings.TrimSpace(rest) != "" {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // textOpts are options whose value is text for people: a title, a body, a
