@@ -97,7 +97,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		scratch := iv.scratchDB(operandSQL)                              // a test or scratch database is made again
 		own := !operandSQL && iv.ownServer()                             // the server in a bare container this command started
 		undone := false                                                  // destructive SQL only inside transactions rolled back
+		reads := true                                                    // every query given only reads (listsOnly)
 		check := func(a arg) {
+			reads = reads && a.ok && listsOnly(a.s)
 			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
@@ -183,7 +185,65 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if c := iv.c.cmds[iv.idx].Class; undone && c != Destructive && c != Unparseable {
 			iv.judged = true // its SQL is read above; the words' scan would see the DELETE the ROLLBACK undoes
 		}
+		if queried && reads {
+			iv.judged = true // psql -c 'SELECT 1': its SQL is read above, and no word of it is a command line
+		}
 	}
+}
+
+// listsOnly reports whether every statement of sql only reads what the
+// server holds: a psql meta-command that lists or describes (\l, \dt,
+// \d users, \du, \conninfo), SHOW, or a SELECT that writes nowhere
+// (no INTO, no FOR UPDATE) and calls only functions that compute
+// (count, version, pg_size_pretty …), not ones that signal, write or
+// read files (pg_terminate_backend, setval, lo_import, pg_read_file).
+func listsOnly(sql string) bool {
+	stmts := 0
+	for _, st := range strings.Split(sql, ";") {
+		st = strings.TrimSpace(st)
+		if st == "" {
+			continue
+		}
+		stmts++
+		switch {
+		case listMeta.MatchString(st):
+		case showStmt.MatchString(st):
+		case selectStmt.MatchString(st) && !selectWrites.MatchString(st):
+			for _, m := range sqlCall.FindAllStringSubmatch(st, 16) {
+				if !pureSQL[strings.ToLower(m[1])] {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return stmts > 0
+}
+
+var (
+	// listMeta is a psql meta-command that lists or describes: \l, \dt+,
+	// \d users, \du, \conninfo; not \! (a shell), \o or \copy (files).
+	listMeta = lazyRE(`^\\(?:l\+?|list\+?|d[tivsmfnuogpxbcCDTELRy]?S?\+?|dconfig|conninfo|encoding|timing|x|\?|h|sf\+?|sv\+?)(?:\s+[\w."*]+)*$`)
+	// showStmt is a SHOW statement: SHOW DATABASES, SHOW server_version.
+	showStmt = lazyRE(`(?i)^show\s+\w`)
+	// selectStmt is a SELECT, or a TABLE or VALUES that reads as one.
+	selectStmt = lazyRE(`(?i)^(?:select|table|values)\b`)
+	// selectWrites is what makes a SELECT write or lock: INTO, FOR UPDATE/SHARE.
+	selectWrites = lazyRE(`(?i)\binto\b|\bfor\s+(?:no\s+key\s+)?(?:update|share)\b`)
+	// sqlCall is a function call in SQL; the name is group 1.
+	sqlCall = lazyRE(`(\w+)\s*\(`)
+)
+
+// pureSQL are SQL functions and keywords before a parenthesis that only
+// compute from what they are given or what the server holds.
+var pureSQL = map[string]bool{
+	"count": true, "sum": true, "min": true, "max": true, "avg": true, "coalesce": true, "lower": true, "upper": true,
+	"length": true, "version": true, "now": true, "current_user": true, "current_database": true, "current_schema": true,
+	"pg_size_pretty": true, "pg_database_size": true, "pg_relation_size": true, "pg_total_relation_size": true,
+	"pg_table_size": true, "pg_indexes_size": true, "in": true, "exists": true, "not": true, "and": true, "or": true,
+	"cast": true, "round": true, "date_trunc": true, "to_char": true, "distinct": true, "substring": true, "concat": true,
+	"array_agg": true, "string_agg": true, "json_agg": true, "row_number": true, "over": true, "from": true, "where": true,
 }
 
 // computedQuery reports whether a query's text is computed as a whole,

@@ -23,8 +23,8 @@ func onlySays(name string, args []arg) bool {
 	says := false
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' '), runVerbs[a.s]:
-			return false
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s]:
+			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
 		case !known && dryShort[name] == "" && !strings.HasPrefix(a.s, "-"):
 			if _, known := lookup(a.s); known && !slices.Contains(readOnlyTools, a.s) {
 				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
@@ -106,6 +106,20 @@ var dryTools = map[string]bool{
 	"puppet": true, "ansible": true, "ansible-playbook": true, "kubeadm": true,
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 }
+
+// sqlOnly reports whether a word is SQL statements and nothing else,
+// which a tool asked for a dry run only checks or plans.
+func sqlOnly(s string) bool {
+	for _, st := range strings.Split(s, ";") {
+		if strings.TrimSpace(st) != "" && !sqlQuery.MatchString(st) {
+			return false
+		}
+	}
+	return true
+}
+
+// sqlQuery is an SQL statement.
+var sqlQuery = lazyRE(`(?i)^\s*(?:select|insert|update|delete|merge|create|drop|alter|truncate|with)\s`)
 
 // dryShort is the short option by which a tool is asked for a dry run.
 var dryShort = func() map[string]string {

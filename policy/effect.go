@@ -1144,39 +1144,117 @@ func (iv *inv) treesInto(dst arg, contents bool) []target {
 }
 
 // outputFile judges the file a filter writes its output to: uniq's second
-// operand (uniq IN OUT), sort's and shuf's -o. It truncates that file.
+// operand (uniq IN OUT), sort's and shuf's -o. It truncates that file,
+// and empties it when the filter is given nothing to read (fillsNothing).
 func outputFile(iv *inv) {
 	args := iv.rest(1)
 	if iv.name != "uniq" {
 		unknownTool(iv)
 	}
-	for i, a := range args {
+	var outs, ins []arg
+	generated := false // shuf -e, -i: its lines are its words or a range, not files
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case !a.ok || iv.name == "uniq":
 		case a.s == "--output" && i+1 < len(args):
-			iv.overwrites(args[i+1])
+			outs = append(outs, args[i+1])
+			i++
 		case strings.HasPrefix(a.s, "--output="):
-			iv.overwrites(arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
-		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-':
-			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE
-			for j := 1; j < len(a.s) && !strings.ContainsRune("ktST", rune(a.s[j])); j++ {
-				if a.s[j] != 'o' {
+			outs = append(outs, arg{s: strings.TrimPrefix(a.s, "--output="), ok: true, src: a.src})
+		case a.s == "--files0-from" || strings.HasPrefix(a.s, "--files0-from=") || a.s == "--echo" || strings.HasPrefix(a.s, "--input-range"):
+			generated = true
+		case a.s == "-" || !strings.HasPrefix(a.s, "-"):
+			ins = append(ins, a)
+		case strings.HasPrefix(a.s, "--"):
+			if filterValues[a.s] {
+				i++
+			}
+		default:
+			// -o FILE, -oFILE, and a cluster ending in it: sort -uo FILE;
+			// -k 2, -t, and the like take the next word too.
+			for j := 1; j < len(a.s); j++ {
+				ch := a.s[j]
+				if iv.name == "shuf" && (ch == 'e' || ch == 'i') {
+					generated = true
+				}
+				if !strings.ContainsRune("oktST", rune(ch)) && (iv.name != "shuf" || ch != 'n') {
 					continue
 				}
-				if j+1 < len(a.s) {
-					iv.overwrites(arg{s: a.s[j+1:], ok: true, src: a.src})
-				} else if i+1 < len(args) {
-					iv.overwrites(args[i+1])
+				switch {
+				case j+1 < len(a.s) && ch == 'o':
+					outs = append(outs, arg{s: a.s[j+1:], ok: true, src: a.src})
+				case j+1 == len(a.s) && i+1 < len(args):
+					if ch == 'o' {
+						outs = append(outs, args[i+1])
+					}
+					i++
 				}
 				break
 			}
 		}
 	}
 	if iv.name == "uniq" {
-		if _, ops := opts(args); len(ops) > 1 {
-			iv.overwrites(ops[1])
+		if ops := operandsOf(args, "-f", "-s", "-w", "--skip-fields", "--skip-chars", "--check-chars"); len(ops) > 1 {
+			outs, ins = ops[1:2], ops[:1]
 		}
 	}
+	for _, o := range outs {
+		iv.overwrites(o)
+		if !generated {
+			iv.fillsNothing(o, ins)
+		}
+	}
+}
+
+// filterValues are the long options of sort and shuf that take the next
+// word as their value.
+var filterValues = map[string]bool{
+	"--key": true, "--field-separator": true, "--buffer-size": true, "--temporary-directory": true, "--batch-size": true,
+	"--compress-program": true, "--parallel": true, "--random-source": true, "--head-count": true, "--sort": true,
+}
+
+// fillsNothing holds a tool that fills an output file from its inputs
+// when it is given nothing to read — every input is /dev/null or a file
+// the command emptied, or there is none and its stdin is empty — and
+// the output is the user's work (emptied): it is left empty, as
+// truncate -s0 leaves it (sort -o data/labels.csv /dev/null, uniq
+// /dev/null src/index.ts, iconv -o src/app.py /dev/null). An output that
+// is one of its inputs (sort -o f f) is rewritten from itself: ordinary.
+func (iv *inv) fillsNothing(out arg, ins []arg) {
+	if !out.ok || iv.sc.remote || !iv.readsNothing(ins) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, out)
+	if own := iv.c.emptied(t, out.s); own != "" {
+		iv.flagWrite(t, iv.name+", given nothing to read, empties "+own+": "+iv.c.show(t))
+	}
+}
+
+// readsNothing reports whether the inputs of a filter are all empty:
+// /dev/null, or files the command left empty; with none, its stdin.
+func (iv *inv) readsNothing(ins []arg) bool {
+	if len(ins) == 0 {
+		return iv.in.kind == srcText && iv.in.text == ""
+	}
+	for _, in := range ins {
+		if !in.ok {
+			return false
+		}
+		if in.s == "-" {
+			if iv.in.kind != srcText || iv.in.text != "" {
+				return false
+			}
+			continue
+		}
+		if in.s == "/dev/null" {
+			continue
+		}
+		if src, ok := iv.c.written[iv.c.resolve(iv.sc, in).path]; !ok || src.kind != srcText || src.text != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // split writes its pieces over PREFIXaa, PREFIXab, … (split IN PREFIX),
@@ -2648,6 +2726,10 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
 			}
+			if !a.ok && keyPrinters[iv.name] && credPathVar.MatchString(a.src) {
+				why = iv.name + " prints the credentials file a variable names: " + a.shown() // cat "$GOOGLE_APPLICATION_CREDENTIALS"
+				break
+			}
 			if iv.sc.intoEnv && a.ok && envFile(a.s) {
 				continue // export $(grep -v '^#' .env | xargs): its settings go into the environment, not to the agent
 			}
@@ -2659,6 +2741,10 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if p := iv.c.tilde(a.s); a.ok && keyFile(iv.c, iv.sc, p) {
 				why = iv.name + " reads a private key or secrets file outside the working directory: " + a.s
+				break
+			}
+			if p := iv.c.tilde(a.s); a.ok && iv.printsKey(p) {
+				why = iv.name + " prints a private key: " + a.s // cat keys/ota_signing_key.pem, in the tree too
 				break
 			}
 			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: true, src: a.s}); t.children && iv.c.secretTree(t.path) && (t.path != iv.c.home && t.path != "/" || strings.Contains(a.s, "**")) &&
@@ -2683,6 +2769,14 @@ func readsSecret(iv *inv, scanWords bool) {
 					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
 				}
 				why = iv.name + " prints a secret variable: " + a.shown()
+				break
+			}
+		}
+	}
+	if why == "" && !iv.sc.piped {
+		for _, code := range consoleCode(iv.name, iv.rest(1)) { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
+			if m := printedSecret(code); m != "" {
+				why = iv.name + " code prints a secret it looks up: " + cutText(m)
 				break
 			}
 		}
@@ -3283,6 +3377,45 @@ func printsSecrets(name string, args []arg) string {
 // secretPattern is a search for secrets by name.
 var secretPattern = lazyRE(`(?i)token|secret|passw|api_?key|credential|private`)
 
+// namesOnlyNext reports whether a command's output goes to a filter
+// that keeps only the names of NAME=value lines (| cut -d= -f1) or counts
+// them (| wc -l).
+func (iv *inv) namesOnlyNext() bool {
+	next := iv.nextStage()
+	if len(next) == 0 || !next[0].ok {
+		return false
+	}
+	name := path.Base(next[0].s)
+	return keepsNames(name, next[1:]) || shapeFilter(name, next[1:])
+}
+
+// credFamilies are the words that name, in an environment variable's
+// name, a service or kind of variable whose values are credentials:
+// AWS_SECRET_ACCESS_KEY, HF_TOKEN, WANDB_API_KEY, STRIPE_SECRET_KEY,
+// DB_PASSWORD, PGPASSWORD. A search of the environment for one of them
+// prints those values.
+var credFamilies = map[string]bool{
+	"aws": true, "hf": true, "huggingface": true, "wandb": true, "openai": true, "anthropic": true, "gemini": true, "stripe": true,
+	"github": true, "gh": true, "gitlab": true, "glpat": true, "npm": true, "pypi": true, "twine": true, "azure": true, "arm": true,
+	"gcp": true, "google": true, "gcloud": true, "slack": true, "twilio": true, "sendgrid": true, "mailgun": true, "datadog": true,
+	"dd": true, "sentry": true, "cloudflare": true, "cf": true, "digitalocean": true, "heroku": true, "vercel": true, "netlify": true,
+	"supabase": true, "firebase": true, "pinecone": true, "cohere": true, "replicate": true, "groq": true, "mistral": true,
+	"vault": true, "jwt": true, "auth": true, "oauth": true, "key": true, "keys": true, "pass": true, "pwd": true, "cred": true,
+	"creds": true, "db": true, "database": true, "postgres": true, "pg": true, "mysql": true, "redis": true, "mongo": true,
+	"mongodb": true, "smtp": true, "dockerhub": true,
+}
+
+// credFamily is the first word of a search pattern that names a family
+// of credential variables (credFamilies), "" if none does.
+func credFamily(pattern string) string {
+	for _, w := range strings.FieldsFunc(strings.ToLower(pattern), func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) {
+		if credFamilies[w] {
+			return w
+		}
+	}
+	return ""
+}
+
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
@@ -3436,6 +3569,9 @@ func (iv *inv) secretUse() string {
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 &&
+		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext():
+		return iv.name + " picks the variables of " + credFamily(ops[0].s) + " out of the environment, their keys and tokens with them: " + ops[0].s
 	case searchers[iv.name]:
 		return iv.searchesSecrets()
 	}
@@ -3521,6 +3657,54 @@ func keyFile(c *classifier, sc *scope, p string) bool {
 	}
 	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
 	return why != "" && why != "unresolved"
+}
+
+// printsKey reports whether a command prints the file p, whose name says
+// it holds a private key (privateKeyFile), wherever it lies: a printer
+// of files (cat, head, xxd, base64 …) given it, or openssl showing the
+// key it reads (openssl rsa -in server.key) rather than its public half
+// or a check. A key made for the tests (a word of its path says test,
+// fixture, example …) is published with them.
+func (iv *inv) printsKey(p string) bool {
+	if !privateKeyFile(path.Base(p)) || fixturePath(p) {
+		return false
+	}
+	if keyPrinters[iv.name] {
+		return true
+	}
+	if iv.name != "openssl" {
+		return false
+	}
+	args := iv.rest(1)
+	switch at(strs0(args), 0) {
+	case "rsa", "pkey", "ec", "dsa", "pkcs8":
+		return !hasWord(args, "-pubout", "-noout", "-out")
+	}
+	return false
+}
+
+// credPathVar is a variable whose value, by its name, is the path of a
+// file of credentials: GOOGLE_APPLICATION_CREDENTIALS,
+// AWS_SHARED_CREDENTIALS_FILE, KUBECONFIG, SSL_KEY_FILE, VAULT_TOKEN_PATH.
+var credPathVar = lazyRE(`(?i)\$\{?\w*(?:CREDENTIALS?|CREDS|KEY_?FILE|KEY_?PATH|SECRETS?_?(?:FILE|PATH)|TOKEN_?(?:FILE|PATH)|PASSW(?:OR)?D_?(?:FILE|PATH)|KUBECONFIG|NETRC)\b`)
+
+// keyPrinters print the files they are given, whole or in part.
+var keyPrinters = map[string]bool{
+	"cat": true, "bat": true, "batcat": true, "head": true, "tail": true, "less": true, "more": true, "nl": true, "tac": true,
+	"xxd": true, "od": true, "hexdump": true, "strings": true, "base64": true, "base32": true, "rev": true, "fold": true,
+	"column": true, "paste": true, "expand": true, "fmt": true, "pr": true, "view": true,
+}
+
+// fixturePath reports whether a word of p's names says it was made for
+// tests or as an example: test, testdata, fixtures, example, dummy …
+func fixturePath(p string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return strings.ContainsRune("/-_.", r) }) {
+		switch w {
+		case "test", "tests", "testdata", "testing", "fixture", "fixtures", "example", "examples", "sample", "samples", "dummy", "fake", "mock", "spec":
+			return true
+		}
+	}
+	return false
 }
 
 // sshKeygen writes a key pair over the file -f names: a secret's path

@@ -195,14 +195,24 @@ func git(iv *inv) {
 		switch {
 		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+		case has("f", "--force") && len(operands) == 0:
+			discard("git clean -f deletes untracked files")
 		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
 			discard("git clean -f deletes untracked files")
+		case has("f", "--force") && has("X", ""):
+			if own := iv.untrackedWork(operands); own != "" { // git clean -fdX models/: trained models, local settings
+				discard("git clean -X deletes the ignored files in " + own + ", no directory tools make: what is kept out of version control there (settings, data, trained models) nothing gives back")
+			}
+		case has("f", "--force"):
+			if own := iv.untrackedWork(operands); own != "" { // git clean -fd models/: new files no commit holds
+				discard("git clean -f deletes the untracked files, new work no commit holds, in " + own)
+			}
 		}
 	case "push":
 		switch {
 		case has("n", "--dry-run"):
 			return // says what it would do
-		case has("f", "--force"):
+		case has("f", "--force") && !iv.pushesFresh(operands):
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
 			destroy("git push --mirror can delete remote refs")
@@ -893,3 +903,82 @@ func credentialsName(base string) bool {
 	}
 	return false
 }
+
+// untrackedWork names the first path git clean is limited to where the
+// untracked files are the user's new work, "" if every path is or lies in
+// what tools make (git clean -fd -- dist/ tmp/: madePath) or picks files
+// tools leave (git clean -f '*.orig'). A path that names one file is as
+// a plain rm of it.
+func (iv *inv) untrackedWork(operands []arg) string {
+	for _, a := range operands {
+		if !a.ok || a.s == "--" || strings.HasPrefix(a.s, ":") {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, a)
+		rel := strings.TrimPrefix(strings.TrimPrefix(t.path, iv.c.project), "/")
+		if t.path == "" || rel == "" || iv.c.madePath(rel) && keptRecords(rel) == "" {
+			continue
+		}
+		if t.children && !t.all {
+			if name := path.Base(a.s); !sourceName(name) || strings.Contains(name, ".") && madeFiles(name) {
+				continue // '*.orig', '*.pyc'
+			}
+		}
+		return iv.c.show(t)
+	}
+	return ""
+}
+
+// pushesFresh reports whether every ref a push names is new on the
+// remote, so that forcing it overwrites nothing: a branch this same
+// command creates (git checkout -b fix/x, git switch -c fix/x), or a
+// name it makes unique for this run (HEAD:refs/heads/wip/agent-$(date
+// +%s)). A branch that only exists locally may be on the remote too;
+// a shared name (main, master, develop, release/…) never counts as new.
+func (iv *inv) pushesFresh(operands []arg) bool {
+	if len(operands) < 2 {
+		return false // the current branch, or the configured refspecs
+	}
+	for _, op := range operands[1:] {
+		src := strings.TrimPrefix(op.src, "+")
+		dst := src
+		if i := strings.LastIndexByte(src, ':'); i >= 0 {
+			dst = src[i+1:]
+		}
+		dst = strings.Trim(dst, `"'`)
+		name := strings.TrimPrefix(dst, "refs/heads/")
+		switch {
+		case dst == "" || sharedBranch(name):
+			return false
+		case freshPart.MatchString(dst) && !strings.Contains(strings.TrimPrefix(freshPart.ReplaceAllString(dst, ""), "refs/heads/"), "$"):
+		case op.ok && !strings.ContainsAny(name, "$`*") && iv.c.createsBranch(name):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sharedBranch reports whether a branch's name says others build on it.
+func sharedBranch(name string) bool {
+	switch name {
+	case "main", "master", "develop", "development", "dev", "trunk", "production", "prod", "staging", "stable", "gh-pages", "HEAD":
+		return true
+	}
+	return strings.HasPrefix(name, "release") || strings.HasPrefix(name, "hotfix")
+}
+
+// createsBranch reports whether the command creates the branch name
+// anew (git checkout -b, git switch -c); -B and -C reset one that may
+// be there.
+func (c *classifier) createsBranch(name string) bool {
+	for _, m := range branchCreate.FindAllStringSubmatch(c.whole, 8) {
+		if strings.Trim(m[1], `"'`) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// branchCreate is git checkout -b NAME or git switch -c NAME.
+var branchCreate = lazyRE(`\bgit\s+(?:checkout\s+(?:-q\s+|--quiet\s+)?-b|switch\s+(?:-q\s+|--quiet\s+)?(?:-c|--create))\s+(\S+)`)

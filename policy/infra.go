@@ -1309,6 +1309,10 @@ func ufw(iv *inv) {
 		iv.flag(Destructive, "ufw "+v+" turns the firewall off")
 		return
 	}
+	if v := at(positionals(iv.rest(1)), 0); v == "status" || v == "show" || v == "version" || v == "" && hasWord(iv.rest(1), "--version", "--help") ||
+		v == "app" && (at(positionals(iv.rest(1)), 1) == "list" || at(positionals(iv.rest(1)), 1) == "info") {
+		return // ufw status verbose, ufw app list: they only report
+	}
 	iv.flag(Write, "")
 }
 

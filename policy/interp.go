@@ -351,6 +351,9 @@ func (iv *inv) interpCode(code arg) {
 			iv.deletesFound(s)
 		}
 	}
+	if findCall.MatchString(s) {
+		iv.rewritesFound(s)
+	}
 	if pipeToShell.MatchString(s) && !piped {
 		iv.flag(Unparseable, iv.name+" program pipes its output into a shell")
 	}
@@ -358,6 +361,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.flag(Destructive, iv.name+" one-liner reads a secrets file or the environment and opens a network connection")
 	}
 	iv.sendsStdin(s)
+	iv.printsSecretValue(s) // print(os.environ['OPENAI_API_KEY'])
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
@@ -1291,6 +1295,143 @@ func (iv *inv) deletesFound(code string) {
 		}
 	}
 }
+
+// rewritesFound judges code that writes over the files it lists by a
+// relative pattern (Path('.').rglob('*'), os.walk('.'), Dir.glob("**/*"),
+// readdirSync('src')) as the bulk overwrites of the shell are judged:
+// every file under the tree's root, .git's objects and binary files with
+// them, rewritten at once whatever is written (a line-ending fix
+// corrupts the repository), or the user's files emptied (rglob('*.ipynb')
+// … write_text(”)). Writing new text into the source files it picks by
+// name (a codemod) is ordinary work.
+func (iv *inv) rewritesFound(code string) {
+	if iv.sc.remote || !writesFiles(code) {
+		return
+	}
+	if iv.c.cmds[iv.idx].Class >= Destructive {
+		return // held already: for deleting what it lists, or writing outside
+	}
+	empties := emptyWrite.MatchString(code)
+	for _, m := range findCall.FindAllStringSubmatchIndex(code, 8) {
+		var pat string
+		switch {
+		case m[2] >= 0:
+			pat = code[m[2]:m[3]]
+		case m[4] >= 0: // Get-ChildItem -Recurse -Filter *.cs
+			pat = code[m[4]:m[5]]
+		}
+		root, ok := listRoot(code, m[0])
+		if !ok {
+			continue // a Path held in a variable the code does not set from a literal
+		}
+		if root != "" {
+			pat = strings.TrimSuffix(root, "/") + "/" + pat // Path('/tmp/fixture').rglob('*')
+		}
+		if !strings.ContainsAny(path.Base(pat), "*?[") {
+			pat = strings.TrimSuffix(pat, "/") + "/*" // os.walk('.'), readdirSync('src'): what is under it
+		}
+		pats := []string{pat}
+		if strings.HasSuffix(pat, "*") { // … if f.endswith('.py'): only the names kept
+			var kept []string
+			for _, sm := range nameSuffix.FindAllStringIndex(code, 4) {
+				exts, _ := stringArgs(code[sm[1]:])
+				for _, e := range exts {
+					if strings.HasPrefix(e, ".") && len(kept) < 16 {
+						kept = append(kept, pat+e)
+					}
+				}
+			}
+			if len(kept) > 0 {
+				pats = kept
+			}
+		}
+		for _, p := range pats {
+			t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+			if why := iv.c.danger(t); why != "" && why != "unresolved" {
+				iv.flagWrite(t, iv.name+" code writes over each file it lists, "+why+": "+iv.c.show(t))
+				return
+			}
+			if own := iv.c.ownFiles(t, p, false); own != "" && empties {
+				iv.flagWrite(t, iv.name+" code empties the files it lists, "+own+": "+iv.c.show(t))
+				return
+			}
+		}
+	}
+}
+
+// listRoot is the directory a listing call at code[i:] lists under:
+// "" (where the code runs) for glob.glob('…'), os.walk('.') and the like,
+// X for Path('X').rglob('…') or p.glob('…') after p = Path('X'); ok is
+// false for a Path the code computes.
+func listRoot(code string, i int) (root string, ok bool) {
+	if !strings.HasPrefix(code[i:], "rglob") && !strings.HasPrefix(code[i:], "glob") || i == 0 || code[i-1] != '.' {
+		return "", true
+	}
+	recv := strings.TrimRight(code[:i-1], " \t")
+	if strings.HasSuffix(recv, ")") {
+		open := strings.LastIndex(recv, "Path(")
+		if open < 0 {
+			return "", false
+		}
+		inner := strings.TrimSpace(recv[open+len("Path(") : len(recv)-1])
+		if inner == "" || strings.HasPrefix(recv[open:], "Path().") || strings.HasSuffix(recv, "Path.cwd()") {
+			return "", true
+		}
+		if lit, n, ok := stringLitN(inner); ok && n == len(inner) {
+			return lit, true
+		}
+		return "", false
+	}
+	j := len(recv)
+	for j > 0 && (isLetter(recv[j-1]) || recv[j-1] == '_' || recv[j-1] >= '0' && recv[j-1] <= '9') {
+		j--
+	}
+	name := recv[j:]
+	if name == "glob" || name == "" {
+		return "", true // the glob module
+	}
+	for _, m := range pathAssign.FindAllStringSubmatch(code, 8) {
+		if m[1] == name {
+			if lit, ok := stringLit(m[2]); ok {
+				return lit, true
+			}
+		}
+	}
+	return "", false
+}
+
+// pathAssign is a variable set to a Path of a literal: root =
+// pathlib.Path('data'); the literal follows in group 2.
+var pathAssign = lazyRE(`\b([A-Za-z_]\w*)\s*=\s*(?:pathlib\.)?Path\(\s*(['"][^'"]*['"])\s*\)`)
+
+// writesFiles reports whether code writes a file: p.write_text(…),
+// open(p, 'w'), perl's open(my $fh, '>', $f), writeFileSync(f, …),
+// File.write(f, …).
+func writesFiles(code string) bool {
+	if pathWrite.MatchString(code) || perlWrite.MatchString(code) {
+		return true
+	}
+	for _, m := range writeCall.FindAllStringSubmatchIndex(code, 8) {
+		fn := code[m[2]:m[3]]
+		if fn != "open" && !strings.HasSuffix(fn, ".open") && !strings.HasSuffix(fn, ".new") {
+			return true
+		}
+		if _, n := firstArg(code[m[1]:]); modeArg.MatchString(code[m[1]+n:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// perlWrite is perl opening a file to write it: open(my $fh, '>', $f),
+// open FH, ">$f".
+var perlWrite = lazyRE(`\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]\+?>`)
+
+// emptyWrite is code writing nothing into a file: p.write_text(”),
+// write_bytes(b”), open(p, 'w').close(), with open(p, 'w'): pass,
+// perl's open(my $fh, '>', $f); close $fh,
+// writeFileSync(f, ”), File.write(f, ""), file_put_contents($f, ”).
+var emptyWrite = lazyRE(`\.write_(?:text|bytes)\(\s*b?(?:''|"")\s*[,)]|\bopen\([^\n]*?,\s*(?:mode\s*=\s*)?['"]wb?\+?['"]\s*\)\s*(?:\.close\(\)|\.write\(\s*b?(?:''|"")\s*\)|:\s*pass\b|as\s+\w+\s*:\s*pass\b)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]>['"]\s*,\s*[^;\n]*;\s*close\b|\b(?:writeFileSync|writeFile|File\.write|IO\.write|file_put_contents|Files\.writeString)\s*\([^\n]*?,\s*(?:''|""|b''|\x60\x60)\s*[,)]`)
 
 // outsidePath is the first path literal in code that lies outside the
 // working directory (os.walk('/home/user')), "" if none.

@@ -79,6 +79,8 @@ var converters = map[string]converter{
 	"opusenc":       {last: true},
 	"asciidoctor":   {out: []string{"-o", "--out-file"}, outJoin: []string{"--out-file="}},
 	"vips":          {last: true},
+	"base64":        {out: []string{"-o", "--output"}, outJoin: []string{"--output="}, values: []string{"-b", "--break", "-w", "--wrap"}},
+	"iconv":         {out: []string{"-o", "--output"}, outJoin: []string{"--output="}, values: []string{"-f", "-t", "--from-code", "--to-code"}, looks: []string{"-l", "--list"}},
 }
 
 // converterNames are the names in converters, for the catalogue.
@@ -212,6 +214,9 @@ func writesOutput(iv *inv) {
 		class, why := iv.c.writeTarget(iv.sc, o, truncating)
 		if class >= Destructive {
 			iv.flagWrite(t, iv.name+" "+why)
+		}
+		if truncating && !cv.all { // iconv -o src/app.py /dev/null
+			iv.fillsNothing(o, ins)
 		}
 	}
 }

@@ -24,6 +24,7 @@ var readerModes = map[string]handler{
 	"xxd": func(iv *inv) {
 		if ops := operandsOf(iv.rest(1), "-c", "-cols", "-g", "-groupsize", "-l", "-len", "-s", "-seek", "-o", "-offset", "-n", "-name"); len(ops) > 1 {
 			iv.overwrites(ops[1])
+			iv.fillsNothing(ops[1], ops[:1]) // xxd -r /dev/null src/app.py
 		}
 	},
 	"tree": func(iv *inv) { iv.outputOption("-o") },

@@ -28,7 +28,11 @@ import (
 //     scripts, infra, the package of a Python project): its name says
 //     nothing, and nothing makes it again; and any directory in the
 //     project's data or the results of its runs (data/raw, results/exp1:
-//     keptNames), gathered or computed once.
+//     dataNames), gathered or computed once;
+//   - for a delete, at any depth and even where .gitignore names it, a
+//     directory of trained models' checkpoints or experiments' records
+//     (checkpoints, mlruns, wandb, runs: keptNames), and the files in it
+//     picked by a glob: only training made them.
 //
 // Nothing at or under what tools make is the user's work: a hidden
 // directory (.next, .venv, .cache), a name of build outputs, caches,
@@ -70,19 +74,18 @@ var madeNames = map[string]bool{
 	"node_modules": true, "bower_components": true, "jspm_packages": true, "vendor": true, "third_party": true, "thirdparty": true,
 	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
-	"public": true, "static": true, "checkpoints": true, "runs": true,
-	"wandb": true, "mlruns": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
+	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
 	"Library": true, // a Unity project's asset import cache (with Temp, obj and Logs), made again on import
 }
 
-// keptNames are the directories that hold the project's data and the
+// dataNames are the directories that hold the project's data and the
 // results of its runs (data/raw, datasets, results): what is in them was
 // gathered or computed once, over hours, and no build makes it again.
 // What a pipeline makes from the raw data (data/processed, data/interim)
 // and scratch inside them (data/cache) are made (madeNames); a name that
 // only has results as one of its words (test-results) is a tool's.
-var keptNames = map[string]bool{"data": true, "datasets": true, "results": true}
+var dataNames = map[string]bool{"data": true, "datasets": true, "results": true}
 
 // madeWords are the words that make a name one of what tools make:
 // cmake-build-debug, out-tsc, test-results, playwright-report,
@@ -109,6 +112,11 @@ func (c *classifier) ownWork(p string, top bool) string {
 	if !ok || rel == "" {
 		return ""
 	}
+	if top {
+		if kept := keptRecords(rel); kept != "" {
+			return kept
+		}
+	}
 	if c.madePath(rel) {
 		return ""
 	}
@@ -124,7 +132,7 @@ func (c *classifier) ownWork(p string, top bool) string {
 	return ""
 }
 
-// keptIn says what kept directory (keptNames) at the top of the working
+// keptIn says what kept directory (dataNames) at the top of the working
 // tree rel, a path from the root that lies in nothing made, is or lies
 // in: "the project's data" (data/raw) or "the results of the project's
 // runs" (results/exp1); "" if none. Deeper (src/data) it is a module's
@@ -136,6 +144,41 @@ func keptIn(rel string) string {
 		return "the project's data"
 	case "results":
 		return "the results of the project's runs"
+	}
+	return ""
+}
+
+// keptNames are the names of directories that hold what runs of the
+// project made at a cost no build repays: trained models' checkpoints
+// and the records of experiments (MLflow's mlruns, W&B's wandb,
+// TensorBoard's runs, Lightning's lightning_logs). No version control
+// keeps them (a .gitignore often names them), and a tool wrote them
+// only by training, so deleting one loses that training.
+var keptNames = map[string]bool{
+	"checkpoints": true, "checkpoint": true, "ckpt": true, "ckpts": true, "saved_models": true, "trained_models": true,
+	"mlruns": true, "wandb": true, "runs": true, "lightning_logs": true,
+}
+
+// scratchExts are the extensions of files a tool leaves while it works:
+// partial downloads, locks, logs, temporaries.
+var scratchExts = map[string]bool{".tmp": true, ".temp": true, ".lock": true, ".part": true, ".partial": true, ".log": true, ".swp": true, ".orig": true}
+
+// keptRecords says how rel, a path from the root of the working tree, is
+// or lies in a directory of keptNames, as words for a reason, or "" if
+// it does not. One under what tools make (tmp/checkpoints,
+// .cache/wandb) is scratch.
+func keptRecords(rel string) string {
+	last := ""
+	for end := 0; end < len(rel); end += len(last) + 1 {
+		last, _, _ = strings.Cut(rel[end:], "/")
+		switch {
+		case keptNames[last] && end+len(last) == len(rel):
+			return rel + ", which holds trained models or the records of experiments that no build makes again"
+		case keptNames[last]:
+			return rel + ", in " + rel[:end+len(last)] + ", which holds trained models or the records of experiments that no build makes again"
+		case made(last):
+			return ""
+		}
 	}
 	return ""
 }
@@ -192,6 +235,11 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 			return "every file of " + own
 		}
 		return ""
+	}
+	if rel := strings.TrimPrefix(strings.TrimPrefix(dir, c.project), "/"); rel != "" && (!strings.Contains(name, ".") || !madeFiles(name)) && !scratchExts[strings.ToLower(path.Ext(name))] {
+		if kept := keptRecords(rel); kept != "" { // rm checkpoints/*.pt
+			return "the files " + name + " of " + kept
+		}
 	}
 	if sourceName(name) && !madeFiles(name) {
 		return "the project's source files " + name
@@ -286,7 +334,7 @@ func made(name string) bool {
 	if strings.HasPrefix(name, ".") || madeNames[name] || madeNames[strings.ToLower(name)] || strings.Contains(name, ".") { // Temp, Build, Logs: the same names capitalised
 		return true
 	}
-	if keptNames[strings.ToLower(name)] {
+	if dataNames[strings.ToLower(name)] {
 		return false // results alone, though test-results is a tool's
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' }) {

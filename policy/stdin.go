@@ -480,6 +480,26 @@ func signingKeystore(base string) bool {
 		b == "keystore.properties" || b == "key.properties" || b == "signing.properties"
 }
 
+// privateKeyFile reports whether a file's name says it holds a private
+// key: NAME.key, a PEM or DER file named for a key (server-key.pem,
+// ota_signing_key.pem, privkey.pem, private.pem), Apple's .p8, PuTTY's
+// .ppk. Not a public key or a certificate (pubkey.pem, cert.pem, ca.crt).
+func privateKeyFile(base string) bool {
+	b := strings.ToLower(base)
+	ext := path.Ext(b)
+	stem := strings.TrimSuffix(b, ext)
+	if strings.Contains(stem, "pub") {
+		return false
+	}
+	switch ext {
+	case ".key", ".ppk", ".p8":
+		return stem != ""
+	case ".pem", ".der":
+		return strings.Contains(stem, "key") || strings.Contains(stem, "priv")
+	}
+	return false
+}
+
 // isSecretPath reports whether p names a file that usually holds secrets.
 func isSecretPath(p string) bool {
 	base := path.Base(p)

@@ -78,12 +78,83 @@ func (iv *inv) asAnother(what string, run func()) {
 	first := len(iv.c.cmds)
 	run()
 	for _, cmd := range iv.c.cmds[first:] {
-		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) {
+		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) {
 			iv.flag(Destructive, iv.name+" runs "+what+" that changes the machine as another user: "+shorten(strings.Join(cmd.Argv, " ")))
 			return
 		}
 	}
 }
+
+// inspectsOnly reports whether a command run as another user only
+// reports on what it manages: its verb asks for a state, a list or a
+// version (ufw status, snap list, wg show, zpool status, fail2ban-client
+// status sshd), or it is asked only to test its configuration (nginx -t,
+// sshd -t -f FILE, apachectl configtest). As root it changes nothing
+// either; its neighbours (ufw disable, nginx -s stop) change the machine.
+func inspectsOnly(cmd Command) bool {
+	if !cmd.Resolved || len(cmd.Argv) < 2 {
+		return false
+	}
+	verb := ""
+	for _, a := range cmd.Argv[1:] {
+		if !strings.HasPrefix(a, "-") {
+			verb = a
+			break
+		}
+	}
+	if inspectVerbs[verb] || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
+		return true
+	}
+	test := false
+	for i := 1; i < len(cmd.Argv); i++ {
+		switch a := cmd.Argv[i]; {
+		case configTests[a]:
+			test = true
+		case (a == "-c" || a == "-f" || a == "-p" || a == "-g" || a == "--config") && i+1 < len(cmd.Argv) && !strings.HasPrefix(cmd.Argv[i+1], "-"):
+			i++ // nginx -t -c /etc/nginx/nginx.conf: the configuration tested
+		case a == "-q" || a == "--quiet":
+		default:
+			return false
+		}
+	}
+	return test
+}
+
+// queriesOnly reports whether a database client's argv gives it only
+// queries that read (listsOnly: psql -c '\l', mysql -e 'SHOW
+// DATABASES'), or asks psql only to list the databases (psql -l).
+func queriesOnly(argv []string) bool {
+	queried, list := false, false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		opt, val, eq := strings.Cut(a, "=")
+		switch {
+		case (a == "-c" || a == "--command" || a == "-e" || a == "--execute" || a == "-q" || a == "--query") && i+1 < len(argv):
+			if !listsOnly(argv[i+1]) {
+				return false
+			}
+			queried = true
+			i++
+		case eq && (opt == "--command" || opt == "--execute" || opt == "--query"):
+			if !listsOnly(val) {
+				return false
+			}
+			queried = true
+		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file="):
+			return false // a script
+		case a == "-l" || a == "--list":
+			list = path.Base(argv[0]) == "psql"
+		}
+	}
+	return queried || list
+}
+
+// inspectVerbs are the verbs by which a tool reports on what it manages.
+var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true}
+
+// configTests are the options by which a daemon tests its configuration
+// and exits: nginx -t (-T prints it too), sshd -t, apachectl -t.
+var configTests = map[string]bool{"-t": true, "-T": true, "-tq": true, "-qt": true, "--test": true, "--test-config": true, "configtest": true, "-configtest": true}
 
 // shownArgs is a command line for a reason, cut.
 func shownArgs(args []arg) string {

@@ -1,0 +1,109 @@
+package policy
+
+import (
+	"path"
+	"strings"
+)
+
+// Code given to an interpreter or to a framework's console (php artisan
+// tinker --execute, rails runner, manage.py shell -c, mix run -e) that
+// prints one value looked up by a key whose name says it is a secret —
+// os.environ['OPENAI_API_KEY'], process.env.STRIPE_SECRET_KEY,
+// config('services.stripe.secret'), settings.SECRET_KEY, Rails'
+// credentials — prints that secret to the agent, as echo "$TOKEN" does.
+// Asking only whether it is set, or how long it is (len(…), bool(…),
+// … is None, a ternary), prints no secret; nor does code whose output
+// goes into a pipe or a file (| gh auth login --with-token), which the
+// pipeline's rules judge.
+
+// printOpen is a call that prints what follows it.
+var printOpen = lazyRE(`\b(?:print|println|printf|puts|pp|dump|dd|var_dump|print_r|var_export|echo|say|warn|IO\.puts|IO\.inspect|console\.(?:log|info|warn|error|debug)|System\.out\.println)\b\s*\(?`)
+
+// secretLookup is a lookup of a setting by its key: the environment,
+// a framework's settings or config, Rails' credentials. The key is in
+// one of the groups; the last is Rails' credentials (the path into
+// them, maybe empty), whose store holds only secrets.
+var secretLookup = lazyRE(`os\.environ(?:\.get)?\s*[\[(]\s*['"](\w+)['"]|\b(?:os\.)?getenv\(\s*['"](\w+)['"]|\bENV(?:\.fetch)?\s*[\[(]\s*['"](\w+)['"]` +
+	`|\$_ENV\[\s*['"](\w+)['"]|process\.env\.(\w+)|process\.env\[\s*['"](\w+)['"]|\$ENV\{\s*['"]?(\w+)['"]?\s*\}|\benv\(\s*['"](\w+)['"]` +
+	`|\bconfig\(\s*['"]([\w.]+)['"]|\bsettings\.(\w+)|System\.get_?env\(\s*["'](\w+)["']|Deno\.env\.get\(\s*['"](\w+)['"]|Bun\.env\.(\w+)` +
+	`|Rails\.application\.(?:credentials|secrets)((?:\.\w+)*)`)
+
+// secretKeyName is a setting's key that names a secret.
+var secretKeyName = lazyRE(`(?i)secret|passw|token|api_?key|private_?key|access_?key|signing_?key|credential|dsn|database_url|conn(?:ection)?_?str`)
+
+// printedSecret is the first lookup of a secret that code prints as it
+// is, "" if none.
+func printedSecret(code string) string {
+	for _, m := range printOpen.FindAllStringIndex(code, 16) {
+		rest := code[m[1]:]
+		if i := strings.IndexAny(rest, "\n;"); i >= 0 {
+			rest = rest[:i]
+		}
+		ls := secretLookup.FindAllStringSubmatchIndex(rest, 1)
+		if ls == nil {
+			continue
+		}
+		l := ls[0]
+		key := ""
+		for g := 2; g+1 < len(l); g += 2 {
+			if l[g] >= 0 {
+				key = rest[l[g]:l[g+1]]
+			}
+		}
+		credentials := l[len(l)-2] >= 0 // Rails.application.credentials.stripe: its store holds only secrets
+		before, after := rest[:l[0]], strings.TrimLeft(rest[l[1]:], " \t)]}\"'`")
+		if !credentials && !secretKeyName.MatchString(key) || strings.ContainsAny(before, "(?!") || testedValue.MatchString(before) ||
+			after != "" && !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, "+") && !strings.HasPrefix(after, ".") {
+			continue // print(len(…)), "set" if … else, … is None, [:4]
+		}
+		if strings.HasPrefix(after, ".") && !valueMethod.MatchString(after) {
+			continue // .length, .startswith(…): a fact about it, not it
+		}
+		end := l[1]
+		if end < len(rest) && (rest[end] == ')' || rest[end] == ']' || rest[end] == '}') {
+			end++ // config('services.stripe.secret'), not config('services.stripe.secret'
+		}
+		return rest[l[0]:end]
+	}
+	return ""
+}
+
+// testedValue, before a lookup in what is printed, says the value is
+// tested, not printed: "set" if …, bool …, … and.
+var testedValue = lazyRE(`\b(?:if|unless|and|or|not|bool|len|length|is)\b|&&|\|\|`)
+
+// valueMethod is a method that gives the value on, whole: .to_s,
+// .strip(), .trim().
+var valueMethod = lazyRE(`^\.(?:to_s|strip|trim|toString|inspect)\b`)
+
+// printsSecretValue holds code that prints a secret it looks up.
+func (iv *inv) printsSecretValue(code string) {
+	if iv.sc.piped || iv.sc.remote {
+		return
+	}
+	if m := printedSecret(code); m != "" {
+		iv.flag(Destructive, iv.name+" code prints a secret it looks up: "+cutText(m)+" (what it prints reaches the agent and its model)")
+	}
+}
+
+// consoleCode is the code a framework's console is given to run on the
+// command line: php artisan tinker --execute=…, rails runner '…', python
+// manage.py shell -c '…', mix run -e '…'.
+func consoleCode(name string, args []arg) []string {
+	var out []string
+	rails := name == "rails" || path.Base(name) == "rails"
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, val, eq := strings.Cut(a.s, "=")
+		switch {
+		case eq && (opt == "--execute" || opt == "--eval" || opt == "--command" || opt == "--code"):
+			out = append(out, val)
+		case i+1 < len(args) && args[i+1].ok && (a.s == "--execute" || a.s == "--eval" || a.s == "--command" || a.s == "--code" || a.s == "-e" || a.s == "-c" ||
+			rails && i == 0 && (a.s == "runner" || a.s == "r")):
+			out = append(out, args[i+1].s)
+		}
+	}
+	return out
+}
