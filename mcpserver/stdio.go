@@ -336,11 +336,90 @@ func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64,
 	if len(t.ID) > 0 && t.Method == nil && t.Result == nil && t.Error == nil {
 		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
 	}
-	m, err := jsonrpc.DecodeMessage(x.swap(line, t))
-	if err != nil {
-		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+	line = x.swap(line, t)
+	m, ok := decodeRequest(line)
+	if !ok {
+		var err error
+		if m, err = jsonrpc.DecodeMessage(line); err != nil {
+			return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		}
 	}
 	return m, t.Method != nil && len(t.ID) > 0 && string(t.ID) != "null", 0, ""
+}
+
+// decodeRequest decodes a request or notification as [jsonrpc.DecodeMessage]
+// would, with the standard library: the SDK's decoder takes a 32 KiB buffer
+// for each value it reads, two for each message (the message, its method),
+// on the way to every call. It reads the keys exactly as the SDK does
+// (case-sensitive) and gives up (false) on anything it would not take as
+// it is: a response, an id neither a number nor a string, a version other
+// than "2.0", nesting deeper than the SDK allows; DecodeMessage decides
+// those, with its own words for what is wrong.
+func decodeRequest(line []byte) (jsonrpc.Message, bool) {
+	if tooDeep(line, maxDepth) {
+		return nil, false
+	}
+	var f map[string]json.RawMessage
+	if json.Unmarshal(line, &f) != nil || string(f["jsonrpc"]) != `"2.0"` || f["result"] != nil || f["error"] != nil {
+		return nil, false
+	}
+	var method string
+	if raw := f["method"]; raw == nil || raw[0] != '"' || json.Unmarshal(raw, &method) != nil {
+		return nil, false
+	}
+	var id jsonrpc.ID
+	if raw := f["id"]; raw != nil && string(raw) != "null" {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return nil, false
+		}
+		switch v.(type) {
+		case float64, string:
+		default:
+			return nil, false
+		}
+		var err error
+		if id, err = jsonrpc.MakeID(v); err != nil {
+			return nil, false
+		}
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: f["params"]}, true
+}
+
+// maxDepth is the deepest nesting of objects and arrays the SDK's decoder
+// accepts in a message.
+const maxDepth = 1000
+
+// tooDeep reports whether the JSON in data nests objects and arrays deeper
+// than max, as the SDK's check counts it.
+func tooDeep(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
 }
 
 // top is the top level of a JSON-RPC message, read once per line for the
