@@ -318,10 +318,11 @@ func setField(obj []byte, key, v string) []byte {
 
 // check decodes line, its id swapped if need be, and says whether it is a
 // request (a method and an id); or it says why the SDK would not accept
-// it. It reads the line once for all of that, and the SDK's decoder once.
+// it. It reads the line once for all of that (the SDK's decoder only for
+// what the guard leaves to it).
 func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64, msg string) {
-	var t top
-	if err := json.Unmarshal(line, &t); err != nil {
+	f, t, err := topLevel(line)
+	if err != nil {
 		switch {
 		case !json.Valid(line):
 			return nil, false, -32700, "parse error: the line is not valid JSON"
@@ -336,15 +337,33 @@ func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64,
 	if len(t.ID) > 0 && t.Method == nil && t.Result == nil && t.Error == nil {
 		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
 	}
-	line = x.swap(line, t)
-	m, ok := decodeRequest(line)
+	if swapped := x.swap(line, t); &swapped[0] != &line[0] {
+		line, f = swapped, nil // read again, as it now is
+	}
+	m, ok := decodeRequest(line, f)
 	if !ok {
-		var err error
 		if m, err = jsonrpc.DecodeMessage(line); err != nil {
 			return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 		}
 	}
 	return m, t.Method != nil && len(t.ID) > 0 && string(t.ID) != "null", 0, ""
+}
+
+// topLevel reads the members of a JSON-RPC message by their exact names,
+// as the SDK does: a "Method" is not its method.
+func topLevel(line []byte) (map[string]json.RawMessage, top, error) {
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(line, &f); err != nil {
+		return nil, top{}, err
+	}
+	t := top{ID: f["id"], Result: f["result"], Error: f["error"], Params: f["params"]}
+	if raw := f["method"]; raw != nil && string(raw) != "null" {
+		t.Method = new(string)
+		if err := json.Unmarshal(raw, t.Method); err != nil {
+			return nil, top{}, err
+		}
+	}
+	return f, t, nil
 }
 
 // decodeRequest decodes a request or notification as [jsonrpc.DecodeMessage]
@@ -354,13 +373,16 @@ func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64,
 // (case-sensitive) and gives up (false) on anything it would not take as
 // it is: a response, an id neither a number nor a string, a version other
 // than "2.0", nesting deeper than the SDK allows; DecodeMessage decides
-// those, with its own words for what is wrong.
-func decodeRequest(line []byte) (jsonrpc.Message, bool) {
+// those, with its own words for what is wrong. f is line's top level
+// (topLevel), or nil to read it here.
+func decodeRequest(line []byte, f map[string]json.RawMessage) (jsonrpc.Message, bool) {
 	if tooDeep(line, maxDepth) {
 		return nil, false
 	}
-	var f map[string]json.RawMessage
-	if json.Unmarshal(line, &f) != nil || string(f["jsonrpc"]) != `"2.0"` || f["result"] != nil || f["error"] != nil {
+	if f == nil && json.Unmarshal(line, &f) != nil {
+		return nil, false
+	}
+	if string(f["jsonrpc"]) != `"2.0"` || f["result"] != nil || f["error"] != nil {
 		return nil, false
 	}
 	var method string
@@ -423,7 +445,7 @@ func tooDeep(data []byte, max int) bool {
 }
 
 // top is the top level of a JSON-RPC message, read once per line for the
-// checks above and the id swap.
+// checks above and the id swap (topLevel).
 type top struct {
 	ID     json.RawMessage `json:"id"`
 	Method *string         `json:"method"`

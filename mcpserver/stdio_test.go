@@ -130,7 +130,11 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add([]byte(line))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		got, ok := decodeRequest(line)
+		f, _, _ := topLevel(line)
+		got, ok := decodeRequest(line, f)
+		if again, ok2 := decodeRequest(line, nil); ok2 != ok || !reflect.DeepEqual(again, got) {
+			t.Fatalf("%s: decoded as %+v from its top level, as %+v alone", line, got, again)
+		}
 		if !ok {
 			return
 		}
@@ -152,7 +156,7 @@ func TestDecodeRequestTakesTheCommonMessages(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"x-7","method":"ping"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
 	} {
-		if _, ok := decodeRequest([]byte(line)); !ok {
+		if _, ok := decodeRequest([]byte(line), nil); !ok {
 			t.Errorf("%s: left to the SDK", line)
 		}
 	}
