@@ -130,29 +130,6 @@ func orphans() []int {
 	return pids
 }
 
-// children lists the direct children of this process (all threads). With the
-// engine a subreaper, orphaned descendants of jobs show up here.
-func children() []int {
-	d, err := os.Open("/proc/self/task")
-	if err != nil {
-		return nil
-	}
-	tids, _ := d.Readdirnames(-1)
-	d.Close()
-	var pids []int
-	for _, tid := range tids {
-		withProcFile("/proc/self/task/"+tid+"/children", func(b []byte) error {
-			for f := range bytes.FieldsSeq(b) {
-				if pid := atoi(f); pid > 0 {
-					pids = append(pids, pid)
-				}
-			}
-			return nil
-		})
-	}
-	return pids
-}
-
 // jobOf reads the job marker from a live process's environment: the job id
 // and the token of the engine that started it ("" if none or unreadable).
 // env -i defeats it, hence the session check beside it.
@@ -307,12 +284,14 @@ func startReaper() error {
 // reap collects zombie children that are not job leaders (whose os/exec
 // Wait owns them) and that are in some job's session rather than this
 // process's own (so children of other in-process code, such as ripgrep run
-// by a tool, are left to their owners).
+// by a tool, are left to their owners). Those are orphans the subreaper
+// adopted, which the kernel gives the main thread: one file to read on
+// each job's exit, not one for each of tend's threads.
 func reap() {
 	reaper.Lock()
 	defer reaper.Unlock()
 	mySid, _ := unix.Getsid(0)
-	for _, pid := range children() {
+	for _, pid := range orphans() {
 		if isLeader(pid) {
 			continue
 		}
