@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -1077,4 +1078,54 @@ func TestSandboxFallback(t *testing.T) {
 	if string(c.Data) != "ran\n" || in.Sandbox != "" || !strings.Contains(in.Note, "ran unconfined") {
 		t.Fatalf("output %q, sandbox %q, note %q", c.Data, in.Sandbox, in.Note)
 	}
+}
+
+// Retention keeps the newest finished jobs up to its limit whatever else
+// removed jobs meanwhile, and never drops a running one; its count of
+// finished jobs stays that of the registry.
+func TestRetentionCountsWhatItKeeps(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Retention: 3})
+	run := func() JobID {
+		j := start(t, e, Spec{Command: "true"})
+		wait(t, j, 10*time.Second)
+		return j.ID
+	}
+	long := start(t, e, Spec{Command: "sleep 600"})
+	var ids []JobID
+	for range 5 {
+		ids = append(ids, run())
+	}
+	running := true
+	check := func(want ...JobID) {
+		t.Helper()
+		testkit.WaitUntil(t, 10*time.Second, "retention's pass", func() bool {
+			var got []JobID
+			kept := false
+			for _, in := range e.List() {
+				if in.ID != long.ID {
+					got = append(got, in.ID)
+				} else {
+					kept = true
+				}
+			}
+			return slices.Equal(got, want) && kept == running
+		})
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.retained != len(want) {
+			t.Errorf("retention counts %d finished jobs, the registry holds %d", e.retained, len(want))
+		}
+	}
+	check(ids[2:]...)
+	if err := e.Remove(ids[3]); err != nil {
+		t.Fatal(err)
+	}
+	check(ids[2], ids[4])
+	ids = append(ids, run(), run())
+	check(ids[4:]...)
+	long.Kill("test")
+	wait(t, long, 10*time.Second)
+	running = false // the oldest of the finished jobs now: dropped at once
+	check(ids[4:]...)
 }

@@ -183,6 +183,8 @@ func (e *Engine) loadHistory() {
 		}
 		e.jobs[j.ID] = j
 		e.order = append(e.order, j.ID)
+		j.retained = true
+		e.retained++
 	}
 }
 

@@ -154,6 +154,7 @@ type Job struct {
 
 	e         *Engine
 	dir       string
+	retained  bool // counted among the finished jobs retention keeps (Engine.retained; e.mu)
 	cmd       *exec.Cmd
 	pid       int
 	leader    procInfo
@@ -978,6 +979,6 @@ func (j *Job) finish(waitErr error) {
 		j.cg.remove()
 	}
 	j.e.publish(JobExited, j)
-	j.e.retain()
+	j.e.retain(j)
 	j.e.ring()
 }
