@@ -1129,3 +1129,22 @@ func TestRetentionCountsWhatItKeeps(t *testing.T) {
 	running = false // the oldest of the finished jobs now: dropped at once
 	check(ids[4:]...)
 }
+
+// A job's end is stamped in the clock ticks /proc counts process starts in:
+// the clock agrees with /proc/uptime.
+func TestUptimeTicksIsProcUptime(t *testing.T) {
+	before := uptimeTicks()
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		t.Skip(err)
+	}
+	up, _, _ := strings.Cut(string(b), " ")
+	secs, frac, _ := strings.Cut(up, ".")
+	s, _ := strconv.ParseUint(secs, 10, 64)
+	f, _ := strconv.ParseUint(frac, 10, 64)
+	proc := s*ticksPerSecond + f
+	after := uptimeTicks()
+	if proc+1 < before || proc > after+1 {
+		t.Errorf("/proc/uptime says tick %d, the clock %d…%d", proc, before, after)
+	}
+}
