@@ -1148,3 +1148,25 @@ func TestUptimeTicksIsProcUptime(t *testing.T) {
 		t.Errorf("/proc/uptime says tick %d, the clock %d…%d", proc, before, after)
 	}
 }
+
+// A record written over a longer one leaves no tail; over a shorter one
+// (the usual last record) the file is not truncated, and holds it whole.
+func TestOverwriteCutsOnlyALongerRecord(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, step := range []struct{ rec, prev string }{
+		{`{"status":"running"}`, ""},
+		{`{"status":"exited","exit_code":0}`, `{"status":"running"}`},
+		{`{"status":"x"}`, `{"status":"exited","exit_code":0}`},
+	} {
+		if err := overwrite(f, []byte(step.rec), len(step.prev)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(f.Name()); string(b) != step.rec {
+			t.Errorf("after writing %s over %s the file holds %s", step.rec, step.prev, b)
+		}
+	}
+}

@@ -199,6 +199,7 @@ type Job struct {
 	lostWhy    string
 
 	metaFile *os.File // meta.json, open from the first record to the last
+	metaLen  int      // the size of the record in it
 }
 
 // Info is a job's state for listing and events.
