@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 )
@@ -13,8 +12,9 @@ import (
 // runs under a benchmark's load, and returns the function that stops it and
 // writes the files; it does nothing when neither variable is set.
 //
-//	TEND_PROFILE=DIR  cpu.pprof and allocs.pprof in DIR (every allocation
-//	                  from start to exit: go tool pprof -sample_index=alloc_space)
+//	TEND_PROFILE=DIR  cpu.pprof and allocs.pprof in DIR (allocations from
+//	                  start to exit, sampled at the runtime's default rate:
+//	                  go tool pprof -sample_index=alloc_space)
 //	TEND_TRACE=FILE   an execution trace (go tool trace FILE): where a
 //	                  call's goroutines ran, waited and woke
 func profile(stderr *os.File) (stop func()) {
@@ -22,7 +22,6 @@ func profile(stderr *os.File) (stop func()) {
 	var stops []func()
 	fail := func(err error) { fmt.Fprintln(stderr, "tend: profile:", err) }
 	if dir != "" {
-		runtime.MemProfileRate = 4096
 		if f, err := os.Create(filepath.Join(dir, "cpu.pprof")); err != nil {
 			fail(err)
 		} else if err := pprof.StartCPUProfile(f); err != nil {
