@@ -318,10 +318,10 @@ func (e *Engine) endOrphans(all bool) {
 }
 
 // adopted lists this process's live children that are not leaders it
-// waits for.
+// waits for: the orphans it adopted (see orphans).
 func (e *Engine) adopted() []procInfo {
 	var out []procInfo
-	for _, pid := range children() {
+	for _, pid := range orphans() {
 		if isLeader(pid) {
 			continue
 		}

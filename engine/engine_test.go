@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -1076,5 +1077,96 @@ func TestSandboxFallback(t *testing.T) {
 	in := j.Info()
 	if string(c.Data) != "ran\n" || in.Sandbox != "" || !strings.Contains(in.Note, "ran unconfined") {
 		t.Fatalf("output %q, sandbox %q, note %q", c.Data, in.Sandbox, in.Note)
+	}
+}
+
+// Retention keeps the newest finished jobs up to its limit whatever else
+// removed jobs meanwhile, and never drops a running one; its count of
+// finished jobs stays that of the registry.
+func TestRetentionCountsWhatItKeeps(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t, Config{Retention: 3})
+	run := func() JobID {
+		j := start(t, e, Spec{Command: "true"})
+		wait(t, j, 10*time.Second)
+		return j.ID
+	}
+	long := start(t, e, Spec{Command: "sleep 600"})
+	var ids []JobID
+	for range 5 {
+		ids = append(ids, run())
+	}
+	running := true
+	check := func(want ...JobID) {
+		t.Helper()
+		testkit.WaitUntil(t, 10*time.Second, "retention's pass", func() bool {
+			var got []JobID
+			kept := false
+			for _, in := range e.List() {
+				if in.ID != long.ID {
+					got = append(got, in.ID)
+				} else {
+					kept = true
+				}
+			}
+			return slices.Equal(got, want) && kept == running
+		})
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.retained != len(want) {
+			t.Errorf("retention counts %d finished jobs, the registry holds %d", e.retained, len(want))
+		}
+	}
+	check(ids[2:]...)
+	if err := e.Remove(ids[3]); err != nil {
+		t.Fatal(err)
+	}
+	check(ids[2], ids[4])
+	ids = append(ids, run(), run())
+	check(ids[4:]...)
+	long.Kill("test")
+	wait(t, long, 10*time.Second)
+	running = false // the oldest of the finished jobs now: dropped at once
+	check(ids[4:]...)
+}
+
+// A job's end is stamped in the clock ticks /proc counts process starts in:
+// the clock agrees with /proc/uptime.
+func TestUptimeTicksIsProcUptime(t *testing.T) {
+	before := uptimeTicks()
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		t.Skip(err)
+	}
+	up, _, _ := strings.Cut(string(b), " ")
+	secs, frac, _ := strings.Cut(up, ".")
+	s, _ := strconv.ParseUint(secs, 10, 64)
+	f, _ := strconv.ParseUint(frac, 10, 64)
+	proc := s*ticksPerSecond + f
+	after := uptimeTicks()
+	if proc+1 < before || proc > after+1 {
+		t.Errorf("/proc/uptime says tick %d, the clock %d…%d", proc, before, after)
+	}
+}
+
+// A record written over a longer one leaves no tail; over a shorter one
+// (the usual last record) the file is not truncated, and holds it whole.
+func TestOverwriteCutsOnlyALongerRecord(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, step := range []struct{ rec, prev string }{
+		{`{"status":"running"}`, ""},
+		{`{"status":"exited","exit_code":0}`, `{"status":"running"}`},
+		{`{"status":"x"}`, `{"status":"exited","exit_code":0}`},
+	} {
+		if err := overwrite(f, []byte(step.rec), len(step.prev)); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(f.Name()); string(b) != step.rec {
+			t.Errorf("after writing %s over %s the file holds %s", step.rec, step.prev, b)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -227,4 +228,28 @@ func execute(t *testing.T, e *Engine, spec Spec, budget time.Duration) ran {
 		r.stderr = string(c.Data)
 	}
 	return r
+}
+
+// children lists the direct children of this process (all threads), for the
+// tests that look for what the engine left; the engine reads orphans. With the
+// engine a subreaper, orphaned descendants of jobs show up here.
+func children() []int {
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return nil
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	var pids []int
+	for _, tid := range tids {
+		withProcFile("/proc/self/task/"+tid+"/children", func(b []byte) error {
+			for f := range bytes.FieldsSeq(b) {
+				if pid := atoi(f); pid > 0 {
+					pids = append(pids, pid)
+				}
+			}
+			return nil
+		})
+	}
+	return pids
 }

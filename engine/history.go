@@ -65,7 +65,9 @@ type metaOrigin struct {
 // last record. It runs before the job's supervisor starts, which writes
 // the last.
 func (j *Job) writeFirstMeta() error {
-	return overwrite(j.metaFile, j.record(false))
+	b := j.record(false)
+	j.metaLen = len(b)
+	return overwrite(j.metaFile, b, 0)
 }
 
 // writeLastMeta writes the job's record at its exit over the first, in the
@@ -74,17 +76,19 @@ func (j *Job) writeLastMeta() error {
 	f := j.metaFile
 	j.metaFile = nil
 	defer f.Close()
-	return overwrite(f, j.record(true))
+	return overwrite(f, j.record(true), j.metaLen)
 }
 
-// overwrite writes record b over the one in f, in one write from its
-// start, then cuts off what is left of a longer one. Should tend die between
+// overwrite writes record b over the one in f, of size bytes, in one write
+// from its start, then cuts off what is left of a longer one (only then:
+// a truncation is a journalled change on ext4, and the last record, on the
+// way to an exec's reply, is seldom the shorter). Should tend die between
 // the two, the file holds b and then a tail, which loadHistory passes over:
 // it reads the first JSON value only. (A crash of the machine mid-write
 // could tear b; loadHistory passes over a record that does not parse.)
-func overwrite(f *os.File, b []byte) error {
+func overwrite(f *os.File, b []byte, size int) error {
 	_, err := f.WriteAt(b, 0)
-	if err == nil {
+	if err == nil && size > len(b) {
 		err = f.Truncate(int64(len(b)))
 	}
 	if err != nil {
@@ -183,6 +187,8 @@ func (e *Engine) loadHistory() {
 		}
 		e.jobs[j.ID] = j
 		e.order = append(e.order, j.ID)
+		j.retained = true
+		e.retained++
 	}
 }
 

@@ -154,6 +154,7 @@ type Job struct {
 
 	e         *Engine
 	dir       string
+	retained  bool // counted among the finished jobs retention keeps (Engine.retained; e.mu)
 	cmd       *exec.Cmd
 	pid       int
 	leader    procInfo
@@ -198,6 +199,7 @@ type Job struct {
 	lostWhy    string
 
 	metaFile *os.File // meta.json, open from the first record to the last
+	metaLen  int      // the size of the record in it
 }
 
 // Info is a job's state for listing and events.
@@ -878,9 +880,22 @@ func (j *Job) pipeIO(cmd *exec.Cmd, spec Spec) (io jobIO, err error) {
 				j.in.Close()
 			}
 		}
+	} else if null, err := devNull(); err == nil {
+		cmd.Stdin = null
 	}
 	return io, nil
 }
+
+// devNull is /dev/null open for reading, the stdin of every job given none:
+// os/exec would open it for each job (six system calls, on the way to the
+// reply) and close it after the start. It stays open, close-on-exec.
+var devNull = sync.OnceValues(func() (*os.File, error) {
+	fd, err := unix.Open(os.DevNull, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), os.DevNull), nil
+})
 
 // supervise waits for the leader, bounds how long descendants may keep the
 // output open, ends whatever of the job is left, and records the exit.
@@ -978,6 +993,6 @@ func (j *Job) finish(waitErr error) {
 		j.cg.remove()
 	}
 	j.e.publish(JobExited, j)
-	j.e.retain()
+	j.e.retain(j)
 	j.e.ring()
 }

@@ -52,17 +52,16 @@ func readProc(pid int) (procInfo, error) {
 }
 
 // uptimeTicks is the time since boot in clock ticks, the unit of process
-// start times in /proc; 0 if it cannot be read.
+// start times in /proc; 0 if it cannot be read. It is the clock
+// /proc/uptime reads (CLOCK_BOOTTIME, in the caller's time namespace, as
+// start times are), in one system call rather than a file's four: each
+// job's end asks it, on the way to an exec's reply.
 func uptimeTicks() uint64 {
-	var t uint64
-	withProcFile("/proc/uptime", func(b []byte) error {
-		// "12345.67 …": seconds, with hundredths
-		up, _, _ := bytes.Cut(b, []byte(" "))
-		secs, frac, _ := bytes.Cut(up, []byte("."))
-		t = uint64(atoi(secs))*ticksPerSecond + uint64(atoi(frac))
-		return nil
-	})
-	return t
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts) != nil || ts.Sec < 0 {
+		return 0
+	}
+	return uint64(ts.Sec)*ticksPerSecond + uint64(ts.Nsec)/(1e9/ticksPerSecond)
 }
 
 // atoi reads a decimal number (0 for anything else) without allocating.
@@ -127,29 +126,6 @@ func orphans() []int {
 		}
 		return nil
 	})
-	return pids
-}
-
-// children lists the direct children of this process (all threads). With the
-// engine a subreaper, orphaned descendants of jobs show up here.
-func children() []int {
-	d, err := os.Open("/proc/self/task")
-	if err != nil {
-		return nil
-	}
-	tids, _ := d.Readdirnames(-1)
-	d.Close()
-	var pids []int
-	for _, tid := range tids {
-		withProcFile("/proc/self/task/"+tid+"/children", func(b []byte) error {
-			for f := range bytes.FieldsSeq(b) {
-				if pid := atoi(f); pid > 0 {
-					pids = append(pids, pid)
-				}
-			}
-			return nil
-		})
-	}
 	return pids
 }
 
@@ -307,12 +283,14 @@ func startReaper() error {
 // reap collects zombie children that are not job leaders (whose os/exec
 // Wait owns them) and that are in some job's session rather than this
 // process's own (so children of other in-process code, such as ripgrep run
-// by a tool, are left to their owners).
+// by a tool, are left to their owners). Those are orphans the subreaper
+// adopted, which the kernel gives the main thread: one file to read on
+// each job's exit, not one for each of tend's threads.
 func reap() {
 	reaper.Lock()
 	defer reaper.Unlock()
 	mySid, _ := unix.Getsid(0)
-	for _, pid := range children() {
+	for _, pid := range orphans() {
 		if isLeader(pid) {
 			continue
 		}

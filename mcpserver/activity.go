@@ -93,7 +93,7 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := req.(*mcp.CallToolRequest); ok {
 			c.Tool = r.Params.Name
 			c.Args = cut(string(r.Params.Arguments), maxArgs)
-			ci := r.ClientInfo() // decoded from the request each time: once here, for all
+			ci := requestClientInfo(r) // decoded from the request each time: once here, for all
 			ctx = context.WithValue(ctx, clientKey{}, ci)
 			if ci != nil && ci.Name != "" {
 				c.Client = strings.TrimSpace(ci.Name + " " + ci.Version)
@@ -143,7 +143,7 @@ func clientInfo(ctx context.Context, req *mcp.CallToolRequest) *mcp.Implementati
 	if ci, ok := ctx.Value(clientKey{}).(*mcp.Implementation); ok {
 		return ci
 	}
-	return req.ClientInfo()
+	return requestClientInfo(req)
 }
 
 // structured is the fields of a result's structured content that the

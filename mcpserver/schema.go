@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,17 +23,44 @@ import (
 // from the very type that was encoded), and encode it a second time; for a
 // list of 200 jobs that was most of the call's cost. The tests check every
 // result against its tool's schema instead (testkit.Connect).
+//
+// The arguments are read here too, as the SDK's typed tools read them
+// (decoded, the schema's defaults applied, checked against it, then decoded
+// into In), with the standard library: the SDK's decoder takes a 32 KiB
+// buffer for each of its two reads, on every call. The input schemas allow
+// no other members, so the standard library's leniency about the case of a
+// member's name never reaches In: a "Command" fails the check.
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
-	t.InputSchema = portable[In]()
+	in := portable[In]()
+	t.InputSchema = in
 	t.OutputSchema = portable[Out]()
-	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		res, out, err := h(ctx, req, in)
-		if err != nil || res != nil && (res.IsError || res.InputRequests != nil) {
-			return res, nil, err
+	resolved, err := in.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic("mcpserver: schema of " + t.Name + ": " + err.Error())
+	}
+	failed := func(err error) *mcp.CallToolResult {
+		var res mcp.CallToolResult
+		res.SetError(err)
+		return &res
+	}
+	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := arguments[In](req.Params.Arguments, resolved)
+		if err != nil {
+			return failed(err), nil
+		}
+		res, out, err := h(ctx, req, args)
+		if err != nil {
+			if wire, ok := err.(*jsonrpc.Error); ok {
+				return nil, wire
+			}
+			return failed(err), nil
+		}
+		if res != nil && (res.IsError || res.InputRequests != nil) {
+			return res, nil
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
-			return nil, nil, fmt.Errorf("encoding the result: %w", err)
+			return failed(fmt.Errorf("encoding the result: %w", err)), nil
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
@@ -41,8 +69,35 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In,
 		if res.Content == nil {
 			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}} // for clients that read only text
 		}
-		return res, nil, nil
+		return res, nil
 	})
+}
+
+// arguments reads a call's arguments into an In as the SDK's typed tools
+// do, with its words for what is wrong.
+func arguments[In any](raw json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
+	var in In
+	m := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+	}
+	var v any = m
+	if err := resolved.ApplyDefaults(&v); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+	}
+	if err := resolved.Validate(&v); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return in, fmt.Errorf("validating \"arguments\": marshalling with defaults: %v", err)
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return in, err
+	}
+	return in, nil
 }
 
 func portable[T any]() *jsonschema.Schema {

@@ -318,10 +318,11 @@ func setField(obj []byte, key, v string) []byte {
 
 // check decodes line, its id swapped if need be, and says whether it is a
 // request (a method and an id); or it says why the SDK would not accept
-// it. It reads the line once for all of that, and the SDK's decoder once.
+// it. It reads the line once for all of that (the SDK's decoder only for
+// what the guard leaves to it).
 func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64, msg string) {
-	var t top
-	if err := json.Unmarshal(line, &t); err != nil {
+	f, t, err := topLevel(line)
+	if err != nil {
 		switch {
 		case !json.Valid(line):
 			return nil, false, -32700, "parse error: the line is not valid JSON"
@@ -336,15 +337,115 @@ func check(line []byte, x *idSwap) (m jsonrpc.Message, request bool, code int64,
 	if len(t.ID) > 0 && t.Method == nil && t.Result == nil && t.Error == nil {
 		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: a request needs a method"
 	}
-	m, err := jsonrpc.DecodeMessage(x.swap(line, t))
-	if err != nil {
-		return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+	if swapped := x.swap(line, t); &swapped[0] != &line[0] {
+		line, f = swapped, nil // read again, as it now is
+	}
+	m, ok := decodeRequest(line, f)
+	if !ok {
+		if m, err = jsonrpc.DecodeMessage(line); err != nil {
+			return nil, false, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		}
 	}
 	return m, t.Method != nil && len(t.ID) > 0 && string(t.ID) != "null", 0, ""
 }
 
+// topLevel reads the members of a JSON-RPC message by their exact names,
+// as the SDK does: a "Method" is not its method.
+func topLevel(line []byte) (map[string]json.RawMessage, top, error) {
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(line, &f); err != nil {
+		return nil, top{}, err
+	}
+	t := top{ID: f["id"], Result: f["result"], Error: f["error"], Params: f["params"]}
+	if raw := f["method"]; raw != nil && string(raw) != "null" {
+		t.Method = new(string)
+		if err := json.Unmarshal(raw, t.Method); err != nil {
+			return nil, top{}, err
+		}
+	}
+	return f, t, nil
+}
+
+// decodeRequest decodes a request or notification as [jsonrpc.DecodeMessage]
+// would, with the standard library: the SDK's decoder takes a 32 KiB buffer
+// for each value it reads, two for each message (the message, its method),
+// on the way to every call. It reads the keys exactly as the SDK does
+// (case-sensitive) and gives up (false) on anything it would not take as
+// it is: a response, an id neither a number nor a string, a version other
+// than "2.0", nesting deeper than the SDK allows; DecodeMessage decides
+// those, with its own words for what is wrong. f is line's top level
+// (topLevel), or nil to read it here.
+func decodeRequest(line []byte, f map[string]json.RawMessage) (jsonrpc.Message, bool) {
+	if tooDeep(line, maxDepth) {
+		return nil, false
+	}
+	if f == nil && json.Unmarshal(line, &f) != nil {
+		return nil, false
+	}
+	if string(f["jsonrpc"]) != `"2.0"` || f["result"] != nil || f["error"] != nil {
+		return nil, false
+	}
+	var method string
+	if raw := f["method"]; raw == nil || raw[0] != '"' || json.Unmarshal(raw, &method) != nil {
+		return nil, false
+	}
+	var id jsonrpc.ID
+	if raw := f["id"]; raw != nil && string(raw) != "null" {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return nil, false
+		}
+		switch v.(type) {
+		case float64, string:
+		default:
+			return nil, false
+		}
+		var err error
+		if id, err = jsonrpc.MakeID(v); err != nil {
+			return nil, false
+		}
+	}
+	return &jsonrpc.Request{ID: id, Method: method, Params: f["params"]}, true
+}
+
+// maxDepth is the deepest nesting of objects and arrays the SDK's decoder
+// accepts in a message.
+const maxDepth = 1000
+
+// tooDeep reports whether the JSON in data nests objects and arrays deeper
+// than max, as the SDK's check counts it.
+func tooDeep(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
+}
+
 // top is the top level of a JSON-RPC message, read once per line for the
-// checks above and the id swap.
+// checks above and the id swap (topLevel).
 type top struct {
 	ID     json.RawMessage `json:"id"`
 	Method *string         `json:"method"`

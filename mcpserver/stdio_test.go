@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"tend/engine"
 )
@@ -86,5 +89,75 @@ func TestIDsAsWritten(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"x":"` + strings.Repeat("a", MaxLine+10) + `"}}`)
 	if m := next(); string(m["id"]) != "77" {
 		t.Errorf("an oversized request answered with id %s", m["id"])
+	}
+}
+
+// The guard's own decoding of a request gives the SDK the very message its
+// decoder would have made, and leaves to it every line it might read
+// otherwise (a response, an odd id, a key in another case, depth).
+func FuzzDecodeRequest(f *testing.F) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"terminal_exec","arguments":{"command":"echo hi"},"_meta":{"progressToken":1}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"abc","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping","params":null}`,
+		`{"jsonrpc":"2.0","id":1e2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":""}`,
+		`{"jsonrpc":"2.0","id":1,"method":null}`,
+		`{"jsonrpc":"2.0","id":1,"method":5}`,
+		`{"jsonrpc":"2.0","id":1,"method":"\u0070ing"}`,
+		`{"jsonrpc":"2.0","ID":1,"Method":"ping"}`,
+		`{"JSONRPC":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":2.0,"id":1,"method":"ping"}`,
+		`{"jsonrpc":"2\u002e0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","error":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","id":2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":[1,2]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"\"]}"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping"} trailing`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+	} {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		f, _, _ := topLevel(line)
+		got, ok := decodeRequest(line, f)
+		if again, ok2 := decodeRequest(line, nil); ok2 != ok || !reflect.DeepEqual(again, got) {
+			t.Fatalf("%s: decoded as %+v from its top level, as %+v alone", line, got, again)
+		}
+		if !ok {
+			return
+		}
+		want, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			t.Fatalf("%s: decoded as %+v, the SDK refuses it: %v", line, got, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: decoded as %+v, the SDK decodes %+v", line, got, want)
+		}
+	})
+}
+
+// The messages a client sends on every call are decoded by the guard, not
+// handed to the SDK's decoder.
+func TestDecodeRequestTakesTheCommonMessages(t *testing.T) {
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"terminal_exec","arguments":{"command":"echo hi"}}}`,
+		`{"jsonrpc":"2.0","id":"x-7","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
+	} {
+		if _, ok := decodeRequest([]byte(line), nil); !ok {
+			t.Errorf("%s: left to the SDK", line)
+		}
 	}
 }

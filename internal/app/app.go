@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"tend/engine"
@@ -47,6 +48,27 @@ type Options struct {
 	Headless bool
 }
 
+// headroom is heap the collector counts as live and never scans, and
+// whose pages nothing touches (so it takes no memory): with it the heap
+// may grow by that much more before the next collection. tend's own heap
+// is a few MB, so the collector's goal (twice the live heap) was about
+// 10 MB, while the SDK leaves some 200 KB of garbage on every tool call
+// (its JSON decoder takes a 32 KiB buffer for each value it reads): a
+// collection every dozen calls, each costing about a millisecond of CPU,
+// much of it on the core the job itself and the agent need. With it
+// collections come several times more seldom; a tend whose heap is large
+// (many jobs' output in memory) barely notices it.
+var headroom struct {
+	once sync.Once
+	b    []byte
+}
+
+const headroomSize = 16 << 20
+
+func keepHeadroom() {
+	headroom.once.Do(func() { headroom.b = make([]byte, headroomSize) })
+}
+
 // App is a running tend: its engine, its MCP server and, for a watched
 // tend, the queue of commands waiting for a person.
 type App struct {
@@ -71,6 +93,7 @@ type App struct {
 // config's policy (every decision audited) and an MCP server over it, and
 // starts recording every tool call in the audit log.
 func Open(o Options) (*App, error) {
+	keepHeadroom()
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
