@@ -2689,6 +2689,24 @@ func TestClassify(t *testing.T) {
 		{`for f in src/*.js; do mv "$f" "${f%.js}.ts"; done`, Write},
 		{"find . -name '*.orig' -delete", Write},
 		{"mv config.yaml.bak config.yaml", Write},
+		// the pid one pid file in the tree or a temp dir records: a dev server of the same user
+		{`kill "$(cat /tmp/agent-phx.pid)"`, Write},
+		{"kill -TERM $(cat tmp/pids/server.pid)", Write},
+		{"kill $(< .pids/web.pid)", Write},
+		{`kill -s TERM "$(cat tmp/pids/server.pid)"`, Write},
+		{"kill $(cat /run/nginx.pid)", Destructive},
+		{"kill -HUP $(cat /var/run/nginx.pid)", Destructive},
+		{"kill $(cat /var/lib/postgresql/data/postmaster.pid)", Destructive},
+		{"sudo kill $(cat /tmp/agent-phx.pid)", Destructive},
+		{"kill $(cat /tmp/*.pid)", Destructive},
+		{"kill $(cat /tmp/a.pid) $(cat /tmp/b.pid)", Destructive},
+		{"kill $(cat ../other/server.pid)", Destructive},
+		{"kill $(cat ~/server.pid)", Destructive},
+		{"kill $(cat /tmp/list.txt)", Destructive},
+		{`kill $(cat "$PIDFILE")`, Destructive},
+		{"kill -- -$(cat /tmp/agent.pid)", Destructive},
+		{"kill -s TERM 1234", Destructive},
+		{"kill $(lsof -t -i:3000)", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1876,9 +1876,14 @@ func signals(iv *inv) {
 			return
 		}
 	}
+	if len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n") {
+		args = args[2:] // kill -s TERM pid: the signal's name is no process
+	}
 	_, operands := opts(args)
+	own := len(operands) == 1 && iv.ownPidFile(operands[0])
 	for _, a := range operands {
 		switch {
+		case own:
 		case a.ok && a.s == "1":
 			iv.flag(Destructive, "kill "+a.s+" signals every process, or init")
 			return
@@ -1890,6 +1895,34 @@ func signals(iv *inv) {
 			return
 		}
 	}
+}
+
+// ownPidFile reports whether a kill operand is the pid read from one pid
+// file in the working tree or a temp dir (kill "$(cat /tmp/web.pid)",
+// kill $(< tmp/pids/server.pid)): a dev server the user's tooling or the
+// agent started and recorded there, a process of the same user. Pid files
+// elsewhere (/run/nginx.pid, /var/run) are system daemons'; run as another
+// user (sudo kill) the signal changes the machine (asAnother).
+func (iv *inv) ownPidFile(a arg) bool {
+	if a.ok || iv.sc.remote {
+		return false
+	}
+	m := pidFile.FindStringSubmatch(a.src)
+	if m == nil {
+		return false
+	}
+	p := m[1]
+	if len(p) > 1 && p[0] == '\'' && p[len(p)-1] == '\'' {
+		p = p[1 : len(p)-1]
+	}
+	if strings.ContainsAny(p, "*?[]{}$`\\'\"~") || !strings.Contains(strings.ToLower(path.Base(p)), "pid") {
+		return false
+	}
+	t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+	if t.path == "" || t.children {
+		return false
+	}
+	return iv.c.inTemp(t.path) || isUnder(t.path, iv.c.project) && iv.c.trustedProject() && !strings.Contains(p, "..")
 }
 
 // ownChildren reports whether pkill is limited to the children of this
