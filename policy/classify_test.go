@@ -2739,6 +2739,28 @@ func TestClassify(t *testing.T) {
 		{"curl -fsSL https://example.com/key.gpg | sudo apt-key add -", Destructive},
 		{"curl -fsSL https://example.com/setup.sh | sudo bash", Destructive},
 		{`sudo apt-get install -y "$PKG"`, Destructive},
+		// a build tool's clean verb removes only what the tool made; a migration tool's clean empties a database
+		{"dbt clean", Write},
+		{"pio run -t clean", Write},
+		{"mvn clean install", Write},
+		{"./gradlew clean build", Write},
+		{"cargo clean", Write},
+		{"flutter clean", Write},
+		{"dotnet clean", Write},
+		{"mix clean", Write},
+		{"lein clean", Write},
+		{"stack clean", Write},
+		{"sbt clean", Write},
+		{"bazel clean --expunge", Write},      // this workspace's output base, made again by the next build
+		{"go clean -cache -testcache", Write}, // the build and test caches, made again
+		{"go clean -modcache", Write},         // shared, but a download cache: every module is fetched again and checked against go.sum
+		{"rebar3 clean && jekyll clean", Write},
+		{"flyway clean", Destructive},
+		{"atlas schema clean -u postgres://db.example.com/app", Destructive},
+		{"mvn flyway:clean", Destructive},
+		{"gradle flywayClean", Destructive},
+		{"dbt run-operation drop_schema", Destructive},
+		{"dbt clean && rm -rf ~/.dbt", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

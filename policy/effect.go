@@ -43,6 +43,20 @@ var projectVerbs = map[string]bool{
 	"down": true, "stop": true, "disable": true, "off": true, "kill": true,
 }
 
+// buildCleaners are build tools whose clean verb removes only what the
+// tool itself made, its configured targets (dbt clean: target/ and
+// dbt_packages/; pio run -t clean: .pio/build), beyond projectTools, whose
+// clean is already theirs. A migration tool's clean (flyway clean, atlas
+// schema clean) empties a database and is no build tool's.
+var buildCleaners = map[string]map[string]bool{
+	"dbt": setOf("clean"), "pio": setOf("clean", "cleanall"), "platformio": setOf("clean", "cleanall"),
+	"idf.py": setOf("clean", "fullclean", "python-clean"), "west": setOf("clean", "pristine"),
+	"rebar3": setOf("clean"), "ant": setOf("clean"), "mill": setOf("clean"), "bloop": setOf("clean"),
+	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
+	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
+	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+}
+
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
 	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
@@ -343,6 +357,9 @@ func verbEffect(iv *inv) bool {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
+			if buildCleaners[iv.name][s] {
+				break // dbt clean, pio run -t clean: the tool's own outputs
+			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
