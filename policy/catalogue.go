@@ -120,6 +120,7 @@ func init() {
 		{kubectl, []string{"kubectl", "oc", "k"}},
 		{docker, []string{"docker", "podman", "nerdctl"}},
 		{dockerCompose, []string{"docker-compose", "podman-compose"}},
+		{composeWrapper, []string{"sail", "ddev", "lando"}},
 		{localCluster, []string{"kind", "k3d", "minikube"}},
 		{terraform, []string{"terraform", "tofu", "terragrunt"}},
 		{aws, []string{"aws"}},

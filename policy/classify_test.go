@@ -2761,6 +2761,23 @@ func TestClassify(t *testing.T) {
 		{"gradle flywayClean", Destructive},
 		{"dbt run-operation drop_schema", Destructive},
 		{"dbt clean && rm -rf ~/.dbt", Destructive},
+		// tools that run a project's compose stack are judged as compose is: down keeps the volumes
+		{"./vendor/bin/sail down", Write},
+		{"sail stop", Write},
+		{"ddev stop", Write},
+		{"ddev poweroff", Write},
+		{"lando stop", Write},
+		{"lando poweroff", Write},
+		{"docker-compose down", Write},
+		{"docker compose stop", Write},
+		{"./vendor/bin/sail down -v", Destructive},
+		{"sail down --volumes", Destructive},
+		{"sail artisan migrate:fresh", Destructive},
+		{"ddev stop --remove-data", Destructive},
+		{"ddev delete -O", Destructive},
+		{"ddev exec rm -rf /", Destructive},
+		{"lando destroy -y", Destructive},
+		{"docker-compose down -v", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
