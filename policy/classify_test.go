@@ -542,6 +542,17 @@ func TestClassify(t *testing.T) {
 		{"docker compose --file docker-compose.e2e.yml --project-name e2e up -d && npm run e2e; docker compose --file docker-compose.e2e.yml --project-name e2e down -v", Write},
 		{"gcloud pubsub topics create t-it; go test ./...; gcloud pubsub topics delete t-it", Write},
 		{"docker-compose down -v", Destructive},
+		// an unknown tool's destroying option aimed only at paths inside a temp dir
+		{"./target/release/tidyfs dedupe /tmp/tidyfs-fixture --delete", Write},
+		{`d=$(mktemp -d) && tidyfs dedupe "$d" --delete`, Write},
+		{"tidyfs dedupe ./fixture --delete", Destructive},
+		{"tidyfs dedupe ~/Pictures --delete", Destructive},
+		{"tidyfs dedupe /tmp --delete", Destructive},
+		{"tidyfs dedupe /tmp/fixture data --delete", Destructive},
+		{"tidyfs dedupe /tmp/fixture --delete --out=/home/user/x", Destructive},
+		{`tidyfs dedupe "$DIR" --delete`, Destructive},
+		{"tidyfs sync /tmp/fixture s3://bucket/x --delete", Destructive},
+		{"tidyfs --purge /tmp/fixture deploy@host:/srv", Destructive},
 		{"docker run --name db-it alpine true; docker rm -f db-prod", Destructive},
 		{"docker stop redis-it", Destructive},
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack
@@ -2778,6 +2789,17 @@ func TestClassify(t *testing.T) {
 		{"ddev exec rm -rf /", Destructive},
 		{"lando destroy -y", Destructive},
 		{"docker-compose down -v", Destructive},
+		// an unknown tool's destroying option aimed only at paths inside a temp dir
+		{"./target/release/tidyfs dedupe /tmp/tidyfs-fixture --delete", Write},
+		{`d=$(mktemp -d) && tidyfs dedupe "$d" --delete`, Write},
+		{"tidyfs dedupe ./fixture --delete", Destructive},
+		{"tidyfs dedupe ~/Pictures --delete", Destructive},
+		{"tidyfs dedupe /tmp --delete", Destructive},
+		{"tidyfs dedupe /tmp/fixture data --delete", Destructive},
+		{"tidyfs dedupe /tmp/fixture --delete --out=/home/user/x", Destructive},
+		{`tidyfs dedupe "$DIR" --delete`, Destructive},
+		{"tidyfs sync /tmp/fixture s3://bucket/x --delete", Destructive},
+		{"tidyfs --purge /tmp/fixture deploy@host:/srv", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

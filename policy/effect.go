@@ -301,6 +301,9 @@ func verbEffect(iv *inv) bool {
 				if iv.scratchEnv() {
 					continue // prisma db push --force-reset on the test database, made again by the next run
 				}
+				if iv.onlyTempPaths(args) {
+					continue // tidyfs dedupe /tmp/fixture --delete: what it deletes lies in a temp dir
+				}
 				if !project || !projectVerbs[first] {
 					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
 					return true
@@ -375,6 +378,44 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// onlyTempPaths reports whether a local tool is aimed only at paths inside
+// a temp dir: after its leading words (dedupe, sync), every operand and
+// every option's value that is a path lies strictly inside one, and at
+// least one does (tidyfs dedupe /tmp/fixture --delete). Then a destroying
+// option deletes or overwrites only there. A URL, a host (user@host:),
+// a path in the tree, home or computed at run time, or a word that may
+// be one after the first path, and a tool that reaches remote state are
+// not.
+func (iv *inv) onlyTempPaths(args []arg) bool {
+	if infraTools[iv.name] || netTools[iv.name] || iv.sc.remote {
+		return false
+	}
+	seen := false
+	for _, a := range args {
+		s := a.src
+		if a.ok {
+			s = a.s
+		}
+		if strings.Contains(s, "://") || strings.Contains(s, "@") {
+			return false
+		}
+		if o, v, ok := strings.Cut(s, "="); ok && strings.HasPrefix(o, "-") {
+			s = v // --out=/tmp/x
+		} else if strings.HasPrefix(s, "-") {
+			continue
+		}
+		if !seen && !strings.ContainsAny(s, "/~$") && s != "." && s != ".." {
+			continue // a leading word: the tool's verb, an option's value
+		}
+		t := iv.c.resolve(iv.sc, arg{s: s, ok: a.ok, src: a.src})
+		if t.path == "" || !iv.c.inTemp(t.path) {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // exposes is a field or setting of a request that makes what it changes
