@@ -301,6 +301,9 @@ func verbEffect(iv *inv) bool {
 				if iv.scratchEnv() {
 					continue // prisma db push --force-reset on the test database, made again by the next run
 				}
+				if onBoard(iv.name, s) {
+					continue // st-flash --reset, west flash --erase: the board's flash, written again by the next build
+				}
 				if iv.onlyTempPaths(args) {
 					continue // tidyfs dedupe /tmp/fixture --delete: what it deletes lies in a temp dir
 				}
@@ -360,8 +363,8 @@ func verbEffect(iv *inv) bool {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
-			if buildCleaners[iv.name][s] {
-				break // dbt clean, pio run -t clean: the tool's own outputs
+			if buildCleaners[iv.name][s] || onBoard(iv.name, s) {
+				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
