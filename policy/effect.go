@@ -2858,7 +2858,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
-			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
+			if secretVar.MatchString(a.src) && !pathVarsOnly(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
 				if iv.masksURLNext(a) {
 					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
 				}
@@ -3513,6 +3513,21 @@ func credFamily(pattern string) string {
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
+// pathVarsOnly reports whether every secret variable a word names holds
+// by its name a path, not a secret ($GOOGLE_APPLICATION_CREDENTIALS,
+// $KUBECONFIG, $VAULT_TOKEN_FILE, $SSH_KEY_PATH): echoing it prints where
+// the secret lies (printing that file is held: keyPrinters).
+func pathVarsOnly(word string) bool {
+	for _, m := range secretVar.FindAllString(word, -1) {
+		name := strings.ToUpper(strings.TrimLeft(m, "${"))
+		if name != "GOOGLE_APPLICATION_CREDENTIALS" && name != "KUBECONFIG" && !strings.HasSuffix(name, "_FILE") &&
+			!strings.HasSuffix(name, "_PATH") && !strings.HasSuffix(name, "_DIR") && !strings.HasSuffix(name, "_FILENAME") {
+			return false
+		}
+	}
+	return true
+}
+
 // secretVar is a variable that by its name holds a secret: a token, a
 // key, a password, or the connection string of a database or a broker,
 // which carries its password (DATABASE_URL, MONGODB_URI, SENTRY_DSN,
@@ -3661,15 +3676,29 @@ func (iv *inv) secretUse() string {
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
-	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s) &&
+		!iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 &&
-		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext():
+		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the variables of " + credFamily(ops[0].s) + " out of the environment, their keys and tokens with them: " + ops[0].s
 	case searchers[iv.name]:
 		return iv.searchesSecrets()
 	}
 	return ""
+}
+
+// matchesNamesOnly reports whether grep prints only what its pattern
+// matches (-o) and the pattern, anchored at the start of the line, cannot
+// reach past the = of NAME=value (grep -o '^[A-Z_]*TOKEN', -oE
+// '^\w*KEY\w*='): only variables' names go on, never their values.
+func matchesNamesOnly(args []arg, pattern string) bool {
+	if flags, _ := opts(args); !hasFlag(flags, "o", "--only-matching") || !strings.HasPrefix(pattern, "^") {
+		return false
+	}
+	p := strings.ReplaceAll(strings.TrimSuffix(pattern, "="), "[^=]", "")
+	p = strings.NewReplacer(`\w`, "", `\d`, "").Replace(p)
+	return !strings.ContainsAny(p, `.|=\(`) && !strings.Contains(p, "[^") && !strings.Contains(p, "[:")
 }
 
 // searchers search the files and directories they are given for lines
