@@ -594,6 +594,15 @@ func TestClassify(t *testing.T) {
 		{"env | grep -o '^[A-Z_]*TOKEN=[a-z]*'", Destructive},
 		{"env | grep -o 'TOKEN[A-Z_]*'", Destructive},
 		{"env | grep -oE '^[A-Z_]*(TOKEN|KEY)'", Destructive},
+		// a destroying word followed by the verb names a command group, not what is done
+		{"prefect block inspect secret/openai-key", Write},
+		{"prefect block ls", Write},
+		{"prefect block register -m prefect_aws", Write},
+		{"prefect block delete secret/openai-key", Destructive},
+		{"prefect block type delete secret", Destructive},
+		{"prefect deployment delete etl/nightly", Destructive},
+		{"dbmate drop create", Destructive},
+		{"acme-cli delete --force list", Destructive},
 		{"docker run --name db-it alpine true; docker rm -f db-prod", Destructive},
 		{"docker stop redis-it", Destructive},
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack
@@ -2882,6 +2891,15 @@ func TestClassify(t *testing.T) {
 		{"env | grep -o '^[A-Z_]*TOKEN=[a-z]*'", Destructive},
 		{"env | grep -o 'TOKEN[A-Z_]*'", Destructive},
 		{"env | grep -oE '^[A-Z_]*(TOKEN|KEY)'", Destructive},
+		// a destroying word followed by the verb names a command group, not what is done
+		{"prefect block inspect secret/openai-key", Write},
+		{"prefect block ls", Write},
+		{"prefect block register -m prefect_aws", Write},
+		{"prefect block delete secret/openai-key", Destructive},
+		{"prefect block type delete secret", Destructive},
+		{"prefect deployment delete etl/nightly", Destructive},
+		{"dbmate drop create", Destructive},
+		{"acme-cli delete --force list", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

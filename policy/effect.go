@@ -366,7 +366,7 @@ func verbEffect(iv *inv) bool {
 			if buildCleaners[iv.name][s] || onBoard(iv.name, s) {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
-			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
+			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
@@ -714,6 +714,31 @@ func migratesToNothing(args []arg, i int) bool {
 var createVerbs = map[string]bool{
 	"create": true, "new": true, "make": true, "makemigrations": true, "generate": true, "g": true,
 	"scaffold": true, "init": true, "add": true, "touch": true, "mkdir": true, "revision": true,
+}
+
+// groupVerbs are the verbs that follow a command group named by a noun
+// and only read (prefect block inspect, prefect block ls); groupMakers
+// make or change one (prefect block register). After a reading verb the
+// word before is a group, not what the command does; after a making one
+// only a word that is a noun as often as a verb (nounVerbs) is: a task
+// runner given drop create drops first.
+var (
+	groupVerbs  = map[string]bool{"ls": true, "list": true, "get": true, "show": true, "describe": true, "inspect": true, "view": true, "status": true, "info": true}
+	groupMakers = map[string]bool{"create": true, "register": true, "update": true, "edit": true, "set": true, "add": true, "type": true, "types": true}
+	nounVerbs   = map[string]bool{"block": true, "rollback": true, "gc": true, "vacuum": true, "deletion": true, "undo": true, "teardown": true}
+)
+
+// verbFollows reports whether the word right after the destroying word w
+// is the verb in verb position: one of groupVerbs (or groupMakers, when w
+// is one of nounVerbs), and w names a command group (prefect block
+// inspect); or another destroying word, which names itself (prefect block
+// delete).
+func verbFollows(w string, rest []arg) bool {
+	if len(rest) == 0 || !rest[0].ok {
+		return false
+	}
+	v := rest[0].s
+	return groupVerbs[v] || nounVerbs[w] && groupMakers[v] || destroyVerbs[unabbreviated(v)]
 }
 
 // weakVerbs are destroyVerbs that are also common option values (on/off).
