@@ -603,6 +603,19 @@ func TestClassify(t *testing.T) {
 		{"prefect deployment delete etl/nightly", Destructive},
 		{"dbmate drop create", Destructive},
 		{"acme-cli delete --force list", Destructive},
+		// a scheduler's cancel given every job a listing matches
+		{"scancel $(squeue -u $USER -h -o %i)", Destructive},
+		{"squeue -u $USER -h -o %i | xargs scancel", Destructive},
+		{"squeue --me -h -o %i | grep train | xargs -n1 scancel", Destructive},
+		{"qselect -u bob | xargs qdel", Destructive},
+		{"bjobs -u all -o jobid -noheader | xargs bkill", Destructive},
+		{"condor_q -af ClusterId | xargs condor_rm", Destructive},
+		{"scancel 12345", Write},
+		{"scancel $(squeue -j 123 -h -o %i)", Write},
+		{"squeue -j 123 -h -o %i | xargs scancel", Write},
+		{"jid=$(sbatch --parsable train.sh); scancel $jid", Write},
+		{"qstat 4567 | xargs qdel", Write},
+		{"squeue -u $USER -h -o %i | wc -l", Write},
 		{"docker run --name db-it alpine true; docker rm -f db-prod", Destructive},
 		{"docker stop redis-it", Destructive},
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack
@@ -2900,6 +2913,19 @@ func TestClassify(t *testing.T) {
 		{"prefect deployment delete etl/nightly", Destructive},
 		{"dbmate drop create", Destructive},
 		{"acme-cli delete --force list", Destructive},
+		// a scheduler's cancel given every job a listing matches
+		{"scancel $(squeue -u $USER -h -o %i)", Destructive},
+		{"squeue -u $USER -h -o %i | xargs scancel", Destructive},
+		{"squeue --me -h -o %i | grep train | xargs -n1 scancel", Destructive},
+		{"qselect -u bob | xargs qdel", Destructive},
+		{"bjobs -u all -o jobid -noheader | xargs bkill", Destructive},
+		{"condor_q -af ClusterId | xargs condor_rm", Destructive},
+		{"scancel 12345", Write},
+		{"scancel $(squeue -j 123 -h -o %i)", Write},
+		{"squeue -j 123 -h -o %i | xargs scancel", Write},
+		{"jid=$(sbatch --parsable train.sh); scancel $jid", Write},
+		{"qstat 4567 | xargs qdel", Write},
+		{"squeue -u $USER -h -o %i | wc -l", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -324,8 +324,8 @@ func xargs(iv *inv) {
 			item = f
 		}
 	}
-	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
-		item = arg{src: ownPids, item: true}
+	if iv.in.kind == srcPipe && (iv.in.text == ownPids || iv.in.text == jobListing) { // jobs -p | xargs kill; squeue -u $USER … | xargs scancel
+		item = arg{src: iv.in.text, item: true}
 	}
 	if words := stdinItems(iv.in, split, repl != ""); words != nil {
 		if repl == "" {
