@@ -616,6 +616,14 @@ func TestClassify(t *testing.T) {
 		{"jid=$(sbatch --parsable train.sh); scancel $jid", Write},
 		{"qstat 4567 | xargs qdel", Write},
 		{"squeue -u $USER -h -o %i | wc -l", Write},
+		// cp, as mv, putting many backups back over the files they were made from
+		{`for f in *.bak; do cp "$f" "${f%.bak}"; done`, Destructive},
+		{`find . -name '*.orig' -exec sh -c 'cp -f "$1" "${1%.orig}"' _ {} \;`, Destructive},
+		{`find . -name '*.orig' -print0 | xargs -0 -I{} sh -c 'cp "$1" "${1%.orig}"' _ {}`, Destructive},
+		{"cp config.yaml.bak config.yaml", Write},
+		{`for f in *.bak; do cp "$f" "${f%.bak}.restored"; done`, Write},
+		{`for f in *.bak; do cp "$f" "/tmp/restore/${f%.bak}"; done`, Write},
+		{`for f in src/*.js; do cp "$f" "${f%.js}.bak"; done`, Write},
 		{"docker run --name db-it alpine true; docker rm -f db-prod", Destructive},
 		{"docker stop redis-it", Destructive},
 		{"docker compose up -d && pytest; docker compose down -v", Destructive}, // the directory's default project: the developer's own stack
@@ -2926,6 +2934,14 @@ func TestClassify(t *testing.T) {
 		{"jid=$(sbatch --parsable train.sh); scancel $jid", Write},
 		{"qstat 4567 | xargs qdel", Write},
 		{"squeue -u $USER -h -o %i | wc -l", Write},
+		// cp, as mv, putting many backups back over the files they were made from
+		{`for f in *.bak; do cp "$f" "${f%.bak}"; done`, Destructive},
+		{`find . -name '*.orig' -exec sh -c 'cp -f "$1" "${1%.orig}"' _ {} \;`, Destructive},
+		{`find . -name '*.orig' -print0 | xargs -0 -I{} sh -c 'cp "$1" "${1%.orig}"' _ {}`, Destructive},
+		{"cp config.yaml.bak config.yaml", Write},
+		{`for f in *.bak; do cp "$f" "${f%.bak}.restored"; done`, Write},
+		{`for f in *.bak; do cp "$f" "/tmp/restore/${f%.bak}"; done`, Write},
+		{`for f in src/*.js; do cp "$f" "${f%.js}.bak"; done`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1170,6 +1170,9 @@ func cp(iv *inv) {
 	iv.replacesSecrets(dst)
 	iv.renames(dst)
 	iv.copiesEmpty(dst)
+	if _, ops := opts(iv.rest(1)); len(ops) > 1 && !iv.sc.remote {
+		iv.restoresBackups(ops) // for f in *.bak; do cp "$f" "${f%.bak}"; done
+	}
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
