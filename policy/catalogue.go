@@ -120,6 +120,8 @@ func init() {
 		{kubectl, []string{"kubectl", "oc", "k"}},
 		{docker, []string{"docker", "podman", "nerdctl"}},
 		{dockerCompose, []string{"docker-compose", "podman-compose"}},
+		{composeWrapper, []string{"sail", "ddev", "lando"}},
+		{flashrom, []string{"flashrom"}},
 		{localCluster, []string{"kind", "k3d", "minikube"}},
 		{terraform, []string{"terraform", "tofu", "terragrunt"}},
 		{aws, []string{"aws"}},

@@ -1,5 +1,7 @@
 package policy
 
+import "strings"
+
 // Simulators and emulators are devices made for testing on this machine:
 // the apps on them are the project's own builds, installed again by the
 // next run, and a simulator is erased and made again at will. Removing an
@@ -36,4 +38,65 @@ func (iv *inv) onEmulator(args []arg) bool {
 		}
 	}
 	return false
+}
+
+// A development board's flash, programmed or erased over a debug probe, a
+// serial bootloader or USB DFU (st-flash erase, esptool.py erase_flash,
+// nrfjprog --eraseall, pyocd erase --chip), holds the firmware the next
+// build writes again: for a firmware project that is ordinary work, and
+// the words erase, reset or --erase there are the board's, not what the
+// tool manages elsewhere. A disk of this machine given to such a tool is
+// still held (rawDisk), and so is this machine's own firmware (flashrom).
+
+// boardFlashers are the tools that only program, erase or reset boards.
+var boardFlashers = setOf("st-flash", "esptool", "esptool.py", "espflash", "avrdude", "dfu-util", "dfu-programmer",
+	"nrfjprog", "nrfutil", "pyocd", "probe-rs", "cargo-flash", "cargo-embed", "picotool", "stm32flash",
+	"STM32_Programmer_CLI", "JLinkExe", "JLink", "bossac", "teensy_loader_cli", "blhost", "edbg", "minichlink",
+	"wchisp", "uf2conv", "uf2conv.py", "micronucleus", "iceprog", "ecpprog", "openFPGALoader")
+
+// boardWords are, in build tools that also flash boards, the words by
+// which they act on the board (pio run -t erase, idf.py erase-flash,
+// west flash --erase).
+var boardWords = map[string]map[string]bool{
+	"pio":        setOf("erase", "upload", "uploadfs", "program"),
+	"platformio": setOf("erase", "upload", "uploadfs", "program"),
+	"idf.py":     setOf("erase-flash", "erase_flash", "erase-otadata", "erase_otadata"),
+	"west":       setOf("--erase"),
+}
+
+// onBoard reports whether a word of a tool acts on a board's flash.
+func onBoard(name, word string) bool {
+	return boardFlashers[name] || boardWords[name][word]
+}
+
+// flashrom writes or erases a flash chip: through an external programmer,
+// a board's; with -p internal (or linux_mtd), this machine's own firmware,
+// which a failed write leaves unable to boot.
+func flashrom(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	prog := "internal" // flashrom's old default
+	for i, a := range args {
+		switch {
+		case (a.src == "-p" || a.src == "--programmer") && i+1 < len(args):
+			prog = args[i+1].s
+			if !args[i+1].ok {
+				prog = args[i+1].src
+			}
+		case strings.HasPrefix(a.src, "--programmer="):
+			prog = strings.TrimPrefix(a.s, "--programmer=")
+			if !a.ok {
+				prog = a.src
+			}
+		case strings.HasPrefix(a.src, "-p") && !strings.HasPrefix(a.src, "--") && len(a.src) > 2:
+			prog = a.src[2:] // -pinternal
+		}
+	}
+	name, _, _ := strings.Cut(prog, ":")
+	if name != "internal" && name != "linux_mtd" && !strings.ContainsAny(name, "$`\"'") {
+		return // ch341a_spi, serprog, ft2232_spi: a chip on a programmer, not this machine's
+	}
+	if flags, _ := opts(args); hasFlag(flags, "wE", "--write", "--erase") {
+		iv.flag(Destructive, "flashrom with programmer "+prog+" writes or erases this machine's own firmware, which a bad image leaves unable to boot")
+	}
 }

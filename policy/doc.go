@@ -38,8 +38,10 @@
 // a shell, a script the same command wrote, escapes in other tools,
 // aliases, renamed programs, interpreter one-liners); changing the machine
 // (services, power, firewall, accounts, cron, kernel, mounts, system
-// packages, signals to processes the command did not start, anything that
-// changes the machine run as another user); changing remote state (a
+// packages removed or installed from a file or URL, signals to processes
+// the command did not start, anything that changes the machine run as
+// another user but installing packages by name from the distribution's
+// repositories); changing remote state (a
 // subcommand or option that deletes, drops, resets, flushes, purges or
 // scales to zero, destructive SQL, DELETE requests, a verb that closes or
 // merges shared items run on every item a listing gives it, containers

@@ -43,6 +43,20 @@ var projectVerbs = map[string]bool{
 	"down": true, "stop": true, "disable": true, "off": true, "kill": true,
 }
 
+// buildCleaners are build tools whose clean verb removes only what the
+// tool itself made, its configured targets (dbt clean: target/ and
+// dbt_packages/; pio run -t clean: .pio/build), beyond projectTools, whose
+// clean is already theirs. A migration tool's clean (flyway clean, atlas
+// schema clean) empties a database and is no build tool's.
+var buildCleaners = map[string]map[string]bool{
+	"dbt": setOf("clean"), "pio": setOf("clean", "cleanall"), "platformio": setOf("clean", "cleanall"),
+	"idf.py": setOf("clean", "fullclean", "python-clean"), "west": setOf("clean", "pristine"),
+	"rebar3": setOf("clean"), "ant": setOf("clean"), "mill": setOf("clean"), "bloop": setOf("clean"),
+	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
+	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
+	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+}
+
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
 	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
@@ -287,6 +301,12 @@ func verbEffect(iv *inv) bool {
 				if iv.scratchEnv() {
 					continue // prisma db push --force-reset on the test database, made again by the next run
 				}
+				if onBoard(iv.name, s) {
+					continue // st-flash --reset, west flash --erase: the board's flash, written again by the next build
+				}
+				if iv.onlyTempPaths(args) {
+					continue // tidyfs dedupe /tmp/fixture --delete: what it deletes lies in a temp dir
+				}
 				if !project || !projectVerbs[first] {
 					iv.flag(Destructive, iv.name+" "+s+" destroys what it replaces")
 					return true
@@ -343,7 +363,10 @@ func verbEffect(iv *inv) bool {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
-			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
+			if buildCleaners[iv.name][s] || onBoard(iv.name, s) {
+				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
+			}
+			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
@@ -358,6 +381,44 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// onlyTempPaths reports whether a local tool is aimed only at paths inside
+// a temp dir: after its leading words (dedupe, sync), every operand and
+// every option's value that is a path lies strictly inside one, and at
+// least one does (tidyfs dedupe /tmp/fixture --delete). Then a destroying
+// option deletes or overwrites only there. A URL, a host (user@host:),
+// a path in the tree, home or computed at run time, or a word that may
+// be one after the first path, and a tool that reaches remote state are
+// not.
+func (iv *inv) onlyTempPaths(args []arg) bool {
+	if infraTools[iv.name] || netTools[iv.name] || iv.sc.remote {
+		return false
+	}
+	seen := false
+	for _, a := range args {
+		s := a.src
+		if a.ok {
+			s = a.s
+		}
+		if strings.Contains(s, "://") || strings.Contains(s, "@") {
+			return false
+		}
+		if o, v, ok := strings.Cut(s, "="); ok && strings.HasPrefix(o, "-") {
+			s = v // --out=/tmp/x
+		} else if strings.HasPrefix(s, "-") {
+			continue
+		}
+		if !seen && !strings.ContainsAny(s, "/~$") && s != "." && s != ".." {
+			continue // a leading word: the tool's verb, an option's value
+		}
+		t := iv.c.resolve(iv.sc, arg{s: s, ok: a.ok, src: a.src})
+		if t.path == "" || !iv.c.inTemp(t.path) {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // exposes is a field or setting of a request that makes what it changes
@@ -653,6 +714,31 @@ func migratesToNothing(args []arg, i int) bool {
 var createVerbs = map[string]bool{
 	"create": true, "new": true, "make": true, "makemigrations": true, "generate": true, "g": true,
 	"scaffold": true, "init": true, "add": true, "touch": true, "mkdir": true, "revision": true,
+}
+
+// groupVerbs are the verbs that follow a command group named by a noun
+// and only read (prefect block inspect, prefect block ls); groupMakers
+// make or change one (prefect block register). After a reading verb the
+// word before is a group, not what the command does; after a making one
+// only a word that is a noun as often as a verb (nounVerbs) is: a task
+// runner given drop create drops first.
+var (
+	groupVerbs  = map[string]bool{"ls": true, "list": true, "get": true, "show": true, "describe": true, "inspect": true, "view": true, "status": true, "info": true}
+	groupMakers = map[string]bool{"create": true, "register": true, "update": true, "edit": true, "set": true, "add": true, "type": true, "types": true}
+	nounVerbs   = map[string]bool{"block": true, "rollback": true, "gc": true, "vacuum": true, "deletion": true, "undo": true, "teardown": true}
+)
+
+// verbFollows reports whether the word right after the destroying word w
+// is the verb in verb position: one of groupVerbs (or groupMakers, when w
+// is one of nounVerbs), and w names a command group (prefect block
+// inspect); or another destroying word, which names itself (prefect block
+// delete).
+func verbFollows(w string, rest []arg) bool {
+	if len(rest) == 0 || !rest[0].ok {
+		return false
+	}
+	v := rest[0].s
+	return groupVerbs[v] || nounVerbs[w] && groupMakers[v] || destroyVerbs[unabbreviated(v)]
 }
 
 // weakVerbs are destroyVerbs that are also common option values (on/off).
@@ -1084,6 +1170,9 @@ func cp(iv *inv) {
 	iv.replacesSecrets(dst)
 	iv.renames(dst)
 	iv.copiesEmpty(dst)
+	if _, ops := opts(iv.rest(1)); len(ops) > 1 && !iv.sc.remote {
+		iv.restoresBackups(ops) // for f in *.bak; do cp "$f" "${f%.bak}"; done
+	}
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
@@ -1876,9 +1965,14 @@ func signals(iv *inv) {
 			return
 		}
 	}
+	if len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n") {
+		args = args[2:] // kill -s TERM pid: the signal's name is no process
+	}
 	_, operands := opts(args)
+	own := len(operands) == 1 && iv.ownPidFile(operands[0])
 	for _, a := range operands {
 		switch {
+		case own:
 		case a.ok && a.s == "1":
 			iv.flag(Destructive, "kill "+a.s+" signals every process, or init")
 			return
@@ -1890,6 +1984,34 @@ func signals(iv *inv) {
 			return
 		}
 	}
+}
+
+// ownPidFile reports whether a kill operand is the pid read from one pid
+// file in the working tree or a temp dir (kill "$(cat /tmp/web.pid)",
+// kill $(< tmp/pids/server.pid)): a dev server the user's tooling or the
+// agent started and recorded there, a process of the same user. Pid files
+// elsewhere (/run/nginx.pid, /var/run) are system daemons'; run as another
+// user (sudo kill) the signal changes the machine (asAnother).
+func (iv *inv) ownPidFile(a arg) bool {
+	if a.ok || iv.sc.remote {
+		return false
+	}
+	m := pidFile.FindStringSubmatch(a.src)
+	if m == nil {
+		return false
+	}
+	p := m[1]
+	if len(p) > 1 && p[0] == '\'' && p[len(p)-1] == '\'' {
+		p = p[1 : len(p)-1]
+	}
+	if strings.ContainsAny(p, "*?[]{}$`\\'\"~") || !strings.Contains(strings.ToLower(path.Base(p)), "pid") {
+		return false
+	}
+	t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+	if t.path == "" || t.children {
+		return false
+	}
+	return iv.c.inTemp(t.path) || isUnder(t.path, iv.c.project) && iv.c.trustedProject() && !strings.Contains(p, "..")
 }
 
 // ownChildren reports whether pkill is limited to the children of this
@@ -2764,7 +2886,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
-			if secretVar.MatchString(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) {
+			if secretVar.MatchString(a.src) && !pathVarsOnly(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
 				if iv.masksURLNext(a) {
 					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
 				}
@@ -3419,6 +3541,21 @@ func credFamily(pattern string) string {
 // substPath is a file read by a command substitution: $(< f), $(cat f).
 var substPath = lazyRE(`\$\(\s*(?:<|cat\s+)\s*([^)\s]+)\s*\)`)
 
+// pathVarsOnly reports whether every secret variable a word names holds
+// by its name a path, not a secret ($GOOGLE_APPLICATION_CREDENTIALS,
+// $KUBECONFIG, $VAULT_TOKEN_FILE, $SSH_KEY_PATH): echoing it prints where
+// the secret lies (printing that file is held: keyPrinters).
+func pathVarsOnly(word string) bool {
+	for _, m := range secretVar.FindAllString(word, -1) {
+		name := strings.ToUpper(strings.TrimLeft(m, "${"))
+		if name != "GOOGLE_APPLICATION_CREDENTIALS" && name != "KUBECONFIG" && !strings.HasSuffix(name, "_FILE") &&
+			!strings.HasSuffix(name, "_PATH") && !strings.HasSuffix(name, "_DIR") && !strings.HasSuffix(name, "_FILENAME") {
+			return false
+		}
+	}
+	return true
+}
+
 // secretVar is a variable that by its name holds a secret: a token, a
 // key, a password, or the connection string of a database or a broker,
 // which carries its password (DATABASE_URL, MONGODB_URI, SENTRY_DSN,
@@ -3567,15 +3704,29 @@ func (iv *inv) secretUse() string {
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
-	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s):
+	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s) &&
+		!iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 &&
-		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext():
+		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the variables of " + credFamily(ops[0].s) + " out of the environment, their keys and tokens with them: " + ops[0].s
 	case searchers[iv.name]:
 		return iv.searchesSecrets()
 	}
 	return ""
+}
+
+// matchesNamesOnly reports whether grep prints only what its pattern
+// matches (-o) and the pattern, anchored at the start of the line, cannot
+// reach past the = of NAME=value (grep -o '^[A-Z_]*TOKEN', -oE
+// '^\w*KEY\w*='): only variables' names go on, never their values.
+func matchesNamesOnly(args []arg, pattern string) bool {
+	if flags, _ := opts(args); !hasFlag(flags, "o", "--only-matching") || !strings.HasPrefix(pattern, "^") {
+		return false
+	}
+	p := strings.ReplaceAll(strings.TrimSuffix(pattern, "="), "[^=]", "")
+	p = strings.NewReplacer(`\w`, "", `\d`, "").Replace(p)
+	return !strings.ContainsAny(p, `.|=\(`) && !strings.Contains(p, "[^") && !strings.Contains(p, "[:")
 }
 
 // searchers search the files and directories they are given for lines

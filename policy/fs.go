@@ -729,15 +729,16 @@ var backupStrip = lazyRE(`\$\{(\w+)%%?(\.?(?:orig|bak|backup|old|save|prev|rej)|
 
 // restoresBackups judges moving or copying each of many backup copies
 // (what a loop, find or xargs gives: "$f", "$1", or the files find
-// chose, ./**/*.orig) onto the name without its suffix (${f%.orig}): that
+// chose, ./**/*.orig) onto the name without its suffix, exactly
+// (${f%.orig}, not ${f%.orig}.new nor /tmp/x/${f%.orig}): that
 // is the file the backup was made from, and
 // every change made to it since, resolved conflicts and uncommitted
 // edits, is written over.
 func (iv *inv) restoresBackups(operands []arg) {
 	last := operands[len(operands)-1]
 	m := backupStrip.FindStringSubmatch(last.src)
-	if last.ok || m == nil || iv.c.inTemp(iv.c.resolve(iv.sc, last).path) {
-		return
+	if last.ok || m == nil || strings.Trim(last.src, `"`) != m[0] {
+		return // "${f%.bak}.restored", "/tmp/x/${f%.bak}": a name beside or away from the original
 	}
 	for _, a := range operands[:len(operands)-1] {
 		if v := strings.Trim(a.src, `"'{}$`); !a.ok && v == m[1] || a.ok && strings.HasSuffix(a.s, m[2]) && strings.ContainsAny(a.s, "*?[") {

@@ -879,6 +879,47 @@ func dockerCompose(iv *inv) {
 	docker(iv)
 }
 
+// sailOwn are Laravel Sail's own commands, which run a tool inside the
+// application's container; every other word Sail hands to docker compose.
+var sailOwn = setOf("artisan", "art", "php", "composer", "node", "npm", "npx", "yarn", "pnpm", "pnpx", "bun", "bunx",
+	"test", "phpunit", "pest", "dusk", "dusk:fails", "tinker", "shell", "bash", "root-shell", "root-bash",
+	"mysql", "mariadb", "psql", "mongodb", "redis", "valkey", "share", "open", "debug", "pint", "python", "pip")
+
+// composeWrapper judges the tools that run a project's docker compose
+// stack for it (Laravel Sail, DDEV, Lando) as compose is judged: stopping
+// the stack or taking its containers down keeps its volumes (sail down,
+// ddev stop, ddev poweroff, lando stop), deleting those volumes or the
+// project's database is held (sail down -v, ddev stop --remove-data, ddev
+// delete, lando destroy). Their other verbs are judged as an unknown
+// tool's words are.
+func composeWrapper(iv *inv) {
+	args := iv.rest(1)
+	pos := positionals(args)
+	v := at(pos, 0)
+	switch {
+	case iv.name == "sail" && v != "" && v != unknownWord && !sailOwn[v]:
+		dockerCompose(iv) // sail down -v: docker compose down -v
+		return
+	case iv.name == "ddev" && (v == "stop" || v == "poweroff" || v == "restart"):
+		iv.flag(Write, "")
+		if hasFlag(args, "R", "--remove-data") {
+			iv.flag(Destructive, "ddev "+v+" --remove-data deletes the project's database")
+		}
+		return
+	case iv.name == "ddev" && v == "delete" && at(pos, 1) != "images":
+		iv.flag(Destructive, "ddev delete deletes the project's database and containers")
+		return
+	case iv.name == "lando" && (v == "stop" || v == "poweroff" || v == "restart"):
+		iv.flag(Write, "")
+		return
+	case iv.name == "lando" && v == "destroy":
+		iv.flag(Destructive, "lando destroy deletes the app's containers and the data in them")
+		return
+	}
+	unknownTool(iv)
+	wrappedProgram(iv) // ddev exec rm -rf …
+}
+
 // terraform, tofu, terragrunt.
 func terraform(iv *inv) {
 	args := iv.rest(1)

@@ -76,6 +76,14 @@ func cancelsJobs(iv *inv) {
 			}
 			continue
 		}
+		if a.item && a.src == jobListing || !a.ok && listedJobs(a.src) {
+			from := "the scheduler's listing piped to it"
+			if !a.item {
+				from = "a listing of the scheduler (" + a.shown() + ")"
+			}
+			iv.flag(Destructive, iv.name+" cancels every job "+from+" matches, however long they have been running")
+			return
+		}
 		if a.ok && jc.all(s) {
 			iv.flag(Destructive, iv.name+" "+a.shown()+" cancels every job it matches on the batch cluster, however long they have been running")
 			return
@@ -85,4 +93,49 @@ func cancelsJobs(iv *inv) {
 	if picks != "" && !named {
 		iv.flag(Destructive, iv.name+" "+picks+" cancels every job it matches on the batch cluster, however long they have been running")
 	}
+}
+
+// jobListing is what a pipeline stage prints when it lists a scheduler's
+// jobs by owner, queue or state (squeue -u $USER -h -o %i, qselect -u
+// bob, bjobs -u all -o jobid): every job it matches, not jobs it names.
+const jobListing = "<jobs a scheduler lists>"
+
+// jobListers are the schedulers' listing commands, and the options by
+// which each names the jobs it lists instead of matching them.
+var jobListers = map[string]map[string]bool{
+	"squeue":   setOf("-j", "--jobs", "--job"),
+	"sacct":    setOf("-j", "--jobs"),
+	"qselect":  {},
+	"qstat":    {},
+	"bjobs":    {},
+	"condor_q": {},
+}
+
+// listsJobs reports whether a scheduler's listing command lists the jobs
+// it matches (by user, queue, state, or all of them), not jobs it is
+// given by id: squeue -u $USER, qselect -u bob; not squeue -j 123, qstat
+// 4567, bjobs 89.
+func listsJobs(name string, args []string) bool {
+	named, ok := jobListers[name]
+	if !ok {
+		return false
+	}
+	for _, a := range args {
+		opt, _, _ := strings.Cut(a, "=")
+		if named[opt] || strings.Trim(a, "0123456789.[]") == "" && a != "" {
+			return false // squeue -j 123, qstat 4567: the jobs named
+		}
+	}
+	return true
+}
+
+// jobListSubst is a word that is one command substitution running a
+// scheduler's listing: $(squeue -u $USER -h -o %i).
+var jobListSubst = lazyRE(`^"?\$\(\s*(squeue|sacct|qselect|qstat|bjobs|condor_q)\b([^()|;&<>]*)\)"?$`)
+
+// listedJobs reports whether a word is the output of a listing of a
+// scheduler's jobs that matches them rather than naming them.
+func listedJobs(word string) bool {
+	m := jobListSubst.FindStringSubmatch(word)
+	return m != nil && listsJobs(m[1], strings.Fields(m[2]))
 }

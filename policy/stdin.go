@@ -167,6 +167,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	switch {
+	case listsJobs(name, strs0(args[1:])):
+		return source{kind: srcPipe, text: jobListing} // squeue -u $USER -h -o %i | xargs scancel
 	case name == "jobs" && hasFlag(args[1:], "p", "") || name == "pgrep" && ownChildren(args[1:]):
 		return source{kind: srcPipe, text: ownPids} // jobs -p | xargs kill
 	case downloaders[name] && credentialsURL(args[1:]) != "":

@@ -78,7 +78,7 @@ func (iv *inv) asAnother(what string, run func()) {
 	first := len(iv.c.cmds)
 	run()
 	for _, cmd := range iv.c.cmds[first:] {
-		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) {
+		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) && !installsFromRepos(cmd) {
 			iv.flag(Destructive, iv.name+" runs "+what+" that changes the machine as another user: "+shorten(strings.Join(cmd.Argv, " ")))
 			return
 		}
@@ -324,8 +324,8 @@ func xargs(iv *inv) {
 			item = f
 		}
 	}
-	if iv.in.kind == srcPipe && iv.in.text == ownPids { // jobs -p | xargs kill
-		item = arg{src: ownPids, item: true}
+	if iv.in.kind == srcPipe && (iv.in.text == ownPids || iv.in.text == jobListing) { // jobs -p | xargs kill; squeue -u $USER … | xargs scancel
+		item = arg{src: iv.in.text, item: true}
 	}
 	if words := stdinItems(iv.in, split, repl != ""); words != nil {
 		if repl == "" {
