@@ -2713,6 +2713,18 @@ func TestClassify(t *testing.T) {
 		{"xcrun simctl delete all", Destructive},
 		{"adb uninstall com.acme.app", Destructive},
 		{"adb -s R58M1234 uninstall com.acme.app", Destructive},
+		// -s names the device over -e; a simulator's screenshot is written over its path; spawn runs a program on this machine's files
+		{"adb -e -s R58M30ABCDE uninstall com.whatsapp", Destructive},
+		{"ANDROID_SERIAL=R58M30ABCDE adb uninstall com.whatsapp -e", Destructive},
+		{"adb -s R58M30ABCDE shell am start -e k v com.x", Write},
+		{"ANDROID_SERIAL=emulator-5554 adb uninstall com.x.debug", Write},
+		{"adb -s emulator-5554 uninstall com.x.debug", Write},
+		{"xcrun simctl io booted screenshot main.go", Destructive},
+		{"xcrun simctl io booted recordVideo --codec=h264 src/app.swift", Destructive},
+		{"xcrun simctl spawn booted rm -rf ~/project", Destructive},
+		{"xcrun simctl io booted screenshot /tmp/shot.png", Write},
+		{"xcrun simctl io booted screenshot build/shot.png", Write},
+		{"xcrun simctl spawn booted log stream --level debug", Write},
 		{"xcrun rm -rf ~", Destructive},
 		{"xcrun --sdk iphoneos --show-sdk-path", ReadOnly},
 		// a tool's own command language in an option's value is not a shell command line
