@@ -2753,7 +2753,13 @@ func TestClassify(t *testing.T) {
 		{"gh alias set rr 'repo delete --yes' && gh rr acme/site", Destructive},
 		// a Unity project's Library, Temp, obj and Logs are caches its import makes again
 		{"rm -rf Library/ Temp/ obj/ && Unity -batchmode -quit -projectPath . -logFile -", Write},
-		{"rm -rf Library Logs Build", Write},
+		{"rm -rf Logs Build Temp", Write},
+		{"rm -rf Library/ Temp/ && ls Assets/", Write},
+		// Library is Unity's only in a Unity project; a person's folders capitalised are not tools'
+		{"rm -rf Library", Destructive},
+		{"rm -rf Public", Destructive},
+		{"rm -rf Downloads Videos Screenshots", Destructive},
+		{"rm -rf public/ downloads/", Write},
 		{"rm -rf Assets/", Destructive},
 		{"rm -rf ProjectSettings", Destructive},
 		// the project's data and the results of its runs are judged as the user's work, by rm or by code
