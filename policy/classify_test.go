@@ -974,6 +974,14 @@ func TestClassify(t *testing.T) {
 		{"git clean -fdX build/", Write},
 		// a path-limited git clean -f deletes the new files there, unless tools make that path
 		{"git clean -fd models/", Destructive},
+		// pathspec magic: :/ and :(top) are the whole repository, and an exclude limits nothing; -e takes a pattern
+		{"git clean -fd :/", Destructive},
+		{"git clean -fd ':(top)'", Destructive},
+		{"git clean -fd ':!node_modules'", Destructive},
+		{"git clean -fd :/src", Destructive},
+		{"git clean -fd :/build", Write},
+		{"git clean -fd build/ ':!build/keep'", Write},
+		{"git clean -fd -e '!keep' build/", Write},
 		{"git clean -fd -- src/ docs/drafts", Destructive},
 		{"git clean -fdX models/", Destructive},
 		{"git clean -fd -- dist/ tmp/", Write},

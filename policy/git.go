@@ -192,6 +192,7 @@ func git(iv *inv) {
 			iv.lower()
 			return
 		}
+		operands = cleanPaths(rest)
 		switch {
 		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
@@ -913,7 +914,7 @@ func credentialsName(base string) bool {
 // a plain rm of it.
 func (iv *inv) untrackedWork(operands []arg) string {
 	for _, a := range operands {
-		if !a.ok || a.s == "--" || strings.HasPrefix(a.s, ":") {
+		if !a.ok || a.s == "--" {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, a)
@@ -929,6 +930,53 @@ func (iv *inv) untrackedWork(operands []arg) string {
 		return iv.c.show(t)
 	}
 	return ""
+}
+
+// cleanPaths are the paths git clean is limited to: its operands without
+// the patterns -e (--exclude) takes, and with pathspec magic read (see
+// gitglossary): an exclude (:!x, :^x, :(exclude)x) limits nothing, and
+// :/ or :(top) alone is the whole repository, so a list of only those
+// limits nothing (git clean -fd :/ cleans everything); :/src is src from
+// the top, taken as from the working directory.
+func cleanPaths(rest []arg) []arg {
+	var out []arg
+	limited := false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a.ok && (a.s == "-e" || a.s == "--exclude"):
+			i++
+			continue
+		case a.ok && strings.HasPrefix(a.s, "-") && a.s != "-" && a.s != "--":
+			continue
+		case !a.ok || !strings.HasPrefix(a.s, ":"):
+			out = append(out, a)
+			limited = limited || a.s != "--"
+			continue
+		}
+		magic, p := "", a.s[1:]
+		if strings.HasPrefix(p, "(") {
+			magic, p, _ = strings.Cut(p[1:], ")")
+		} else {
+			k := strings.IndexFunc(p, func(r rune) bool { return !strings.ContainsRune("/!^", r) })
+			if k < 0 {
+				k = len(p)
+			}
+			magic, p = p[:k], strings.TrimPrefix(p[k:], ":")
+		}
+		if strings.ContainsAny(magic, "!^") || strings.Contains(magic, "exclude") {
+			continue // limits nothing
+		}
+		if p == "" {
+			return nil // :/, :(top): the whole repository
+		}
+		out = append(out, arg{s: p, ok: true, src: a.src})
+		limited = true
+	}
+	if !limited {
+		return nil
+	}
+	return out
 }
 
 // pushesFresh reports whether every ref a push names is new on the
