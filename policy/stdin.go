@@ -186,6 +186,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
 		return source{kind: srcSecret, text: envDump}
+	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
+		return source{kind: srcSecret, text: envDump}
 	case name == "echo":
 		vals, ok := strs(args[1:])
 		if !ok {
@@ -900,3 +902,26 @@ func listingWord(sc *scope, w *syntax.Word) (arg, bool) {
 	g := named(under(arg{s: dir, ok: true, src: dir}, pattern != ""), pattern)
 	return arg{s: g.s, ok: true, src: wordSource(sc.src, w), item: true}, true
 }
+
+// printsEnv reports whether an interpreter's one-liner prints every
+// environment variable, values and all (python3 -c 'print(dict(os.environ))',
+// node -e 'console.log(process.env)', ruby -e 'pp ENV'), as env does.
+func printsEnv(name string, args []arg) bool {
+	if !codeInterp.MatchString(name) {
+		return false
+	}
+	for i, a := range args {
+		if a.ok && codeOpt[a.s] && i+1 < len(args) && args[i+1].ok {
+			s := args[i+1].s
+			return envPrinted.MatchString(s) || envLoop.MatchString(s) && printCall.MatchString(s) && !envFilter.MatchString(s)
+		}
+	}
+	return false
+}
+
+// codeInterp names the interpreters printsEnv reads; codeOpt are the
+// options that give them code.
+var (
+	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|ruby|perl|php[\d.]*)$`)
+	codeOpt    = map[string]bool{"-c": true, "-e": true, "-E": true, "-p": true, "-r": true, "--eval": true, "--print": true}
+)
