@@ -2823,6 +2823,12 @@ func TestClassify(t *testing.T) {
 		{"find build -type f -mtime +7 -print0 | xargs -0 rm -f", Write},
 		{"find ./tmp -type f -mmin +60 -exec rm -f {} +", Write},
 		{"find . -type f -newer package.json -print0 | xargs -0 ls -la", ReadOnly},
+		{`find . -mtime -1 -type f -print0 | xargs -0 sh -c 'rm "$@"' _`, Destructive},
+		{"find . -mtime -1 -type f -print0 | xargs -0 command rm", Destructive},
+		{"find . -mtime -1 -type f -print0 | sort -z | xargs -0 rm", Destructive},
+		{"find . -mtime -1 -type f | parallel rm", Destructive},
+		{"find build -mtime +7 -type f -print0 | sort -z | xargs -0 rm", Write},
+		{"find build -mtime +7 -type f | parallel rm", Write},
 		// backup copies moved back onto the names without their suffix write over the files they were made from
 		{`find . -name '*.orig' -print0 | xargs -0 -I{} sh -c 'mv -f "$1" "${1%.orig}"' _ {}`, Destructive},
 		{`for f in $(find . -name '*.bak'); do mv "$f" "${f%.bak}"; done`, Destructive},

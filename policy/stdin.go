@@ -160,6 +160,11 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if prev.kind == srcSecret && (prev.text == envDump || assignsFile(prev.text)) && keepsNames(name, args[1:]) {
 		return source{kind: srcPipe, text: name} // env | cut -d= -f1: the names, no value
 	}
+	if prev.kind == srcPaths && (name == "sort" || name == "uniq" || name == "tac" || name == "shuf" || name == "cat" || name == "head" || name == "tail") {
+		if _, ops := opts(args[1:]); len(ops) == 0 || allNumbers(ops) { // find . -mtime -1 -print0 | sort -z | xargs -0 rm: the same paths
+			return prev
+		}
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
