@@ -2813,6 +2813,8 @@ func TestClassify(t *testing.T) {
 		{`rsync -a --delete "$(mktemp -d)/" ./src/`, Destructive},
 		{`rsync -a --delete "$SRC/" src/`, Destructive},
 		{`rsync -a --delete "$(mktemp -d)/" dist/`, Write},
+		{`rsync -a --delete "$(mktemp -d)/." src/`, Destructive},
+		{`rsync -a --delete "$(mktemp -d)/." dist/`, Write},
 		{`rsync -av --delete "$OUT/" ./public/`, Write},
 		{"rsync -a --delete build/ dist/", Write},
 		// files find chose by age, size or owner, deleted by rm through xargs or -exec, as by -delete

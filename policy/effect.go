@@ -1214,8 +1214,8 @@ func (iv *inv) treesInto(dst arg, contents bool) []target {
 	_, ops := opts(args)
 	var out []target
 	for _, a := range ops {
-		if !a.ok && iv.name == "rsync" && strings.HasSuffix(strings.TrimRight(a.src, `"'`), "/") {
-			out = append(out, d) // rsync -a --delete "$(mktemp -d)/" src/: whatever the source holds, dst becomes it
+		if s := strings.TrimRight(a.src, `"'`); !a.ok && iv.name == "rsync" && (strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.")) {
+			out = append(out, d) // rsync -a --delete "$(mktemp -d)/" src/ (or …/.): whatever the source holds, dst becomes it
 			continue
 		}
 		if !a.ok || a == dst || remotePath(iv.name, a.s) {
