@@ -2829,6 +2829,10 @@ func TestClassify(t *testing.T) {
 		{"find . -mtime -1 -type f -print0 | xargs -0 command rm", Destructive},
 		{"find . -mtime -1 -type f -print0 | sort -z | xargs -0 rm", Destructive},
 		{"find . -mtime -1 -type f | parallel rm", Destructive},
+		{"find . -mtime -1 -type f -print0 | xargs -0 mv -t /tmp/", Destructive},
+		{"mv -t /tmp/ a.log", Write},
+		{"openocd -f board.cfg -c shutdown", Write},
+		{"openocd -f board.cfg -c 'set x [exec rm -rf ~]' -c shutdown", Destructive},
 		{"find build -mtime +7 -type f -print0 | sort -z | xargs -0 rm", Write},
 		{"find build -mtime +7 -type f | parallel rm", Write},
 		// backup copies moved back onto the names without their suffix write over the files they were made from
@@ -3167,6 +3171,28 @@ func TestMountReason(t *testing.T) {
 		r := classifyT(t, cmd)
 		if !r.Class.Held() || len(r.Reasons) == 0 || !strings.Contains(r.Reasons[0], want) {
 			t.Errorf("Classify(%q) = %v %q, want held: %s", cmd, r.Class, r.Reasons, want)
+		}
+	}
+}
+
+// Reasons say what a command does: -t names mv's destination, rm without
+// -r is not called rm -r, the working directory is not outside itself, a
+// tool's own command is not its verb, and a tcl bracket is no path.
+func TestReasonsTrue(t *testing.T) {
+	t.Parallel()
+	for cmd, bad := range map[string]string{
+		"mv -t /tmp/ a.log": "system directory",
+		`find . -name '*.go' | while read f; do rm "$f"; done`:        "rm -r",
+		`EMPTY=$(mktemp -d) && rsync -a --delete "$EMPTY/" ./`:        "outside the working directory",
+		"openocd -f board.cfg -c 'puts [exec rm -rf ~]' -c shutdown":  "]",
+		"openocd -f board.cfg -c 'set x [exec rm -rf ~]' -c shutdown": "deletes, resets or stops",
+		"find . -mtime -1 -type f -print0 | xargs -0 mv -t /tmp/":     "system directory",
+		"git clean -fd -e '!keep' build/":                             "!keep",
+	} {
+		for _, why := range classifyT(t, cmd).Reasons {
+			if strings.Contains(why, bad) {
+				t.Errorf("Classify(%q) says %q", cmd, why)
+			}
 		}
 	}
 }

@@ -333,6 +333,9 @@ func verbEffect(iv *inv) bool {
 		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && strings.HasPrefix(prev.s, "--") && !strings.Contains(prev.s, "=") && weakVerbs[s] {
 			continue // pip-audit --desc off: an option's value
 		}
+		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && ownCommandOpts[prev.s] && (debugger(iv.name) || iv.name == "openocd") {
+			continue // openocd -c shutdown, gdb -ex kill: a command of the tool's own language, acting on the tool's session (embedded judges its escapes)
+		}
 		if strings.Contains(s, "::") {
 			continue // cli::commands::wipe: a name in a language's path
 		}

@@ -231,7 +231,7 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	if truncating && t.children && c.danger(t) != "" && c.danger(t) != "unresolved" {
 		return Destructive, "writes over files it finds outside the working directory: " + c.show(t) // sh -c ': > "$1"' _ {} under find ~
 	}
-	if !truncating || t.children {
+	if !truncating || t.children || p == c.project { // rsync -a "$EMPTY/" ./: into the working directory itself, which danger judges
 		return Write, ""
 	}
 	fi, err := os.Lstat(p)

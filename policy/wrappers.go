@@ -747,6 +747,12 @@ func (iv *inv) agedItems(cmd []arg) {
 	}
 	if verb := deleterOf(cmd); verb != "" {
 		iv.agedDelete(verb, arg{s: iv.in.text, ok: true, src: iv.in.text})
+	} else if len(cmd) > 1 && cmd[0].ok && path.Base(cmd[0].s) == "mv" { // xargs -0 mv -t /tmp/: moved away, as if deleted
+		if d, ok := destination(cmd[1:]); ok && d.ok {
+			if p := iv.c.resolve(iv.sc, d).path; p == "/dev/null" || iv.c.inTemp(p) || iv.c.isTempRoot(p) {
+				iv.agedDelete("mv into "+d.s, arg{s: iv.in.text, ok: true, src: iv.in.text})
+			}
+		}
 	}
 }
 
