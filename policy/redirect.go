@@ -231,8 +231,11 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	if truncating && t.children && c.danger(t) != "" && c.danger(t) != "unresolved" {
 		return Destructive, "writes over files it finds outside the working directory: " + c.show(t) // sh -c ': > "$1"' _ {} under find ~
 	}
-	if !truncating || t.children || p == c.project { // rsync -a "$EMPTY/" ./: into the working directory itself, which danger judges
+	if !truncating || t.children {
 		return Write, ""
+	}
+	if p == c.project { // mv -f ../old/* ., rsync -a "$EMPTY/" ./ in a directory tend cannot read
+		return Destructive, "writes into the working directory, over what may be there: " + c.show(t)
 	}
 	fi, err := os.Lstat(p)
 	switch {
