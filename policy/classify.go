@@ -92,22 +92,23 @@ type classifier struct {
 		assigned map[string]bool
 		written  map[string]int
 	}
-	prefixEnv  []arg               // the values of VAR=x before the command being run
-	written    map[string]source   // files this command writes, by absolute path: what goes into them
-	aliases    map[string]string   // aliases the command defines: name → value
-	funcs      map[string]*funcDef // functions the command defines, by name (call.go: funcDecl)
-	renamed    map[string]string   // executables it copies or links: new path → the program's name
-	tunnel     bool                // it opens a tunnel or proxy from this machine to another (kubectl proxy, ssh -L)
-	links      map[string]string   // links it makes (ln, ln -s): the link's path → the path it leads to
-	gitAliases map[string]string   // git aliases it defines (git config alias.x, git -c alias.x=…)
-	gitMirror  bool                // it configures a git remote as a mirror
-	gitRemotes map[string]string   // git remotes it adds or points elsewhere: name → URL
-	clones     []string            // the directories it clones repositories into (git clone URL dir)
-	worktrees  []string            // the worktrees it adds under a temp dir (git worktree add /tmp/wt HEAD)
-	ignore     *gitignore          // the working tree's .gitignore, once read (source.go)
-	pos        uint                // offset in its script of the word being expanded (vars.go)
-	readFresh  bool                // an expansion read a variable holding a part made afresh for this run (vars.go)
-	at         int                 // 1 + the offset in its script of the simple command being run
+	prefixEnv   []arg                // the values of VAR=x before the command being run
+	written     map[string]source    // files this command writes, by absolute path: what goes into them
+	aliases     map[string]string    // aliases the command defines: name → value
+	funcs       map[string]*funcDef  // functions the command defines, by name (call.go: funcDecl)
+	renamed     map[string]string    // executables it copies or links: new path → the program's name
+	tunnel      bool                 // it opens a tunnel or proxy from this machine to another (kubectl proxy, ssh -L)
+	links       map[string]string    // links it makes (ln, ln -s): the link's path → the path it leads to
+	gitAliases  map[string]string    // git aliases it defines (git config alias.x, git -c alias.x=…)
+	gitMirror   bool                 // it configures a git remote as a mirror
+	gitRemotes  map[string]string    // git remotes it adds or points elsewhere: name → URL
+	newBranches map[string]newBranch // branches it creates afresh (git checkout -b, git switch -c), by name
+	clones      []string             // the directories it clones repositories into (git clone URL dir)
+	worktrees   []string             // the worktrees it adds under a temp dir (git worktree add /tmp/wt HEAD)
+	ignore      *gitignore           // the working tree's .gitignore, once read (source.go)
+	pos         uint                 // offset in its script of the word being expanded (vars.go)
+	readFresh   bool                 // an expansion read a variable holding a part made afresh for this run (vars.go)
+	at          int                  // 1 + the offset in its script of the simple command being run
 }
 
 // Placeholders for unknown directories: absolute paths no real path can

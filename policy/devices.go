@@ -19,25 +19,92 @@ func simctl(iv *inv) {
 		iv.flag(Unparseable, "simctl verb computed at run time")
 	case (v == "erase" || v == "delete") && (at(pos, 1) == "all" || at(pos, 1) == unknownWord):
 		iv.flag(Destructive, "simctl "+v+" "+at(pos, 1)+" "+v+"s every simulator, with the apps and data on it")
+	case v == "io" && (at(pos, 2) == "screenshot" || at(pos, 2) == "recordVideo"):
+		if out := simctlOperand(iv.rest(1), 3); out.s != "-" && (out.s != "" || !out.ok) { // the image or video is written over that path, on this machine
+			iv.overwrites(out)
+			if t := iv.c.resolve(iv.sc, out); out.ok && !iv.sc.remote && iv.c.emptied(t, out.s) != "" { // what the file held is gone, as if emptied
+				iv.flagWrite(t, "simctl io "+at(pos, 2)+" writes an image or video over "+iv.c.emptied(t, out.s)+": "+iv.c.show(t))
+			}
+		}
+	case v == "spawn": // a program run in the simulator, which shares this machine's files
+		if prog := simctlOperands(iv.rest(1), "-a", "--arch"); len(prog) > 2 {
+			iv.exec(prog[2:])
+		}
 	}
 }
 
-// onEmulator reports whether adb's options send it to an emulator (-e,
-// -s emulator-5554, ANDROID_SERIAL=emulator-…), not a phone.
+// simctlOperand is the operand of simctl at index n (after the options
+// and --set's value), or an empty arg.
+func simctlOperand(args []arg, n int) arg {
+	if ops := simctlOperands(args); n < len(ops) {
+		return ops[n]
+	}
+	return arg{ok: true}
+}
+
+// simctlOperands are simctl's operands from its verb on: the words that
+// are not options (nor the values of --set and withValue), and after
+// the program spawn runs, every word.
+func simctlOperands(args []arg, withValue ...string) []arg {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case len(out) >= 3 && out[0].s == "spawn":
+			out = append(out, a) // the program's own arguments
+		case a.ok && (a.s == "--set" || contains(withValue, a.s)):
+			i++
+		case a.ok && strings.HasPrefix(a.s, "-") && a.s != "-":
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// onEmulator reports whether adb's options send it to an emulator, not
+// a phone: -s emulator-5554, or with no -s, ANDROID_SERIAL=emulator-…,
+// or -e with neither naming another device. -s wins over -e and -d;
+// only adb's own options (before its command) choose the device.
 func (iv *inv) onEmulator(args []arg) bool {
 	if iv.name != "adb" {
 		return false
 	}
-	for i, a := range args {
+	serial, emu := "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case !a.ok:
+			return false
 		case a.s == "-e":
-			return true
-		case a.s == "-s" && i+1 < len(args) && args[i+1].ok && len(args[i+1].s) > 9 && args[i+1].s[:9] == "emulator-":
-			return true
+			emu = true
+		case a.s == "-s" || a.s == "-t" || a.s == "--one-device":
+			if i+1 >= len(args) || !args[i+1].ok || a.s != "-s" {
+				return false // a transport id, or a device computed at run time
+			}
+			i++
+			serial = args[i].s
+		case a.s == "-H" || a.s == "-P" || a.s == "-L":
+			i++
+		case strings.HasPrefix(a.s, "-"):
+		default:
+			i = len(args) // the command: what follows is its own
 		}
 	}
-	return false
+	if serial == "" {
+		for _, e := range iv.environ() {
+			if strings.HasPrefix(e.src, "ANDROID_SERIAL=") {
+				serial = e.s
+				if !e.ok {
+					serial = "?" // computed: perhaps a phone's
+				}
+			}
+		}
+	}
+	if serial != "" {
+		return strings.HasPrefix(serial, "emulator-")
+	}
+	return emu
 }
 
 // A development board's flash, programmed or erased over a debug probe, a

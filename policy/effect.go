@@ -333,6 +333,9 @@ func verbEffect(iv *inv) bool {
 		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && strings.HasPrefix(prev.s, "--") && !strings.Contains(prev.s, "=") && weakVerbs[s] {
 			continue // pip-audit --desc off: an option's value
 		}
+		if prev := args[max(i-1, 0)]; i > 0 && prev.ok && ownCommandOpts[prev.s] && (debugger(iv.name) || iv.name == "openocd") {
+			continue // openocd -c shutdown, gdb -ex kill: a command of the tool's own language, acting on the tool's session (embedded judges its escapes)
+		}
 		if strings.Contains(s, "::") {
 			continue // cli::commands::wipe: a name in a language's path
 		}
@@ -1214,8 +1217,8 @@ func (iv *inv) treesInto(dst arg, contents bool) []target {
 	_, ops := opts(args)
 	var out []target
 	for _, a := range ops {
-		if !a.ok && iv.name == "rsync" && strings.HasSuffix(strings.TrimRight(a.src, `"'`), "/") {
-			out = append(out, d) // rsync -a --delete "$(mktemp -d)/" src/: whatever the source holds, dst becomes it
+		if s := strings.TrimRight(a.src, `"'`); !a.ok && iv.name == "rsync" && (strings.HasSuffix(s, "/") || strings.HasSuffix(s, "/.")) {
+			out = append(out, d) // rsync -a --delete "$(mktemp -d)/" src/ (or …/.): whatever the source holds, dst becomes it
 			continue
 		}
 		if !a.ok || a == dst || remotePath(iv.name, a.s) {
@@ -2591,10 +2594,22 @@ func embedded(iv *inv, any bool) {
 		if dataTools[iv.name] && !strings.HasPrefix(a.s, "-") {
 			continue // grep 'rm -rf', git commit -m '…': text, not code; their options may still run code
 		}
+		if any && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] && debugger(iv.name) {
+			if py, isPy := debuggerPython(a.s); isPy { // gdb -ex 'python …', lldb -o 'script …': Python, judged as python3 -c's
+				seen++
+				iv.exec(argsOf("python3", "-c", py))
+				continue
+			}
+			if sh, isSh := debuggerShell(a.s); isSh && parses(sh) { // gdb -ex '| info registers | rm -rf ~', -ex 'she rm …'
+				seen++
+				iv.shell(arg{s: sh, ok: true, src: sh}, iv.sc)
+				continue
+			}
+		}
 		code, ok := embeddedCode(a.s, false)
 		if !ok && any {
 			if code, ok = embeddedCode(a.s, true); ok && i > 0 && args[i-1].ok && ownCommandOpts[args[i-1].s] && !infraTools[iv.name] {
-				code, ok = fromProgram(code) // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
+				code, ok = fromProgram(code, debugger(iv.name)) // openocd -c 'program fw.elf verify reset exit', gdb -ex 'monitor reset': the tool's own command language
 			}
 		}
 		if ok {
@@ -2614,13 +2629,34 @@ var ownCommandOpts = map[string]bool{
 }
 
 // fromProgram is the shell command line in a command of a tool's own
-// language: all of it when its first word is a program the catalogue
-// knows or a path to one, else what follows the language's shell escape
-// (gdb -ex 'shell rm -rf ~', -ex '!rm …', lldb -o 'platform shell rm …',
-// a console's system or exec). Other words (openocd's program … reset,
-// gdb's monitor reset halt) are the tool's, not a shell command's verbs:
-// with no escape, nothing in it is run as shell.
-func fromProgram(code string) (string, bool) {
+// language: all of it when it is shell code by its form (shellForm:
+// if/for/while/case, { }, ( ), a pipe, &&, ;, a redirection, a leading
+// keyword) or its first word is a program the catalogue knows or a path
+// to one, else what follows the language's shell escape (gdb -ex 'shell
+// rm -rf ~', -ex '!rm …', lldb -o 'platform shell rm …', a console's
+// system or exec). A debugger's (gdb, lldb) commands may be abbreviated
+// (she, platf shel) and gdb's pipe runs its last part as shell (pipe
+// info registers | sort). Other words (openocd's program … reset, gdb's
+// monitor reset halt) are the tool's, not a shell command's verbs: with
+// no escape, nothing in it is run as shell.
+func fromProgram(code string, debugger bool) (string, bool) {
+	if debugger {
+		if sh, ok := debuggerShell(code); ok {
+			return sh, true
+		}
+	}
+	switch shellForm(code) {
+	case 1:
+		return code, true
+	case 2: // init; reset halt; exit: a tool's language separates its commands with ; too
+		var shells []string
+		for _, part := range splitStmts(code) {
+			if sh, ok := fromProgram(part, debugger); ok {
+				shells = append(shells, sh)
+			}
+		}
+		return strings.Join(shells, "\n"), len(shells) > 0
+	}
 	first := true
 	for rest := code; rest != ""; first = false {
 		rest = strings.TrimLeft(rest, " \t\n")
@@ -2646,6 +2682,117 @@ func fromProgram(code string) (string, bool) {
 			return rest[1:], true // !rm -rf ~
 		}
 		rest = after
+	}
+	return "", false
+}
+
+// shellForm is 1 when text is shell code by its form, not a tool's
+// command: it parses, and holds a compound command, a pipe, && or ||, a
+// redirection, a background job, or a command starting with a shell
+// keyword; 2 when it is plain commands separated by ; or newlines, each
+// to be judged alone (splitStmts); else 0.
+func shellForm(text string) int {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return 0
+	}
+	for _, st := range f.Stmts {
+		if st.Background || st.Negated || st.Coprocess || len(st.Redirs) > 0 {
+			return 1
+		}
+		ce, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return 1
+		}
+		if len(ce.Args) > 0 {
+			if w := ce.Args[0].Lit(); w != "" && syntax.IsKeyword(w) {
+				return 1
+			}
+		}
+	}
+	if len(f.Stmts) > 1 {
+		return 2
+	}
+	return 0
+}
+
+// splitStmts is the source text of each command in text, which parses.
+func splitStmts(text string) []string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, st := range f.Stmts {
+		out = append(out, text[st.Pos().Offset():st.End().Offset()])
+	}
+	return out
+}
+
+// debugger reports whether a tool is gdb or lldb (arm-none-eabi-gdb,
+// gdb-multiarch, lldb-17), whose command language debuggerShell and
+// debuggerPython read.
+func debugger(name string) bool {
+	return strings.Contains(name, "gdb") || strings.Contains(name, "lldb")
+}
+
+// abbrev reports whether w is min or more leading letters of cmd: a
+// debugger takes a command's unique abbreviation (she for shell).
+func abbrev(w, cmd string, min int) bool {
+	return len(w) >= min && strings.HasPrefix(cmd, w)
+}
+
+// debuggerShell is the shell command line in a debugger's command: after
+// shell (or an abbreviation of it, she), after lldb's platform shell
+// (platf shel), or the last part of gdb's pipe (pipe CMD | SHELL, |
+// CMD | SHELL, pipe -d DELIM CMD DELIM SHELL).
+func debuggerShell(code string) (string, bool) {
+	t := strings.TrimLeft(code, " \t\n")
+	words := strings.Fields(t)
+	if len(words) == 0 {
+		return "", false
+	}
+	after := func(n int) string { // the text after the first n words
+		r := t
+		for range n {
+			r = strings.TrimLeft(r, " \t\n")
+			if k := strings.IndexAny(r, " \t\n"); k >= 0 {
+				r = r[k:]
+			} else {
+				r = ""
+			}
+		}
+		return strings.TrimSpace(r)
+	}
+	var sh string
+	switch w := words[0]; {
+	case abbrev(w, "shell", 2):
+		sh = after(1)
+	case abbrev(w, "platform", 2) && len(words) > 1 && abbrev(words[1], "shell", 2):
+		sh = after(2)
+	case w == "pipe" || w == "|" || strings.HasPrefix(w, "|"):
+		rest := strings.TrimPrefix(strings.TrimPrefix(t, "pipe"), "|")
+		delim := "|"
+		if f := strings.Fields(rest); len(f) > 1 && f[0] == "-d" {
+			delim = f[1]
+			rest = rest[strings.Index(rest, delim)+len(delim):]
+		}
+		if k := strings.Index(rest, delim); k >= 0 {
+			sh = strings.TrimSpace(rest[k+len(delim):])
+		} else {
+			sh = strings.TrimSpace(rest) // pipe | SHELL with the last command repeated
+		}
+	}
+	return sh, sh != ""
+}
+
+// debuggerPython is the Python code a debugger's command runs: gdb's
+// python (py, pi, python-interactive), lldb's script (scr).
+func debuggerPython(cmd string) (string, bool) {
+	t := strings.TrimSpace(cmd)
+	w, rest, _ := strings.Cut(t, " ")
+	if w == "py" || w == "pi" || abbrev(w, "python", 3) || abbrev(w, "python-interactive", 8) || abbrev(w, "script", 3) {
+		return strings.TrimSpace(rest), strings.TrimSpace(rest) != ""
 	}
 	return "", false
 }

@@ -153,12 +153,16 @@ func anyUnknown(args []arg) bool {
 func rm(iv *inv) {
 	iv.flag(Write, "")
 	flags, operands := opts(iv.rest(1))
-	recursive := hasFlag(flags, "rR", "--recursive", "--dir") || anyUnknown(flags)
+	recursive := hasFlag(flags, "rR", "--recursive", "--dir")
 	verb := iv.name
 	if hasFlag(flags, "r", "--recursive") && hasFlag(flags, "f", "--force") {
 		verb += " -rf"
 	} else if recursive {
 		verb += " -r"
+	}
+	mayBeR := "" // rm "$f": a word computed at run time may be -r, or a directory's name after one
+	if !recursive && anyUnknown(flags) {
+		recursive, mayBeR = true, " (which may expand to -r)"
 	}
 	if iv.sc.remote {
 		if recursive {
@@ -180,7 +184,7 @@ func rm(iv *inv) {
 			} else if a.ok {
 				iv.flag(Destructive, verb+" of a relative path after cd to a directory computed at run time: "+a.shown())
 			} else {
-				iv.flag(Destructive, verb+" of a path computed at run time: "+a.shown())
+				iv.flag(Destructive, verb+" of a path computed at run time"+mayBeR+": "+a.shown())
 			}
 		default:
 			iv.flagWrite(t, phrase(verb, why)+": "+iv.c.show(t))
@@ -692,6 +696,9 @@ func mv(iv *inv) {
 		iv.replacesSecrets(f)
 	}
 	_, operands := opts(iv.rest(1))
+	if d, ok := destination(iv.rest(1)); ok && len(operands) > 0 && operands[len(operands)-1] != d { // mv -t /tmp/ a.log: -t names the destination
+		operands = append(slices.DeleteFunc(slices.Clone(operands), func(a arg) bool { return a == d }), d)
+	}
 	if len(operands) < 2 || iv.sc.remote {
 		return
 	}

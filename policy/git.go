@@ -192,6 +192,7 @@ func git(iv *inv) {
 			iv.lower()
 			return
 		}
+		operands = cleanPaths(rest)
 		switch {
 		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
@@ -212,7 +213,7 @@ func git(iv *inv) {
 		switch {
 		case has("n", "--dry-run"):
 			return // says what it would do
-		case has("f", "--force") && !iv.pushesFresh(operands):
+		case has("f", "--force") && (has("", "--tags", "--all", "--branches") || !iv.pushesFresh(repo, operands)):
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
 			destroy("git push --mirror can delete remote refs")
@@ -292,6 +293,7 @@ func git(iv *inv) {
 		} else if wholeTree(operands) {
 			discard("git checkout . discards uncommitted changes")
 		}
+		iv.branchCreated(repo, rest, "-b")
 	case "restore":
 		if (!has("S", "--staged") || has("W", "--worktree")) && len(operands) > 0 {
 			discard("git restore discards uncommitted changes in the working tree")
@@ -300,6 +302,7 @@ func git(iv *inv) {
 		if has("f", "--force", "--discard-changes") {
 			discard("git switch --discard-changes discards uncommitted changes")
 		}
+		iv.branchCreated(repo, rest, "-c", "--create")
 	case "branch":
 		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) && !iv.branchedFirst(operands) {
 			destroy("git branch -D deletes a branch even if unmerged")
@@ -911,7 +914,7 @@ func credentialsName(base string) bool {
 // a plain rm of it.
 func (iv *inv) untrackedWork(operands []arg) string {
 	for _, a := range operands {
-		if !a.ok || a.s == "--" || strings.HasPrefix(a.s, ":") {
+		if !a.ok || a.s == "--" {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, a)
@@ -929,29 +932,81 @@ func (iv *inv) untrackedWork(operands []arg) string {
 	return ""
 }
 
+// cleanPaths are the paths git clean is limited to: its operands without
+// the patterns -e (--exclude) takes, and with pathspec magic read (see
+// gitglossary): an exclude (:!x, :^x, :(exclude)x) limits nothing, and
+// :/ or :(top) alone is the whole repository, so a list of only those
+// limits nothing (git clean -fd :/ cleans everything); :/src is src from
+// the top, taken as from the working directory.
+func cleanPaths(rest []arg) []arg {
+	var out []arg
+	limited := false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a.ok && (a.s == "-e" || a.s == "--exclude"):
+			i++
+			continue
+		case a.ok && strings.HasPrefix(a.s, "-") && a.s != "-" && a.s != "--":
+			continue
+		case !a.ok || !strings.HasPrefix(a.s, ":"):
+			out = append(out, a)
+			limited = limited || a.s != "--"
+			continue
+		}
+		magic, p := "", a.s[1:]
+		if strings.HasPrefix(p, "(") {
+			magic, p, _ = strings.Cut(p[1:], ")")
+		} else {
+			k := strings.IndexFunc(p, func(r rune) bool { return !strings.ContainsRune("/!^", r) })
+			if k < 0 {
+				k = len(p)
+			}
+			magic, p = p[:k], strings.TrimPrefix(p[k:], ":")
+		}
+		if strings.ContainsAny(magic, "!^") || strings.Contains(magic, "exclude") {
+			continue // limits nothing
+		}
+		if p == "" {
+			return nil // :/, :(top): the whole repository
+		}
+		out = append(out, arg{s: p, ok: true, src: a.src})
+		limited = true
+	}
+	if !limited {
+		return nil
+	}
+	return out
+}
+
 // pushesFresh reports whether every ref a push names is new on the
 // remote, so that forcing it overwrites nothing: a branch this same
-// command creates (git checkout -b fix/x, git switch -c fix/x), or a
-// name it makes unique for this run (HEAD:refs/heads/wip/agent-$(date
-// +%s)). A branch that only exists locally may be on the remote too;
-// a shared name (main, master, develop, release/…) never counts as new.
-func (iv *inv) pushesFresh(operands []arg) bool {
+// command creates (git checkout -b fix/x, git switch -c fix/x) earlier
+// in repo, on success only, and pushes to the same name, or a name it
+// makes unique for this run (HEAD:refs/heads/wip/agent-$(date +%s)). A
+// branch that only exists locally may be on the remote too; a shared
+// name (main, master, develop, release/…) never counts as new. The
+// caller holds --tags, --all and --branches, which force more than the
+// refs named.
+func (iv *inv) pushesFresh(repo *scope, operands []arg) bool {
 	if len(operands) < 2 {
 		return false // the current branch, or the configured refspecs
 	}
 	for _, op := range operands[1:] {
 		src := strings.TrimPrefix(op.src, "+")
 		dst := src
+		from := ""
 		if i := strings.LastIndexByte(src, ':'); i >= 0 {
-			dst = src[i+1:]
+			from, dst = src[:i], src[i+1:]
 		}
 		dst = strings.Trim(dst, `"'`)
+		from = strings.TrimPrefix(strings.Trim(from, `"'`), "refs/heads/")
 		name := strings.TrimPrefix(dst, "refs/heads/")
 		switch {
 		case dst == "" || sharedBranch(name):
 			return false
 		case freshPart.MatchString(dst) && !strings.Contains(strings.TrimPrefix(freshPart.ReplaceAllString(dst, ""), "refs/heads/"), "$"):
-		case op.ok && !strings.ContainsAny(name, "$`*") && iv.c.createsBranch(name):
+		case op.ok && !strings.ContainsAny(name, "$`*") && (from == "" || from == name || from == "HEAD") && iv.createdBefore(repo, name):
 		default:
 			return false
 		}
@@ -968,17 +1023,67 @@ func sharedBranch(name string) bool {
 	return strings.HasPrefix(name, "release") || strings.HasPrefix(name, "hotfix")
 }
 
-// createsBranch reports whether the command creates the branch name
-// anew (git checkout -b, git switch -c); -B and -C reset one that may
-// be there.
-func (c *classifier) createsBranch(name string) bool {
-	for _, m := range branchCreate.FindAllStringSubmatch(c.whole, 8) {
-		if strings.Trim(m[1], `"'`) == name {
-			return true
-		}
-	}
-	return false
+// newBranch is a branch a command in the list creates afresh.
+type newBranch struct {
+	at   int    // the offset in the whole command line of the command that creates it
+	repo string // the directory of the repository it is made in
 }
 
-// branchCreate is git checkout -b NAME or git switch -c NAME.
-var branchCreate = lazyRE(`\bgit\s+(?:checkout\s+(?:-q\s+|--quiet\s+)?-b|switch\s+(?:-q\s+|--quiet\s+)?(?:-c|--create))\s+(\S+)`)
+// branchCreated records the branch git checkout -b NAME (switch -c NAME)
+// creates, when it is made anew: not one that tracks a remote branch
+// (--track, -t), nor one started from a remote's branch (origin/NAME,
+// refs/remotes/…, FETCH_HEAD, @{upstream}), which the remote has. -B and
+// -C reset a branch that may be there and are not recorded. Code
+// re-parsed from a word (bash -c '…') records nothing: its offsets are
+// not the command line's.
+func (iv *inv) branchCreated(repo *scope, rest []arg, opt ...string) {
+	name, start, track := "", "", false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case !a.ok:
+			return
+		case a.s == "--":
+			i = len(rest)
+		case slices.Contains(opt, a.s) && i+1 < len(rest):
+			i++
+			name = rest[i].s
+			if !rest[i].ok {
+				return
+			}
+		case a.s == "-t" || a.s == "--track" || strings.HasPrefix(a.s, "--track="):
+			track = true
+		case strings.HasPrefix(a.s, "-"):
+		case name != "" && start == "":
+			start = a.s
+		}
+	}
+	if name == "" || track || iv.whole() < 0 || iv.c.remoteStart(start, name) {
+		return
+	}
+	if iv.c.newBranches == nil {
+		iv.c.newBranches = map[string]newBranch{}
+	}
+	iv.c.newBranches[name] = newBranch{at: iv.whole(), repo: repo.cwd}
+}
+
+// remoteStart reports whether a new branch's start point is a remote's
+// branch.
+func (c *classifier) remoteStart(start, name string) bool {
+	if start == "" {
+		return false
+	}
+	first, _, _ := strings.Cut(start, "/")
+	_, added := c.gitRemotes[first]
+	return start == "FETCH_HEAD" || strings.Contains(start, "@{") || strings.HasPrefix(start, "refs/remotes/") ||
+		first == "origin" || first == "upstream" || added || strings.HasSuffix(start, "/"+name)
+}
+
+// createdBefore reports whether an earlier command of the list created
+// the branch name afresh in repo (branchCreated), and this one runs only
+// if that succeeded: if git checkout -b failed, the branch was there.
+func (iv *inv) createdBefore(repo *scope, name string) bool {
+	b, ok := iv.c.newBranches[name]
+	at := iv.whole()
+	return ok && at > b.at && b.repo == repo.cwd && onlyOnSuccess(iv.c.whole[b.at:at])
+}

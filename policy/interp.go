@@ -1236,7 +1236,7 @@ func barePath(s string) (string, bool) {
 		if strings.HasPrefix(f, "-") {
 			continue
 		}
-		f = strings.TrimRight(f, ";)'\"`")
+		f = strings.TrimRight(f, ";)]}'\"`") // tcl's [exec rm -rf ~]
 		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || windowsPath.MatchString(f) {
 			return f, true
 		}

@@ -234,6 +234,9 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 	if !truncating || t.children {
 		return Write, ""
 	}
+	if p == c.project { // mv -f ../old/* ., rsync -a "$EMPTY/" ./ in a directory tend cannot read
+		return Destructive, "writes into the working directory, over what may be there: " + c.show(t)
+	}
 	fi, err := os.Lstat(p)
 	switch {
 	case err == nil && fi.IsDir():

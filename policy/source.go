@@ -76,7 +76,29 @@ var madeNames = map[string]bool{
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
 	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
-	"Library": true, // a Unity project's asset import cache (with Temp, obj and Logs), made again on import
+}
+
+// madeCapitalised are the names tools write capitalised: Unity's Temp,
+// Logs and Build(s), Xcode's Build, Visual Studio's Debug and Release (and
+// Bin and Obj), Unreal's Binaries, Intermediate and DerivedDataCache,
+// .NET's TestResults. Other names of madeNames capitalised (Public,
+// Downloads, Videos, Screenshots) are a person's folders. A Unity
+// project's Library, its asset import cache, is made only where the
+// command shows a Unity project (unityProject).
+var madeCapitalised = map[string]bool{
+	"Temp": true, "Logs": true, "Build": true, "Builds": true, "Debug": true, "Release": true, "Bin": true, "Obj": true,
+	"Binaries": true, "Intermediate": true, "DerivedDataCache": true, "TestResults": true,
+}
+
+// unityShown is a command line that shows a Unity project: the Unity
+// editor run with its options (Unity -batchmode, …/Unity.exe -quit), or
+// its Assets or ProjectSettings directory named.
+var unityShown = lazyRE(`(?:^|[\s;&|(/])Unity(?:\.exe)?\s+-|(?:^|[\s"'=/])(?:Assets|ProjectSettings)(?:/|\s|$)`)
+
+// unityProject reports whether the command shows a Unity project, whose
+// Library directory is the editor's import cache.
+func (c *classifier) unityProject() bool {
+	return unityShown.MatchString(c.whole)
 }
 
 // dataNames are the directories that hold the project's data and the
@@ -190,7 +212,7 @@ func (c *classifier) madePath(rel string) bool {
 	last := ""
 	for end := 0; end < len(rel); end += len(last) + 1 {
 		last, _, _ = strings.Cut(rel[end:], "/")
-		if made(last) || c.ignored(rel[:end+len(last)]) {
+		if made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
 			return true
 		}
 	}
@@ -326,12 +348,12 @@ func fileName(name string) bool {
 }
 
 // made reports whether a directory's name says a tool makes or fills it:
-// hidden (.next, .venv), one of madeNames in any case (Temp, Build) or
-// with one of madeWords
+// hidden (.next, .venv), one of madeNames or madeCapitalised (Temp,
+// Build) or with one of madeWords
 // (madeWords: cmake-build-debug, out-tsc), or with an extension (a file, or a copy:
 // dist.old, app.egg-info).
 func made(name string) bool {
-	if strings.HasPrefix(name, ".") || madeNames[name] || madeNames[strings.ToLower(name)] || strings.Contains(name, ".") { // Temp, Build, Logs: the same names capitalised
+	if strings.HasPrefix(name, ".") || madeNames[name] || madeCapitalised[name] || strings.Contains(name, ".") {
 		return true
 	}
 	if dataNames[strings.ToLower(name)] {

@@ -160,6 +160,11 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if prev.kind == srcSecret && (prev.text == envDump || assignsFile(prev.text)) && keepsNames(name, args[1:]) {
 		return source{kind: srcPipe, text: name} // env | cut -d= -f1: the names, no value
 	}
+	if prev.kind == srcPaths && (name == "sort" || name == "uniq" || name == "tac" || name == "shuf" || name == "cat" || name == "head" || name == "tail") {
+		if _, ops := opts(args[1:]); len(ops) == 0 || allNumbers(ops) { // find . -mtime -1 -print0 | sort -z | xargs -0 rm: the same paths
+			return prev
+		}
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
@@ -185,6 +190,8 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret}
 	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret, text: envDump}
+	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}
 	case name == "echo":
 		vals, ok := strs(args[1:])
@@ -900,3 +907,26 @@ func listingWord(sc *scope, w *syntax.Word) (arg, bool) {
 	g := named(under(arg{s: dir, ok: true, src: dir}, pattern != ""), pattern)
 	return arg{s: g.s, ok: true, src: wordSource(sc.src, w), item: true}, true
 }
+
+// printsEnv reports whether an interpreter's one-liner prints every
+// environment variable, values and all (python3 -c 'print(dict(os.environ))',
+// node -e 'console.log(process.env)', ruby -e 'pp ENV'), as env does.
+func printsEnv(name string, args []arg) bool {
+	if !codeInterp.MatchString(name) {
+		return false
+	}
+	for i, a := range args {
+		if a.ok && codeOpt[a.s] && i+1 < len(args) && args[i+1].ok {
+			s := args[i+1].s
+			return envPrinted.MatchString(s) || envLoop.MatchString(s) && printCall.MatchString(s) && !envFilter.MatchString(s)
+		}
+	}
+	return false
+}
+
+// codeInterp names the interpreters printsEnv reads; codeOpt are the
+// options that give them code.
+var (
+	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|ruby|perl|php[\d.]*)$`)
+	codeOpt    = map[string]bool{"-c": true, "-e": true, "-E": true, "-p": true, "-r": true, "--eval": true, "--print": true}
+)

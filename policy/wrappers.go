@@ -337,9 +337,7 @@ func xargs(iv *inv) {
 		}
 		return
 	}
-	if iv.in.kind == srcPaths && iv.in.aged && cmd[0].ok && deleters[path.Base(cmd[0].s)] { // find . -newer f -print0 | xargs -0 rm
-		iv.agedDelete(path.Base(cmd[0].s), arg{s: iv.in.text, ok: true, src: iv.in.text})
-	}
+	iv.agedItems(cmd) // find . -newer f -print0 | xargs -0 rm
 	if repl != "" {
 		cmd = substitute(cmd, repl, item)
 	} else {
@@ -412,6 +410,7 @@ func parallel(iv *inv) {
 	}
 	if fromStdin {
 		inputs = []arg{{src: "<items from stdin>", item: true}}
+		iv.agedItems(cmd) // find . -mtime -1 | parallel rm
 	}
 	for _, in := range inputs {
 		if len(cmd) == 0 {
@@ -737,3 +736,56 @@ func wrappedProgram(iv *inv) {
 // isLetter reports whether b is an ASCII letter or a slash: a program's
 // name starts with one, a directory operand (.) or a test ([) does not.
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '/' }
+
+// agedItems judges cmd, run by xargs or parallel on the paths find chose
+// by age, size or owner (iv.in), as agedDelete does when it deletes them,
+// through whatever runs the deleter (xargs -0 command rm, xargs sh -c 'rm
+// "$@"' _).
+func (iv *inv) agedItems(cmd []arg) {
+	if iv.in.kind != srcPaths || !iv.in.aged {
+		return
+	}
+	if verb := deleterOf(cmd); verb != "" {
+		iv.agedDelete(verb, arg{s: iv.in.text, ok: true, src: iv.in.text})
+	} else if len(cmd) > 1 && cmd[0].ok && path.Base(cmd[0].s) == "mv" { // xargs -0 mv -t /tmp/: moved away, as if deleted
+		if d, ok := destination(cmd[1:]); ok && d.ok {
+			if p := iv.c.resolve(iv.sc, d).path; p == "/dev/null" || iv.c.inTemp(p) || iv.c.isTempRoot(p) {
+				iv.agedDelete("mv into "+d.s, arg{s: iv.in.text, ok: true, src: iv.in.text})
+			}
+		}
+	}
+}
+
+// deleterOf names the deleter cmd runs on the items it is given, past
+// wrappers (command, exec, nice, env) and a shell's code (sh -c 'rm
+// "$@"'), or "" if none.
+func deleterOf(cmd []arg) string {
+	for len(cmd) > 0 && cmd[0].ok {
+		n := path.Base(cmd[0].s)
+		switch {
+		case deleters[n]:
+			return n
+		case n == "command" || n == "builtin" || n == "exec" || n == "nice" || n == "nohup" || n == "env" || n == "ionice" || n == "time":
+			cmd = cmd[1:]
+			for len(cmd) > 0 && cmd[0].ok && (strings.HasPrefix(cmd[0].s, "-") || isAssignment(cmd[0].s) || allNumbers(cmd[:1])) {
+				cmd = cmd[1:]
+			}
+		case strings.ContainsAny(cmd[0].s, " \t;"): // parallel 'rm {}'
+			if m := deleterCode.FindStringSubmatch(cmd[0].s); m != nil {
+				return m[1]
+			}
+			return ""
+		case shells[n] && len(cmd) > 2 && cmd[1].ok && strings.HasPrefix(cmd[1].s, "-") && strings.HasSuffix(cmd[1].s, "c"):
+			if m := deleterCode.FindStringSubmatch(cmd[2].s); cmd[2].ok && m != nil {
+				return m[1]
+			}
+			return ""
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// deleterCode is a deleter run as a command in shell code.
+var deleterCode = lazyRE(`(?:^|[;&|({]\s*|\bdo\s+|\bthen\s+)(?:command\s+|exec\s+)?(rm|unlink|shred|srm)\s`)
