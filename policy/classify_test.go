@@ -2637,6 +2637,16 @@ func TestClassify(t *testing.T) {
 		{"sudo kubeadm reset", Destructive},
 		{"sudo othertool --why-run", Destructive},
 		{"sudo certbot renew --dry-run --deploy-hook 'rm -rf /etc'", Destructive},
+		// a hook runs in a dry run too, and a command line that begins with an SQL verb is not SQL
+		{"certbot renew --dry-run --pre-hook 'truncate -s0 ~/project/main.go && rm -rf ~'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook 'truncate -s0 /etc/shadow && rm -rf /var/www'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook 'drop || rm -rf /var/www'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook=/home/user/project/wipe.sh", Destructive},
+		{"sudo certbot renew --dry-run --post-hook=reboot", Destructive},
+		{"sudo certbot certonly --dry-run --manual --manual-auth-hook=./wipe.sh -d example.com", Destructive},
+		{"sudo puppet agent -t --noop --prerun_command=/usr/local/bin/wipe", Destructive},
+		{"helm uninstall web --dry-run --no-hooks", Write},
+		{"bq query --dry_run --use_legacy_sql=false 'TRUNCATE TABLE `acme-prod.raw.charges`'", Write},
 		// a batch scheduler's cancel of every job of a user, account or state is held; of named jobs it is not
 		{`scancel --user="$USER"`, Destructive},
 		{"scancel --me --state=RUNNING", Destructive},

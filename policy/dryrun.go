@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A command asked only to show what it would do changes nothing: this file
@@ -23,10 +25,10 @@ func onlySays(name string, args []arg) bool {
 	says := false
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s]:
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
 		case !known && dryShort[name] == "" && !strings.HasPrefix(a.s, "-"):
-			if _, known := lookup(a.s); known && !slices.Contains(readOnlyTools, a.s) {
+			if namesProgram(a.s) {
 				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
 			}
 		case a.s == "--help" || a.s == "-help" || dryRun(name, args[i:i+1]):
@@ -107,15 +109,72 @@ var dryTools = map[string]bool{
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 }
 
+// namesProgram reports whether a word names a program the catalogue
+// knows that does more than read.
+func namesProgram(s string) bool {
+	_, known := lookup(s)
+	return known && !slices.Contains(readOnlyTools, s)
+}
+
+// runsCommand reports whether an option's value is a command the tool
+// runs, as it does in a dry run too: certbot's --pre-hook, --post-hook,
+// --deploy-hook and --manual-auth-hook, puppet's --prerun_command,
+// mysql's --init-command, --exec, --execute, --script. Given as
+// --opt=value or as --opt value, the option says so by its name.
+func runsCommand(word string) bool {
+	opt, _, _ := strings.Cut(word, "=")
+	if !strings.HasPrefix(opt, "--") || strings.HasPrefix(opt, "--no-") {
+		return false // helm --no-hooks turns them off
+	}
+	opt = strings.ToLower(opt)
+	if runVerbs[opt] {
+		return true
+	}
+	switch opt {
+	case "--exec", "--execute", "--script", "--cmd", "--run":
+		return true
+	}
+	for _, suffix := range []string{"hook", "-command", "_command", "-cmd", "_cmd", "-script", "_script", "-exec", "_exec"} {
+		if strings.HasSuffix(opt, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
 // sqlOnly reports whether a word is SQL statements and nothing else,
-// which a tool asked for a dry run only checks or plans.
+// which a tool asked for a dry run only checks or plans: each statement
+// begins with an SQL verb, and the text is not a shell command line that
+// runs a program the catalogue knows or one named by its path
+// ('truncate -s0 main.go && rm -rf ~' begins with an SQL verb too).
 func sqlOnly(s string) bool {
 	for _, st := range strings.Split(s, ";") {
 		if strings.TrimSpace(st) != "" && !sqlQuery.MatchString(st) {
 			return false
 		}
 	}
-	return true
+	return !runsPrograms(s)
+}
+
+// runsPrograms reports whether text, parsed as a shell script, runs a
+// program the catalogue knows or one named by its path. Text that does
+// not parse as one runs nothing.
+func runsPrograms(text string) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return false
+	}
+	runs := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if call, ok := node.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			name := call.Args[0].Lit()
+			if _, known := lookup(path.Base(name)); known || name == "" || strings.ContainsRune(name, '/') {
+				runs = true
+			}
+		}
+		return !runs
+	})
+	return runs
 }
 
 // sqlQuery is an SQL statement.
