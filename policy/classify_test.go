@@ -2629,7 +2629,11 @@ func TestClassify(t *testing.T) {
 		{"sudo chef-client", Destructive},
 		{"sudo puppet agent -t --noop", Write},
 		{"sudo puppet agent -t", Destructive},
-		{"sudo ansible-playbook -i hosts site.yml --check --diff", Write},
+		{"sudo ansible-playbook -i hosts site.yml --check --diff", Destructive}, // check_mode: no tasks and lookups run in check mode
+		{"printf -- '- hosts: localhost\n  tasks:\n    - shell: rm -rf /var/lib/postgresql\n      check_mode: no\n' > /tmp/p.yml && sudo ansible-playbook --check /tmp/p.yml", Destructive},
+		{"printf -- '- hosts: localhost\n  tasks:\n    - shell: rm -rf /var/lib/postgresql\n      check_mode: no\n' > /tmp/p.yml && ansible-playbook --check /tmp/p.yml", Destructive},
+		{"sudo ansible-playbook -C cleanup.yml", Destructive},
+		{"ansible-playbook -i inventory/dev site.yml --check --diff", Write},
 		{"sudo ansible-playbook -i hosts site.yml", Destructive},
 		{"sudo dpkg --dry-run -r nginx", Write},
 		{"sudo dpkg -r nginx", Destructive},

@@ -48,7 +48,7 @@ func onlySays(name string, args []arg) bool {
 // run option (--dry-run, --dryrun, terraform state rm -dry-run,
 // --dry-run=client; not --dry-run=none
 // or =false, which run for real), pulumi's --preview-only, --simulate,
-// --no-act, chef's --why-run, puppet's --noop, ansible's --check, or the
+// --no-act, chef's --why-run, puppet's --noop, or the
 // tool's own short option (rsync -n, stow -n, sh -n, which parses the
 // script and runs none of it; conda -d, chef-client -W).
 func dryRun(name string, args []arg) bool {
@@ -64,10 +64,6 @@ func dryRun(name string, args []arg) bool {
 			}
 		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon", "--why-run", "--noop":
 			return true
-		case "--check":
-			if name == "ansible" || name == "ansible-playbook" { // check mode; black's or cargo's --check is their own
-				return true
-			}
 		}
 		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
 			return true
@@ -99,13 +95,16 @@ func ranAsAnotherOnlySays(cmd Command) bool {
 
 // dryTools are tools whose dry run is known to change nothing, as root
 // too, beyond the catalogue's handlers: configuration managers asked what
-// they would converge (chef-client --why-run, puppet --noop,
-// ansible-playbook --check), certbot's run against the staging CA
-// (--dry-run), package managers' simulations (conda -d, dpkg --no-act,
-// zypper --dry-run, apk -s), kubeadm --dry-run.
+// they would converge (chef-client --why-run, puppet --noop), certbot's
+// run against the staging CA (--dry-run), package managers' simulations
+// (conda -d, dpkg --no-act, zypper --dry-run, apk -s), kubeadm --dry-run.
+// Not ansible's --check: a task marked check_mode: no runs for real in
+// it, and lookups (pipe) run on this machine whatever the mode, so what
+// it does is what the playbook says, which the command may have written
+// or tend cannot see.
 var dryTools = map[string]bool{
 	"certbot": true, "letsencrypt": true, "chef-client": true, "chef-solo": true, "cinc-client": true, "cinc-solo": true,
-	"puppet": true, "ansible": true, "ansible-playbook": true, "kubeadm": true,
+	"puppet": true, "kubeadm": true,
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 }
 
@@ -183,8 +182,7 @@ var sqlQuery = lazyRE(`(?i)^\s*(?:select|insert|update|delete|merge|create|drop|
 // dryShort is the short option by which a tool is asked for a dry run.
 var dryShort = func() map[string]string {
 	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n",
-		"conda": "d", "mamba": "d", "apk": "s", "chef-client": "W", "chef-solo": "W", "cinc-client": "W", "cinc-solo": "W",
-		"ansible": "C", "ansible-playbook": "C"}
+		"conda": "d", "mamba": "d", "apk": "s", "chef-client": "W", "chef-solo": "W", "cinc-client": "W", "cinc-solo": "W"}
 	for _, sh := range shellNames {
 		m[sh] = "n"
 	}
