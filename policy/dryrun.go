@@ -19,7 +19,7 @@ import (
 // (a wrapper's --dry-run may be the value of its command's option).
 func onlySays(name string, args []arg) bool {
 	_, known := lookup(name)
-	if known && !infraTools[name] && dryShort[name] == "" && !dryTools[name] {
+	if known && !infraTools[name] && dryShort[name].dry == 0 && !dryTools[name] {
 		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
 	}
 	says := false
@@ -27,7 +27,7 @@ func onlySays(name string, args []arg) bool {
 		switch {
 		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
-		case !known && dryShort[name] == "" && !strings.HasPrefix(a.s, "-"):
+		case !known && dryShort[name].dry == 0 && !strings.HasPrefix(a.s, "-"):
 			if namesProgram(a.s) {
 				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
 			}
@@ -65,7 +65,7 @@ func dryRun(name string, args []arg) bool {
 		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon", "--why-run", "--noop":
 			return true
 		}
-		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
+		if dryShort[name].in(a.s) {
 			return true
 		}
 	}
@@ -179,12 +179,47 @@ func runsPrograms(text string) bool {
 // sqlQuery is an SQL statement.
 var sqlQuery = lazyRE(`(?i)^\s*(?:select|insert|update|delete|merge|create|drop|alter|truncate|with)\s`)
 
-// dryShort is the short option by which a tool is asked for a dry run.
-var dryShort = func() map[string]string {
-	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n",
-		"conda": "d", "mamba": "d", "apk": "s", "chef-client": "W", "chef-solo": "W", "cinc-client": "W", "cinc-solo": "W"}
+// dryShort is the short option by which a tool is asked for a dry run,
+// with the short options it takes that have no value.
+var dryShort = func() map[string]shortDry {
+	apt := shortDry{'s', "yqdfmbuVv"}
+	conda := shortDry{'d', "yqv"}
+	chef := shortDry{'W', "z"}
+	m := map[string]shortDry{
+		"rsync": {'n', "vqcarRbudlLkKHpEAXogDtOJUNimyzhPxSWCF8s046I"}, "stow": {'n', "vpDSR"},
+		"apt-get": apt, "apt": apt, "aptitude": apt, "wipefs": {'n', "afiqJ"},
+		"conda": conda, "mamba": conda, "micromamba": conda, "apk": {'s', "vqiUr"},
+		"chef-client": chef, "chef-solo": chef, "cinc-client": chef, "cinc-solo": chef,
+	}
 	for _, sh := range shellNames {
-		m[sh] = "n"
+		m[sh] = shortDry{'n', "abefhikmprstuvxBCEHPTcl"}
 	}
 	return m
 }()
+
+// shortDry is a tool's short dry-run option (dry) and the short options
+// it takes that have no value (flags).
+type shortDry struct {
+	dry   byte
+	flags string
+}
+
+// in reports whether word asks for the dry run by the short option: the
+// option alone (-n) or in a group after options that take no value
+// (rsync -avn, conda install -yd). After one that takes a value, or one
+// not known to take none, the rest of the word is its value: conda
+// remove -ndev names the environment dev, chef-client -jWEB.json a file.
+func (d shortDry) in(word string) bool {
+	if d.dry == 0 || len(word) < 2 || word[0] != '-' || word[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(word); i++ {
+		switch c := word[i]; {
+		case c == d.dry:
+			return true
+		case !strings.ContainsRune(d.flags, rune(c)):
+			return false
+		}
+	}
+	return false
+}
