@@ -22,54 +22,81 @@ func onlySays(name string, args []arg) bool {
 	if known && !infraTools[name] && dryShort[name].dry == 0 && !dryTools[name] {
 		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
 	}
-	says := false
+	says, end := false, len(args)
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(a.s):
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(name, a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
 		case !known && dryShort[name].dry == 0 && !strings.HasPrefix(a.s, "-"):
 			if namesProgram(a.s) {
 				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
 			}
-		case a.s == "--help" || a.s == "-help" || dryRun(name, args[i:i+1]):
+		case a.s == "--help" || a.s == "-help":
 			says = true
 		}
 		if shells[name] && !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
+			end = i + 1
 			break // sh script.sh -n: the script's own arguments
 		}
 	}
 	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" && infraTools[name] {
 		says = true // aws s3 rm help
 	}
-	return says
+	return says || dryRun(name, args[:end])
 }
 
 // dryRun reports whether args ask only to show what would be done: a dry
 // run option (--dry-run, --dryrun, terraform state rm -dry-run,
-// --dry-run=client; not --dry-run=none
-// or =false, which run for real), pulumi's --preview-only, --simulate,
-// --no-act, chef's --why-run, puppet's --noop, or the
-// tool's own short option (rsync -n, stow -n, sh -n, which parses the
-// script and runs none of it; conda -d, chef-client -W).
+// --dry-run=client), pulumi's --preview-only, --simulate, --no-act,
+// chef's --why-run, puppet's --noop, or the tool's own short option
+// (rsync -n, stow -n, sh -n, which parses the script and runs none of it;
+// conda -d, chef-client -W). The last word that says wins: a value that
+// says no (--dry-run=False, =f, =0, =no, =off, =none) or a negation
+// (--no-dry-run, --nodry_run, puppet's --no-noop) after it runs for real.
 func dryRun(name string, args []arg) bool {
+	dry := false
 	for _, a := range args {
 		if !a.ok {
 			continue
 		}
-		opt, val, _ := strings.Cut(a.s, "=")
-		switch opt {
-		case "--dry-run", "--dryrun", "--dry_run", "-dry-run":
-			if val != "none" && val != "false" && val != "0" && val != "no" {
-				return true
-			}
-		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon", "--why-run", "--noop":
-			return true
-		}
-		if dryShort[name].in(a.s) {
-			return true
+		opt, val, eq := strings.Cut(a.s, "=")
+		switch {
+		case dryOpts[opt]:
+			dry = !eq || !saysNo(val)
+		case negatesDry(opt):
+			dry = false
+		case dryShort[name].in(a.s):
+			dry = true
 		}
 	}
+	return dry
+}
+
+// dryOpts are the long options that ask for a dry run.
+var dryOpts = map[string]bool{
+	"--dry-run": true, "--dryrun": true, "--dry_run": true, "-dry-run": true, "--preview-only": true, "--simulate": true,
+	"--no-act": true, "--just-print": true, "--recon": true, "--why-run": true, "--noop": true,
+}
+
+// saysNo reports whether an option's value turns it off.
+func saysNo(val string) bool {
+	switch strings.ToLower(val) {
+	case "false", "f", "0", "no", "n", "off", "none":
+		return true
+	}
 	return false
+}
+
+// negatesDry reports whether an option turns a dry run off: the dry-run
+// option with no- or no before its name (--no-dry-run, --nodry_run,
+// --no-noop, --no-why-run).
+func negatesDry(opt string) bool {
+	rest, ok := strings.CutPrefix(opt, "--no")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "-")
+	return rest != "" && dryOpts["--"+rest]
 }
 
 // analysesOnly reports whether git's history rewriter is asked only to
@@ -118,9 +145,14 @@ func namesProgram(s string) bool {
 // runsCommand reports whether an option's value is a command the tool
 // runs, as it does in a dry run too: certbot's --pre-hook, --post-hook,
 // --deploy-hook and --manual-auth-hook, puppet's --prerun_command,
-// mysql's --init-command, --exec, --execute, --script. Given as
-// --opt=value or as --opt value, the option says so by its name.
-func runsCommand(word string) bool {
+// mysql's --init-command, --exec, --execute (puppet's code, whose
+// functions run as it is compiled: generate()), --script, or code
+// attached to -e. Given as --opt=value or as --opt value, the option says
+// so by its name.
+func runsCommand(name, word string) bool {
+	if len(word) > 2 && word[0] == '-' && word[1] == 'e' && dryTools[name] && dryShort[name].dry == 0 {
+		return true // puppet apply -e'…': code given to the option
+	}
 	opt, _, _ := strings.Cut(word, "=")
 	if !strings.HasPrefix(opt, "--") || strings.HasPrefix(opt, "--no-") {
 		return false // helm --no-hooks turns them off

@@ -177,10 +177,13 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if dryRun(iv.name, args) {
+		return false // only says what it would do
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
-		if a.ok && (a.s == "can-i" || a.s == "plan") || dryRun(iv.name, args[i:i+1]) {
+		if a.ok && (a.s == "can-i" || a.s == "plan") {
 			return false // only says what it would do
 		}
 		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {
