@@ -3166,6 +3166,21 @@ func TestMountReason(t *testing.T) {
 	}
 }
 
+// TestHeldFor: a command is held for what it does, said as it is.
+func TestHeldFor(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"bq query --use_legacy_sql=false 'DELETE FROM prod.users WHERE true'": "WHERE holds for every row",
+		"psql -c 'DELETE FROM users WHERE 1=1'":                               "WHERE holds for every row",
+		"psql -c 'DELETE FROM users'":                                         "without WHERE",
+	} {
+		r := classifyT(t, cmd)
+		if !r.Class.Held() || !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("Classify(%q) = %v %q, want held: %s", cmd, r.Class, r.Reasons, want)
+		}
+	}
+}
+
 func TestHeldReasonKept(t *testing.T) {
 	t.Parallel()
 	c := &classifier{cmds: []Command{{}}}

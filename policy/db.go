@@ -51,8 +51,11 @@ func sqlDanger(sql string) string {
 		}
 	}
 	for _, m := range sqlDelete.FindAllString(sql, -1) {
-		if !sqlWhere.MatchString(m) || sqlTautology.MatchString(m) {
+		switch {
+		case !sqlWhere.MatchString(m):
 			return "SQL DELETE without WHERE"
+		case sqlTautology.MatchString(m):
+			return "SQL DELETE whose WHERE holds for every row"
 		}
 	}
 	for _, m := range sqlUpdate.FindAllString(sql, -1) {
