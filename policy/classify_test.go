@@ -489,6 +489,19 @@ func TestClassify(t *testing.T) {
 		{`sudo -u postgres psql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"`, Destructive},
 		{"sudo -u postgres psql -c '\\! rm -rf /tmp/x'", Destructive},
 		{"sudo rsync -t a b", Destructive},
+		// a query that reads leaves the client's other words to be judged: a statement to run first, a file written, a script, a shell
+		{"mysql -h prod-db -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
+		{"sudo mysql -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
+		{"mysql -h prod-db -e 'SELECT 1 \\! rm -rf ~'", Destructive},
+		{"psql -c 'SELECT 1 \\! rm -rf ~'", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -o /etc/postgresql/16/main/pg_hba.conf", Destructive},
+		{"sudo -u postgres psql -c '\\dt' -o /var/lib/postgresql/16/main/postgresql.auto.conf", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -L /etc/passwd", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -fwipe.sql", Destructive},
+		{"sudo mysql -e 'SELECT 1' --tee=/etc/passwd", Destructive},
+		{"sudo -u postgres psql -U postgres -d app -At -c 'SELECT count(*) FROM users'", Write},
+		{"sudo mysql -uroot -e 'SELECT * FROM t\\G'", Write},
+		{"mysql -h prod-db -e 'SHOW DATABASES'", Write},
 		{"sudo npm test", Destructive},
 		{"sudo -C", Write},                   // an option without its value
 		{"truncate --size=0 app.log", Write}, // inside the working directory

@@ -188,10 +188,23 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if c := iv.c.cmds[iv.idx].Class; undone && c != Destructive && c != Unparseable {
 			iv.judged = true // its SQL is read above; the words' scan would see the DELETE the ROLLBACK undoes
 		}
-		if queried && reads {
+		switch iv.name {
+		case "psql":
+			iv.outputOption("-o", "--output", "-L", "--log-file") // psql -c 'SELECT 1' -o FILE writes FILE
+		case "mysql", "mariadb":
+			iv.outputOption("--tee")
+		}
+		if queried && reads && !slices.ContainsFunc(args, func(a arg) bool { return !a.ok || scriptOpt(a.s) }) {
 			iv.judged = true // psql -c 'SELECT 1': its SQL is read above, and no word of it is a command line
 		}
 	}
+}
+
+// scriptOpt reports whether a client's word gives it a script to run:
+// -f FILE, -fFILE, --file=FILE, -i, --input-file.
+func scriptOpt(word string) bool {
+	opt, _, _ := strings.Cut(word, "=")
+	return opt == "--file" || opt == "--input-file" || opt == "--queries-file" || strings.HasPrefix(word, "-f") && !strings.HasPrefix(word, "--") || word == "-i"
 }
 
 // listsOnly reports whether every statement of sql only reads what the
@@ -202,7 +215,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 // read files (pg_terminate_backend, setval, lo_import, pg_read_file).
 func listsOnly(sql string) bool {
 	stmts := 0
-	for _, st := range strings.Split(sql, ";") {
+	for _, st := range sqlStatement.Split(sql, -1) {
 		st = strings.TrimSpace(st)
 		if st == "" {
 			continue
@@ -210,6 +223,8 @@ func listsOnly(sql string) bool {
 		stmts++
 		switch {
 		case listMeta.MatchString(st):
+		case strings.ContainsRune(sqlLiteral.ReplaceAllString(st, ""), '\\'):
+			return false // SELECT 1 \! rm -rf ~: a client's command after the query (a shell, a file)
 		case showStmt.MatchString(st):
 		case selectStmt.MatchString(st) && !selectWrites.MatchString(st):
 			for _, m := range sqlCall.FindAllStringSubmatch(st, 16) {
@@ -234,6 +249,11 @@ var (
 	selectStmt = lazyRE(`(?i)^(?:select|table|values)\b`)
 	// selectWrites is what makes a SELECT write or lock: INTO, FOR UPDATE/SHARE.
 	selectWrites = lazyRE(`(?i)\binto\b|\bfor\s+(?:no\s+key\s+)?(?:update|share)\b`)
+	// sqlStatement ends a statement: ; or a client's \g or \G with
+	// nothing after it on the word (SELECT * FROM t\G).
+	sqlStatement = lazyRE(`;|\\[gG](?:\s|$)`)
+	// sqlLiteral is a string literal in SQL.
+	sqlLiteral = lazyRE(`'(?:[^']|'')*'`)
 	// sqlCall is a function call in SQL; the name is group 1.
 	sqlCall = lazyRE(`(\w+)\s*\(`)
 )

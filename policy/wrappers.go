@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -122,32 +123,86 @@ func inspectsOnly(cmd Command) bool {
 
 // queriesOnly reports whether a database client's argv gives it only
 // queries that read (listsOnly: psql -c '\l', mysql -e 'SHOW
-// DATABASES'), or asks psql only to list the databases (psql -l).
+// DATABASES'), or asks psql only to list the databases (psql -l), with
+// no option but those that say where to connect and how to print: an
+// option it does not know may write a file (psql -o, -L, mysql --tee),
+// run a script (-f) or another statement (mysql --init-command).
 func queriesOnly(argv []string) bool {
+	client, ok := clientOpts[path.Base(argv[0])]
+	if !ok {
+		return false
+	}
 	queried, list := false, false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		opt, val, eq := strings.Cut(a, "=")
 		switch {
-		case (a == "-c" || a == "--command" || a == "-e" || a == "--execute" || a == "-q" || a == "--query") && i+1 < len(argv):
+		case (a == client.query || opt == client.longQuery && !eq) && i+1 < len(argv):
 			if !listsOnly(argv[i+1]) {
 				return false
 			}
 			queried = true
 			i++
-		case eq && (opt == "--command" || opt == "--execute" || opt == "--query"):
+		case eq && opt == client.longQuery:
 			if !listsOnly(val) {
 				return false
 			}
 			queried = true
-		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file="):
-			return false // a script
 		case a == "-l" || a == "--list":
-			list = path.Base(argv[0]) == "psql"
+			list = client.query == "-c"
+		case !strings.HasPrefix(a, "-"):
+			// the database, or psql's user
+		case strings.HasPrefix(a, "--") && eq:
+			if !slices.Contains(client.valued, opt) {
+				return false
+			}
+		case slices.Contains(client.valued, a) && i+1 < len(argv):
+			i++
+		case len(a) > 2 && a[1] != '-' && (slices.Contains(client.valued, a[:2]) || a[:2] == client.optional):
+			// -uroot, -hdb, mysql's -pSECRET: the value glued on
+		case !slices.Contains(client.flags, a) && !flagGroup(a, client.flags):
+			return false
 		}
 	}
 	return queried || list
 }
+
+// flagGroup reports whether word is short options grouped (psql -At),
+// each among flags.
+func flagGroup(word string, flags []string) bool {
+	if len(word) < 3 || word[0] != '-' || word[1] == '-' {
+		return false
+	}
+	for _, c := range word[1:] {
+		if !slices.Contains(flags, "-"+string(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// clientOpts are, for the database clients run as another user that are
+// judged by their queries, the option that gives a query and the options
+// that only say where to connect or how to print (with a value or not).
+var clientOpts = map[string]struct {
+	query, longQuery string
+	valued, flags    []string
+	optional         string // a short option whose value may be glued on, or not given
+}{
+	"psql": {"-c", "--command",
+		[]string{"-U", "--username", "-d", "--dbname", "-h", "--host", "-p", "--port", "-F", "--field-separator", "-R", "--record-separator", "-v", "--set", "--variable"},
+		[]string{"-w", "--no-password", "-W", "--password", "-X", "--no-psqlrc", "-A", "--no-align", "-t", "--tuples-only", "-q", "--quiet", "-x", "--expanded", "-H", "--html", "--csv", "-a", "--echo-all", "-e", "--echo-queries", "-E", "--echo-hidden", "-b", "--echo-errors", "-n", "--no-readline", "-1", "--single-transaction", "-z", "-0"}, ""},
+	"mysql": mysqlOpts, "mariadb": mysqlOpts,
+}
+
+// mysqlOpts are mysql's entries in clientOpts.
+var mysqlOpts = struct {
+	query, longQuery string
+	valued, flags    []string
+	optional         string // a short option whose value may be glued on, or not given
+}{"-e", "--execute",
+	[]string{"-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket", "--protocol", "--default-character-set", "--ssl-mode", "--password"},
+	[]string{"-p", "-B", "--batch", "-N", "--skip-column-names", "-s", "--silent", "-t", "--table", "-r", "--raw", "-E", "--vertical", "-v", "--verbose", "-A", "--no-auto-rehash", "--column-names", "-X", "--xml", "-H", "--html", "-C", "--compress"}, "-p"}
 
 // inspectVerbs are the verbs by which a tool reports on what it manages.
 var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true}
