@@ -502,6 +502,13 @@ func TestClassify(t *testing.T) {
 		{"sudo -u postgres psql -U postgres -d app -At -c 'SELECT count(*) FROM users'", Write},
 		{"sudo mysql -uroot -e 'SELECT * FROM t\\G'", Write},
 		{"mysql -h prod-db -e 'SHOW DATABASES'", Write},
+		// a function is named as it is called, quoted or with a comment before its parenthesis
+		{`sudo -u postgres psql -c 'SELECT "pg_terminate_backend"(pid) FROM pg_stat_activity'`, Destructive},
+		{`sudo -u postgres psql -c 'SELECT pg_terminate_backend/**/(pid) FROM pg_stat_activity'`, Destructive},
+		{"sudo -u postgres psql -c 'SELECT pg_terminate_backend -- x\n(pid) FROM pg_stat_activity'", Destructive},
+		{`sudo -u postgres psql -c 'SELECT pg_catalog."pg_drop_replication_slot"(slot_name) FROM pg_replication_slots'`, Destructive},
+		{`sudo -u postgres psql -c 'SELECT "count"(*) FROM "users" /* all */'`, Write},
+		{`sudo -u postgres psql -c "SELECT count(*) FROM users WHERE name = 'lo_unlink(1)'"`, Write},
 		{"sudo npm test", Destructive},
 		{"sudo -C", Write},                   // an option without its value
 		{"truncate --size=0 app.log", Write}, // inside the working directory

@@ -215,6 +215,7 @@ func scriptOpt(word string) bool {
 // read files (pg_terminate_backend, setval, lo_import, pg_read_file).
 func listsOnly(sql string) bool {
 	stmts := 0
+	sql = sqlComment.ReplaceAllString(sql, " ") // pg_terminate_backend/**/(pid)
 	for _, st := range sqlStatement.Split(sql, -1) {
 		st = strings.TrimSpace(st)
 		if st == "" {
@@ -227,7 +228,8 @@ func listsOnly(sql string) bool {
 			return false // SELECT 1 \! rm -rf ~: a client's command after the query (a shell, a file)
 		case showStmt.MatchString(st):
 		case selectStmt.MatchString(st) && !selectWrites.MatchString(st):
-			for _, m := range sqlCall.FindAllStringSubmatch(st, 16) {
+			calls := strings.ReplaceAll(sqlLiteral.ReplaceAllString(st, "''"), `"`, "") // "pg_terminate_backend"(pid): a quoted name is the same function
+			for _, m := range sqlCall.FindAllStringSubmatch(calls, 16) {
 				if !pureSQL[strings.ToLower(m[1])] {
 					return false
 				}
@@ -252,6 +254,8 @@ var (
 	// sqlStatement ends a statement: ; or a client's \g or \G with
 	// nothing after it on the word (SELECT * FROM t\G).
 	sqlStatement = lazyRE(`;|\\[gG](?:\s|$)`)
+	// sqlComment is a comment in SQL: /* … */ or -- to the line's end.
+	sqlComment = lazyRE(`(?s)/\*.*?\*/|--[^\n]*`)
 	// sqlLiteral is a string literal in SQL.
 	sqlLiteral = lazyRE(`'(?:[^']|'')*'`)
 	// sqlCall is a function call in SQL; the name is group 1.
