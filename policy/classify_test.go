@@ -489,6 +489,13 @@ func TestClassify(t *testing.T) {
 		{`sudo -u postgres psql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"`, Destructive},
 		{"sudo -u postgres psql -c '\\! rm -rf /tmp/x'", Destructive},
 		{"sudo rsync -t a b", Destructive},
+		// a configuration test is the option that means one to that daemon
+		{"sudo e2fsck -t -p /dev/sda1", Destructive},
+		{"sudo fsck -T -p /dev/sda1", Destructive},
+		{"sudo mytool -t -c wipe.conf", Destructive},
+		{"sudo haproxy -c -f /etc/haproxy/haproxy.cfg", Write},
+		{"sudo nginx -t -c /etc/nginx/nginx.conf", Write},
+		{"sudo apachectl -t", Write},
 		// a query that reads leaves the client's other words to be judged: a statement to run first, a file written, a script, a shell
 		{"mysql -h prod-db -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
 		{"sudo mysql -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},

@@ -106,12 +106,23 @@ func inspectsOnly(cmd Command) bool {
 	if inspectVerbs[verb] || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
 		return true
 	}
+	return testsConfig(path.Base(cmd.Argv[0]), cmd.Argv[1:])
+}
+
+// testsConfig reports whether a daemon is asked only to test its
+// configuration and exit, by the option that means that for it (nginx -t,
+// sshd -t, haproxy -c), given only the files it is to test.
+func testsConfig(name string, args []string) bool {
+	ct, ok := configTests[name]
+	if !ok {
+		return false
+	}
 	test := false
-	for i := 1; i < len(cmd.Argv); i++ {
-		switch a := cmd.Argv[i]; {
-		case configTests[a]:
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case slices.Contains(ct.tests, a):
 			test = true
-		case (a == "-c" || a == "-f" || a == "-p" || a == "-g" || a == "--config") && i+1 < len(cmd.Argv) && !strings.HasPrefix(cmd.Argv[i+1], "-"):
+		case slices.Contains(ct.valued, a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
 			i++ // nginx -t -c /etc/nginx/nginx.conf: the configuration tested
 		case a == "-q" || a == "--quiet":
 		default:
@@ -207,9 +218,23 @@ var mysqlOpts = struct {
 // inspectVerbs are the verbs by which a tool reports on what it manages.
 var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true}
 
-// configTests are the options by which a daemon tests its configuration
-// and exits: nginx -t (-T prints it too), sshd -t, apachectl -t.
-var configTests = map[string]bool{"-t": true, "-T": true, "-tq": true, "-qt": true, "--test": true, "--test-config": true, "configtest": true, "-configtest": true}
+// configTests are, for the daemons that have one, the options by which
+// they test their configuration and exit (nginx -t, -T printing it too;
+// sshd -t; apachectl -t or configtest; haproxy -c; php-fpm -t), and those
+// that name the configuration tested. The same letters mean other things
+// to other programs: e2fsck -t, fsck -T.
+var configTests = func() map[string]struct{ tests, valued []string } {
+	type ct = struct{ tests, valued []string }
+	nginx := ct{[]string{"-t", "-T", "-tq", "-qt"}, []string{"-c", "-p"}}
+	apache := ct{[]string{"-t", "configtest", "-configtest", "-S"}, []string{"-f", "-d"}}
+	return map[string]ct{
+		"nginx": nginx, "openresty": nginx, "sshd": {[]string{"-t", "-T"}, []string{"-f", "-C"}},
+		"apachectl": apache, "apache2ctl": apache, "httpd": apache, "apache2": apache,
+		"haproxy": {[]string{"-c"}, []string{"-f"}},
+		"php-fpm": {[]string{"-t", "-tt", "--test"}, []string{"-c", "-y", "--fpm-config"}},
+		"dnsmasq": {[]string{"--test"}, []string{"-C", "--conf-file"}},
+	}
+}()
 
 // shownArgs is a command line for a reason, cut.
 func shownArgs(args []arg) string {
