@@ -496,6 +496,17 @@ func TestClassify(t *testing.T) {
 		{"sudo haproxy -c -f /etc/haproxy/haproxy.cfg", Write},
 		{"sudo nginx -t -c /etc/nginx/nginx.conf", Write},
 		{"sudo apachectl -t", Write},
+		// a report's verb comes first and nothing after it asks for a secret or does more
+		{"sudo wg show all private-key", Destructive},
+		{"wg show wg0 private-key", Destructive},
+		{"sudo ip -b list", Destructive},
+		{"sudo -u postgres psql -c 'SELECT usename, passwd FROM pg_shadow'", Destructive},
+		{"psql -c 'SELECT rolname, rolpassword FROM pg_authid'", Destructive},
+		{"sudo mysql -e 'SELECT user, authentication_string FROM mysql.user'", Destructive},
+		{"sudo mysql -e 'SELECT user, host FROM mysql.user'", Write},
+		{"sudo wg show", Write},
+		{"sudo zpool status -v", Write},
+		{"sudo certbot certificates", Write},
 		// a query that reads leaves the client's other words to be judged: a statement to run first, a file written, a script, a shell
 		{"mysql -h prod-db -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
 		{"sudo mysql -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},

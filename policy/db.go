@@ -103,6 +103,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		reads := true                                                    // every query given only reads (listsOnly)
 		check := func(a arg) {
 			reads = reads && a.ok && listsOnly(a.s)
+			if a.ok && readsHashes(a.s) {
+				iv.flag(Destructive, iv.name+" reads the server's password hashes: "+cutText(a.s)+" (what it prints reaches the agent and its model)")
+			}
 			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
@@ -199,6 +202,20 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		}
 	}
 }
+
+// readsHashes reports whether a query reads the password hashes a
+// database server keeps: a password column, or every column, of
+// pg_shadow, pg_authid, pg_user_mappings or mysql.user.
+func readsHashes(sql string) bool {
+	return hashTables.MatchString(sql) && hashColumns.MatchString(sql)
+}
+
+var (
+	// hashTables are the tables that hold password hashes.
+	hashTables = lazyRE(`(?i)\b(?:pg_shadow|pg_authid|pg_user_mappings?|mysql\s*\.\s*user)\b`)
+	// hashColumns are their password columns, or every column.
+	hashColumns = lazyRE(`(?i)\*|\btable\b|\b(?:passwd|rolpassword|authentication_string|password|umoptions)\b`)
+)
 
 // scriptOpt reports whether a client's word gives it a script to run:
 // -f FILE, -fFILE, --file=FILE, -i, --input-file.

@@ -2747,7 +2747,7 @@ var credStores = map[string][]string{
 	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
-	"pulumi": {"--show-secrets"},
+	"pulumi": {"--show-secrets"}, "wg": {"private-key", "preshared-keys", "showconf"},
 }
 
 // credentialTools are the known tools whose subcommands may print a

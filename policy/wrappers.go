@@ -96,18 +96,34 @@ func inspectsOnly(cmd Command) bool {
 	if !cmd.Resolved || len(cmd.Argv) < 2 {
 		return false
 	}
-	verb := ""
-	for _, a := range cmd.Argv[1:] {
-		if !strings.HasPrefix(a, "-") {
-			verb = a
-			break
-		}
-	}
-	if inspectVerbs[verb] || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
+	if reportsOnly(cmd.Argv[1:]) || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
 		return true
 	}
 	return testsConfig(path.Base(cmd.Argv[0]), cmd.Argv[1:])
 }
+
+// reportsOnly reports whether args are a verb that asks for a state, a
+// list or a version, first (an option before it may be anything: ip -b
+// FILE runs a batch of commands), then only what names what to report on
+// and options that only shape the report; a word after it that names a
+// key or secret asks for it (wg show all private-key).
+func reportsOnly(args []string) bool {
+	if !inspectVerbs[args[0]] {
+		return false
+	}
+	for _, a := range args[1:] {
+		if secretWord.MatchString(a) || strings.HasPrefix(a, "-") && !reportOpts[a] || strings.ContainsAny(a, "/=<>|;&$`") {
+			return false
+		}
+	}
+	return true
+}
+
+// reportOpts are options that only shape a report: more of it, or in JSON.
+var reportOpts = map[string]bool{"-v": true, "--verbose": true, "-a": true, "--all": true, "-j": true, "--json": true, "--no-pager": true, "-l": true, "--long": true}
+
+// secretWord is a word that names a key or secret to report.
+var secretWord = lazyRE(`(?i)key|secret|passw|token|credential|psk|shadow|authid`)
 
 // testsConfig reports whether a daemon is asked only to test its
 // configuration and exit, by the option that means that for it (nginx -t,
@@ -216,7 +232,7 @@ var mysqlOpts = struct {
 	[]string{"-p", "-B", "--batch", "-N", "--skip-column-names", "-s", "--silent", "-t", "--table", "-r", "--raw", "-E", "--vertical", "-v", "--verbose", "-A", "--no-auto-rehash", "--column-names", "-X", "--xml", "-H", "--html", "-C", "--compress"}, "-p"}
 
 // inspectVerbs are the verbs by which a tool reports on what it manages.
-var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true}
+var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true, "certificates": true}
 
 // configTests are, for the daemons that have one, the options by which
 // they test their configuration and exit (nginx -t, -T printing it too;
