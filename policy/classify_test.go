@@ -3211,10 +3211,23 @@ func TestHeldFor(t *testing.T) {
 		"bq query --use_legacy_sql=false 'DELETE FROM prod.users WHERE true'": "WHERE holds for every row",
 		"psql -c 'DELETE FROM users WHERE 1=1'":                               "WHERE holds for every row",
 		"psql -c 'DELETE FROM users'":                                         "without WHERE",
+		"sudo certbot revoke --cert-path /etc/letsencrypt/live/x/cert.pem":    "certbot revoke deletes",
+		"sudo psql -c '\\l' -o /etc/shadow":                                   "writes to a system file: /etc/shadow",
+		"cat /etc/letsencrypt/live/x/privkey.pem":                             "private key",
 	} {
 		r := classifyT(t, cmd)
 		if !r.Class.Held() || !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, want) }) {
 			t.Errorf("Classify(%q) = %v %q, want held: %s", cmd, r.Class, r.Reasons, want)
+		}
+	}
+	for cmd, not := range map[string]string{ // and not for what it does not do
+		"sudo certbot revoke --cert-path /etc/letsencrypt/live/x/cert.pem": "private key",
+		"psql -c 'SELECT 1' -o /etc/shadow":                                "reads a secrets file",
+		"bq query --use_legacy_sql=false 'DELETE FROM t WHERE true'":       "without WHERE",
+	} {
+		r := classifyT(t, cmd)
+		if slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, not) }) {
+			t.Errorf("Classify(%q) = %v %q, said: %s", cmd, r.Class, r.Reasons, not)
 		}
 	}
 }

@@ -3806,11 +3806,20 @@ func (iv *inv) searchesSecrets() string {
 func keyFile(c *classifier, sc *scope, p string) bool {
 	base := path.Base(p)
 	if !(strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
-		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) {
+		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) || certificateFile(base) {
 		return false
 	}
 	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
 	return why != "" && why != "unresolved"
+}
+
+// certificateFile reports whether a .pem file's name says it holds
+// certificates and no key: cert.pem, fullchain.pem, chain.pem (certbot's
+// live directory beside privkey.pem), server.crt.pem.
+func certificateFile(base string) bool {
+	name := strings.ToLower(strings.TrimSuffix(base, ".pem"))
+	return name != base && !strings.Contains(name, "key") && !strings.Contains(name, "priv") &&
+		(strings.Contains(name, "cert") || strings.Contains(name, "chain") || strings.Contains(name, "crt"))
 }
 
 // printsKey reports whether a command prints the file p, whose name says
