@@ -101,7 +101,7 @@ func init() {
 
 		// Databases.
 		{sqlClient([]string{"-c", "--command"}, false), []string{"psql"}},
-		{sqlClient([]string{"-e", "--execute"}, false), []string{"mysql", "mariadb"}},
+		{sqlClient([]string{"-e", "--execute", "--init-command"}, false), []string{"mysql", "mariadb"}},
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
 		{sqlClient([]string{"-Q", "-q"}, false), []string{"sqlcmd", "osql"}},

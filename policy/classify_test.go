@@ -503,6 +503,44 @@ func TestClassify(t *testing.T) {
 		{`sudo -u postgres psql -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"`, Destructive},
 		{"sudo -u postgres psql -c '\\! rm -rf /tmp/x'", Destructive},
 		{"sudo rsync -t a b", Destructive},
+		// a configuration test is the option that means one to that daemon
+		{"sudo e2fsck -t -p /dev/sda1", Destructive},
+		{"sudo fsck -T -p /dev/sda1", Destructive},
+		{"sudo mytool -t -c wipe.conf", Destructive},
+		{"sudo haproxy -c -f /etc/haproxy/haproxy.cfg", Write},
+		{"sudo nginx -t -c /etc/nginx/nginx.conf", Write},
+		{"sudo apachectl -t", Write},
+		// a report's verb comes first and nothing after it asks for a secret or does more
+		{"sudo wg show all private-key", Destructive},
+		{"wg show wg0 private-key", Destructive},
+		{"sudo ip -b list", Destructive},
+		{"sudo -u postgres psql -c 'SELECT usename, passwd FROM pg_shadow'", Destructive},
+		{"psql -c 'SELECT rolname, rolpassword FROM pg_authid'", Destructive},
+		{"sudo mysql -e 'SELECT user, authentication_string FROM mysql.user'", Destructive},
+		{"sudo mysql -e 'SELECT user, host FROM mysql.user'", Write},
+		{"sudo wg show", Write},
+		{"sudo zpool status -v", Write},
+		{"sudo certbot certificates", Write},
+		// a query that reads leaves the client's other words to be judged: a statement to run first, a file written, a script, a shell
+		{"mysql -h prod-db -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
+		{"sudo mysql -e 'SHOW DATABASES' --init-command='DROP DATABASE prod'", Destructive},
+		{"mysql -h prod-db -e 'SELECT 1 \\! rm -rf ~'", Destructive},
+		{"psql -c 'SELECT 1 \\! rm -rf ~'", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -o /etc/postgresql/16/main/pg_hba.conf", Destructive},
+		{"sudo -u postgres psql -c '\\dt' -o /var/lib/postgresql/16/main/postgresql.auto.conf", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -L /etc/passwd", Destructive},
+		{"sudo -u postgres psql -c 'SELECT 1' -fwipe.sql", Destructive},
+		{"sudo mysql -e 'SELECT 1' --tee=/etc/passwd", Destructive},
+		{"sudo -u postgres psql -U postgres -d app -At -c 'SELECT count(*) FROM users'", Write},
+		{"sudo mysql -uroot -e 'SELECT * FROM t\\G'", Write},
+		{"mysql -h prod-db -e 'SHOW DATABASES'", Write},
+		// a function is named as it is called, quoted or with a comment before its parenthesis
+		{`sudo -u postgres psql -c 'SELECT "pg_terminate_backend"(pid) FROM pg_stat_activity'`, Destructive},
+		{`sudo -u postgres psql -c 'SELECT pg_terminate_backend/**/(pid) FROM pg_stat_activity'`, Destructive},
+		{"sudo -u postgres psql -c 'SELECT pg_terminate_backend -- x\n(pid) FROM pg_stat_activity'", Destructive},
+		{`sudo -u postgres psql -c 'SELECT pg_catalog."pg_drop_replication_slot"(slot_name) FROM pg_replication_slots'`, Destructive},
+		{`sudo -u postgres psql -c 'SELECT "count"(*) FROM "users" /* all */'`, Write},
+		{`sudo -u postgres psql -c "SELECT count(*) FROM users WHERE name = 'lo_unlink(1)'"`, Write},
 		{"sudo npm test", Destructive},
 		{"sudo -C", Write},                   // an option without its value
 		{"truncate --size=0 app.log", Write}, // inside the working directory
@@ -2642,6 +2680,23 @@ func TestClassify(t *testing.T) {
 		{"curl -s -X DELETE 'https://es.prod.example.com/test-index-*'", Destructive},
 		// a dry run of a tool known to honour it changes nothing, as root too
 		{"conda remove -n scratch --all --dry-run", Write},
+		// the last word about a dry run wins, in any case; code given to run voids it
+		{"sudo puppet apply --noop site.pp --no-noop", Destructive},
+		{"sudo puppet apply --noop --execute='$x=generate(\"/bin/rm\",\"-rf\",\"/srv\")'", Destructive},
+		{"sudo puppet apply --noop -e'$x=generate(\"/bin/rm\",\"-rf\",\"/srv\")'", Destructive},
+		{"sudo kubeadm reset -f --dry-run=False", Destructive},
+		{"sudo kubeadm reset -f --dry-run=f", Destructive},
+		{"sudo kubeadm reset -f --dry-run=OFF", Destructive},
+		{"sudo kubeadm reset -f --dry-run --no-dry-run", Destructive},
+		{"bq query --use_legacy_sql=false --dry_run=False 'DELETE FROM prod.users WHERE true'", Destructive},
+		{"bq query --use_legacy_sql=false --dry_run --nodry_run 'DELETE FROM prod.users WHERE true'", Destructive},
+		{"bq --dry_run=False query --use_legacy_sql=false 'DROP TABLE prod.users'", Destructive},
+		{"kubectl delete ns prod --dry-run=False", Destructive},
+		{"sudo kubeadm reset -f --dry-run", Write},
+		{"sudo kubeadm reset -f --no-dry-run --dry-run", Write},
+		{"sudo puppet agent -t --noop", Write},
+		{"kubectl delete ns prod --dry-run=client", Write},
+		{"bq query --dry_run --use_legacy_sql=false 'DELETE FROM prod.users WHERE true'", Write},
 		{"conda env remove -n scratch -d", Write},
 		{"conda remove -n scratch --all", Destructive},
 		{"sudo certbot renew --dry-run", Write},
@@ -2651,7 +2706,42 @@ func TestClassify(t *testing.T) {
 		{"sudo chef-client", Destructive},
 		{"sudo puppet agent -t --noop", Write},
 		{"sudo puppet agent -t", Destructive},
-		{"sudo ansible-playbook -i hosts site.yml --check --diff", Write},
+		{"sudo ansible-playbook -i hosts site.yml --check --diff", Destructive}, // check_mode: no tasks and lookups run in check mode
+		{"printf -- '- hosts: localhost\n  tasks:\n    - shell: rm -rf /var/lib/postgresql\n      check_mode: no\n' > /tmp/p.yml && sudo ansible-playbook --check /tmp/p.yml", Destructive},
+		{"printf -- '- hosts: localhost\n  tasks:\n    - shell: rm -rf /var/lib/postgresql\n      check_mode: no\n' > /tmp/p.yml && ansible-playbook --check /tmp/p.yml", Destructive},
+		{"sudo ansible-playbook -C cleanup.yml", Destructive},
+		{"ansible-playbook -i inventory/dev site.yml --check --diff", Write},
+		// a tool's short dry-run option counts alone or after options that take no value, not inside another's value
+		{"sudo conda remove -ndev --all", Destructive},
+		{"sudo conda remove --all -p/opt/conda/envs/dev", Destructive},
+		{"sudo conda env remove -ndev", Destructive},
+		{"sudo chef-client -o'recipe[Wipe]'", Destructive},
+		{"sudo chef-client -jWEB.json", Destructive},
+		{"sudo apk del -p/mnt/sysroot musl", Destructive},
+		{"sudo ansible-playbook -eCLEAN=yes wipe.yml", Destructive},
+		{"sudo ansible-playbook -lCANARY wipe.yml", Destructive},
+		{"sudo conda remove -n dev --all -yd", Write},
+		{"sudo conda install -yd --revision 0", Write},
+		{"sudo chef-client -zW", Write},
+		{"sudo apt-get -qs purge nginx", Write},
+		{"conda remove -n scratch --all --dry-run", Write},
+		// the last word about a dry run wins, in any case; code given to run voids it
+		{"sudo puppet apply --noop site.pp --no-noop", Destructive},
+		{"sudo puppet apply --noop --execute='$x=generate(\"/bin/rm\",\"-rf\",\"/srv\")'", Destructive},
+		{"sudo puppet apply --noop -e'$x=generate(\"/bin/rm\",\"-rf\",\"/srv\")'", Destructive},
+		{"sudo kubeadm reset -f --dry-run=False", Destructive},
+		{"sudo kubeadm reset -f --dry-run=f", Destructive},
+		{"sudo kubeadm reset -f --dry-run=OFF", Destructive},
+		{"sudo kubeadm reset -f --dry-run --no-dry-run", Destructive},
+		{"bq query --use_legacy_sql=false --dry_run=False 'DELETE FROM prod.users WHERE true'", Destructive},
+		{"bq query --use_legacy_sql=false --dry_run --nodry_run 'DELETE FROM prod.users WHERE true'", Destructive},
+		{"bq --dry_run=False query --use_legacy_sql=false 'DROP TABLE prod.users'", Destructive},
+		{"kubectl delete ns prod --dry-run=False", Destructive},
+		{"sudo kubeadm reset -f --dry-run", Write},
+		{"sudo kubeadm reset -f --no-dry-run --dry-run", Write},
+		{"sudo puppet agent -t --noop", Write},
+		{"kubectl delete ns prod --dry-run=client", Write},
+		{"bq query --dry_run --use_legacy_sql=false 'DELETE FROM prod.users WHERE true'", Write},
 		{"sudo ansible-playbook -i hosts site.yml", Destructive},
 		{"sudo dpkg --dry-run -r nginx", Write},
 		{"sudo dpkg -r nginx", Destructive},
@@ -2659,6 +2749,16 @@ func TestClassify(t *testing.T) {
 		{"sudo kubeadm reset", Destructive},
 		{"sudo othertool --why-run", Destructive},
 		{"sudo certbot renew --dry-run --deploy-hook 'rm -rf /etc'", Destructive},
+		// a hook runs in a dry run too, and a command line that begins with an SQL verb is not SQL
+		{"certbot renew --dry-run --pre-hook 'truncate -s0 ~/project/main.go && rm -rf ~'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook 'truncate -s0 /etc/shadow && rm -rf /var/www'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook 'drop || rm -rf /var/www'", Destructive},
+		{"sudo certbot renew --dry-run --pre-hook=/home/user/project/wipe.sh", Destructive},
+		{"sudo certbot renew --dry-run --post-hook=reboot", Destructive},
+		{"sudo certbot certonly --dry-run --manual --manual-auth-hook=./wipe.sh -d example.com", Destructive},
+		{"sudo puppet agent -t --noop --prerun_command=/usr/local/bin/wipe", Destructive},
+		{"helm uninstall web --dry-run --no-hooks", Write},
+		{"bq query --dry_run --use_legacy_sql=false 'TRUNCATE TABLE `acme-prod.raw.charges`'", Write},
 		// a batch scheduler's cancel of every job of a user, account or state is held; of named jobs it is not
 		{`scancel --user="$USER"`, Destructive},
 		{"scancel --me --state=RUNNING", Destructive},
@@ -3193,6 +3293,34 @@ func TestReasonsTrue(t *testing.T) {
 			if strings.Contains(why, bad) {
 				t.Errorf("Classify(%q) says %q", cmd, why)
 			}
+		}
+	}
+}
+
+// TestHeldFor: a command is held for what it does, said as it is.
+func TestHeldFor(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]string{
+		"bq query --use_legacy_sql=false 'DELETE FROM prod.users WHERE true'": "WHERE holds for every row",
+		"psql -c 'DELETE FROM users WHERE 1=1'":                               "WHERE holds for every row",
+		"psql -c 'DELETE FROM users'":                                         "without WHERE",
+		"sudo certbot revoke --cert-path /etc/letsencrypt/live/x/cert.pem":    "certbot revoke deletes",
+		"sudo psql -c '\\l' -o /etc/shadow":                                   "writes to a system file: /etc/shadow",
+		"cat /etc/letsencrypt/live/x/privkey.pem":                             "private key",
+	} {
+		r := classifyT(t, cmd)
+		if !r.Class.Held() || !slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("Classify(%q) = %v %q, want held: %s", cmd, r.Class, r.Reasons, want)
+		}
+	}
+	for cmd, not := range map[string]string{ // and not for what it does not do
+		"sudo certbot revoke --cert-path /etc/letsencrypt/live/x/cert.pem": "private key",
+		"psql -c 'SELECT 1' -o /etc/shadow":                                "reads a secrets file",
+		"bq query --use_legacy_sql=false 'DELETE FROM t WHERE true'":       "without WHERE",
+	} {
+		r := classifyT(t, cmd)
+		if slices.ContainsFunc(r.Reasons, func(s string) bool { return strings.Contains(s, not) }) {
+			t.Errorf("Classify(%q) = %v %q, said: %s", cmd, r.Class, r.Reasons, not)
 		}
 	}
 }

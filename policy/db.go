@@ -51,8 +51,11 @@ func sqlDanger(sql string) string {
 		}
 	}
 	for _, m := range sqlDelete.FindAllString(sql, -1) {
-		if !sqlWhere.MatchString(m) || sqlTautology.MatchString(m) {
+		switch {
+		case !sqlWhere.MatchString(m):
 			return "SQL DELETE without WHERE"
+		case sqlTautology.MatchString(m):
+			return "SQL DELETE whose WHERE holds for every row"
 		}
 	}
 	for _, m := range sqlUpdate.FindAllString(sql, -1) {
@@ -100,6 +103,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		reads := true                                                    // every query given only reads (listsOnly)
 		check := func(a arg) {
 			reads = reads && a.ok && listsOnly(a.s)
+			if a.ok && readsHashes(a.s) {
+				iv.flag(Destructive, iv.name+" reads the server's password hashes: "+cutText(a.s)+" (what it prints reaches the agent and its model)")
+			}
 			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
 				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
 				return
@@ -185,10 +191,37 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if c := iv.c.cmds[iv.idx].Class; undone && c != Destructive && c != Unparseable {
 			iv.judged = true // its SQL is read above; the words' scan would see the DELETE the ROLLBACK undoes
 		}
-		if queried && reads {
+		switch iv.name {
+		case "psql":
+			iv.outputOption("-o", "--output", "-L", "--log-file") // psql -c 'SELECT 1' -o FILE writes FILE
+		case "mysql", "mariadb":
+			iv.outputOption("--tee")
+		}
+		if queried && reads && !slices.ContainsFunc(args, func(a arg) bool { return !a.ok || scriptOpt(a.s) }) {
 			iv.judged = true // psql -c 'SELECT 1': its SQL is read above, and no word of it is a command line
 		}
 	}
+}
+
+// readsHashes reports whether a query reads the password hashes a
+// database server keeps: a password column, or every column, of
+// pg_shadow, pg_authid, pg_user_mappings or mysql.user.
+func readsHashes(sql string) bool {
+	return hashTables.MatchString(sql) && hashColumns.MatchString(sql)
+}
+
+var (
+	// hashTables are the tables that hold password hashes.
+	hashTables = lazyRE(`(?i)\b(?:pg_shadow|pg_authid|pg_user_mappings?|mysql\s*\.\s*user)\b`)
+	// hashColumns are their password columns, or every column.
+	hashColumns = lazyRE(`(?i)\*|\btable\b|\b(?:passwd|rolpassword|authentication_string|password|umoptions)\b`)
+)
+
+// scriptOpt reports whether a client's word gives it a script to run:
+// -f FILE, -fFILE, --file=FILE, -i, --input-file.
+func scriptOpt(word string) bool {
+	opt, _, _ := strings.Cut(word, "=")
+	return opt == "--file" || opt == "--input-file" || opt == "--queries-file" || strings.HasPrefix(word, "-f") && !strings.HasPrefix(word, "--") || word == "-i"
 }
 
 // listsOnly reports whether every statement of sql only reads what the
@@ -199,7 +232,8 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 // read files (pg_terminate_backend, setval, lo_import, pg_read_file).
 func listsOnly(sql string) bool {
 	stmts := 0
-	for _, st := range strings.Split(sql, ";") {
+	sql = sqlComment.ReplaceAllString(sql, " ") // pg_terminate_backend/**/(pid)
+	for _, st := range sqlStatement.Split(sql, -1) {
 		st = strings.TrimSpace(st)
 		if st == "" {
 			continue
@@ -207,9 +241,12 @@ func listsOnly(sql string) bool {
 		stmts++
 		switch {
 		case listMeta.MatchString(st):
+		case strings.ContainsRune(sqlLiteral.ReplaceAllString(st, ""), '\\'):
+			return false // SELECT 1 \! rm -rf ~: a client's command after the query (a shell, a file)
 		case showStmt.MatchString(st):
 		case selectStmt.MatchString(st) && !selectWrites.MatchString(st):
-			for _, m := range sqlCall.FindAllStringSubmatch(st, 16) {
+			calls := strings.ReplaceAll(sqlLiteral.ReplaceAllString(st, "''"), `"`, "") // "pg_terminate_backend"(pid): a quoted name is the same function
+			for _, m := range sqlCall.FindAllStringSubmatch(calls, 16) {
 				if !pureSQL[strings.ToLower(m[1])] {
 					return false
 				}
@@ -231,6 +268,13 @@ var (
 	selectStmt = lazyRE(`(?i)^(?:select|table|values)\b`)
 	// selectWrites is what makes a SELECT write or lock: INTO, FOR UPDATE/SHARE.
 	selectWrites = lazyRE(`(?i)\binto\b|\bfor\s+(?:no\s+key\s+)?(?:update|share)\b`)
+	// sqlStatement ends a statement: ; or a client's \g or \G with
+	// nothing after it on the word (SELECT * FROM t\G).
+	sqlStatement = lazyRE(`;|\\[gG](?:\s|$)`)
+	// sqlComment is a comment in SQL: /* … */ or -- to the line's end.
+	sqlComment = lazyRE(`(?s)/\*.*?\*/|--[^\n]*`)
+	// sqlLiteral is a string literal in SQL.
+	sqlLiteral = lazyRE(`'(?:[^']|'')*'`)
 	// sqlCall is a function call in SQL; the name is group 1.
 	sqlCall = lazyRE(`(\w+)\s*\(`)
 )

@@ -67,6 +67,9 @@ func clientShellLine(client, line string) (string, bool) {
 	if rest, ok := strings.CutPrefix(line, `\!`); ok {
 		return rest, true
 	}
+	if _, rest, ok := strings.Cut(line, `\!`); ok && (client == "psql" || client == "mysql" || client == "mariadb") {
+		return rest, true // SELECT 1 \! rm -rf ~: the client reads a backslash command anywhere on a line
+	}
 	switch client {
 	case "mysql", "mariadb":
 		word, rest, _ := strings.Cut(line, " ")

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A command asked only to show what it would do changes nothing: this file
@@ -17,61 +19,84 @@ import (
 // (a wrapper's --dry-run may be the value of its command's option).
 func onlySays(name string, args []arg) bool {
 	_, known := lookup(name)
-	if known && !infraTools[name] && dryShort[name] == "" && !dryTools[name] {
+	if known && !infraTools[name] && dryShort[name].dry == 0 && !dryTools[name] {
 		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
 	}
-	says := false
+	says, end := false, len(args)
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s]:
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(name, a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
-		case !known && dryShort[name] == "" && !strings.HasPrefix(a.s, "-"):
-			if _, known := lookup(a.s); known && !slices.Contains(readOnlyTools, a.s) {
+		case !known && dryShort[name].dry == 0 && !strings.HasPrefix(a.s, "-"):
+			if namesProgram(a.s) {
 				return false // mytool rm -rf ~ --dry-run: the operand may be a command it runs
 			}
-		case a.s == "--help" || a.s == "-help" || dryRun(name, args[i:i+1]):
+		case a.s == "--help" || a.s == "-help":
 			says = true
 		}
 		if shells[name] && !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "+") {
+			end = i + 1
 			break // sh script.sh -n: the script's own arguments
 		}
 	}
 	if n := len(args); n > 0 && args[n-1].ok && args[n-1].s == "help" && infraTools[name] {
 		says = true // aws s3 rm help
 	}
-	return says
+	return says || dryRun(name, args[:end])
 }
 
 // dryRun reports whether args ask only to show what would be done: a dry
 // run option (--dry-run, --dryrun, terraform state rm -dry-run,
-// --dry-run=client; not --dry-run=none
-// or =false, which run for real), pulumi's --preview-only, --simulate,
-// --no-act, chef's --why-run, puppet's --noop, ansible's --check, or the
-// tool's own short option (rsync -n, stow -n, sh -n, which parses the
-// script and runs none of it; conda -d, chef-client -W).
+// --dry-run=client), pulumi's --preview-only, --simulate, --no-act,
+// chef's --why-run, puppet's --noop, or the tool's own short option
+// (rsync -n, stow -n, sh -n, which parses the script and runs none of it;
+// conda -d, chef-client -W). The last word that says wins: a value that
+// says no (--dry-run=False, =f, =0, =no, =off, =none) or a negation
+// (--no-dry-run, --nodry_run, puppet's --no-noop) after it runs for real.
 func dryRun(name string, args []arg) bool {
+	dry := false
 	for _, a := range args {
 		if !a.ok {
 			continue
 		}
-		opt, val, _ := strings.Cut(a.s, "=")
-		switch opt {
-		case "--dry-run", "--dryrun", "--dry_run", "-dry-run":
-			if val != "none" && val != "false" && val != "0" && val != "no" {
-				return true
-			}
-		case "--preview-only", "--simulate", "--no-act", "--just-print", "--recon", "--why-run", "--noop":
-			return true
-		case "--check":
-			if name == "ansible" || name == "ansible-playbook" { // check mode; black's or cargo's --check is their own
-				return true
-			}
-		}
-		if short := dryShort[name]; short != "" && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.Contains(a.s[1:], short) {
-			return true
+		opt, val, eq := strings.Cut(a.s, "=")
+		switch {
+		case dryOpts[opt]:
+			dry = !eq || !saysNo(val)
+		case negatesDry(opt):
+			dry = false
+		case dryShort[name].in(a.s):
+			dry = true
 		}
 	}
+	return dry
+}
+
+// dryOpts are the long options that ask for a dry run.
+var dryOpts = map[string]bool{
+	"--dry-run": true, "--dryrun": true, "--dry_run": true, "-dry-run": true, "--preview-only": true, "--simulate": true,
+	"--no-act": true, "--just-print": true, "--recon": true, "--why-run": true, "--noop": true,
+}
+
+// saysNo reports whether an option's value turns it off.
+func saysNo(val string) bool {
+	switch strings.ToLower(val) {
+	case "false", "f", "0", "no", "n", "off", "none":
+		return true
+	}
 	return false
+}
+
+// negatesDry reports whether an option turns a dry run off: the dry-run
+// option with no- or no before its name (--no-dry-run, --nodry_run,
+// --no-noop, --no-why-run).
+func negatesDry(opt string) bool {
+	rest, ok := strings.CutPrefix(opt, "--no")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "-")
+	return rest != "" && dryOpts["--"+rest]
 }
 
 // analysesOnly reports whether git's history rewriter is asked only to
@@ -97,37 +122,136 @@ func ranAsAnotherOnlySays(cmd Command) bool {
 
 // dryTools are tools whose dry run is known to change nothing, as root
 // too, beyond the catalogue's handlers: configuration managers asked what
-// they would converge (chef-client --why-run, puppet --noop,
-// ansible-playbook --check), certbot's run against the staging CA
-// (--dry-run), package managers' simulations (conda -d, dpkg --no-act,
-// zypper --dry-run, apk -s), kubeadm --dry-run.
+// they would converge (chef-client --why-run, puppet --noop), certbot's
+// run against the staging CA (--dry-run), package managers' simulations
+// (conda -d, dpkg --no-act, zypper --dry-run, apk -s), kubeadm --dry-run.
+// Not ansible's --check: a task marked check_mode: no runs for real in
+// it, and lookups (pipe) run on this machine whatever the mode, so what
+// it does is what the playbook says, which the command may have written
+// or tend cannot see.
 var dryTools = map[string]bool{
 	"certbot": true, "letsencrypt": true, "chef-client": true, "chef-solo": true, "cinc-client": true, "cinc-solo": true,
-	"puppet": true, "ansible": true, "ansible-playbook": true, "kubeadm": true,
+	"puppet": true, "kubeadm": true,
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 }
 
+// namesProgram reports whether a word names a program the catalogue
+// knows that does more than read.
+func namesProgram(s string) bool {
+	_, known := lookup(s)
+	return known && !slices.Contains(readOnlyTools, s)
+}
+
+// runsCommand reports whether an option's value is a command the tool
+// runs, as it does in a dry run too: certbot's --pre-hook, --post-hook,
+// --deploy-hook and --manual-auth-hook, puppet's --prerun_command,
+// mysql's --init-command, --exec, --execute (puppet's code, whose
+// functions run as it is compiled: generate()), --script, or code
+// attached to -e. Given as --opt=value or as --opt value, the option says
+// so by its name.
+func runsCommand(name, word string) bool {
+	if len(word) > 2 && word[0] == '-' && word[1] == 'e' && dryTools[name] && dryShort[name].dry == 0 {
+		return true // puppet apply -e'…': code given to the option
+	}
+	opt, _, _ := strings.Cut(word, "=")
+	if !strings.HasPrefix(opt, "--") || strings.HasPrefix(opt, "--no-") {
+		return false // helm --no-hooks turns them off
+	}
+	opt = strings.ToLower(opt)
+	if runVerbs[opt] {
+		return true
+	}
+	switch opt {
+	case "--exec", "--execute", "--script", "--cmd", "--run":
+		return true
+	}
+	for _, suffix := range []string{"hook", "-command", "_command", "-cmd", "_cmd", "-script", "_script", "-exec", "_exec"} {
+		if strings.HasSuffix(opt, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
 // sqlOnly reports whether a word is SQL statements and nothing else,
-// which a tool asked for a dry run only checks or plans.
+// which a tool asked for a dry run only checks or plans: each statement
+// begins with an SQL verb, and the text is not a shell command line that
+// runs a program the catalogue knows or one named by its path
+// ('truncate -s0 main.go && rm -rf ~' begins with an SQL verb too).
 func sqlOnly(s string) bool {
 	for _, st := range strings.Split(s, ";") {
 		if strings.TrimSpace(st) != "" && !sqlQuery.MatchString(st) {
 			return false
 		}
 	}
-	return true
+	return !runsPrograms(s)
+}
+
+// runsPrograms reports whether text, parsed as a shell script, runs a
+// program the catalogue knows or one named by its path. Text that does
+// not parse as one runs nothing.
+func runsPrograms(text string) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return false
+	}
+	runs := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if call, ok := node.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			name := call.Args[0].Lit()
+			if _, known := lookup(path.Base(name)); known || name == "" || strings.ContainsRune(name, '/') {
+				runs = true
+			}
+		}
+		return !runs
+	})
+	return runs
 }
 
 // sqlQuery is an SQL statement.
 var sqlQuery = lazyRE(`(?i)^\s*(?:select|insert|update|delete|merge|create|drop|alter|truncate|with)\s`)
 
-// dryShort is the short option by which a tool is asked for a dry run.
-var dryShort = func() map[string]string {
-	m := map[string]string{"rsync": "n", "stow": "n", "apt-get": "s", "apt": "s", "aptitude": "s", "wipefs": "n",
-		"conda": "d", "mamba": "d", "apk": "s", "chef-client": "W", "chef-solo": "W", "cinc-client": "W", "cinc-solo": "W",
-		"ansible": "C", "ansible-playbook": "C"}
+// dryShort is the short option by which a tool is asked for a dry run,
+// with the short options it takes that have no value.
+var dryShort = func() map[string]shortDry {
+	apt := shortDry{'s', "yqdfmbuVv"}
+	conda := shortDry{'d', "yqv"}
+	chef := shortDry{'W', "z"}
+	m := map[string]shortDry{
+		"rsync": {'n', "vqcarRbudlLkKHpEAXogDtOJUNimyzhPxSWCF8s046I"}, "stow": {'n', "vpDSR"},
+		"apt-get": apt, "apt": apt, "aptitude": apt, "wipefs": {'n', "afiqJ"},
+		"conda": conda, "mamba": conda, "micromamba": conda, "apk": {'s', "vqiUr"},
+		"chef-client": chef, "chef-solo": chef, "cinc-client": chef, "cinc-solo": chef,
+	}
 	for _, sh := range shellNames {
-		m[sh] = "n"
+		m[sh] = shortDry{'n', "abefhikmprstuvxBCEHPTcl"}
 	}
 	return m
 }()
+
+// shortDry is a tool's short dry-run option (dry) and the short options
+// it takes that have no value (flags).
+type shortDry struct {
+	dry   byte
+	flags string
+}
+
+// in reports whether word asks for the dry run by the short option: the
+// option alone (-n) or in a group after options that take no value
+// (rsync -avn, conda install -yd). After one that takes a value, or one
+// not known to take none, the rest of the word is its value: conda
+// remove -ndev names the environment dev, chef-client -jWEB.json a file.
+func (d shortDry) in(word string) bool {
+	if d.dry == 0 || len(word) < 2 || word[0] != '-' || word[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(word); i++ {
+		switch c := word[i]; {
+		case c == d.dry:
+			return true
+		case !strings.ContainsRune(d.flags, rune(c)):
+			return false
+		}
+	}
+	return false
+}

@@ -177,10 +177,13 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if dryRun(iv.name, args) {
+		return false // only says what it would do
+	}
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
-		if a.ok && (a.s == "can-i" || a.s == "plan") || dryRun(iv.name, args[i:i+1]) {
+		if a.ok && (a.s == "can-i" || a.s == "plan") {
 			return false // only says what it would do
 		}
 		if a.ok && i < 3 && (a.s == "test" || testRunners[path.Base(a.s)] || project && (a.s == "t" || a.s == "run" && iv.name != "npx" || testRunners[iv.name])) {
@@ -2891,7 +2894,7 @@ var credStores = map[string][]string{
 	"security":  {"find-generic-password", "find-internet-password", "dump-keychain"},
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
-	"pulumi": {"--show-secrets"},
+	"pulumi": {"--show-secrets"}, "wg": {"private-key", "preshared-keys", "showconf"},
 }
 
 // credentialTools are the known tools whose subcommands may print a
@@ -3950,11 +3953,20 @@ func (iv *inv) searchesSecrets() string {
 func keyFile(c *classifier, sc *scope, p string) bool {
 	base := path.Base(p)
 	if !(strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
-		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) {
+		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) || certificateFile(base) {
 		return false
 	}
 	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
 	return why != "" && why != "unresolved"
+}
+
+// certificateFile reports whether a .pem file's name says it holds
+// certificates and no key: cert.pem, fullchain.pem, chain.pem (certbot's
+// live directory beside privkey.pem), server.crt.pem.
+func certificateFile(base string) bool {
+	name := strings.ToLower(strings.TrimSuffix(base, ".pem"))
+	return name != base && !strings.Contains(name, "key") && !strings.Contains(name, "priv") &&
+		(strings.Contains(name, "cert") || strings.Contains(name, "chain") || strings.Contains(name, "crt"))
 }
 
 // printsKey reports whether a command prints the file p, whose name says

@@ -47,3 +47,4 @@ func (l *lazyRegexp) ReplaceAllString(src, repl string) string {
 func (l *lazyRegexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return l.get().ReplaceAllStringFunc(src, repl)
 }
+func (l *lazyRegexp) Split(s string, n int) []string { return l.get().Split(s, n) }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -95,22 +96,49 @@ func inspectsOnly(cmd Command) bool {
 	if !cmd.Resolved || len(cmd.Argv) < 2 {
 		return false
 	}
-	verb := ""
-	for _, a := range cmd.Argv[1:] {
-		if !strings.HasPrefix(a, "-") {
-			verb = a
-			break
-		}
-	}
-	if inspectVerbs[verb] || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
+	if reportsOnly(cmd.Argv[1:]) || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
 		return true
 	}
+	return testsConfig(path.Base(cmd.Argv[0]), cmd.Argv[1:])
+}
+
+// reportsOnly reports whether args are a verb that asks for a state, a
+// list or a version, first (an option before it may be anything: ip -b
+// FILE runs a batch of commands), then only what names what to report on
+// and options that only shape the report; a word after it that names a
+// key or secret asks for it (wg show all private-key).
+func reportsOnly(args []string) bool {
+	if !inspectVerbs[args[0]] {
+		return false
+	}
+	for _, a := range args[1:] {
+		if secretWord.MatchString(a) || strings.HasPrefix(a, "-") && !reportOpts[a] || strings.ContainsAny(a, "/=<>|;&$`") {
+			return false
+		}
+	}
+	return true
+}
+
+// reportOpts are options that only shape a report: more of it, or in JSON.
+var reportOpts = map[string]bool{"-v": true, "--verbose": true, "-a": true, "--all": true, "-j": true, "--json": true, "--no-pager": true, "-l": true, "--long": true}
+
+// secretWord is a word that names a key or secret to report.
+var secretWord = lazyRE(`(?i)key|secret|passw|token|credential|psk|shadow|authid`)
+
+// testsConfig reports whether a daemon is asked only to test its
+// configuration and exit, by the option that means that for it (nginx -t,
+// sshd -t, haproxy -c), given only the files it is to test.
+func testsConfig(name string, args []string) bool {
+	ct, ok := configTests[name]
+	if !ok {
+		return false
+	}
 	test := false
-	for i := 1; i < len(cmd.Argv); i++ {
-		switch a := cmd.Argv[i]; {
-		case configTests[a]:
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case slices.Contains(ct.tests, a):
 			test = true
-		case (a == "-c" || a == "-f" || a == "-p" || a == "-g" || a == "--config") && i+1 < len(cmd.Argv) && !strings.HasPrefix(cmd.Argv[i+1], "-"):
+		case slices.Contains(ct.valued, a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-"):
 			i++ // nginx -t -c /etc/nginx/nginx.conf: the configuration tested
 		case a == "-q" || a == "--quiet":
 		default:
@@ -122,39 +150,107 @@ func inspectsOnly(cmd Command) bool {
 
 // queriesOnly reports whether a database client's argv gives it only
 // queries that read (listsOnly: psql -c '\l', mysql -e 'SHOW
-// DATABASES'), or asks psql only to list the databases (psql -l).
+// DATABASES'), or asks psql only to list the databases (psql -l), with
+// no option but those that say where to connect and how to print: an
+// option it does not know may write a file (psql -o, -L, mysql --tee),
+// run a script (-f) or another statement (mysql --init-command).
 func queriesOnly(argv []string) bool {
+	client, ok := clientOpts[path.Base(argv[0])]
+	if !ok {
+		return false
+	}
 	queried, list := false, false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		opt, val, eq := strings.Cut(a, "=")
 		switch {
-		case (a == "-c" || a == "--command" || a == "-e" || a == "--execute" || a == "-q" || a == "--query") && i+1 < len(argv):
+		case (a == client.query || opt == client.longQuery && !eq) && i+1 < len(argv):
 			if !listsOnly(argv[i+1]) {
 				return false
 			}
 			queried = true
 			i++
-		case eq && (opt == "--command" || opt == "--execute" || opt == "--query"):
+		case eq && opt == client.longQuery:
 			if !listsOnly(val) {
 				return false
 			}
 			queried = true
-		case a == "-f" || a == "--file" || strings.HasPrefix(a, "--file="):
-			return false // a script
 		case a == "-l" || a == "--list":
-			list = path.Base(argv[0]) == "psql"
+			list = client.query == "-c"
+		case !strings.HasPrefix(a, "-"):
+			// the database, or psql's user
+		case strings.HasPrefix(a, "--") && eq:
+			if !slices.Contains(client.valued, opt) {
+				return false
+			}
+		case slices.Contains(client.valued, a) && i+1 < len(argv):
+			i++
+		case len(a) > 2 && a[1] != '-' && (slices.Contains(client.valued, a[:2]) || a[:2] == client.optional):
+			// -uroot, -hdb, mysql's -pSECRET: the value glued on
+		case !slices.Contains(client.flags, a) && !flagGroup(a, client.flags):
+			return false
 		}
 	}
 	return queried || list
 }
 
-// inspectVerbs are the verbs by which a tool reports on what it manages.
-var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true}
+// flagGroup reports whether word is short options grouped (psql -At),
+// each among flags.
+func flagGroup(word string, flags []string) bool {
+	if len(word) < 3 || word[0] != '-' || word[1] == '-' {
+		return false
+	}
+	for _, c := range word[1:] {
+		if !slices.Contains(flags, "-"+string(c)) {
+			return false
+		}
+	}
+	return true
+}
 
-// configTests are the options by which a daemon tests its configuration
-// and exits: nginx -t (-T prints it too), sshd -t, apachectl -t.
-var configTests = map[string]bool{"-t": true, "-T": true, "-tq": true, "-qt": true, "--test": true, "--test-config": true, "configtest": true, "-configtest": true}
+// clientOpts are, for the database clients run as another user that are
+// judged by their queries, the option that gives a query and the options
+// that only say where to connect or how to print (with a value or not).
+var clientOpts = map[string]struct {
+	query, longQuery string
+	valued, flags    []string
+	optional         string // a short option whose value may be glued on, or not given
+}{
+	"psql": {"-c", "--command",
+		[]string{"-U", "--username", "-d", "--dbname", "-h", "--host", "-p", "--port", "-F", "--field-separator", "-R", "--record-separator", "-v", "--set", "--variable"},
+		[]string{"-w", "--no-password", "-W", "--password", "-X", "--no-psqlrc", "-A", "--no-align", "-t", "--tuples-only", "-q", "--quiet", "-x", "--expanded", "-H", "--html", "--csv", "-a", "--echo-all", "-e", "--echo-queries", "-E", "--echo-hidden", "-b", "--echo-errors", "-n", "--no-readline", "-1", "--single-transaction", "-z", "-0"}, ""},
+	"mysql": mysqlOpts, "mariadb": mysqlOpts,
+}
+
+// mysqlOpts are mysql's entries in clientOpts.
+var mysqlOpts = struct {
+	query, longQuery string
+	valued, flags    []string
+	optional         string // a short option whose value may be glued on, or not given
+}{"-e", "--execute",
+	[]string{"-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S", "--socket", "--protocol", "--default-character-set", "--ssl-mode", "--password"},
+	[]string{"-p", "-B", "--batch", "-N", "--skip-column-names", "-s", "--silent", "-t", "--table", "-r", "--raw", "-E", "--vertical", "-v", "--verbose", "-A", "--no-auto-rehash", "--column-names", "-X", "--xml", "-H", "--html", "-C", "--compress"}, "-p"}
+
+// inspectVerbs are the verbs by which a tool reports on what it manages.
+var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true, "certificates": true}
+
+// configTests are, for the daemons that have one, the options by which
+// they test their configuration and exit (nginx -t, -T printing it too;
+// sshd -t; apachectl -t or configtest; haproxy -c; php-fpm -t), and those
+// that name the configuration tested. The same letters mean other things
+// to other programs: e2fsck -t, fsck -T.
+var configTests = func() map[string]struct{ tests, valued []string } {
+	type ct = struct{ tests, valued []string }
+	nginx := ct{[]string{"-t", "-T", "-tq", "-qt"}, []string{"-c", "-p"}}
+	apache := ct{[]string{"-t", "configtest", "-configtest", "-S"}, []string{"-f", "-d"}}
+	return map[string]ct{
+		"nginx": nginx, "openresty": nginx, "sshd": {[]string{"-t", "-T"}, []string{"-f", "-C"}},
+		"apachectl": apache, "apache2ctl": apache, "httpd": apache, "apache2": apache,
+		"haproxy": {[]string{"-c"}, []string{"-f"}},
+		"php-fpm": {[]string{"-t", "-tt", "--test"}, []string{"-c", "-y", "--fpm-config"}},
+		"dnsmasq": {[]string{"--test"}, []string{"-C", "--conf-file"}},
+	}
+}()
 
 // shownArgs is a command line for a reason, cut.
 func shownArgs(args []arg) string {
