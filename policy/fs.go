@@ -807,6 +807,8 @@ func tee(iv *inv) {
 		iv.flag(max(class, Write), why)
 		if own := iv.c.overSettings(iv.sc, a, !appending); own != "" {
 			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // … | tee .env
+		} else if own := iv.c.overManifest(iv.sc, a, !appending); own != "" && iv.in.kind == srcText {
+			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // echo '{}' | tee package.json
 		}
 		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
 			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
