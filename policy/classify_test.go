@@ -2966,6 +2966,27 @@ func TestClassify(t *testing.T) {
 		{"pip freeze > requirements.txt", Write},
 		{"jq '.version = \"1.2.0\"' package.json > package.json.tmp && mv package.json.tmp package.json", Write},
 		{"echo '{}' > /tmp/scratch/package.json", Write},
+		// a cleaning target given a directory variable pointed at the tree's root, a parent, home or /
+		{"make clean BUILD_DIR=.", Destructive},
+		{"make distclean OUT_DIR=./", Destructive},
+		{"make clean PREFIX=/", Destructive},
+		{"make clobber DEST=~", Destructive},
+		{"make clean BUILD_DIR=$HOME", Destructive},
+		{"make clean BUILD_DIR=", Destructive},
+		{"make clean OUT=$(pwd)", Destructive},
+		{"gmake -j4 clean-all TARGET_DIR=..", Destructive},
+		{"just clean build_dir=.", Destructive},
+		{"task clean BUILD_DIR=.", Destructive},
+		{"BUILD_DIR=. npm run clean", Destructive},
+		{"pnpm run clean -- --out-dir=.", Destructive},
+		{"make clean BUILD_DIR=build", Write},
+		{"make clean BUILD_DIR=./build", Write},
+		{"make clean OUT=$(mktemp -d)", Write},
+		{"make install PREFIX=$HOME/.local", Write},
+		{"make BUILD_DIR=. all", Write},
+		{"make clean V=1", Write},
+		{"OUT_DIR=dist npm run clean", Write},
+		{"BUILD_DIR=. npm run build", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

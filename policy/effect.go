@@ -895,7 +895,8 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
-	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	runsRecipes(iv)    // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
 	if !verbEffect(iv) {
