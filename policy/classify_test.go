@@ -2987,6 +2987,23 @@ func TestClassify(t *testing.T) {
 		{"make clean V=1", Write},
 		{"OUT_DIR=dist npm run clean", Write},
 		{"BUILD_DIR=. npm run build", Write},
+		// cp -f or mv -f of a file from outside the tree over one the user writes replaces it wholesale
+		{"mv -f /tmp/generated/schema.prisma prisma/schema.prisma", Destructive},
+		{"cp -f /tmp/app.py src/app.py", Destructive},
+		{"cp --force ~/Downloads/settings.py app/settings.py", Destructive},
+		{"mv -f ../other/db/migrations/0001_init.sql db/migrations/0001_init.sql", Destructive},
+		{"cp -fv /tmp/tsconfig.json tsconfig.json", Destructive},
+		{"cd api && cp -f /tmp/gen/pyproject.toml pyproject.toml", Destructive},
+		{"mv /tmp/generated/schema.prisma prisma/schema.prisma", Write},
+		{"cp -f templates/app.py src/app.py", Write},
+		{"cp -f /tmp/package-lock.json package-lock.json", Write},
+		{"cp -f /tmp/gen/api.pb.go api/api.pb.go", Write},
+		{"cp -f /tmp/out.js dist/out.js", Write},
+		{"cp -f /tmp/app.py src/", Write},
+		{"jq '.private = true' package.json > /tmp/p.json && mv -f /tmp/p.json package.json", Write},
+		{"sed 's/foo/bar/' src/app.py > /tmp/app.py && mv -f /tmp/app.py src/app.py", Write},
+		{"[ -f prisma/schema.prisma ] || cp -f /tmp/schema.prisma prisma/schema.prisma", Write},
+		{"cp -f /tmp/schema.prisma /tmp/other/schema.prisma", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1174,6 +1174,9 @@ func cp(iv *inv) {
 	if _, ops := opts(iv.rest(1)); len(ops) > 1 && !iv.sc.remote {
 		iv.restoresBackups(ops) // for f in *.bak; do cp "$f" "${f%.bak}"; done
 	}
+	if iv.name == "cp" {
+		iv.replacesOwn() // cp -f /tmp/generated/schema.prisma prisma/schema.prisma
+	}
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
