@@ -3004,6 +3004,18 @@ func TestClassify(t *testing.T) {
 		{"sed 's/foo/bar/' src/app.py > /tmp/app.py && mv -f /tmp/app.py src/app.py", Write},
 		{"[ -f prisma/schema.prisma ] || cp -f /tmp/schema.prisma prisma/schema.prisma", Write},
 		{"cp -f /tmp/schema.prisma /tmp/other/schema.prisma", Write},
+		// a framework's flush or reset aimed at a database file in a temp dir the command made
+		{`tmpdb="$(mktemp -d)/test.sqlite3" && DATABASE_URL="sqlite:///$tmpdb" python manage.py migrate && DATABASE_URL="sqlite:///$tmpdb" python manage.py flush --noinput`, Write},
+		{`d=$(mktemp -d) && DATABASE_URL="sqlite:///$d/app.db" python manage.py flush --noinput`, Write},
+		{`db="$(mktemp -d)/dev.sqlite3"; DATABASE_URL="sqlite3:$db" bin/rails db:reset`, Write},
+		{`tmpdb="$(mktemp -d)/test.sqlite3"; rm -f "$tmpdb"`, Write},
+		{"DATABASE_URL=$PROD_URL python manage.py flush", Destructive},
+		{"DATABASE_URL=$PROD_URL python manage.py flush --noinput", Destructive},
+		{`tmpdb="$(mktemp -d)/test.sqlite3" && DATABASE_URL="postgres://db.prod/$tmpdb" python manage.py flush --noinput`, Destructive},
+		{`tmpdb="$HOME/app.sqlite3" && DATABASE_URL="sqlite:///$tmpdb" python manage.py flush --noinput`, Destructive},
+		{`tmpdb="$(mktemp -d)/../../home/user/project/db.sqlite3" && DATABASE_URL="sqlite:///$tmpdb" python manage.py flush --noinput`, Destructive},
+		{`tmpdb="$(mktemp -d)/test.sqlite3" && DATABASE_URL="sqlite:///$OTHER" python manage.py flush --noinput`, Destructive},
+		{"python manage.py flush --noinput", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
