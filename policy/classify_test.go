@@ -3016,6 +3016,18 @@ func TestClassify(t *testing.T) {
 		{`tmpdb="$(mktemp -d)/../../home/user/project/db.sqlite3" && DATABASE_URL="sqlite:///$tmpdb" python manage.py flush --noinput`, Destructive},
 		{`tmpdb="$(mktemp -d)/test.sqlite3" && DATABASE_URL="sqlite:///$OTHER" python manage.py flush --noinput`, Destructive},
 		{"python manage.py flush --noinput", Destructive},
+		// deleting a remote branch the same command pushed earlier
+		{"git push -u origin HEAD:refs/heads/agent/ci-probe-7f3a && git push origin --delete agent/ci-probe-7f3a", Write},
+		{"git push -u origin HEAD:agent/probe; git push origin :agent/probe", Write},
+		{"git push origin tmp/ci-check && gh run watch; git push -d origin tmp/ci-check", Write},
+		{"git push origin --delete agent/ci-probe-7f3a", Destructive},
+		{"git push -u origin HEAD:refs/heads/agent/x && git push origin --delete agent/y", Destructive},
+		{"git push -u origin HEAD:refs/heads/agent/x && git push upstream --delete agent/x", Destructive},
+		{"git push origin HEAD:main && git push origin --delete main", Destructive},
+		{"git push -u origin HEAD:agent/x && git push origin --delete agent/x feature/login", Destructive},
+		{"git push -u origin HEAD:agent/x && cd ../other && git push origin --delete agent/x", Destructive},
+		{"git push origin --delete agent/x && git push -u origin HEAD:agent/x", Destructive},
+		{"git push origin --delete agent/x; git push origin :agent/x", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -216,7 +216,7 @@ func git(iv *inv) {
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
 			destroy("git push --mirror can delete remote refs")
-		case has("d", "--delete"):
+		case has("d", "--delete") && !iv.deletesPushed(operands, true):
 			destroy("git push --delete deletes remote refs")
 		case has("", "--prune"):
 			destroy("git push --prune deletes remote branches")
@@ -238,7 +238,7 @@ func git(iv *inv) {
 				destroy("git push of refspecs computed to force or delete: " + op.shown())
 			} else if strings.HasPrefix(op.s, "+") {
 				destroy("git push +refspec force-pushes: " + op.s)
-			} else if strings.HasPrefix(op.s, ":") {
+			} else if strings.HasPrefix(op.s, ":") && !iv.deletesPushed([]arg{operands[0], op}, false) {
 				destroy("git push :ref deletes a remote ref: " + op.s)
 			} else if lead := strings.TrimLeft(op.src, `"'`); !op.ok && (strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "+")) {
 				destroy("git push of a refspec that forces or deletes, its ref computed at run time: " + op.shown()) // xargs -I{} git push origin :{}
@@ -982,3 +982,75 @@ func (c *classifier) createsBranch(name string) bool {
 
 // branchCreate is git checkout -b NAME or git switch -c NAME.
 var branchCreate = lazyRE(`\bgit\s+(?:checkout\s+(?:-q\s+|--quiet\s+)?-b|switch\s+(?:-q\s+|--quiet\s+)?(?:-c|--create))\s+(\S+)`)
+
+// deletesPushed reports whether every remote branch a push deletes
+// (git push origin --delete x, git push origin :x) was pushed to that
+// remote earlier in the same command (git push -u origin
+// HEAD:refs/heads/agent/probe && … && git push origin --delete
+// agent/probe): a branch it made there, its own to remove, as other
+// things the command made. A shared name (main, release/…) is never
+// taken for one.
+func (iv *inv) deletesPushed(operands []arg, deleting bool) bool {
+	if len(operands) < 2 || !operands[0].ok {
+		return false
+	}
+	remote := operands[0].s
+	pushed := iv.c.pushedRefs(iv.idx, iv.sc.cwd, remote)
+	for _, op := range operands[1:] {
+		name := op.s
+		if !deleting {
+			var ok bool
+			if name, ok = strings.CutPrefix(op.s, ":"); !ok {
+				continue // a push, not a delete
+			}
+		}
+		name = strings.TrimPrefix(name, "refs/heads/")
+		if !op.ok || name == "" || sharedBranch(name) || !slices.Contains(pushed, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// pushedRefs are the branches the git pushes recorded before command
+// before, run in dir, send to remote: the destination of each refspec
+// (HEAD:x, y:x, x), refs/heads/ taken off. Deleting pushes push nothing.
+func (c *classifier) pushedRefs(before int, dir, remote string) []string {
+	var out []string
+	for _, cmd := range c.cmds[:min(before, len(c.cmds))] {
+		argv := cmd.Argv
+		if len(argv) < 3 || path.Base(argv[0]) != "git" || !cmd.Resolved || dir == "" || cmd.Dir != dir {
+			continue
+		}
+		i := slices.Index(argv, "push")
+		if i < 0 {
+			continue
+		}
+		var ops []string
+		del := false
+		for j := i + 1; j < len(argv); j++ {
+			switch a := argv[j]; {
+			case a == "-d" || a == "--delete" || a == "--mirror" || a == "--prune":
+				del = true
+			case a == "-o" || a == "--push-option" || a == "--repo" || a == "--receive-pack" || a == "--exec":
+				j++
+			case strings.HasPrefix(a, "-"):
+			default:
+				ops = append(ops, a)
+			}
+		}
+		if del || len(ops) < 2 || ops[0] != remote {
+			continue
+		}
+		for _, spec := range ops[1:] {
+			spec = strings.TrimPrefix(spec, "+")
+			if k := strings.LastIndexByte(spec, ':'); k >= 0 {
+				spec = spec[k+1:]
+			}
+			if spec = strings.TrimPrefix(spec, "refs/heads/"); spec != "" {
+				out = append(out, spec)
+			}
+		}
+	}
+	return out
+}
