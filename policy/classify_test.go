@@ -3028,6 +3028,16 @@ func TestClassify(t *testing.T) {
 		{"git push -u origin HEAD:agent/x && cd ../other && git push origin --delete agent/x", Destructive},
 		{"git push origin --delete agent/x && git push -u origin HEAD:agent/x", Destructive},
 		{"git push origin --delete agent/x; git push origin :agent/x", Destructive},
+		// removing the worktree the command added, after a subshell and a ;
+		{"git worktree add ../project-bisect HEAD~10 && (cd ../project-bisect && make test); git worktree remove --force ../project-bisect", Write},
+		{"git worktree add -b probe ../wt-probe origin/main && (cd ../wt-probe && npm test)\ngit worktree remove --force ../wt-probe", Write},
+		{"git worktree add -b probe ../wt-probe origin/main\n(cd ../wt-probe && npm test)\ngit worktree remove --force ../wt-probe", Destructive},
+		{"git worktree remove --force ../project-bisect", Destructive},
+		{"(cd ../project-bisect && make test); git worktree remove --force ../project-bisect", Destructive},
+		{"git worktree add ../x HEAD || true; git worktree remove --force ../x", Destructive},
+		{"git worktree add ../x HEAD & git worktree remove --force ../x", Destructive},
+		{"git worktree add ../y HEAD; git worktree remove --force ../x", Destructive},
+		{"git worktree remove --force ../x; git worktree add ../x HEAD", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

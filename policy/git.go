@@ -450,15 +450,67 @@ func (iv *inv) gitCommands(sub string, rest []arg) {
 // addedWorktree reports whether this command added the worktree at dir
 // before removing it, under a name holding the shell's pid (git worktree
 // add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$), or with
-// the remove run only if the add succeeded (git worktree add ../x main
-// && { (cd ../x && make test); git worktree remove --force ../x; }): an
-// add fails on a directory already there, so its changes are the run's
-// own.
+// the work in it run only if the add succeeded and the remove after
+// that work, on its success or after a ; (git worktree add ../x main &&
+// { (cd ../x && make test); git worktree remove --force ../x; }, git
+// worktree add ../x HEAD~10 && (cd ../x && make test); git worktree
+// remove --force ../x): an add fails on a directory already there, so
+// its changes are the run's own, and the ; only says the remove runs
+// whether the work failed or not. (An add that fails on a worktree
+// already there skips the work and leaves the remove to reach that one;
+// that small risk is accepted, as madeHere accepts it and a person
+// reading the command would.) An add followed at once by ; or || (git
+// worktree add ../x main; git worktree remove --force ../x) says its
+// failure is expected, and is not taken for one.
 func (iv *inv) addedWorktree(dir string) bool {
 	src := iv.c.whole
 	rm := strings.Index(src, "worktree remove")
-	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
-	return add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1 && (iv.fresh(dir) || onlyOnSuccess(src[add[1]:rm]))
+	if rm < 0 || strings.Count(src, "worktree remove") != 1 {
+		return false
+	}
+	for _, m := range worktreeAdd.FindAllStringIndex(src[:rm], 4) {
+		if !slices.Contains(strings.Fields(src[m[0]:m[1]])[2:], dir) {
+			continue
+		}
+		return iv.fresh(dir) || inSequence(src[m[1]:rm])
+	}
+	return false
+}
+
+// worktreeAdd is a git worktree add and its words up to the end of the
+// simple command.
+var worktreeAdd = lazyRE(`\bworktree\s+add\b[^;&|\n)]*`)
+
+// inSequence reports whether what stands between an add and a remove
+// in a command line, between, runs the remove after the add succeeded,
+// or after work that ran only if it did: the first separator is &&
+// (add && work; remove), and none is || (the rest only if something
+// failed) or & (at once, in the background). Subshells and groups
+// count as one step.
+func inSequence(between string) bool {
+	depth, joined := 0, false
+	for i := 0; i < len(between); i++ {
+		switch c := between[i]; {
+		case c == '(' || c == '{':
+			depth++
+		case c == ')' || c == '}':
+			depth--
+		case depth > 0:
+		case c == '&' && i > 0 && (between[i-1] == '>' || between[i-1] == '<'): // 2>&1
+		case c == '&' && (i+1 >= len(between) || between[i+1] != '&'):
+			return false
+		case c == '|' && i+1 < len(between) && between[i+1] == '|':
+			return false
+		case c == '&':
+			i++ // &&
+			joined = true
+		case c == ';' || c == '\n':
+			if !joined {
+				return false // add; …: its failure goes on to the remove
+			}
+		}
+	}
+	return true
 }
 
 // worktreeDir is the directory git worktree add (args, after add) makes:
