@@ -3038,6 +3038,19 @@ func TestClassify(t *testing.T) {
 		{"git worktree add ../x HEAD & git worktree remove --force ../x", Destructive},
 		{"git worktree add ../y HEAD; git worktree remove --force ../x", Destructive},
 		{"git worktree remove --force ../x; git worktree add ../x HEAD", Destructive},
+		// ${VAR:+text} and ${VAR+text} print the text, ${#VAR} a length; the value's other expansions print it
+		{`echo "${GITHUB_TOKEN:+GITHUB_TOKEN is set}"`, ReadOnly},
+		{`echo "${OPENAI_API_KEY+set}"`, ReadOnly},
+		{`printf 'token: %s\n' "${NPM_TOKEN:+present}"`, ReadOnly},
+		{`echo "token length: ${#GITHUB_TOKEN}"`, ReadOnly},
+		{`echo "${GITHUB_TOKEN:-unset}"`, Destructive},
+		{`echo "${GITHUB_TOKEN}"`, Destructive},
+		{`echo "${GITHUB_TOKEN:0:4}"`, Destructive},
+		{`echo "${GITHUB_TOKEN:?missing}"`, Destructive},
+		{`echo "${GITHUB_TOKEN:+$GITHUB_TOKEN}"`, Destructive},
+		{`echo "${GITHUB_TOKEN:+${GITHUB_TOKEN:0:4}}"`, Destructive},
+		{`echo "${GITHUB_TOKEN:+set} $API_KEY"`, Destructive},
+		{`echo "$GITHUB_TOKEN:+x"`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2890,7 +2890,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
-			if secretVar.MatchString(a.src) && !pathVarsOnly(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
+			if iv.name != "printenv" && printsSecretVar(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
 				if iv.masksURLNext(a) {
 					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
 				}
@@ -3558,6 +3558,26 @@ func pathVarsOnly(word string) bool {
 		}
 	}
 	return true
+}
+
+// printsSecretVar reports whether a word, as written, expands a secret
+// variable (secretVar) to its value, or a part of it: $TOKEN, ${TOKEN},
+// ${TOKEN:-default}, ${TOKEN:0:4} (a prefix is the secret's first
+// characters, and how many is up to the word), ${TOKEN%%.*}. Not
+// ${TOKEN:+text} or ${TOKEN+text}, which expand to the text when the
+// variable is set (the text is looked at in turn: ${TOKEN:+$TOKEN}
+// prints it), nor ${#TOKEN}, its length; nor a variable that by its name
+// holds a path (pathVarsOnly).
+func printsSecretVar(word string) bool {
+	for _, m := range secretVar.FindAllStringIndex(word, -1) {
+		if rest := word[m[1]:]; strings.HasPrefix(word[m[0]:], "${") && (strings.HasPrefix(rest, ":+") || strings.HasPrefix(rest, "+")) {
+			continue // ${TOKEN:+TOKEN is set}: whether it is set
+		}
+		if !pathVarsOnly(word[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretVar is a variable that by its name holds a secret: a token, a
