@@ -534,6 +534,8 @@ func (iv *inv) testEnvironment() bool {
 	for _, e := range iv.environ() {
 		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok {
 			see(name, val)
+		} else if ok && iv.tempDatabase(val) {
+			marked = true // DATABASE_URL="sqlite:///$tmpdb" after tmpdb="$(mktemp -d)/test.sqlite3"
 		}
 	}
 	args := iv.rest(1)
@@ -583,6 +585,28 @@ func (iv *inv) testEnvironment() bool {
 		}
 	}
 	return (marked || named && local && onThisMachine(args)) && !other
+}
+
+// tempDatabase reports whether a database setting's value, as written,
+// names an SQLite file by a variable the command set to a path in a
+// temp dir it made (sqlite:///$tmpdb, "$d/test.db" after d=$(mktemp
+// -d)): a database no one else has.
+func (iv *inv) tempDatabase(val string) bool {
+	val = strings.Trim(val, `"'`)
+	if scheme, rest, ok := strings.Cut(val, ":"); ok && !strings.Contains(scheme, "$") {
+		if !strings.HasPrefix(scheme, "sqlite") && scheme != "file" {
+			return false // postgres://…/$db: a server's database
+		}
+		val = strings.TrimPrefix(rest, "//") // sqlite:///x, sqlite3:x, file:x
+	}
+	if strings.HasPrefix(val, "/$") {
+		val = val[1:] // sqlite:///$f: the path is in the variable
+	}
+	if !strings.HasPrefix(val, "$") {
+		return false
+	}
+	p, ok := iv.c.pidPath(iv.sc, val)
+	return ok && iv.c.inTemp(p) && !strings.ContainsAny(strings.TrimPrefix(p, iv.c.temps[0]+"/"), "?#")
 }
 
 // localServers are tools for a server whose default server is this

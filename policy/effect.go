@@ -901,7 +901,8 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
-	runsRecipes(iv) // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	runsRecipes(iv)    // make -f - <<EOF, make --eval, task -t /tmp/Taskfile.yml written here
+	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
 	if !verbEffect(iv) {
@@ -1178,6 +1179,9 @@ func cp(iv *inv) {
 	iv.copiesEmpty(dst)
 	if _, ops := opts(iv.rest(1)); len(ops) > 1 && !iv.sc.remote {
 		iv.restoresBackups(ops) // for f in *.bak; do cp "$f" "${f%.bak}"; done
+	}
+	if iv.name == "cp" {
+		iv.replacesOwn() // cp -f /tmp/generated/schema.prisma prisma/schema.prisma
 	}
 	if flags, _ := opts(iv.rest(1)); hasFlag(flags, "rRaT", "--recursive", "--archive", "--no-target-directory") && !iv.sc.remote {
 		t := iv.c.resolve(iv.sc, dst) // a tree copied over a directory outside replaces what is in it
@@ -3036,7 +3040,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	if why == "" && (iv.name == "echo" || iv.name == "printf" || iv.name == "printenv") {
 		for _, a := range iv.rest(1) {
-			if secretVar.MatchString(a.src) && !pathVarsOnly(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
+			if iv.name != "printenv" && printsSecretVar(a.src) || iv.name == "printenv" && secretVar.MatchString("$"+a.s) && !pathVarsOnly("$"+a.s) {
 				if iv.masksURLNext(a) {
 					continue // echo "$DATABASE_URL" | sed -E 's#//[^@]+@#//***@#': host and database, no password
 				}
@@ -3704,6 +3708,26 @@ func pathVarsOnly(word string) bool {
 		}
 	}
 	return true
+}
+
+// printsSecretVar reports whether a word, as written, expands a secret
+// variable (secretVar) to its value, or a part of it: $TOKEN, ${TOKEN},
+// ${TOKEN:-default}, ${TOKEN:0:4} (a prefix is the secret's first
+// characters, and how many is up to the word), ${TOKEN%%.*}. Not
+// ${TOKEN:+text} or ${TOKEN+text}, which expand to the text when the
+// variable is set (the text is looked at in turn: ${TOKEN:+$TOKEN}
+// prints it), nor ${#TOKEN}, its length; nor a variable that by its name
+// holds a path (pathVarsOnly).
+func printsSecretVar(word string) bool {
+	for _, m := range secretVar.FindAllStringIndex(word, -1) {
+		if rest := word[m[1]:]; strings.HasPrefix(word[m[0]:], "${") && (strings.HasPrefix(rest, ":+") || strings.HasPrefix(rest, "+")) {
+			continue // ${TOKEN:+TOKEN is set}: whether it is set
+		}
+		if !pathVarsOnly(word[m[0]:m[1]]) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretVar is a variable that by its name holds a secret: a token, a

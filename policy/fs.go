@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -707,6 +708,7 @@ func mv(iv *inv) {
 	iv.overwrites(last)
 	iv.replacesSecrets(last)
 	iv.restoresBackups(operands)
+	iv.replacesOwn()
 	away := dst.path == "/dev/null" || iv.c.inTemp(dst.path) || iv.c.isTempRoot(dst.path)
 	if !last.ok { // mv ~/.ssh /tmp/.x$$: a temp name made at run time
 		away = strings.HasPrefix(last.src, "/tmp/") || strings.HasPrefix(last.src, "/var/tmp/") || strings.HasPrefix(last.src, "/dev/shm/") ||
@@ -814,6 +816,8 @@ func tee(iv *inv) {
 		iv.flag(max(class, Write), why)
 		if own := iv.c.overSettings(iv.sc, a, !appending); own != "" {
 			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // … | tee .env
+		} else if own := iv.c.overManifest(iv.sc, a, !appending); own != "" && iv.in.kind == srcText {
+			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // echo '{}' | tee package.json
 		}
 		if t := iv.c.resolve(iv.sc, a); !appending && a.ok && !iv.sc.remote {
 			if own := iv.c.ownFiles(t, a.s, false); own != "" { // tee $(git ls-files '*.py') < /dev/null
@@ -1113,4 +1117,60 @@ func stow(iv *inv) {
 		}
 		iv.flag(Destructive, iv.name+" --adopt writes the target's files over the package's own versions in "+dir)
 	}
+}
+
+// replacesOwn holds cp -f or mv -f of one file from outside the working
+// tree over a file of the user's own in it (a source file, a schema, a
+// migration, a settings file, the manifest): the file is replaced
+// wholesale, so every edit in it that the file brought in lacks is lost
+// (mv -f /tmp/generated/schema.prisma prisma/schema.prisma). -f says the
+// copy is meant to clobber what is there. Ordinary: a file this command
+// wrote itself (jq … > /tmp/p.json && mv /tmp/p.json package.json, an
+// edit made by way of a temp file), a source inside the tree (a
+// template), a new path, a lock or generated file, or one in what tools
+// make.
+func (iv *inv) replacesOwn() {
+	flags, ops := opts(iv.rest(1))
+	if iv.sc.remote || len(ops) != 2 || !ops[0].ok || !ops[1].ok || !hasFlag(flags, "f", "--force", "--remove-destination") ||
+		strings.HasSuffix(ops[1].s, "/") || hasFlag(flags, "t", "--target-directory") {
+		return
+	}
+	src, dst := iv.c.resolve(iv.sc, ops[0]), iv.c.resolve(iv.sc, ops[1])
+	if src.path == "" || dst.path == "" || src.children || dst.children || src.path == iv.c.project || isUnder(src.path, iv.c.project) ||
+		!iv.c.trustedProject() || !isUnder(dst.path, iv.c.project) {
+		return
+	}
+	if _, ok := iv.c.written[src.path]; ok {
+		return // what this command wrote there: its own edit
+	}
+	base := path.Base(dst.path)
+	if rel := path.Dir(strings.TrimPrefix(dst.path, iv.c.project+"/")); rel != "." && iv.c.madePath(rel) {
+		return
+	}
+	if !handWritten(base) || missingGuard(iv.c.whole, ops[1].s) || newFile(dst.path) {
+		return
+	}
+	if fi, err := os.Stat(dst.path); err == nil && fi.IsDir() {
+		return // a file put into a directory
+	}
+	iv.flagWrite(dst, iv.name+" -f replaces a file of the user's own wholesale with one from outside the working tree, losing what it held: "+iv.c.show(dst)+" from "+iv.c.show(src))
+}
+
+// handWritten reports whether a file's name says people write it: a
+// source file, a schema, a settings file, a manifest, a Dockerfile, not a
+// lock file or one a tool generates (*.pb.go, *.min.js).
+func handWritten(base string) bool {
+	lower := strings.ToLower(base)
+	if strings.Contains(lower, "lock") || base == "go.sum" || strings.Contains(base, ".") && madeFiles(base) || scratchExts[path.Ext(lower)] {
+		return false
+	}
+	switch path.Ext(lower) {
+	case ".prisma", ".graphql", ".gql", ".avsc", ".thrift", ".xsd":
+		return true
+	case ".json", ".jsonc", ".js", ".cjs", ".mjs", ".ts":
+		if strings.Contains(lower, "config") || strings.Contains(lower, "settings") || strings.HasPrefix(lower, ".") {
+			return true // tsconfig.json, .eslintrc.json, vite.config.ts
+		}
+	}
+	return sourceName(base) || settingsFile(base) || manifestFile(base) || makefiles[base] || strings.HasPrefix(base, "Dockerfile")
 }

@@ -217,7 +217,7 @@ func git(iv *inv) {
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
 			destroy("git push --mirror can delete remote refs")
-		case has("d", "--delete"):
+		case has("d", "--delete") && !iv.deletesPushed(operands, true):
 			destroy("git push --delete deletes remote refs")
 		case has("", "--prune"):
 			destroy("git push --prune deletes remote branches")
@@ -239,7 +239,7 @@ func git(iv *inv) {
 				destroy("git push of refspecs computed to force or delete: " + op.shown())
 			} else if strings.HasPrefix(op.s, "+") {
 				destroy("git push +refspec force-pushes: " + op.s)
-			} else if strings.HasPrefix(op.s, ":") {
+			} else if strings.HasPrefix(op.s, ":") && !iv.deletesPushed([]arg{operands[0], op}, false) {
 				destroy("git push :ref deletes a remote ref: " + op.s)
 			} else if lead := strings.TrimLeft(op.src, `"'`); !op.ok && (strings.HasPrefix(lead, ":") || strings.HasPrefix(lead, "+")) {
 				destroy("git push of a refspec that forces or deletes, its ref computed at run time: " + op.shown()) // xargs -I{} git push origin :{}
@@ -453,15 +453,67 @@ func (iv *inv) gitCommands(sub string, rest []arg) {
 // addedWorktree reports whether this command added the worktree at dir
 // before removing it, under a name holding the shell's pid (git worktree
 // add /tmp/wt-$$ … ; git worktree remove --force /tmp/wt-$$), or with
-// the remove run only if the add succeeded (git worktree add ../x main
-// && { (cd ../x && make test); git worktree remove --force ../x; }): an
-// add fails on a directory already there, so its changes are the run's
-// own.
+// the work in it run only if the add succeeded and the remove after
+// that work, on its success or after a ; (git worktree add ../x main &&
+// { (cd ../x && make test); git worktree remove --force ../x; }, git
+// worktree add ../x HEAD~10 && (cd ../x && make test); git worktree
+// remove --force ../x): an add fails on a directory already there, so
+// its changes are the run's own, and the ; only says the remove runs
+// whether the work failed or not. (An add that fails on a worktree
+// already there skips the work and leaves the remove to reach that one;
+// that small risk is accepted, as madeHere accepts it and a person
+// reading the command would.) An add followed at once by ; or || (git
+// worktree add ../x main; git worktree remove --force ../x) says its
+// failure is expected, and is not taken for one.
 func (iv *inv) addedWorktree(dir string) bool {
 	src := iv.c.whole
 	rm := strings.Index(src, "worktree remove")
-	add := regexp.MustCompile(`\bworktree\s+add\b[^;&|\n]*\s` + regexp.QuoteMeta(dir) + `(?:\s|$)`).FindStringIndex(src)
-	return add != nil && rm > add[1] && strings.Count(src, "worktree remove") == 1 && (iv.fresh(dir) || onlyOnSuccess(src[add[1]:rm]))
+	if rm < 0 || strings.Count(src, "worktree remove") != 1 {
+		return false
+	}
+	for _, m := range worktreeAdd.FindAllStringIndex(src[:rm], 4) {
+		if !slices.Contains(strings.Fields(src[m[0]:m[1]])[2:], dir) {
+			continue
+		}
+		return iv.fresh(dir) || inSequence(src[m[1]:rm])
+	}
+	return false
+}
+
+// worktreeAdd is a git worktree add and its words up to the end of the
+// simple command.
+var worktreeAdd = lazyRE(`\bworktree\s+add\b[^;&|\n)]*`)
+
+// inSequence reports whether what stands between an add and a remove
+// in a command line, between, runs the remove after the add succeeded,
+// or after work that ran only if it did: the first separator is &&
+// (add && work; remove), and none is || (the rest only if something
+// failed) or & (at once, in the background). Subshells and groups
+// count as one step.
+func inSequence(between string) bool {
+	depth, joined := 0, false
+	for i := 0; i < len(between); i++ {
+		switch c := between[i]; {
+		case c == '(' || c == '{':
+			depth++
+		case c == ')' || c == '}':
+			depth--
+		case depth > 0:
+		case c == '&' && i > 0 && (between[i-1] == '>' || between[i-1] == '<'): // 2>&1
+		case c == '&' && (i+1 >= len(between) || between[i+1] != '&'):
+			return false
+		case c == '|' && i+1 < len(between) && between[i+1] == '|':
+			return false
+		case c == '&':
+			i++ // &&
+			joined = true
+		case c == ';' || c == '\n':
+			if !joined {
+				return false // add; …: its failure goes on to the remove
+			}
+		}
+	}
+	return true
 }
 
 // worktreeDir is the directory git worktree add (args, after add) makes:
@@ -1086,4 +1138,76 @@ func (iv *inv) createdBefore(repo *scope, name string) bool {
 	b, ok := iv.c.newBranches[name]
 	at := iv.whole()
 	return ok && at > b.at && b.repo == repo.cwd && onlyOnSuccess(iv.c.whole[b.at:at])
+}
+
+// deletesPushed reports whether every remote branch a push deletes
+// (git push origin --delete x, git push origin :x) was pushed to that
+// remote earlier in the same command (git push -u origin
+// HEAD:refs/heads/agent/probe && … && git push origin --delete
+// agent/probe): a branch it made there, its own to remove, as other
+// things the command made. A shared name (main, release/…) is never
+// taken for one.
+func (iv *inv) deletesPushed(operands []arg, deleting bool) bool {
+	if len(operands) < 2 || !operands[0].ok {
+		return false
+	}
+	remote := operands[0].s
+	pushed := iv.c.pushedRefs(iv.idx, iv.sc.cwd, remote)
+	for _, op := range operands[1:] {
+		name := op.s
+		if !deleting {
+			var ok bool
+			if name, ok = strings.CutPrefix(op.s, ":"); !ok {
+				continue // a push, not a delete
+			}
+		}
+		name = strings.TrimPrefix(name, "refs/heads/")
+		if !op.ok || name == "" || sharedBranch(name) || !slices.Contains(pushed, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// pushedRefs are the branches the git pushes recorded before command
+// before, run in dir, send to remote: the destination of each refspec
+// (HEAD:x, y:x, x), refs/heads/ taken off. Deleting pushes push nothing.
+func (c *classifier) pushedRefs(before int, dir, remote string) []string {
+	var out []string
+	for _, cmd := range c.cmds[:min(before, len(c.cmds))] {
+		argv := cmd.Argv
+		if len(argv) < 3 || path.Base(argv[0]) != "git" || !cmd.Resolved || dir == "" || cmd.Dir != dir {
+			continue
+		}
+		i := slices.Index(argv, "push")
+		if i < 0 {
+			continue
+		}
+		var ops []string
+		del := false
+		for j := i + 1; j < len(argv); j++ {
+			switch a := argv[j]; {
+			case a == "-d" || a == "--delete" || a == "--mirror" || a == "--prune":
+				del = true
+			case a == "-o" || a == "--push-option" || a == "--repo" || a == "--receive-pack" || a == "--exec":
+				j++
+			case strings.HasPrefix(a, "-"):
+			default:
+				ops = append(ops, a)
+			}
+		}
+		if del || len(ops) < 2 || ops[0] != remote {
+			continue
+		}
+		for _, spec := range ops[1:] {
+			spec = strings.TrimPrefix(spec, "+")
+			if k := strings.LastIndexByte(spec, ':'); k >= 0 {
+				spec = spec[k+1:]
+			}
+			if spec = strings.TrimPrefix(spec, "refs/heads/"); spec != "" {
+				out = append(out, spec)
+			}
+		}
+	}
+	return out
 }

@@ -1001,6 +1001,12 @@ func (iv *inv) codeWrites(s string) {
 			iv.flag(Destructive, iv.name+" code "+why)
 		case truncating && iv.c.danger(t) != "":
 			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		case strings.Count(s, path.Base(t.path)) > 1:
+			// json.load(open('package.json')) … json.dump(d, open('package.json', 'w')): what it read, changed
+		default:
+			if own := iv.c.overManifest(iv.sc, arg{s: p, ok: true, src: p}, truncating); own != "" {
+				iv.flagWrite(t, iv.name+" code "+own) // fs.writeFileSync('package.json', '{}')
+			}
 		}
 	}
 	for _, m := range writeCall.FindAllStringSubmatchIndex(s, 8) {

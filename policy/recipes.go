@@ -2,8 +2,11 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Task runners (make, just, go-task) run the recipes of a task file as
@@ -275,4 +278,100 @@ func yamlString(s string) string {
 		return lit
 	}
 	return s
+}
+
+// cleanWords are the words of a target or script that deletes what the
+// build made: clean, distclean, clobber, purge …
+var cleanWords = map[string]bool{
+	"clean": true, "distclean": true, "clobber": true, "purge": true, "reset": true, "mrproper": true,
+	"realclean": true, "cleanall": true, "nuke": true, "wipe": true, "scrub": true, "prune": true,
+}
+
+// dirVarWords are the words of a variable's name that say it names a
+// directory a recipe works in or deletes: BUILD_DIR, OUT, PREFIX, DEST.
+var dirVarWords = []string{"DIR", "PATH", "ROOT", "PREFIX", "DEST", "OUT", "BUILD", "TARGET"}
+
+// cleansOverRoot holds a task runner's cleaning target (make clean, just
+// distclean, npm run clean) given a variable that names a directory
+// (BUILD_DIR, OUT, PREFIX, DEST …) pointed at the working directory, a
+// parent of it, the home directory or / (".", "..", "~", "$HOME", "/",
+// or nothing): the recipe deletes what the variable names, and so that.
+// The variable is given on the command line (make clean BUILD_DIR=.) or
+// in the environment (OUT_DIR=. npm run clean).
+func cleansOverRoot(iv *inv) {
+	_, task := taskRunners[iv.name]
+	args := iv.rest(1)
+	var sets []arg // NAME=value, in src; the value in s
+	var words []string
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			if name, val, ok := strings.Cut(a.src, "="); ok && syntax.ValidName(name) && (val == "$(pwd)" || val == `"$(pwd)"` || val == "`pwd`") {
+				sets = append(sets, arg{s: iv.sc.cwd, ok: iv.sc.cwd != "", src: a.src}) // make clean OUT=$(pwd)
+			}
+		case strings.Contains(a.s, "=") && !strings.HasPrefix(a.s, "-"):
+			name, val, _ := strings.Cut(a.s, "=")
+			sets = append(sets, arg{s: val, ok: true, src: name + "=" + val})
+		case runners[iv.name] && strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "=") && slices.ContainsFunc(args[:i], func(b arg) bool { return b.s == "--" }):
+			name, val, _ := strings.Cut(strings.TrimPrefix(a.s, "--"), "=")
+			sets = append(sets, arg{s: val, ok: true, src: a.s[:2+len(name)] + "=" + val}) // npm run clean -- --out-dir=.
+		case !strings.HasPrefix(a.s, "-"):
+			words = append(words, a.s)
+		}
+	}
+	if !task {
+		if !runners[iv.name] || len(words) < 2 || words[0] != "run" && words[0] != "run-script" {
+			return
+		}
+		words = words[1:2] // npm run clean: the script's name
+	}
+	runner := iv.name
+	if !task {
+		runner += " run"
+	}
+	cleaning := ""
+	for _, w := range words {
+		for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return r == '-' || r == '_' || r == ':' || r == '.' }) {
+			if cleanWords[part] {
+				cleaning = w
+			}
+		}
+	}
+	if cleaning == "" {
+		return
+	}
+	for _, e := range iv.environ() {
+		if name, _, ok := strings.Cut(e.src, "="); ok && e.ok {
+			sets = append(sets, arg{s: e.s, ok: true, src: name + "=" + e.s})
+		}
+	}
+	for _, e := range sets {
+		name, _, _ := strings.Cut(strings.TrimLeft(e.src, "-"), "=")
+		if !e.ok {
+			continue
+		}
+		upper := strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if !slices.ContainsFunc(dirVarWords, func(w string) bool { return strings.Contains(upper, w) }) {
+			continue
+		}
+		what := ""
+		if strings.TrimSpace(e.s) == "" {
+			what = "nothing, so the paths its recipe deletes under it can start at /"
+		} else if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(e.s), ok: true, src: e.s}); t.path != "" && !t.children {
+			switch {
+			case t.path == "/":
+				what = "/, the whole machine"
+			case t.path == iv.c.home:
+				what = "the home directory"
+			case t.path == iv.c.project && iv.sc.cwd == iv.c.project:
+				what = "the working directory itself"
+			case isUnder(iv.c.project, t.path) || t.path == iv.c.project:
+				what = "a directory that holds the working tree (" + t.path + ")"
+			}
+		}
+		if what != "" {
+			iv.flag(Destructive, runner+" "+cleaning+" is given "+e.src+", a directory its recipe may delete, set to "+what)
+			return
+		}
+	}
 }

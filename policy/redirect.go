@@ -53,6 +53,8 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 			class, why = Destructive, own // cat > .env <<EOF
 		} else if own := c.overList(st, sc, a, truncating); own != "" && class < Destructive {
 			class, why = Destructive, own // echo "node_modules/" > .gitignore
+		} else if own := c.overManifest(sc, a, truncating); own != "" && class < Destructive && writesText(st) {
+			class, why = Destructive, own // echo '{}' > package.json
 		}
 		if truncating && writesNothing(st) && a.ok && dataFile(a.s) {
 			class, why = Destructive, "empties a database file: "+a.s
@@ -650,4 +652,99 @@ func (c *classifier) overSettings(sc *scope, a arg, truncating bool) string {
 		return ""
 	}
 	return "writes over this checkout's own settings, which no version control keeps (the other keys in it are lost): " + c.show(t)
+}
+
+// overManifest says why writing text over a, when truncating, loses the
+// project's manifest (manifestFile: package.json, pyproject.toml,
+// Cargo.toml, go.mod …): its dependencies, scripts and settings are gone
+// unless the text written holds them all again, which one line or a
+// short file never does. The same exceptions as overList and
+// overSettings: not when the file is new, or written only when it is
+// missing ([ -f package.json ] || …), or the command makes the project
+// it lies in (mkdir app && cd app && cat > package.json, npm init, cargo
+// new app), or it lies in what tools make (node_modules, build).
+func (c *classifier) overManifest(sc *scope, a arg, truncating bool) string {
+	if !truncating || !a.ok || sc.remote {
+		return ""
+	}
+	t := c.resolve(sc, a)
+	if t.path == "" || t.children || !isUnder(t.path, c.project) || !manifestFile(path.Base(t.path)) {
+		return ""
+	}
+	dir := strings.TrimPrefix(strings.TrimPrefix(path.Dir(t.path), c.project), "/")
+	if dir != "" && c.madePath(dir) || c.makesProject(dir) || missingGuard(c.whole, a.s) || newFile(t.path) {
+		return ""
+	}
+	return "writes over the project's manifest, losing the dependencies and settings it lists: " + c.show(t)
+}
+
+// manifestFile reports whether a file's name is a project's manifest,
+// which lists its dependencies, scripts and build settings.
+func manifestFile(base string) bool {
+	switch base {
+	case "package.json", "pyproject.toml", "Cargo.toml", "go.mod", "Gemfile", "pom.xml", "composer.json",
+		"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "Pipfile", "setup.cfg",
+		"setup.py", "requirements.txt", "mix.exs", "Package.swift", "pubspec.yaml", "deno.json", "build.sbt",
+		"project.clj", "deps.edn", "environment.yml", "Project.toml", "DESCRIPTION", "stack.yaml", "dune-project":
+		return true
+	}
+	return strings.HasSuffix(base, ".csproj") || strings.HasSuffix(base, ".fsproj") || strings.HasSuffix(base, ".gemspec") || strings.HasSuffix(base, ".cabal")
+}
+
+// projectMakers are the words that make a project or the directory it
+// is in: mkdir, a package manager's init or new, a framework's
+// generator.
+var projectMakers = map[string]bool{"mkdir": true, "init": true, "new": true, "create": true, "startproject": true, "startapp": true, "generate": true, "scaffold": true}
+
+// makesProject reports whether the command makes the project in dir (a
+// path from the root of the working tree, "" for the root itself): an
+// init or new run for the root (npm init -y, git init, cargo init), or
+// a maker given dir or its first directory (mkdir -p app/src, cargo new
+// app, npm create vite@latest app).
+func (c *classifier) makesProject(dir string) bool {
+	first, _, _ := strings.Cut(dir, "/")
+	for _, line := range strings.FieldsFunc(c.whole, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' }) {
+		words := strings.Fields(line)
+		for i, w := range words {
+			if !projectMakers[w] || i == 0 && w != "mkdir" {
+				continue
+			}
+			if dir == "" && w == "init" {
+				return true // npm init -y, git init, cargo init, go mod init example.com/x
+			}
+			for _, op := range words[i+1:] {
+				op = strings.Trim(op, `"'`)
+				if op != "." && op != "./" {
+					op = strings.TrimSuffix(strings.TrimPrefix(op, "./"), "/")
+				} else {
+					op = "" // npm create vite@latest .
+				}
+				if op == dir || dir != "" && op == first {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// writesText reports whether st writes out text of its own, not a
+// file's or a program's output: echo or printf, or cat given no file
+// (a heredoc, a here-string).
+func writesText(st *syntax.Stmt) bool {
+	if echoes(st) {
+		return true
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	words := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		words = append(words, litOf(w))
+	}
+	for len(words) > 1 && (isWrapperWord(words[0]) || strings.Trim(words[0], "0123456789") == "") {
+		words = words[1:]
+	}
+	return len(words) == 1 && words[0] == "cat"
 }

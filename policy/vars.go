@@ -452,9 +452,14 @@ func (t *varTable) every(name string, ok func(knownVar) bool) bool {
 
 // madeTemp reports whether w is the output of mktemp alone ($(mktemp -d),
 // "$(mktemp)"): a new file or directory, empty, made for this run and no
-// one else's. mktemp -u only prints a name, which may be taken by then.
+// one else's; or a name in such a directory ("$(mktemp -d)/test.sqlite3"),
+// which nothing else has. mktemp -u only prints a name, which may be
+// taken by then.
 func madeTemp(w *syntax.Word) bool {
 	cs := substOf(w)
+	if cs == nil {
+		cs = inMadeTemp(w)
+	}
 	if cs == nil || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Background || cs.Stmts[0].Negated {
 		return false
 	}
@@ -738,3 +743,28 @@ func printf(cfg *expand.Config, format string, args []string) (string, bool) {
 
 // maxPrintf bounds what printf writes: it can repeat its format.
 const maxPrintf = 4 << 10
+
+// inMadeTemp is the command substitution of a word that is a name
+// under it, a literal path ($(mktemp -d)/db.sqlite3), or nil.
+func inMadeTemp(w *syntax.Word) *syntax.CmdSubst {
+	parts := w.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); len(parts) == 1 && ok {
+		parts = dq.Parts
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	cs, _ := parts[0].(*syntax.CmdSubst)
+	rest := ""
+	for _, p := range parts[1:] {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return nil
+		}
+		rest += lit.Value
+	}
+	if !strings.HasPrefix(rest, "/") || strings.Contains(rest+"/", "/../") || strings.ContainsAny(rest, "*?[{}\\~") {
+		return nil
+	}
+	return cs
+}
