@@ -117,7 +117,39 @@ func ranAsAnotherOnlySays(cmd Command) bool {
 	}
 	name := path.Base(cmd.Argv[0])
 	_, known := lookup(name)
-	return (known || dryTools[name]) && onlySays(name, argsOf(cmd.Argv[1:]...))
+	args := argsOf(cmd.Argv[1:]...)
+	return (known || dryTools[name]) && dryVerb(name, args) && onlySays(name, args)
+}
+
+// dryVerbs are, for a tool whose dry run only some of its verbs honour,
+// those verbs and the others it has: certbot's --dry-run works with renew
+// and certonly, and delete, revoke or install ignore it.
+var dryVerbs = map[string]struct{ honour, other []string }{
+	"certbot": {[]string{"renew", "certonly"}, []string{"run", "delete", "revoke", "install", "register", "unregister",
+		"update_account", "enhance", "rollback", "reconfigure", "update_symlinks", "plugins", "certificates"}},
+}
+
+// dryVerb reports whether a tool's words ask for a verb whose dry run
+// the tool honours (dryVerbs): one it honours is there and no other.
+// A tool not listed honours its dry run with every verb.
+func dryVerb(name string, args []arg) bool {
+	if name == "letsencrypt" {
+		name = "certbot"
+	}
+	v, ok := dryVerbs[name]
+	if !ok {
+		return true
+	}
+	honoured := false
+	for _, a := range args {
+		switch {
+		case slices.Contains(v.other, a.s):
+			return false
+		case slices.Contains(v.honour, a.s):
+			honoured = true
+		}
+	}
+	return honoured
 }
 
 // dryTools are tools whose dry run is known to change nothing, as root
