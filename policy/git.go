@@ -491,26 +491,10 @@ var worktreeAdd = lazyRE(`\bworktree\s+add\b[^;&|\n)]*`)
 // failed) or & (at once, in the background). Subshells and groups
 // count as one step.
 func inSequence(between string) bool {
-	depth, joined := 0, false
-	for i := 0; i < len(between); i++ {
-		switch c := between[i]; {
-		case c == '(' || c == '{':
-			depth++
-		case c == ')' || c == '}':
-			depth--
-		case depth > 0:
-		case c == '&' && i > 0 && (between[i-1] == '>' || between[i-1] == '<'): // 2>&1
-		case c == '&' && (i+1 >= len(between) || between[i+1] != '&'):
-			return false
-		case c == '|' && i+1 < len(between) && between[i+1] == '|':
-			return false
-		case c == '&':
-			i++ // &&
-			joined = true
-		case c == ';' || c == '\n':
-			if !joined {
-				return false // add; …: its failure goes on to the remove
-			}
+	seps := separators(between)
+	for _, sep := range seps {
+		if sep == "||" || sep == "&" || sep == ";" && seps[0] != "&&" {
+			return false // add; …: its failure goes on to the remove
 		}
 	}
 	return true

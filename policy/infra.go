@@ -432,6 +432,19 @@ var varRef = lazyRE(`\$\{(\w+)\}|\$([A-Za-z_]\w*)`)
 // them with && alone, so the second runs only if the first succeeded:
 // separators inside a group the second is in do not count.
 func onlyOnSuccess(between string) bool {
+	for _, sep := range separators(between) {
+		if sep != "&&" {
+			return false
+		}
+	}
+	return true
+}
+
+// separators are the list operators in shell text between two commands,
+// in order, outside the groups and subshells in it: "&&", "||", "&" and
+// ";" (a newline too); a redirection's & (2>&1) and a pipe are none.
+func separators(between string) []string {
+	var out []string
 	depth := 0
 	for i := 0; i < len(between); i++ {
 		switch c := between[i]; {
@@ -441,15 +454,19 @@ func onlyOnSuccess(between string) bool {
 			depth--
 		case depth > 0:
 		case c == '&' && i > 0 && (between[i-1] == '>' || between[i-1] == '<'): // 2>&1
-		case c == ';' || c == '\n' || c == '&' && (i+1 >= len(between) || between[i+1] != '&'):
-			return false
-		case c == '|' && i+1 < len(between) && between[i+1] == '|':
-			return false
+		case c == '&' && i+1 < len(between) && between[i+1] == '&':
+			out = append(out, "&&")
+			i++
 		case c == '&':
-			i++ // &&
+			out = append(out, "&")
+		case c == '|' && i+1 < len(between) && between[i+1] == '|':
+			out = append(out, "||")
+			i++
+		case c == ';' || c == '\n':
+			out = append(out, ";")
 		}
 	}
-	return true
+	return out
 }
 
 // startedNamed is a container started under a name of its own choosing.
