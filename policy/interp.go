@@ -1308,8 +1308,10 @@ func (iv *inv) deletesFound(code string) {
 // every file under the tree's root, .git's objects and binary files with
 // them, rewritten at once whatever is written (a line-ending fix
 // corrupts the repository), or the user's files emptied (rglob('*.ipynb')
-// … write_text(”)). Writing new text into the source files it picks by
-// name (a codemod) is ordinary work.
+// … write_text(”)) or written over, each with text made without reading
+// the file (rglob('*.ipynb') … p.write_text('{"cells": []}'): blindWrite).
+// Writing new text made from what each file held into the source files it
+// picks by name (a codemod) is ordinary work.
 func (iv *inv) rewritesFound(code string) {
 	if iv.sc.remote || !writesFiles(code) {
 		return
@@ -1317,7 +1319,11 @@ func (iv *inv) rewritesFound(code string) {
 	if iv.c.cmds[iv.idx].Class >= Destructive {
 		return // held already: for deleting what it lists, or writing outside
 	}
-	empties := emptyWrite.MatchString(code)
+	empties, blind := emptyWrite.MatchString(code), blindWrite(code)
+	what, tail := "empties the files it lists", ""
+	if !empties {
+		what, tail = "writes over the files it lists", ", without reading them, so what each held is lost"
+	}
 	for _, m := range findCall.FindAllStringSubmatchIndex(code, 8) {
 		var pat string
 		switch {
@@ -1357,8 +1363,8 @@ func (iv *inv) rewritesFound(code string) {
 				iv.flagWrite(t, iv.name+" code writes over each file it lists, "+why+": "+iv.c.show(t))
 				return
 			}
-			if own := iv.c.ownFiles(t, p, false); own != "" && empties {
-				iv.flagWrite(t, iv.name+" code empties the files it lists, "+own+": "+iv.c.show(t))
+			if own := iv.c.ownFiles(t, p, false); own != "" && (empties || blind) {
+				iv.flagWrite(t, iv.name+" code "+what+", "+own+tail+": "+iv.c.show(t))
 				return
 			}
 		}
@@ -1393,8 +1399,8 @@ func listRoot(code string, i int) (root string, ok bool) {
 		j--
 	}
 	name := recv[j:]
-	if name == "glob" || name == "" {
-		return "", true // the glob module
+	if name == "glob" || name == "Dir" || name == "" {
+		return "", true // python's glob module, ruby's Dir.glob
 	}
 	for _, m := range pathAssign.FindAllStringSubmatch(code, 8) {
 		if m[1] == name {
@@ -1474,3 +1480,142 @@ func utf16Base64(a arg) arg {
 	s := string(utf16.Decode(u))
 	return arg{s: s, ok: true, src: s}
 }
+
+// blindWrite reports whether code truncates and writes a file it lists —
+// the item of its loop (for p in …rglob(…): p.write_text(…); for f in
+// files: open(os.path.join(r, f), 'w'); .each { |f| File.write(f, …) }) —
+// and reads none of the files it lists (readsItem): what it writes
+// cannot be made from what was there (a codemod reads each file first),
+// so what each held is gone, whatever text replaces it (a constant, a
+// template read from elsewhere).
+func blindWrite(code string) bool {
+	if strings.Contains(code, "FILE_APPEND") {
+		return false
+	}
+	items := map[string]bool{}
+	for _, m := range loopItem.FindAllStringSubmatch(code, 16) {
+		for _, g := range m[1:] {
+			for _, name := range strings.FieldsFunc(g, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '(' || r == ')' || r == '$' }) {
+				items[name] = true
+			}
+		}
+	}
+	if len(items) == 0 {
+		return false
+	}
+	// A name the code sets to a join of items is one too: p =
+	// os.path.join(root, f).
+	for _, m := range joinAssign.FindAllStringSubmatch(code, 8) {
+		if listed(m[2], items) {
+			items[m[1]] = true
+		}
+	}
+	if readsItem(code, items) {
+		return false // a codemod: what it writes is made from what each file held
+	}
+	for _, m := range blindTarget.FindAllStringSubmatchIndex(code, 16) {
+		switch {
+		case m[2] >= 0: // p.write_text(…), p.open('w')
+			if items[code[m[2]:m[3]]] {
+				return true
+			}
+		case m[4] >= 0: // perl: open(my $fh, '>', $f)
+			if items[code[m[4]:m[5]]] {
+				return true
+			}
+		default: // open(f, 'w'), File.write(f, …), writeFileSync(f, …)
+			fn := code[m[6]:m[7]]
+			target, n := firstArg(code[m[1]:])
+			if (fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new")) && !truncMode.MatchString(code[m[1]+n:]) {
+				continue
+			}
+			if listed(target, items) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsItem reports whether code reads a file it lists, or may: a
+// call that reads or loads (read_text, readFileSync, File.read,
+// json.load, nbformat.read, pd.read_csv …) or opens without a mode that
+// writes, given an item of its loop (or a join of them) first or as its
+// receiver (p.read_text(), Path(p).read_text()); perl reading lines
+// (<$fh>, <>), fileinput and Get-Content, whose file it does not name
+// here, count as reading one.
+func readsItem(code string, items map[string]bool) bool {
+	if perlReads.MatchString(code) {
+		return true
+	}
+	for _, m := range readCall.FindAllStringSubmatchIndex(code, 32) {
+		opens := strings.HasSuffix(strings.TrimRight(code[m[0]:m[1]], " \t("), "open")
+		if m[2] >= 0 { // the receiver: p.read_text(), Path(p).open()
+			recv := code[m[2]:m[3]]
+			if strings.HasSuffix(recv, ")") {
+				recv, _ = firstArg(recv[strings.Index(recv, "(")+1:])
+			}
+			if listed(recv, items) && !(opens && writeMode.MatchString(code[m[1]:])) {
+				return true
+			}
+		}
+		target, n := firstArg(code[m[1]:]) // open(p), json.load(p), nbformat.read(p, 4)
+		if listed(target, items) && !(opens && modeArg.MatchString(code[m[1]+n:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// listed reports whether expr, the path a call writes, is an item of
+// the code's loop or a join of such names (os.path.join(root, f),
+// File.join(dir, f)) with no literal in it.
+func listed(expr string, items map[string]bool) bool {
+	expr = strings.TrimPrefix(strings.TrimSpace(expr), "$")
+	if items[expr] {
+		return true
+	}
+	m := joinCall.FindStringSubmatch(expr)
+	if m == nil {
+		return false
+	}
+	any := false
+	for _, a := range strings.Split(m[1], ",") {
+		a = strings.TrimPrefix(strings.TrimSpace(a), "$")
+		if !identifier.MatchString(a) {
+			return false
+		}
+		any = any || items[a]
+	}
+	return any
+}
+
+var (
+	// readCall is a call that reads or opens a file: its receiver
+	// (p.read_text(, Path(p).open() in group 1, or the function (open(,
+	// File.read(, fs.readFileSync(, json.load() in group 2, its
+	// arguments after it.
+	readCall = lazyRE(`(\b\w+|\bPath\([^()]*\))\.(?:\w*(?:read|load|Read|Load)\w*|open|lines|each_line)\s*\(|\b((?:[\w.]*\.)?(?:\w*(?:read|load|Read|Load)\w*|open|slurp|foreach))\s*\(\s*`)
+	// writeMode is a mode given first that writes: p.open('w').
+	writeMode = lazyRE(`^\s*(?:mode\s*=\s*)?['"][wa]`)
+	// perlReads is perl reading lines (<$fh>, <STDIN>, <>) or a file read
+	// through a module: it may read any file it lists.
+	perlReads = lazyRE(`<\$?\w*>|\bfileinput\b|(?i:\bGet-Content\b)|\bslurp\b|\bgets\b`)
+	// loopItem binds the item of a loop over what code lists: python's
+	// for p in, for root, dirs, files in; JavaScript's for (const f of,
+	// forEach(f =>, forEach(function (f); ruby's |f|; perl's for my $f.
+	loopItem = lazyRE(`\bfor\s+([\w\s,()]+?)\s+in\b|\bfor\s*\(\s*(?:const|let|var)?\s*(\w+)\s+of\b|\.(?:forEach|map)\(\s*(?:\(\s*(\w+)[^)]*\)|(\w+))\s*=>|\.(?:forEach|map)\(\s*(?:async\s+)?function\s*\(\s*(\w+)|\|\s*(\w+)\s*\||\bfor(?:each)?\s+my\s+\$(\w+)`)
+	// joinAssign is a name set to a join of paths: p = os.path.join(r, f).
+	joinAssign = lazyRE(`\b(\w+)\s*=\s*((?:os\.path|path|File)\.join\([^()]*\))`)
+	// joinCall is a join of paths; its arguments are group 1.
+	joinCall = lazyRE(`^(?:os\.path|path|File)\.join\(([^()]*)\)$`)
+	// identifier is a name.
+	identifier = lazyRE(`^\w+$`)
+	// blindTarget is a call that truncates a file and writes it: the
+	// file is the receiver (group 1), perl's third argument (group 2), or
+	// the first argument of the function in group 3.
+	blindTarget = lazyRE(`\b(\w+)\.(?:write_text|write_bytes|open\s*\(\s*['"]w)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]\+?>['"]\s*,\s*\$(\w+)|\b((?:File|IO)\.(?:write|binwrite|open|new)|open|(?:fs\.)?writeFileSync|(?:fs\.)?writeFile|file_put_contents|Files\.(?:write|writeString)|os\.WriteFile)\s*\(\s*`)
+	// truncMode is a file mode that truncates (w, wb, w+), after the
+	// first argument.
+	truncMode = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]w`)
+)
