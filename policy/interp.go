@@ -848,6 +848,7 @@ func interp(codeOpts ...string) handler {
 	return func(iv *inv) {
 		iv.flag(Write, "")
 		args := iv.rest(1)
+		var perlLoop byte // perl's -p or -n: the code runs for each line
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if !a.ok {
@@ -862,6 +863,11 @@ func interp(codeOpts ...string) handler {
 			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "i") {
 				iv.perlInPlace = true
 			}
+			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "p") {
+				perlLoop = 'p'
+			} else if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "n") && perlLoop == 0 {
+				perlLoop = 'n'
+			}
 			if (iv.name == "pwsh" || iv.name == "powershell") && i+1 < len(args) && isEncodedCommand(a.s) {
 				iv.interpCode(utf16Base64(args[i+1])) // -EncodedCommand: base64 of UTF-16LE text
 				return
@@ -873,6 +879,7 @@ func interp(codeOpts ...string) handler {
 					if m := fetchRun.FindString(lineEscapes.Replace(args[i+1].s)); m != "" { // as sed -i (fs.go)
 						iv.flag(Destructive, "perl -i puts code that fetches and runs code from the network into its files: "+cutText(m))
 					}
+					iv.perlEmpties(perlLoop, args[i+1], args[i+2:])
 				}
 				return
 			}
@@ -1618,4 +1625,38 @@ var (
 	// truncMode is a file mode that truncates (w, wb, w+), after the
 	// first argument.
 	truncMode = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]w`)
+)
+
+// perlEmpties holds perl -i code that leaves nothing of the lines of the
+// user's files, as sed -i's d of every line is held (fs.go): with -p,
+// code that only sets each line to nothing ($_ = "", undef $_, s/.*//s);
+// with -n (and no -p), code that prints nothing, so no line is written
+// back. loop is 'p', 'n' or 0.
+func (iv *inv) perlEmpties(loop byte, code arg, files []arg) {
+	how := ""
+	switch {
+	case !code.ok || iv.sc.remote:
+	case loop == 'p' && perlBlank.MatchString(code.s):
+		how = "sets every line to nothing"
+	case loop == 'n' && !perlPrints.MatchString(code.s):
+		how = "with -n prints no line back"
+	}
+	if how == "" {
+		return
+	}
+	for _, f := range files {
+		if !f.ok || strings.HasPrefix(f.s, "-") {
+			continue
+		}
+		if t := iv.c.resolve(iv.sc, f); iv.c.emptied(t, f.s) != "" {
+			iv.flagWrite(t, "perl -i "+how+", emptying "+iv.c.emptied(t, f.s)+": "+iv.c.show(t))
+		}
+	}
+}
+
+var (
+	// perlBlank is -p code that only sets each line to nothing.
+	perlBlank = lazyRE(`^\s*(?:\$_\s*=\s*(?:''|""|q\(\)|q\{\}|undef)|undef\s*\(?\s*\$_\s*\)?|s/\^?\.\*\$?//[gs]*|s/\^?\.\*\\n//[gs]*)\s*;?\s*$`)
+	// perlPrints is code that prints or writes something, or may.
+	perlPrints = lazyRE(`\b(?:print|printf|say|syswrite|write|exec|system)\b|\$\\|\bdo\b|\brequire\b|\beval\b`)
 )

@@ -564,8 +564,9 @@ func ed(iv *inv) {
 	}
 }
 
-// edEmpties is an ed command that deletes every line: ,d or 1,$d.
-var edEmpties = lazyRE(`(?m)^\s*(?:,|%|1,\$)d\s*$`)
+// edEmpties is an ed or ex command that deletes every line: ,d, 1,$d,
+// %delete, g/^/d (every line matches ^, .*, and . every line with text).
+var edEmpties = lazyRE(`(?m)^\s*(?:,|%|1,\$|%?g/(?:\^|\.\*|\.|\^\.\*\$?)/)\s*d(?:e|el|ele|elet|elete)?\s*$`)
 
 // edWrites is an ed command that writes the file: w, wq, or x, after an
 // optional range.
