@@ -185,6 +185,7 @@ func init() {
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{cmdExe, []string{"cmd"}},
 		{wsl, []string{"wsl"}},
+		{wslconfig, []string{"wslconfig"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
 		{nmap, []string{"nmap"}},

@@ -344,8 +344,6 @@ func TestClassify(t *testing.T) {
 		{"wsl --uninstall", Destructive},
 		{"wsl.exe -d Ubuntu -- rm -rf ~", Destructive},
 		{"powershell.exe -NoProfile -Command 'Get-Process node | Stop-Process -WhatIf'", Write},
-		{"wsl.exe --shutdown", Write},
-		{"wsl.exe --terminate Ubuntu", Write},
 		{"wsl.exe -l -v", Write},
 		{"cmd.exe /c ver", Write},
 		{"cmd.exe /c 'reg query HKCU\\Software'", Write},
@@ -3295,6 +3293,24 @@ func TestClassify(t *testing.T) {
 		{`echo "${GITHUB_TOKEN:+${GITHUB_TOKEN:0:4}}"`, Destructive},
 		{`echo "${GITHUB_TOKEN:+set} $API_KEY"`, Destructive},
 		{`echo "$GITHUB_TOKEN:+x"`, Destructive},
+		// WSL from inside WSL: stopping, deleting or changing distributions changes the machine; -e and -- run a command
+		{"wsl.exe --shutdown", Destructive},
+		{"WSL.EXE --SHUTDOWN", Destructive},
+		{"/mnt/c/Windows/System32/wsl.exe --shutdown", Destructive},
+		{"wsl.exe -t Ubuntu", Destructive},
+		{"wsl --terminate Ubuntu-22.04", Destructive},
+		{"wsl.exe -d Ubuntu --shutdown", Destructive},
+		{"wsl.exe --uninstall", Destructive},
+		{"wsl.exe --update", Destructive},
+		{"wsl.exe -e rm -rf ~", Destructive},
+		{"wsl.exe -- sudo shutdown now", Destructive},
+		{"wslconfig.exe /t Ubuntu", Destructive},
+		{"wslconfig.exe /u Ubuntu", Destructive},
+		{"wsl.exe -l -v", Write},
+		{"wsl.exe --status", Write},
+		{"wsl.exe -d Ubuntu -- ls -t", Write},
+		{"wsl.exe -- make test", Write},
+		{"wslconfig.exe /l", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -685,8 +685,13 @@ var windowsTools = map[string]string{
 }
 
 // wsl is the WSL launcher: --unregister deletes a distribution with
-// every file in it, for good; --shutdown and --terminate only stop
-// them. A command after its options runs in the distribution.
+// every file in it, for good, and --uninstall WSL itself; --shutdown
+// stops every distribution and the VM they run in, and --terminate one,
+// ending every process in it (the agent's and tend's own, run from WSL,
+// and the user's work in other shells); --mount and --unmount attach
+// and detach disks, and --update replaces WSL's kernel: all change the
+// machine. A command after its options (-e, --, or the first word that
+// is no option) runs in the distribution.
 func wsl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
@@ -696,8 +701,20 @@ func wsl(iv *inv) {
 		case !a.ok:
 			iv.flag(Unparseable, "wsl runs a command computed at run time: "+a.shown())
 			return
-		case s == "--unregister" || s == "--uninstall":
+		case s == "--unregister":
 			iv.flag(Destructive, "wsl "+s+" deletes a Linux distribution and every file in it")
+			return
+		case s == "--uninstall":
+			iv.flag(Destructive, "wsl "+s+" removes WSL from the machine")
+			return
+		case s == "--shutdown":
+			iv.flag(Destructive, "wsl --shutdown stops every WSL distribution and the VM they run in, ending every process in them")
+			return
+		case s == "-t" || s == "--terminate":
+			iv.flag(Destructive, "wsl "+s+" stops a WSL distribution, ending every process in it")
+			return
+		case s == "--mount" || s == "--unmount" || s == "--update" || s == "--set-version" || s == "--manage":
+			iv.flag(Destructive, "wsl "+s+" changes the machine: its disks, WSL's kernel or a distribution's VM")
 			return
 		case s == "-e" || s == "--exec" || s == "--":
 			iv.exec(args[i+1:])
@@ -708,6 +725,26 @@ func wsl(iv *inv) {
 			return // --shutdown, --terminate NAME, --list, --install …: they stop, list or add
 		default:
 			iv.shell(joinRest(args[i:]), iv.sc) // wsl rm -rf ~: run by the distribution's shell
+			return
+		}
+	}
+}
+
+// wslconfig is WSL's older launcher: /unregister (/u) deletes a
+// distribution and every file in it, /terminate (/t) stops one, ending
+// every process in it; /list and /setdefault only list or choose.
+func wslconfig(iv *inv) {
+	iv.flag(Write, "")
+	for _, a := range iv.rest(1) {
+		switch s := strings.ToLower(a.s); {
+		case !a.ok:
+			iv.flag(Unparseable, "wslconfig is given an option computed at run time: "+a.shown())
+			return
+		case s == "/u" || s == "/unregister":
+			iv.flag(Destructive, "wslconfig "+s+" deletes a Linux distribution and every file in it")
+			return
+		case s == "/t" || s == "/terminate":
+			iv.flag(Destructive, "wslconfig "+s+" stops a WSL distribution, ending every process in it")
 			return
 		}
 	}
