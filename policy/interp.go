@@ -215,6 +215,22 @@ func (iv *inv) interpCode(code arg) {
 			}
 		}
 	}
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		for st := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ';' || r == '\n' }) {
+			if m := psPrintsSecret.FindStringSubmatch(st); m != nil && !iv.sc.piped { // echo $env:OPENAI_API_KEY
+				iv.flag(Destructive, iv.name+" code prints a variable named for a secret (what it prints reaches the agent and its model): "+m[1])
+				break
+			}
+		}
+	}
+	if (iv.name == "pwsh" || iv.name == "powershell") && psReads.MatchString(s) {
+		for _, w := range psWords.FindAllString(s, 64) { // Get-Content $env:USERPROFILE\.aws\credentials
+			if p := windowsHome(w); p != "" && isSecretPath(p) {
+				iv.flag(Destructive, iv.name+" code reads a secrets file of the user's home: "+w+" (what it prints reaches the agent and its model)")
+				break
+			}
+		}
+	}
 	if backtickRuns[strings.TrimRight(iv.name, "0123456789.")] {
 		for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
 			lit := interpolation.ReplaceAllString(m[1], "$${interpolated}") // `rm -rf #{dir}`
@@ -1659,4 +1675,19 @@ var (
 	perlBlank = lazyRE(`^\s*(?:\$_\s*=\s*(?:''|""|q\(\)|q\{\}|undef)|undef\s*\(?\s*\$_\s*\)?|s/\^?\.\*\$?//[gs]*|s/\^?\.\*\\n//[gs]*)\s*;?\s*$`)
 	// perlPrints is code that prints or writes something, or may.
 	perlPrints = lazyRE(`\b(?:print|printf|say|syswrite|write|exec|system)\b|\$\\|\bdo\b|\brequire\b|\beval\b`)
+)
+
+var (
+	// psReads is a PowerShell command that reads a file's text:
+	// Get-Content and its aliases, Select-String, Copy-Item, .NET's
+	// File.ReadAll*.
+	psReads = lazyRE(`(?i)\b(?:Get-Content|gc|cat|type|more|Select-String|sls|Copy-Item|copy|cp|ReadAll(?:Text|Lines|Bytes))\b`)
+	// psPrintsSecret is a PowerShell statement that only prints a
+	// variable named for a secret: $env:GITHUB_TOKEN, echo
+	// "$env:OPENAI_API_KEY", Write-Output $env:X_TOKEN; the variable is
+	// group 1.
+	psPrintsSecret = lazyRE(`(?i)^\s*(?:(?:echo|write|Write-Output|Write-Host)\s+)?["']?(\$env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)["']?\s*$`)
+	// psWords are the words of PowerShell code, quotes and brackets
+	// aside.
+	psWords = lazyRE(`[^\s'"();|{}\[\],]+`)
 )
