@@ -2928,7 +2928,11 @@ func TestClassify(t *testing.T) {
 		{"xcrun simctl erase 5A1B2C3D", Write},
 		{"adb -s emulator-5554 uninstall com.acme.app", Write},
 		{"adb -e uninstall com.acme.app", Write},
-		{"xcrun simctl erase all", Destructive},
+		{"xcrun simctl erase all", Write}, // simulators are put back as they came: test devices
+		{"xcrun simctl shutdown all && xcrun simctl erase all", Write},
+		{"xcrun simctl erase all; xcrun simctl spawn booted rm -rf ~/project", Destructive},
+		{"xcrun simctl delete unavailable", Write},
+		{`xcrun simctl delete "$UDID"`, Destructive},
 		{"xcrun simctl delete all", Destructive},
 		{"adb uninstall com.acme.app", Destructive},
 		{"adb -s R58M1234 uninstall com.acme.app", Destructive},
