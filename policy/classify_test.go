@@ -3363,6 +3363,22 @@ func TestClassify(t *testing.T) {
 		{"docker exec pg psql -c 'TRUNCATE users'", Destructive},
 		{"docker exec app rails db:drop", Destructive},
 		{"docker exec app python manage.py flush --noinput", Destructive},
+		// signal 0 sends nothing: it only tests that the processes are there
+		{"killall -0 node", ReadOnly},
+		{"killall -0 node && echo running", ReadOnly},
+		{"pkill -0 -f 'node server.js'", ReadOnly},
+		{"pkill --signal=0 node", ReadOnly},
+		{"killall -s 0 node", ReadOnly},
+		{"kill -0 $PID", ReadOnly},
+		{"kill -s 0 1234", ReadOnly},
+		{"sudo killall -0 nginx", Write}, // sudo itself is Write; nothing held
+		{"killall -0 -KILL node", Destructive},
+		{"killall -s 9 node", Destructive},
+		{"pkill -s 0 node", Destructive}, // pkill's -s is a session: TERM to this one
+		{"killall $SIG node", Destructive},
+		{`killall -0 "$NAME"`, Destructive},
+		{"kill $SIG 1234", Destructive},
+		{"killall -0 node; killall node", Destructive},
 		// WSL from inside WSL: stopping, deleting or changing distributions changes the machine; -e and -- run a command
 		{"wsl.exe --shutdown", Destructive},
 		{"WSL.EXE --SHUTDOWN", Destructive},
