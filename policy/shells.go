@@ -532,15 +532,44 @@ func atCmd(iv *inv) {
 
 // unseenScript holds running a script this command did not write that no
 // one here can have looked at: a pattern of files (find /tmp -name 'job*.sh'
-// -exec bash {} \;), or a file in a temp dir, where anyone may put one.
+// -exec bash {} \;) but the project's own (ownScripts), or a file in a
+// temp dir, where anyone may put one.
 func (iv *inv) unseenScript(file arg) {
 	t := iv.c.resolve(iv.sc, file)
 	switch {
+	case strings.ContainsAny(file.s, "*?[") && iv.ownScripts(file):
+		// for f in tests/e2e/*.sh; do bash "$f"; done: as bash tests/e2e/run.sh
 	case strings.ContainsAny(file.s, "*?["):
 		iv.flag(Unparseable, iv.name+" runs every script matching "+file.s+", unseen")
 	case t.path != "" && iv.c.inTemp(t.path):
 		iv.flag(Unparseable, iv.name+" runs a script from a temp dir that this command did not write: "+iv.c.show(t))
 	}
+}
+
+// ownScripts reports whether a pattern of scripts picks the project's
+// own, as a script named in the tree is (bash tests/e2e/run.sh): the
+// pattern only in its last name (tests/e2e/*.sh), in a directory of the
+// working tree that tools do not make (not node_modules/*/install.sh,
+// .git/hooks/*), and that nothing this command wrote, downloaded or
+// unpacked lies in or holds.
+func (iv *inv) ownScripts(file arg) bool {
+	dir := path.Dir(file.s)
+	if !file.ok || iv.sc.remote || strings.ContainsAny(dir, "*?[") || !iv.c.trustedProject() {
+		return false
+	}
+	d := iv.c.resolve(iv.sc, arg{s: dir, ok: true, src: dir}).path
+	if d == "" || d != iv.c.project && !isUnder(d, iv.c.project) || iv.c.inTemp(d) {
+		return false
+	}
+	if rel := strings.TrimPrefix(d, iv.c.project+"/"); d != iv.c.project && iv.c.madePath(rel) {
+		return false
+	}
+	for w := range iv.c.written {
+		if w == d || isUnder(w, d) || isUnder(d, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // ed runs the shell commands its script gives after "!", and edits the
