@@ -185,9 +185,11 @@ func init() {
 		{interp("-c", "-Command", "-command"), []string{"pwsh", "powershell"}},
 		{cmdExe, []string{"cmd"}},
 		{wsl, []string{"wsl"}},
+		{wslconfig, []string{"wslconfig"}},
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
 		{nmap, []string{"nmap"}},
+		{tcpdump, []string{"tcpdump"}},
 		// Other languages' interpreters and toplevels: code given inline, or
 		// read from stdin when no script is named (echo '…' | ocaml -stdin).
 		{interp("-e", "--eval", "-eval"), []string{"ocaml", "utop", "racket", "elixir", "iex", "erl", "groovy", "scala", "ghc", "ghci",

@@ -114,6 +114,10 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.flag(Unparseable, iv.name+" runs a query computed at run time, whose text cannot be read: "+a.shown())
 				return
 			}
+			if why := codeDanger(a.src); !a.ok && !memory && !scratch && why != "" {
+				iv.flag(Destructive, iv.name+": "+why) // psql -c "DROP TABLE $t", also where no second look by words comes (in a container)
+				return
+			}
 			if !a.ok || memory {
 				iv.judged = iv.judged || memory
 				return

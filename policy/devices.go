@@ -5,20 +5,22 @@ import "strings"
 // Simulators and emulators are devices made for testing on this machine:
 // the apps on them are the project's own builds, installed again by the
 // next run, and a simulator is erased and made again at will. Removing an
-// app from one, stopping it or shutting the device down is ordinary work;
-// erasing or deleting every simulator at once is not, nor removing an app
+// app from one, stopping it, shutting the device down or erasing it (one
+// or all: each is put back as it came, the devices kept) is ordinary
+// work; deleting every simulator at once is not, nor removing an app
 // from a phone (adb without an emulator), whose data is someone's.
 
 // simctl is Xcode's simulator control (xcrun simctl): its verbs act on
-// simulators, and erase all or delete all on every one of them.
+// simulators, and delete all on every one of them, which then are no
+// more (the scripts and schemes that name them by id find nothing).
 func simctl(iv *inv) {
 	iv.flag(Write, "")
 	pos := positionals(iv.rest(1), "--set")
 	switch v := at(pos, 0); {
 	case v == unknownWord:
 		iv.flag(Unparseable, "simctl verb computed at run time")
-	case (v == "erase" || v == "delete") && (at(pos, 1) == "all" || at(pos, 1) == unknownWord):
-		iv.flag(Destructive, "simctl "+v+" "+at(pos, 1)+" "+v+"s every simulator, with the apps and data on it")
+	case v == "delete" && (at(pos, 1) == "all" || at(pos, 1) == unknownWord):
+		iv.flag(Destructive, "simctl delete "+at(pos, 1)+" deletes every simulator, with the apps and data on it")
 	case v == "io" && (at(pos, 2) == "screenshot" || at(pos, 2) == "recordVideo"):
 		if out := simctlOperand(iv.rest(1), 3); out.s != "-" && (out.s != "" || !out.ok) { // the image or video is written over that path, on this machine
 			iv.overwrites(out)

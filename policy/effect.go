@@ -1948,6 +1948,9 @@ func (iv *inv) rewrites(files []arg, what string) {
 // (pkill, killall), by pid, or all of them. A job spec (%1) or a pid
 // taken from $! in the same command is its own.
 func signals(iv *inv) {
+	if signalZero(iv.name, iv.rest(1)) {
+		return // signal 0 sends nothing: it only asks whether the processes are there (killall -0 node), as root too
+	}
 	iv.flag(Write, "")
 	switch iv.name {
 	case "pkill", "killall", "killall5", "skill", "slay":
@@ -1963,9 +1966,6 @@ func signals(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
-	if len(args) > 0 && args[0].ok && (args[0].s == "-0" || args[0].s == "-s" && len(args) > 1 && args[1].s == "0") {
-		return // signal 0: only asks whether the process is there
-	}
 	if len(args) > 0 && args[0].ok && (args[0].s == "-l" || args[0].s == "-L" || args[0].s == "--list") {
 		return // names signals, sends none
 	}
@@ -1995,6 +1995,57 @@ func signals(iv *inv) {
 		}
 	}
 }
+
+// signalZero reports whether kill, pkill or killall is told to send
+// signal 0, which sends nothing and only tests that the processes are
+// there, and no other signal: -0, --signal 0 or --signal=0, and for kill
+// and killall -s 0 (kill's -n 0 too; pkill's -s is a session, its -n the
+// newest process). kill takes its signal first and then only pids (kill
+// -0 "$pid"); to pkill and killall, whose options may come anywhere, a
+// word computed at run time may be any signal.
+func signalZero(name string, args []arg) bool {
+	if name == "kill" {
+		a0, a1 := at(strs0(args), 0), at(strs0(args), 1)
+		return a0 == "-0" || a0 == "--signal=0" || (a0 == "-s" || a0 == "-n" || a0 == "--signal") && a1 == "0"
+	}
+	if name != "pkill" && name != "killall" {
+		return false
+	}
+	zero := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v, valued := "", false
+		switch {
+		case !a.ok:
+			return false
+		case a.s == "--":
+			return zero
+		case a.s == "-0":
+			zero = true
+			continue
+		case strings.HasPrefix(a.s, "--signal="):
+			v, valued = strings.TrimPrefix(a.s, "--signal="), true
+		case a.s == "--signal" || (a.s == "-s" && name != "pkill") || (a.s == "-n" && name == "kill"):
+			if i+1 >= len(args) || !args[i+1].ok {
+				return false
+			}
+			i++
+			v, valued = args[i].s, true
+		case otherSignal.MatchString(a.s):
+			return false
+		}
+		if valued {
+			if v != "0" {
+				return false
+			}
+			zero = true
+		}
+	}
+	return zero
+}
+
+// otherSignal is a signal named as an option: -9, -KILL, -SIGTERM, -s9.
+var otherSignal = lazyRE(`^-(?:[1-9]\d*|SIG\w+|[A-Z]{2,}\d*|s\S+)$`)
 
 // ownPidFile reports whether a kill operand is the pid read from one pid
 // file in the working tree or a temp dir (kill "$(cat /tmp/web.pid)",

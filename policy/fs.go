@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"os"
 	"path"
 	"slices"
@@ -871,7 +872,209 @@ func sed(iv *inv) {
 				return
 			}
 		}
+		scripts := sedScripts(iv.rest(1))
+		if _, ops := opts(iv.rest(1)); len(scripts) == 1 && scripts[0] == "" && len(ops) > 2 && ops[1].ok {
+			scripts = []string{ops[1].s} // BSD sed: -i '' SCRIPT FILE
+		}
+		if how := sedEmpties(strings.Join(scripts, "\n"), sedQuiet(flags)); how != "" && len(scripts) > 0 && !sedScriptFile(iv.rest(1)) && !sedBackup(flags) && !iv.sc.remote {
+			for _, f := range operands {
+				if !f.ok || slices.Contains(scripts, f.s) {
+					continue
+				}
+				if t := iv.c.resolve(iv.sc, f); iv.c.emptied(t, f.s) != "" { // sed -i '1,$d' app/models/user.rb
+					iv.flagWrite(t, "sed -i "+how+", emptying "+iv.c.emptied(t, f.s)+": "+iv.c.show(t))
+				}
+			}
+		}
 	}
+}
+
+// sedEmpties says how a sed script, run with -i, leaves nothing of a
+// file's lines ("deletes every line", "blanks every line"), or "" if
+// it does not or cannot be told: a d or c command whose address takes
+// every line (none, 1,$, 0~1, /^/, /./, /.*/) and is not negated ($!d;d
+// ends in one), s/.*// on every line, or with -n (quiet) a script that
+// prints nothing. A script that moves through lines or ends early (n, N,
+// D, b, t, q, a block) is not judged.
+func sedEmpties(code string, quiet bool) string {
+	how, prints := "", false
+	i := 0
+	skipSpace := func() {
+		for i < len(code) && (code[i] == ' ' || code[i] == '\t') {
+			i++
+		}
+	}
+	regex := func() (string, bool) { // at a delimiter: the text up to the next one
+		d := code[i]
+		start := i + 1
+		for i++; i < len(code) && code[i] != d; i++ {
+			if code[i] == '\\' {
+				i++
+			}
+		}
+		if i >= len(code) {
+			return "", false
+		}
+		i++
+		return code[start : i-1], true
+	}
+	address := func() (string, bool) {
+		start := i
+		switch {
+		case i < len(code) && code[i] == '/':
+			re, ok := regex()
+			return "/" + re + "/", ok
+		case i < len(code) && code[i] == '$':
+			i++
+		default:
+			for i < len(code) && (code[i] >= '0' && code[i] <= '9' || code[i] == '~' || code[i] == '+') {
+				i++
+			}
+		}
+		return code[start:i], true
+	}
+	for {
+		for i < len(code) && strings.IndexByte(" \t\n;", code[i]) >= 0 {
+			i++
+		}
+		if i >= len(code) {
+			break
+		}
+		a1, ok := address()
+		if !ok {
+			return ""
+		}
+		a2 := ""
+		skipSpace()
+		if i < len(code) && code[i] == ',' {
+			i++
+			skipSpace()
+			if a2, ok = address(); !ok || a2 == "" {
+				return ""
+			}
+		}
+		skipSpace()
+		negated := i < len(code) && code[i] == '!'
+		if negated {
+			i++
+			skipSpace()
+		}
+		if i >= len(code) {
+			return ""
+		}
+		every := !negated && (a1 == "" && a2 == "" || a2 == "" && sedEveryLine[a1] || a1 == "1" && a2 == "$")
+		cmd := code[i]
+		i++
+		switch cmd {
+		case 'd':
+			if every {
+				how = cmp.Or(how, "deletes every line")
+			}
+		case 'c', 'a', 'i', 'r', 'R', 'w', 'W': // text or a file name, to the end of the line
+			if cmd == 'c' && every {
+				how = cmp.Or(how, "replaces every line with one text")
+			}
+			prints = prints || cmd != 'w' && cmd != 'W'
+			for i < len(code) && code[i] != '\n' {
+				i++
+			}
+			continue
+		case 's', 'y':
+			if i >= len(code) || code[i] == '\\' || code[i] == '\n' {
+				return ""
+			}
+			pat, ok := regex()
+			i--
+			var rep string
+			if ok {
+				rep, ok = regex()
+			}
+			if !ok {
+				return ""
+			}
+			flags := i
+			for i < len(code) && strings.IndexByte("gpiIMme0123456789", code[i]) >= 0 {
+				i++
+			}
+			prints = prints || strings.Contains(code[flags:i], "p")
+			if cmd == 's' && every && rep == "" && sedWholeLine[pat] {
+				how = cmp.Or(how, "blanks every line")
+			}
+			if i < len(code) && code[i] == 'w' {
+				for i < len(code) && code[i] != '\n' {
+					i++
+				}
+			}
+		case 'p', 'P', 'l', '=':
+			prints = true
+		case 'h', 'H', 'g', 'G', 'x', 'z', 'F':
+		default: // n, N, D, b, t, T, q, Q, {, }, :, e, v …
+			return ""
+		}
+		skipSpace()
+		if i < len(code) && strings.IndexByte(";\n", code[i]) < 0 {
+			return ""
+		}
+	}
+	if how == "" && quiet && !prints {
+		return "with -n writes back no line"
+	}
+	return how
+}
+
+// sedEveryLine are sed addresses that take every line (/./ every line
+// with text in it).
+var sedEveryLine = map[string]bool{"1~1": true, "0~1": true, "/^/": true, "/$/": true, "/.*/": true, "/^.*$/": true, "/./": true}
+
+// sedWholeLine are patterns that match the whole of every line.
+var sedWholeLine = map[string]bool{".*": true, "^.*": true, "^.*$": true, ".*$": true}
+
+// sedQuiet reports whether sed's flags include -n (--quiet, --silent):
+// a letter n before any i in a cluster, whose i takes the rest as its
+// suffix (-ni, -n; not -i.nobak).
+func sedQuiet(flags []arg) bool {
+	for _, f := range flags {
+		if !f.ok {
+			continue
+		}
+		if longOpt(f.s, "--quiet") || longOpt(f.s, "--silent") {
+			return true
+		}
+		if before, _, _ := strings.Cut(f.s, "i"); len(f.s) > 1 && f.s[0] == '-' && f.s[1] != '-' && strings.Contains(before, "n") {
+			return true
+		}
+	}
+	return false
+}
+
+// sedBackup reports whether sed -i keeps each file's old text as a
+// copy: a suffix given to -i (-i.bak, -ni~, --in-place=.orig).
+func sedBackup(flags []arg) bool {
+	for _, f := range flags {
+		switch {
+		case !f.ok:
+		case strings.HasPrefix(f.s, "--"):
+			if name, v, ok := strings.Cut(f.s, "="); ok && v != "" && longOpt(name, "--in-place") {
+				return true
+			}
+		case len(f.s) > 1 && f.s[0] == '-':
+			if _, suffix, ok := strings.Cut(f.s[1:], "i"); ok && suffix != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sedScriptFile reports whether sed reads a script from a file (-f,
+// --file, a cluster ending in f), which this command cannot see.
+func sedScriptFile(args []arg) bool {
+	for _, a := range args {
+		if a.ok && (a.s == "--file" || strings.HasPrefix(a.s, "--file=") || len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "f")) {
+			return true
+		}
+	}
+	return false
 }
 
 // sedScripts are the scripts sed is given: each -e SCRIPT (a cluster

@@ -837,7 +837,7 @@ func docker(iv *inv) {
 			}
 			if n == words {
 				iv.c.run(args[i:], remote(iv.sc), iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
-				iv.judged = v == "compose" // docker compose exec: its words are the command's, judged above
+				iv.judged = true // its words are the command's, judged above (docker exec test-pg psql -c 'DROP DATABASE app_test' as psql's)
 				return
 			}
 		}

@@ -215,6 +215,22 @@ func (iv *inv) interpCode(code arg) {
 			}
 		}
 	}
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		for st := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ';' || r == '\n' }) {
+			if m := psPrintsSecret.FindStringSubmatch(st); m != nil && !iv.sc.piped { // echo $env:OPENAI_API_KEY
+				iv.flag(Destructive, iv.name+" code prints a variable named for a secret (what it prints reaches the agent and its model): "+m[1])
+				break
+			}
+		}
+	}
+	if (iv.name == "pwsh" || iv.name == "powershell") && psReads.MatchString(s) {
+		for _, w := range psWords.FindAllString(s, 64) { // Get-Content $env:USERPROFILE\.aws\credentials
+			if p := windowsHome(w); p != "" && isSecretPath(p) {
+				iv.flag(Destructive, iv.name+" code reads a secrets file of the user's home: "+w+" (what it prints reaches the agent and its model)")
+				break
+			}
+		}
+	}
 	if backtickRuns[strings.TrimRight(iv.name, "0123456789.")] {
 		for _, m := range backticks.FindAllStringSubmatch(s, 8) { // perl and ruby run `…` in a shell
 			lit := interpolation.ReplaceAllString(m[1], "$${interpolated}") // `rm -rf #{dir}`
@@ -848,6 +864,7 @@ func interp(codeOpts ...string) handler {
 	return func(iv *inv) {
 		iv.flag(Write, "")
 		args := iv.rest(1)
+		var perlLoop byte // perl's -p or -n: the code runs for each line
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			if !a.ok {
@@ -862,6 +879,11 @@ func interp(codeOpts ...string) handler {
 			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "i") {
 				iv.perlInPlace = true
 			}
+			if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "p") {
+				perlLoop = 'p'
+			} else if iv.name == "perl" && perlCluster.MatchString(a.s) && strings.Contains(a.s, "n") && perlLoop == 0 {
+				perlLoop = 'n'
+			}
 			if (iv.name == "pwsh" || iv.name == "powershell") && i+1 < len(args) && isEncodedCommand(a.s) {
 				iv.interpCode(utf16Base64(args[i+1])) // -EncodedCommand: base64 of UTF-16LE text
 				return
@@ -873,6 +895,7 @@ func interp(codeOpts ...string) handler {
 					if m := fetchRun.FindString(lineEscapes.Replace(args[i+1].s)); m != "" { // as sed -i (fs.go)
 						iv.flag(Destructive, "perl -i puts code that fetches and runs code from the network into its files: "+cutText(m))
 					}
+					iv.perlEmpties(perlLoop, args[i+1], args[i+2:])
 				}
 				return
 			}
@@ -1308,8 +1331,10 @@ func (iv *inv) deletesFound(code string) {
 // every file under the tree's root, .git's objects and binary files with
 // them, rewritten at once whatever is written (a line-ending fix
 // corrupts the repository), or the user's files emptied (rglob('*.ipynb')
-// … write_text(”)). Writing new text into the source files it picks by
-// name (a codemod) is ordinary work.
+// … write_text(”)) or written over, each with text made without reading
+// the file (rglob('*.ipynb') … p.write_text('{"cells": []}'): blindWrite).
+// Writing new text made from what each file held into the source files it
+// picks by name (a codemod) is ordinary work.
 func (iv *inv) rewritesFound(code string) {
 	if iv.sc.remote || !writesFiles(code) {
 		return
@@ -1317,7 +1342,11 @@ func (iv *inv) rewritesFound(code string) {
 	if iv.c.cmds[iv.idx].Class >= Destructive {
 		return // held already: for deleting what it lists, or writing outside
 	}
-	empties := emptyWrite.MatchString(code)
+	empties, blind := emptyWrite.MatchString(code), blindWrite(code)
+	what, tail := "empties the files it lists", ""
+	if !empties {
+		what, tail = "writes over the files it lists", ", without reading them, so what each held is lost"
+	}
 	for _, m := range findCall.FindAllStringSubmatchIndex(code, 8) {
 		var pat string
 		switch {
@@ -1357,8 +1386,8 @@ func (iv *inv) rewritesFound(code string) {
 				iv.flagWrite(t, iv.name+" code writes over each file it lists, "+why+": "+iv.c.show(t))
 				return
 			}
-			if own := iv.c.ownFiles(t, p, false); own != "" && empties {
-				iv.flagWrite(t, iv.name+" code empties the files it lists, "+own+": "+iv.c.show(t))
+			if own := iv.c.ownFiles(t, p, false); own != "" && (empties || blind) {
+				iv.flagWrite(t, iv.name+" code "+what+", "+own+tail+": "+iv.c.show(t))
 				return
 			}
 		}
@@ -1393,8 +1422,8 @@ func listRoot(code string, i int) (root string, ok bool) {
 		j--
 	}
 	name := recv[j:]
-	if name == "glob" || name == "" {
-		return "", true // the glob module
+	if name == "glob" || name == "Dir" || name == "" {
+		return "", true // python's glob module, ruby's Dir.glob
 	}
 	for _, m := range pathAssign.FindAllStringSubmatch(code, 8) {
 		if m[1] == name {
@@ -1474,3 +1503,191 @@ func utf16Base64(a arg) arg {
 	s := string(utf16.Decode(u))
 	return arg{s: s, ok: true, src: s}
 }
+
+// blindWrite reports whether code truncates and writes a file it lists —
+// the item of its loop (for p in …rglob(…): p.write_text(…); for f in
+// files: open(os.path.join(r, f), 'w'); .each { |f| File.write(f, …) }) —
+// and reads none of the files it lists (readsItem): what it writes
+// cannot be made from what was there (a codemod reads each file first),
+// so what each held is gone, whatever text replaces it (a constant, a
+// template read from elsewhere).
+func blindWrite(code string) bool {
+	if strings.Contains(code, "FILE_APPEND") {
+		return false
+	}
+	items := map[string]bool{}
+	for _, m := range loopItem.FindAllStringSubmatch(code, 16) {
+		for _, g := range m[1:] {
+			for _, name := range strings.FieldsFunc(g, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '(' || r == ')' || r == '$' }) {
+				items[name] = true
+			}
+		}
+	}
+	if len(items) == 0 {
+		return false
+	}
+	// A name the code sets to a join of items is one too: p =
+	// os.path.join(root, f).
+	for _, m := range joinAssign.FindAllStringSubmatch(code, 8) {
+		if listed(m[2], items) {
+			items[m[1]] = true
+		}
+	}
+	if readsItem(code, items) {
+		return false // a codemod: what it writes is made from what each file held
+	}
+	for _, m := range blindTarget.FindAllStringSubmatchIndex(code, 16) {
+		switch {
+		case m[2] >= 0: // p.write_text(…), p.open('w')
+			if items[code[m[2]:m[3]]] {
+				return true
+			}
+		case m[4] >= 0: // perl: open(my $fh, '>', $f)
+			if items[code[m[4]:m[5]]] {
+				return true
+			}
+		default: // open(f, 'w'), File.write(f, …), writeFileSync(f, …)
+			fn := code[m[6]:m[7]]
+			target, n := firstArg(code[m[1]:])
+			if (fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new")) && !truncMode.MatchString(code[m[1]+n:]) {
+				continue
+			}
+			if listed(target, items) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsItem reports whether code reads a file it lists, or may: a
+// call that reads or loads (read_text, readFileSync, File.read,
+// json.load, nbformat.read, pd.read_csv …) or opens without a mode that
+// writes, given an item of its loop (or a join of them) first or as its
+// receiver (p.read_text(), Path(p).read_text()); perl reading lines
+// (<$fh>, <>), fileinput and Get-Content, whose file it does not name
+// here, count as reading one.
+func readsItem(code string, items map[string]bool) bool {
+	if perlReads.MatchString(code) {
+		return true
+	}
+	for _, m := range readCall.FindAllStringSubmatchIndex(code, 32) {
+		opens := strings.HasSuffix(strings.TrimRight(code[m[0]:m[1]], " \t("), "open")
+		if m[2] >= 0 { // the receiver: p.read_text(), Path(p).open()
+			recv := code[m[2]:m[3]]
+			if strings.HasSuffix(recv, ")") {
+				recv, _ = firstArg(recv[strings.Index(recv, "(")+1:])
+			}
+			if listed(recv, items) && !(opens && writeMode.MatchString(code[m[1]:])) {
+				return true
+			}
+		}
+		target, n := firstArg(code[m[1]:]) // open(p), json.load(p), nbformat.read(p, 4)
+		if listed(target, items) && !(opens && modeArg.MatchString(code[m[1]+n:])) {
+			return true
+		}
+	}
+	return false
+}
+
+// listed reports whether expr, the path a call writes, is an item of
+// the code's loop or a join of such names (os.path.join(root, f),
+// File.join(dir, f)) with no literal in it.
+func listed(expr string, items map[string]bool) bool {
+	expr = strings.TrimPrefix(strings.TrimSpace(expr), "$")
+	if items[expr] {
+		return true
+	}
+	m := joinCall.FindStringSubmatch(expr)
+	if m == nil {
+		return false
+	}
+	any := false
+	for _, a := range strings.Split(m[1], ",") {
+		a = strings.TrimPrefix(strings.TrimSpace(a), "$")
+		if !identifier.MatchString(a) {
+			return false
+		}
+		any = any || items[a]
+	}
+	return any
+}
+
+var (
+	// readCall is a call that reads or opens a file: its receiver
+	// (p.read_text(, Path(p).open() in group 1, or the function (open(,
+	// File.read(, fs.readFileSync(, json.load() in group 2, its
+	// arguments after it.
+	readCall = lazyRE(`(\b\w+|\bPath\([^()]*\))\.(?:\w*(?:read|load|Read|Load)\w*|open|lines|each_line)\s*\(|\b((?:[\w.]*\.)?(?:\w*(?:read|load|Read|Load)\w*|open|slurp|foreach))\s*\(\s*`)
+	// writeMode is a mode given first that writes: p.open('w').
+	writeMode = lazyRE(`^\s*(?:mode\s*=\s*)?['"][wa]`)
+	// perlReads is perl reading lines (<$fh>, <STDIN>, <>) or a file read
+	// through a module: it may read any file it lists.
+	perlReads = lazyRE(`<\$?\w*>|\bfileinput\b|(?i:\bGet-Content\b)|\bslurp\b|\bgets\b`)
+	// loopItem binds the item of a loop over what code lists: python's
+	// for p in, for root, dirs, files in; JavaScript's for (const f of,
+	// forEach(f =>, forEach(function (f); ruby's |f|; perl's for my $f.
+	loopItem = lazyRE(`\bfor\s+([\w\s,()]+?)\s+in\b|\bfor\s*\(\s*(?:const|let|var)?\s*(\w+)\s+of\b|\.(?:forEach|map)\(\s*(?:\(\s*(\w+)[^)]*\)|(\w+))\s*=>|\.(?:forEach|map)\(\s*(?:async\s+)?function\s*\(\s*(\w+)|\|\s*(\w+)\s*\||\bfor(?:each)?\s+my\s+\$(\w+)`)
+	// joinAssign is a name set to a join of paths: p = os.path.join(r, f).
+	joinAssign = lazyRE(`\b(\w+)\s*=\s*((?:os\.path|path|File)\.join\([^()]*\))`)
+	// joinCall is a join of paths; its arguments are group 1.
+	joinCall = lazyRE(`^(?:os\.path|path|File)\.join\(([^()]*)\)$`)
+	// identifier is a name.
+	identifier = lazyRE(`^\w+$`)
+	// blindTarget is a call that truncates a file and writes it: the
+	// file is the receiver (group 1), perl's third argument (group 2), or
+	// the first argument of the function in group 3.
+	blindTarget = lazyRE(`\b(\w+)\.(?:write_text|write_bytes|open\s*\(\s*['"]w)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*['"]\+?>['"]\s*,\s*\$(\w+)|\b((?:File|IO)\.(?:write|binwrite|open|new)|open|(?:fs\.)?writeFileSync|(?:fs\.)?writeFile|file_put_contents|Files\.(?:write|writeString)|os\.WriteFile)\s*\(\s*`)
+	// truncMode is a file mode that truncates (w, wb, w+), after the
+	// first argument.
+	truncMode = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]w`)
+)
+
+// perlEmpties holds perl -i code that leaves nothing of the lines of the
+// user's files, as sed -i's d of every line is held (fs.go): with -p,
+// code that only sets each line to nothing ($_ = "", undef $_, s/.*//s);
+// with -n (and no -p), code that prints nothing, so no line is written
+// back. loop is 'p', 'n' or 0.
+func (iv *inv) perlEmpties(loop byte, code arg, files []arg) {
+	how := ""
+	switch {
+	case !code.ok || iv.sc.remote:
+	case loop == 'p' && perlBlank.MatchString(code.s):
+		how = "sets every line to nothing"
+	case loop == 'n' && !perlPrints.MatchString(code.s):
+		how = "with -n prints no line back"
+	}
+	if how == "" {
+		return
+	}
+	for _, f := range files {
+		if !f.ok || strings.HasPrefix(f.s, "-") {
+			continue
+		}
+		if t := iv.c.resolve(iv.sc, f); iv.c.emptied(t, f.s) != "" {
+			iv.flagWrite(t, "perl -i "+how+", emptying "+iv.c.emptied(t, f.s)+": "+iv.c.show(t))
+		}
+	}
+}
+
+var (
+	// perlBlank is -p code that only sets each line to nothing.
+	perlBlank = lazyRE(`^\s*(?:\$_\s*=\s*(?:''|""|q\(\)|q\{\}|undef)|undef\s*\(?\s*\$_\s*\)?|s/\^?\.\*\$?//[gs]*|s/\^?\.\*\\n//[gs]*)\s*;?\s*$`)
+	// perlPrints is code that prints or writes something, or may.
+	perlPrints = lazyRE(`\b(?:print|printf|say|syswrite|write|exec|system)\b|\$\\|\bdo\b|\brequire\b|\beval\b`)
+)
+
+var (
+	// psReads is a PowerShell command that reads a file's text:
+	// Get-Content and its aliases, Select-String, Copy-Item, .NET's
+	// File.ReadAll*.
+	psReads = lazyRE(`(?i)\b(?:Get-Content|gc|cat|type|more|Select-String|sls|Copy-Item|copy|cp|ReadAll(?:Text|Lines|Bytes))\b`)
+	// psPrintsSecret is a PowerShell statement that only prints a
+	// variable named for a secret: $env:GITHUB_TOKEN, echo
+	// "$env:OPENAI_API_KEY", Write-Output $env:X_TOKEN; the variable is
+	// group 1.
+	psPrintsSecret = lazyRE(`(?i)^\s*(?:(?:echo|write|Write-Output|Write-Host)\s+)?["']?(\$env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)["']?\s*$`)
+	// psWords are the words of PowerShell code, quotes and brackets
+	// aside.
+	psWords = lazyRE(`[^\s'"();|{}\[\],]+`)
+)

@@ -781,3 +781,82 @@ func mqttPub(iv *inv) {
 		iv.flag(Destructive, iv.name+" -r with an empty message deletes the message the broker keeps for the topic, which devices read when they connect")
 	}
 }
+
+// tcpdump captures packets and prints them: a report, as root too (sudo
+// tcpdump -i lo -c 20 port 8080), of their headers. Their contents
+// (-A, -x, -X) are other programs' traffic, passwords and tokens
+// included, unless read back from a capture file (-r). What makes it
+// more: -w writes the
+// capture to a file (judged as a write of that file), -z runs a command
+// on each file it finishes (judged as that command run on it), -Z runs
+// it as another user, -I puts the interface in monitor mode, and an
+// option computed at run time may be any of them.
+func tcpdump(iv *inv) {
+	args := iv.rest(1)
+	payload := false // -A, -x, -X: the packets' contents printed
+	defer func() {
+		if payload && !slices.ContainsFunc(args, func(a arg) bool {
+			return a.ok && (a.s == "-r" || strings.HasPrefix(a.s, "-r") && !strings.HasPrefix(a.s, "--"))
+		}) {
+			iv.flag(Destructive, "tcpdump prints the contents of the packets it captures, with any password, token or cookie that crosses the wire (what it prints reaches the agent and its model)")
+		}
+	}()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.ok {
+			iv.flag(Write, "") // may be -w or -z
+			continue
+		}
+		name, value, hasValue := a.s, arg{}, false
+		switch {
+		case strings.HasPrefix(a.s, "--"):
+			n, v, eq := strings.Cut(a.s, "=")
+			name = n
+			if eq {
+				value, hasValue = arg{s: v, ok: true, src: v}, true
+			} else if tcpdumpLongValued[n] && i+1 < len(args) {
+				i++
+				value, hasValue = args[i], true
+			}
+		case len(a.s) > 1 && a.s[0] == '-':
+			for k := 1; k < len(a.s); k++ { // -nnvvi eth0, -w/tmp/x.pcap
+				if strings.IndexByte(tcpdumpValued, a.s[k]) < 0 {
+					if a.s[k] == 'I' {
+						name = "-I"
+					}
+					if strings.IndexByte("AxX", a.s[k]) >= 0 {
+						payload = true
+					}
+					continue
+				}
+				name = "-" + a.s[k:k+1]
+				if k+1 < len(a.s) {
+					value, hasValue = arg{s: a.s[k+1:], ok: true, src: a.s[k+1:]}, true
+				} else if i+1 < len(args) {
+					i++
+					value, hasValue = args[i], true
+				}
+				break
+			}
+		}
+		switch {
+		case (name == "-w" || name == "--write") && hasValue && value.s != "-":
+			class, why := iv.c.writeTarget(iv.sc, value, true)
+			iv.flag(max(class, Write), why)
+		case (name == "-z" || name == "--postrotate-command") && hasValue:
+			iv.exec([]arg{value, {s: "capture.pcap", ok: true, src: "capture.pcap"}})
+		case name == "-Z" || name == "--relinquish-privileges" || name == "-I" || name == "--monitor-mode":
+			iv.flag(Write, "")
+		}
+	}
+}
+
+// tcpdumpValued are tcpdump's short options that take a value.
+const tcpdumpValued = "BcCEFGiMrsTVwWyzZjQ"
+
+// tcpdumpLongValued are tcpdump's long options that take a value.
+var tcpdumpLongValued = map[string]bool{
+	"--interface": true, "--count": true, "--snapshot-length": true, "--buffer-size": true, "--time-stamp-type": true,
+	"--time-stamp-precision": true, "--direction": true, "--relinquish-privileges": true, "--linktype": true,
+	"--postrotate-command": true, "--print-sampling": true, "--file-size": true, "--rotate-seconds": true,
+}

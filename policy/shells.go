@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -531,15 +532,44 @@ func atCmd(iv *inv) {
 
 // unseenScript holds running a script this command did not write that no
 // one here can have looked at: a pattern of files (find /tmp -name 'job*.sh'
-// -exec bash {} \;), or a file in a temp dir, where anyone may put one.
+// -exec bash {} \;) but the project's own (ownScripts), or a file in a
+// temp dir, where anyone may put one.
 func (iv *inv) unseenScript(file arg) {
 	t := iv.c.resolve(iv.sc, file)
 	switch {
+	case strings.ContainsAny(file.s, "*?[") && iv.ownScripts(file):
+		// for f in tests/e2e/*.sh; do bash "$f"; done: as bash tests/e2e/run.sh
 	case strings.ContainsAny(file.s, "*?["):
 		iv.flag(Unparseable, iv.name+" runs every script matching "+file.s+", unseen")
 	case t.path != "" && iv.c.inTemp(t.path):
 		iv.flag(Unparseable, iv.name+" runs a script from a temp dir that this command did not write: "+iv.c.show(t))
 	}
+}
+
+// ownScripts reports whether a pattern of scripts picks the project's
+// own, as a script named in the tree is (bash tests/e2e/run.sh): the
+// pattern only in its last name (tests/e2e/*.sh), in a directory of the
+// working tree that tools do not make (not node_modules/*/install.sh,
+// .git/hooks/*), and that nothing this command wrote, downloaded or
+// unpacked lies in or holds.
+func (iv *inv) ownScripts(file arg) bool {
+	dir := path.Dir(file.s)
+	if !file.ok || iv.sc.remote || strings.ContainsAny(dir, "*?[") || !iv.c.trustedProject() {
+		return false
+	}
+	d := iv.c.resolve(iv.sc, arg{s: dir, ok: true, src: dir}).path
+	if d == "" || d != iv.c.project && !isUnder(d, iv.c.project) || iv.c.inTemp(d) {
+		return false
+	}
+	if rel := strings.TrimPrefix(d, iv.c.project+"/"); d != iv.c.project && iv.c.madePath(rel) {
+		return false
+	}
+	for w := range iv.c.written {
+		if w == d || isUnder(w, d) || isUnder(d, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // ed runs the shell commands its script gives after "!", and edits the
@@ -564,8 +594,9 @@ func ed(iv *inv) {
 	}
 }
 
-// edEmpties is an ed command that deletes every line: ,d or 1,$d.
-var edEmpties = lazyRE(`(?m)^\s*(?:,|%|1,\$)d\s*$`)
+// edEmpties is an ed or ex command that deletes every line: ,d, 1,$d,
+// %delete, g/^/d (every line matches ^, .*, and . every line with text).
+var edEmpties = lazyRE(`(?m)^\s*(?:,|%|1,\$|%?g/(?:\^|\.\*|\.|\^\.\*\$?)/)\s*d(?:e|el|ele|elet|elete)?\s*$`)
 
 // edWrites is an ed command that writes the file: w, wq, or x, after an
 // optional range.
@@ -644,33 +675,142 @@ func unset(iv *inv) {
 // runs in a Windows directory (cmd.exe cannot start in the WSL tree, so
 // it falls back to C:\Windows), so every file it deletes is Windows's,
 // none of the working tree's; and it changes the machine with
-// Windows's own tools (format, reg, taskkill, shutdown …).
+// Windows's own tools (format, reg, taskkill, shutdown …). Its language
+// (%VAR% expansion, ^ escapes, for, if, call, redirections) is not one
+// tend reads, so only a plain command of cmdReads is judged; any other
+// is held as code tend cannot read. A reader given a secrets file of
+// the Windows user (%USERPROFILE%\.aws\credentials, C:\Users\me\.ssh\id_rsa)
+// prints it, and set without a value every environment variable.
 func cmdExe(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
-	var code []string
+	var code, raw []string
 	for i, a := range args {
 		if a.ok && (strings.EqualFold(a.s, "/c") || strings.EqualFold(a.s, "/k")) {
+			for _, b := range args[i+1:] {
+				if !b.ok {
+					iv.flag(Unparseable, "cmd.exe runs a command computed at run time: "+b.shown())
+					return
+				}
+			}
 			code = strs0(args[i+1:])
+			for _, b := range args[i+1:] {
+				raw = append(raw, strings.NewReplacer(`'`, "", `"`, "").Replace(b.src))
+			}
 			break
 		}
 	}
-	for _, part := range cmdSeparators.Split(strings.Join(code, " "), 16) {
-		f := strings.Fields(part)
+	// The words as written, before bash took the backslashes out of
+	// %USERPROFILE%\.aws\credentials, and as cmd.exe is given them.
+	rawParts := cmdSeparators.Split(strings.Join(raw, " "), 16)
+	for k, part := range cmdSeparators.Split(strings.Join(code, " "), 16) {
+		f := strings.Fields(strings.TrimLeft(strings.TrimSpace(part), "@"))
 		if len(f) == 0 {
 			continue
 		}
-		verb := strings.ToLower(f[0])
-		if why, ok := windowsTools[verb]; ok && (verb != "reg" || len(f) > 1 && !strings.EqualFold(f[1], "query")) {
-			iv.flag(Destructive, "cmd.exe runs "+verb+", which "+why+": "+cutText(strings.TrimSpace(part)))
-		} else if verb == "powershell" || verb == "pwsh" || verb == "powershell.exe" || verb == "wsl" || verb == "wsl.exe" {
+		verb := strings.TrimSuffix(strings.ToLower(strings.Trim(f[0], `"`)), ".exe")
+		shown := cutText(strings.TrimSpace(part))
+		switch why, ok := windowsTools[verb]; {
+		case ok && !(verb == "reg" && len(f) > 1 && strings.EqualFold(f[1], "query")):
+			iv.flag(Destructive, "cmd.exe runs "+verb+", which "+why+": "+shown)
+			continue
+		case ok:
+			continue // reg query reads the registry
+		case verb == "powershell" || verb == "pwsh" || verb == "wsl":
 			iv.c.run(argsOf(f...), iv.sc, source{}, iv.depth+1)
+			continue
+		case !cmdReads[verb]:
+			iv.flag(Unparseable, "cmd.exe runs Windows code tend does not read: "+shown)
+			continue
+		}
+		words := f[1:]
+		if k < len(rawParts) {
+			words = append(words, strings.Fields(rawParts[k])...)
+		}
+		switch {
+		case strings.ContainsAny(part, "<>") && !cmdToNul.MatchString(part):
+			iv.flag(Unparseable, "cmd.exe redirects to or from a file tend does not follow: "+shown)
+		case verb == "set" && len(f) == 1:
+			iv.flag(Destructive, "cmd.exe set prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
+		case verb == "set" && !strings.Contains(part, "=") && secretName(f[1]):
+			iv.flag(Destructive, "cmd.exe set prints the environment variables whose names start with "+f[1]+", named for a secret (what it prints reaches the agent and its model)")
+		case verb == "start" && !cmdOpens(f[1:]):
+			iv.flag(Unparseable, "cmd.exe start runs a program tend does not read: "+shown)
+		case verb == "ipconfig" && slices.ContainsFunc(f[1:], func(w string) bool {
+			w = strings.ToLower(w)
+			return strings.HasPrefix(w, "/release") || strings.HasPrefix(w, "/renew")
+		}):
+			iv.flag(Destructive, "cmd.exe ipconfig releases or renews the machine's network addresses: "+shown)
+		case secretVarWin.MatchString(part):
+			iv.flag(Destructive, "cmd.exe "+verb+" prints a variable named for a secret (what it prints reaches the agent and its model): "+secretVarWin.FindString(part))
+		case verb == "type" || verb == "more" || verb == "findstr" || verb == "find":
+			for _, w := range words {
+				if p := windowsHome(w); p != "" && isSecretPath(p) {
+					iv.flag(Destructive, "cmd.exe "+verb+" reads a secrets file of the Windows user (what it prints reaches the agent and its model): "+w)
+					break
+				}
+			}
 		}
 	}
 }
 
 // cmdSeparators split cmd.exe's command line into its commands.
 var cmdSeparators = regexp.MustCompile(`&&|\|\||&|\|`)
+
+// cmdReads are cmd.exe's commands that print, look up or open what they
+// are told and change nothing (ver, echo, type, dir, where …); start is
+// one only for a web address or a folder (cmdOpens), ipconfig without
+// /release or /renew, set without a value.
+var cmdReads = map[string]bool{
+	"echo": true, "ver": true, "type": true, "more": true, "dir": true, "where": true, "whoami": true, "hostname": true,
+	"vol": true, "cd": true, "chdir": true, "findstr": true, "find": true, "tree": true, "systeminfo": true, "tasklist": true,
+	"ipconfig": true, "ping": true, "nslookup": true, "tracert": true, "netstat": true, "set": true, "start": true,
+	"explorer": true, "cls": true, "title": true, "rem": true, "exit": true, "chcp": true, "wslpath": true, "code": true,
+}
+
+// cmdToNul is a redirection of cmd.exe's output to nothing: >nul, 2>&1.
+var cmdToNul = lazyRE(`(?i)^[^<>]*?(?:\d?>&\d|\d?>\s*nul\b)(?:[^<>]*?(?:\d?>&\d|\d?>\s*nul\b))*[^<>]*$`)
+
+// cmdOpens reports whether start's words open a web address or a
+// folder in the Windows shell, and run no program: start
+// http://localhost:3000, start "" https://…, start . .
+func cmdOpens(words []string) bool {
+	if len(words) > 0 && (words[0] == `""` || words[0] == "") {
+		words = words[1:]
+	}
+	if len(words) != 1 {
+		return false
+	}
+	w := strings.ToLower(words[0])
+	return w == "." || w == ".." || strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://")
+}
+
+// secretVarWin is a Windows variable named for a secret: %GITHUB_TOKEN%,
+// $env:OPENAI_API_KEY.
+var secretVarWin = lazyRE(`(?i)(?:%|\$env:)\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*%?`)
+
+// windowsHome turns a path in the Windows user's home, as cmd.exe,
+// PowerShell or WSL name it (%USERPROFILE%\.aws\credentials,
+// $env:USERPROFILE\.ssh\id_rsa, C:\Users\me\.netrc, /mnt/c/Users/me/…,
+// %HOMEDRIVE%%HOMEPATH%\…), into a path under ~ with forward slashes and
+// in lower case, for isSecretPath; "" if it is not one.
+func windowsHome(w string) string {
+	p := strings.ToLower(strings.ReplaceAll(strings.Trim(w, `"'`), `\`, "/"))
+	for _, pre := range []string{"%userprofile%", "$env:userprofile", "${env:userprofile}", "%homedrive%%homepath%", "$env:homedrive$env:homepath", "$home", "$env:home", "~"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
+			return "~" + rest
+		}
+	}
+	if m := windowsUser.FindStringSubmatch(p); m != nil {
+		return "~" + m[1]
+	}
+	return ""
+}
+
+// windowsUser is a path under a Windows user's home, as Windows or WSL
+// names it, in lower case with forward slashes: c:/users/me/…,
+// /mnt/c/users/me/…; what follows the home is group 1.
+var windowsUser = lazyRE(`^(?:[a-z]:|/mnt/[a-z])/users/[^/]+(/.*)?$`)
 
 // windowsTools are cmd.exe's commands that delete files or change the
 // Windows machine, with what they do.
@@ -684,8 +824,13 @@ var windowsTools = map[string]string{
 }
 
 // wsl is the WSL launcher: --unregister deletes a distribution with
-// every file in it, for good; --shutdown and --terminate only stop
-// them. A command after its options runs in the distribution.
+// every file in it, for good, and --uninstall WSL itself; --shutdown
+// stops every distribution and the VM they run in, and --terminate one,
+// ending every process in it (the agent's and tend's own, run from WSL,
+// and the user's work in other shells); --mount and --unmount attach
+// and detach disks, and --update replaces WSL's kernel: all change the
+// machine. A command after its options (-e, --, or the first word that
+// is no option) runs in the distribution.
 func wsl(iv *inv) {
 	iv.flag(Write, "")
 	args := iv.rest(1)
@@ -695,8 +840,20 @@ func wsl(iv *inv) {
 		case !a.ok:
 			iv.flag(Unparseable, "wsl runs a command computed at run time: "+a.shown())
 			return
-		case s == "--unregister" || s == "--uninstall":
+		case s == "--unregister":
 			iv.flag(Destructive, "wsl "+s+" deletes a Linux distribution and every file in it")
+			return
+		case s == "--uninstall":
+			iv.flag(Destructive, "wsl "+s+" removes WSL from the machine")
+			return
+		case s == "--shutdown":
+			iv.flag(Destructive, "wsl --shutdown stops every WSL distribution and the VM they run in, ending every process in them")
+			return
+		case s == "-t" || s == "--terminate":
+			iv.flag(Destructive, "wsl "+s+" stops a WSL distribution, ending every process in it")
+			return
+		case s == "--mount" || s == "--unmount" || s == "--update" || s == "--set-version" || s == "--manage":
+			iv.flag(Destructive, "wsl "+s+" changes the machine: its disks, WSL's kernel or a distribution's VM")
 			return
 		case s == "-e" || s == "--exec" || s == "--":
 			iv.exec(args[i+1:])
@@ -707,6 +864,26 @@ func wsl(iv *inv) {
 			return // --shutdown, --terminate NAME, --list, --install …: they stop, list or add
 		default:
 			iv.shell(joinRest(args[i:]), iv.sc) // wsl rm -rf ~: run by the distribution's shell
+			return
+		}
+	}
+}
+
+// wslconfig is WSL's older launcher: /unregister (/u) deletes a
+// distribution and every file in it, /terminate (/t) stops one, ending
+// every process in it; /list and /setdefault only list or choose.
+func wslconfig(iv *inv) {
+	iv.flag(Write, "")
+	for _, a := range iv.rest(1) {
+		switch s := strings.ToLower(a.s); {
+		case !a.ok:
+			iv.flag(Unparseable, "wslconfig is given an option computed at run time: "+a.shown())
+			return
+		case s == "/u" || s == "/unregister":
+			iv.flag(Destructive, "wslconfig "+s+" deletes a Linux distribution and every file in it")
+			return
+		case s == "/t" || s == "/terminate":
+			iv.flag(Destructive, "wslconfig "+s+" stops a WSL distribution, ending every process in it")
 			return
 		}
 	}

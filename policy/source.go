@@ -40,9 +40,13 @@ import (
 // brought in from elsewhere (madeNames, madeWords: cmake-build-debug,
 // test-results), a name with an extension (dist.old,
 // foo.egg-info: a file, or a copy), and what the repository's .gitignore
-// names. Deeper directories that are not source roots (src/legacy,
-// src/components/old) are ordinary: removing one is a refactor, and git
-// gives back what was committed in it. git rm is ordinary too.
+// names. For a delete, a directory at any depth inside a source root
+// (src/components, app/models/concerns, tests/e2e) holds the user's
+// work as the root does: it is hand-written source, and what it holds
+// that is not committed no command gives back; a made name in it
+// (src/__pycache__, src/generated, lib/.cache) is ordinary. Deeper
+// directories outside source roots (docs/old) are ordinary, and so is
+// git rm, which deletes only what git keeps.
 //
 // Files are judged as the directories are: deleting or emptying many of
 // the user's files at once (a glob or find over a source extension, every
@@ -63,7 +67,8 @@ var sourceRoots = map[string]bool{
 
 // madeNames are the names of directories that tools make or fill: build
 // outputs, caches, installed dependencies, virtual environments,
-// scratch, logs and reports, generated code, and files brought in from
+// scratch, logs and reports, generated code (mockery's and gomock's
+// mocks; not jest's hand-written __mocks__), and files brought in from
 // elsewhere (vendored code, static files a site generator fills). Not
 // testdata, fixtures or assets: people write those by hand.
 var madeNames = map[string]bool{
@@ -75,7 +80,7 @@ var madeNames = map[string]bool{
 	"deps": true, "Pods": true, "Carthage": true, "DerivedData": true, "venv": true, "env": true, "virtualenv": true,
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
 	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
-	"downloads": true, "staticfiles": true, "junit": true,
+	"downloads": true, "staticfiles": true, "junit": true, "mocks": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
@@ -146,10 +151,25 @@ func (c *classifier) ownWork(p string, top bool) string {
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
+	case top && !fileName(last) && sourceRootOf(rel) != "":
+		return rel + ", a directory of the project's source in " + sourceRootOf(rel)
 	case top && keptIn(rel) != "":
 		return rel + ", " + keptIn(rel) + ", which no build makes again"
 	case top && last == rel && !fileName(last):
 		return rel + ", a directory at the top of the working tree that no build makes"
+	}
+	return ""
+}
+
+// sourceRootOf is the source root that rel, a path from the root of
+// the working tree, lies in below it (src of src/components, app/src of
+// app/src/ui/forms), or "" if none.
+func sourceRootOf(rel string) string {
+	dir := path.Dir(rel)
+	for ; dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if sourceRoots[path.Base(dir)] {
+			return dir
+		}
 	}
 	return ""
 }
