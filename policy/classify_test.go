@@ -3227,6 +3227,30 @@ func TestClassify(t *testing.T) {
 		{`echo "${GITHUB_TOKEN:+${GITHUB_TOKEN:0:4}}"`, Destructive},
 		{`echo "${GITHUB_TOKEN:+set} $API_KEY"`, Destructive},
 		{`echo "$GITHUB_TOKEN:+x"`, Destructive},
+		// round 35 (policy-r35)
+		// find -delete or -exec rm over source files picked by a -path pattern, or over all under a source root
+		{"find . -path '*/migrations/*.py' -not -name '__init__.py' -delete", Destructive},
+		{"find . -path '*/migrations/*' -delete", Destructive},
+		{"find . -path '*/migrations/*.py' -exec rm {} +", Destructive},
+		{"find . -path '*/migrations/*' -exec rm -f {} +", Destructive},
+		{"find . -path '*/migrations/*.py' -not -name '__init__.py' | xargs rm", Destructive},
+		{"find . -path '*/src/*.ts' -delete", Destructive},
+		{"find . -path '*/node_modules/*.js' -delete", Write},
+		{"find . -path '*/node_modules/*.js' | xargs rm", Write},
+		{"find . -path './build/*' -name '*.js' -delete", Write},
+		{"find . -path '*/__pycache__/*' -delete", Write},
+		{"find . -path '*/migrations/*.pyc' -delete", Write},
+		{"find . -path '*/tests/*' -name '*.snap' -delete", Write},
+		{"find . -path '*/migrations/*.py' -print", ReadOnly},
+		{"find . -regex '.*/migrations/.*\\.py' -delete", Destructive},
+		{"find . -regex '.*\\.pyc$' -delete", Write},
+		{"find . -regex '.*/node_modules/.*\\.js' -delete", Write},
+		{"fd -e py -x rm", Destructive},
+		{"fd -g '*.ts' src -X rm", Destructive},
+		{"fd -p 'migrations/.*\\.py$' -X rm", Destructive},
+		{"fd -e pyc -x rm", Write},
+		{"fd -p 'node_modules/.*\\.js$' -X rm", Write},
+		{"fd -e py -x ruff format", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
