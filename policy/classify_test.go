@@ -3251,6 +3251,24 @@ func TestClassify(t *testing.T) {
 		{"fd -e pyc -x rm", Write},
 		{"fd -p 'node_modules/.*\\.js$' -X rm", Write},
 		{"fd -e py -x ruff format", Write},
+		// frameworks' tasks that empty the tables or undo migrations without a destroying verb
+		{"bin/rails db:seed:replant", Destructive},
+		{"bundle exec rake db:seed:replant", Destructive},
+		{"php artisan migrate:refresh --seed", Destructive},
+		{"bin/rails db:migrate:redo", Destructive},
+		{"npx typeorm migration:revert", Destructive},
+		{"diesel migration redo", Destructive},
+		{"goose redo", Destructive},
+		{"bin/rails db:structure:load", Destructive},
+		{"php bin/console doctrine:fixtures:load -n", Destructive},
+		{"php bin/console doctrine:migrations:migrate first -n", Destructive},
+		{"php bin/console doctrine:migrations:execute 'DoctrineMigrations\\Version1' --down", Destructive},
+		{"RAILS_ENV=test bin/rails db:seed:replant", Write},
+		{"php bin/console doctrine:fixtures:load --append", Write},
+		{"php bin/console doctrine:migrations:execute 'DoctrineMigrations\\Version1' --up", Write},
+		{"gh auth refresh -h github.com -s read:org", Write},
+		{"pulumi refresh --yes -s dev", Write},
+		{"bin/rails db:seed", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

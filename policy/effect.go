@@ -351,8 +351,12 @@ func verbEffect(iv *inv) bool {
 		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
 		}
-		if ws := words(s); contains(ws, "schema") && contains(ws, "load") && !iv.scratchEnv() {
+		if ws := words(s); (contains(ws, "schema") || contains(ws, "structure")) && contains(ws, "load") && !iv.scratchEnv() {
 			iv.flag(Destructive, iv.name+" "+s+" loads a schema over the database, dropping its data")
+			return true
+		}
+		if why := remakesData(iv.name, args, s); why != "" && !iv.scratchEnv() {
+			iv.flag(Destructive, iv.name+" "+s+" "+why)
 			return true
 		}
 		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d")) {
@@ -452,6 +456,71 @@ var downVerbs = map[string]bool{
 
 // migrationWords name a database's schema and its migrations.
 var migrationWords = map[string]bool{"migrate": true, "migration": true, "migrations": true, "migrator": true, "db": true, "database": true, "schema": true, "flyway": true, "liquibase": true, "goose": true, "dbmate": true}
+
+// remakeVerbs are the words by which migration tools and frameworks'
+// tasks empty a database's tables or undo its migrations without saying
+// drop or reset: rails db:seed:replant truncates every table and seeds
+// again, artisan migrate:refresh rolls every migration back and runs them
+// again, db:migrate:redo and goose redo undo the last and run it again,
+// typeorm migration:revert and diesel migration revert undo it. Only
+// among words that name a database, its migrations or seeds (gh auth
+// refresh, git revert are no database's).
+var remakeVerbs = map[string]string{
+	"replant": "empties every table and seeds it again: what the tables held is gone",
+	"refresh": "rolls the migrations back and runs them again: the tables they drop, and their data, are gone",
+	"redo":    "rolls a migration back and runs it again: what its tables held is gone",
+	"revert":  "undoes a migration: the tables or columns it made, and their data, are gone",
+}
+
+// dataWords name a database, its migrations or seeds, and the tools
+// that migrate one, in a command's words.
+var dataWords = map[string]bool{"seed": true, "seeds": true, "diesel": true, "sqlx": true, "typeorm": true, "knex": true,
+	"sequelize": true, "alembic": true, "ecto": true, "mikro": true, "orm": true, "fixtures": true}
+
+// remakesData says how a migration tool's or framework's task s, one of
+// args, empties a database's tables or undoes its migrations without a
+// destroying verb (remakeVerbs), or how loading fixtures purges the
+// database first (doctrine:fixtures:load, without --append); "" if it
+// does not.
+func remakesData(name string, args []arg, s string) string {
+	ws := words(s)
+	if contains(ws, "fixtures") && contains(ws, "load") && !hasFlag(args, "", "--append") {
+		return "purges the database before it loads the fixtures (without --append): what the tables held is gone"
+	}
+	if contains(ws, "execute") && slices.ContainsFunc(ws, func(w string) bool { return migrationWords[w] }) && hasFlag(args, "", "--down") {
+		return "--down undoes a migration: the tables or columns it made, and their data, are gone"
+	}
+	verb := ""
+	for _, w := range ws {
+		if remakeVerbs[w] != "" {
+			verb = w
+		}
+	}
+	if verb == "" {
+		return ""
+	}
+	for _, w := range append(words(path.Base(name)), wordsOf(args)...) {
+		if migrationWords[w] || dataWords[w] {
+			return remakeVerbs[verb]
+		}
+	}
+	return ""
+}
+
+// wordsOf is the words (see words) of the leading operands of args, the
+// subcommand words a tool is given.
+func wordsOf(args []arg) []string {
+	var out []string
+	for i, a := range args {
+		if i >= maxVerbWords {
+			break
+		}
+		if a.ok && !strings.HasPrefix(a.s, "-") && !strings.ContainsAny(a.s, "/=") {
+			out = append(out, words(a.s)...)
+		}
+	}
+	return out
+}
 
 // liveMarker is a word that points a command at production: a variable
 // named for it ($PROD_DATABASE_URL), an environment or host named so.
@@ -696,13 +765,13 @@ var readVerbs = map[string]bool{
 
 // migratesToNothing reports whether args[i] is the target of a migration
 // verb before it that undoes every migration: ef database update 0,
-// manage.py migrate app zero, VERSION=0.
+// manage.py migrate app zero, VERSION=0, doctrine:migrations:migrate first.
 func migratesToNothing(args []arg, i int) bool {
 	s := args[i].s
 	if s == "VERSION=0" || s == "--to=0" || s == "--target=0" {
 		return true
 	}
-	if s != "0" && s != "zero" && s != "base" {
+	if s != "0" && s != "zero" && s != "base" && s != "first" {
 		return false
 	}
 	if i > 0 && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
