@@ -3269,6 +3269,26 @@ func TestClassify(t *testing.T) {
 		{"gh auth refresh -h github.com -s read:org", Write},
 		{"pulumi refresh --yes -s dev", Write},
 		{"bin/rails db:seed", Write},
+		// a program tend does not know (or one a project's runner builds) told to apply or delete, given a path outside the tree
+		{"cargo run --release -- dedupe --apply ~/Pictures", Destructive},
+		{"go run ./cmd/dedupe -- --apply ~/Pictures", Destructive},
+		{"npm run dedupe -- --apply ~/Pictures", Destructive},
+		{"poetry run dedupe --apply ~/Pictures", Destructive},
+		{"python tools/dedupe.py --apply ~/Pictures", Destructive},
+		{"./target/release/dedupe --delete /mnt/photos", Destructive},
+		{"dotnet run -- --no-dry-run ~/Documents", Destructive},
+		{"dedupe --apply --target-dir=~/Pictures", Destructive},
+		{"cargo run --release -- dedupe ~/Pictures", Write},
+		{"cargo run --release -- dedupe --apply ./fixtures", Write},
+		{"cargo run --release -- dedupe --apply /tmp/fixture", Write},
+		{"cargo run -- dedupe --apply --dry-run ~/Pictures", Write},
+		{"go run . --config ~/.config/app.toml --apply data/", Write},
+		{"dedupe --apply --yes ~/Pictures", Destructive},
+		{"dedupe --apply --from ~/Pictures --to ./sorted", Destructive},
+		{"tidy --apply --config ~/.config/tidy.toml ./notes", Write},
+		{"dedupe --dry-run --apply ~/Pictures", Destructive},
+		{"dedupe --apply --dry-run ~/Pictures", Write},
+		{"dedupe --apply=false ~/Pictures", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -177,6 +177,9 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if iv.appliesOutside(args) {
+		return true
+	}
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
 	}
@@ -392,6 +395,134 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// applyOpts are the options by which a tool that otherwise only reports
+// what it would change is told to change it: dedupe --apply, a codemod's
+// --commit.
+var applyOpts = map[string]bool{"--apply": true, "--commit": true, "--confirm": true, "--for-real": true, "--really": true, "--no-preview": true}
+
+// appliesOutside holds a program tend does not know — a tool, a script,
+// or the program a project's runner builds and runs (cargo run -- …, go
+// run ./cmd/x …, npm run script -- …: programArgs) — told by an option
+// to apply its changes (applyOpts, --no-dry-run) or to delete (--delete,
+// --purge: destroyFlags) and given a path outside the working tree and
+// the temp dirs: the user's own files (cargo run -- dedupe --apply
+// ~/Pictures), which no version control keeps. It reports whether it
+// held it. A path in the tree or a temp dir, or one an option's name
+// says it reads (--config ~/.app.toml: readOpt), is not such a path.
+func (iv *inv) appliesOutside(args []arg) bool {
+	prog, pargs := programArgs(iv.name, args)
+	if iv.sc.remote || len(pargs) == 0 {
+		return false
+	}
+	opt, at := "", 0
+	for i, a := range pargs {
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case !a.ok || !strings.HasPrefix(o, "--") || eq && saysNo(v):
+		case applyOpts[o] || negatesDry(o) || destroyFlags[o[2:]]:
+			opt, at = a.s, i
+		}
+	}
+	if opt == "" || dryRun(prog, pargs[at:]) {
+		return false // --apply --dry-run: the last word says it only reports
+	}
+	for i, a := range pargs {
+		if !a.ok || a.s == "" {
+			continue
+		}
+		v := a.s
+		if strings.HasPrefix(v, "-") {
+			o, val, eq := strings.Cut(v, "=")
+			if !eq || readOpt(o) {
+				continue
+			}
+			v = val
+		} else if i > 0 && pargs[i-1].ok && strings.HasPrefix(pargs[i-1].s, "-") && !strings.Contains(pargs[i-1].s, "=") && readOpt(pargs[i-1].s) {
+			continue // --config ~/.app.toml: a file it reads
+		}
+		if !strings.ContainsAny(v[:1], "/~.") {
+			continue // a word, or a path in the tree
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: true, src: v})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flagWrite(t, prog+", told to change what it is given ("+opt+"), is given "+phrase("a path", why)+": "+iv.c.show(t))
+			return true
+		}
+	}
+	return false
+}
+
+// readOpt reports whether an option's name says its value is a file a
+// tool reads to know how to work, not what it works on: --config,
+// --profile, --env-file, --key, --exclude, --log.
+func readOpt(o string) bool {
+	o = strings.ToLower(strings.TrimLeft(o, "-"))
+	for _, w := range []string{"conf", "cfg", "setting", "profile", "env", "key", "cert", "cred", "token", "secret", "log", "cache",
+		"rule", "schema", "manifest", "template", "exclude", "include", "ignore", "input", "model"} {
+		if strings.Contains(o, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// programArgs is the program and the arguments a command passes to what
+// it runs when it is a project's runner: cargo run [opts] [--] ARGS, go
+// run [flags] PKG|FILES ARGS, npm (pnpm, yarn, bun) run SCRIPT [--] ARGS,
+// dotnet run [opts] -- ARGS, deno run [opts] FILE ARGS; otherwise the
+// command's own name and arguments (a tool, or a script an interpreter
+// runs).
+func programArgs(name string, args []arg) (string, []arg) {
+	verb := 0
+	for verb < len(args) && args[verb].ok && strings.HasPrefix(args[verb].s, "-") {
+		verb++
+	}
+	if len(args) > 0 && args[0].ok && !strings.HasPrefix(args[0].s, "-") && fileExts[strings.TrimPrefix(path.Ext(args[0].s), ".")] {
+		return path.Base(args[0].s), args[1:] // python tools/dedupe.py ARGS
+	}
+	if verb >= len(args) || !args[verb].ok || args[verb].s != "run" {
+		return name, args
+	}
+	rest := args[verb+1:]
+	if dd := slices.IndexFunc(rest, func(a arg) bool { return a.ok && a.s == "--" }); dd >= 0 && (name == "cargo" || name == "dotnet") {
+		return "the program " + name + " run builds", rest[dd+1:]
+	}
+	switch name {
+	case "cargo", "dotnet":
+		return name + " run", nil // cargo run --release: its own options
+	case "go", "deno":
+		for i := 0; i < len(rest); i++ {
+			a := rest[i]
+			switch {
+			case !a.ok:
+				return name + " run", nil
+			case strings.HasPrefix(a.s, "-"):
+				if !strings.Contains(a.s, "=") && goValueFlags[strings.TrimLeft(a.s, "-")] {
+					i++ // go run -tags x ./cmd/y
+				}
+			default:
+				j := i + 1
+				for j < len(rest) && rest[j].ok && strings.HasSuffix(rest[j].s, ".go") {
+					j++ // go run main.go util.go
+				}
+				return path.Base(a.s), slices.DeleteFunc(slices.Clone(rest[j:]), func(a arg) bool { return a.ok && a.s == "--" })
+			}
+		}
+	case "npm", "pnpm", "yarn", "bun":
+		if len(rest) > 1 && rest[0].ok && !strings.HasPrefix(rest[0].s, "-") {
+			return rest[0].s, slices.DeleteFunc(slices.Clone(rest[1:]), func(a arg) bool { return a.ok && a.s == "--" })
+		}
+		return name + " run", nil
+	}
+	return name, args
+}
+
+// goValueFlags are go run's (and deno run's) options that take the next
+// word as their value.
+var goValueFlags = map[string]bool{"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "mod": true, "modfile": true,
+	"o": true, "exec": true, "p": true, "C": true, "pkgdir": true, "toolexec": true, "overlay": true, "buildmode": true, "compiler": true,
+	"config": true, "c": true, "import-map": true, "env-file": true, "location": true}
 
 // onlyTempPaths reports whether a local tool is aimed only at paths inside
 // a temp dir: after its leading words (dedupe, sync), every operand and
