@@ -427,16 +427,21 @@ func registryConfig(iv *inv) {
 // user's. Where the tool's default is the project's file (yarn 2's
 // .yarnrc.yml, bundle config set in an application), or it is told to
 // use it (--location=project, --local, --site), it is ordinary work. git
-// config is git's (userGitConfig). Choosing among the user's own
-// clusters and projects (kubectl config use-context, gcloud config set
-// project) is not held; what runs there next is judged as it is.
+// config is git's (userGitConfig). Cloud CLIs' settings are the user's
+// too (aws configure set region, az config set, gcloud config set
+// compute/zone, kubectl config set-cluster, go env -w, dotnet nuget add
+// source), unless the environment points the tool at a file of the
+// project's or a temp one (configElsewhere). Choosing among the user's own
+// clusters and projects (kubectl config use-context, set-context
+// --current --namespace, gcloud config set project) is not held; what
+// runs there next is judged as it is.
 func userConfig(iv *inv) {
 	args := iv.rest(1)
 	_, ops := opts(args)
 	w := strs0(ops)
 	has := func(s ...string) bool { return hasWord(args, s...) }
 	verb := at(w, 1)
-	where := ""
+	where, head := "", at(w, 0)+" "
 	switch {
 	case (iv.name == "npm" || iv.name == "pnpm") && (at(w, 0) == "config" || at(w, 0) == "c") && (verb == "set" || verb == "delete" || verb == "rm" || verb == "edit"),
 		iv.name == "npm" && at(w, 0) == "set":
@@ -469,10 +474,80 @@ func userConfig(iv *inv) {
 	case iv.name == "gcloud" && at(w, 0) == "config" && verb == "set" && trustKey.MatchString(at(w, 2)):
 		iv.flag(Destructive, "gcloud config set "+at(w, 2)+" sends every later gcloud request elsewhere, or stops checking whom it talks to")
 		return
+	case iv.name == "gcloud" && at(w, 0) == "config" && (verb == "set" || verb == "unset") && !choosesAccount(at(w, 2)):
+		where = "user's"
+	case iv.name == "aws":
+		pos := positionals(args, awsOpts...)
+		if at(pos, 0) != "configure" || !slices.Contains([]string{"", "set", "import", "sso", "add-model"}, at(pos, 1)) {
+			return // aws configure list, get, export-credentials: they read (secrets: readsSecret)
+		}
+		verb, where, head = strings.TrimSpace("configure "+at(pos, 1)), "user's", ""
+	case iv.name == "az" && (at(w, 0) == "config" && (verb == "set" || verb == "unset") ||
+		at(w, 0) == "configure" && has("--defaults", "-d") && optionValue(args, "--scope", "") != "local"):
+		where = "user's"
+		if at(w, 0) == "configure" {
+			verb, head = "configure --defaults", ""
+		}
+	case (iv.name == "kubectl" || iv.name == "oc") && at(w, 0) == "config" && !has("--kubeconfig") &&
+		(verb == "set" || verb == "unset" || verb == "set-cluster" || verb == "rename-context" ||
+			verb == "set-context" && has("--cluster", "--user", "--auth-info")):
+		where = "user's" // kubectl config use-context, set-context --current --namespace x: a choice among the user's own
+	case iv.name == "go" && at(w, 0) == "env" && has("-w", "-u"):
+		verb, where, head = "env -w", "user's", ""
+	case iv.name == "dotnet" && at(w, 0) == "nuget" && (verb == "add" || verb == "remove" || verb == "update" || verb == "enable" || verb == "disable") && !has("--configfile"):
+		where = "user's"
+	case iv.name == "glab" && at(w, 0) == "config" && verb == "set" && has("-g", "--global"):
+		where = "user's"
+	case !known(iv.name) && (at(w, 0) == "config" || at(w, 0) == "configure") && (verb == "set" || verb == "unset") && has("-g", "--global", "--user"):
+		where = "user's" // a tool's own config set --global
 	default:
 		return
 	}
-	iv.flag(Destructive, iv.name+" config "+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+	if iv.configElsewhere() {
+		return // AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=/tmp/kc: a file of the project's or a temp one
+	}
+	iv.flag(Destructive, iv.name+" "+head+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+}
+
+// choosesAccount reports whether a gcloud setting only chooses among the
+// user's own projects and accounts (gcloud config set project x), as
+// kubectl config use-context does: what runs there next is judged as it
+// is.
+func choosesAccount(key string) bool {
+	switch strings.TrimPrefix(key, "core/") {
+	case "project", "account":
+		return true
+	}
+	return false
+}
+
+// known reports whether the catalogue knows a command name.
+func known(name string) bool {
+	_, ok := lookup(name)
+	return ok
+}
+
+// configVars are the variables that point a tool at another
+// configuration file or directory than the user's own.
+var configVars = lazyRE(`^(?:AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|KUBECONFIG|GOENV|NUGET_CONFIG_FILE|[A-Z_]*CONFIG(?:_FILE|_DIR|_HOME)?)=`)
+
+// configElsewhere reports whether the command's environment points the
+// tool at a configuration file in the working tree or a temp dir
+// (AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=$(mktemp)): not the user's own.
+func (iv *inv) configElsewhere() bool {
+	for _, e := range iv.environ() {
+		if !configVars.MatchString(e.src) {
+			continue
+		}
+		_, v, _ := strings.Cut(e.src, "=")
+		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: e.ok, src: v}); e.ok && v != "" && iv.c.danger(t) == "" {
+			return true
+		}
+		if iv.c.tempVar(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // trustKey is a gcloud setting that sends requests elsewhere or turns off

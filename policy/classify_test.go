@@ -3289,6 +3289,26 @@ func TestClassify(t *testing.T) {
 		{"dedupe --dry-run --apply ~/Pictures", Destructive},
 		{"dedupe --apply --dry-run ~/Pictures", Write},
 		{"dedupe --apply=false ~/Pictures", Write},
+		// cloud and tool CLIs writing the user's own configuration
+		{"aws configure set region eu-west-1", Destructive},
+		{"aws --profile dev configure set region eu-west-1", Destructive},
+		{"gcloud config set compute/region europe-west1", Destructive},
+		{"az config set defaults.group=rg-dev", Destructive},
+		{"az configure --defaults group=rg-dev", Destructive},
+		{"kubectl config set-cluster prod --server=https://10.0.0.1", Destructive},
+		{"go env -w GOPROXY=direct", Destructive},
+		{"dotnet nuget add source https://nuget.example.com/v3/index.json -n corp", Destructive},
+		{"mytool config set key val --global", Destructive},
+		{"aws configure list", Write},
+		{"aws configure get region", Write},
+		{"AWS_CONFIG_FILE=./.aws/config aws configure set region eu-west-1", Write},
+		{"gcloud config set project acme-dev", Write},
+		{"az configure --defaults group=rg-dev --scope local", Write},
+		{"kubectl config use-context staging", Write},
+		{"kubectl config set-context --current --namespace=api", Write},
+		{"KUBECONFIG=/tmp/kc kubectl config set-cluster kind --server=https://127.0.0.1:6443", Write},
+		{"go env GOPATH", Write},
+		{"mytool config set key val", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
