@@ -3309,6 +3309,14 @@ func TestClassify(t *testing.T) {
 		{"KUBECONFIG=/tmp/kc kubectl config set-cluster kind --server=https://127.0.0.1:6443", Write},
 		{"go env GOPATH", Write},
 		{"mytool config set key val", Write},
+		// helm upgrade --force deletes and recreates resources
+		{"helm upgrade api charts/api -n api-staging -f envs/staging/api.yaml --force", Destructive},
+		{"helm -n api upgrade --install api charts/api --force", Destructive},
+		{"kubectl replace --force -f deploy.yaml", Destructive},
+		{"helm upgrade --install api charts/api -n api-staging", Write},
+		{"helm upgrade --install api charts/api --force --dry-run", Write},
+		{"helm --kube-context kind-dev upgrade --install api charts/api --force", Write},
+		{"npm upgrade --force", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

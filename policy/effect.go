@@ -183,6 +183,9 @@ func verbEffect(iv *inv) bool {
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
 	}
+	// helm upgrade --force: a release's resources, not a package manager's packages
+	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
+		!localContext(optValue(args, "--kube-context"))
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -224,6 +227,10 @@ func verbEffect(iv *inv) bool {
 	}
 	if hasWord(args, "-auto-approve", "--auto-approve") && !hasWord(args, "plan") { // atlas schema apply --auto-approve
 		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --auto-approve applies its changes without review")
+		return true
+	}
+	if recreates && forced {
+		iv.flag(Destructive, iv.name+" upgrade --force deletes and recreates the resources it cannot update in place")
 		return true
 	}
 	if overwrites && forced {
