@@ -3317,6 +3317,14 @@ func TestClassify(t *testing.T) {
 		{"helm upgrade --install api charts/api --force --dry-run", Write},
 		{"helm --kube-context kind-dev upgrade --install api charts/api --force", Write},
 		{"npm upgrade --force", Write},
+		// what a pipeline made from the raw data is the project's data, unless the command runs the pipeline again
+		{`uv run python -c "import shutil; shutil.rmtree('data/processed')"`, Destructive},
+		{`pipenv run python -c "import shutil; shutil.rmtree('data/interim')"`, Destructive},
+		{"rm -rf data/processed/train", Destructive},
+		{"rm -rf data/processed && dvc repro", Write},
+		{"rm -rf data/processed; python src/prepare.py", Write},
+		{"rm -rf build/processed processed", Write},
+		{"rm -rf data/cache", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
