@@ -612,6 +612,13 @@ func installsOutside(iv *inv) {
 		if verb != "install" && verb != "uninstall" {
 			return
 		}
+		if why := breaksSystem(iv, args); why != "" && !dryRun(name, args) {
+			if name == "uv" {
+				name = "uv pip"
+			}
+			iv.flag(Destructive, name+" "+verb+" "+why+" changes the system's own Python, over the packages the distribution installed and its programs need")
+			return
+		}
 		for i, a := range args {
 			dir, ok := arg{}, false
 			switch {
@@ -642,6 +649,23 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
 		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
+}
+
+// breaksSystem is what tells pip (or uv pip) to install into a Python
+// the distribution manages, which it refuses by default (PEP 668):
+// --break-system-packages, or PIP_BREAK_SYSTEM_PACKAGES (or
+// UV_BREAK_SYSTEM_PACKAGES) set true; "" if nothing does.
+func breaksSystem(iv *inv, args []arg) string {
+	if hasWord(args, "--break-system-packages") {
+		return "--break-system-packages"
+	}
+	for _, e := range iv.environ() {
+		name, val, _ := strings.Cut(e.src, "=")
+		if (name == "PIP_BREAK_SYSTEM_PACKAGES" || name == "UV_BREAK_SYSTEM_PACKAGES") && !saysNo(strings.Trim(val, `"'`)) && val != "" {
+			return "with " + name + "=" + val
+		}
+	}
+	return ""
 }
 
 // devTool reports whether cargo install is given crates named outright

@@ -3325,6 +3325,14 @@ func TestClassify(t *testing.T) {
 		{"rm -rf data/processed; python src/prepare.py", Write},
 		{"rm -rf build/processed processed", Write},
 		{"rm -rf data/cache", Write},
+		// pip told to install over the distribution's own Python
+		{"pip install --break-system-packages torch==2.3.1", Destructive},
+		{"python3 -m pip install --user --break-system-packages -r requirements.txt", Destructive},
+		{"uv pip install --system --break-system-packages torch", Destructive},
+		{"PIP_BREAK_SYSTEM_PACKAGES=1 pip install torch", Destructive},
+		{"PIP_BREAK_SYSTEM_PACKAGES=0 pip install torch", Write},
+		{"pip install --break-system-packages --dry-run torch", Write},
+		{"pip install torch==2.3.1", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
