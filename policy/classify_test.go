@@ -3333,6 +3333,20 @@ func TestClassify(t *testing.T) {
 		{"PIP_BREAK_SYSTEM_PACKAGES=0 pip install torch", Write},
 		{"pip install --break-system-packages --dry-run torch", Write},
 		{"pip install torch==2.3.1", Write},
+		// installing a kernel, drivers, firmware or a boot loader changes the machine itself, sudo or not
+		{"sudo apt-get install -y nvidia-driver-550", Destructive},
+		{"sudo apt-get install -y linux-image-generic", Destructive},
+		{"sudo dnf install -y kernel-core akmod-nvidia", Destructive},
+		{"sudo pacman -S --needed linux-lts", Destructive},
+		{"sudo apt-get install -y grub-efi-amd64-signed shim-signed", Destructive},
+		{"sudo apt-get install -y firmware-iwlwifi intel-microcode", Destructive},
+		{"sudo apt-get install -y zfs-dkms", Destructive},
+		{"apt-get install -y nvidia-driver-550=550.54.14-0ubuntu1", Destructive},
+		{"sudo apt-get install -y linux-headers-generic build-essential", Write},
+		{"sudo apt-get install -y u-boot-tools grub-common", Write},
+		{"sudo apt-get install -y nvidia-container-toolkit cuda-toolkit-12-4", Write},
+		{"sudo dnf install -y kernel-devel", Write},
+		{"sudo apt-get install -s nvidia-driver-550", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2414,6 +2414,10 @@ func pkgManager(iv *inv) {
 			return
 		}
 	}
+	if p := installsMachine(iv.name, iv.rest(1)); p != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, iv.name+" installs "+p+", which replaces the machine's own kernel, drivers, firmware or boot loader")
+		return
+	}
 	for _, a := range iv.rest(1) {
 		if !a.ok {
 			continue
