@@ -1075,19 +1075,35 @@ func remotePayloads(iv *inv) []string {
 		opt = "--scripts"
 	case iv.name == "gcloud" && contains(w, "ssh"):
 		opt = "--command"
+	case (iv.name == "fly" || iv.name == "flyctl") && contains(w, "ssh"):
+		opt = "-C" // fly ssh console -C printenv
+	case iv.name == "cf" && contains(w, "ssh"):
+		opt = "-c"
+	case iv.name == "eb" && contains(w, "ssh"):
+		opt = "--command"
+	case iv.name == "doctl" && contains(w, "ssh"):
+		opt = "--ssh-command"
+	case iv.name == "heroku" && (at(w, 0) == "run" || at(w, 0) == "run:detached"):
+		if cmd := herokuCommand(args[1:]); cmd != "" {
+			return []string{cmd} // heroku run printenv -a app: the words, joined, run by the dyno's shell
+		}
+		return nil
 	default:
 		return nil
 	}
+	long := map[string]string{"-C": "--command", "-c": "--command"}[opt]
 	var out []string
 	for i, a := range args {
 		val := ""
 		switch {
 		case !a.ok:
 			continue
-		case a.s == opt && i+1 < len(args) && args[i+1].ok:
+		case (a.s == opt || long != "" && a.s == long) && i+1 < len(args) && args[i+1].ok:
 			val = args[i+1].s
 		case strings.HasPrefix(a.s, opt+"="):
 			val = strings.TrimPrefix(a.s, opt+"=")
+		case long != "" && strings.HasPrefix(a.s, long+"="):
+			val = strings.TrimPrefix(a.s, long+"=")
 		default:
 			continue
 		}
@@ -1109,6 +1125,43 @@ func remotePayloads(iv *inv) []string {
 	}
 	return out
 }
+
+// herokuCommand is the command line heroku run is given, without its
+// own options (-a app, --size x, -x), which stand anywhere before --:
+// its words joined, as the dyno's shell reads them; "" if it is given
+// none or a word is not known.
+func herokuCommand(args []arg) string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		opt, _, eq := strings.Cut(a.s, "=")
+		switch {
+		case !a.ok:
+			return ""
+		case a.s == "--":
+			for _, b := range args[i+1:] {
+				if !b.ok {
+					return ""
+				}
+				words = append(words, b.s)
+			}
+			return strings.Join(words, " ")
+		case herokuValues[opt] || herokuFlags[a.s]: // heroku run bash -a app: its options stand anywhere before --
+			if !eq && herokuValues[opt] {
+				i++
+			}
+		default:
+			words = append(words, a.s)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// herokuFlags are heroku run's options that take no value.
+var herokuFlags = setOf("-x", "--exit-code", "--no-tty", "--no-notify")
+
+// herokuValues are heroku run's options that take the next word.
+var herokuValues = setOf("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type")
 
 // playbookState is a task's state that removes or stops what it manages
 // (state=absent, state: absent), and playbookShell a shell or command

@@ -181,6 +181,10 @@ type scope struct {
 	// of the host's mounted, so the servers in it hold only what the
 	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).
 	scratch bool
+	// hostEnv: it runs in a container this command started and gave
+	// variables of the host's environment or an env file (-e TOKEN,
+	// --env-file .env), so its environment holds the host's secrets.
+	hostEnv bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

@@ -3347,6 +3347,20 @@ func TestClassify(t *testing.T) {
 		{"sudo apt-get install -y nvidia-container-toolkit cuda-toolkit-12-4", Write},
 		{"sudo dnf install -y kernel-devel", Write},
 		{"sudo apt-get install -s nvidia-driver-550", Write},
+		// dumping the environment of a remote machine, pod or container prints its secrets
+		{"fly ssh console -a myapp-prod -C printenv", Destructive},
+		{"flyctl ssh console --command env", Destructive},
+		{"heroku run printenv -a myapp", Destructive},
+		{"kubectl exec deploy/api -- env", Destructive},
+		{"docker compose exec api env", Destructive},
+		{"ssh deploy@prod-1 printenv", Destructive},
+		{"cf ssh myapp -c env", Destructive},
+		{"docker run --rm --env-file .env alpine env", Destructive},
+		{"kubectl -n payments exec deploy/payments-api -- printenv | grep -viE 'pass|secret|token|key|dsn' | sort", Write},
+		{"fly ssh console -a myapp-prod -C 'ls /app'", Write},
+		{"heroku run -a myapp rails db:migrate:status", Write},
+		{"docker run --rm alpine env", Write},
+		{"ssh prod 'env | grep -c PATH'", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

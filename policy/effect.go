@@ -4333,11 +4333,14 @@ var passesLines = map[string]bool{
 }
 
 // dumpsEnvironment flags printing every environment variable (env,
-// printenv, export -p) straight to the agent: tokens and keys included.
-// Filtered (env | grep GO) it is ordinary.
+// printenv, export -p) straight to the agent: tokens and keys included,
+// here or on another machine (ssh host env, kubectl exec pod -- env, fly
+// ssh console -C printenv), where a server's are. Filtered (env | grep
+// GO) it is ordinary, and so it is in a container the command started
+// and gave nothing of the host's environment (docker run --rm alpine env).
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.remote {
-		return
+	if iv.sc.scratch || iv.sc.mounts != nil && !iv.sc.remote && !iv.sc.hostEnv {
+		return // a container this command started: its environment is the image's and what the command gave it
 	}
 	if iv.name == "ps" { // ps eww, ps auxe: BSD's e shows each process's environment
 		for _, a := range iv.rest(1) {

@@ -1713,6 +1713,12 @@ func (iv *inv) containerRun() bool {
 			}
 		case "--device", "--cap-add", "--device-cgroup-rule":
 			sc.mounts["/dev"] = "/dev" // the host's devices
+		case "-e", "--env":
+			if !strings.Contains(val, "=") || !args[i].ok || strings.Contains(args[i].src, "$") {
+				sc.hostEnv = true // -e TOKEN, -e TOKEN=$TOKEN: the host's value
+			}
+		case "--env-file":
+			sc.hostEnv = true
 		}
 	}
 	if i >= len(args) {
