@@ -177,6 +177,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := releasesLive(iv.name, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.appliesOutside(args) {
 		return true
 	}
@@ -401,6 +405,75 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// releaseWords are the words by which PaaS and serverless CLIs roll out
+// a release to where its users are (fly deploy, serverless deploy,
+// wrangler publish, heroku container:release, vercel promote, az webapp
+// deployment slot swap, railway up).
+var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship")
+
+// targetOpts are the options by which such a CLI is told where it rolls
+// out: an app, stage, stack, environment, project, context, alias, site
+// or slot.
+var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
+	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space")
+
+// releasesLive says why a PaaS or serverless CLI the catalogue's deploy
+// tools (deploysLive) do not cover rolls out a release to production: a
+// verb of releaseWords and a target, by an option of targetOpts or an
+// operand, that names production (fly deploy -a myapp-prod, serverless
+// deploy --stage prod, zappa deploy production, gcloud run deploy
+// api-prod): users get it at once, without review. A deploy without such
+// a target, a dry run, a verb that only reads (gcloud deploy targets
+// describe prod), and a project's own scripts and targets are not. "" if
+// it is not.
+func releasesLive(name string, args []arg) string {
+	if deployTools[name] || projectTools[name] || runners[name] || name == "git" || dryRun(name, args) {
+		return ""
+	}
+	if (name == "docker" || name == "podman") && at(positionals(args, "-H", "--host", "--context", "-c", "--compose-file"), 0) != "stack" {
+		return "" // docker compose -p prod up: containers on this machine; docker stack deploy rolls out to a swarm
+	}
+	verb, target := "", ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case strings.HasPrefix(a.s, "-"):
+			if eq && targetOpts[o] && liveTarget(v) && target == "" {
+				target = a.s
+			}
+		case i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "="):
+			if targetOpts[args[i-1].s] && liveTarget(a.s) && target == "" {
+				target = args[i-1].s + " " + a.s // fly deploy -a myapp-prod
+			}
+		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
+			return "" // gcloud deploy targets describe prod
+		case verb == "" && !strings.ContainsAny(a.s, "/.") && slices.ContainsFunc(words(a.s), func(w string) bool { return releaseWords[w] }):
+			verb = a.s
+		case verb != "up" && liveTarget(a.s) && target == "":
+			target = a.s // zappa deploy production, cap production deploy
+		}
+	}
+	if verb == "" || target == "" || verb == "up" && !strings.HasPrefix(target, "-") {
+		return ""
+	}
+	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
+}
+
+// liveTarget reports whether a deploy target's name says it is
+// production: prod, production or live, alone or as a word of it
+// (myapp-prod, prod-eu), not a file or path it reads.
+func liveTarget(s string) bool {
+	if s == "" || strings.ContainsAny(s, "/ ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
+		return false
+	}
+	ws := words(s)
+	return liveMarker.MatchString(s) || contains(ws, "prod") || contains(ws, "production") || contains(ws, "live") && len(ws) > 1
 }
 
 // applyOpts are the options by which a tool that otherwise only reports
