@@ -3384,6 +3384,12 @@ func TestClassify(t *testing.T) {
 		{"fly deploy -c fly.production.toml", Write},
 		{"vagrant up prod", Write},
 		{"npx serverless package --stage prod", Write},
+		// plan files, generated sites and API docs at the top of the tree are tools' outputs
+		{"rm -rf envs/staging/.terraform tfplan envs/staging/destroy.tfplan", Write},
+		{"rm -rf _site CMakeFiles sdist pip-wheel-metadata", Write},
+		{"rm -rf javadoc typedoc apidocs", Write},
+		{"rm -rf terraform.tfstate.d", Destructive},
+		{"rm -rf plans", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

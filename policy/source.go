@@ -76,18 +76,22 @@ var madeNames = map[string]bool{
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
 	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true,
+	// plans and generated sites, packages and API docs written at the top of the tree: terraform plan -out tfplan,
+	// Jekyll's _site, setup.py sdist, pip's pip-wheel-metadata, javadoc's and typedoc's output
+	"tfplan": true, "planfile": true, "_site": true, "sdist": true, "pip-wheel-metadata": true, "lib-cov": true,
+	"javadoc": true, "typedoc": true, "jsdoc": true, "apidoc": true, "apidocs": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
 // Logs and Build(s), Xcode's Build, Visual Studio's Debug and Release (and
 // Bin and Obj), Unreal's Binaries, Intermediate and DerivedDataCache,
-// .NET's TestResults. Other names of madeNames capitalised (Public,
+// .NET's TestResults, CMake's CMakeFiles. Other names of madeNames capitalised (Public,
 // Downloads, Videos, Screenshots) are a person's folders. A Unity
 // project's Library, its asset import cache, is made only where the
 // command shows a Unity project (unityProject).
 var madeCapitalised = map[string]bool{
 	"Temp": true, "Logs": true, "Build": true, "Builds": true, "Debug": true, "Release": true, "Bin": true, "Obj": true,
-	"Binaries": true, "Intermediate": true, "DerivedDataCache": true, "TestResults": true,
+	"Binaries": true, "Intermediate": true, "DerivedDataCache": true, "TestResults": true, "CMakeFiles": true,
 }
 
 // unityShown is a command line that shows a Unity project: the Unity
