@@ -3183,6 +3183,7 @@ var credStores = map[string][]string{
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
 	"pulumi": {"--show-secrets"}, "wg": {"private-key", "preshared-keys", "showconf"},
+	"kwallet-query": {"-r", "--read-password"}, "keyring": {"get"},
 }
 
 // credentialTools are the known tools whose subcommands may print a
