@@ -3402,6 +3402,23 @@ func TestClassify(t *testing.T) {
 		{`python3 -c 'import keyring; print(keyring.get_password("svc", "u") is not None)'`, Write},
 		{`python3 -c 'import keyring; keyring.set_password("svc", "u", "p"); print("ok")'`, Write},
 		{"kwallet-query -l kdewallet", Write},
+		// a datastore's client inside a bare container the command started, asking its own server
+		{"docker run -d --rm --name pgtest -e POSTGRES_PASSWORD=test postgres:16 && sleep 8 && docker exec pgtest psql -U postgres -c 'DROP SCHEMA public CASCADE;'", Write},
+		{"docker run --rm redis:7 sh -c 'redis-server --daemonize yes && sleep 1 && redis-cli FLUSHALL'", Write},
+		{"docker run -d --name m mongo:7 && docker exec m mongosh --eval 'db.dropDatabase()'", Write},
+		{"docker run --rm redis:7 sh -c 'redis-server --daemonize yes && sleep 1 && redis-cli -h prod-redis FLUSHALL'", Destructive},
+		{"docker run --rm -v redisdata:/data redis:7 sh -c 'redis-server --daemonize yes && redis-cli FLUSHALL'", Destructive},
+		{"docker run --rm --network host redis:7 redis-cli FLUSHALL", Destructive},
+		{"docker run --rm --net host redis:7 redis-cli FLUSHALL", Destructive},
+		{"docker run --rm postgres:16 psql -h db.prod.internal -U admin -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{`docker run --rm postgres:16 psql "postgresql://admin@db.prod/app" -c 'DROP TABLE users;'`, Destructive},
+		{"docker exec pgdev psql -U postgres -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run -d --rm --name pgtest -v pgdata:/var/lib/postgresql/data postgres:16 && docker exec pgtest psql -U postgres -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm redis:7 sh -c 'redis-cli -h $REDIS_HOST FLUSHALL'", Destructive},
+		{"docker run --rm -e PGHOST=db.prod postgres:16 psql -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm redis:7 sh -c 'redis-server --daemonize yes && redis-cli -u redis://prod:6379 FLUSHALL'", Destructive},
+		{"docker run --rm redis:7 sh -c 'PGHOST=db.prod psql -c \"DROP SCHEMA public CASCADE;\"'", Destructive},
+		{"docker run --rm -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16 sh -c 'psql -c \"DROP SCHEMA public CASCADE;\"'", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

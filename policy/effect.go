@@ -4413,7 +4413,7 @@ var passesLines = map[string]bool{
 // GO) it is ordinary, and so it is in a container the command started
 // and gave nothing of the host's environment (docker run --rm alpine env).
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.scratch || iv.sc.mounts != nil && !iv.sc.remote && !iv.sc.hostEnv {
+	if (iv.sc.scratch || iv.sc.mounts != nil && !iv.sc.remote) && !iv.sc.hostEnv && !iv.c.mentions("--env-file") {
 		return // a container this command started: its environment is the image's and what the command gave it
 	}
 	if iv.name == "ps" { // ps eww, ps auxe: BSD's e shows each process's environment
