@@ -427,16 +427,21 @@ func registryConfig(iv *inv) {
 // user's. Where the tool's default is the project's file (yarn 2's
 // .yarnrc.yml, bundle config set in an application), or it is told to
 // use it (--location=project, --local, --site), it is ordinary work. git
-// config is git's (userGitConfig). Choosing among the user's own
-// clusters and projects (kubectl config use-context, gcloud config set
-// project) is not held; what runs there next is judged as it is.
+// config is git's (userGitConfig). Cloud CLIs' settings are the user's
+// too (aws configure set region, az config set, gcloud config set
+// compute/zone, kubectl config set-cluster, go env -w, dotnet nuget add
+// source), unless the environment points the tool at a file of the
+// project's or a temp one (configElsewhere). Choosing among the user's own
+// clusters and projects (kubectl config use-context, set-context
+// --current --namespace, gcloud config set project) is not held; what
+// runs there next is judged as it is.
 func userConfig(iv *inv) {
 	args := iv.rest(1)
 	_, ops := opts(args)
 	w := strs0(ops)
 	has := func(s ...string) bool { return hasWord(args, s...) }
 	verb := at(w, 1)
-	where := ""
+	where, head := "", at(w, 0)+" "
 	switch {
 	case (iv.name == "npm" || iv.name == "pnpm") && (at(w, 0) == "config" || at(w, 0) == "c") && (verb == "set" || verb == "delete" || verb == "rm" || verb == "edit"),
 		iv.name == "npm" && at(w, 0) == "set":
@@ -469,10 +474,80 @@ func userConfig(iv *inv) {
 	case iv.name == "gcloud" && at(w, 0) == "config" && verb == "set" && trustKey.MatchString(at(w, 2)):
 		iv.flag(Destructive, "gcloud config set "+at(w, 2)+" sends every later gcloud request elsewhere, or stops checking whom it talks to")
 		return
+	case iv.name == "gcloud" && at(w, 0) == "config" && (verb == "set" || verb == "unset") && !choosesAccount(at(w, 2)):
+		where = "user's"
+	case iv.name == "aws":
+		pos := positionals(args, awsOpts...)
+		if at(pos, 0) != "configure" || !slices.Contains([]string{"", "set", "import", "sso", "add-model"}, at(pos, 1)) {
+			return // aws configure list, get, export-credentials: they read (secrets: readsSecret)
+		}
+		verb, where, head = strings.TrimSpace("configure "+at(pos, 1)), "user's", ""
+	case iv.name == "az" && (at(w, 0) == "config" && (verb == "set" || verb == "unset") ||
+		at(w, 0) == "configure" && has("--defaults", "-d") && optionValue(args, "--scope", "") != "local"):
+		where = "user's"
+		if at(w, 0) == "configure" {
+			verb, head = "configure --defaults", ""
+		}
+	case (iv.name == "kubectl" || iv.name == "oc") && at(w, 0) == "config" && !has("--kubeconfig") &&
+		(verb == "set" || verb == "unset" || verb == "set-cluster" || verb == "rename-context" ||
+			verb == "set-context" && has("--cluster", "--user", "--auth-info")):
+		where = "user's" // kubectl config use-context, set-context --current --namespace x: a choice among the user's own
+	case iv.name == "go" && at(w, 0) == "env" && has("-w", "-u"):
+		verb, where, head = "env -w", "user's", ""
+	case iv.name == "dotnet" && at(w, 0) == "nuget" && (verb == "add" || verb == "remove" || verb == "update" || verb == "enable" || verb == "disable") && !has("--configfile"):
+		where = "user's"
+	case iv.name == "glab" && at(w, 0) == "config" && verb == "set" && has("-g", "--global"):
+		where = "user's"
+	case !known(iv.name) && (at(w, 0) == "config" || at(w, 0) == "configure") && (verb == "set" || verb == "unset") && has("-g", "--global", "--user"):
+		where = "user's" // a tool's own config set --global
 	default:
 		return
 	}
-	iv.flag(Destructive, iv.name+" config "+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+	if iv.configElsewhere() {
+		return // AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=/tmp/kc: a file of the project's or a temp one
+	}
+	iv.flag(Destructive, iv.name+" "+head+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
+}
+
+// choosesAccount reports whether a gcloud setting only chooses among the
+// user's own projects and accounts (gcloud config set project x), as
+// kubectl config use-context does: what runs there next is judged as it
+// is.
+func choosesAccount(key string) bool {
+	switch strings.TrimPrefix(key, "core/") {
+	case "project", "account":
+		return true
+	}
+	return false
+}
+
+// known reports whether the catalogue knows a command name.
+func known(name string) bool {
+	_, ok := lookup(name)
+	return ok
+}
+
+// configVars are the variables that point a tool at another
+// configuration file or directory than the user's own.
+var configVars = lazyRE(`^(?:AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|KUBECONFIG|GOENV|NUGET_CONFIG_FILE|[A-Z_]*CONFIG(?:_FILE|_DIR|_HOME)?)=`)
+
+// configElsewhere reports whether the command's environment points the
+// tool at a configuration file in the working tree or a temp dir
+// (AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=$(mktemp)): not the user's own.
+func (iv *inv) configElsewhere() bool {
+	for _, e := range iv.environ() {
+		if !configVars.MatchString(e.src) {
+			continue
+		}
+		_, v, _ := strings.Cut(e.src, "=")
+		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: e.ok, src: v}); e.ok && v != "" && iv.c.danger(t) == "" {
+			return true
+		}
+		if iv.c.tempVar(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // trustKey is a gcloud setting that sends requests elsewhere or turns off
@@ -537,6 +612,13 @@ func installsOutside(iv *inv) {
 		if verb != "install" && verb != "uninstall" {
 			return
 		}
+		if why := breaksSystem(iv, args); why != "" && !dryRun(name, args) {
+			if name == "uv" {
+				name = "uv pip"
+			}
+			iv.flag(Destructive, name+" "+verb+" "+why+" changes the system's own Python, over the packages the distribution installed and its programs need")
+			return
+		}
 		for i, a := range args {
 			dir, ok := arg{}, false
 			switch {
@@ -567,6 +649,23 @@ func installsOutside(iv *inv) {
 			iv.flag(Destructive, "cargo install --force replaces a program installed for the user, outside the working directory")
 		} // --path: the project's own program, built and installed for the user as go install ./cmd/x does
 	}
+}
+
+// breaksSystem is what tells pip (or uv pip) to install into a Python
+// the distribution manages, which it refuses by default (PEP 668):
+// --break-system-packages, or PIP_BREAK_SYSTEM_PACKAGES (or
+// UV_BREAK_SYSTEM_PACKAGES) set true; "" if nothing does.
+func breaksSystem(iv *inv, args []arg) string {
+	if hasWord(args, "--break-system-packages") {
+		return "--break-system-packages"
+	}
+	for _, e := range iv.environ() {
+		name, val, _ := strings.Cut(e.src, "=")
+		if (name == "PIP_BREAK_SYSTEM_PACKAGES" || name == "UV_BREAK_SYSTEM_PACKAGES") && !saysNo(strings.Trim(val, `"'`)) && val != "" {
+			return "with " + name + "=" + val
+		}
+	}
+	return ""
 }
 
 // devTool reports whether cargo install is given crates named outright
@@ -976,19 +1075,35 @@ func remotePayloads(iv *inv) []string {
 		opt = "--scripts"
 	case iv.name == "gcloud" && contains(w, "ssh"):
 		opt = "--command"
+	case (iv.name == "fly" || iv.name == "flyctl") && contains(w, "ssh"):
+		opt = "-C" // fly ssh console -C printenv
+	case iv.name == "cf" && contains(w, "ssh"):
+		opt = "-c"
+	case iv.name == "eb" && contains(w, "ssh"):
+		opt = "--command"
+	case iv.name == "doctl" && contains(w, "ssh"):
+		opt = "--ssh-command"
+	case iv.name == "heroku" && (at(w, 0) == "run" || at(w, 0) == "run:detached"):
+		if cmd := herokuCommand(args[1:]); cmd != "" {
+			return []string{cmd} // heroku run printenv -a app: the words, joined, run by the dyno's shell
+		}
+		return nil
 	default:
 		return nil
 	}
+	long := map[string]string{"-C": "--command", "-c": "--command"}[opt]
 	var out []string
 	for i, a := range args {
 		val := ""
 		switch {
 		case !a.ok:
 			continue
-		case a.s == opt && i+1 < len(args) && args[i+1].ok:
+		case (a.s == opt || long != "" && a.s == long) && i+1 < len(args) && args[i+1].ok:
 			val = args[i+1].s
 		case strings.HasPrefix(a.s, opt+"="):
 			val = strings.TrimPrefix(a.s, opt+"=")
+		case long != "" && strings.HasPrefix(a.s, long+"="):
+			val = strings.TrimPrefix(a.s, long+"=")
 		default:
 			continue
 		}
@@ -1010,6 +1125,43 @@ func remotePayloads(iv *inv) []string {
 	}
 	return out
 }
+
+// herokuCommand is the command line heroku run is given, without its
+// own options (-a app, --size x, -x), which stand anywhere before --:
+// its words joined, as the dyno's shell reads them; "" if it is given
+// none or a word is not known.
+func herokuCommand(args []arg) string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		opt, _, eq := strings.Cut(a.s, "=")
+		switch {
+		case !a.ok:
+			return ""
+		case a.s == "--":
+			for _, b := range args[i+1:] {
+				if !b.ok {
+					return ""
+				}
+				words = append(words, b.s)
+			}
+			return strings.Join(words, " ")
+		case herokuValues[opt] || herokuFlags[a.s]: // heroku run bash -a app: its options stand anywhere before --
+			if !eq && herokuValues[opt] {
+				i++
+			}
+		default:
+			words = append(words, a.s)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// herokuFlags are heroku run's options that take no value.
+var herokuFlags = setOf("-x", "--exit-code", "--no-tty", "--no-notify")
+
+// herokuValues are heroku run's options that take the next word.
+var herokuValues = setOf("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env", "--type")
 
 // playbookState is a task's state that removes or stops what it manages
 // (state=absent, state: absent), and playbookShell a shell or command

@@ -179,8 +179,14 @@ type scope struct {
 	errexit bool
 	// scratch: it runs in a container this command started with nothing
 	// of the host's mounted, so the servers in it hold only what the
-	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL).
+	// command put there (docker exec redis-test-$$ redis-cli FLUSHALL,
+	// docker run --rm redis:7 sh -c '… redis-cli FLUSHALL'), unless it
+	// was told of a server elsewhere (-e PGHOST=db.prod, --env-file).
 	scratch bool
+	// hostEnv: it runs in a container this command started and gave
+	// variables of the host's environment or an env file (-e TOKEN,
+	// --env-file .env), so its environment holds the host's secrets.
+	hostEnv bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

@@ -462,7 +462,7 @@ var redisFlush = lazyRE(`(?i)\bFLUSH(ALL|DB)\b`)
 // redis-cli FLUSHALL / FLUSHDB.
 func redis(iv *inv) {
 	iv.flag(Write, "")
-	if iv.sc.scratch && !hasFlag(iv.rest(1), "hu", "--host", "--uri") || iv.ownServer() {
+	if iv.ownServer() {
 		iv.judged = true
 		return // the server in a bare container this command started
 	}

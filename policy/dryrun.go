@@ -51,8 +51,9 @@ func onlySays(name string, args []arg) bool {
 // chef's --why-run, puppet's --noop, or the tool's own short option
 // (rsync -n, stow -n, sh -n, which parses the script and runs none of it;
 // conda -d, chef-client -W). The last word that says wins: a value that
-// says no (--dry-run=False, =f, =0, =no, =off, =none) or a negation
-// (--no-dry-run, --nodry_run, puppet's --no-noop) after it runs for real.
+// says no (--dry-run=False, =f, =0, =no, =off, =none), a negation
+// (--no-dry-run, --nodry_run, puppet's --no-noop) or an option that
+// applies (--apply, --commit: applyOpts) after it runs for real.
 func dryRun(name string, args []arg) bool {
 	dry := false
 	for _, a := range args {
@@ -63,7 +64,7 @@ func dryRun(name string, args []arg) bool {
 		switch {
 		case dryOpts[opt]:
 			dry = !eq || !saysNo(val)
-		case negatesDry(opt):
+		case negatesDry(opt), applyOpts[opt] && !(eq && saysNo(val)): // --dry-run --apply: the last word applies
 			dry = false
 		case dryShort[name].in(a.s):
 			dry = true

@@ -177,9 +177,19 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := releasesLive(iv.name, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
+	if iv.appliesOutside(args) {
+		return true
+	}
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
 	}
+	// helm upgrade --force: a release's resources, not a package manager's packages
+	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
+		!localContext(optValue(args, "--kube-context"))
 	for i, a := range args {
 		overwrites = overwrites || a.ok && (a.s == "push" || a.s == "replace" || a.s == "apply" || a.s == "sync" || a.s == "restore" || a.s == "gc")
 		forced = forced || a.ok && (a.s == "--force" || a.s == "-force")
@@ -221,6 +231,10 @@ func verbEffect(iv *inv) bool {
 	}
 	if hasWord(args, "-auto-approve", "--auto-approve") && !hasWord(args, "plan") { // atlas schema apply --auto-approve
 		iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" --auto-approve applies its changes without review")
+		return true
+	}
+	if recreates && forced {
+		iv.flag(Destructive, iv.name+" upgrade --force deletes and recreates the resources it cannot update in place")
 		return true
 	}
 	if overwrites && forced {
@@ -351,8 +365,12 @@ func verbEffect(iv *inv) bool {
 		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && fileExts[strings.ToLower(s[dot+1:])] {
 			continue
 		}
-		if ws := words(s); contains(ws, "schema") && contains(ws, "load") && !iv.scratchEnv() {
+		if ws := words(s); (contains(ws, "schema") || contains(ws, "structure")) && contains(ws, "load") && !iv.scratchEnv() {
 			iv.flag(Destructive, iv.name+" "+s+" loads a schema over the database, dropping its data")
+			return true
+		}
+		if why := remakesData(iv.name, args, s); why != "" && !iv.scratchEnv() {
+			iv.flag(Destructive, iv.name+" "+s+" "+why)
 			return true
 		}
 		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d")) {
@@ -388,6 +406,203 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// releaseWords are the words by which PaaS and serverless CLIs roll out
+// a release to where its users are (fly deploy, serverless deploy,
+// wrangler publish, heroku container:release, vercel promote, az webapp
+// deployment slot swap, railway up).
+var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship")
+
+// targetOpts are the options by which such a CLI is told where it rolls
+// out: an app, stage, stack, environment, project, context, alias, site
+// or slot.
+var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
+	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space")
+
+// releasesLive says why a PaaS or serverless CLI the catalogue's deploy
+// tools (deploysLive) do not cover rolls out a release to production: a
+// verb of releaseWords and a target, by an option of targetOpts or an
+// operand, that names production (fly deploy -a myapp-prod, serverless
+// deploy --stage prod, zappa deploy production, gcloud run deploy
+// api-prod): users get it at once, without review. A deploy without such
+// a target, a dry run, a verb that only reads (gcloud deploy targets
+// describe prod), and a project's own scripts and targets are not. "" if
+// it is not.
+func releasesLive(name string, args []arg) string {
+	if deployTools[name] || projectTools[name] || runners[name] || name == "git" || dryRun(name, args) {
+		return ""
+	}
+	if (name == "docker" || name == "podman") && at(positionals(args, "-H", "--host", "--context", "-c", "--compose-file"), 0) != "stack" {
+		return "" // docker compose -p prod up: containers on this machine; docker stack deploy rolls out to a swarm
+	}
+	verb, target := "", ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case strings.HasPrefix(a.s, "-"):
+			if eq && targetOpts[o] && liveTarget(v) && target == "" {
+				target = a.s
+			}
+		case i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "="):
+			if targetOpts[args[i-1].s] && liveTarget(a.s) && target == "" {
+				target = args[i-1].s + " " + a.s // fly deploy -a myapp-prod
+			}
+		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
+			return "" // gcloud deploy targets describe prod
+		case verb == "" && !strings.ContainsAny(a.s, "/.") && slices.ContainsFunc(words(a.s), func(w string) bool { return releaseWords[w] }):
+			verb = a.s
+		case verb != "up" && liveTarget(a.s) && target == "":
+			target = a.s // zappa deploy production, cap production deploy
+		}
+	}
+	if verb == "" || target == "" || verb == "up" && !strings.HasPrefix(target, "-") {
+		return ""
+	}
+	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
+}
+
+// liveTarget reports whether a deploy target's name says it is
+// production: prod, production or live, alone or as a word of it
+// (myapp-prod, prod-eu), not a file or path it reads.
+func liveTarget(s string) bool {
+	if s == "" || strings.ContainsAny(s, "/ ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
+		return false
+	}
+	ws := words(s)
+	return liveMarker.MatchString(s) || contains(ws, "prod") || contains(ws, "production") || contains(ws, "live") && len(ws) > 1
+}
+
+// applyOpts are the options by which a tool that otherwise only reports
+// what it would change is told to change it: dedupe --apply, a codemod's
+// --commit.
+var applyOpts = map[string]bool{"--apply": true, "--commit": true, "--confirm": true, "--for-real": true, "--really": true, "--no-preview": true}
+
+// appliesOutside holds a program tend does not know — a tool, a script,
+// or the program a project's runner builds and runs (cargo run -- …, go
+// run ./cmd/x …, npm run script -- …: programArgs) — told by an option
+// to apply its changes (applyOpts, --no-dry-run) or to delete (--delete,
+// --purge: destroyFlags) and given a path outside the working tree and
+// the temp dirs: the user's own files (cargo run -- dedupe --apply
+// ~/Pictures), which no version control keeps. It reports whether it
+// held it. A path in the tree or a temp dir, or one an option's name
+// says it reads (--config ~/.app.toml: readOpt), is not such a path.
+func (iv *inv) appliesOutside(args []arg) bool {
+	prog, pargs := programArgs(iv.name, args)
+	if iv.sc.remote || len(pargs) == 0 {
+		return false
+	}
+	opt, at := "", 0
+	for i, a := range pargs {
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case !a.ok || !strings.HasPrefix(o, "--") || eq && saysNo(v):
+		case applyOpts[o] || negatesDry(o) || destroyFlags[o[2:]]:
+			opt, at = a.s, i
+		}
+	}
+	if opt == "" || dryRun(prog, pargs[at:]) {
+		return false // --apply --dry-run: the last word says it only reports
+	}
+	for i, a := range pargs {
+		if !a.ok || a.s == "" {
+			continue
+		}
+		v := a.s
+		if strings.HasPrefix(v, "-") {
+			o, val, eq := strings.Cut(v, "=")
+			if !eq || readOpt(o) {
+				continue
+			}
+			v = val
+		} else if i > 0 && pargs[i-1].ok && strings.HasPrefix(pargs[i-1].s, "-") && !strings.Contains(pargs[i-1].s, "=") && readOpt(pargs[i-1].s) {
+			continue // --config ~/.app.toml: a file it reads
+		}
+		if !strings.ContainsAny(v[:1], "/~.") {
+			continue // a word, or a path in the tree
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: true, src: v})
+		if why := iv.c.danger(t); why != "" && why != "unresolved" {
+			iv.flagWrite(t, prog+", told to change what it is given ("+opt+"), is given "+phrase("a path", why)+": "+iv.c.show(t))
+			return true
+		}
+	}
+	return false
+}
+
+// readOpt reports whether an option's name says its value is a file a
+// tool reads to know how to work, not what it works on: --config,
+// --profile, --env-file, --key, --exclude, --log.
+func readOpt(o string) bool {
+	o = strings.ToLower(strings.TrimLeft(o, "-"))
+	for _, w := range []string{"conf", "cfg", "setting", "profile", "env", "key", "cert", "cred", "token", "secret", "log", "cache",
+		"rule", "schema", "manifest", "template", "exclude", "include", "ignore", "input", "model"} {
+		if strings.Contains(o, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// programArgs is the program and the arguments a command passes to what
+// it runs when it is a project's runner: cargo run [opts] [--] ARGS, go
+// run [flags] PKG|FILES ARGS, npm (pnpm, yarn, bun) run SCRIPT [--] ARGS,
+// dotnet run [opts] -- ARGS, deno run [opts] FILE ARGS; otherwise the
+// command's own name and arguments (a tool, or a script an interpreter
+// runs).
+func programArgs(name string, args []arg) (string, []arg) {
+	verb := 0
+	for verb < len(args) && args[verb].ok && strings.HasPrefix(args[verb].s, "-") {
+		verb++
+	}
+	if len(args) > 0 && args[0].ok && !strings.HasPrefix(args[0].s, "-") && fileExts[strings.TrimPrefix(path.Ext(args[0].s), ".")] {
+		return path.Base(args[0].s), args[1:] // python tools/dedupe.py ARGS
+	}
+	if verb >= len(args) || !args[verb].ok || args[verb].s != "run" {
+		return name, args
+	}
+	rest := args[verb+1:]
+	if dd := slices.IndexFunc(rest, func(a arg) bool { return a.ok && a.s == "--" }); dd >= 0 && (name == "cargo" || name == "dotnet") {
+		return "the program " + name + " run builds", rest[dd+1:]
+	}
+	switch name {
+	case "cargo", "dotnet":
+		return name + " run", nil // cargo run --release: its own options
+	case "go", "deno":
+		for i := 0; i < len(rest); i++ {
+			a := rest[i]
+			switch {
+			case !a.ok:
+				return name + " run", nil
+			case strings.HasPrefix(a.s, "-"):
+				if !strings.Contains(a.s, "=") && goValueFlags[strings.TrimLeft(a.s, "-")] {
+					i++ // go run -tags x ./cmd/y
+				}
+			default:
+				j := i + 1
+				for j < len(rest) && rest[j].ok && strings.HasSuffix(rest[j].s, ".go") {
+					j++ // go run main.go util.go
+				}
+				return path.Base(a.s), slices.DeleteFunc(slices.Clone(rest[j:]), func(a arg) bool { return a.ok && a.s == "--" })
+			}
+		}
+	case "npm", "pnpm", "yarn", "bun":
+		if len(rest) > 1 && rest[0].ok && !strings.HasPrefix(rest[0].s, "-") {
+			return rest[0].s, slices.DeleteFunc(slices.Clone(rest[1:]), func(a arg) bool { return a.ok && a.s == "--" })
+		}
+		return name + " run", nil
+	}
+	return name, args
+}
+
+// goValueFlags are go run's (and deno run's) options that take the next
+// word as their value.
+var goValueFlags = map[string]bool{"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "mod": true, "modfile": true,
+	"o": true, "exec": true, "p": true, "C": true, "pkgdir": true, "toolexec": true, "overlay": true, "buildmode": true, "compiler": true,
+	"config": true, "c": true, "import-map": true, "env-file": true, "location": true}
 
 // onlyTempPaths reports whether a local tool is aimed only at paths inside
 // a temp dir: after its leading words (dedupe, sync), every operand and
@@ -452,6 +667,71 @@ var downVerbs = map[string]bool{
 
 // migrationWords name a database's schema and its migrations.
 var migrationWords = map[string]bool{"migrate": true, "migration": true, "migrations": true, "migrator": true, "db": true, "database": true, "schema": true, "flyway": true, "liquibase": true, "goose": true, "dbmate": true}
+
+// remakeVerbs are the words by which migration tools and frameworks'
+// tasks empty a database's tables or undo its migrations without saying
+// drop or reset: rails db:seed:replant truncates every table and seeds
+// again, artisan migrate:refresh rolls every migration back and runs them
+// again, db:migrate:redo and goose redo undo the last and run it again,
+// typeorm migration:revert and diesel migration revert undo it. Only
+// among words that name a database, its migrations or seeds (gh auth
+// refresh, git revert are no database's).
+var remakeVerbs = map[string]string{
+	"replant": "empties every table and seeds it again: what the tables held is gone",
+	"refresh": "rolls the migrations back and runs them again: the tables they drop, and their data, are gone",
+	"redo":    "rolls a migration back and runs it again: what its tables held is gone",
+	"revert":  "undoes a migration: the tables or columns it made, and their data, are gone",
+}
+
+// dataWords name a database, its migrations or seeds, and the tools
+// that migrate one, in a command's words.
+var dataWords = map[string]bool{"seed": true, "seeds": true, "diesel": true, "sqlx": true, "typeorm": true, "knex": true,
+	"sequelize": true, "alembic": true, "ecto": true, "mikro": true, "orm": true, "fixtures": true}
+
+// remakesData says how a migration tool's or framework's task s, one of
+// args, empties a database's tables or undoes its migrations without a
+// destroying verb (remakeVerbs), or how loading fixtures purges the
+// database first (doctrine:fixtures:load, without --append); "" if it
+// does not.
+func remakesData(name string, args []arg, s string) string {
+	ws := words(s)
+	if contains(ws, "fixtures") && contains(ws, "load") && !hasFlag(args, "", "--append") {
+		return "purges the database before it loads the fixtures (without --append): what the tables held is gone"
+	}
+	if contains(ws, "execute") && slices.ContainsFunc(ws, func(w string) bool { return migrationWords[w] }) && hasFlag(args, "", "--down") {
+		return "--down undoes a migration: the tables or columns it made, and their data, are gone"
+	}
+	verb := ""
+	for _, w := range ws {
+		if remakeVerbs[w] != "" {
+			verb = w
+		}
+	}
+	if verb == "" {
+		return ""
+	}
+	for _, w := range append(words(path.Base(name)), wordsOf(args)...) {
+		if migrationWords[w] || dataWords[w] {
+			return remakeVerbs[verb]
+		}
+	}
+	return ""
+}
+
+// wordsOf is the words (see words) of the leading operands of args, the
+// subcommand words a tool is given.
+func wordsOf(args []arg) []string {
+	var out []string
+	for i, a := range args {
+		if i >= maxVerbWords {
+			break
+		}
+		if a.ok && !strings.HasPrefix(a.s, "-") && !strings.ContainsAny(a.s, "/=") {
+			out = append(out, words(a.s)...)
+		}
+	}
+	return out
+}
 
 // liveMarker is a word that points a command at production: a variable
 // named for it ($PROD_DATABASE_URL), an environment or host named so.
@@ -696,13 +976,13 @@ var readVerbs = map[string]bool{
 
 // migratesToNothing reports whether args[i] is the target of a migration
 // verb before it that undoes every migration: ef database update 0,
-// manage.py migrate app zero, VERSION=0.
+// manage.py migrate app zero, VERSION=0, doctrine:migrations:migrate first.
 func migratesToNothing(args []arg, i int) bool {
 	s := args[i].s
 	if s == "VERSION=0" || s == "--to=0" || s == "--target=0" {
 		return true
 	}
-	if s != "0" && s != "zero" && s != "base" {
+	if s != "0" && s != "zero" && s != "base" && s != "first" {
 		return false
 	}
 	if i > 0 && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
@@ -2258,6 +2538,10 @@ func pkgManager(iv *inv) {
 			return
 		}
 	}
+	if p := installsMachine(iv.name, iv.rest(1)); p != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, iv.name+" installs "+p+", which replaces the machine's own kernel, drivers, firmware or boot loader")
+		return
+	}
 	for _, a := range iv.rest(1) {
 		if !a.ok {
 			continue
@@ -2950,6 +3234,7 @@ var credStores = map[string][]string{
 	"infisical": {"export", "secrets"}, "chamber": {"export", "read"}, "doppler": {"secrets", "download"},
 	"sops": {"-d", "--decrypt", "decrypt", "exec-env"}, "age": {"-d", "--decrypt"}, "ansible-vault": {"view", "decrypt"},
 	"pulumi": {"--show-secrets"}, "wg": {"private-key", "preshared-keys", "showconf"},
+	"kwallet-query": {"-r", "--read-password"}, "keyring": {"get"},
 }
 
 // credentialTools are the known tools whose subcommands may print a
@@ -4173,11 +4458,14 @@ var passesLines = map[string]bool{
 }
 
 // dumpsEnvironment flags printing every environment variable (env,
-// printenv, export -p) straight to the agent: tokens and keys included.
-// Filtered (env | grep GO) it is ordinary.
+// printenv, export -p) straight to the agent: tokens and keys included,
+// here or on another machine (ssh host env, kubectl exec pod -- env, fly
+// ssh console -C printenv), where a server's are. Filtered (env | grep
+// GO) it is ordinary, and so it is in a container the command started
+// and gave nothing of the host's environment (docker run --rm alpine env).
 func dumpsEnvironment(iv *inv) {
-	if iv.sc.remote {
-		return
+	if (iv.sc.scratch || iv.sc.mounts != nil && !iv.sc.remote) && !iv.sc.hostEnv && !iv.c.mentions("--env-file") {
+		return // a container this command started: its environment is the image's and what the command gave it
 	}
 	if iv.name == "ps" { // ps eww, ps auxe: BSD's e shows each process's environment
 		for _, a := range iv.rest(1) {

@@ -247,7 +247,7 @@ func find(iv *inv) {
 		}
 		// With a test such as -name, {} is some entries under each root;
 		// without one it is all of them (find . -exec rm -rf {} +).
-		filtered, byName, name, dangling := findBranch(args[expr:], i-expr)
+		filtered, byName, name, dangling, pathPat := findBranch(args[expr:], i-expr)
 		switch a.s {
 		case "-delete":
 			iv.flag(Write, "")
@@ -255,7 +255,8 @@ func find(iv *inv) {
 				continue // find ~ -xtype l -delete: links that lead nowhere
 			}
 			for _, r := range roots {
-				t := iv.c.resolve(iv.sc, named(under(r, filtered), name)) // what it deletes is under the root
+				entries := pathEntries(under(r, filtered), name, pathPat)
+				t := iv.c.resolve(iv.sc, entries) // what it deletes is under the root
 				why := iv.c.danger(t)
 				if why == "" && !byName && t.path == iv.c.project {
 					why = "files chosen by age, size or owner across the working directory" // find . -mtime +30 -delete: source too
@@ -264,7 +265,9 @@ func find(iv *inv) {
 						iv.flagWrite(t, "find -delete deletes the files of "+own+": "+iv.c.show(t))
 					}
 				} else if why == "" && !iv.sc.remote {
-					if own := iv.c.ownFiles(t, named(under(r, filtered), name).s, false); own != "" { // find packages -name '*.js' -delete
+					if own := iv.c.ownFiles(t, entries.s, false); own != "" { // find packages -name '*.js' -delete
+						iv.flagWrite(t, "find -delete deletes "+own+", uncommitted work with them: "+iv.c.show(t))
+					} else if own := iv.c.pathOwn(t, name, pathPat); own != "" { // find . -path '*/migrations/*' -delete
 						iv.flagWrite(t, "find -delete deletes "+own+", uncommitted work with them: "+iv.c.show(t))
 					}
 				}
@@ -288,9 +291,15 @@ func find(iv *inv) {
 				continue
 			}
 			for _, r := range roots {
-				iv.exec(substitute(cmd, "{}", named(under(r, filtered), name)))
+				entries := pathEntries(under(r, filtered), name, pathPat)
+				iv.exec(substitute(cmd, "{}", entries))
 				if filtered && !byName && cmd[0].ok && deleters[path.Base(cmd[0].s)] {
 					iv.agedDelete(path.Base(cmd[0].s), r) // find . -mtime -1 -exec rm {} +
+				}
+				if t := iv.c.resolve(iv.sc, entries); cmd[0].ok && deleters[path.Base(cmd[0].s)] && !iv.sc.remote && iv.c.danger(t) == "" {
+					if own := iv.c.pathOwn(t, name, pathPat); own != "" { // find . -path '*/migrations/*' -exec rm {} +
+						iv.flagWrite(t, path.Base(cmd[0].s)+" deletes "+own+", uncommitted work with them: "+iv.c.show(t))
+					}
 				}
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
@@ -317,7 +326,7 @@ func findsAged(args []arg) bool {
 	if k < 0 {
 		k = len(args) - expr
 	}
-	filtered, byName, _, _ := findBranch(args[expr:], k)
+	filtered, byName, _, _, _ := findBranch(args[expr:], k)
 	return filtered && !byName
 }
 
@@ -350,8 +359,9 @@ func (iv *inv) agedDelete(verb string, root arg) {
 // file; -name chooses only for the other branch), with those of groups
 // before it and around it. Tests after the action choose nothing for it.
 // filtered: some test chooses; byName: one by name or path; name: the
-// -name pattern; dangling: -xtype l, links that lead nowhere.
-func findBranch(expr []arg, k int) (filtered, byName bool, name string, dangling bool) {
+// -name pattern; dangling: -xtype l, links that lead nowhere; pathPat:
+// the -path (-ipath, -wholename) pattern.
+func findBranch(expr []arg, k int) (filtered, byName bool, name string, dangling bool, pathPat string) {
 	depth := 0
 	for j := k - 1; j >= 0; j-- {
 		a := expr[j]
@@ -374,11 +384,81 @@ func findBranch(expr []arg, k int) (filtered, byName bool, name string, dangling
 			if (a.s == "-name" || a.s == "-iname") && j+1 < len(expr) && expr[j+1].ok && !negated {
 				name = expr[j+1].s
 			}
+			if pathTests[a.s] && j+1 < len(expr) && expr[j+1].ok && !negated {
+				pathPat = expr[j+1].s
+			} else if (a.s == "-regex" || a.s == "-iregex") && j+1 < len(expr) && expr[j+1].ok && !negated {
+				if g, ok := regexGlob(expr[j+1].s); ok {
+					pathPat = g // -regex '.*/migrations/.*\.py': the path */migrations/*.py
+				}
+			}
 		case a.s == "-xtype" && j+1 < len(expr) && expr[j+1].ok && expr[j+1].s == "l" && depth == 0:
 			dangling = !(j > 0 && expr[j-1].ok && (expr[j-1].s == "-not" || expr[j-1].s == "!"))
 		}
 	}
 	return
+}
+
+// pathTests are find's tests of an entry's whole path.
+var pathTests = map[string]bool{"-path": true, "-ipath": true, "-wholename": true, "-iwholename": true}
+
+// regexGlob is the glob a simple regular expression of a path stands for
+// (.*/migrations/.*\.py$: */migrations/*.py), when it has none of a
+// regular expression's other operators.
+func regexGlob(re string) (string, bool) {
+	g := strings.TrimSuffix(strings.TrimPrefix(re, "^"), "$")
+	g = strings.NewReplacer(".*", "*", `\.`, "\x00", `\/`, "/").Replace(g)
+	if strings.ContainsAny(g, `\()[]{}|+?^$`) {
+		return "", false
+	}
+	return strings.NewReplacer(".", "?", "\x00", ".").Replace(g), true
+}
+
+// pathEntries narrows the entries under a root to those find's -name and
+// -path patterns select. A -path pattern's last part names the files as
+// -name does (-path '*/migrations/*.py': *.py), and a directory of what
+// tools make that a literal part of it names (-path '*/node_modules/*')
+// puts them in one: root/node_modules/**/*, so they are judged as made.
+func pathEntries(entries arg, name, pathPat string) arg {
+	if pathPat == "" || !entries.ok {
+		return named(entries, name)
+	}
+	parts := strings.Split(pathPat, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if d = strings.Trim(d, "*"); d != "" && d != "." && d != ".." && !strings.ContainsAny(d, "*?[") && made(d) {
+			root := strings.TrimSuffix(strings.TrimSuffix(entries.s, "/**/*"), "/*")
+			s := root + "/" + d + "/**/*"
+			return named(arg{s: s, ok: true, src: s}, name)
+		}
+	}
+	if last := parts[len(parts)-1]; name == "" && !strings.ContainsAny(strings.Trim(last, "*"), "*") {
+		name = last // -path '*/migrations/*.py': *.py
+	}
+	return named(entries, name)
+}
+
+// pathOwn says how the entries a find -path pattern selects for deleting
+// are the user's own work, beyond the files ownFiles judges by name: all
+// that lies under a source root (-path '*/migrations/*'), or "" if it is
+// not. t is what they resolve to; a directory tools make
+// on the way (pathEntries) makes them not the user's, and a -name picks
+// among them (-path '*/tests/*' -name '*.snap': ownFiles judges those).
+func (c *classifier) pathOwn(t target, name, pathPat string) string {
+	if pathPat == "" || name != "" || t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
+		return ""
+	}
+	if rel := strings.TrimPrefix(strings.TrimPrefix(t.path, c.project), "/"); rel != "" && c.madePath(rel) {
+		return ""
+	}
+	parts := strings.Split(pathPat, "/")
+	if strings.Trim(parts[len(parts)-1], "*") != "" {
+		return "" // -path '*/migrations/*.py' names the files: ownFiles judges them
+	}
+	for _, d := range parts[:len(parts)-1] {
+		if sourceRoots[d] {
+			return "every file under each " + d + " directory, which holds the project's source"
+		}
+	}
+	return ""
 }
 
 // fdFind is fd (fdfind): read-only unless it runs a command for what it
@@ -422,14 +502,57 @@ func fdFind(iv *inv) {
 		roots = argsOf(".")
 	}
 	every := !filtered && (len(operands) == 0 || operands[0].ok && (operands[0].s == "." || operands[0].s == "" || operands[0].s == "^"))
+	name, pathPat := "", ""
+	if !every {
+		name, pathPat = fdPattern(args, operands)
+	}
 	for _, cmd := range execs {
 		if len(cmd) == 0 {
 			continue
 		}
 		for _, r := range roots {
-			iv.exec(substitute(cmd, "{}", under(r, !every)))
+			iv.exec(substitute(cmd, "{}", pathEntries(under(r, !every), name, pathPat)))
 		}
 	}
+}
+
+// fdPattern is what fd's words say of the names (*.py) or paths
+// (*/migrations/*.py) it picks: by its first extension (-e py) of a
+// source file, else the first, or by its pattern when that is a glob (-g)
+// or a simple regular expression, matched anywhere in the name or, with
+// -p, the path.
+func fdPattern(args, operands []arg) (name, pathPat string) {
+	glob, full := hasFlag(args, "g", "--glob"), hasFlag(args, "p", "--full-path")
+	for i, a := range args {
+		if a.ok && (a.s == "-e" || a.s == "--extension") && i+1 < len(args) && args[i+1].ok {
+			if ext := "*." + strings.TrimPrefix(args[i+1].s, "."); name == "" || sourceName(ext) && !sourceName(name) {
+				name = ext
+			}
+		}
+	}
+	if name != "" || len(operands) == 0 || !operands[0].ok {
+		return name, ""
+	}
+	g, ok := operands[0].s, glob
+	if !glob {
+		if g, ok = regexGlob(operands[0].s); ok {
+			if !strings.HasPrefix(operands[0].s, "^") {
+				g = "*" + g // a regular expression matches anywhere
+			}
+			if !strings.HasSuffix(operands[0].s, "$") {
+				g += "*"
+			}
+		}
+	}
+	switch {
+	case !ok:
+		return "", ""
+	case full:
+		return "", g
+	case !strings.Contains(g, "/"):
+		return g, ""
+	}
+	return "", ""
 }
 
 // fdFilters are fd's options that select some entries.

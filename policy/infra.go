@@ -122,7 +122,8 @@ func (iv *inv) bareContainer(name string) bool {
 func bareRun(start string) bool {
 	return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
 		!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
-		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--volumes-from")
+		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--net host") && !strings.Contains(start, "--volumes-from") &&
+		!strings.Contains(start, "--pid=host") && !strings.Contains(start, "--pid host")
 }
 
 // serverPorts are the clients that ask a server on a port: the options
@@ -148,10 +149,12 @@ var serverPorts = map[string]struct {
 // nothing of the host mounted into the container and the client run only
 // if the start succeeded: docker run fails when the port is taken, so
 // what answers there is that container, which holds only what the command
-// put in it.
+// put in it. So does a client run inside such a container (scratch: docker
+// exec pgtest psql -c …, docker run --rm redis:7 sh -c 'redis-server
+// --daemonize yes && redis-cli FLUSHALL') that names no other host.
 func (iv *inv) ownServer() bool {
 	opts, ok := serverPorts[iv.name]
-	if !ok || iv.whole() < 0 || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil {
+	if !ok || iv.c.tunnel || iv.sc.remote || iv.sc.mounts != nil && !iv.sc.scratch || !iv.sc.scratch && iv.whole() < 0 {
 		return false
 	}
 	host, port := "", opts.def
@@ -188,6 +191,14 @@ func (iv *inv) ownServer() bool {
 	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
 		return false
 	}
+	if iv.sc.scratch {
+		for _, e := range iv.environ() { // PGHOST=db.prod psql …: the client's variables name another server
+			if name, val, _ := strings.Cut(e.src, "="); serverVar.MatchString(name) && (!e.ok || !loopback(hostOf(val))) {
+				return false
+			}
+		}
+		return true // in a bare container this command started: its loopback is its own, and its servers hold what the command put there
+	}
 	before := iv.c.whole[:iv.whole()]
 	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
 		return true
@@ -202,6 +213,20 @@ func (iv *inv) ownServer() bool {
 		}
 	}
 	return false
+}
+
+// serverVar is a variable by which a datastore's client is told which
+// server to ask: PGHOST, REDIS_URL, DATABASE_URL, MONGO_URI.
+var serverVar = lazyRE(`(?i)(?:host|hostname|url|uri|dsn|addr|address|server|servers)$`)
+
+// hostOf is the host a server variable's value names: a URL's host, or
+// the value itself.
+func hostOf(v string) string {
+	v = strings.Trim(v, `"'`)
+	if u, err := url.Parse(v); err == nil && u.Host != "" {
+		return u.Hostname()
+	}
+	return v
 }
 
 // ownProject reports whether the compose project a down or rm names, by
@@ -1654,6 +1679,7 @@ func (iv *inv) containerRun() bool {
 	sc.mounts = map[string]string{}
 	sc.cwd = "/"
 	var entry []arg
+	serverElsewhere := false
 	mount := func(src, dst string) {
 		switch {
 		case dst == "" || !path.IsAbs(dst):
@@ -1713,11 +1739,22 @@ func (iv *inv) containerRun() bool {
 			}
 		case "--device", "--cap-add", "--device-cgroup-rule":
 			sc.mounts["/dev"] = "/dev" // the host's devices
+		case "-e", "--env":
+			if !strings.Contains(val, "=") || !args[i].ok || strings.Contains(args[i].src, "$") {
+				sc.hostEnv = true // -e TOKEN, -e TOKEN=$TOKEN: the host's value
+			}
+			if name, v, _ := strings.Cut(val, "="); serverVar.MatchString(name) && !loopback(hostOf(v)) {
+				serverElsewhere = true // -e PGHOST=db.prod: its clients ask another server
+			}
+		case "--env-file":
+			sc.hostEnv, serverElsewhere = true, true
 		}
 	}
 	if i >= len(args) {
 		return false // no image
 	}
+	// Nothing of the host's given to it: its servers hold only what the command puts there.
+	sc.scratch = len(sc.mounts) == 0 && !serverElsewhere && bareRun(" "+strings.Join(strs0(args[:i]), " "))
 	cmd := append(entry, args[i+1:]...)
 	if len(cmd) == 0 {
 		return false // the image's own command: unknown here, judged by words

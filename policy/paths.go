@@ -427,7 +427,8 @@ func unrecoverable(t target) string {
 	if uploadsDir(p) {
 		return "the files users uploaded, which no version control keeps"
 	}
-	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || children && strings.HasSuffix(t.src, ".tfstate") {
+	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || b == "terraform.tfstate.d" || strings.Contains(p, "/terraform.tfstate.d/") ||
+		children && strings.HasSuffix(t.src, ".tfstate") { // terraform.tfstate.d: each workspace's state
 		return "Terraform's local state, which nothing else keeps"
 	}
 	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {

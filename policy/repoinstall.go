@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -15,7 +16,10 @@ import (
 // https://…/x.rpm, snap install --dangerous): the maintainer scripts of a
 // package of unknown origin run as root. So does a server package
 // (openssh-server, mysql-server): Debian's family starts the service it
-// installs at once, listening on the network.
+// installs at once, listening on the network. And so, run as root or
+// not, does a package that replaces what the machine itself runs on: a
+// kernel, drivers built for it, firmware, a boot loader (nvidia-driver-550,
+// linux-image-generic, grub-efi-amd64: machinePackage).
 
 // repoInstaller is how one package manager installs from its repositories.
 type repoInstaller struct {
@@ -132,12 +136,78 @@ func installsFromRepos(cmd Command) bool {
 			return false // a verb of another kind, a package file, or apt's pkg- (remove it)
 		case contains(words(a), "server"):
 			return false // openssh-server: a service the install starts at once, listening on the network
+		case machinePackage(a):
+			return false // nvidia-driver-550, linux-image-generic: the machine's own kernel, drivers or boot loader
 		default:
 			named++
 		}
 	}
 	return ri.refresh[verb] || ri.install[verb] && named > 0
 }
+
+// machinePackage reports whether a package of the repositories replaces
+// what the machine itself runs on: a kernel (linux-image-*, linux-generic,
+// pacman's linux-lts, dnf's kernel-core), kernel modules built for it
+// (nvidia-driver-550, nvidia-dkms, zfs-dkms, akmod-nvidia, kmod-*),
+// firmware and microcode, or a boot loader (grub-efi-amd64, shim-signed,
+// systemd-boot). A bad one leaves the machine without a display, a
+// network or a boot. Headers and tools for the kernel (linux-headers-*,
+// linux-tools-*, kernel-devel) change none of it.
+func machinePackage(name string) bool {
+	name = strings.ToLower(name)
+	if i := strings.IndexAny(name, "=:"); i > 0 {
+		name = name[:i] // nvidia-driver-550=550.54.14-0ubuntu1, linux-image-generic:amd64
+	}
+	ws := words(name)
+	if slices.ContainsFunc(ws, func(w string) bool { return auxWords[w] }) {
+		return false // u-boot-tools, grub-common, linux-headers-generic, kernel-devel: tools, headers and docs for it
+	}
+	switch {
+	case name == "linux" || name == "kernel" || name == "nvidia":
+		return true
+	case ws[0] == "linux" && len(ws) > 1:
+		switch ws[1] {
+		case "image", "modules", "generic", "signed", "oem", "hwe", "lowlatency", "kernel", "virtual", "firmware", "lts", "zen", "hardened", "rt", "aws", "azure", "gcp", "raspi":
+			return true
+		}
+	case ws[0] == "kernel" && len(ws) > 1:
+		switch ws[1] {
+		case "core", "modules", "default", "lt", "ml", "rt", "uek", "image":
+			return true
+		}
+	case ws[0] == "grub" || ws[0] == "grub2" || ws[0] == "shim" || ws[0] == "akmod" || ws[0] == "kmod" || ws[0] == "firmware" || name == "systemd-boot" || ws[0] == "u" && at(ws, 1) == "boot":
+		return true
+	}
+	last := ws[len(ws)-1]
+	return last == "dkms" || last == "firmware" || last == "microcode" ||
+		contains(ws, "nvidia") && (contains(ws, "driver") || contains(ws, "drivers") || contains(ws, "kernel") || contains(ws, "open") || contains(ws, "dkms")) ||
+		contains(ws, "cuda") && contains(ws, "drivers")
+}
+
+// installsMachine is the first package of machinePackage a package
+// manager of repoInstallers is told to install, or "".
+func installsMachine(name string, args []arg) string {
+	ri, ok := repoInstallers[name]
+	if !ok {
+		return ""
+	}
+	installs := false
+	for _, a := range args {
+		switch {
+		case !a.ok:
+		case ri.install[a.s] || name == "pacman" && strings.HasPrefix(a.s, "-S") && !strings.ContainsAny(a.s[2:], "sicgpl"):
+			installs = true
+		case installs && !strings.HasPrefix(a.s, "-") && machinePackage(a.s):
+			return a.s
+		}
+	}
+	return ""
+}
+
+// auxWords are the words of a package's name that make it tools,
+// headers, sources or documents for a kernel, a driver or a boot loader,
+// not one.
+var auxWords = setOf("tools", "utils", "doc", "docs", "dev", "devel", "headers", "source", "common", "libs")
 
 // quietDpkg reports whether an apt -o option only tells dpkg which copy of
 // a changed configuration file to keep.

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -76,8 +77,80 @@ var testedValue = lazyRE(`\b(?:if|unless|and|or|not|bool|len|length|is)\b|&&|\|\
 // .strip(), .trim().
 var valueMethod = lazyRE(`^\.(?:to_s|strip|trim|toString|inspect)\b`)
 
+// keyringRead is code that reads a password from the OS keyring or
+// keychain: Python's keyring.get_password, node's keytar.getPassword,
+// go-keyring's keyring.Get, a keyring entry's get_password(),
+// secretstorage's get_secret().
+var keyringRead = lazyRE(`\bkeyring\.(?:get_password|get_credential|Get)\s*\(|\b(?:keytar|keychain|Keychain)\.(?:getPassword|findPassword|findCredentials|get)\s*\(|\.get_password\s*\(|\.getPassword\s*\(|\.get_secret\s*\(\s*\)`)
+
+// readsKeyring holds code that reads a password from the OS keyring
+// (keyringRead) and prints it, or sends it over the network: the
+// password reaches the agent, or leaves the machine. Printing only a
+// fact about it (len(t), t is None) prints no secret.
+func (iv *inv) readsKeyring(code string) {
+	m := keyringRead.FindStringIndex(code)
+	if m == nil || iv.sc.remote {
+		return
+	}
+	call := strings.TrimRight(code[m[0]:m[1]], "( ")
+	if netRef.MatchString(urlText.ReplaceAllString(code, "")) {
+		iv.flag(Destructive, iv.name+" code reads a password from the OS keyring ("+call+") and opens a network connection")
+		return
+	}
+	if !iv.sc.piped && printsKeyring(code) {
+		iv.flag(Destructive, iv.name+" code reads a password from the OS keyring ("+call+") and prints it (what it prints reaches the agent and its model)")
+	}
+}
+
+// urlText is a URL in code: a name for what a keyring holds, not a
+// connection (keyring.get_password("https://upload.pypi.org/legacy/", …)).
+var urlText = lazyRE(`https?://[^\s'"]*`)
+
+// keyringVar is a variable code sets to what it reads from the keyring.
+var keyringVar = lazyRE(`\b(\w+)\s*:?=\s*(?:await\s+)?` + "`?" + `[\w.]*(?:keyring|keytar|keychain|Keychain|entry|Entry|item)[\w.()'",\s-]*?\.(?:get_password|get_credential|Get|getPassword|findPassword|get_secret|get)\s*\(`)
+
+// printsKeyring reports whether code prints what it reads from the
+// keyring as it is: a print call given the read (print(keyring.get_password(…))),
+// or a variable set to it (t = …; print(t)), with nothing that makes
+// only a fact of it before it (len(…), … is None); or a promise of it
+// handed to console.log (keytar.getPassword(…).then(console.log)).
+func printsKeyring(code string) bool {
+	if strings.Contains(code, ".then(console.log") || strings.Contains(code, ".then(console.info") {
+		return true
+	}
+	vars := []string{}
+	for _, v := range keyringVar.FindAllStringSubmatch(code, 4) {
+		vars = append(vars, v[1])
+	}
+	for _, p := range printOpen.FindAllStringIndex(code, 16) {
+		rest := code[p[1]:]
+		if i := strings.IndexAny(rest, "\n;"); i >= 0 {
+			rest = rest[:i]
+		}
+		at := -1
+		if k := keyringRead.FindStringIndex(rest); k != nil {
+			at = k[0]
+		}
+		for _, v := range vars {
+			if k := wordRE(v).FindStringIndex(rest); k != nil && (at < 0 || k[0] < at) {
+				at = k[0]
+			}
+		}
+		if at >= 0 && !strings.ContainsAny(rest[:at], "(?!") && !testedValue.MatchString(rest[:at]) && !testedValue.MatchString(rest[at:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordRE is a regular expression matching w as a whole word.
+func wordRE(w string) *regexp.Regexp {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(w) + `\b`)
+}
+
 // printsSecretValue holds code that prints a secret it looks up.
 func (iv *inv) printsSecretValue(code string) {
+	iv.readsKeyring(code)
 	if iv.sc.piped || iv.sc.remote {
 		return
 	}

@@ -81,18 +81,22 @@ var madeNames = map[string]bool{
 	"__pycache__": true, "site-packages": true, "elm-stuff": true, "dbt_packages": true, "dbt_modules": true,
 	"public": true, "static": true, "__snapshots__": true, "screenshots": true, "videos": true, "wheelhouse": true, "wheels": true,
 	"downloads": true, "staticfiles": true, "junit": true, "mocks": true,
+	// plans and generated sites, packages and API docs written at the top of the tree: terraform plan -out tfplan,
+	// Jekyll's _site, setup.py sdist, pip's pip-wheel-metadata, javadoc's and typedoc's output
+	"tfplan": true, "planfile": true, "_site": true, "sdist": true, "pip-wheel-metadata": true, "lib-cov": true,
+	"javadoc": true, "typedoc": true, "jsdoc": true, "apidoc": true, "apidocs": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
 // Logs and Build(s), Xcode's Build, Visual Studio's Debug and Release (and
 // Bin and Obj), Unreal's Binaries, Intermediate and DerivedDataCache,
-// .NET's TestResults. Other names of madeNames capitalised (Public,
+// .NET's TestResults, CMake's CMakeFiles. Other names of madeNames capitalised (Public,
 // Downloads, Videos, Screenshots) are a person's folders. A Unity
 // project's Library, its asset import cache, is made only where the
 // command shows a Unity project (unityProject).
 var madeCapitalised = map[string]bool{
 	"Temp": true, "Logs": true, "Build": true, "Builds": true, "Debug": true, "Release": true, "Bin": true, "Obj": true,
-	"Binaries": true, "Intermediate": true, "DerivedDataCache": true, "TestResults": true,
+	"Binaries": true, "Intermediate": true, "DerivedDataCache": true, "TestResults": true, "CMakeFiles": true,
 }
 
 // unityShown is a command line that shows a Unity project: the Unity
@@ -109,9 +113,11 @@ func (c *classifier) unityProject() bool {
 // dataNames are the directories that hold the project's data and the
 // results of its runs (data/raw, datasets, results): what is in them was
 // gathered or computed once, over hours, and no build makes it again.
-// What a pipeline makes from the raw data (data/processed, data/interim)
-// and scratch inside them (data/cache) are made (madeNames); a name that
-// only has results as one of its words (test-results) is a tool's.
+// What a pipeline makes from the raw data (data/processed, data/interim:
+// derivedData) is the project's data too, unless the command goes on to
+// run the pipeline again (remade); scratch inside them (data/cache) is
+// made (madeNames), and a name that only has results as one of its words
+// (test-results) is a tool's.
 var dataNames = map[string]bool{"data": true, "datasets": true, "results": true}
 
 // madeWords are the words that make a name one of what tools make:
@@ -153,6 +159,8 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return rel + ", which holds the project's source"
 	case top && !fileName(last) && sourceRootOf(rel) != "":
 		return rel + ", a directory of the project's source in " + sourceRootOf(rel)
+	case top && keptIn(rel) != "" && derivedData(rel):
+		return rel + ", " + keptIn(rel) + " its pipeline made, which only another run of it makes again"
 	case top && keptIn(rel) != "":
 		return rel + ", " + keptIn(rel) + ", which no build makes again"
 	case top && last == rel && !fileName(last):
@@ -232,11 +240,41 @@ func (c *classifier) madePath(rel string) bool {
 	last := ""
 	for end := 0; end < len(rel); end += len(last) + 1 {
 		last, _, _ = strings.Cut(rel[end:], "/")
+		if derivedNames[last] && derivedData(rel[:end+len(last)]) && !c.remade(rel) {
+			continue // data/processed: the project's data, unless the command goes on to make it again
+		}
 		if made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
 			return true
 		}
 	}
 	return false
+}
+
+// derivedNames are the directories in which a pipeline keeps what it
+// made from the raw data (data/processed, data/interim).
+var derivedNames = map[string]bool{"processed": true, "interim": true}
+
+// derivedData reports whether rel, a path from the root of the working
+// tree, is a directory of derivedNames right in the project's data
+// directory (data/processed, datasets/interim): what the pipeline made
+// from the raw data, over hours, which only running it again makes
+// again. Anywhere else (build/processed) the name is a tool's.
+func derivedData(rel string) bool {
+	top, rest, ok := strings.Cut(rel, "/")
+	d, _, _ := strings.Cut(rest, "/")
+	return ok && (top == "data" || top == "datasets") && derivedNames[d]
+}
+
+// remakes is a step of a command line that runs the project's pipeline
+// or build (make data, dvc repro, snakemake, python src/prepare.py).
+var remakes = lazyRE(`(?:&&|;|\n)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:make|gmake|dvc|snakemake|just|task|kedro|nextflow|dbt|python3?|uv|poetry|pdm|pipenv|hatch|Rscript|julia|npm|pnpm|yarn)\s`)
+
+// remade reports whether the command line, after it names rel, goes on
+// to run the project's pipeline or build (remakes), which makes what is
+// deleted there again: rm -rf data/processed && make data.
+func (c *classifier) remade(rel string) bool {
+	at := strings.Index(c.whole, rel)
+	return at >= 0 && remakes.MatchString(c.whole[at:])
 }
 
 // ownFiles says how the files a delete or an emptying reaches hold the

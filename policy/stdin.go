@@ -123,10 +123,19 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true
 		for i, a := range args {
-			if a.ok && (a.s == "-name" || a.s == "-iname") && i+1 < len(args) && args[i+1].ok && pattern == "" {
+			negated := i > 0 && args[i-1].ok && (args[i-1].s == "-not" || args[i-1].s == "!") // -not -name __init__.py picks the others
+			if a.ok && (a.s == "-name" || a.s == "-iname") && i+1 < len(args) && args[i+1].ok && pattern == "" && !negated {
 				pattern = args[i+1].s
 			}
 			every = every && !(a.ok && findTests[a.s]) // find src -type f: every file
+		}
+		for i, a := range args {
+			negated := i > 0 && args[i-1].ok && (args[i-1].s == "-not" || args[i-1].s == "!")
+			if a.ok && pathTests[a.s] && i+1 < len(args) && args[i+1].ok && !negated && pattern == "" {
+				if e := pathEntries(under(args[1], true), "", args[i+1].s); e.ok && !strings.HasSuffix(e.s, "/*") {
+					pattern = path.Base(e.s) // -path '*/migrations/*.py': *.py
+				}
+			}
 		}
 		return source{kind: srcPaths, text: args[1].s, pattern: pattern, every: every, aged: findsAged(args[1:])}
 	}
