@@ -881,6 +881,8 @@ func unknownTool(iv *inv) {
 	}
 	if iv.in.kind == srcText && contains(strs0(args), "-") && !checks && !readsAsData(iv.name, args) { // swift - <<EOF: code on stdin
 		iv.interpCode(arg{s: iv.in.text, ok: true, src: iv.in.text})
+	} else if _, ops := opts(args); iv.in.kind == srcText && len(ops) == 0 && !checks { // echo '(delete-file "Makefile")' | newlisp: an interpreter tend has no handler for, reading its code
+		iv.unreadCode(iv.in.text)
 	}
 	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
 		if why := codeDanger(iv.in.text); why != "" {

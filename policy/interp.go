@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -82,7 +83,11 @@ var (
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = lazyRE(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	// Beyond the calls of languages tend knows, the words other languages
+	// name them with: removeFile, removeDirectoryRecursive, remove_dir_all,
+	// deleteSync, emptyDir, Sys.remove, file.remove, and writing over a
+	// file (spit, :supersede).
+	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item|(?:remove|delete|erase)[-_]?(?:file|dir|path|recursive|forcibl|sync)|emptydir|\b(?:sys|file|fs)\.remove\b|\bspit\b|:supersede`)
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
 	envPath = lazyRE(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
@@ -150,8 +155,12 @@ var (
 	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
 	// start with w.
 	modeArg = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
-	// awkOut is awk's print > file; the file follows.
-	awkOut = lazyRE(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
+	// awkOut is awk's print > file (print f(x) > file too, not print (a > b));
+	// the file follows.
+	awkOut = lazyRE(`\bprintf?\b(?:[^;}()\n]|\([^;}()\n]*\))*?>>?\s*("[^"]*"|[^;}\s]+)`)
+	// awkEmpty is an awk print that writes nothing (or a bare newline) to
+	// a file it truncates: printf "" > f, print "" > f.
+	awkEmpty = lazyRE(`^printf?\s*\(?\s*""\s*\)?\s*>[^>]`)
 	// pipeToShell is awk's print | "sh" and the like.
 	pipeToShell = lazyRE(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
@@ -310,7 +319,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {
-		if !inMemory.MatchString(m) {
+		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) { // File(…).deleteRecursively(): a tree delete, read below
 			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
 			break
 		}
@@ -362,14 +371,32 @@ func (iv *inv) interpCode(code arg) {
 	}
 	iv.sendsStdin(s)
 	iv.printsSecretValue(s) // print(os.environ['OPENAI_API_KEY'])
+	// The delete calls read below, with what they delete.
+	var read [][2]int
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
+		if tclDelete.MatchString(fn) { // Tcl's file delete ?-force? ?--? path …: each path; -force deletes directories whole
+			force := strings.Contains(fn, "-force") || strings.HasPrefix(strings.TrimSpace(rest), "-force")
+			paths, computed := tclWords(rest)
+			if computed && force {
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a tree computed at run time")
+			}
+			if len(paths) > 0 || computed {
+				read = append(read, [2]int{m[0], m[1]})
+				iv.deletesEach(fn, paths, force)
+				continue
+			}
+		}
 		lit, ok := stringLit(rest)
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
-		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
+		lits, isLoop := loopPaths(s, rest)
+		if ok || isLoop {
+			read = append(read, [2]int{m[0], m[1]})
+		}
+		if !ok && isLoop {
 			iv.deletesEach(fn, lits, false) // [os.remove(p) for p in glob.glob('*.log')]
 			continue
 		}
@@ -392,6 +419,10 @@ func (iv *inv) interpCode(code arg) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
+		if r := fileReceiver.FindStringSubmatch(s[:m[0]]); r != nil && strings.HasPrefix(fn, ".") { // new File("src").deleteDir(), File("x").deleteRecursively()
+			lit, ok = stringLit(r[1])
+		}
+		read = append(read, [2]int{m[0], m[1]}) // judged below, whatever its argument
 		if !ok && tempDirVar(s, rest) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
@@ -405,6 +436,205 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.codeDelete(fn, lit, true)
 	}
+	iv.deletesNamedWork(s, read)
+}
+
+// fileMethod is a method that deletes the file or tree its receiver
+// names (Groovy's deleteDir, Kotlin's deleteRecursively), and
+// fileReceiver that receiver at the end of the code before it: File("x"),
+// new File('x'), java.io.File("x"); the literal is group 1.
+var (
+	fileMethod   = lazyRE(`^\.(?:deleteDir|deleteRecursively)\b`)
+	fileReceiver = lazyRE(`\bFile\s*\(\s*("[^"\\]*"|'[^'\\]*')\s*\)\s*$`)
+)
+
+// unreadCode judges text a tool tend does not know is given on its stdin,
+// with nothing else to work on, as an interpreter's code is judged when
+// its calls cannot be read: an operation that deletes or overwrites
+// files, and a path outside the working directory or of the user's own
+// work named with it.
+func (iv *inv) unreadCode(text string) {
+	if iv.sc.remote || !codeDeletes.MatchString(text) {
+		return
+	}
+	if where := iv.outsidePath(text); where != "" {
+		iv.flag(Destructive, iv.name+" is given code on its stdin that deletes or overwrites files, and names "+where)
+		return
+	}
+	iv.deletesNamedWork(text, nil)
+}
+
+// tclDelete is Tcl's file delete, as fileDelete finds it.
+var tclDelete = lazyRE(`(?i)^file\s+delete`)
+
+// tclWords reads the words of a Tcl command after file delete, up to the
+// command's end (; ] } or a newline): the paths, options left out; a word
+// with a substitution ($x, [cmd]) is computed at run time.
+func tclWords(s string) (paths []string, computed bool) {
+	for len(paths) < 16 {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" || strings.ContainsRune(";]}\n", rune(s[0])) {
+			break
+		}
+		var w string
+		switch {
+		case s[0] == '"':
+			lit, n, ok := stringLitN(s)
+			if !ok {
+				return paths, true
+			}
+			w, s = lit, s[n:]
+			if strings.ContainsAny(w, "$[") {
+				computed = true
+				continue
+			}
+		case s[0] == '{': // braces quote without substitution
+			end := strings.IndexByte(s, '}')
+			if end < 0 {
+				return paths, true
+			}
+			w, s = s[1:end], s[end+1:]
+		default:
+			end := strings.IndexAny(s, " \t;]}\n")
+			if end < 0 {
+				end = len(s)
+			}
+			w, s = s[:end], s[end:]
+			if strings.ContainsAny(w, "$[") {
+				computed = true
+				continue
+			}
+		}
+		if !strings.HasPrefix(w, "-") && w != "" {
+			paths = append(paths, w)
+		}
+	}
+	return paths, computed
+}
+
+// deletesNamedWork holds code that names a path of the user's own work
+// (the tree's root, a source root, a directory at the top of the tree,
+// a source, settings or data file, a Makefile) together with an
+// operation that deletes, empties or writes over files which the reading
+// above has not judged: a call of a language tend has no table of
+// (Guile's delete-file, Erlang's file:del_dir_r, Racket's
+// delete-directory/files), or a known call handed a value the code
+// computes (PHP's unlink($f) in a loop over a glob). What the call acts
+// on cannot be read, and what the code names is what there is to lose.
+// Code that only reads names paths without such an operation; a file
+// named rm.sh or unlink.c names none.
+func (iv *inv) deletesNamedWork(s string, read [][2]int) {
+	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
+		return
+	}
+	for _, m := range writeCall.FindAllStringIndex(s, 8) { // open(p, "w"), File.write: judged by codeWrites
+		read = append(read, [2]int{m[0], m[1]})
+	}
+	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
+		read = append(read, [2]int{m[0], m[1]})
+	}
+	for _, m := range shellOut.FindAllStringIndex(s, 8) { // os.system("rm …"): the command is judged as shell
+		end := m[1]
+		if _, n, ok := stringLitN(s[m[1]:]); ok {
+			end += n
+		}
+		read = append(read, [2]int{m[0], end})
+	}
+	ops := pathLiteral.ReplaceAllStringFunc(s, func(lit string) string {
+		if !pathLike(lit[1 : len(lit)-1]) {
+			return lit
+		}
+		return strings.Repeat(" ", len(lit)) // a file named rm.sh: no call
+	})
+	op := ""
+	for _, m := range codeDeletes.FindAllStringIndex(ops, 16) {
+		if !slices.ContainsFunc(read, func(r [2]int) bool { return m[0] < r[1] && r[0] < m[1] }) {
+			start, end := m[0], m[1]
+			for start > 0 && identChar(s[start-1]) {
+				start--
+			}
+			for end < len(s) && identChar(s[end]) {
+				end++
+			}
+			op = s[start:end] // removeDirectoryRecursive, not removeDir
+			break
+		}
+	}
+	if op == "" {
+		return
+	}
+	for _, m := range pathLiteral.FindAllString(s, 16) {
+		lit := m[1 : len(m)-1]
+		if !pathLike(lit) {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
+		if own := iv.c.namedWork(t, lit); own != "" {
+			iv.flagWrite(t, iv.name+" code deletes or overwrites files ("+strings.TrimSpace(op)+") by a call tend does not read, and names "+own+": "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// identChar reports whether b may be part of a name in code, for the
+// languages whose names hold - and : (delete-file, file:del_dir_r).
+func identChar(b byte) bool {
+	return b == '_' || b == '-' || b == ':' || b == '!' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// pathLiteral is a quoted string in code, quotes and all.
+var pathLiteral = lazyRE(`"[^"\\\s]*"|'[^'\\\s]*'`)
+
+// pathLike reports whether a string in code reads as a path: it has a
+// directory in it (src/, /home/…, ~/x), or names a file by a source or
+// settings extension (README.md, config.yml) or as a build file is
+// named (Makefile, Dockerfile). A bare word (app, DELETE, data) is as
+// likely a key or a name as a path.
+func pathLike(s string) bool {
+	switch {
+	case s == "" || strings.Contains(s, "://") || strings.ContainsAny(s, "$%{}()<>|;,=@"):
+		return false
+	case strings.Contains(s, "/"):
+		return true
+	case sourceName(s) || settingsFile(s):
+		return true
+	}
+	return buildFile(s)
+}
+
+// buildFile reports whether a name is one a project's own files go by
+// without an extension: Makefile, Dockerfile, Gemfile, Jenkinsfile, and
+// README, LICENSE and their kin.
+func buildFile(name string) bool {
+	switch name {
+	case "README", "LICENSE", "COPYING", "CHANGELOG", "NOTICE", "AUTHORS", "CONTRIBUTING":
+		return true
+	}
+	return len(name) > 4 && name[0] >= 'A' && name[0] <= 'Z' && strings.HasSuffix(name, "file") && !strings.ContainsAny(name, ".*?[")
+}
+
+// namedWork says how a path named in code, t as resolved from s, holds
+// the user's own work in the tree, as words for a reason, or "": the
+// root, a source root or a directory at the top of the tree (ownWork), a
+// source, settings, data or record file, or every one of a glob of them
+// (emptied), or a build file people write (Makefile). Nothing under what
+// tools make is.
+func (c *classifier) namedWork(t target, s string) string {
+	if t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
+		return ""
+	}
+	if !t.children {
+		if own := c.ownWork(t.path, true); own != "" {
+			return own
+		}
+	}
+	if own := c.emptied(t, s); own != "" {
+		return own
+	}
+	if rel := strings.TrimPrefix(t.path, c.project+"/"); !t.children && buildFile(path.Base(rel)) && (path.Dir(rel) == "." || !c.madePath(path.Dir(rel))) {
+		return "a file of the project's own, " + path.Base(rel)
+	}
+	return ""
 }
 
 // nmap runs the Lua scripts --script names (NSE): one given as a process
@@ -643,8 +873,9 @@ func builtName(expr, code string, lookup bool) bool {
 // loopVar binds a loop's variable to what it goes over: Python's for x
 // in …, JavaScript's for (const x of …), and a Ruby or JavaScript block
 // over a list (….each { |x| …, ….forEach(x => …); group 1 or 3 is the
-// variable, 2 or 4 what it goes over.
-var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)\s+([^\n:]{1,200})|((?:\[[^\]\n]*\]|%w[\[(][^\])\n]*[\])]|\b(?:glob\.i?glob|Dir\.glob|glob)\s*\([^)\n]*\)|Dir\[[^\]\n]*\]))\s*\.(?:each|forEach)\s*(?:do\s*|\{\s*|\(\s*)?\|?\(?\s*(\w+)`)
+// variable, 2 or 4 what it goes over; PHP's foreach (… as $x), groups 6
+// and 5.
+var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)\s+([^\n:]{1,200})|((?:\[[^\]\n]*\]|%w[\[(][^\])\n]*[\])]|\b(?:glob\.i?glob|Dir\.glob|glob)\s*\([^)\n]*\)|Dir\[[^\]\n]*\]))\s*\.(?:each|forEach)\s*(?:do\s*|\{\s*|\(\s*)?\|?\(?\s*(\w+)|\bforeach\s*\(\s*([^\n]{1,200}?)\s+as\s+(?:\$\w+\s*=>\s*)?\$(\w+)\s*\)`)
 
 // loopPaths reads the variable a delete call is given (at the start of
 // rest) as a loop's variable over literal paths, and returns them: a
@@ -652,7 +883,7 @@ var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)
 // (glob.glob('*.log'), Dir.glob('tmp/*')). isLoop is false when the
 // variable is not such a loop's.
 func loopPaths(s, rest string) (paths []string, isLoop bool) {
-	name := strings.TrimSpace(rest)
+	name := strings.TrimPrefix(strings.TrimSpace(rest), "$") // PHP's unlink($f)
 	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
 		name = name[:i]
 	}
@@ -663,6 +894,9 @@ func loopPaths(s, rest string) (paths []string, isLoop bool) {
 		v, over := m[1], m[2]
 		if v == "" {
 			v, over = m[4], m[3]
+		}
+		if v == "" {
+			v, over = m[6], m[5]
 		}
 		if v != name {
 			continue
@@ -867,10 +1101,11 @@ func interp(codeOpts ...string) handler {
 				return
 			}
 			if isCode && i+1 < len(args) {
-				iv.interpCode(args[i+1])
+				code, last := moreCode(iv.name, args, i+1, codeOpts)
+				iv.interpCode(code)
 				if iv.perlInPlace {
-					iv.inPlace(args[i+2:])
-					if m := fetchRun.FindString(lineEscapes.Replace(args[i+1].s)); m != "" { // as sed -i (fs.go)
+					iv.inPlace(args[last+1:])
+					if m := fetchRun.FindString(lineEscapes.Replace(code.s)); m != "" { // as sed -i (fs.go)
 						iv.flag(Destructive, "perl -i puts code that fetches and runs code from the network into its files: "+cutText(m))
 					}
 				}
@@ -881,6 +1116,10 @@ func interp(codeOpts ...string) handler {
 					iv.interpCode(arg{s: strings.TrimPrefix(a.s, o+"="), ok: true})
 					return
 				}
+			}
+			if a.s != "-" && !strings.HasPrefix(a.s, "-") && i > 0 && takesValue(args[i-1]) && codeFollows(iv.name, args[i+1:], codeOpts) {
+				iv.runsWritten(a, iv.interpCode) // python3 -W ignore -c …, racket -l racket/base -e …: the value of an option (a file it loads, judged as a script)
+				continue
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
 				for _, b := range args[i:] { // deno run -A https://…, python <(curl …): code from the network
@@ -909,6 +1148,74 @@ func interp(codeOpts ...string) handler {
 		// No code and no script: the interpreter runs its stdin.
 		iv.runStdin(iv.interpCode, "code")
 	}
+}
+
+// takesValue reports whether a word is an option that may take the
+// next word as its value: -W, --dynamic-space-size, not --opt=value.
+func takesValue(a arg) bool {
+	return a.ok && len(a.s) > 1 && a.s[0] == '-' && a.s != "--" && !strings.Contains(a.s, "=")
+}
+
+// codeFollows reports whether an interpreter's words, before --, give it
+// code by one of its code options: then a word between options is an
+// option's value (racket -l racket/base -e …), not the script.
+func codeFollows(name string, args []arg, codeOpts []string) bool {
+	for _, a := range args {
+		switch {
+		case !a.ok:
+		case a.s == "--":
+			return false
+		case contains(codeOpts, a.s) || codeCluster(name, a.s, codeOpts) || name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE"):
+			return true
+		}
+		for _, o := range codeOpts {
+			if strings.HasPrefix(o, "--") && a.ok && strings.HasPrefix(a.s, o+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moreCode is the code an interpreter is given from args[at] on: that
+// word, and the value of every later code option before --, joined by
+// newlines, since perl, ruby, lua, Rscript, osascript, erl, racket and
+// the Lisps run each -e or --eval in turn (sbcl --eval '(require :asdf)'
+// --eval '(uiop:delete-directory-tree …)'). Where a later one is only
+// the program's argument (python -c code -c), reading it as code too
+// only looks closer. last is the index of the last word of code.
+func moreCode(name string, args []arg, at int, codeOpts []string) (code arg, last int) {
+	code, last = args[at], at
+	add := func(more arg) {
+		if code.ok && more.ok {
+			code = arg{s: code.s + "\n" + more.s, ok: true, src: code.src + "\n" + more.src}
+		} else {
+			code = arg{src: code.src + "\n" + more.src} // a part computed at run time: the whole cannot be read
+		}
+	}
+	for j := at + 1; j < len(args); j++ {
+		a := args[j]
+		if !a.ok {
+			continue
+		}
+		if a.s == "--" {
+			break
+		}
+		if (contains(codeOpts, a.s) || codeCluster(name, a.s, codeOpts) || name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE")) && j+1 < len(args) {
+			add(args[j+1])
+			j++
+			last = j
+			continue
+		}
+		for _, o := range codeOpts {
+			if strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
+				v := strings.TrimPrefix(a.s, o+"=")
+				add(arg{s: v, ok: true, src: v})
+				last = j
+			}
+		}
+	}
+	return code, last
 }
 
 // valueLetters are an interpreter's one-letter options that take a value,
@@ -964,10 +1271,30 @@ func awk(iv *inv) {
 			}
 			for _, m := range awkOut.FindAllStringSubmatch(a.s, 8) {
 				iv.flag(Write, "")
-				if lit, ok := stringLit(m[1]); ok {
+				empties := awkEmpty.MatchString(m[0]) // printf "" > "f": the file is truncated as awk opens it, and nothing is written
+				switch lit, ok := stringLit(m[1]); {
+				case ok:
 					class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}, true)
 					iv.flag(class, why)
-				} else if homeRef.MatchString(a.s) || homeCall.MatchString(a.s) {
+					if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}); class < Destructive && empties && !iv.sc.remote {
+						if own := iv.c.emptied(t, lit); own != "" {
+							iv.flagWrite(t, iv.name+" empties "+own+" (printf \"\" > file truncates it): "+iv.c.show(t))
+						}
+					}
+				case m[1] == "FILENAME": // > FILENAME: the file it is reading, truncated as it reads it
+					_, files := opts(args[i+1:])
+					for _, f := range files {
+						t := iv.c.resolve(iv.sc, f)
+						own := iv.c.emptied(t, f.s)
+						if why := iv.c.danger(t); why != "" && why != "unresolved" {
+							own = why
+						}
+						if f.ok && own != "" && !iv.sc.remote {
+							iv.flagWrite(t, iv.name+" writes over each file it reads (> FILENAME), truncating it as it reads it: "+own+": "+iv.c.show(t))
+							break
+						}
+					}
+				case homeRef.MatchString(a.s) || homeCall.MatchString(a.s):
 					iv.flag(Destructive, "awk writes to a file it names from the home directory: "+m[1])
 				}
 			}
