@@ -113,7 +113,7 @@ func init() {
 		{minioClient, []string{"mc", "mcli"}},
 
 		// Other version control, and environments outside the project.
-		{vcsDiscard, []string{"svn", "hg"}},
+		{vcsDiscard, []string{"svn", "hg", "sl", "fossil", "jj"}},
 		{condaEnv, []string{"conda", "mamba", "micromamba"}},
 
 		// Infrastructure: clusters, containers, clouds.
