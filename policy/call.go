@@ -247,6 +247,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if !known {
 		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
 		rawDisk(iv)        // nvme format /dev/nvme0n1
+		jarProgram(iv)     // java -jar bfg.jar …
 	}
 	if opensTunnel(iv) {
 		c.tunnel = true

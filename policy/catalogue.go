@@ -96,8 +96,10 @@ func init() {
 		{wipefs, []string{"wipefs"}},
 		{fdisk, []string{"fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk"}},
 
-		// Git.
+		// Git, and what rewrites a repository's history.
 		{git, []string{"git"}},
+		{gitProgram, []string{"git-filter-repo", "git-filter-branch"}},
+		{bfg, []string{"bfg"}},
 
 		// Databases.
 		{sqlClient([]string{"-c", "--command"}, false), []string{"psql"}},

@@ -3300,6 +3300,17 @@ func TestClassify(t *testing.T) {
 		{"jj new main", Write},
 		{"svn revert -R .", Destructive},
 		{"svn update", Write},
+		// round 36 (holdout39), history rewriters beside git filter-repo: the BFG, git's programs run by name
+		{"bfg --delete-folders docs --no-blob-protection .", Destructive},
+		{"bfg --strip-blobs-bigger-than 50M", Destructive},
+		{"java -jar bfg.jar -D x my-repo.git", Destructive},
+		{"bfg --delete-files id_rsa /tmp/m.git", Write},
+		{"java -jar ~/Downloads/bfg-1.14.0.jar --strip-blobs-bigger-than 50M /tmp/slim.git", Write},
+		{"bfg --help", ReadOnly},
+		{"git-filter-repo --path x --invert-paths", Destructive},
+		{"git-filter-repo --analyze", Write},
+		{"cd /tmp/x.git && git-filter-repo --path x --invert-paths", Write},
+		{"java -jar app.jar --port 8080", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2997,8 +2997,8 @@ func readsSecret(iv *inv, scanWords bool) {
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
-			if i == pattern {
-				continue // grep "process.env" src/: what it looks for, not a file
+			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
+				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
 			}
 			if !a.ok && isSecretPath(a.src) {
 				why = iv.name + " reads a secrets file: " + a.shown()
