@@ -907,6 +907,9 @@ func unknownTool(iv *inv) {
 	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
+	if backupTool(iv) {
+		return // duplicity remove-older-than without --force: it only lists
+	}
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -1590,6 +1593,179 @@ func (iv *inv) extractInto(dir arg) {
 	}
 	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
+	}
+}
+
+// backupVerbs are, for each backup tool, the verbs that put a
+// snapshot's files back on disk over what is there (restic restore
+// --target DIR, borg extract into the working directory, kopia restore
+// ID DIR, duplicity restore URL DIR), and the verbs that delete old
+// backups only when told --force (duplicity's, which otherwise list
+// what they would delete).
+var backupVerbs = map[string]struct{ restore, forced []string }{
+	"borg":      {restore: []string{"extract"}},
+	"borgmatic": {restore: []string{"extract"}},
+	"restic":    {restore: []string{"restore"}},
+	"kopia":     {restore: []string{"restore"}},
+	"duplicity": {restore: []string{"restore"}, forced: []string{"remove-older-than", "remove-all-but-n-full", "remove-all-inc-of-but-n-full", "cleanup"}},
+	"duplicacy": {restore: []string{"restore"}},
+	"rclone":    {restore: []string{"copy", "copyto", "move", "moveto"}},
+}
+
+// backupTool judges a backup or sync tool that puts files back onto this
+// machine: where they land (the target it is told, or the working
+// directory, which cd may have moved) is judged as an archive unpacked
+// there (restoresOver). duplicity's removal verbs only list what they
+// would delete unless told --force; then the command is judged (true).
+// A dry run restores nothing; a restore told to keep what is there
+// (restic --overwrite never, kopia --no-overwrite-files, duplicity
+// without --force, duplicacy without -overwrite) replaces nothing.
+func backupTool(iv *inv) bool {
+	verbs, ok := backupVerbs[iv.name]
+	if !ok || iv.sc.remote {
+		return false
+	}
+	args := iv.rest(1)
+	flags, ops := opts(args)
+	if iv.name == "borg" || iv.name == "borgmatic" {
+		ops = operands(args, "-e", "--exclude", "--exclude-from", "--pattern", "--patterns-from", "--strip-components", "--remote-path",
+			"--rsh", "--lock-wait", "--umask", "-r", "--repo", "--other-repo", "-c", "--config", "--archive", "-a", "--match-archives")
+	}
+	verb, at := "", -1
+	for i, a := range ops {
+		if a.ok && (contains(verbs.restore, a.s) || contains(verbs.forced, a.s)) {
+			verb, at = a.s, i
+			break
+		}
+	}
+	if iv.name == "duplicity" && verb == "" && len(ops) == 2 && ops[0].ok && strings.Contains(ops[0].s, "://") && ops[1].ok && !strings.Contains(ops[1].s, "://") {
+		verb, at = "restore", -1 // duplicity URL DIR: a restore
+	}
+	if verb == "" || dryRun(iv.name, args) || iv.name == "borg" && hasFlag(flags, "n", "--dry-run", "--stdout") {
+		return false
+	}
+	force := hasFlag(flags, "", "--force")
+	if contains(verbs.forced, verb) {
+		if !force {
+			iv.flag(Write, "")
+			return true
+		}
+		return false // verbEffect: duplicity remove-older-than --force deletes backups
+	}
+	rest := ops[at+1:]
+	var dests []arg
+	switch iv.name {
+	case "borg", "borgmatic": // borg extract REPO::ARCHIVE [PATH…]: each PATH under the working directory
+		here := arg{s: iv.sc.cwd, ok: iv.sc.cwd != "", src: "."}
+		if len(rest) > 1 && !hasFlag(flags, "", "--strip-components") {
+			for _, p := range rest[1:] {
+				if !p.ok {
+					dests = append(dests, p)
+					continue
+				}
+				dests = append(dests, arg{s: iv.c.join(iv.sc.cwd, p.s), ok: iv.sc.cwd != "", src: p.src})
+			}
+		} else {
+			dests = []arg{here}
+		}
+	case "restic":
+		if v, ok := optionArg(args, "--target", "-t"); ok && optValue(args, "--overwrite") != "never" {
+			dests = []arg{v}
+		}
+	case "kopia":
+		if len(rest) > 1 && !hasFlag(flags, "", "--no-overwrite-files") {
+			dests = []arg{rest[1]}
+		}
+	case "duplicity":
+		if force && len(ops) > 0 {
+			dests = []arg{ops[len(ops)-1]}
+		}
+	case "duplicacy": // restores into its repository, the working directory
+		if hasFlag(flags, "", "-overwrite", "--overwrite") || hasWord(args, "-overwrite") {
+			dests = []arg{{s: iv.sc.cwd, ok: iv.sc.cwd != "", src: "."}}
+		}
+	case "rclone": // rclone copy SRC DEST: a DEST on this machine (no remote: before it)
+		var paths []arg
+		for _, p := range rest {
+			if !p.ok || !strings.ContainsAny(p.s, "*?[{") && strings.Trim(p.s, "0123456789.kKMGTsmhdwy") != "" { // not --include '*.md', --transfers 4, --max-age 1h
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) > 1 && !rcloneRemote(paths[1]) && !hasFlag(flags, "", "--ignore-existing", "--immutable") {
+			dests = []arg{paths[1]}
+		}
+	}
+	for _, d := range dests {
+		iv.restoresOver(d, iv.name+" "+verb)
+	}
+	return false
+}
+
+// operands is opts' operands with the values of the options withValue
+// names left out (borg extract -e '*.pyc' REPO::A: the pattern is no path).
+func operands(args []arg, withValue ...string) []arg {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.ok && a.s == "--":
+			return append(out, args[i+1:]...)
+		case a.ok && strings.HasPrefix(a.s, "-") && len(a.s) > 1:
+			if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+				i++
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// rcloneRemote reports whether an rclone path names a remote (remote:path,
+// :backend:path) rather than a path on this machine.
+func rcloneRemote(a arg) bool {
+	if !a.ok {
+		return false
+	}
+	i := strings.IndexByte(a.s, ':')
+	return i >= 0 && !strings.Contains(a.s[:i], "/")
+}
+
+// optionArg is the value of a long or short option, as --opt=v, --opt v
+// or -o v, with ok false when it is not given.
+func optionArg(args []arg, long, short string) (arg, bool) {
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, long+"="):
+			v := strings.TrimPrefix(a.s, long+"=")
+			return arg{s: v, ok: true, src: v}, true
+		case (a.s == long || a.s == short) && i+1 < len(args):
+			return args[i+1], true
+		}
+	}
+	return arg{}, false
+}
+
+// restoresOver judges files put back from a backup into dir, over what
+// is there, as an archive unpacked there is (extractInto): into a temp
+// dir or a new directory in the tree it is ordinary; over the tree's root
+// or a source root, or outside the working directory, what was there is
+// replaced by the backup's older copy.
+func (iv *inv) restoresOver(dir arg, verb string) {
+	if iv.c.tempVar(dir.src) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: dir.ok, src: dir.src})
+	if t.path != "" && (iv.c.inTemp(t.path) || iv.c.isTempRoot(t.path)) {
+		return
+	}
+	if t.path != "" && iv.c.trustedProject() && (t.path == iv.c.project || isUnder(t.path, iv.c.project)) {
+		iv.writesOver(t, verb+" writes over", "replacing each file there that it also holds")
+		return
+	}
+	if why := iv.c.danger(t); why != "" {
+		iv.flag(Destructive, phrase(verb+" writes over files", why)+": "+iv.c.show(t))
 	}
 }
 
