@@ -248,6 +248,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
 		rawDisk(iv)        // nvme format /dev/nvme0n1
 		jarProgram(iv)     // java -jar bfg.jar …
+		imageFile(iv)      // vmtool create ~/vms/disk.qcow2 20G
 	}
 	if opensTunnel(iv) {
 		c.tunnel = true

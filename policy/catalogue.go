@@ -95,6 +95,7 @@ func init() {
 		{destroys("formats or erases a disk"), []string{"blkdiscard", "wipe"}},
 		{wipefs, []string{"wipefs"}},
 		{fdisk, []string{"fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk"}},
+		{qemuImg, []string{"qemu-img"}},
 
 		// Git, and what rewrites a repository's history.
 		{git, []string{"git"}},

@@ -3337,6 +3337,19 @@ func TestClassify(t *testing.T) {
 		{"rclone copy remote:site /home/user/project --ignore-existing", Write},
 		{"rclone copy remote:site ./x --transfers 8", Write},
 		{"rclone copy ./public remote:site", Write},
+		// round 36 (holdout39), image files made at a path: a truncating write of it
+		{"qemu-img create -f qcow2 /home/user/vms/ubuntu.qcow2 40G", Destructive},
+		{"qemu-img convert -O qcow2 in.raw ~/vms/out.qcow2", Destructive},
+		{"qemu-img dd if=in.raw of=/home/user/x.img", Destructive},
+		{"qemu-img snapshot -a clean ~/vms/x.qcow2", Destructive},
+		{"qemu-img resize --shrink ~/vms/x.qcow2 10G", Destructive},
+		{"vmtool create ~/vms/disk.qcow2 20G", Destructive},
+		{"mkisofs -o ~/isos/out.iso dir", Destructive},
+		{"qemu-img create -f qcow2 /tmp/x.qcow2 1G", Write},
+		{"qemu-img create -f qcow2 vm/disk.qcow2 10G", Write},
+		{"qemu-img convert -O qcow2 ~/vms/in.raw out.qcow2", Write},
+		{"qemu-img snapshot -l ~/vms/x.qcow2", Write},
+		{"mkisofs -o out.iso dir", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
