@@ -3350,6 +3350,15 @@ func TestClassify(t *testing.T) {
 		{"qemu-img convert -O qcow2 ~/vms/in.raw out.qcow2", Write},
 		{"qemu-img snapshot -l ~/vms/x.qcow2", Write},
 		{"mkisofs -o out.iso dir", Write},
+		// round 36 (holdout39), syncs told to delete at the destination what the source lacks
+		{"azcopy sync 'https://acct.blob.core.windows.net/site' /home/user/project/public --delete-destination=true", Destructive},
+		{"azcopy sync https://a.blob.core.windows.net/site ./public --delete-destination true", Destructive},
+		{"s3cmd sync --delete-removed ./public s3://b/", Destructive},
+		{"somesync mirror src dst --remove-extra", Destructive},
+		{"azcopy sync https://a.blob.core.windows.net/site ./public --delete-destination=false", Write},
+		{"azcopy sync https://a.blob.core.windows.net/site ./public", Write},
+		{"azcopy sync https://a.blob.core.windows.net/site ./public --delete-destination=true --dry-run", Write},
+		{"npm run sync -- --delete", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

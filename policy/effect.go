@@ -193,6 +193,10 @@ func verbEffect(iv *inv) bool {
 	if testRunners[iv.name] || iv.name == "make" || iv.name == "just" || iv.name == "task" {
 		return false // test names, and the project's own targets
 	}
+	if verb, opt := syncDeletes(args); opt != "" && !iv.onlyTempPaths(args) {
+		iv.flag(Destructive, iv.name+" "+verb+" "+opt+" deletes at the destination what the source does not have")
+		return true
+	}
 	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
@@ -387,6 +391,45 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// syncVerbs are the verbs by which tools make a destination a copy of a
+// source.
+var syncVerbs = map[string]bool{"sync": true, "mirror": true, "rsync": true, "bisync": true}
+
+// syncDeletes is the verb and the option by which a sync is told to delete at the
+// destination what the source lacks (azcopy sync
+// --delete-destination=true, s3cmd sync --delete-removed, oci os object
+// sync --delete, gcloud storage rsync --delete-unmatched-destination-objects,
+// mc mirror --remove), as written, or "": one of syncVerbs among the
+// first words, and a --delete… or --remove… option whose value, attached
+// or next, does not say no.
+func syncDeletes(args []arg) (verb, opt string) {
+	n := 0
+	for _, a := range args {
+		if a.ok && !strings.HasPrefix(a.s, "-") && n < 3 {
+			n++
+			if syncVerbs[a.s] && verb == "" {
+				verb = a.s
+			}
+		}
+	}
+	if verb == "" {
+		return "", ""
+	}
+	for i, a := range args {
+		name, val, eq := strings.Cut(a.s, "=")
+		if !a.ok || !strings.HasPrefix(name, "--delete") && !strings.HasPrefix(name, "--remove") {
+			continue
+		}
+		if !eq && i+1 < len(args) && args[i+1].ok && !strings.HasPrefix(args[i+1].s, "-") && (saysNo(args[i+1].s) || strings.EqualFold(args[i+1].s, "true") || strings.EqualFold(args[i+1].s, "prompt")) {
+			val = args[i+1].s // --delete-destination true
+		}
+		if !saysNo(val) {
+			return verb, a.s
+		}
+	}
+	return "", ""
 }
 
 // onlyTempPaths reports whether a local tool is aimed only at paths inside
