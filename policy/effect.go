@@ -3122,6 +3122,40 @@ var credStores = map[string][]string{
 	"pulumi": {"--show-secrets"}, "wg": {"private-key", "preshared-keys", "showconf"},
 }
 
+// storeReveals reports whether a password store's verb, with the words
+// after it, prints a secret's value rather than what is known about it:
+// macOS's security find-generic-password prints an item's attributes,
+// and its password only with -w or -g; dump-keychain prints the items'
+// data only with -d; vault kv prints values only with get (kv metadata
+// get, kv put and kv list print versions, times and names).
+func storeReveals(name, verb string, after []arg) bool {
+	shorts := func(letters string) bool {
+		for _, a := range after {
+			if a.ok && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' {
+				for _, c := range a.s[1:] {
+					if strings.ContainsRune(letters, c) {
+						return true
+					}
+					if strings.ContainsRune("acCDjlrsGkt", c) {
+						break // an option with a value: the rest of the word is it
+					}
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case name == "security" && strings.HasPrefix(verb, "find-"):
+		return shorts("wg")
+	case name == "security" && verb == "dump-keychain":
+		return shorts("d")
+	case name == "vault" && verb == "kv":
+		_, ops := opts(after)
+		return len(ops) > 0 && ops[0].ok && ops[0].s == "get" || len(ops) > 0 && !ops[0].ok
+	}
+	return true
+}
+
 // credentialTools are the known tools whose subcommands may print a
 // credential; tools the catalogue does not know are looked at too.
 var credentialTools = map[string]bool{
@@ -3184,11 +3218,15 @@ func readsSecret(iv *inv, scanWords bool) {
 		iv.flag(Destructive, iv.name+" makes "+tree+": "+to) // where the archive goes is judged as that tree (packsSecrets)
 		return
 	}
-	why := ""
+	why, withheld := "", false // withheld: a store's verb told to print what is known of a secret, not its value
 	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
-		for _, a := range iv.rest(1) {
+		for i, a := range iv.rest(1) {
 			if a.ok && contains(verbs, a.s) {
-				why = iv.name + " " + a.s + " prints a stored secret"
+				if storeReveals(iv.name, a.s, iv.rest(1)[i+1:]) {
+					why = iv.name + " " + a.s + " prints a stored secret"
+				} else {
+					withheld = true
+				}
 			}
 		}
 	}
@@ -3307,7 +3345,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			why = iv.name + " reads another process's environment: " + a.shown()
 		}
 	}
-	if why == "" && scanWords && !namesOnly(iv) {
+	if why == "" && scanWords && !namesOnly(iv) && !withheld {
 		n := 0
 		for i, a := range iv.rest(1) {
 			if a.ok && (a.s == "generate" || a.s == "g" || a.s == "scaffold" || a.s == "new" || a.s == "makemigrations" || strings.HasPrefix(a.s, "make:")) {
@@ -3834,6 +3872,28 @@ var safeFields = map[string]bool{
 	"apiVersion": true, "immutable": true,
 }
 
+// keyListVerbs are the verbs after api-keys that print no key's value
+// (gcloud services api-keys list and describe show names, ids and
+// restrictions) or change keys rather than show them.
+var keyListVerbs = map[string]bool{
+	"list": true, "ls": true, "describe": true, "delete": true, "rm": true, "remove": true, "update": true, "undelete": true,
+	"revoke": true, "disable": true, "enable": true, "lookup": true,
+}
+
+// storedKeys are, for each tool that keeps credentials in its own
+// configuration, the verbs that print them whole: MinIO's mc alias list
+// (each alias's access and secret key) and alias export, rclone's config
+// show and config dump (tokens and keys; config redacted hides them),
+// b2's get-account-info and account get (the application key and an
+// auth token), aws configure export-credentials.
+var storedKeys = map[string][][]string{
+	"mc":     {{"alias", "list"}, {"alias", "ls"}, {"alias", "export"}, {"config", "host", "list"}, {"config", "host", "ls"}},
+	"mcli":   {{"alias", "list"}, {"alias", "ls"}, {"alias", "export"}},
+	"rclone": {{"config", "show"}, {"config", "dump"}},
+	"b2":     {{"get-account-info"}, {"account", "get"}},
+	"aws":    {{"configure", "export-credentials"}},
+}
+
 // printsSecrets says why a platform command prints secrets: an app's
 // configuration variables (heroku config, netlify env:list, firebase
 // functions:config:get, az webapp config appsettings list), infrastructure
@@ -3856,6 +3916,29 @@ func printsSecrets(name string, args []arg) string {
 			}
 			if (v == "keys" || v == "appsettings" || v == "connection-string") && at(w, i+1) == "list" {
 				return "az " + strings.Join(w[:i+2], " ") + " prints access keys, connection strings or an app's secret settings"
+			}
+		}
+	}
+	for _, verbs := range storedKeys[name] { // mc alias list, rclone config show: the credentials the tool keeps
+		if len(w) >= len(verbs) && slices.Equal(w[:len(verbs)], verbs) {
+			return name + " " + strings.Join(verbs, " ") + " prints the keys or tokens it stores"
+		}
+	}
+	if name == "s3cmd" && hasWord(args, "--dump-config") {
+		return "s3cmd --dump-config prints its configuration, access and secret keys included"
+	}
+	if strings.HasPrefix(name, "docker-credential-") && first == "get" {
+		return name + " get prints a registry password"
+	}
+	for i, v := range w[:min(len(w), maxVerbWords)] { // turso db tokens create: a new token, printed
+		if v == "tokens" && (at(w, i+1) == "create" || at(w, i+1) == "generate" || at(w, i+1) == "mint") {
+			return name + " " + strings.Join(w[:i+2], " ") + " prints the token it makes"
+		}
+	}
+	for i, v := range w[:min(len(w), maxVerbWords)] { // supabase projects api-keys: a listing of the keys themselves
+		if vw := words(v); slices.Equal(vw, []string{"api", "keys"}) || v == "apikeys" {
+			if next := at(w, i+1); !keyListVerbs[next] { // gcloud services api-keys list: names and ids; supabase projects api-keys --project-ref x: the keys
+				return name + " " + strings.Join(w[:i+1], " ") + " prints API keys"
 			}
 		}
 	}
@@ -3990,9 +4073,54 @@ var machineReads = map[string]bool{
 	"device": true, "general": true, "monitor": true, "-s": true, "-V": true, "--version": true, "--detail": true, "--examine": true,
 }
 
+// cryptsetupLooks are cryptsetup's actions that only look at a volume:
+// its header's metadata (luksDump and the other dumps), its state, its
+// UUID, whether it is LUKS, the ciphers' speed.
+var cryptsetupLooks = map[string]bool{
+	"luksDump": true, "tcryptDump": true, "bitlkDump": true, "fvault2Dump": true, "status": true, "isLuks": true,
+	"luksUUID": true, "benchmark": true,
+}
+
+// cryptsetupActions are cryptsetup's other actions, which change volumes
+// or open them.
+var cryptsetupActions = map[string]bool{
+	"open": true, "close": true, "resize": true, "refresh": true, "reencrypt": true, "erase": true, "luksErase": true,
+	"luksFormat": true, "luksAddKey": true, "luksRemoveKey": true, "luksChangeKey": true, "luksConvertKey": true,
+	"luksKillSlot": true, "luksSuspend": true, "luksResume": true, "luksHeaderBackup": true, "luksHeaderRestore": true,
+	"token": true, "convert": true, "config": true, "repair": true, "create": true, "remove": true, "luksOpen": true,
+	"luksClose": true, "loopaesOpen": true, "tcryptOpen": true, "bitlkOpen": true, "fvault2Open": true, "plainOpen": true,
+}
+
+// cryptsetup changes encrypted volumes, except by the actions that only
+// look (cryptsetupLooks; luksUUID without --uuid, which sets one); a dump
+// told to print the volume key (--dump-master-key, --dump-volume-key)
+// prints the secret that opens the volume.
+func cryptsetup(iv *inv) bool {
+	if iv.name != "cryptsetup" {
+		return false
+	}
+	args := iv.rest(1)
+	for _, a := range args {
+		if !a.ok || !cryptsetupActions[a.s] && !cryptsetupLooks[a.s] {
+			continue // an option, or an option's value (--type luks2)
+		}
+		if !cryptsetupLooks[a.s] || a.s == "luksUUID" && hasFlag(args, "", "--uuid") {
+			return false // the action: machineTool judges it
+		}
+		if hasFlag(args, "", "--dump-master-key", "--dump-volume-key") {
+			iv.flag(Destructive, "cryptsetup "+a.s+" told to dump the volume key prints the key that opens the volume (what it prints reaches the agent and its model)")
+		}
+		return true
+	}
+	return false
+}
+
 // machineTool flags those tools unless they only look: with no words, or
 // words that all read.
 func machineTool(iv *inv) {
+	if cryptsetup(iv) {
+		return // cryptsetup luksDump: it only looks
+	}
 	iv.flag(Write, "")
 	why := machineChanges[iv.name]
 	args := iv.rest(1)
