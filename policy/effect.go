@@ -359,7 +359,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+s+" loads a schema over the database, dropping its data")
 			return true
 		}
-		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d")) {
+		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d") && !hasFlag(args, "n")) { // gsutil rsync -n: a dry run
 			iv.flag(Destructive, iv.name+" "+s+" deletes at the destination what the source does not have")
 			return true
 		}
