@@ -3415,6 +3415,18 @@ func TestClassify(t *testing.T) {
 		{"gsutil rsync -d ./a gs://b", Destructive},
 		{"nix-collect-garbage -d --dry-run", Write},
 		{"nix-collect-garbage -d", Destructive},
+		// round 36 (holdout39), EXPLAIN plans a statement without running it; EXPLAIN ANALYZE and Cypher's PROFILE run it
+		{"cypher-shell -a neo4j://graph.internal:7687 'EXPLAIN MATCH (n) DETACH DELETE n'", Write},
+		{"cypher-shell -a neo4j://graph.internal:7687 'PROFILE MATCH (n) DETACH DELETE n'", Destructive},
+		{`psql -h db.prod -c "EXPLAIN DELETE FROM users"`, Write},
+		{`psql -h db.prod -c "EXPLAIN ANALYZE DELETE FROM users"`, Destructive},
+		{`psql -h db.prod -c "EXPLAIN (ANALYZE, BUFFERS) DELETE FROM users"`, Destructive},
+		{`psql -h db.prod -c "explain analyse delete from users"`, Destructive},
+		{`sqlite3 app.db "EXPLAIN QUERY PLAN DELETE FROM t"`, Write},
+		{`mysql -e "EXPLAIN DELETE FROM t; DELETE FROM t"`, Destructive},
+		{`psql -c "EXPLAIN SELECT 1; DROP TABLE users"`, Destructive},
+		{`psql -c "/* EXPLAIN */ DROP TABLE users"`, Destructive},
+		{`psql -c "EXPLAIN DELETE FROM t \\! rm -rf ~"`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
