@@ -3427,6 +3427,14 @@ func TestClassify(t *testing.T) {
 		{`psql -c "EXPLAIN SELECT 1; DROP TABLE users"`, Destructive},
 		{`psql -c "/* EXPLAIN */ DROP TABLE users"`, Destructive},
 		{`psql -c "EXPLAIN DELETE FROM t \\! rm -rf ~"`, Destructive},
+		// round 36 (holdout39), Ruby's FileUtils told noop: true (the last noop wins), or its DryRun module, deletes nothing
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("/home/user/project", noop: true, verbose: true)'`, Write},
+		{`ruby -rfileutils -e 'FileUtils::DryRun.rm_rf("/home/user/project")'`, Write},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf Dir.home, :noop => true'`, Write},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("/home/user/project", noop: true, noop: false)'`, Destructive},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("/home/user/project", noop: t)'`, Destructive},
+		{"ruby -rfileutils -e 'FileUtils.rm_rf(`rm -rf ~`, noop: true)'", Destructive},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("/tmp/x", noop: true); FileUtils.rm_rf("/home/user/project/src")'`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -176,6 +176,7 @@ func (iv *inv) interpCode(code arg) {
 		return
 	}
 	s := printedData.ReplaceAllString(code.s, "$1''$2") // print('rm -rf /'): text shown, not run
+	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
 	for _, m := range shellOut.FindAllStringIndex(s, 8) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
@@ -462,6 +463,71 @@ func (iv *inv) unreadCode(text string) {
 		return
 	}
 	iv.deletesNamedWork(text, nil)
+}
+
+// fileUtilsCall is a call of Ruby's FileUtils: the module it names
+// (DryRun, NoWrite, Verbose) in group 1, the method in group 2; its
+// arguments follow, in parentheses or not.
+var fileUtilsCall = lazyRE(`\bFileUtils(?:::(\w+))?\.(\w+[!?]?)(\s*\(|[ \t]+)`)
+
+// noopOpt is FileUtils' noop option, its value in group 1 or 2.
+var noopOpt = lazyRE(`(?:\bnoop:|:noop\s*=>)\s*(\w+)`)
+
+// noopCalls renames, in Ruby code, the FileUtils calls that only say what
+// they would do, so that nothing reads them as deleting or writing:
+// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call given
+// noop: true — the last noop in its arguments wins (noop: true, noop:
+// false runs). The arguments stay, to be read for what they run
+// (`rm -rf ~` in a backtick runs whatever the call does).
+func noopCalls(s string) string {
+	if !strings.Contains(s, "FileUtils") {
+		return s
+	}
+	ms := fileUtilsCall.FindAllStringSubmatchIndex(s, 16)
+	for k := len(ms) - 1; k >= 0; k-- {
+		m := ms[k]
+		module := ""
+		if m[2] >= 0 {
+			module = s[m[2]:m[3]]
+		}
+		args := s[m[7]:]
+		if strings.Contains(s[m[6]:m[7]], "(") {
+			args = callArgs(args)
+		} else if end := strings.IndexAny(args, ";\n"); end >= 0 {
+			args = args[:end]
+		}
+		noop := module == "DryRun" || module == "NoWrite"
+		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop {
+			noop = vs[len(vs)-1][1] == "true"
+		}
+		if noop {
+			s = s[:m[4]] + "dry_run" + s[m[5]:] // no name that reads as deleting
+		}
+	}
+	return s
+}
+
+// callArgs is the text of a call's arguments, from just after its
+// opening parenthesis to the one that closes it (all of s when none
+// does).
+func callArgs(s string) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"', '`':
+			if _, n, ok := stringLitN(s[i:]); ok {
+				i += n - 1
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return s[:i]
+			}
+			depth--
+		}
+	}
+	return s
 }
 
 // tclDelete is Tcl's file delete, as fileDelete finds it.
