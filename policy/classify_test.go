@@ -3435,6 +3435,22 @@ func TestClassify(t *testing.T) {
 		{`ruby -rfileutils -e 'FileUtils.rm_rf("/home/user/project", noop: t)'`, Destructive},
 		{"ruby -rfileutils -e 'FileUtils.rm_rf(`rm -rf ~`, noop: true)'", Destructive},
 		{`ruby -rfileutils -e 'FileUtils.rm_rf("/tmp/x", noop: true); FileUtils.rm_rf("/home/user/project/src")'`, Destructive},
+		// round 36 (holdout39), PowerShell's Remove-Item read for its relative paths too; the literal an unread delete call is given
+		{"pwsh -Command 'Remove-Item -Recurse -Force src'", Destructive},
+		{"pwsh -c 'rm -r -fo ./src'", Destructive},
+		{"pwsh -Command 'Remove-Item src/*.cs'", Destructive},
+		{"pwsh -NoProfile -Command 'Remove-Item -Path ./src -Recurse -Force -WhatIf'", Write},
+		{"pwsh -NoProfile -Command 'Remove-Item -Path ./src -Recurse -Force -WhatIf:$false'", Destructive},
+		{"pwsh -NoProfile -Command 'Remove-Item -Path ./bin, ./obj -Recurse -Force -ErrorAction SilentlyContinue'", Write},
+		{"pwsh -c 'Remove-Item -Recurse -Force $dir'", Destructive},
+		{"pwsh -c 'Remove-Item notes.md'", Write},
+		{`perl -MFile::Path=rmtree -e 'rmtree "lib"'`, Destructive},
+		{`racket -e '(delete-directory/files "src")'`, Destructive},
+		{`racket -e '(delete-directory/files "build")'`, Write},
+		{`erl -noshell -eval 'file:del_dir_r("priv"), init:stop().'`, Destructive},
+		{`guile -c '(delete-file "/home/user/project/src/main.scm")'`, Destructive},
+		{`guile -c '(delete-file "src/x.log")'`, Write},
+		{`erl -noshell -eval 'io:format("~p", [maps:remove("app", #{})]), init:stop().'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -374,6 +374,9 @@ func (iv *inv) interpCode(code arg) {
 	iv.printsSecretValue(s) // print(os.environ['OPENAI_API_KEY'])
 	// The delete calls read below, with what they delete.
 	var read [][2]int
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		read = iv.psDeletes(s)
+	}
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
@@ -530,6 +533,80 @@ func callArgs(s string) string {
 	return s
 }
 
+// psRemove is a PowerShell statement that deletes: Remove-Item or one of
+// its aliases (ri, rm, rmdir, rd, del, erase), at a statement's start;
+// its arguments follow.
+var psRemove = lazyRE(`(?im)(?:^|[;|{(&]|\n)\s*(Remove-Item|ri|rm|rmdir|rd|del|erase)\b`)
+
+// psValueOpts are Remove-Item's parameters that take a value other than
+// the path (any unique prefix of them, as PowerShell reads it).
+var psValueOpts = []string{"-include", "-exclude", "-filter", "-erroraction", "-ea", "-credential", "-stream", "-warningaction", "-informationaction", "-pipelinevariable", "-outvariable", "-errorvariable"}
+
+// psDeletes judges PowerShell's Remove-Item by the paths it is given,
+// relative ones too (Remove-Item -Recurse -Force src, rm -r -fo ./src,
+// Remove-Item ./bin, ./obj): each as rm's operand is judged, a tree with
+// -Recurse; -WhatIf deletes nothing (unless -WhatIf:$false). It returns
+// the spans of the statements it read.
+func (iv *inv) psDeletes(s string) [][2]int {
+	var read [][2]int
+	for _, m := range psRemove.FindAllStringSubmatchIndex(s, 8) {
+		rest := s[m[3]:]
+		if end := strings.IndexAny(rest, ";|}\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		read = append(read, [2]int{m[2], m[3]})
+		words := psWords(rest)
+		recurse, whatIf, computed := false, false, false
+		var paths []string
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			lw := strings.ToLower(w)
+			switch {
+			case strings.HasPrefix(lw, "-whatif"):
+				whatIf = !strings.HasSuffix(lw, ":$false")
+			case lw == "-path" || lw == "-literalpath" || lw == "-lp" || lw == "-pspath":
+			case len(lw) > 1 && lw[0] == '-' && strings.HasPrefix("-recurse", lw) && len(lw) >= 2:
+				recurse = true
+			case strings.HasPrefix(lw, "-") && slices.ContainsFunc(psValueOpts, func(o string) bool { return strings.HasPrefix(o, lw) && len(lw) > 2 }):
+				i++ // -ErrorAction SilentlyContinue, -Include *.log
+			case strings.HasPrefix(lw, "-"):
+			case strings.ContainsAny(w, "$(@"):
+				computed = true
+			default:
+				paths = append(paths, w)
+			}
+		}
+		if whatIf {
+			continue
+		}
+		if computed && recurse {
+			iv.flag(Destructive, iv.name+" one-liner Remove-Item -Recurse deletes a tree computed at run time")
+		}
+		iv.deletesEach("Remove-Item", paths, recurse)
+	}
+	return read
+}
+
+// psWords splits PowerShell arguments into words: quoted strings taken
+// whole, and comma-separated lists (./bin, ./obj) into their items.
+func psWords(s string) []string {
+	var out []string
+	for s = strings.TrimSpace(s); s != "" && len(out) < 32; s = strings.TrimLeft(s, " \t,") {
+		if lit, n, ok := stringLitN(s); ok && s[0] != '`' {
+			out = append(out, lit)
+			s = s[n:]
+			continue
+		}
+		end := strings.IndexAny(s, " \t,")
+		if end < 0 {
+			end = len(s)
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}
+
 // tclDelete is Tcl's file delete, as fileDelete finds it.
 var tclDelete = lazyRE(`(?i)^file\s+delete`)
 
@@ -612,7 +689,7 @@ func (iv *inv) deletesNamedWork(s string, read [][2]int) {
 		}
 		return strings.Repeat(" ", len(lit)) // a file named rm.sh: no call
 	})
-	op := ""
+	op, given := "", map[string]bool{}
 	for _, m := range codeDeletes.FindAllStringIndex(ops, 16) {
 		if !slices.ContainsFunc(read, func(r [2]int) bool { return m[0] < r[1] && r[0] < m[1] }) {
 			start, end := m[0], m[1]
@@ -622,8 +699,12 @@ func (iv *inv) deletesNamedWork(s string, read [][2]int) {
 			for end < len(s) && identChar(s[end]) {
 				end++
 			}
-			op = s[start:end] // removeDirectoryRecursive, not removeDir
-			break
+			if op == "" {
+				op = s[start:end] // removeDirectoryRecursive, not removeDir
+			}
+			if lit, ok := firstLiteral(s[end:]); ok {
+				given[lit] = true // (delete-directory/files "src"), rmtree "lib": what the call is given, whatever its shape
+			}
 		}
 	}
 	if op == "" {
@@ -631,7 +712,7 @@ func (iv *inv) deletesNamedWork(s string, read [][2]int) {
 	}
 	for _, m := range pathLiteral.FindAllString(s, 16) {
 		lit := m[1 : len(m)-1]
-		if !pathLike(lit) {
+		if !pathLike(lit) && !given[lit] {
 			continue
 		}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
@@ -640,6 +721,18 @@ func (iv *inv) deletesNamedWork(s string, read [][2]int) {
 			return
 		}
 	}
+}
+
+// firstLiteral is the string literal a call's text starts with, after
+// the rest of its name (/files of delete-directory/files), an opening
+// parenthesis or spaces, and a Lisp pathname's #p: its first argument,
+// when that is a literal.
+func firstLiteral(s string) (string, bool) {
+	s = strings.TrimLeft(s, "/.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-!?")
+	s = strings.TrimLeft(s, " \t(")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "#p"), "#P")
+	lit, ok := stringLit(s)
+	return lit, ok && lit != "" && !strings.ContainsAny(lit, " \t\n")
 }
 
 // identChar reports whether b may be part of a name in code, for the
@@ -697,8 +790,16 @@ func (c *classifier) namedWork(t target, s string) string {
 	if own := c.emptied(t, s); own != "" {
 		return own
 	}
-	if rel := strings.TrimPrefix(t.path, c.project+"/"); !t.children && buildFile(path.Base(rel)) && (path.Dir(rel) == "." || !c.madePath(path.Dir(rel))) {
-		return "a file of the project's own, " + path.Base(rel)
+	rel := strings.TrimPrefix(t.path, c.project+"/")
+	if dir := path.Dir(rel); !t.children && (dir == "." || !c.madePath(dir)) {
+		if buildFile(path.Base(rel)) {
+			return "a file of the project's own, " + path.Base(rel)
+		}
+		for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+			if sourceRoots[path.Base(d)] && !scratchExts[strings.ToLower(path.Ext(rel))] {
+				return "a file in " + d + ", which holds the project's source" // src/main.scm
+			}
+		}
 	}
 	return ""
 }
