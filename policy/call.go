@@ -260,6 +260,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		iv.shell(arg{s: code, ok: true, src: code}, remote(sc))
 	}
 	readsWritten(iv, envVals)
+	downloadsOnto(iv) // aws s3 cp s3://b/x ~/.bashrc, scp host:cfg ~/.ssh/config
 	runsHelper(iv)
 	sshOptions(iv)
 	clientEscapes(iv)

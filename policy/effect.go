@@ -1764,6 +1764,85 @@ func operands(args []arg, withValue ...string) []arg {
 	return out
 }
 
+// cloudCopiers are the tools that copy from a bucket, a share or another
+// host onto this machine, and the verbs by which they do (none: every
+// use, as scp's).
+var cloudCopiers = map[string][]string{
+	"aws": {"cp", "sync", "mv"}, "gsutil": {"cp", "rsync", "mv"}, "gcloud": {"cp", "rsync", "mv"}, "azcopy": {"copy", "cp", "sync"},
+	"s3cmd": {"get", "sync"}, "b2": {"sync", "download-file", "download-file-by-name", "download-file-by-id"}, "scp": nil,
+}
+
+// remoteSide reports whether a copier's operand names what lies
+// elsewhere: a URL (s3://, gs://, https://, b2://) or scp's host:path.
+func remoteSide(name string, a arg) bool {
+	if !a.ok {
+		return false
+	}
+	if strings.Contains(a.s, "://") {
+		return true
+	}
+	i := strings.IndexByte(a.s, ':')
+	return name == "scp" && i > 0 && !strings.Contains(a.s[:i], "/")
+}
+
+// downloadsOnto judges a copy from a bucket or another host onto this
+// machine (aws s3 cp s3://b/x ~/.bashrc, gsutil -m rsync -r gs://b ~/site,
+// scp host:cfg ~/.ssh/config) by where it lands: a tree of files as a
+// backup restored there is (restoresOver), one file as a write over it
+// (writeTarget: a startup file, a file outside the tree that is there or
+// may be). Into a directory (., dir/) a file lands under its own name.
+func downloadsOnto(iv *inv) {
+	verbs, ok := cloudCopiers[iv.name]
+	if !ok || iv.sc.remote || iv.c.cmds[iv.idx].Class >= Destructive {
+		return
+	}
+	args := iv.rest(1)
+	flags, ops := opts(args)
+	if iv.name == "aws" {
+		ops = operands(args, awsOpts...)
+	}
+	verb, from := "", 0
+	if verbs != nil {
+		for i, a := range ops[:min(len(ops), 3)] {
+			if a.ok && contains(verbs, a.s) {
+				verb, from = a.s, i+1
+				break
+			}
+		}
+		if verb == "" {
+			return
+		}
+	}
+	var src, dst arg
+	for _, a := range ops[from:] {
+		if remoteSide(iv.name, a) && !src.ok {
+			src = a
+		}
+		if a.ok && !remoteSide(iv.name, a) && (strings.ContainsAny(a.s, "/~.") || a.s == ".") {
+			dst = a // the last word that reads as a path here
+		}
+	}
+	if !src.ok || !dst.ok || dryRun(iv.name, args) {
+		return
+	}
+	label := iv.name
+	for _, a := range ops[:from] {
+		label += " " + a.shown() // aws s3 cp
+	}
+	if verb == "sync" || verb == "rsync" || hasFlag(flags, "rR", "--recursive") {
+		iv.restoresOver(dst, label)
+		return
+	}
+	t := dst
+	if d := dst.s; d == "." || d == "~" || strings.HasSuffix(d, "/") {
+		base := path.Base(strings.TrimRight(src.s, "/"))
+		t = arg{s: strings.TrimSuffix(d, "/") + "/" + base, ok: true, src: strings.TrimSuffix(dst.src, "/") + "/" + base}
+	}
+	if class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}, true); class >= Destructive {
+		iv.flagWrite(iv.c.resolve(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}), label+" copies a file from elsewhere onto this machine, and "+why)
+	}
+}
+
 // rcloneRemote reports whether an rclone path names a remote (remote:path,
 // :backend:path) rather than a path on this machine.
 func rcloneRemote(a arg) bool {
