@@ -3402,6 +3402,9 @@ func TestClassify(t *testing.T) {
 		{"cryptsetup luksDump --dump-volume-key /dev/sda2", Destructive},
 		{"cryptsetup luksUUID --uuid 123 /dev/sda2", Destructive},
 		{"sudo cryptsetup luksErase -q /dev/nvme0n1p3", Destructive},
+		{"borg key export /mnt/b", Destructive},
+		{"cat ~/.b2_account_info", Destructive},
+		{"ls ~/.config/borg/keys/", ReadOnly},
 		// round 36 (holdout39), each tool's own dry-run spelling, the last word winning, as root too
 		{"mc rm --recursive --force --dry-run myminio/backups/2021", Write},
 		{"mc rm --recursive --force --dry-run=false myminio/b", Destructive},

@@ -4003,6 +4003,9 @@ func printsSecrets(name string, args []arg) string {
 			return name + " " + strings.Join(verbs, " ") + " prints the keys or tokens it stores"
 		}
 	}
+	if (name == "borg" || name == "borgmatic") && first == "key" && at(w, 1) == "export" && len(w) <= 3 {
+		return name + " key export without a file prints the repository's key" // borg key export REPO: to stdout
+	}
 	if name == "s3cmd" && hasWord(args, "--dump-config") {
 		return "s3cmd --dump-config prints its configuration, access and secret keys included"
 	}
