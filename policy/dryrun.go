@@ -25,7 +25,7 @@ func onlySays(name string, args []arg) bool {
 	says, end := false, len(args)
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(name, a.s):
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s] && !dryShort[name].in(a.s), runsCommand(name, a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
 		case !known && dryShort[name].dry == 0 && !strings.HasPrefix(a.s, "-"):
 			if namesProgram(a.s) {
@@ -73,14 +73,31 @@ func dryRun(name string, args []arg) bool {
 			operand = true
 		}
 	}
+	for _, a := range args {
+		if dry && a.ok && contains(dryVoids[name], a.s) {
+			return false // dnf remove --assumeno -y: the yes wins; xfs_repair -n -L zeroes the log
+		}
+	}
 	return dry
+}
+
+// dryVoids are, for tools whose dry run another word overrides wherever
+// it stands, those words: a yes to every prompt beside dnf's or apt's
+// no to every prompt, xfs_repair's -L beside -n.
+var dryVoids = map[string][]string{
+	"dnf": {"-y", "--assumeyes"}, "yum": {"-y", "--assumeyes"}, "microdnf": {"-y", "--assumeyes"},
+	"apt-get": {"-y", "--yes", "--assume-yes"}, "apt": {"-y", "--yes", "--assume-yes"}, "xfs_repair": {"-L"},
 }
 
 // dryWords are, for tools whose dry run is no spelling dryOpts knows,
 // the words that ask for it, alone: LVM's -t and --test (metadata is not
 // updated), rpm's --test (it goes through the motions).
 var dryWords = func() map[string][]string {
-	m := map[string][]string{"rpm": {"--test"}}
+	m := map[string][]string{
+		"rpm": {"--test"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"}, "microdnf": {"--assumeno"}, // a no to every prompt
+		"apt-get": {"--assume-no"}, "apt": {"--assume-no"},
+		"pacman": {"--print"}, "alembic": {"--sql"}, // alembic's offline mode prints the SQL
+	}
 	for _, lvm := range []string{"lvremove", "vgremove", "pvremove", "lvreduce", "lvresize", "lvextend", "lvchange", "vgchange",
 		"lvcreate", "vgcreate", "pvcreate", "vgreduce", "vgextend", "pvmove", "lvconvert", "lvrename", "vgrename", "vgsplit", "vgmerge"} {
 		m[lvm] = []string{"-t", "--test"}
@@ -182,6 +199,7 @@ var dryTools = map[string]bool{
 	"puppet": true, "kubeadm": true,
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
 	"mc": true, "mcli": true, "nix-collect-garbage": true, // mc rm --dry-run, mc mirror --dry-run; nix-collect-garbage -d --dry-run
+	"ufw": true, // ufw --dry-run deny 22
 }
 
 // namesProgram reports whether a word names a program the catalogue
@@ -274,14 +292,21 @@ var dryShort = func() map[string]shortDry {
 		"conda": conda, "mamba": conda, "micromamba": conda, "apk": {dry: 's', flags: "vqiUr"},
 		"chef-client": chef, "chef-solo": chef, "cinc-client": chef, "cinc-solo": chef,
 		"mke2fs": ext, "mkfs.ext2": ext, "mkfs.ext3": ext, "mkfs.ext4": ext, "mkntfs": ntfs, "mkfs.ntfs": ntfs,
-		"mkfs.xfs": {dry: 'N', flags: "fqK"},                          // -N prints the parameters, makes nothing
-		"port":     {dry: 'y', flags: "bcdfknNopqRsuv", global: true}, // MacPorts' -y, before the action
-		"pkg":      {dry: 'n', flags: "aACDfgiIMqRUxy"},               // FreeBSD's and Solaris's pkg delete -n, install -n
-		"rclone":   {dry: 'n', flags: "vqPicuILlxM"},
-		"restic":   {dry: 'n', flags: "qvc"},
-		"borg":     {dry: 'n', flags: "vsp"},
-		"zfs":      {dry: 'n', flags: "rRfvdp"},   // zfs destroy -nv, receive -n
-		"zpool":    {dry: 'n', flags: "fdFmNrRv"}, // zpool create -n, add -n, remove -n
+		"mkfs.xfs":   {dry: 'N', flags: "fqK"},                          // -N prints the parameters, makes nothing
+		"port":       {dry: 'y', flags: "bcdfknNopqRsuv", global: true}, // MacPorts' -y, before the action
+		"pkg":        {dry: 'n', flags: "aACDfgiIMqRUxy"},               // FreeBSD's and Solaris's pkg delete -n, install -n
+		"rclone":     {dry: 'n', flags: "vqPicuILlxM"},
+		"restic":     {dry: 'n', flags: "qvc"},
+		"borg":       {dry: 'n', flags: "vsp"},
+		"zfs":        {dry: 'n', flags: "rRfvdp"},      // zfs destroy -nv, receive -n
+		"zpool":      {dry: 'n', flags: "fdFmNrRv"},    // zpool create -n, add -n, remove -n
+		"pacman":     {dry: 'p', flags: "RSUsncudvyq"}, // pacman -Rsp: prints the targets
+		"brew":       {dry: 'n', flags: "sdvq"},        // brew autoremove -n, cleanup -n
+		"chezmoi":    {dry: 'n', flags: "vkR"},
+		"nft":        {dry: 'c', flags: "nsaejtyo"},      // nft -c -f: checks the rules, loads none
+		"pfctl":      {dry: 'n', flags: "deghmNOqrRvzP"}, // pfctl -nf: parses the rules, loads none
+		"fsck":       {dry: 'N', flags: "AVRTMPsrl"},     // fsck -N: shows what it would run
+		"xfs_repair": {dry: 'n', flags: "fPvdV"},         // no-modify mode
 	}
 	for _, sh := range shellNames {
 		m[sh] = shortDry{dry: 'n', flags: "abefhikmprstuvxBCEHPTcl"}

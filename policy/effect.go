@@ -367,6 +367,9 @@ func verbEffect(iv *inv) bool {
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
 		}
+		if iv.name == "liquibase" && len(ws) > 1 && ws[len(ws)-1] == "sql" {
+			continue // liquibase rollback-count-sql, rollbackSQL: print the SQL they would run
+		}
 		datastore := slices.ContainsFunc(ws, func(w string) bool { return datastoreWords[w] })
 		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
