@@ -3372,6 +3372,15 @@ func TestClassify(t *testing.T) {
 		{"scp host:x.log .", Write},
 		{"scp ./dist/app.tgz host:/srv/", Write},
 		{"aws s3 cp s3://b/x ~/.bashrc --dryrun", Write},
+		{"aws s3 cp --recursive ./src s3://b/src", Write},
+		{"rdiff-backup -r now /mnt/b/project /home/user/project --force", Destructive},
+		{"rdiff-backup -r now /mnt/b/project /home/user/project", Write},
+		// what a move sends elsewhere is deleted here
+		{"rclone move ./src remote:archive/src", Destructive},
+		{"aws s3 mv --recursive ./src s3://b/src", Destructive},
+		{"gsutil mv -r ./data gs://b/data", Destructive},
+		{"rclone move ./dist remote:site", Write},
+		{"aws s3 mv ./notes.md s3://b/", Write},
 		// round 36 (holdout39), image files made at a path: a truncating write of it
 		{"qemu-img create -f qcow2 /home/user/vms/ubuntu.qcow2 40G", Destructive},
 		{"qemu-img convert -O qcow2 in.raw ~/vms/out.qcow2", Destructive},

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"net"
 	"net/url"
 	"os"
@@ -1649,13 +1650,14 @@ func (iv *inv) extractInto(dir arg) {
 // backups only when told --force (duplicity's, which otherwise list
 // what they would delete).
 var backupVerbs = map[string]struct{ restore, forced []string }{
-	"borg":      {restore: []string{"extract"}},
-	"borgmatic": {restore: []string{"extract"}},
-	"restic":    {restore: []string{"restore"}},
-	"kopia":     {restore: []string{"restore"}},
-	"duplicity": {restore: []string{"restore"}, forced: []string{"remove-older-than", "remove-all-but-n-full", "remove-all-inc-of-but-n-full", "cleanup"}},
-	"duplicacy": {restore: []string{"restore"}},
-	"rclone":    {restore: []string{"copy", "copyto", "move", "moveto"}},
+	"borg":         {restore: []string{"extract"}},
+	"borgmatic":    {restore: []string{"extract"}},
+	"restic":       {restore: []string{"restore"}},
+	"kopia":        {restore: []string{"restore"}},
+	"duplicity":    {restore: []string{"restore"}, forced: []string{"remove-older-than", "remove-all-but-n-full", "remove-all-inc-of-but-n-full", "cleanup"}},
+	"duplicacy":    {restore: []string{"restore"}},
+	"rclone":       {restore: []string{"copy", "copyto", "move", "moveto"}},
+	"rdiff-backup": {restore: []string{"restore"}},
 }
 
 // backupTool judges a backup or sync tool that puts files back onto this
@@ -1683,6 +1685,9 @@ func backupTool(iv *inv) bool {
 			verb, at = a.s, i
 			break
 		}
+	}
+	if iv.name == "rdiff-backup" && verb == "" && hasFlag(flags, "r", "--restore-as-of") {
+		verb, at = "restore", -1 // rdiff-backup -r now BACKUP DIR
 	}
 	if iv.name == "duplicity" && verb == "" && len(ops) == 2 && ops[0].ok && strings.Contains(ops[0].s, "://") && ops[1].ok && !strings.Contains(ops[1].s, "://") {
 		verb, at = "restore", -1 // duplicity URL DIR: a restore
@@ -1739,6 +1744,13 @@ func backupTool(iv *inv) bool {
 		}
 		if len(paths) > 1 && !rcloneRemote(paths[1]) && !hasFlag(flags, "", "--ignore-existing", "--immutable") {
 			dests = []arg{paths[1]}
+		}
+		if len(paths) > 1 && (verb == "move" || verb == "moveto") && !rcloneRemote(paths[0]) && paths[0].ok {
+			iv.removesHere(paths[0], verb == "move", "rclone "+verb) // rclone move ./src remote:x deletes ./src's files here
+		}
+	case "rdiff-backup": // restore … DIR --force: over a DIR that is there
+		if force && len(ops) > 0 {
+			dests = []arg{ops[len(ops)-1]}
 		}
 	}
 	for _, d := range dests {
@@ -1816,21 +1828,28 @@ func downloadsOnto(iv *inv) {
 			return
 		}
 	}
-	var src, dst arg
+	var paths []arg // the words that read as paths, here or elsewhere, in order: sources, then the destination
 	for _, a := range ops[from:] {
-		if remoteSide(iv.name, a) && !src.ok {
-			src = a
-		}
-		if a.ok && !remoteSide(iv.name, a) && (strings.ContainsAny(a.s, "/~.") || a.s == ".") {
-			dst = a // the last word that reads as a path here
+		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") {
+			paths = append(paths, a)
 		}
 	}
-	if !src.ok || !dst.ok || dryRun(iv.name, args) {
+	if len(paths) < 2 || dryRun(iv.name, args) {
 		return
 	}
 	label := iv.name
 	for _, a := range ops[:from] {
 		label += " " + a.shown() // aws s3 cp
+	}
+	src, dst := paths[0], paths[len(paths)-1]
+	if !remoteSide(iv.name, src) && remoteSide(iv.name, dst) {
+		if verb == "mv" || verb == "move" { // aws s3 mv --recursive ./src s3://b: what is moved away is deleted here
+			iv.removesHere(src, hasFlag(flags, "rR", "--recursive"), label)
+		}
+		return
+	}
+	if !remoteSide(iv.name, src) || remoteSide(iv.name, dst) || !dst.ok {
+		return
 	}
 	if verb == "sync" || verb == "rsync" || hasFlag(flags, "rR", "--recursive") {
 		iv.restoresOver(dst, label)
@@ -1843,6 +1862,28 @@ func downloadsOnto(iv *inv) {
 	}
 	if class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}, true); class >= Destructive {
 		iv.flagWrite(iv.c.resolve(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}), label+" copies a file from elsewhere onto this machine, and "+why)
+	}
+}
+
+// removesHere judges a tool that deletes a path on this machine once it
+// has sent it elsewhere (rclone move ./src remote:, aws s3 mv --recursive
+// ./data s3://b): as rm is judged, a tree (-r) by whether it holds the
+// user's work.
+func (iv *inv) removesHere(a arg, tree bool, verb string) {
+	if iv.sc.remote {
+		return
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: a.ok, src: a.src})
+	if why := iv.c.danger(t); why != "" && why != "unresolved" {
+		iv.flagWrite(t, phrase(verb+" moves away, deleting here,", why)+": "+iv.c.show(t))
+		return
+	}
+	own := iv.c.ownFiles(t, a.s, false)
+	if tree && (!t.children || t.all) {
+		own = cmp.Or(iv.c.ownWork(t.path, true), own)
+	}
+	if own != "" {
+		iv.flagWrite(t, verb+" deletes here what it moves away, "+own+": "+iv.c.show(t))
 	}
 }
 
