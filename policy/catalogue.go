@@ -197,6 +197,8 @@ func init() {
 			"raku", "perl6", "janet", "bb", "clojure", "clj", "qjs", "d8", "rhino", "sbcl", "ecl", "gosh", "csi", "fennel", "jshell", "kotlin"}},
 		{interp("-c"), []string{"guile", "gjs"}},
 		{interp("-x"), []string{"clisp"}},
+		{interp("-r", "-batch", "--eval"), []string{"matlab", "octave", "octave-cli"}},
+		{interp("-g", "-t"), []string{"swipl"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.

@@ -3519,6 +3519,15 @@ func TestClassify(t *testing.T) {
 		{`guile -c '(delete-file "/home/user/project/src/main.scm")'`, Destructive},
 		{`guile -c '(delete-file "src/x.log")'`, Write},
 		{`erl -noshell -eval 'io:format("~p", [maps:remove("app", #{})]), init:stop().'`, Write},
+		{`octave --eval 'rmdir("/home/user/project/src", "s")'`, Destructive},
+		{`matlab -batch "rmdir('/home/user/project/src','s')"`, Destructive},
+		{`matlab -batch "rmdir('build','s')"`, Write},
+		{`swipl -g 'delete_directory("/home/user/project/src")' -t halt`, Destructive},
+		{`swipl -g main -t halt app.pl`, Write},
+		{`bb -e '(babashka.fs/delete-tree "src")'`, Destructive},
+		{`nbb -e '(fs/rmSync "src" #js {:recursive true})'`, Destructive},
+		{`Rscript -e 'file.remove(list.files("src", full.names=TRUE))'`, Destructive},
+		{`Rscript -e 'print(list.files("src"))'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

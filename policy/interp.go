@@ -87,14 +87,14 @@ var (
 	// name them with: removeFile, removeDirectoryRecursive, remove_dir_all,
 	// deleteSync, emptyDir, Sys.remove, file.remove, and writing over a
 	// file (spit, :supersede).
-	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item|(?:remove|delete|erase)[-_]?(?:file|dir|path|recursive|forcibl|sync)|emptydir|\b(?:sys|file|fs)\.remove\b|\bspit\b|:supersede`)
+	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item|(?:remove|delete|erase)[-_]?(?:file|dir|path|recursive|forcibl|sync)|emptydir|rmsync|(?:remove|delete|erase)[-_]?tree|\b(?:sys|file|fs)\.remove\b|\bspit\b|:supersede`)
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
 	envPath = lazyRE(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
 	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
 	pathOpt = lazyRE(`^(?i)-(?:Literal)?Path\s+`)
-	// recursiveArg is a delete told to recurse: recursive = TRUE.
-	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
+	// recursiveArg is a delete told to recurse: recursive = TRUE, rmdir(d, 's').
+	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
@@ -1746,9 +1746,9 @@ func barePath(s string) (string, bool) {
 }
 
 // findCall is code listing files by a relative pattern or directory:
-// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'),
+// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'), R's list.files("R"),
 // Dir.glob("**/*"), fs.readdirSync('.'); the pattern is group 1.
-var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]|(?i:\b(?:Get-ChildItem|gci)\b[^|;\n]*?-(?:Filter|Include)\s+)['"]?([^\s'"|;/~$][^\s'"|;]*)`)
+var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries|list\.files|list\.dirs)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]|(?i:\b(?:Get-ChildItem|gci)\b[^|;\n]*?-(?:Filter|Include)\s+)['"]?([^\s'"|;/~$][^\s'"|;]*)`)
 
 // nameSuffix is code keeping the names it lists that end so:
 // f.endswith(('.orig', '.py')), name.endsWith('.ts'), f.end_with?(".rb"),
