@@ -116,7 +116,7 @@ func init() {
 		{minioClient, []string{"mc", "mcli"}},
 
 		// Other version control, and environments outside the project.
-		{vcsDiscard, []string{"svn", "hg", "sl", "fossil", "jj"}},
+		{vcsDiscard, []string{"svn", "hg", "sl", "fossil", "jj", "darcs", "bzr", "brz", "cvs", "pijul"}},
 		{condaEnv, []string{"conda", "mamba", "micromamba"}},
 
 		// Infrastructure: clusters, containers, clouds.

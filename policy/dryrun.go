@@ -303,10 +303,11 @@ var dryShort = func() map[string]shortDry {
 		"pacman":     {dry: 'p', flags: "RSUsncudvyq"}, // pacman -Rsp: prints the targets
 		"brew":       {dry: 'n', flags: "sdvq"},        // brew autoremove -n, cleanup -n
 		"chezmoi":    {dry: 'n', flags: "vkR"},
-		"nft":        {dry: 'c', flags: "nsaejtyo"},      // nft -c -f: checks the rules, loads none
-		"pfctl":      {dry: 'n', flags: "deghmNOqrRvzP"}, // pfctl -nf: parses the rules, loads none
-		"fsck":       {dry: 'N', flags: "AVRTMPsrl"},     // fsck -N: shows what it would run
-		"xfs_repair": {dry: 'n', flags: "fPvdV"},         // no-modify mode
+		"nft":        {dry: 'c', flags: "nsaejtyo"},              // nft -c -f: checks the rules, loads none
+		"pfctl":      {dry: 'n', flags: "deghmNOqrRvzP"},         // pfctl -nf: parses the rules, loads none
+		"fsck":       {dry: 'N', flags: "AVRTMPsrl"},             // fsck -N: shows what it would run
+		"xfs_repair": {dry: 'n', flags: "fPvdV"},                 // no-modify mode
+		"cvs":        {dry: 'n', flags: "QqrtlfR", global: true}, // cvs -n update -C: changes no file
 	}
 	for _, sh := range shellNames {
 		m[sh] = shortDry{dry: 'n', flags: "abefhikmprstuvxBCEHPTcl"}

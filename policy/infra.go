@@ -1515,7 +1515,8 @@ func runArgs(args []arg) []arg {
 var homeSecretDirs = []string{".docker", ".config/gh", ".config/gcloud", ".azure", ".kube", ".config/hub", ".terraform.d"}
 
 // vcsDiscard judges the version control systems beside git —
-// Subversion, Mercurial, Sapling (sl), Fossil and Jujutsu (jj): the verbs
+// Subversion, Mercurial, Sapling (sl), Fossil, Jujutsu (jj), Darcs,
+// Bazaar (bzr, brz), CVS and Pijul: the verbs
 // that throw away what the working copy holds and no commit has (revert,
 // a clean update or goto, purge and clean, jj's abandon and restore, a
 // forced fossil checkout) or strip commits cannot be undone from the
@@ -1533,6 +1534,8 @@ func vcsDiscard(iv *inv) {
 	switch {
 	case v == unknownWord || strings.HasSuffix(v, " "+unknownWord):
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case dryRun(iv.name, args): // bzr clean-tree --dry-run, darcs obliterate --dry-run; where a verb has none, the option is refused and nothing runs
+		iv.flag(Write, "")
 	case (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn",
 		(v == "revert" || v == "clean") && vcsLists(args, "n", "--dry-run") && iv.name != "svn":
 		iv.flag(Write, "") // only prints the files it would delete or revert
@@ -1544,7 +1547,11 @@ func vcsDiscard(iv *inv) {
 		iv.flag(Write, "")
 	case iv.name == "fossil" && (v == "checkout" || v == "co") && hasFlag(args, "", "--force"),
 		iv.name == "fossil" && (v == "stash drop" || v == "stash rm" || v == "stash clear"),
-		iv.name == "fossil" && v == "scrub":
+		iv.name == "fossil" && v == "scrub",
+		iv.name == "darcs" && (v == "obliterate" || v == "unpull"), // patches deleted with their changes
+		(iv.name == "bzr" || iv.name == "brz") && v == "clean-tree",
+		iv.name == "pijul" && v == "reset",
+		iv.name == "cvs" && v == "release" && hasFlag(args, "d", ""): // deletes the working directory
 		iv.flag(Destructive, iv.name+" "+v+" throws away changes no commit holds")
 	case v == "revert" || v == "purge" || v == "clean" || v == "strip" || v == "rollback" || v == "cleanup" && hasFlag(args, "", "--remove-unversioned", "--remove-ignored"):
 		iv.flag(Destructive, iv.name+" "+v+" throws away changes no commit holds")
