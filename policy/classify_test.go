@@ -3266,6 +3266,9 @@ func TestClassify(t *testing.T) {
 		{`python3 -c 'print(open("/home/user/project/src/main.py").read())'`, Write},
 		{`node -e 'process.removeAllListeners(); console.log(require("/home/user/project/package.json"))'`, Write},
 		{`perl -ne 'print if /delete/' src/x.pl`, Write},
+		{`python3 -c 'import os,tempfile; fd, p = tempfile.mkstemp(); os.remove(p); print(open("src/app.py").read())'`, Write},
+		{`python3 -c 'import os; tmp_path = "x"; os.unlink(tmp_path); print(open("src/app.py").read())'`, Write},
+		{`python3 -c 'import os; os.remove(x); print(open("src/app.py").read())'`, Destructive},
 		// every -e and --eval is code, and an option's value before one is no script
 		{`sbcl --non-interactive --eval '(require :asdf)' --eval '(uiop:delete-directory-tree #p"/home/user/project/" :validate t)'`, Destructive},
 		{`sbcl --dynamic-space-size 2048 --eval '(uiop:delete-directory-tree #p"/home/user/project/src/" :validate t)'`, Destructive},

@@ -397,8 +397,8 @@ func (iv *inv) interpCode(code arg) {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
 		lits, isLoop := loopPaths(s, rest)
-		if ok || isLoop {
-			read = append(read, [2]int{m[0], m[1]})
+		if ok || isLoop || tempFileVar(s, rest) {
+			read = append(read, [2]int{m[0], m[1]}) // os.remove(tmp_path), fd, p = tempfile.mkstemp() … os.remove(p): the code's own scratch file
 		}
 		if !ok && isLoop {
 			iv.deletesEach(fn, lits, false) // [os.remove(p) for p in glob.glob('*.log')]
@@ -605,6 +605,34 @@ func psWords(s string) []string {
 		s = s[end:]
 	}
 	return out
+}
+
+// tempFileAssign is a variable given a temporary file's path or handle
+// the code makes: p = tempfile.mktemp(), fd, p = tempfile.mkstemp(),
+// f = tempfile.NamedTemporaryFile(…), t = Tempfile.new, os.tmpdir() + …
+var tempFileAssign = lazyRE(`(?:^|[^\w.$])(\w+)\s*(?:,\s*(\w+)\s*)?:?=\s*(?:\w+\.)*(?:mkstemp|mktemp|NamedTemporaryFile|TemporaryFile|tmpnam|tempnam|Tempfile\.new|tmpdir\(\)|tmpfile|CreateTemp)\b`)
+
+// tempFileVar reports whether the argument at the start of rest is a
+// variable the code set to a temporary file of its own (tempFileAssign),
+// or named for one (tmp_path, tempFile): deleting it is the code tidying
+// after itself.
+func tempFileVar(s, rest string) bool {
+	name := strings.TrimPrefix(strings.TrimSpace(rest), "$")
+	if i := strings.IndexAny(name, ",) \t\n.;"); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" || !isAssignment(name+"=") {
+		return false
+	}
+	if l := strings.ToLower(name); strings.Contains(l, "tmp") || strings.Contains(l, "temp") {
+		return true
+	}
+	for _, m := range tempFileAssign.FindAllStringSubmatch(s, 8) {
+		if m[1] == name || m[2] == name {
+			return true
+		}
+	}
+	return false
 }
 
 // tclDelete is Tcl's file delete, as fileDelete finds it.
