@@ -3276,6 +3276,7 @@ func TestClassify(t *testing.T) {
 		{`python3 -W ignore -c 'import shutil; shutil.rmtree("/home/user")'`, Destructive},
 		{`node -r dotenv/config -e 'require("fs").rmSync(process.env.HOME, {recursive: true})'`, Destructive},
 		{`python3 -W ignore -c 'print(1)'`, Write},
+		{"python3 -u /tmp/x.py -c foo", Unparseable},
 		// Tcl's file delete takes many paths; -force deletes directories whole
 		{`echo 'file delete -force /home/user/project/src /home/user/project/tests' | tclsh`, Destructive},
 		{`echo 'file delete -force build /home/user/project/tests' | tclsh`, Destructive},
@@ -3427,6 +3428,8 @@ func TestClassify(t *testing.T) {
 		{"rclone config show", Destructive},
 		{"rclone config dump", Destructive},
 		{"rclone config redacted", Write},
+		{"rclone --config /tmp/r.conf config show", Destructive},
+		{"mc --config-dir /tmp/mc alias list", Destructive},
 		{"b2 get-account-info", Destructive},
 		{"s3cmd --dump-config", Destructive},
 		{"aws configure export-credentials --format env", Destructive},

@@ -4043,8 +4043,10 @@ func printsSecrets(name string, args []arg) string {
 		}
 	}
 	for _, verbs := range storedKeys[name] { // mc alias list, rclone config show: the credentials the tool keeps
-		if len(w) >= len(verbs) && slices.Equal(w[:len(verbs)], verbs) {
-			return name + " " + strings.Join(verbs, " ") + " prints the keys or tokens it stores"
+		for i := 0; i+len(verbs) <= min(len(w), len(verbs)+2); i++ { // after an option's value or two: rclone --config x config show
+			if slices.Equal(w[i:i+len(verbs)], verbs) {
+				return name + " " + strings.Join(verbs, " ") + " prints the keys or tokens it stores"
+			}
 		}
 	}
 	if (name == "borg" || name == "borgmatic") && first == "key" && at(w, 1) == "export" && len(w) <= 3 {

@@ -1313,7 +1313,9 @@ func interp(codeOpts ...string) handler {
 				}
 			}
 			if a.s != "-" && !strings.HasPrefix(a.s, "-") && i > 0 && takesValue(args[i-1]) && codeFollows(iv.name, args[i+1:], codeOpts) {
-				iv.runsWritten(a, iv.interpCode) // python3 -W ignore -c …, racket -l racket/base -e …: the value of an option (a file it loads, judged as a script)
+				if !iv.runsWritten(a, iv.interpCode) { // python3 -W ignore -c …, racket -l racket/base -e …: the value of an option (a file it loads, judged as a script)
+					iv.unseenScript(a)
+				}
 				continue
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
