@@ -247,6 +247,8 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	if !known {
 		wrappedProgram(iv) // eatmydata cp …: judged as the command it runs
 		rawDisk(iv)        // nvme format /dev/nvme0n1
+		jarProgram(iv)     // java -jar bfg.jar …
+		imageFile(iv)      // vmtool create ~/vms/disk.qcow2 20G
 	}
 	if opensTunnel(iv) {
 		c.tunnel = true
@@ -258,6 +260,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		iv.shell(arg{s: code, ok: true, src: code}, remote(sc))
 	}
 	readsWritten(iv, envVals)
+	downloadsOnto(iv) // aws s3 cp s3://b/x ~/.bashrc, scp host:cfg ~/.ssh/config
 	runsHelper(iv)
 	sshOptions(iv)
 	clientEscapes(iv)

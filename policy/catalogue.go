@@ -95,9 +95,12 @@ func init() {
 		{destroys("formats or erases a disk"), []string{"blkdiscard", "wipe"}},
 		{wipefs, []string{"wipefs"}},
 		{fdisk, []string{"fdisk", "sfdisk", "parted", "gdisk", "sgdisk", "cfdisk"}},
+		{qemuImg, []string{"qemu-img"}},
 
-		// Git.
+		// Git, and what rewrites a repository's history.
 		{git, []string{"git"}},
+		{gitProgram, []string{"git-filter-repo", "git-filter-branch"}},
+		{bfg, []string{"bfg"}},
 
 		// Databases.
 		{sqlClient([]string{"-c", "--command"}, false), []string{"psql"}},
@@ -113,7 +116,7 @@ func init() {
 		{minioClient, []string{"mc", "mcli"}},
 
 		// Other version control, and environments outside the project.
-		{vcsDiscard, []string{"svn", "hg"}},
+		{vcsDiscard, []string{"svn", "hg", "sl", "fossil", "jj", "darcs", "bzr", "brz", "cvs", "pijul"}},
 		{condaEnv, []string{"conda", "mamba", "micromamba"}},
 
 		// Infrastructure: clusters, containers, clouds.
@@ -196,6 +199,8 @@ func init() {
 			"raku", "perl6", "janet", "bb", "clojure", "clj", "qjs", "d8", "rhino", "sbcl", "ecl", "gosh", "csi", "fennel", "jshell", "kotlin"}},
 		{interp("-c"), []string{"guile", "gjs"}},
 		{interp("-x"), []string{"clisp"}},
+		{interp("-r", "-batch", "--eval"), []string{"matlab", "octave", "octave-cli"}},
+		{interp("-g", "-t"), []string{"swipl"}},
 		{awk, []string{"awk", "gawk", "mawk", "nawk", "busybox-awk"}},
 
 		// Network: downloads and senders.

@@ -21,8 +21,25 @@ var (
 // but does not make it safe on production.
 var sqlWrite = lazyRE(`(?i)\b(?:DELETE\s+FROM|UPDATE\s+\S+\s+SET|INSERT\s+INTO|MERGE\s+INTO|ALTER\s+TABLE|CREATE\s+TABLE)\s+\S+`)
 
-// sqlPlan is an EXPLAIN of a statement: without ANALYZE it only plans it.
-var sqlPlan = lazyRE(`(?is)\bEXPLAIN\b[^;]*`)
+// sqlPlan is an EXPLAIN of a statement, at a statement's start: without
+// ANALYZE it only plans it (Cypher's PROFILE runs it, and is no EXPLAIN).
+var sqlPlan = lazyRE(`(?is)(?:^|;)\s*EXPLAIN\b[^;]*`)
+
+// planned is sql with every statement that EXPLAIN only plans taken out
+// (EXPLAIN DELETE FROM t, EXPLAIN MATCH (n) DETACH DELETE n): an
+// EXPLAIN ANALYZE (or ANALYSE, or (ANALYZE …)) runs what it plans, and
+// stays.
+func planned(sql string) string {
+	return sqlPlan.ReplaceAllStringFunc(sql, func(m string) string {
+		if u := strings.ToUpper(m); strings.Contains(u, "ANALYZE") || strings.Contains(u, "ANALYSE") || strings.ContainsRune(m, '\\') {
+			return m // EXPLAIN … \! cmd: a client's command after it
+		}
+		if strings.HasPrefix(m, ";") {
+			return ";"
+		}
+		return ""
+	})
+}
 
 // liveArg is the argument or environment variable that points a database
 // client at production ($PROD_DATABASE_URL, -h db.prod.acme.io), as shown;
@@ -43,6 +60,9 @@ func liveArg(iv *inv, args []arg) string {
 
 // sqlDanger returns why SQL text is destructive, or "".
 func sqlDanger(sql string) string {
+	if strings.Contains(sql, "EXPLAIN") || strings.Contains(sql, "explain") || strings.Contains(sql, "Explain") {
+		sql = planned(sql)
+	}
 	for _, m := range sqlDrop.FindAllStringSubmatch(sql, 8) {
 		switch strings.ToLower(m[2]) {
 		case "or", "and", "not", "the", "a", "to", "of": // prose: "drop or truncate"
@@ -102,7 +122,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		undone := false                                                  // destructive SQL only inside transactions rolled back
 		reads := true                                                    // every query given only reads (listsOnly)
 		check := func(a arg) {
-			reads = reads && a.ok && listsOnly(a.s)
+			reads = reads && a.ok && (listsOnly(a.s) || a.s != planned(a.s) && (strings.Trim(planned(a.s), "; \t\n") == "" || listsOnly(planned(a.s)))) // EXPLAIN DELETE …: a plan, nothing run
 			if a.ok && readsHashes(a.s) {
 				iv.flag(Destructive, iv.name+" reads the server's password hashes: "+cutText(a.s)+" (what it prints reaches the agent and its model)")
 			}
@@ -135,12 +155,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				sql = rolledBack.ReplaceAllStringFunc(sql, keptChanges) // BEGIN; DELETE FROM t; ROLLBACK: nothing stays
 				undone = undone || sql != a.s && sqlDanger(sql) == "" && sqlDanger(a.s) != ""
 			}
-			run := sqlPlan.ReplaceAllStringFunc(sql, func(m string) string { // EXPLAIN DELETE … only plans it
-				if strings.Contains(strings.ToUpper(m), "ANALYZE") {
-					return m
-				}
-				return ""
-			})
+			run := planned(sql) // EXPLAIN DELETE … only plans it
 			switch why, live := sqlDanger(sql), liveArg(iv, args); {
 			case why != "":
 				iv.flag(Destructive, iv.name+": "+why)
@@ -185,8 +200,12 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		if operandSQL {
 			_, ops := opts(args)
 			for i, a := range ops {
+				before := reads
 				check(a)
 				queried = queried || i > 0 // the first is the database
+				if i == 0 {
+					reads = before // a file's name, no query
+				}
 			}
 		}
 		if !queried && iv.in.kind == srcText {

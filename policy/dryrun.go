@@ -19,13 +19,13 @@ import (
 // (a wrapper's --dry-run may be the value of its command's option).
 func onlySays(name string, args []arg) bool {
 	_, known := lookup(name)
-	if known && !infraTools[name] && dryShort[name].dry == 0 && !dryTools[name] {
+	if known && !infraTools[name] && dryShort[name].dry == 0 && !dryTools[name] && len(dryWords[name]) == 0 {
 		return false // a tool the catalogue judges by its own words (git clean -n, find -name --dry-run)
 	}
 	says, end := false, len(args)
 	for i, a := range args {
 		switch {
-		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s], runsCommand(name, a.s):
+		case !a.ok, a.s == "--", strings.ContainsRune(a.s, ' ') && !sqlOnly(a.s), runVerbs[a.s] && !dryShort[name].in(a.s), runsCommand(name, a.s):
 			return false // bq query --dry_run 'DELETE FROM …': the query is what it is asked to check, not a command line
 		case !known && dryShort[name].dry == 0 && !strings.HasPrefix(a.s, "-"):
 			if namesProgram(a.s) {
@@ -55,7 +55,7 @@ func onlySays(name string, args []arg) bool {
 // (--no-dry-run, --nodry_run, puppet's --no-noop) or an option that
 // applies (--apply, --commit: applyOpts) after it runs for real.
 func dryRun(name string, args []arg) bool {
-	dry := false
+	dry, operand := false, false
 	for _, a := range args {
 		if !a.ok {
 			continue
@@ -66,12 +66,45 @@ func dryRun(name string, args []arg) bool {
 			dry = !eq || !saysNo(val)
 		case negatesDry(opt), applyOpts[opt] && !(eq && saysNo(val)): // --dry-run --apply: the last word applies
 			dry = false
-		case dryShort[name].in(a.s):
+		case contains(dryWords[name], a.s):
 			dry = true
+		case dryShort[name].in(a.s) && !(dryShort[name].global && operand):
+			dry = true
+		case !strings.HasPrefix(a.s, "-"):
+			operand = true
+		}
+	}
+	for _, a := range args {
+		if dry && a.ok && contains(dryVoids[name], a.s) {
+			return false // dnf remove --assumeno -y: the yes wins; xfs_repair -n -L zeroes the log
 		}
 	}
 	return dry
 }
+
+// dryVoids are, for tools whose dry run another word overrides wherever
+// it stands, those words: a yes to every prompt beside dnf's or apt's
+// no to every prompt, xfs_repair's -L beside -n.
+var dryVoids = map[string][]string{
+	"dnf": {"-y", "--assumeyes"}, "yum": {"-y", "--assumeyes"}, "microdnf": {"-y", "--assumeyes"},
+	"apt-get": {"-y", "--yes", "--assume-yes"}, "apt": {"-y", "--yes", "--assume-yes"}, "xfs_repair": {"-L"},
+}
+
+// dryWords are, for tools whose dry run is no spelling dryOpts knows,
+// the words that ask for it, alone: LVM's -t and --test (metadata is not
+// updated), rpm's --test (it goes through the motions).
+var dryWords = func() map[string][]string {
+	m := map[string][]string{
+		"rpm": {"--test"}, "dnf": {"--assumeno"}, "yum": {"--assumeno"}, "microdnf": {"--assumeno"}, // a no to every prompt
+		"apt-get": {"--assume-no"}, "apt": {"--assume-no"},
+		"pacman": {"--print"}, "alembic": {"--sql"}, // alembic's offline mode prints the SQL
+	}
+	for _, lvm := range []string{"lvremove", "vgremove", "pvremove", "lvreduce", "lvresize", "lvextend", "lvchange", "vgchange",
+		"lvcreate", "vgcreate", "pvcreate", "vgreduce", "vgextend", "pvmove", "lvconvert", "lvrename", "vgrename", "vgsplit", "vgmerge"} {
+		m[lvm] = []string{"-t", "--test"}
+	}
+	return m
+}()
 
 // dryOpts are the long options that ask for a dry run.
 var dryOpts = map[string]bool{
@@ -110,8 +143,8 @@ func analysesOnly(sub string, flags []arg) bool {
 // ranAsAnotherOnlySays reports whether a command run as another user (sudo
 // wipefs --no-act, sudo apt-get -s purge, sudo certbot renew --dry-run)
 // was asked only to say what it would do: as root it changes nothing
-// either. Only of a tool whose dry run the catalogue knows (dryTools): one
-// it does not may not honour the option.
+// either. Only of a tool whose dry run the catalogue knows (dryTools,
+// dryShort, dryWords): one it does not may not honour the option.
 func ranAsAnotherOnlySays(cmd Command) bool {
 	if !cmd.Resolved || len(cmd.Argv) == 0 {
 		return false
@@ -119,7 +152,7 @@ func ranAsAnotherOnlySays(cmd Command) bool {
 	name := path.Base(cmd.Argv[0])
 	_, known := lookup(name)
 	args := argsOf(cmd.Argv[1:]...)
-	return (known || dryTools[name]) && dryVerb(name, args) && onlySays(name, args)
+	return (known || dryTools[name] || dryShort[name].dry != 0 || len(dryWords[name]) > 0) && dryVerb(name, args) && onlySays(name, args)
 }
 
 // dryVerbs are, for a tool whose dry run only some of its verbs honour,
@@ -166,6 +199,8 @@ var dryTools = map[string]bool{
 	"certbot": true, "letsencrypt": true, "chef-client": true, "chef-solo": true, "cinc-client": true, "cinc-solo": true,
 	"puppet": true, "kubeadm": true,
 	"conda": true, "mamba": true, "micromamba": true, "dpkg": true, "zypper": true, "apk": true,
+	"mc": true, "mcli": true, "nix-collect-garbage": true, // mc rm --dry-run, mc mirror --dry-run; nix-collect-garbage -d --dry-run
+	"ufw": true, // ufw --dry-run deny 22
 }
 
 // namesProgram reports whether a word names a program the catalogue
@@ -247,26 +282,48 @@ var sqlQuery = lazyRE(`(?i)^\s*(?:select|insert|update|delete|merge|create|drop|
 // dryShort is the short option by which a tool is asked for a dry run,
 // with the short options it takes that have no value.
 var dryShort = func() map[string]shortDry {
-	apt := shortDry{'s', "yqdfmbuVv"}
-	conda := shortDry{'d', "yqv"}
-	chef := shortDry{'W', "z"}
+	apt := shortDry{dry: 's', flags: "yqdfmbuVv"}
+	conda := shortDry{dry: 'd', flags: "yqv"}
+	chef := shortDry{dry: 'W', flags: "z"}
+	ext := shortDry{dry: 'n', flags: "cFjqSvDK"} // mke2fs -n: shows what it would make
+	ntfs := shortDry{dry: 'n', flags: "fQqvFIT"} // mkntfs -n, --no-action
 	m := map[string]shortDry{
-		"rsync": {'n', "vqcarRbudlLkKHpEAXogDtOJUNimyzhPxSWCF8s046I"}, "stow": {'n', "vpDSR"},
-		"apt-get": apt, "apt": apt, "aptitude": apt, "wipefs": {'n', "afiqJ"},
-		"conda": conda, "mamba": conda, "micromamba": conda, "apk": {'s', "vqiUr"},
+		"rsync": {dry: 'n', flags: "vqcarRbudlLkKHpEAXogDtOJUNimyzhPxSWCF8s046I"}, "stow": {dry: 'n', flags: "vpDSR"},
+		"apt-get": apt, "apt": apt, "aptitude": apt, "wipefs": {dry: 'n', flags: "afiqJ"},
+		"conda": conda, "mamba": conda, "micromamba": conda, "apk": {dry: 's', flags: "vqiUr"},
 		"chef-client": chef, "chef-solo": chef, "cinc-client": chef, "cinc-solo": chef,
+		"mke2fs": ext, "mkfs.ext2": ext, "mkfs.ext3": ext, "mkfs.ext4": ext, "mkntfs": ntfs, "mkfs.ntfs": ntfs,
+		"mkfs.xfs":   {dry: 'N', flags: "fqK"},                          // -N prints the parameters, makes nothing
+		"port":       {dry: 'y', flags: "bcdfknNopqRsuv", global: true}, // MacPorts' -y, before the action
+		"pkg":        {dry: 'n', flags: "aACDfgiIMqRUxy"},               // FreeBSD's and Solaris's pkg delete -n, install -n
+		"rclone":     {dry: 'n', flags: "vqPicuILlxM"},
+		"restic":     {dry: 'n', flags: "qvc"},
+		"borg":       {dry: 'n', flags: "vsp"},
+		"zfs":        {dry: 'n', flags: "rRfvdp"},      // zfs destroy -nv, receive -n
+		"zpool":      {dry: 'n', flags: "fdFmNrRv"},    // zpool create -n, add -n, remove -n
+		"pacman":     {dry: 'p', flags: "RSUsncudvyq"}, // pacman -Rsp: prints the targets
+		"brew":       {dry: 'n', flags: "sdvq"},        // brew autoremove -n, cleanup -n
+		"chezmoi":    {dry: 'n', flags: "vkR"},
+		"nft":        {dry: 'c', flags: "nsaejtyo"},              // nft -c -f: checks the rules, loads none
+		"pfctl":      {dry: 'n', flags: "deghmNOqrRvzP"},         // pfctl -nf: parses the rules, loads none
+		"fsck":       {dry: 'N', flags: "AVRTMPsrl"},             // fsck -N: shows what it would run
+		"xfs_repair": {dry: 'n', flags: "fPvdV"},                 // no-modify mode
+		"cvs":        {dry: 'n', flags: "QqrtlfR", global: true}, // cvs -n update -C: changes no file
 	}
 	for _, sh := range shellNames {
-		m[sh] = shortDry{'n', "abefhikmprstuvxBCEHPTcl"}
+		m[sh] = shortDry{dry: 'n', flags: "abefhikmprstuvxBCEHPTcl"}
 	}
 	return m
 }()
 
 // shortDry is a tool's short dry-run option (dry) and the short options
-// it takes that have no value (flags).
+// it takes that have no value (flags); global: the option is the tool's
+// own only before its first operand (port -y uninstall x; after the
+// action, -y is the action's).
 type shortDry struct {
-	dry   byte
-	flags string
+	dry    byte
+	flags  string
+	global bool
 }
 
 // in reports whether word asks for the dry run by the short option: the

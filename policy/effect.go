@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"net"
 	"net/url"
 	"os"
@@ -203,6 +204,10 @@ func verbEffect(iv *inv) bool {
 	if testRunners[iv.name] || iv.name == "make" || iv.name == "just" || iv.name == "task" {
 		return false // test names, and the project's own targets
 	}
+	if verb, opt := syncDeletes(args); opt != "" && !iv.onlyTempPaths(args) {
+		iv.flag(Destructive, iv.name+" "+verb+" "+opt+" deletes at the destination what the source does not have")
+		return true
+	}
 	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
@@ -373,13 +378,16 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+s+" "+why)
 			return true
 		}
-		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d")) {
+		if (iv.name == "rclone" && (s == "sync" || s == "bisync")) || (iv.name == "gsutil" && s == "rsync" && hasFlag(args, "d") && !hasFlag(args, "n")) { // gsutil rsync -n: a dry run
 			iv.flag(Destructive, iv.name+" "+s+" deletes at the destination what the source does not have")
 			return true
 		}
 		ws := words(s)
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
+		}
+		if iv.name == "liquibase" && len(ws) > 1 && ws[len(ws)-1] == "sql" {
+			continue // liquibase rollback-count-sql, rollbackSQL: print the SQL they would run
 		}
 		datastore := slices.ContainsFunc(ws, func(w string) bool { return datastoreWords[w] })
 		for _, w := range ws {
@@ -603,6 +611,45 @@ func programArgs(name string, args []arg) (string, []arg) {
 var goValueFlags = map[string]bool{"tags": true, "ldflags": true, "gcflags": true, "asmflags": true, "mod": true, "modfile": true,
 	"o": true, "exec": true, "p": true, "C": true, "pkgdir": true, "toolexec": true, "overlay": true, "buildmode": true, "compiler": true,
 	"config": true, "c": true, "import-map": true, "env-file": true, "location": true}
+
+// syncVerbs are the verbs by which tools make a destination a copy of a
+// source.
+var syncVerbs = map[string]bool{"sync": true, "mirror": true, "rsync": true, "bisync": true}
+
+// syncDeletes is the verb and the option by which a sync is told to delete at the
+// destination what the source lacks (azcopy sync
+// --delete-destination=true, s3cmd sync --delete-removed, oci os object
+// sync --delete, gcloud storage rsync --delete-unmatched-destination-objects,
+// mc mirror --remove), as written, or "": one of syncVerbs among the
+// first words, and a --delete… or --remove… option whose value, attached
+// or next, does not say no.
+func syncDeletes(args []arg) (verb, opt string) {
+	n := 0
+	for _, a := range args {
+		if a.ok && !strings.HasPrefix(a.s, "-") && n < 3 {
+			n++
+			if syncVerbs[a.s] && verb == "" {
+				verb = a.s
+			}
+		}
+	}
+	if verb == "" {
+		return "", ""
+	}
+	for i, a := range args {
+		name, val, eq := strings.Cut(a.s, "=")
+		if !a.ok || !strings.HasPrefix(name, "--delete") && !strings.HasPrefix(name, "--remove") {
+			continue
+		}
+		if !eq && i+1 < len(args) && args[i+1].ok && !strings.HasPrefix(args[i+1].s, "-") && (saysNo(args[i+1].s) || strings.EqualFold(args[i+1].s, "true") || strings.EqualFold(args[i+1].s, "prompt")) {
+			val = args[i+1].s // --delete-destination true
+		}
+		if !saysNo(val) {
+			return verb, a.s
+		}
+	}
+	return "", ""
+}
 
 // onlyTempPaths reports whether a local tool is aimed only at paths inside
 // a temp dir: after its leading words (dedupe, sync), every operand and
@@ -1161,6 +1208,8 @@ func unknownTool(iv *inv) {
 	}
 	if iv.in.kind == srcText && contains(strs0(args), "-") && !checks && !readsAsData(iv.name, args) { // swift - <<EOF: code on stdin
 		iv.interpCode(arg{s: iv.in.text, ok: true, src: iv.in.text})
+	} else if _, ops := opts(args); iv.in.kind == srcText && len(ops) == 0 && !checks { // echo '(delete-file "Makefile")' | newlisp: an interpreter tend has no handler for, reading its code
+		iv.unreadCode(iv.in.text)
 	}
 	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
 		if why := codeDanger(iv.in.text); why != "" {
@@ -1185,6 +1234,9 @@ func unknownTool(iv *inv) {
 	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
+	if backupTool(iv) {
+		return // duplicity remove-older-than without --force: it only lists
+	}
 	if !verbEffect(iv) {
 		// A project tool's words are its own (test names, messages): only
 		// escapes in them are code (make --eval='$(shell …)').
@@ -1868,6 +1920,298 @@ func (iv *inv) extractInto(dir arg) {
 	}
 	if why := iv.c.danger(t); why != "" {
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
+	}
+}
+
+// backupVerbs are, for each backup tool, the verbs that put a
+// snapshot's files back on disk over what is there (restic restore
+// --target DIR, borg extract into the working directory, kopia restore
+// ID DIR, duplicity restore URL DIR), and the verbs that delete old
+// backups only when told --force (duplicity's, which otherwise list
+// what they would delete).
+var backupVerbs = map[string]struct{ restore, forced []string }{
+	"borg":         {restore: []string{"extract"}},
+	"borgmatic":    {restore: []string{"extract"}},
+	"restic":       {restore: []string{"restore"}},
+	"kopia":        {restore: []string{"restore"}},
+	"duplicity":    {restore: []string{"restore"}, forced: []string{"remove-older-than", "remove-all-but-n-full", "remove-all-inc-of-but-n-full", "cleanup"}},
+	"duplicacy":    {restore: []string{"restore"}},
+	"rclone":       {restore: []string{"copy", "copyto", "move", "moveto"}},
+	"rdiff-backup": {restore: []string{"restore"}},
+}
+
+// backupTool judges a backup or sync tool that puts files back onto this
+// machine: where they land (the target it is told, or the working
+// directory, which cd may have moved) is judged as an archive unpacked
+// there (restoresOver). duplicity's removal verbs only list what they
+// would delete unless told --force; then the command is judged (true).
+// A dry run restores nothing; a restore told to keep what is there
+// (restic --overwrite never, kopia --no-overwrite-files, duplicity
+// without --force, duplicacy without -overwrite) replaces nothing.
+func backupTool(iv *inv) bool {
+	verbs, ok := backupVerbs[iv.name]
+	if !ok || iv.sc.remote {
+		return false
+	}
+	args := iv.rest(1)
+	flags, ops := opts(args)
+	if iv.name == "borg" || iv.name == "borgmatic" {
+		ops = operands(args, "-e", "--exclude", "--exclude-from", "--pattern", "--patterns-from", "--strip-components", "--remote-path",
+			"--rsh", "--lock-wait", "--umask", "-r", "--repo", "--other-repo", "-c", "--config", "--archive", "-a", "--match-archives")
+	}
+	verb, at := "", -1
+	for i, a := range ops {
+		if a.ok && (contains(verbs.restore, a.s) || contains(verbs.forced, a.s)) {
+			verb, at = a.s, i
+			break
+		}
+	}
+	if iv.name == "rdiff-backup" && verb == "" && hasFlag(flags, "r", "--restore-as-of") {
+		verb, at = "restore", -1 // rdiff-backup -r now BACKUP DIR
+	}
+	if iv.name == "duplicity" && verb == "" && len(ops) == 2 && ops[0].ok && strings.Contains(ops[0].s, "://") && ops[1].ok && !strings.Contains(ops[1].s, "://") {
+		verb, at = "restore", -1 // duplicity URL DIR: a restore
+	}
+	if verb == "" || dryRun(iv.name, args) || iv.name == "borg" && hasFlag(flags, "n", "--dry-run", "--stdout") {
+		return false
+	}
+	force := hasFlag(flags, "", "--force")
+	if contains(verbs.forced, verb) {
+		if !force {
+			iv.flag(Write, "")
+			return true
+		}
+		return false // verbEffect: duplicity remove-older-than --force deletes backups
+	}
+	rest := ops[at+1:]
+	var dests []arg
+	switch iv.name {
+	case "borg", "borgmatic": // borg extract REPO::ARCHIVE [PATH…]: each PATH under the working directory
+		here := arg{s: iv.sc.cwd, ok: iv.sc.cwd != "", src: "."}
+		if len(rest) > 1 && !hasFlag(flags, "", "--strip-components") {
+			for _, p := range rest[1:] {
+				if !p.ok {
+					dests = append(dests, p)
+					continue
+				}
+				dests = append(dests, arg{s: iv.c.join(iv.sc.cwd, p.s), ok: iv.sc.cwd != "", src: p.src})
+			}
+		} else {
+			dests = []arg{here}
+		}
+	case "restic":
+		if v, ok := optionArg(args, "--target", "-t"); ok && optValue(args, "--overwrite") != "never" {
+			dests = []arg{v}
+		}
+	case "kopia":
+		if len(rest) > 1 && !hasFlag(flags, "", "--no-overwrite-files") {
+			dests = []arg{rest[1]}
+		}
+	case "duplicity":
+		if force && len(ops) > 0 {
+			dests = []arg{ops[len(ops)-1]}
+		}
+	case "duplicacy": // restores into its repository, the working directory
+		if hasFlag(flags, "", "-overwrite", "--overwrite") || hasWord(args, "-overwrite") {
+			dests = []arg{{s: iv.sc.cwd, ok: iv.sc.cwd != "", src: "."}}
+		}
+	case "rclone": // rclone copy SRC DEST: a DEST on this machine (no remote: before it)
+		var paths []arg
+		for _, p := range rest {
+			if !p.ok || !strings.ContainsAny(p.s, "*?[{") && strings.Trim(p.s, "0123456789.kKMGTsmhdwy") != "" { // not --include '*.md', --transfers 4, --max-age 1h
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) > 1 && !rcloneRemote(paths[1]) && !hasFlag(flags, "", "--ignore-existing", "--immutable") {
+			dests = []arg{paths[1]}
+		}
+		if len(paths) > 1 && (verb == "move" || verb == "moveto") && !rcloneRemote(paths[0]) && paths[0].ok {
+			iv.removesHere(paths[0], verb == "move", "rclone "+verb) // rclone move ./src remote:x deletes ./src's files here
+		}
+	case "rdiff-backup": // restore … DIR --force: over a DIR that is there
+		if force && len(ops) > 0 {
+			dests = []arg{ops[len(ops)-1]}
+		}
+	}
+	for _, d := range dests {
+		iv.restoresOver(d, iv.name+" "+verb)
+	}
+	return false
+}
+
+// operands is opts' operands with the values of the options withValue
+// names left out (borg extract -e '*.pyc' REPO::A: the pattern is no path).
+func operands(args []arg, withValue ...string) []arg {
+	var out []arg
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.ok && a.s == "--":
+			return append(out, args[i+1:]...)
+		case a.ok && strings.HasPrefix(a.s, "-") && len(a.s) > 1:
+			if !strings.Contains(a.s, "=") && contains(withValue, a.s) {
+				i++
+			}
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// cloudCopiers are the tools that copy from a bucket, a share or another
+// host onto this machine, and the verbs by which they do (none: every
+// use, as scp's).
+var cloudCopiers = map[string][]string{
+	"aws": {"cp", "sync", "mv"}, "gsutil": {"cp", "rsync", "mv"}, "gcloud": {"cp", "rsync", "mv"}, "azcopy": {"copy", "cp", "sync"},
+	"s3cmd": {"get", "sync"}, "b2": {"sync", "download-file", "download-file-by-name", "download-file-by-id"}, "scp": nil,
+}
+
+// remoteSide reports whether a copier's operand names what lies
+// elsewhere: a URL (s3://, gs://, https://, b2://) or scp's host:path.
+func remoteSide(name string, a arg) bool {
+	if !a.ok {
+		return false
+	}
+	if strings.Contains(a.s, "://") {
+		return true
+	}
+	i := strings.IndexByte(a.s, ':')
+	return name == "scp" && i > 0 && !strings.Contains(a.s[:i], "/")
+}
+
+// downloadsOnto judges a copy from a bucket or another host onto this
+// machine (aws s3 cp s3://b/x ~/.bashrc, gsutil -m rsync -r gs://b ~/site,
+// scp host:cfg ~/.ssh/config) by where it lands: a tree of files as a
+// backup restored there is (restoresOver), one file as a write over it
+// (writeTarget: a startup file, a file outside the tree that is there or
+// may be). Into a directory (., dir/) a file lands under its own name.
+func downloadsOnto(iv *inv) {
+	verbs, ok := cloudCopiers[iv.name]
+	if !ok || iv.sc.remote || iv.c.cmds[iv.idx].Class >= Destructive {
+		return
+	}
+	args := iv.rest(1)
+	flags, ops := opts(args)
+	if iv.name == "aws" {
+		ops = operands(args, awsOpts...)
+	}
+	verb, from := "", 0
+	if verbs != nil {
+		for i, a := range ops[:min(len(ops), 3)] {
+			if a.ok && contains(verbs, a.s) {
+				verb, from = a.s, i+1
+				break
+			}
+		}
+		if verb == "" {
+			return
+		}
+	}
+	var paths []arg // the words that read as paths, here or elsewhere, in order: sources, then the destination
+	for _, a := range ops[from:] {
+		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") {
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) < 2 || dryRun(iv.name, args) {
+		return
+	}
+	label := iv.name
+	for _, a := range ops[:from] {
+		label += " " + a.shown() // aws s3 cp
+	}
+	src, dst := paths[0], paths[len(paths)-1]
+	if !remoteSide(iv.name, src) && remoteSide(iv.name, dst) {
+		if verb == "mv" || verb == "move" { // aws s3 mv --recursive ./src s3://b: what is moved away is deleted here
+			iv.removesHere(src, hasFlag(flags, "rR", "--recursive"), label)
+		}
+		return
+	}
+	if !remoteSide(iv.name, src) || remoteSide(iv.name, dst) || !dst.ok {
+		return
+	}
+	if verb == "sync" || verb == "rsync" || hasFlag(flags, "rR", "--recursive") {
+		iv.restoresOver(dst, label)
+		return
+	}
+	t := dst
+	if d := dst.s; d == "." || d == "~" || strings.HasSuffix(d, "/") {
+		base := path.Base(strings.TrimRight(src.s, "/"))
+		t = arg{s: strings.TrimSuffix(d, "/") + "/" + base, ok: true, src: strings.TrimSuffix(dst.src, "/") + "/" + base}
+	}
+	if class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}, true); class >= Destructive {
+		iv.flagWrite(iv.c.resolve(iv.sc, arg{s: iv.c.tilde(t.s), ok: true, src: t.src}), label+" copies a file from elsewhere onto this machine, and "+why)
+	}
+}
+
+// removesHere judges a tool that deletes a path on this machine once it
+// has sent it elsewhere (rclone move ./src remote:, aws s3 mv --recursive
+// ./data s3://b): as rm is judged, a tree (-r) by whether it holds the
+// user's work.
+func (iv *inv) removesHere(a arg, tree bool, verb string) {
+	if iv.sc.remote {
+		return
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(a.s), ok: a.ok, src: a.src})
+	if why := iv.c.danger(t); why != "" && why != "unresolved" {
+		iv.flagWrite(t, phrase(verb+" moves away, deleting here,", why)+": "+iv.c.show(t))
+		return
+	}
+	own := iv.c.ownFiles(t, a.s, false)
+	if tree && (!t.children || t.all) {
+		own = cmp.Or(iv.c.ownWork(t.path, true), own)
+	}
+	if own != "" {
+		iv.flagWrite(t, verb+" deletes here what it moves away, "+own+": "+iv.c.show(t))
+	}
+}
+
+// rcloneRemote reports whether an rclone path names a remote (remote:path,
+// :backend:path) rather than a path on this machine.
+func rcloneRemote(a arg) bool {
+	if !a.ok {
+		return false
+	}
+	i := strings.IndexByte(a.s, ':')
+	return i >= 0 && !strings.Contains(a.s[:i], "/")
+}
+
+// optionArg is the value of a long or short option, as --opt=v, --opt v
+// or -o v, with ok false when it is not given.
+func optionArg(args []arg, long, short string) (arg, bool) {
+	for i, a := range args {
+		switch {
+		case !a.ok:
+		case strings.HasPrefix(a.s, long+"="):
+			v := strings.TrimPrefix(a.s, long+"=")
+			return arg{s: v, ok: true, src: v}, true
+		case (a.s == long || a.s == short) && i+1 < len(args):
+			return args[i+1], true
+		}
+	}
+	return arg{}, false
+}
+
+// restoresOver judges files put back from a backup into dir, over what
+// is there, as an archive unpacked there is (extractInto): into a temp
+// dir or a new directory in the tree it is ordinary; over the tree's root
+// or a source root, or outside the working directory, what was there is
+// replaced by the backup's older copy.
+func (iv *inv) restoresOver(dir arg, verb string) {
+	if iv.c.tempVar(dir.src) {
+		return
+	}
+	t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(dir.s), ok: dir.ok, src: dir.src})
+	if t.path != "" && (iv.c.inTemp(t.path) || iv.c.isTempRoot(t.path)) {
+		return
+	}
+	if t.path != "" && iv.c.trustedProject() && (t.path == iv.c.project || isUnder(t.path, iv.c.project)) {
+		iv.writesOver(t, verb+" writes over", "replacing each file there that it also holds")
+		return
+	}
+	if why := iv.c.danger(t); why != "" {
+		iv.flag(Destructive, phrase(verb+" writes over files", why)+": "+iv.c.show(t))
 	}
 }
 
@@ -3237,6 +3581,40 @@ var credStores = map[string][]string{
 	"kwallet-query": {"-r", "--read-password"}, "keyring": {"get"},
 }
 
+// storeReveals reports whether a password store's verb, with the words
+// after it, prints a secret's value rather than what is known about it:
+// macOS's security find-generic-password prints an item's attributes,
+// and its password only with -w or -g; dump-keychain prints the items'
+// data only with -d; vault kv prints values only with get (kv metadata
+// get, kv put and kv list print versions, times and names).
+func storeReveals(name, verb string, after []arg) bool {
+	shorts := func(letters string) bool {
+		for _, a := range after {
+			if a.ok && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' {
+				for _, c := range a.s[1:] {
+					if strings.ContainsRune(letters, c) {
+						return true
+					}
+					if strings.ContainsRune("acCDjlrsGkt", c) {
+						break // an option with a value: the rest of the word is it
+					}
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case name == "security" && strings.HasPrefix(verb, "find-"):
+		return shorts("wg")
+	case name == "security" && verb == "dump-keychain":
+		return shorts("d")
+	case name == "vault" && verb == "kv":
+		_, ops := opts(after)
+		return len(ops) > 0 && ops[0].ok && ops[0].s == "get" || len(ops) > 0 && !ops[0].ok
+	}
+	return true
+}
+
 // credentialTools are the known tools whose subcommands may print a
 // credential; tools the catalogue does not know are looked at too.
 var credentialTools = map[string]bool{
@@ -3299,11 +3677,15 @@ func readsSecret(iv *inv, scanWords bool) {
 		iv.flag(Destructive, iv.name+" makes "+tree+": "+to) // where the archive goes is judged as that tree (packsSecrets)
 		return
 	}
-	why := ""
+	why, withheld := "", false // withheld: a store's verb told to print what is known of a secret, not its value
 	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
-		for _, a := range iv.rest(1) {
+		for i, a := range iv.rest(1) {
 			if a.ok && contains(verbs, a.s) {
-				why = iv.name + " " + a.s + " prints a stored secret"
+				if storeReveals(iv.name, a.s, iv.rest(1)[i+1:]) {
+					why = iv.name + " " + a.s + " prints a stored secret"
+				} else {
+					withheld = true
+				}
 			}
 		}
 	}
@@ -3331,8 +3713,8 @@ func readsSecret(iv *inv, scanWords bool) {
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
-			if i == pattern {
-				continue // grep "process.env" src/: what it looks for, not a file
+			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
+				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
 			}
 			if !a.ok && isSecretPath(a.src) {
 				why = iv.name + " reads a secrets file: " + a.shown()
@@ -3422,7 +3804,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			why = iv.name + " reads another process's environment: " + a.shown()
 		}
 	}
-	if why == "" && scanWords && !namesOnly(iv) {
+	if why == "" && scanWords && !namesOnly(iv) && !withheld {
 		n := 0
 		for i, a := range iv.rest(1) {
 			if a.ok && (a.s == "generate" || a.s == "g" || a.s == "scaffold" || a.s == "new" || a.s == "makemigrations" || strings.HasPrefix(a.s, "make:")) {
@@ -3949,6 +4331,28 @@ var safeFields = map[string]bool{
 	"apiVersion": true, "immutable": true,
 }
 
+// keyListVerbs are the verbs after api-keys that print no key's value
+// (gcloud services api-keys list and describe show names, ids and
+// restrictions) or change keys rather than show them.
+var keyListVerbs = map[string]bool{
+	"list": true, "ls": true, "describe": true, "delete": true, "rm": true, "remove": true, "update": true, "undelete": true,
+	"revoke": true, "disable": true, "enable": true, "lookup": true,
+}
+
+// storedKeys are, for each tool that keeps credentials in its own
+// configuration, the verbs that print them whole: MinIO's mc alias list
+// (each alias's access and secret key) and alias export, rclone's config
+// show and config dump (tokens and keys; config redacted hides them),
+// b2's get-account-info and account get (the application key and an
+// auth token), aws configure export-credentials.
+var storedKeys = map[string][][]string{
+	"mc":     {{"alias", "list"}, {"alias", "ls"}, {"alias", "export"}, {"config", "host", "list"}, {"config", "host", "ls"}},
+	"mcli":   {{"alias", "list"}, {"alias", "ls"}, {"alias", "export"}},
+	"rclone": {{"config", "show"}, {"config", "dump"}},
+	"b2":     {{"get-account-info"}, {"account", "get"}},
+	"aws":    {{"configure", "export-credentials"}},
+}
+
 // printsSecrets says why a platform command prints secrets: an app's
 // configuration variables (heroku config, netlify env:list, firebase
 // functions:config:get, az webapp config appsettings list), infrastructure
@@ -3971,6 +4375,34 @@ func printsSecrets(name string, args []arg) string {
 			}
 			if (v == "keys" || v == "appsettings" || v == "connection-string") && at(w, i+1) == "list" {
 				return "az " + strings.Join(w[:i+2], " ") + " prints access keys, connection strings or an app's secret settings"
+			}
+		}
+	}
+	for _, verbs := range storedKeys[name] { // mc alias list, rclone config show: the credentials the tool keeps
+		for i := 0; i+len(verbs) <= min(len(w), len(verbs)+2); i++ { // after an option's value or two: rclone --config x config show
+			if slices.Equal(w[i:i+len(verbs)], verbs) {
+				return name + " " + strings.Join(verbs, " ") + " prints the keys or tokens it stores"
+			}
+		}
+	}
+	if (name == "borg" || name == "borgmatic") && first == "key" && at(w, 1) == "export" && len(w) <= 3 {
+		return name + " key export without a file prints the repository's key" // borg key export REPO: to stdout
+	}
+	if name == "s3cmd" && hasWord(args, "--dump-config") {
+		return "s3cmd --dump-config prints its configuration, access and secret keys included"
+	}
+	if strings.HasPrefix(name, "docker-credential-") && first == "get" {
+		return name + " get prints a registry password"
+	}
+	for i, v := range w[:min(len(w), maxVerbWords)] { // turso db tokens create: a new token, printed
+		if v == "tokens" && (at(w, i+1) == "create" || at(w, i+1) == "generate" || at(w, i+1) == "mint") {
+			return name + " " + strings.Join(w[:i+2], " ") + " prints the token it makes"
+		}
+	}
+	for i, v := range w[:min(len(w), maxVerbWords)] { // supabase projects api-keys: a listing of the keys themselves
+		if vw := words(v); slices.Equal(vw, []string{"api", "keys"}) || v == "apikeys" {
+			if next := at(w, i+1); !keyListVerbs[next] { // gcloud services api-keys list: names and ids; supabase projects api-keys --project-ref x: the keys
+				return name + " " + strings.Join(w[:i+1], " ") + " prints API keys"
 			}
 		}
 	}
@@ -4105,9 +4537,54 @@ var machineReads = map[string]bool{
 	"device": true, "general": true, "monitor": true, "-s": true, "-V": true, "--version": true, "--detail": true, "--examine": true,
 }
 
+// cryptsetupLooks are cryptsetup's actions that only look at a volume:
+// its header's metadata (luksDump and the other dumps), its state, its
+// UUID, whether it is LUKS, the ciphers' speed.
+var cryptsetupLooks = map[string]bool{
+	"luksDump": true, "tcryptDump": true, "bitlkDump": true, "fvault2Dump": true, "status": true, "isLuks": true,
+	"luksUUID": true, "benchmark": true,
+}
+
+// cryptsetupActions are cryptsetup's other actions, which change volumes
+// or open them.
+var cryptsetupActions = map[string]bool{
+	"open": true, "close": true, "resize": true, "refresh": true, "reencrypt": true, "erase": true, "luksErase": true,
+	"luksFormat": true, "luksAddKey": true, "luksRemoveKey": true, "luksChangeKey": true, "luksConvertKey": true,
+	"luksKillSlot": true, "luksSuspend": true, "luksResume": true, "luksHeaderBackup": true, "luksHeaderRestore": true,
+	"token": true, "convert": true, "config": true, "repair": true, "create": true, "remove": true, "luksOpen": true,
+	"luksClose": true, "loopaesOpen": true, "tcryptOpen": true, "bitlkOpen": true, "fvault2Open": true, "plainOpen": true,
+}
+
+// cryptsetup changes encrypted volumes, except by the actions that only
+// look (cryptsetupLooks; luksUUID without --uuid, which sets one); a dump
+// told to print the volume key (--dump-master-key, --dump-volume-key)
+// prints the secret that opens the volume.
+func cryptsetup(iv *inv) bool {
+	if iv.name != "cryptsetup" {
+		return false
+	}
+	args := iv.rest(1)
+	for _, a := range args {
+		if !a.ok || !cryptsetupActions[a.s] && !cryptsetupLooks[a.s] {
+			continue // an option, or an option's value (--type luks2)
+		}
+		if !cryptsetupLooks[a.s] || a.s == "luksUUID" && hasFlag(args, "", "--uuid") {
+			return false // the action: machineTool judges it
+		}
+		if hasFlag(args, "", "--dump-master-key", "--dump-volume-key") {
+			iv.flag(Destructive, "cryptsetup "+a.s+" told to dump the volume key prints the key that opens the volume (what it prints reaches the agent and its model)")
+		}
+		return true
+	}
+	return false
+}
+
 // machineTool flags those tools unless they only look: with no words, or
 // words that all read.
 func machineTool(iv *inv) {
+	if cryptsetup(iv) {
+		return // cryptsetup luksDump: it only looks
+	}
 	iv.flag(Write, "")
 	why := machineChanges[iv.name]
 	args := iv.rest(1)

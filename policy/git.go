@@ -1195,3 +1195,95 @@ func (c *classifier) pushedRefs(before int, dir, remote string) []string {
 	}
 	return out
 }
+
+// gitProgram is git's own program run by its name (git-filter-repo,
+// git-filter-branch): judged as git running that subcommand.
+func gitProgram(iv *inv) {
+	iv.flag(Write, "")
+	iv.exec(append(argsOf("git", strings.TrimPrefix(iv.name, "git-")), iv.rest(1)...))
+}
+
+// bfgValueOpts are the BFG Repo-Cleaner's options that take a value.
+var bfgValueOpts = []string{"-b", "--strip-blobs-bigger-than", "-B", "--strip-biggest-blobs", "-bi", "--strip-blobs-with-ids",
+	"-D", "--delete-files", "--delete-folders", "--convert-to-git-lfs", "-rt", "--replace-text", "-fi", "--filter-content-including",
+	"-fe", "--filter-content-excluding", "-fs", "--filter-content-size-threshold", "-p", "--protect-blobs-from",
+	"--massive-non-file-objects-sized-up-to", "--fix-filename-duplicates-preferring"}
+
+// bfg is the BFG Repo-Cleaner: told to strip blobs, files or folders or
+// to replace text, it rewrites every commit of the repository it is
+// given (the last operand; the working directory when none), as git
+// filter-repo does; with --no-blob-protection the latest commit too. In a
+// repository under a temp dir (a mirror cloned to slim it) that is
+// scratch. With no such option it only prints its usage.
+func bfg(iv *inv) {
+	iv.flag(Write, "")
+	args := iv.rest(1)
+	cleans := false
+	for _, a := range args {
+		if a.ok && strings.HasPrefix(a.s, "-") && contains(bfgValueOpts, optName(a.s)) {
+			cleans = true
+		}
+	}
+	if !cleans {
+		return
+	}
+	repo := arg{s: ".", ok: true, src: "."}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a.ok && strings.HasPrefix(a.s, "-"):
+			if contains(bfgValueOpts, a.s) {
+				i++
+			}
+		default:
+			repo = a
+		}
+	}
+	t := iv.c.resolve(iv.sc, repo)
+	if t.path != "" && !t.children && iv.c.inTemp(t.path) && !iv.sc.remote {
+		return // a mirror clone in /tmp: scratch
+	}
+	iv.flag(Destructive, iv.name+" rewrites every commit of the repository's history: "+repo.shown())
+}
+
+// jarProgram judges java -jar NAME-1.2.3.jar as the program NAME when the
+// catalogue knows it (java -jar bfg-1.14.0.jar … is bfg); java's own
+// words were judged as an unknown tool's.
+func jarProgram(iv *inv) {
+	if iv.name != "java" {
+		return
+	}
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok || a.s != "-jar" || i+1 >= len(args) || !args[i+1].ok {
+			continue
+		}
+		base := strings.TrimSuffix(path.Base(args[i+1].s), ".jar")
+		if j := strings.IndexFunc(base, func(r rune) bool { return r >= '0' && r <= '9' }); j > 0 {
+			base = strings.TrimRight(base[:j], "-_.")
+		}
+		if h, known := lookup(base); known {
+			sub := *iv
+			sub.name, sub.args = base, append(argsOf(base), args[i+2:]...)
+			h(&sub)
+		}
+		return
+	}
+}
+
+// runsBFG reports whether a command is the BFG Repo-Cleaner, by its name
+// or as java -jar bfg….jar: the values of its options are patterns of
+// names in history, not files it reads.
+func (iv *inv) runsBFG() bool {
+	if iv.name == "bfg" {
+		return true
+	}
+	if iv.name != "java" {
+		return false
+	}
+	for _, a := range iv.rest(1) {
+		if a.ok && strings.HasSuffix(a.s, ".jar") && strings.HasPrefix(path.Base(a.s), "bfg") {
+			return true
+		}
+	}
+	return false
+}

@@ -1539,19 +1539,48 @@ func runArgs(args []arg) []arg {
 // and tokens (with ~/.ssh, ~/.aws and the others isSecretPath knows).
 var homeSecretDirs = []string{".docker", ".config/gh", ".config/gcloud", ".azure", ".kube", ".config/hub", ".terraform.d"}
 
-// vcsDiscard judges Subversion and Mercurial: the verbs that throw away
-// what the working copy holds and no commit has (revert, a clean update,
-// purge) cannot be undone; the rest is ordinary work.
+// vcsDiscard judges the version control systems beside git —
+// Subversion, Mercurial, Sapling (sl), Fossil, Jujutsu (jj), Darcs,
+// Bazaar (bzr, brz), CVS and Pijul: the verbs
+// that throw away what the working copy holds and no commit has (revert,
+// a clean update or goto, purge and clean, jj's abandon and restore, a
+// forced fossil checkout) or strip commits cannot be undone from the
+// repository; the rest is ordinary work. A verb asked only to list what
+// it would do (hg purge --print, hg revert --dry-run, fossil clean -n)
+// does nothing, unless a later word turns that off (--no-print).
 func vcsDiscard(iv *inv) {
 	args := iv.rest(1)
-	pos := positionals(args, "-r", "--rev", "--revision", "-m", "--message", "--depth", "-R", "--repository", "--cwd", "--config")
+	pos := positionals(args, "-r", "--rev", "--revision", "-m", "--message", "--depth", "-R", "--repository", "--cwd", "--config",
+		"--at-op", "--at-operation", "--color", "--chdir", "-I", "--include", "-X", "--exclude")
 	v := at(pos, 0)
+	if iv.name == "jj" && v == "op" || iv.name == "fossil" && v == "stash" {
+		v += " " + at(pos, 1) // jj op abandon, fossil stash drop
+	}
 	switch {
-	case v == unknownWord:
+	case v == unknownWord || strings.HasSuffix(v, " "+unknownWord):
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case dryRun(iv.name, args): // bzr clean-tree --dry-run, darcs obliterate --dry-run; where a verb has none, the option is refused and nothing runs
+		iv.flag(Write, "")
+	case (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn",
+		(v == "revert" || v == "clean") && vcsLists(args, "n", "--dry-run") && iv.name != "svn":
+		iv.flag(Write, "") // only prints the files it would delete or revert
+	case iv.name == "jj" && (v == "abandon" || v == "restore"):
+		iv.flag(Destructive, "jj "+v+" throws away the changes of the working copy's revision, or of the revisions it names, which only jj's operation log still holds")
+	case iv.name == "jj" && v == "op abandon":
+		iv.flag(Destructive, "jj op abandon deletes operations from jj's log, and with them what jj undo brings back")
+	case iv.name == "jj":
+		iv.flag(Write, "")
+	case iv.name == "fossil" && (v == "checkout" || v == "co") && hasFlag(args, "", "--force"),
+		iv.name == "fossil" && (v == "stash drop" || v == "stash rm" || v == "stash clear"),
+		iv.name == "fossil" && v == "scrub",
+		iv.name == "darcs" && (v == "obliterate" || v == "unpull"), // patches deleted with their changes
+		(iv.name == "bzr" || iv.name == "brz") && v == "clean-tree",
+		iv.name == "pijul" && v == "reset",
+		iv.name == "cvs" && v == "release" && hasFlag(args, "d", ""): // deletes the working directory
+		iv.flag(Destructive, iv.name+" "+v+" throws away changes no commit holds")
 	case v == "revert" || v == "purge" || v == "clean" || v == "strip" || v == "rollback" || v == "cleanup" && hasFlag(args, "", "--remove-unversioned", "--remove-ignored"):
 		iv.flag(Destructive, iv.name+" "+v+" throws away changes no commit holds")
-	case (v == "update" || v == "up" || v == "checkout" || v == "co") && hasFlag(args, "C", "--clean"):
+	case (v == "update" || v == "up" || v == "checkout" || v == "co" || v == "goto" || v == "go") && iv.name != "fossil" && hasFlag(args, "C", "--clean"):
 		iv.flag(Destructive, iv.name+" "+v+" --clean throws away changes no commit holds")
 	case v == "delete" || v == "del" || v == "remove" || v == "rm":
 		iv.flag(Write, "")
@@ -1560,10 +1589,35 @@ func vcsDiscard(iv *inv) {
 				iv.flag(Destructive, iv.name+" "+v+" deletes from the repository on the server: "+a)
 			}
 		}
-	case v == "status" || v == "st" || v == "log" || v == "diff" || v == "info" || v == "cat" || v == "blame" || v == "annotate" || v == "ls" || v == "list" || v == "summary" || v == "heads":
+	case v == "status" || v == "st" || v == "log" || v == "diff" || v == "info" || v == "cat" || v == "blame" || v == "annotate" || v == "ls" || v == "list" || v == "summary" || v == "heads" ||
+		v == "timeline" || v == "changes" || v == "extras":
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// vcsLists reports whether a Mercurial-style command is told only to
+// list what it would do, by one of the short letters (alone or in a
+// cluster) or long options given, and no later --no-… turns it off.
+func vcsLists(args []arg, short string, long ...string) bool {
+	lists := false
+	for _, a := range args {
+		switch {
+		case !a.ok:
+		case a.s == "--":
+			return lists
+		case strings.HasPrefix(a.s, "--no-") && contains(long, "--"+strings.TrimPrefix(a.s, "--no-")):
+			lists = false
+		case strings.HasPrefix(a.s, "--"):
+			if contains(long, optName(a.s)) {
+				_, val, eq := strings.Cut(a.s, "=")
+				lists = !eq || !saysNo(val)
+			}
+		case len(a.s) > 1 && a.s[0] == '-' && strings.Trim(a.s[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" && strings.ContainsAny(a.s[1:], short):
+			lists = true
+		}
+	}
+	return lists
 }
 
 // condaEnv judges conda and its kin: removing a whole environment (or

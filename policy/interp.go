@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -82,14 +83,18 @@ var (
 	// fetched is a process substitution that downloads: <(curl …).
 	fetched = lazyRE(`^<\(\s*(?:curl|wget|fetch|https?|xh|xhs|aria2c|w3m|lynx|links|elinks|lwp-request|GET|lwp-download)\b`)
 	// codeDeletes is any language's way to delete or overwrite files.
-	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item`)
+	// Beyond the calls of languages tend knows, the words other languages
+	// name them with: removeFile, removeDirectoryRecursive, remove_dir_all,
+	// deleteSync, emptyDir, Sys.remove, file.remove, and writing over a
+	// file (spit, :supersede).
+	codeDeletes = lazyRE(`(?i)\bos\.remove\b|put_?contents|deletedir|delete-directory|delete-file|deleterecursively|rm_?rf|rmtree|remove_?tree|del_?dir|delete_?sync|removeitem|removeall|\.delete\b|\bdelete\(|unlink|\brm\b|rmdir|writetext|\.text\s*=|write_?file|truncate|\bwipe|shred|remove-item|(?:remove|delete|erase)[-_]?(?:file|dir|path|recursive|forcibl|sync)|emptydir|rmsync|(?:remove|delete|erase)[-_]?tree|\b(?:sys|file|fs)\.remove\b|\bspit\b|:supersede`)
 	// envPath is a path read from the environment, leading a call's
 	// arguments: unlink(Sys.getenv("R_LIBS_USER")), rmtree(os.environ["X"]).
 	envPath = lazyRE(`^(?:\w+\.)*(?:getenv|Getenv|environ|env)\b|^\$ENV\{|^ENV\[|^process\.env`)
 	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
 	pathOpt = lazyRE(`^(?i)-(?:Literal)?Path\s+`)
-	// recursiveArg is a delete told to recurse: recursive = TRUE.
-	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b`)
+	// recursiveArg is a delete told to recurse: recursive = TRUE, rmdir(d, 's').
+	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
@@ -150,8 +155,12 @@ var (
 	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
 	// start with w.
 	modeArg = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
-	// awkOut is awk's print > file; the file follows.
-	awkOut = lazyRE(`\bprintf?\b[^;}()\n]*?>>?\s*("[^"]*"|[^;}\s]+)`)
+	// awkOut is awk's print > file (print f(x) > file too, not print (a > b));
+	// the file follows.
+	awkOut = lazyRE(`\bprintf?\b(?:[^;}()\n]|\([^;}()\n]*\))*?>>?\s*("[^"]*"|[^;}\s]+)`)
+	// awkEmpty is an awk print that writes nothing (or a bare newline) to
+	// a file it truncates: printf "" > f, print "" > f.
+	awkEmpty = lazyRE(`^printf?\s*\(?\s*""\s*\)?\s*>[^>]`)
 	// pipeToShell is awk's print | "sh" and the like.
 	pipeToShell = lazyRE(`\|\s*"(?:/bin/)?(?:ba|z|da)?sh\b`)
 )
@@ -167,6 +176,7 @@ func (iv *inv) interpCode(code arg) {
 		return
 	}
 	s := printedData.ReplaceAllString(code.s, "$1''$2") // print('rm -rf /'): text shown, not run
+	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
 	for _, m := range shellOut.FindAllStringIndex(s, 8) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
@@ -224,7 +234,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	if (iv.name == "pwsh" || iv.name == "powershell") && psReads.MatchString(s) {
-		for _, w := range psWords.FindAllString(s, 64) { // Get-Content $env:USERPROFILE\.aws\credentials
+		for _, w := range psTokens.FindAllString(s, 64) { // Get-Content $env:USERPROFILE\.aws\credentials
 			if p := windowsHome(w); p != "" && isSecretPath(p) {
 				iv.flag(Destructive, iv.name+" code reads a secrets file of the user's home: "+w+" (what it prints reaches the agent and its model)")
 				break
@@ -326,7 +336,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {
-		if !inMemory.MatchString(m) {
+		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) { // File(…).deleteRecursively(): a tree delete, read below
 			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
 			break
 		}
@@ -378,14 +388,35 @@ func (iv *inv) interpCode(code arg) {
 	}
 	iv.sendsStdin(s)
 	iv.printsSecretValue(s) // print(os.environ['OPENAI_API_KEY'])
+	// The delete calls read below, with what they delete.
+	var read [][2]int
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		read = iv.psDeletes(s)
+	}
 	for _, m := range fileDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := pathOpt.ReplaceAllString(s[m[1]:], "")
+		if tclDelete.MatchString(fn) { // Tcl's file delete ?-force? ?--? path …: each path; -force deletes directories whole
+			force := strings.Contains(fn, "-force") || strings.HasPrefix(strings.TrimSpace(rest), "-force")
+			paths, computed := tclWords(rest)
+			if computed && force {
+				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes a tree computed at run time")
+			}
+			if len(paths) > 0 || computed {
+				read = append(read, [2]int{m[0], m[1]})
+				iv.deletesEach(fn, paths, force)
+				continue
+			}
+		}
 		lit, ok := stringLit(rest)
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
-		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
+		lits, isLoop := loopPaths(s, rest)
+		if ok || isLoop || tempFileVar(s, rest) {
+			read = append(read, [2]int{m[0], m[1]}) // os.remove(tmp_path), fd, p = tempfile.mkstemp() … os.remove(p): the code's own scratch file
+		}
+		if !ok && isLoop {
 			iv.deletesEach(fn, lits, false) // [os.remove(p) for p in glob.glob('*.log')]
 			continue
 		}
@@ -408,6 +439,10 @@ func (iv *inv) interpCode(code arg) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
+		if r := fileReceiver.FindStringSubmatch(s[:m[0]]); r != nil && strings.HasPrefix(fn, ".") { // new File("src").deleteDir(), File("x").deleteRecursively()
+			lit, ok = stringLit(r[1])
+		}
+		read = append(read, [2]int{m[0], m[1]}) // judged below, whatever its argument
 		if !ok && tempDirVar(s, rest) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
@@ -421,6 +456,396 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.codeDelete(fn, lit, true)
 	}
+	iv.deletesNamedWork(s, read)
+}
+
+// fileMethod is a method that deletes the file or tree its receiver
+// names (Groovy's deleteDir, Kotlin's deleteRecursively), and
+// fileReceiver that receiver at the end of the code before it: File("x"),
+// new File('x'), java.io.File("x"); the literal is group 1.
+var (
+	fileMethod   = lazyRE(`^\.(?:deleteDir|deleteRecursively)\b`)
+	fileReceiver = lazyRE(`\bFile\s*\(\s*("[^"\\]*"|'[^'\\]*')\s*\)\s*$`)
+)
+
+// unreadCode judges text a tool tend does not know is given on its stdin,
+// with nothing else to work on, as an interpreter's code is judged when
+// its calls cannot be read: an operation that deletes or overwrites
+// files, and a path outside the working directory or of the user's own
+// work named with it.
+func (iv *inv) unreadCode(text string) {
+	if iv.sc.remote || !codeDeletes.MatchString(text) {
+		return
+	}
+	if where := iv.outsidePath(text); where != "" {
+		iv.flag(Destructive, iv.name+" is given code on its stdin that deletes or overwrites files, and names "+where)
+		return
+	}
+	iv.deletesNamedWork(text, nil)
+}
+
+// fileUtilsCall is a call of Ruby's FileUtils: the module it names
+// (DryRun, NoWrite, Verbose) in group 1, the method in group 2; its
+// arguments follow, in parentheses or not.
+var fileUtilsCall = lazyRE(`\bFileUtils(?:::(\w+))?\.(\w+[!?]?)(\s*\(|[ \t]+)`)
+
+// noopOpt is FileUtils' noop option, its value in group 1 or 2.
+var noopOpt = lazyRE(`(?:\bnoop:|:noop\s*=>)\s*(\w+)`)
+
+// noopCalls renames, in Ruby code, the FileUtils calls that only say what
+// they would do, so that nothing reads them as deleting or writing:
+// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call given
+// noop: true — the last noop in its arguments wins (noop: true, noop:
+// false runs). The arguments stay, to be read for what they run
+// (`rm -rf ~` in a backtick runs whatever the call does).
+func noopCalls(s string) string {
+	if !strings.Contains(s, "FileUtils") {
+		return s
+	}
+	ms := fileUtilsCall.FindAllStringSubmatchIndex(s, 16)
+	for k := len(ms) - 1; k >= 0; k-- {
+		m := ms[k]
+		module := ""
+		if m[2] >= 0 {
+			module = s[m[2]:m[3]]
+		}
+		args := s[m[7]:]
+		if strings.Contains(s[m[6]:m[7]], "(") {
+			args = callArgs(args)
+		} else if end := strings.IndexAny(args, ";\n"); end >= 0 {
+			args = args[:end]
+		}
+		noop := module == "DryRun" || module == "NoWrite"
+		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop {
+			noop = vs[len(vs)-1][1] == "true"
+		}
+		if noop {
+			s = s[:m[4]] + "dry_run" + s[m[5]:] // no name that reads as deleting
+		}
+	}
+	return s
+}
+
+// callArgs is the text of a call's arguments, from just after its
+// opening parenthesis to the one that closes it (all of s when none
+// does).
+func callArgs(s string) string {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'', '"', '`':
+			if _, n, ok := stringLitN(s[i:]); ok {
+				i += n - 1
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return s[:i]
+			}
+			depth--
+		}
+	}
+	return s
+}
+
+// psRemove is a PowerShell statement that deletes: Remove-Item or one of
+// its aliases (ri, rm, rmdir, rd, del, erase), at a statement's start;
+// its arguments follow.
+var psRemove = lazyRE(`(?im)(?:^|[;|{(&]|\n)\s*(Remove-Item|ri|rm|rmdir|rd|del|erase)\b`)
+
+// psValueOpts are Remove-Item's parameters that take a value other than
+// the path (any unique prefix of them, as PowerShell reads it).
+var psValueOpts = []string{"-include", "-exclude", "-filter", "-erroraction", "-ea", "-credential", "-stream", "-warningaction", "-informationaction", "-pipelinevariable", "-outvariable", "-errorvariable"}
+
+// psDeletes judges PowerShell's Remove-Item by the paths it is given,
+// relative ones too (Remove-Item -Recurse -Force src, rm -r -fo ./src,
+// Remove-Item ./bin, ./obj): each as rm's operand is judged, a tree with
+// -Recurse; -WhatIf deletes nothing (unless -WhatIf:$false). It returns
+// the spans of the statements it read.
+func (iv *inv) psDeletes(s string) [][2]int {
+	var read [][2]int
+	for _, m := range psRemove.FindAllStringSubmatchIndex(s, 8) {
+		rest := s[m[3]:]
+		if end := strings.IndexAny(rest, ";|}\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		read = append(read, [2]int{m[2], m[3]})
+		words := psWords(rest)
+		recurse, whatIf, computed := false, false, false
+		var paths []string
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			lw := strings.ToLower(w)
+			switch {
+			case strings.HasPrefix(lw, "-whatif"):
+				whatIf = !strings.HasSuffix(lw, ":$false")
+			case lw == "-path" || lw == "-literalpath" || lw == "-lp" || lw == "-pspath":
+			case len(lw) > 1 && lw[0] == '-' && strings.HasPrefix("-recurse", lw) && len(lw) >= 2:
+				recurse = true
+			case strings.HasPrefix(lw, "-") && slices.ContainsFunc(psValueOpts, func(o string) bool { return strings.HasPrefix(o, lw) && len(lw) > 2 }):
+				i++ // -ErrorAction SilentlyContinue, -Include *.log
+			case strings.HasPrefix(lw, "-"):
+			case strings.ContainsAny(w, "$(@"):
+				computed = true
+			default:
+				paths = append(paths, w)
+			}
+		}
+		if whatIf {
+			continue
+		}
+		if computed && recurse {
+			iv.flag(Destructive, iv.name+" one-liner Remove-Item -Recurse deletes a tree computed at run time")
+		}
+		iv.deletesEach("Remove-Item", paths, recurse)
+	}
+	return read
+}
+
+// psWords splits PowerShell arguments into words: quoted strings taken
+// whole, and comma-separated lists (./bin, ./obj) into their items.
+func psWords(s string) []string {
+	var out []string
+	for s = strings.TrimSpace(s); s != "" && len(out) < 32; s = strings.TrimLeft(s, " \t,") {
+		if lit, n, ok := stringLitN(s); ok && s[0] != '`' {
+			out = append(out, lit)
+			s = s[n:]
+			continue
+		}
+		end := strings.IndexAny(s, " \t,")
+		if end < 0 {
+			end = len(s)
+		}
+		out = append(out, s[:end])
+		s = s[end:]
+	}
+	return out
+}
+
+// tempFileAssign is a variable given a temporary file's path or handle
+// the code makes: p = tempfile.mktemp(), fd, p = tempfile.mkstemp(),
+// f = tempfile.NamedTemporaryFile(…), t = Tempfile.new, os.tmpdir() + …
+var tempFileAssign = lazyRE(`(?:^|[^\w.$])(\w+)\s*(?:,\s*(\w+)\s*)?:?=\s*(?:\w+\.)*(?:mkstemp|mktemp|NamedTemporaryFile|TemporaryFile|tmpnam|tempnam|Tempfile\.new|tmpdir\(\)|tmpfile|CreateTemp)\b`)
+
+// tempFileVar reports whether the argument at the start of rest is a
+// variable the code set to a temporary file of its own (tempFileAssign),
+// or named for one (tmp_path, tempFile): deleting it is the code tidying
+// after itself.
+func tempFileVar(s, rest string) bool {
+	name := strings.TrimPrefix(strings.TrimSpace(rest), "$")
+	if i := strings.IndexAny(name, ",) \t\n.;"); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" || !isAssignment(name+"=") {
+		return false
+	}
+	if l := strings.ToLower(name); strings.Contains(l, "tmp") || strings.Contains(l, "temp") {
+		return true
+	}
+	for _, m := range tempFileAssign.FindAllStringSubmatch(s, 8) {
+		if m[1] == name || m[2] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// tclDelete is Tcl's file delete, as fileDelete finds it.
+var tclDelete = lazyRE(`(?i)^file\s+delete`)
+
+// tclWords reads the words of a Tcl command after file delete, up to the
+// command's end (; ] } or a newline): the paths, options left out; a word
+// with a substitution ($x, [cmd]) is computed at run time.
+func tclWords(s string) (paths []string, computed bool) {
+	for len(paths) < 16 {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" || strings.ContainsRune(";]}\n", rune(s[0])) {
+			break
+		}
+		var w string
+		switch {
+		case s[0] == '"':
+			lit, n, ok := stringLitN(s)
+			if !ok {
+				return paths, true
+			}
+			w, s = lit, s[n:]
+			if strings.ContainsAny(w, "$[") {
+				computed = true
+				continue
+			}
+		case s[0] == '{': // braces quote without substitution
+			end := strings.IndexByte(s, '}')
+			if end < 0 {
+				return paths, true
+			}
+			w, s = s[1:end], s[end+1:]
+		default:
+			end := strings.IndexAny(s, " \t;]}\n")
+			if end < 0 {
+				end = len(s)
+			}
+			w, s = s[:end], s[end:]
+			if strings.ContainsAny(w, "$[") {
+				computed = true
+				continue
+			}
+		}
+		if !strings.HasPrefix(w, "-") && w != "" {
+			paths = append(paths, w)
+		}
+	}
+	return paths, computed
+}
+
+// deletesNamedWork holds code that names a path of the user's own work
+// (the tree's root, a source root, a directory at the top of the tree,
+// a source, settings or data file, a Makefile) together with an
+// operation that deletes, empties or writes over files which the reading
+// above has not judged: a call of a language tend has no table of
+// (Guile's delete-file, Erlang's file:del_dir_r, Racket's
+// delete-directory/files), or a known call handed a value the code
+// computes (PHP's unlink($f) in a loop over a glob). What the call acts
+// on cannot be read, and what the code names is what there is to lose.
+// Code that only reads names paths without such an operation; a file
+// named rm.sh or unlink.c names none.
+func (iv *inv) deletesNamedWork(s string, read [][2]int) {
+	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
+		return
+	}
+	for _, m := range writeCall.FindAllStringIndex(s, 8) { // open(p, "w"), File.write: judged by codeWrites
+		read = append(read, [2]int{m[0], m[1]})
+	}
+	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
+		read = append(read, [2]int{m[0], m[1]})
+	}
+	for _, m := range shellOut.FindAllStringIndex(s, 8) { // os.system("rm …"): the command is judged as shell
+		end := m[1]
+		if _, n, ok := stringLitN(s[m[1]:]); ok {
+			end += n
+		}
+		read = append(read, [2]int{m[0], end})
+	}
+	ops := pathLiteral.ReplaceAllStringFunc(s, func(lit string) string {
+		if !pathLike(lit[1 : len(lit)-1]) {
+			return lit
+		}
+		return strings.Repeat(" ", len(lit)) // a file named rm.sh: no call
+	})
+	op, given := "", map[string]bool{}
+	for _, m := range codeDeletes.FindAllStringIndex(ops, 16) {
+		if !slices.ContainsFunc(read, func(r [2]int) bool { return m[0] < r[1] && r[0] < m[1] }) {
+			start, end := m[0], m[1]
+			for start > 0 && identChar(s[start-1]) {
+				start--
+			}
+			for end < len(s) && identChar(s[end]) {
+				end++
+			}
+			if op == "" {
+				op = s[start:end] // removeDirectoryRecursive, not removeDir
+			}
+			if lit, ok := firstLiteral(s[end:]); ok {
+				given[lit] = true // (delete-directory/files "src"), rmtree "lib": what the call is given, whatever its shape
+			}
+		}
+	}
+	if op == "" {
+		return
+	}
+	for _, m := range pathLiteral.FindAllString(s, 16) {
+		lit := m[1 : len(m)-1]
+		if !pathLike(lit) && !given[lit] {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit})
+		if own := iv.c.namedWork(t, lit); own != "" {
+			iv.flagWrite(t, iv.name+" code deletes or overwrites files ("+strings.TrimSpace(op)+") by a call tend does not read, and names "+own+": "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// firstLiteral is the string literal a call's text starts with, after
+// the rest of its name (/files of delete-directory/files), an opening
+// parenthesis or spaces, and a Lisp pathname's #p: its first argument,
+// when that is a literal.
+func firstLiteral(s string) (string, bool) {
+	s = strings.TrimLeft(s, "/.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-!?")
+	s = strings.TrimLeft(s, " \t(")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "#p"), "#P")
+	lit, ok := stringLit(s)
+	return lit, ok && lit != "" && !strings.ContainsAny(lit, " \t\n")
+}
+
+// identChar reports whether b may be part of a name in code, for the
+// languages whose names hold - and : (delete-file, file:del_dir_r).
+func identChar(b byte) bool {
+	return b == '_' || b == '-' || b == ':' || b == '!' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// pathLiteral is a quoted string in code, quotes and all.
+var pathLiteral = lazyRE(`"[^"\\\s]*"|'[^'\\\s]*'`)
+
+// pathLike reports whether a string in code reads as a path: it has a
+// directory in it (src/, /home/…, ~/x), or names a file by a source or
+// settings extension (README.md, config.yml) or as a build file is
+// named (Makefile, Dockerfile). A bare word (app, DELETE, data) is as
+// likely a key or a name as a path.
+func pathLike(s string) bool {
+	switch {
+	case s == "" || strings.Contains(s, "://") || strings.ContainsAny(s, "$%{}()<>|;,=@"):
+		return false
+	case strings.Contains(s, "/"):
+		return true
+	case sourceName(s) || settingsFile(s):
+		return true
+	}
+	return buildFile(s)
+}
+
+// buildFile reports whether a name is one a project's own files go by
+// without an extension: Makefile, Dockerfile, Gemfile, Jenkinsfile, and
+// README, LICENSE and their kin.
+func buildFile(name string) bool {
+	switch name {
+	case "README", "LICENSE", "COPYING", "CHANGELOG", "NOTICE", "AUTHORS", "CONTRIBUTING":
+		return true
+	}
+	return len(name) > 4 && name[0] >= 'A' && name[0] <= 'Z' && strings.HasSuffix(name, "file") && !strings.ContainsAny(name, ".*?[")
+}
+
+// namedWork says how a path named in code, t as resolved from s, holds
+// the user's own work in the tree, as words for a reason, or "": the
+// root, a source root or a directory at the top of the tree (ownWork), a
+// source, settings, data or record file, or every one of a glob of them
+// (emptied), or a build file people write (Makefile). Nothing under what
+// tools make is.
+func (c *classifier) namedWork(t target, s string) string {
+	if t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
+		return ""
+	}
+	if !t.children {
+		if own := c.ownWork(t.path, true); own != "" {
+			return own
+		}
+	}
+	if own := c.emptied(t, s); own != "" {
+		return own
+	}
+	rel := strings.TrimPrefix(t.path, c.project+"/")
+	if dir := path.Dir(rel); !t.children && (dir == "." || !c.madePath(dir)) {
+		if buildFile(path.Base(rel)) {
+			return "a file of the project's own, " + path.Base(rel)
+		}
+		for d := dir; d != "." && d != "/"; d = path.Dir(d) {
+			if sourceRoots[path.Base(d)] && !scratchExts[strings.ToLower(path.Ext(rel))] {
+				return "a file in " + d + ", which holds the project's source" // src/main.scm
+			}
+		}
+	}
+	return ""
 }
 
 // nmap runs the Lua scripts --script names (NSE): one given as a process
@@ -659,8 +1084,9 @@ func builtName(expr, code string, lookup bool) bool {
 // loopVar binds a loop's variable to what it goes over: Python's for x
 // in …, JavaScript's for (const x of …), and a Ruby or JavaScript block
 // over a list (….each { |x| …, ….forEach(x => …); group 1 or 3 is the
-// variable, 2 or 4 what it goes over.
-var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)\s+([^\n:]{1,200})|((?:\[[^\]\n]*\]|%w[\[(][^\])\n]*[\])]|\b(?:glob\.i?glob|Dir\.glob|glob)\s*\([^)\n]*\)|Dir\[[^\]\n]*\]))\s*\.(?:each|forEach)\s*(?:do\s*|\{\s*|\(\s*)?\|?\(?\s*(\w+)`)
+// variable, 2 or 4 what it goes over; PHP's foreach (… as $x), groups 6
+// and 5.
+var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)\s+([^\n:]{1,200})|((?:\[[^\]\n]*\]|%w[\[(][^\])\n]*[\])]|\b(?:glob\.i?glob|Dir\.glob|glob)\s*\([^)\n]*\)|Dir\[[^\]\n]*\]))\s*\.(?:each|forEach)\s*(?:do\s*|\{\s*|\(\s*)?\|?\(?\s*(\w+)|\bforeach\s*\(\s*([^\n]{1,200}?)\s+as\s+(?:\$\w+\s*=>\s*)?\$(\w+)\s*\)`)
 
 // loopPaths reads the variable a delete call is given (at the start of
 // rest) as a loop's variable over literal paths, and returns them: a
@@ -668,7 +1094,7 @@ var loopVar = lazyRE(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+)?(\w+)\s+(?:in|of)
 // (glob.glob('*.log'), Dir.glob('tmp/*')). isLoop is false when the
 // variable is not such a loop's.
 func loopPaths(s, rest string) (paths []string, isLoop bool) {
-	name := strings.TrimSpace(rest)
+	name := strings.TrimPrefix(strings.TrimSpace(rest), "$") // PHP's unlink($f)
 	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
 		name = name[:i]
 	}
@@ -679,6 +1105,9 @@ func loopPaths(s, rest string) (paths []string, isLoop bool) {
 		v, over := m[1], m[2]
 		if v == "" {
 			v, over = m[4], m[3]
+		}
+		if v == "" {
+			v, over = m[6], m[5]
 		}
 		if v != name {
 			continue
@@ -889,10 +1318,11 @@ func interp(codeOpts ...string) handler {
 				return
 			}
 			if isCode && i+1 < len(args) {
-				iv.interpCode(args[i+1])
+				code, last := moreCode(iv.name, args, i+1, codeOpts)
+				iv.interpCode(code)
 				if iv.perlInPlace {
-					iv.inPlace(args[i+2:])
-					if m := fetchRun.FindString(lineEscapes.Replace(args[i+1].s)); m != "" { // as sed -i (fs.go)
+					iv.inPlace(args[last+1:])
+					if m := fetchRun.FindString(lineEscapes.Replace(code.s)); m != "" { // as sed -i (fs.go)
 						iv.flag(Destructive, "perl -i puts code that fetches and runs code from the network into its files: "+cutText(m))
 					}
 					iv.perlEmpties(perlLoop, args[i+1], args[i+2:])
@@ -904,6 +1334,12 @@ func interp(codeOpts ...string) handler {
 					iv.interpCode(arg{s: strings.TrimPrefix(a.s, o+"="), ok: true})
 					return
 				}
+			}
+			if a.s != "-" && !strings.HasPrefix(a.s, "-") && i > 0 && takesValue(args[i-1]) && codeFollows(iv.name, args[i+1:], codeOpts) {
+				if !iv.runsWritten(a, iv.interpCode) { // python3 -W ignore -c …, racket -l racket/base -e …: the value of an option (a file it loads, judged as a script)
+					iv.unseenScript(a)
+				}
+				continue
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
 				for _, b := range args[i:] { // deno run -A https://…, python <(curl …): code from the network
@@ -932,6 +1368,74 @@ func interp(codeOpts ...string) handler {
 		// No code and no script: the interpreter runs its stdin.
 		iv.runStdin(iv.interpCode, "code")
 	}
+}
+
+// takesValue reports whether a word is an option that may take the
+// next word as its value: -W, --dynamic-space-size, not --opt=value.
+func takesValue(a arg) bool {
+	return a.ok && len(a.s) > 1 && a.s[0] == '-' && a.s != "--" && !strings.Contains(a.s, "=")
+}
+
+// codeFollows reports whether an interpreter's words, before --, give it
+// code by one of its code options: then a word between options is an
+// option's value (racket -l racket/base -e …), not the script.
+func codeFollows(name string, args []arg, codeOpts []string) bool {
+	for _, a := range args {
+		switch {
+		case !a.ok:
+		case a.s == "--":
+			return false
+		case contains(codeOpts, a.s) || codeCluster(name, a.s, codeOpts) || name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE"):
+			return true
+		}
+		for _, o := range codeOpts {
+			if strings.HasPrefix(o, "--") && a.ok && strings.HasPrefix(a.s, o+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// moreCode is the code an interpreter is given from args[at] on: that
+// word, and the value of every later code option before --, joined by
+// newlines, since perl, ruby, lua, Rscript, osascript, erl, racket and
+// the Lisps run each -e or --eval in turn (sbcl --eval '(require :asdf)'
+// --eval '(uiop:delete-directory-tree …)'). Where a later one is only
+// the program's argument (python -c code -c), reading it as code too
+// only looks closer. last is the index of the last word of code.
+func moreCode(name string, args []arg, at int, codeOpts []string) (code arg, last int) {
+	code, last = args[at], at
+	add := func(more arg) {
+		if code.ok && more.ok {
+			code = arg{s: code.s + "\n" + more.s, ok: true, src: code.src + "\n" + more.src}
+		} else {
+			code = arg{src: code.src + "\n" + more.src} // a part computed at run time: the whole cannot be read
+		}
+	}
+	for j := at + 1; j < len(args); j++ {
+		a := args[j]
+		if !a.ok {
+			continue
+		}
+		if a.s == "--" {
+			break
+		}
+		if (contains(codeOpts, a.s) || codeCluster(name, a.s, codeOpts) || name == "perl" && perlCluster.MatchString(a.s) && strings.ContainsAny(a.s[len(a.s)-1:], "eE")) && j+1 < len(args) {
+			add(args[j+1])
+			j++
+			last = j
+			continue
+		}
+		for _, o := range codeOpts {
+			if strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
+				v := strings.TrimPrefix(a.s, o+"=")
+				add(arg{s: v, ok: true, src: v})
+				last = j
+			}
+		}
+	}
+	return code, last
 }
 
 // valueLetters are an interpreter's one-letter options that take a value,
@@ -987,10 +1491,30 @@ func awk(iv *inv) {
 			}
 			for _, m := range awkOut.FindAllStringSubmatch(a.s, 8) {
 				iv.flag(Write, "")
-				if lit, ok := stringLit(m[1]); ok {
+				empties := awkEmpty.MatchString(m[0]) // printf "" > "f": the file is truncated as awk opens it, and nothing is written
+				switch lit, ok := stringLit(m[1]); {
+				case ok:
 					class, why := iv.c.writeTarget(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}, true)
 					iv.flag(class, why)
-				} else if homeRef.MatchString(a.s) || homeCall.MatchString(a.s) {
+					if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}); class < Destructive && empties && !iv.sc.remote {
+						if own := iv.c.emptied(t, lit); own != "" {
+							iv.flagWrite(t, iv.name+" empties "+own+" (printf \"\" > file truncates it): "+iv.c.show(t))
+						}
+					}
+				case m[1] == "FILENAME": // > FILENAME: the file it is reading, truncated as it reads it
+					_, files := opts(args[i+1:])
+					for _, f := range files {
+						t := iv.c.resolve(iv.sc, f)
+						own := iv.c.emptied(t, f.s)
+						if why := iv.c.danger(t); why != "" && why != "unresolved" {
+							own = why
+						}
+						if f.ok && own != "" && !iv.sc.remote {
+							iv.flagWrite(t, iv.name+" writes over each file it reads (> FILENAME), truncating it as it reads it: "+own+": "+iv.c.show(t))
+							break
+						}
+					}
+				case homeRef.MatchString(a.s) || homeCall.MatchString(a.s):
 					iv.flag(Destructive, "awk writes to a file it names from the home directory: "+m[1])
 				}
 			}
@@ -1275,9 +1799,9 @@ func barePath(s string) (string, bool) {
 }
 
 // findCall is code listing files by a relative pattern or directory:
-// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'),
+// glob("storage/uploads/*"), Path('.').rglob('*.py'), os.walk('.'), R's list.files("R"),
 // Dir.glob("**/*"), fs.readdirSync('.'); the pattern is group 1.
-var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]|(?i:\b(?:Get-ChildItem|gci)\b[^|;\n]*?-(?:Filter|Include)\s+)['"]?([^\s'"|;/~$][^\s'"|;]*)`)
+var findCall = lazyRE(`(?:\b(?:r?glob|iglob|walk|listdir|scandir|readdirSync|readdir|children|entries|list\.files|list\.dirs)\s*\(|\bDir\[)\s*['"]([^'"/~$][^'"]*)['"]|(?i:\b(?:Get-ChildItem|gci)\b[^|;\n]*?-(?:Filter|Include)\s+)['"]?([^\s'"|;/~$][^\s'"|;]*)`)
 
 // nameSuffix is code keeping the names it lists that end so:
 // f.endswith(('.orig', '.py')), name.endsWith('.ts'), f.end_with?(".rb"),
@@ -1687,7 +2211,7 @@ var (
 	// "$env:OPENAI_API_KEY", Write-Output $env:X_TOKEN; the variable is
 	// group 1.
 	psPrintsSecret = lazyRE(`(?i)^\s*(?:(?:echo|write|Write-Output|Write-Host)\s+)?["']?(\$env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)["']?\s*$`)
-	// psWords are the words of PowerShell code, quotes and brackets
+	// psTokens are the words of PowerShell code, quotes and brackets
 	// aside.
-	psWords = lazyRE(`[^\s'"();|{}\[\],]+`)
+	psTokens = lazyRE(`[^\s'"();|{}\[\],]+`)
 )

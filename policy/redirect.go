@@ -561,7 +561,7 @@ func (iv *inv) runsWritten(file arg, run func(code arg)) bool {
 }
 
 // writesNothing reports whether a statement's redirections only empty
-// their files (": > f", "> f", "true > f").
+// their files (": > f", "> f", "true > f", printf of empty quotes, "echo -n > f").
 func writesNothing(st *syntax.Stmt) bool {
 	if st.Cmd == nil {
 		return true
@@ -578,10 +578,31 @@ func writesNothing(st *syntax.Stmt) bool {
 		words = words[1:] // sudo, env, timeout 5 …
 	}
 	switch strings.Join(words, " ") {
-	case ":", "true", "cat /dev/null":
+	case ":", "true", "cat /dev/null", "echo -n", "echo -n -e", "echo -ne", "echo -en":
 		return true
 	}
-	return false
+	// printf '' > f, printf "" > f, echo -n "" > f: an empty word printed
+	last := ce.Args[len(ce.Args)-1]
+	return len(words) >= 2 && (words[0] == "printf" && len(words) == 2 || words[0] == "echo" && len(words) == 3 && words[1] == "-n") && emptyWord(last)
+}
+
+// emptyWord reports whether a word is only empty quotes, single or double.
+func emptyWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch q := p.(type) {
+		case *syntax.SglQuoted:
+			if q.Value != "" {
+				return false
+			}
+		case *syntax.DblQuoted:
+			if len(q.Parts) != 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return len(w.Parts) > 0
 }
 
 // isWrapperWord reports whether a command name only runs the command after it.

@@ -627,6 +627,7 @@ var secretPlaces = []string{
 	"/.gradle/gradle.properties", "/.config/rclone/", "/.wrangler/", "/.config/netlify/", "/.vercel/",
 	"/.fly/", "/.config/heroku", "/.heroku/", "/.config/op/", "/.config/sops/", "/.mc/config.json",
 	"/etc/rancher/", "/etc/kubernetes/", "/.config/hcloud/", "/.talos/", "/.config/linode-cli", "/.config/scw/",
+	"/.b2_account_info", "/.config/b2/", "/.restic-password", "/.borg-passphrase", "/.config/borg/keys/", "/.config/mc/config.json",
 	// Browsers' and mail clients' profiles (cookies, saved logins, their
 	// keys), crypto wallets, chat apps' session tokens: whole directories.
 	"/.mozilla/firefox", "/.thunderbird", "/.config/google-chrome", "/.config/chromium", "/.config/BraveSoftware",
