@@ -132,7 +132,9 @@ func (t *Term) altOn(saveCursor bool) {
 		t.needCursor()
 		t.alt1049 = savedCursor{ok: true, x: t.cx, y: t.cy, style: t.style, id: t.curID}
 	}
-	// Remember the ids on the primary screen: the garbage collector cannot see them while hidden.
+	// Remember the ids on the primary screen: the garbage collector cannot
+	// see them while hidden. What is still queued for vt10x is on it too.
+	t.flush()
 	t.hiddenStyles, t.hiddenClusters = map[uint32]bool{}, map[uint32]bool{}
 	t.idsOnScreen(t.hiddenStyles, t.hiddenClusters)
 	t.emitPrivate(1047, true)
