@@ -66,6 +66,18 @@ func (t *Term) feed(b []byte) {
 	noFlood := 0 // flood has looked at the run up to here
 	for i := 0; i < len(b); i++ {
 		c := b[i]
+		switch {
+		case p.state == stCSI && c >= 0x20 && c < 0x7f:
+			// Fast paths for what controlByte would come to: a CSI
+			// sequence's parameters, intermediates and final byte, and
+			// its introducer.
+			t.csiByte(c)
+			continue
+		case p.state == stEsc && c == '[':
+			p.resetSeq()
+			p.state = stCSI
+			continue
+		}
 		if p.state == stGround {
 			if p.u8n > 0 {
 				t.utf8Byte(c)

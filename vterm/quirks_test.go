@@ -661,3 +661,28 @@ func TestHiddenPrimaryKeepsIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestStyleTableCacheSweep(t *testing.T) {
+	t.Parallel()
+	// The lookup cache never answers with an id a sweep freed: after the
+	// sweep, the freed id goes to a new style and the old one gets another.
+	st := newStyleTable()
+	a, b, c := Style{FG: PaletteColor(1)}, Style{BG: PaletteColor(2)}, Style{Attr: AttrBold}
+	ida, _ := st.id(a)
+	idb, _ := st.id(b)
+	if again, _ := st.id(a); again != ida {
+		t.Fatalf("a: %d then %d", ida, again)
+	}
+	st.sweep(map[uint32]bool{idb: true}) // a is on no cell
+	idc, _ := st.id(c)
+	if idc != ida {
+		t.Fatalf("c got %d, want a's freed %d", idc, ida)
+	}
+	ida2, _ := st.id(a)
+	if ida2 == ida || ida2 == idb || st.style(ida2) != a || st.style(idc) != c {
+		t.Fatalf("a: %d (%v), c: %d (%v), b: %d", ida2, st.style(ida2), idc, st.style(idc), idb)
+	}
+	if got, _ := st.id(b); got != idb {
+		t.Fatalf("b: %d, want %d", got, idb)
+	}
+}

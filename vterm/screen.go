@@ -211,12 +211,17 @@ func (t *Term) collectGarbage() {
 	}
 }
 
-// idsOnScreen adds the style and cluster ids of every visible cell.
+// idsOnScreen adds the style and cluster ids of every visible cell. A style
+// is added once per run of cells that carry it: a map insert per cell was
+// most of the cost of switching to the alternate screen.
 func (t *Term) idsOnScreen(styles, clusters map[uint32]bool) {
+	last := ^uint32(0)
 	for y := 0; y < t.rows; y++ {
 		for x := 0; x < t.cols; x++ {
 			g := t.vt.Cell(x, y)
-			styles[vtStyleID(g.FG)] = true
+			if id := vtStyleID(g.FG); id != last {
+				styles[id], last = true, id
+			}
 			if id, ok := clusterID(g.Char); ok {
 				clusters[id] = true
 			}
