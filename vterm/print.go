@@ -79,7 +79,7 @@ func (t *Term) put(r rune, w int) {
 		t.lineFeed(true, false)
 	}
 	if t.modes.Insert {
-		t.emitCSI('@', w) // IRM: vt10x only records the mode
+		t.emitCSI1('@', w, 1) // IRM: vt10x only records the mode
 	}
 	t.setVT(t.curID)
 	t.emitRune(r)

@@ -604,13 +604,19 @@ func TestStyleTableBounded(t *testing.T) {
 
 func TestVT10xBitsPinned(t *testing.T) {
 	t.Parallel()
-	// vterm mirrors vt10x's unexported pending-wrap bit; pin it.
+	// vterm mirrors vt10x's unexported pending-wrap and origin bits; pin them.
 	tm := New(3, 2)
 	_, _ = tm.Write([]byte("abc"))
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	if tm.vt.Cursor().State&vtCursorWrapNext == 0 {
 		t.Fatalf("vt10x cursor state %b: pending-wrap bit moved", tm.vt.Cursor().State)
+	}
+	tm.mu.Unlock()
+	_, _ = tm.Write([]byte("\x1b[?6h"))
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if tm.vt.Cursor().State != vtCursorOrigin {
+		t.Fatalf("vt10x cursor state %b in origin mode: origin bit moved", tm.vt.Cursor().State)
 	}
 }
 

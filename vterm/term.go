@@ -50,6 +50,7 @@ type Term struct {
 	cx, cy   int
 	wrapNext bool
 	curOK    bool
+	move     queuedMove // the last cursor move queued, to take back
 
 	top, bottom int  // scroll region, mirrored from what we sent vt10x
 	alt         bool // the alternate screen is shown
@@ -109,7 +110,7 @@ type savedCursor struct {
 // New returns a cols×rows terminal. Sizes outside 1..[MaxSize] are clamped.
 func New(cols, rows int, opts ...Option) *Term {
 	cols, rows = clampSize(cols), clampSize(rows)
-	t := &Term{cols: cols, rows: rows}
+	t := &Term{cols: cols, rows: rows, move: queuedMove{at: -1}}
 	t.sb.max = DefaultScrollback
 	for _, o := range opts {
 		o(t)
@@ -160,6 +161,7 @@ func (t *Term) afterPanic() {
 	t.panics++
 	t.p.state, t.p.u8n = stGround, 0
 	t.out = t.out[:0]
+	t.move.at = -1
 	t.curOK = false
 	t.seq++
 }
