@@ -185,3 +185,39 @@ func TestCursorMovesShortest(t *testing.T) {
 		sameAsVT10x(t, tm, raw, fmt.Sprintf("%q", c.in))
 	}
 }
+
+func TestRedrawnTextMovedOver(t *testing.T) {
+	t.Parallel()
+	// Text the cells already hold, in the same rendition, is moved over
+	// rather than handed to vt10x again: from sameMin characters on, at the
+	// start of what is printed on a line, never the last column (its pending
+	// wrap), never over a different rendition; the screen and the cursor
+	// are as vt10x alone makes them.
+	for _, c := range []struct{ first, again, want string }{
+		{"hello world!", "\rhello world!", ""}, // the cursor ends where it was
+		{"hello world!", "\rhello world", "\b"},
+		{"hello world!", "\r\x1b[Hhello world", "\b"},
+		{"hello world!", "\x1b[2Hhello world!", "\r\nhello world!"},         // a blank line
+		{"hello world!", "\rhello there!", "\rhello there!"},                // differs before sameMin
+		{"hello world!", "\rhello woRLD!", "\x1b[4DRLD!"},                   // the rest is printed
+		{"hello", "\rhello", "\rhello"},                                     // shorter than sameMin
+		{"hello world!", "\r\x1b[1mhello world!", "\r\x1b[31mhello world!"}, // another rendition
+		{"\x1b[7mhello world!", "\r hello world", "\r hello world"},         // other text
+		{"\x1b[7mhello world!\x1b[m", "\r\x1b[7mhello world", "\b"},
+		{"01234567890123456789", "\r01234567890123456789", "\x1b[C9"}, // the last column is printed
+		{"01234567890123456789abc", "\x1b[H01234567890123456789", "\x1b[1;20H9"},
+	} {
+		tm := New(20, 3)
+		_, _ = tm.Write([]byte(c.first))
+		rec := &vtRecorder{Terminal: tm.vt}
+		tm.vt = rec
+		_, _ = tm.Write([]byte(c.again))
+		tm.vt = rec.Terminal
+		if string(rec.got) != c.want {
+			t.Errorf("%q then %q: vt10x got %q, want %q", c.first, c.again, rec.got, c.want)
+		}
+		raw := vt10x.New(vt10x.WithSize(20, 3))
+		_, _ = raw.Write([]byte(c.first + c.again))
+		sameAsVT10x(t, tm, raw, fmt.Sprintf("%q then %q", c.first, c.again))
+	}
+}

@@ -81,7 +81,7 @@ type Term struct {
 	floodStarts       []int   // scratch for flood: where lines start,
 	floodPens         []Style // the rendition there,
 	floodParser       parser  // and a parser for their CSI sequences
-	slowOnly          bool    // no flood: tests compare with the slow path
+	slowOnly          bool    // no flood, no text moved over: tests compare with the slow path
 
 	sb      scrollback
 	replies replyQueue
