@@ -109,6 +109,10 @@ func (t *Term) floodCSI(b []byte, pen Style, col int) (n int, next Style, ok boo
 	if len(b) < 3 || b[1] != '[' {
 		return 0, pen, false
 	}
+	m := &t.sgrMemo[sgrMemoSlot(b, pen)]
+	if m.n > 0 && m.in == pen && len(b) >= m.n && string(b[:m.n]) == string(m.seq[:m.n]) {
+		return m.n, m.out, true
+	}
 	p := &t.floodParser
 	p.state = stCSI
 	p.resetSeq()
@@ -128,13 +132,41 @@ func (t *Term) floodCSI(b []byte, pen Style, col int) (n int, next Style, ok boo
 		}
 		switch {
 		case c == 'm':
-			return n + 1, p.sgr(pen), true
+			next = p.sgr(pen)
+			if n < len(m.seq) {
+				*m = sgrMemo{n: n + 1, in: pen, out: next}
+				copy(m.seq[:], b[:n+1])
+			}
+			return n + 1, next, true
 		case c == 'K' && p.arg(0, 0) == 0 && pen.BG == DefaultColor && col < t.cols:
 			return n + 1, pen, true
 		}
 		return 0, pen, false
 	}
 	return 0, pen, false
+}
+
+// sgrMemo is an SGR sequence a flood read (its first n bytes of seq) and
+// the rendition it made of pen in: a flood meets the same few sequences
+// again and again (a log's colours), and reading one byte by byte was a
+// fifth of a coloured flood's cost. A sequence ends at its final byte, so
+// input that starts with seq holds that very sequence.
+type sgrMemo struct {
+	seq     [16]byte
+	n       int
+	in, out Style
+}
+
+// sgrMemoSlot picks the memo for the sequence starting b (len(b) >= 3)
+// applied to pen.
+func sgrMemoSlot(b []byte, pen Style) int {
+	h := uint32(b[2])
+	if len(b) > 3 {
+		h |= uint32(b[3]) << 8
+	}
+	h ^= uint32(pen.FG)*0x9e3779b1 ^ uint32(pen.BG)*0x85ebca77 ^ uint32(pen.Attr)*0xc2b2ae3d
+	h *= 0x27d4eb2d
+	return int(h >> 27)
 }
 
 // packStyled packs a line of printable ASCII with SGR and EL sequences in

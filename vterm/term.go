@@ -75,13 +75,14 @@ type Term struct {
 	title  string
 	panics uint64
 
-	vtBytes, vtWrites uint64  // what vterm handed vt10x, for benchmarks
-	rowBuf            []Cell  // scratch row for the scrollback
-	floodText         []byte  // scratch for flood: a scrolled line's text
-	floodStarts       []int   // scratch for flood: where lines start,
-	floodPens         []Style // the rendition there,
-	floodParser       parser  // and a parser for their CSI sequences
-	slowOnly          bool    // no flood, no text moved over: tests compare with the slow path
+	vtBytes, vtWrites uint64      // what vterm handed vt10x, for benchmarks
+	rowBuf            []Cell      // scratch row for the scrollback
+	floodText         []byte      // scratch for flood: a scrolled line's text
+	floodStarts       []int       // scratch for flood: where lines start,
+	floodPens         []Style     // the rendition there,
+	floodParser       parser      // and a parser for their CSI sequences,
+	sgrMemo           [32]sgrMemo // with the SGR sequences read lately
+	slowOnly          bool        // no flood, no text moved over: tests compare with the slow path
 
 	sb      scrollback
 	replies replyQueue
