@@ -63,6 +63,8 @@ func (p *parser) resetSeq() {
 // feed runs the state machine over b, calling t for every action.
 func (t *Term) feed(b []byte) {
 	p := &t.p
+	top := t.topFeed
+	t.topFeed = false
 	noFlood := 0 // flood has looked at the run up to here
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -102,7 +104,7 @@ func (t *Term) feed(b []byte) {
 			scrolls := t.curOK && t.cy == t.bottom
 			t.controlByte(c)
 			if scrolls {
-				n, end := t.flood(b[i+1:])
+				n, end := t.flood(b[i+1:], top)
 				i += n
 				noFlood = i + 1 + end - n
 			}

@@ -84,6 +84,17 @@ type Term struct {
 	sgrMemo           [32]sgrMemo // with the SGR sequences read lately
 	slowOnly          bool        // no flood, no text moved over: tests compare with the slow path
 
+	// pending is the screenful a flood that ended a Write left to print
+	// (flood.go): its text from the first line's start, then pendingTail
+	// bytes cut short by the end of the Write; the rendition at its start
+	// is style. While pendingOn vt10x holds a blank screen with the cursor
+	// home, and so does the shadow cursor.
+	pending     []byte
+	pendingTail int
+	pendingOn   bool
+	floodJoin   []byte // scratch for resume: a pending tail and what follows it
+	topFeed     bool   // the feed starting is a Write's own: a flood ending it may leave its screenful pending
+
 	sb      scrollback
 	replies replyQueue
 
@@ -150,6 +161,10 @@ func (t *Term) Write(p []byte) (n int, err error) {
 			n, err = len(p), nil
 		}
 	}()
+	if t.pendingOn {
+		p = t.resume(p)
+	}
+	t.topFeed = true
 	t.feed(p)
 	t.flush()
 	t.seq++
@@ -161,6 +176,7 @@ func (t *Term) Write(p []byte) (n int, err error) {
 func (t *Term) afterPanic() {
 	t.panics++
 	t.p.state, t.p.u8n = stGround, 0
+	t.pendingOn, t.topFeed = false, false
 	t.out = t.out[:0]
 	t.move.at = -1
 	t.curOK = false
@@ -189,6 +205,7 @@ func (t *Term) Resize(cols, rows int) error {
 			t.afterPanic()
 		}
 	}()
+	t.showPending()
 	t.resize(cols, rows)
 	t.flush()
 	t.seq++
