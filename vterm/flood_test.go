@@ -208,8 +208,24 @@ func FuzzFlood(f *testing.F) {
 		slow.Write(in)
 		fast := New(7, 2, WithScrollback(9))
 		fast.Write(in)
-		if got, want := fullState(t, fast), fullState(t, slow); got != want {
+		want := fullState(t, slow)
+		if got := fullState(t, fast); got != want {
 			t.Fatalf("flood differs from the slow path\ngot:\n%s\nwant:\n%s", got, want)
+		}
+		// In pieces of up to 16 bytes, looked at between some of them: the
+		// input's own bytes say where.
+		split := New(7, 2, WithScrollback(9))
+		for rest, k := in, 0; len(rest) > 0; k++ {
+			c := in[k%len(in)]
+			n := min(len(rest), 1+int(c%16))
+			split.Write(rest[:n])
+			if c&0x10 != 0 {
+				split.Snapshot()
+			}
+			rest = rest[n:]
+		}
+		if got := fullState(t, split); got != want {
+			t.Fatalf("flood in pieces differs from the slow path\ngot:\n%s\nwant:\n%s", got, want)
 		}
 	})
 }
