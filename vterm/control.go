@@ -11,16 +11,19 @@ func (t *Term) execute(c byte) {
 	switch c {
 	case '\b':
 		t.needCursor()
-		t.out = append(t.out, '\b')
-		t.cx, t.wrapNext = max(t.cx-1, 0), false
+		t.moveCursor(max(t.cx-1, 0), t.cy)
 	case '\t':
 		t.out = append(t.out, '\t')
 		t.curOK = false
 	case '\n', '\v', '\f':
 		t.lineFeed(t.modes.NewLine, true)
 	case '\r':
-		t.out = append(t.out, '\r')
-		t.cx, t.wrapNext = 0, false
+		if t.curOK {
+			t.moveCursor(0, t.cy)
+		} else { // no need to ask vt10x where the cursor is
+			t.out = append(t.out, '\r')
+			t.cx, t.wrapNext = 0, false
+		}
 	case 0x0e: // SO: G1 into GL
 		t.charset.gl = 1
 	case 0x0f: // SI: G0 into GL
@@ -132,7 +135,9 @@ func (t *Term) altOn(saveCursor bool) {
 		t.needCursor()
 		t.alt1049 = savedCursor{ok: true, x: t.cx, y: t.cy, style: t.style, id: t.curID}
 	}
-	// Remember the ids on the primary screen: the garbage collector cannot see them while hidden.
+	// Remember the ids on the primary screen: the garbage collector cannot
+	// see them while hidden. What is still queued for vt10x is on it too.
+	t.flush()
 	t.hiddenStyles, t.hiddenClusters = map[uint32]bool{}, map[uint32]bool{}
 	t.idsOnScreen(t.hiddenStyles, t.hiddenClusters)
 	t.emitPrivate(1047, true)

@@ -29,51 +29,34 @@ func (t *Term) csiDispatch(final byte) {
 	switch final {
 	case '@': // ICH
 		t.eraseStyle()
-		t.emitCSI('@', min(p.count(0), t.cols))
-	case 'A', 'B', 'C', 'D', 'E', 'F', 'a', 'e': // cursor movement
-		f := final
-		switch final {
-		case 'a': // HPR
-			f = 'C'
-		case 'e': // VPR
-			f = 'B'
-		}
-		t.emitCSI(f, min(p.count(0), MaxSize))
-		t.curOK = false
-	case 'G', '`': // CHA, HPA
-		t.emitCSI('G', min(p.count(0), t.cols))
-		t.curOK = false
-	case 'H', 'f': // CUP, HVP
-		t.emitCSI('H', min(p.count(0), t.rows), min(p.count(1), t.cols))
-		t.curOK = false
-	case 'd': // VPA
-		t.emitCSI('d', min(p.count(0), t.rows))
-		t.curOK = false
+		t.emitCSI1('@', min(p.count(0), t.cols), 1)
+	case 'A', 'B', 'C', 'D', 'E', 'F', 'a', 'e', 'G', '`', 'H', 'f', 'd':
+		t.cursorMove(final)
 	case 'I', 'Z': // CHT, CBT: vt10x loops n times, so n is the screen width at most
-		t.emitCSI(final, min(p.count(0), t.cols))
+		t.emitCSI1(final, min(p.count(0), t.cols), 1)
 		t.curOK = false
 	case 'J':
 		t.eraseDisplay(p.arg(0, 0))
 	case 'K':
 		if m := p.arg(0, 0); m <= 2 {
 			t.eraseStyle()
-			t.emitCSI('K', m)
+			t.emitCSI1('K', m, 0)
 		}
 	case 'L', 'M': // IL, DL
 		t.eraseStyle()
-		t.emitCSI(final, min(p.count(0), t.rows))
+		t.emitCSI1(final, min(p.count(0), t.rows), 1)
 		t.curOK = false
 	case 'P', 'X': // DCH, ECH
 		t.eraseStyle()
-		t.emitCSI(final, min(p.count(0), t.cols))
+		t.emitCSI1(final, min(p.count(0), t.cols), 1)
 	case 'S': // SU: what leaves the top goes to the scrollback
 		n := min(p.count(0), t.rows)
 		t.captureTop(n)
 		t.eraseStyle()
-		t.emitCSI('S', n)
+		t.emitCSI1('S', n, 1)
 	case 'T': // SD
 		t.eraseStyle()
-		t.emitCSI('T', min(p.count(0), t.rows))
+		t.emitCSI1('T', min(p.count(0), t.rows), 1)
 	case 'b': // REP: vt10x does not know it
 		t.repeat(p.count(0))
 	case 'c': // DA1
@@ -82,7 +65,7 @@ func (t *Term) csiDispatch(final byte) {
 		}
 	case 'g': // TBC
 		if m := p.arg(0, 0); m == 0 || m == 3 {
-			t.emitCSI('g', m)
+			t.emitCSI1('g', m, 0)
 		}
 	case 'h', 'l':
 		for i := 0; i < p.nparams; i++ {
@@ -109,7 +92,11 @@ func (t *Term) csiDispatch(final byte) {
 		}
 		if top < bot {
 			t.top, t.bottom = top-1, bot-1
-			t.emitCSI('r', top, bot)
+			if top == 1 && bot == t.rows {
+				t.out = append(t.out, 0x1b, '[', 'r')
+			} else {
+				t.emitCSI('r', top, bot)
+			}
 			t.curOK = false
 		}
 	case 's':
@@ -123,13 +110,54 @@ func (t *Term) csiDispatch(final byte) {
 	}
 }
 
+// cursorMove handles the CSI sequences that only move the cursor. vterm
+// works out where vt10x's moveTo puts the cursor (clamped to the screen, and
+// to the scroll region in origin mode, where CUP and VPA count from its top)
+// and moves it there with the shortest sequence (moveCursor).
+func (t *Term) cursorMove(final byte) {
+	p := &t.p
+	t.needCursor()
+	n := p.count(0)
+	x, y := t.cx, t.cy
+	switch final {
+	case 'A': // CUU
+		y = t.clampY(y - min(n, MaxSize))
+	case 'B', 'e': // CUD, VPR
+		y = t.clampY(y + min(n, MaxSize))
+	case 'C', 'a': // CUF, HPR
+		x = min(x+min(n, MaxSize), t.cols-1)
+	case 'D': // CUB
+		x = max(x-min(n, MaxSize), 0)
+	case 'E': // CNL
+		x, y = 0, t.clampY(y+min(n, MaxSize))
+	case 'F': // CPL
+		x, y = 0, t.clampY(y-min(n, MaxSize))
+	case 'G', '`': // CHA, HPA
+		x = min(n, t.cols) - 1
+	case 'H', 'f': // CUP, HVP
+		x, y = min(p.count(1), t.cols)-1, t.rowY(n)
+	case 'd': // VPA
+		y = t.rowY(n)
+	}
+	t.moveCursor(x, y)
+}
+
+// rowY is the screen row of CUP's or VPA's row parameter n (from 1).
+func (t *Term) rowY(n int) int {
+	y := min(n, t.rows) - 1
+	if t.modes.Origin {
+		y += t.top
+	}
+	return t.clampY(y)
+}
+
 // eraseDisplay handles ED. vt10x's ED 1 skips the first row when the cursor
 // is on the second one; ED 3 (clear the scrollback) it does not know.
 func (t *Term) eraseDisplay(m int) {
 	switch m {
 	case 0, 1, 2:
 		t.eraseStyle()
-		t.emitCSI('J', m)
+		t.emitCSI1('J', m, 0)
 		if m == 1 {
 			t.needCursor()
 			if t.cy == 1 && (!t.modes.Origin || t.top == 0) {

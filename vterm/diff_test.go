@@ -227,6 +227,9 @@ func TestDifferentialTmux(t *testing.T) {
 				tm := New(80, 24)
 				for i := 0; i < len(stream); i += chunk {
 					_, _ = tm.Write(stream[i:min(i+chunk, len(stream))])
+					if chunk == 1 {
+						checkShadow(t, tm) // after every byte
+					}
 				}
 				compareScreen(t, base, fmt.Sprintf("chunk %d", chunk), tm.Snapshot(), want)
 			}

@@ -28,11 +28,12 @@
 // # How vt10x is used
 //
 // vt10x never sees the application's bytes. A DEC-style parser (parser.go)
-// reads them and hands vt10x only printable runes, CR, BS, HT and canonical
-// sequences with explicit, clamped parameters, so vt10x's own parser stays in
-// its ground state and none of its parsing bugs apply. vt10x keeps the grid
-// and moves cells (scrolls, inserts, deletes, the alternate screen); vterm
-// keeps what vt10x cannot store in a cell:
+// reads them and hands vt10x only printable runes, CR, BS, LF, HT and
+// canonical sequences with clamped parameters (one left out only where it is
+// vt10x's default), so vt10x's own parser stays in its ground state and none
+// of its parsing bugs apply. vt10x keeps the grid and moves cells (scrolls,
+// inserts, deletes, the alternate screen); vterm keeps what vt10x cannot
+// store in a cell:
 //
 //   - the style: vterm keeps a table of full styles (faint, strike, true
 //     colour kept apart from palette colours …) and gives vt10x only the
@@ -44,6 +45,14 @@
 //     mouse, focus, cursor style, application keypad), and DECSC's rendition.
 //
 // Both tables are bounded and collect ids no visible or hidden cell uses.
+//
+// vt10x's parser costs per rune, so vterm hands it as few as it can: a
+// cursor move is worked out by vterm and handed on as the shortest sequence
+// from where the cursor is (none if it stays; two moves in a row become
+// one), text the cells already hold is moved over (print.go), and lines that
+// scroll straight through the screen go to the scrollback from their text,
+// the screenful that stays being printed only when the screen is looked at
+// or written to otherwise (flood.go).
 //
 // # The vt10x quirks absorbed, each with a test named after it
 //

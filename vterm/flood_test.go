@@ -120,15 +120,22 @@ func TestFloodMatchesSlowPath(t *testing.T) {
 		whole := New(cols, rows, WithScrollback(sb))
 		whole.Write(in)
 
-		split := New(cols, rows, WithScrollback(sb))
+		split, looked := New(cols, rows, WithScrollback(sb)), New(cols, rows, WithScrollback(sb))
 		for rest := in; len(rest) > 0; {
 			n := min(1+r.IntN(4096), len(rest))
 			split.Write(rest[:n])
+			looked.Write(rest[:n])
+			switch r.IntN(4) { // someone looks at the screen between writes
+			case 0:
+				looked.Snapshot()
+			case 1:
+				looked.History()
+			}
 			rest = rest[n:]
 		}
 
 		want := fullState(t, slow)
-		for name, tm := range map[string]*Term{"whole": whole, "split": split} {
+		for name, tm := range map[string]*Term{"whole": whole, "split": split, "looked": looked} {
 			if got := fullState(t, tm); got != want {
 				t.Fatalf("seed %d (%dx%d, scrollback %d), %s: flood differs from the slow path\ninput %q\ngot:\n%s\nwant:\n%s",
 					seed, cols, rows, sb, name, in, got, want)
@@ -158,6 +165,34 @@ func TestFloodSkipsVT10x(t *testing.T) {
 	}
 }
 
+// A flood in many writes reaches vt10x as one screenful too: the screenful a
+// write's flood leaves is taken on by the next one, and printed only when
+// someone looks.
+func TestFloodAcrossWritesSkipsVT10x(t *testing.T) {
+	var in bytes.Buffer
+	for i := range 100000 {
+		fmt.Fprintf(&in, "\x1b[3%dm%d\x1b[m\r\n", i%8, i)
+	}
+	tm := New(80, 24)
+	for b := in.Bytes(); len(b) > 0; b = b[min(4096, len(b)):] {
+		tm.Write(b[:min(4096, len(b))])
+	}
+	tm.mu.Lock()
+	handed := tm.vtBytes + uint64(len(tm.out))
+	tm.mu.Unlock()
+	if handed > 1024 {
+		t.Errorf("vt10x was handed %d bytes for a %d-byte flood in 4 KiB writes", handed, in.Len())
+	}
+	s := tm.Snapshot()
+	if line(s, 0) != "99977" || line(s, 22) != "99999" || line(s, 23) != "" || s.Cells[22][0].FG != PaletteColor(7) {
+		t.Errorf("screen:\n%s", s.Text())
+	}
+	if sb := tm.Scrollback(); len(sb) != DefaultScrollback || sb[len(sb)-1].Text() != "99976" || sb[len(sb)-1].Cells[0].FG != PaletteColor(0) {
+		t.Errorf("scrollback has %d lines, the last %q", len(sb), sb[len(sb)-1].Text())
+	}
+	checkShadow(t, tm)
+}
+
 // FuzzFlood: on a small screen any input takes the flood path often, and
 // must leave what the byte-by-byte path leaves.
 func FuzzFlood(f *testing.F) {
@@ -173,8 +208,24 @@ func FuzzFlood(f *testing.F) {
 		slow.Write(in)
 		fast := New(7, 2, WithScrollback(9))
 		fast.Write(in)
-		if got, want := fullState(t, fast), fullState(t, slow); got != want {
+		want := fullState(t, slow)
+		if got := fullState(t, fast); got != want {
 			t.Fatalf("flood differs from the slow path\ngot:\n%s\nwant:\n%s", got, want)
+		}
+		// In pieces of up to 16 bytes, looked at between some of them: the
+		// input's own bytes say where.
+		split := New(7, 2, WithScrollback(9))
+		for rest, k := in, 0; len(rest) > 0; k++ {
+			c := in[k%len(in)]
+			n := min(len(rest), 1+int(c%16))
+			split.Write(rest[:n])
+			if c&0x10 != 0 {
+				split.Snapshot()
+			}
+			rest = rest[n:]
+		}
+		if got := fullState(t, split); got != want {
+			t.Fatalf("flood in pieces differs from the slow path\ngot:\n%s\nwant:\n%s", got, want)
 		}
 	})
 }

@@ -24,8 +24,8 @@ func checkShadow(t testing.TB, tm *Term) {
 		return
 	}
 	c := tm.vt.Cursor()
-	if c.X != tm.cx || c.Y != tm.cy || (c.State&vtCursorWrapNext != 0) != tm.wrapNext {
-		t.Fatalf("shadow cursor %d,%d wrap=%v; vt10x %d,%d state=%d", tm.cx, tm.cy, tm.wrapNext, c.X, c.Y, c.State)
+	if c.X != tm.cx || c.Y != tm.cy || (c.State&vtCursorWrapNext != 0) != tm.wrapNext || (c.State&vtCursorOrigin != 0) != tm.modes.Origin {
+		t.Fatalf("shadow cursor %d,%d wrap=%v origin=%v; vt10x %d,%d state=%d", tm.cx, tm.cy, tm.wrapNext, tm.modes.Origin, c.X, c.Y, c.State)
 	}
 }
 

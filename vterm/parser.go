@@ -63,9 +63,23 @@ func (p *parser) resetSeq() {
 // feed runs the state machine over b, calling t for every action.
 func (t *Term) feed(b []byte) {
 	p := &t.p
+	top := t.topFeed
+	t.topFeed = false
 	noFlood := 0 // flood has looked at the run up to here
 	for i := 0; i < len(b); i++ {
 		c := b[i]
+		switch {
+		case p.state == stCSI && c >= 0x20 && c < 0x7f:
+			// Fast paths for what controlByte would come to: a CSI
+			// sequence's parameters, intermediates and final byte, and
+			// its introducer.
+			t.csiByte(c)
+			continue
+		case p.state == stEsc && c == '[':
+			p.resetSeq()
+			p.state = stCSI
+			continue
+		}
 		if p.state == stGround {
 			if p.u8n > 0 {
 				t.utf8Byte(c)
@@ -90,7 +104,7 @@ func (t *Term) feed(b []byte) {
 			scrolls := t.curOK && t.cy == t.bottom
 			t.controlByte(c)
 			if scrolls {
-				n, end := t.flood(b[i+1:])
+				n, end := t.flood(b[i+1:], top)
 				i += n
 				noFlood = i + 1 + end - n
 			}

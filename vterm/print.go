@@ -20,15 +20,65 @@ func (t *Term) printASCII(b []byte) {
 		return
 	}
 	t.needCursor()
-	for _, c := range b {
+	t.last, t.lastOK = rune(b[len(b)-1]), true
+	for len(b) > 0 {
 		if t.wrapNext && t.modes.AutoWrap {
 			t.lineFeed(true, false)
 		}
-		t.setVT(t.curID)
-		t.out = append(t.out, c)
-		t.advance(1)
+		// What fits before the right margin; with autowrap off, a pending
+		// wrap keeps each character on the last column.
+		k := 1
+		if !t.wrapNext {
+			k = min(len(b), t.cols-t.cx)
+		}
+		t.printLine(b[:k])
+		b = b[k:]
 	}
-	t.last, t.lastOK = rune(b[len(b)-1]), true
+}
+
+// sameMin is the shortest run of characters printASCII leaves out because
+// the cells already hold them: a cursor move over fewer costs vt10x about
+// as much as printing them.
+const sameMin = 8
+
+// printLine prints ASCII that fits on the cursor's line. Full-screen
+// programs often redraw text that is already there (a pager repainting its
+// screen); vt10x's parser costs per character, so when the cells from the
+// cursor on already hold the first sameMin or more characters in the
+// current rendition, vterm moves over them instead of printing them. The
+// cells are compared as vt10x holds them, glyph for glyph, so nothing
+// changes but what vt10x is handed. Only a leading run is looked for: in
+// the recorded programs a line redrawn as it was is redrawn whole, and
+// comparing further cost more than it saved. The last column is always
+// printed, for the pending wrap that leaves.
+func (t *Term) printLine(b []byte) {
+	if len(b) >= sameMin && !t.wrapNext && !t.slowOnly {
+		// vt10x's cells and attribute must be up to date; a move queued
+		// alone leaves them so, and is better taken back into the next.
+		if t.vtStyle != t.curID || t.move.at != 0 || t.move.end != len(t.out) {
+			t.setVT(t.curID)
+			t.flush()
+		}
+		want := t.vt.Cursor().Attr
+		end := len(b)
+		if t.cx+end == t.cols {
+			end--
+		}
+		n := 0
+		for ; n < end; n++ {
+			want.Char = rune(b[n])
+			if t.vt.Cell(t.cx+n, t.cy) != want {
+				break
+			}
+		}
+		if n >= sameMin {
+			t.moveCursor(t.cx+n, t.cy)
+			b = b[n:]
+		}
+	}
+	t.setVT(t.curID)
+	t.out = append(t.out, b...)
+	t.advance(len(b))
 }
 
 // advance moves the shadow cursor over w cells just written, into the
@@ -79,7 +129,7 @@ func (t *Term) put(r rune, w int) {
 		t.lineFeed(true, false)
 	}
 	if t.modes.Insert {
-		t.emitCSI('@', w) // IRM: vt10x only records the mode
+		t.emitCSI1('@', w, 1) // IRM: vt10x only records the mode
 	}
 	t.setVT(t.curID)
 	t.emitRune(r)

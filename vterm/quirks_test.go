@@ -604,12 +604,91 @@ func TestStyleTableBounded(t *testing.T) {
 
 func TestVT10xBitsPinned(t *testing.T) {
 	t.Parallel()
-	// vterm mirrors vt10x's unexported pending-wrap bit; pin it.
+	// vterm mirrors vt10x's unexported pending-wrap and origin bits; pin them.
 	tm := New(3, 2)
 	_, _ = tm.Write([]byte("abc"))
 	tm.mu.Lock()
-	defer tm.mu.Unlock()
 	if tm.vt.Cursor().State&vtCursorWrapNext == 0 {
 		t.Fatalf("vt10x cursor state %b: pending-wrap bit moved", tm.vt.Cursor().State)
+	}
+	tm.mu.Unlock()
+	_, _ = tm.Write([]byte("\x1b[?6h"))
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	if tm.vt.Cursor().State != vtCursorOrigin {
+		t.Fatalf("vt10x cursor state %b in origin mode: origin bit moved", tm.vt.Cursor().State)
+	}
+}
+
+func TestHiddenPrimaryKeepsIDs(t *testing.T) {
+	t.Parallel()
+	// The primary screen, hidden behind the alternate one, keeps its styles
+	// and clusters through a collection run there, however its cells are
+	// laid out (a cluster between two runs of one style, a run wrapping onto
+	// the next row) and however recently they were written; ids no cell
+	// uses are freed and reused.
+	tm := New(6, 3)
+	_, _ = tm.Write([]byte("\x1b[31mgone\x1b[H\x1b[m" + // style 31 overwritten: garbage
+		"\x1b[32mab\x1b[33me\u0301\x1b[32mcd\x1b[34mxyz\x1b[35m\r\n\x1b[34mw\x1b[36m" +
+		"\x1b[?1049h\x1b[37malt\x1b[m")) // in the same Write: nothing flushed before the switch
+	want := tm.Snapshot()
+	if !want.AltScreen {
+		t.Fatal("not on the alternate screen")
+	}
+	tm.mu.Lock()
+	tm.collectGarbage()
+	freed := map[Style]bool{}
+	for _, id := range tm.styles.free {
+		freed[tm.styles.list[id]] = true
+	}
+	clusters := len(tm.clusters.free)
+	tm.mu.Unlock()
+	for n, garbage := range map[uint8]bool{1: true, 2: false, 3: false, 4: false, 5: true, 6: false, 7: false} {
+		if freed[Style{FG: PaletteColor(n)}] != garbage {
+			t.Errorf("style 3%d freed: %v, want %v", n, !garbage, garbage)
+		}
+	}
+	if clusters != 0 {
+		t.Errorf("the hidden cluster was freed")
+	}
+	// New styles and clusters take the freed ids, not the hidden ones.
+	_, _ = tm.Write([]byte("\x1b[H\x1b[38;5;200mn\u0302\x1b[91mq\x1b[m\x1b[?1049l"))
+	got := tm.Snapshot()
+	if got.AltScreen || line(got, 0) != "abe\u0301cdx" || line(got, 1) != "yz" || line(got, 2) != "w" {
+		t.Fatalf("primary screen after the alternate one (alt %v): %q %q %q", got.AltScreen, line(got, 0), line(got, 1), line(got, 2))
+	}
+	for y, styles := range []string{"p2/ p2/ p3/ p2/ p2/ p4/", "p4/ p4/ / / / /", "p4/ / / / / /"} {
+		var row []string
+		for _, c := range got.Cells[y] {
+			row = append(row, c.Style())
+		}
+		if r := strings.Join(row, " "); r != styles {
+			t.Errorf("row %d styles %q, want %q", y, r, styles)
+		}
+	}
+}
+
+func TestStyleTableCacheSweep(t *testing.T) {
+	t.Parallel()
+	// The lookup cache never answers with an id a sweep freed: after the
+	// sweep, the freed id goes to a new style and the old one gets another.
+	st := newStyleTable()
+	a, b, c := Style{FG: PaletteColor(1)}, Style{BG: PaletteColor(2)}, Style{Attr: AttrBold}
+	ida, _ := st.id(a)
+	idb, _ := st.id(b)
+	if again, _ := st.id(a); again != ida {
+		t.Fatalf("a: %d then %d", ida, again)
+	}
+	st.sweep(map[uint32]bool{idb: true}) // a is on no cell
+	idc, _ := st.id(c)
+	if idc != ida {
+		t.Fatalf("c got %d, want a's freed %d", idc, ida)
+	}
+	ida2, _ := st.id(a)
+	if ida2 == ida || ida2 == idb || st.style(ida2) != a || st.style(idc) != c {
+		t.Fatalf("a: %d (%v), c: %d (%v), b: %d", ida2, st.style(ida2), idc, st.style(idc), idb)
+	}
+	if got, _ := st.id(b); got != idb {
+		t.Fatalf("b: %d, want %d", got, idb)
 	}
 }

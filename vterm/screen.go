@@ -5,9 +5,11 @@ import (
 	"unicode/utf8"
 )
 
-// Bits of vt10x's unexported state that vterm reads back; attr_test.go pins them.
+// Bits of vt10x's unexported state that vterm reads back or mirrors;
+// TestVT10xBitsPinned pins them.
 const (
 	vtCursorWrapNext = 1 << 1 // vt10x cursorWrapNext: the pending-wrap state
+	vtCursorOrigin   = 1 << 2 // vt10x cursorOrigin: origin mode, kept with the cursor
 )
 
 // emitCSI queues ESC [ args… final for vt10x.
@@ -22,10 +24,21 @@ func (t *Term) emitCSI(final byte, args ...int) {
 	t.out = append(t.out, final)
 }
 
+// emitCSI1 queues ESC [ n final, or ESC [ final when n is the parameter's
+// default for vt10x.
+func (t *Term) emitCSI1(final byte, n, def int) {
+	if n == def {
+		t.out = append(t.out, 0x1b, '[', final)
+		return
+	}
+	t.emitCSI(final, n)
+}
+
 func (t *Term) emitRune(r rune) { t.out = utf8.AppendRune(t.out, r) }
 
 // flush hands the queued bytes to vt10x.
 func (t *Term) flush() {
+	t.move.at = -1 // the queue a move could be taken back from is gone
 	if len(t.out) == 0 {
 		return
 	}
@@ -33,6 +46,129 @@ func (t *Term) flush() {
 	t.vtBytes += uint64(len(t.out))
 	t.vtWrites++
 	t.out = t.out[:0]
+}
+
+// queuedMove is the cursor move queued last: where in t.out it starts and
+// ends, and the cursor before it.
+type queuedMove struct {
+	at, end int // at < 0: none that can be taken back
+	x, y    int
+	wrap    bool
+}
+
+// moveCursor moves the cursor to x, y, which must be where vt10x's moveTo
+// would put it (on the screen, and inside the scroll region in origin
+// mode), ending a pending wrap. Full-screen programs move the cursor
+// between every few characters, often twice in a row, and vt10x's parser
+// costs per byte: so the move queued is the shortest one from where the
+// cursor is (none when it is there), and a move queued right before with
+// nothing after it is taken back first.
+func (t *Term) moveCursor(x, y int) {
+	t.needCursor()
+	if m := t.move; m.at >= 0 && m.end == len(t.out) {
+		t.out = t.out[:m.at]
+		t.cx, t.cy, t.wrapNext = m.x, m.y, m.wrap
+	}
+	t.move = queuedMove{at: len(t.out), x: t.cx, y: t.cy, wrap: t.wrapNext}
+	t.emitMove(x, y)
+	t.move.end = len(t.out)
+	t.cx, t.cy, t.wrapNext = x, y, false
+}
+
+// emitMove queues the shortest sequence that takes vt10x's cursor from the
+// shadow cursor to x, y, ending a pending wrap.
+func (t *Term) emitMove(x, y int) {
+	cx, cy := t.cx, t.cy
+	if x == cx && y == cy && !t.wrapNext {
+		return
+	}
+	// A line feed moves down a line unless it is on the bottom margin,
+	// where it scrolls; a carriage return goes to the first column.
+	lf := y == cy+1 && cy != t.bottom
+	switch {
+	case y == cy && x == 0:
+		t.out = append(t.out, '\r')
+		return
+	case y == cy && x == cx-1:
+		t.out = append(t.out, '\b')
+		return
+	case lf && x == cx:
+		t.out = append(t.out, '\n')
+		return
+	case lf && x == 0:
+		t.out = append(t.out, '\r', '\n')
+		return
+	}
+	row := y + 1 // CUP and VPA count rows from the region's top in origin mode
+	if t.modes.Origin {
+		row -= t.top
+	}
+	cup := 4 + digits(row) + digits(x+1) // ESC [ row ; col H
+	if x == 0 {
+		cup = 3 + digits(row)
+		if row == 1 {
+			cup = 3
+		}
+	}
+	switch {
+	case y == cy:
+		// CUF or CUB by the difference, or CHA; the pending wrap (the
+		// cursor on the last column) ends with a CUF that stays there.
+		d, f := x-cx, byte('C')
+		if d < 0 {
+			d, f = -d, 'D'
+		}
+		if d == 0 && cx != t.cols-1 {
+			d = -1 // CHA only
+		}
+		if d >= 0 && relLen(d) <= min(3+digits(x+1), cup) {
+			t.emitCSI1(f, max(d, 1), 1)
+			return
+		}
+		if 3+digits(x+1) <= cup {
+			t.emitCSI('G', x+1)
+			return
+		}
+	case x == cx:
+		d, f := y-cy, byte('B')
+		if d < 0 {
+			d, f = -d, 'A'
+		}
+		if relLen(d) <= min(3+digits(row), cup) {
+			t.emitCSI1(f, d, 1)
+			return
+		}
+		if 3+digits(row) <= cup {
+			t.emitCSI('d', row)
+			return
+		}
+	}
+	switch {
+	case x == 0 && row == 1:
+		t.out = append(t.out, 0x1b, '[', 'H')
+	case x == 0:
+		t.emitCSI('H', row)
+	default:
+		t.emitCSI('H', row, x+1)
+	}
+}
+
+// relLen is the length of a relative move by n (ESC [ n C, the 1 left out).
+func relLen(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + digits(n)
+}
+
+// digits is the number of decimal digits of n >= 0.
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
 }
 
 // needCursor makes the shadow cursor valid, reading vt10x's if need be.
@@ -211,12 +347,17 @@ func (t *Term) collectGarbage() {
 	}
 }
 
-// idsOnScreen adds the style and cluster ids of every visible cell.
+// idsOnScreen adds the style and cluster ids of every visible cell. A style
+// is added once per run of cells that carry it: a map insert per cell was
+// most of the cost of switching to the alternate screen.
 func (t *Term) idsOnScreen(styles, clusters map[uint32]bool) {
+	last := ^uint32(0)
 	for y := 0; y < t.rows; y++ {
 		for x := 0; x < t.cols; x++ {
 			g := t.vt.Cell(x, y)
-			styles[vtStyleID(g.FG)] = true
+			if id := vtStyleID(g.FG); id != last {
+				styles[id], last = true, id
+			}
 			if id, ok := clusterID(g.Char); ok {
 				clusters[id] = true
 			}

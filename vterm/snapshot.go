@@ -114,6 +114,7 @@ var asciiText = func() (a [128]string) {
 // snapshotLocked copies the screen out of vt10x, resolving style ids and
 // stand-in runes.
 func (t *Term) snapshotLocked() *Snapshot {
+	t.showPending()
 	t.needCursor()
 	s := &Snapshot{Seq: t.seq, Cols: t.cols, Rows: t.rows, Title: t.title, Modes: t.modes, AltScreen: t.alt}
 	all := make([]Cell, t.cols*t.rows)

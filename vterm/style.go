@@ -19,6 +19,21 @@ type styleTable struct {
 	ids  map[Style]uint32
 	list []Style // id -> style; id 0 is the default style
 	free []uint32
+	// cache holds recent answers of id: a program switches among a few
+	// styles (and an erase's), and hashing a Style for the map was most
+	// of what an SGR cost. A sweep empties it.
+	cache [16]styleCacheEntry
+}
+
+type styleCacheEntry struct {
+	s  Style
+	id uint32
+	ok bool
+}
+
+func (s Style) cacheSlot() uint32 {
+	h := uint32(s.FG)*0x9e3779b1 ^ uint32(s.BG)*0x85ebca77 ^ uint32(s.Attr)*0xc2b2ae3d
+	return h >> 28
 }
 
 func newStyleTable() styleTable {
@@ -28,7 +43,12 @@ func newStyleTable() styleTable {
 // id returns the number of s, adding s if needed. It returns ok=false when
 // the table is full; the caller collects garbage and asks again.
 func (st *styleTable) id(s Style) (uint32, bool) {
+	e := &st.cache[s.cacheSlot()]
+	if e.ok && e.s == s {
+		return e.id, true
+	}
 	if id, ok := st.ids[s]; ok {
+		*e = styleCacheEntry{s, id, true}
 		return id, true
 	}
 	var id uint32
@@ -44,6 +64,7 @@ func (st *styleTable) id(s Style) (uint32, bool) {
 		return 0, false
 	}
 	st.ids[s] = id
+	*e = styleCacheEntry{s, id, true}
 	return id, true
 }
 
@@ -56,6 +77,7 @@ func (st *styleTable) style(id uint32) Style {
 
 // sweep frees every id not in used (id 0 always stays).
 func (st *styleTable) sweep(used map[uint32]bool) {
+	st.cache = [len(st.cache)]styleCacheEntry{}
 	for id := 1; id < len(st.list); id++ {
 		s := st.list[id]
 		if used[uint32(id)] {

@@ -50,6 +50,7 @@ type Term struct {
 	cx, cy   int
 	wrapNext bool
 	curOK    bool
+	move     queuedMove // the last cursor move queued, to take back
 
 	top, bottom int  // scroll region, mirrored from what we sent vt10x
 	alt         bool // the alternate screen is shown
@@ -74,13 +75,25 @@ type Term struct {
 	title  string
 	panics uint64
 
-	vtBytes, vtWrites uint64  // what vterm handed vt10x, for benchmarks
-	rowBuf            []Cell  // scratch row for the scrollback
-	floodText         []byte  // scratch for flood: a scrolled line's text
-	floodStarts       []int   // scratch for flood: where lines start,
-	floodPens         []Style // the rendition there,
-	floodParser       parser  // and a parser for their CSI sequences
-	slowOnly          bool    // no flood: tests compare with the slow path
+	vtBytes, vtWrites uint64      // what vterm handed vt10x, for benchmarks
+	rowBuf            []Cell      // scratch row for the scrollback
+	floodText         []byte      // scratch for flood: a scrolled line's text
+	floodStarts       []int       // scratch for flood: where lines start,
+	floodPens         []Style     // the rendition there,
+	floodParser       parser      // and a parser for their CSI sequences,
+	sgrMemo           [32]sgrMemo // with the SGR sequences read lately
+	slowOnly          bool        // no flood, no text moved over: tests compare with the slow path
+
+	// pending is the screenful a flood that ended a Write left to print
+	// (flood.go): its text from the first line's start, then pendingTail
+	// bytes cut short by the end of the Write; the rendition at its start
+	// is style. While pendingOn vt10x holds a blank screen with the cursor
+	// home, and so does the shadow cursor.
+	pending     []byte
+	pendingTail int
+	pendingOn   bool
+	floodJoin   []byte // scratch for resume: a pending tail and what follows it
+	topFeed     bool   // the feed starting is a Write's own: a flood ending it may leave its screenful pending
 
 	sb      scrollback
 	replies replyQueue
@@ -109,7 +122,7 @@ type savedCursor struct {
 // New returns a cols×rows terminal. Sizes outside 1..[MaxSize] are clamped.
 func New(cols, rows int, opts ...Option) *Term {
 	cols, rows = clampSize(cols), clampSize(rows)
-	t := &Term{cols: cols, rows: rows}
+	t := &Term{cols: cols, rows: rows, move: queuedMove{at: -1}}
 	t.sb.max = DefaultScrollback
 	for _, o := range opts {
 		o(t)
@@ -148,6 +161,10 @@ func (t *Term) Write(p []byte) (n int, err error) {
 			n, err = len(p), nil
 		}
 	}()
+	if t.pendingOn {
+		p = t.resume(p)
+	}
+	t.topFeed = true
 	t.feed(p)
 	t.flush()
 	t.seq++
@@ -159,7 +176,9 @@ func (t *Term) Write(p []byte) (n int, err error) {
 func (t *Term) afterPanic() {
 	t.panics++
 	t.p.state, t.p.u8n = stGround, 0
+	t.pendingOn, t.topFeed = false, false
 	t.out = t.out[:0]
+	t.move.at = -1
 	t.curOK = false
 	t.seq++
 }
@@ -186,6 +205,7 @@ func (t *Term) Resize(cols, rows int) error {
 			t.afterPanic()
 		}
 	}()
+	t.showPending()
 	t.resize(cols, rows)
 	t.flush()
 	t.seq++
