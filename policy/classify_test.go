@@ -3922,6 +3922,19 @@ func TestClassify(t *testing.T) {
 		{`nbb -e '(fs/rmSync "src" #js {:recursive true})'`, Destructive},
 		{`Rscript -e 'file.remove(list.files("src", full.names=TRUE))'`, Destructive},
 		{`Rscript -e 'print(list.files("src"))'`, Write},
+		// round 37 (mixed41), framework runners and consoles running code that deletes or empties, against production or each record
+		{`RAILS_ENV=production bin/rails runner 'Sidekiq::Queue.all.each(&:clear)'`, Destructive},
+		{`RAILS_ENV=production rails runner 'Rails.cache.clear'`, Destructive},
+		{`rails runner 'Post.where(draft: true).find_each(&:destroy)'`, Destructive},
+		{`rails runner 'Post.where(draft: true).each { |p| p.destroy }'`, Destructive},
+		{`APP_ENV=production php artisan tinker --execute="Cache::flush()"`, Destructive},
+		{`DJANGO_SETTINGS_MODULE=app.settings.prod python manage.py shell -c "from s.models import S; S.objects.filter(a=1).delete()"`, Destructive},
+		{`NODE_ENV=production node -e "require('./db').sessions.clear()"`, Destructive},
+		{`RAILS_ENV=production rails runner 'puts User.where(deleted: true).count'`, Write},
+		{`RAILS_ENV=production rails runner 'p User.find(1).destroyed?'`, Write},
+		{`rails runner 'Rails.cache.clear'`, Write},
+		{`NODE_ENV=production node -e "console.log(require('./package.json').version)"`, Write},
+		{`RAILS_ENV=development rails runner 'Rails.cache.clear'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -858,13 +858,16 @@ func changesLive(iv *inv, args []arg) string {
 			}
 		}
 	}
-	for _, e := range iv.environ() {
-		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
-			live = e.src
-		}
+	if live == "" {
+		live = liveEnv(iv)
 	}
 	if live == "" {
 		return ""
+	}
+	for _, code := range consoleCode(iv.name, args) { // RAILS_ENV=production rails runner 'Sidekiq::Queue.all.each(&:clear)'
+		if m := liveDestroy.FindStringSubmatch(code); m != nil {
+			return iv.name + " runs code against production (" + live + ") that calls " + m[1] + ", deleting or emptying what production holds"
+		}
 	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
@@ -879,6 +882,29 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	return ""
 }
+
+// liveEnv is the variable of the command's environment that points it at
+// production (RAILS_ENV=production, MIX_ENV=prod,
+// DJANGO_SETTINGS_MODULE=app.settings.prod, DATABASE_URL=$PROD_DB_URL),
+// or "".
+func liveEnv(iv *inv) string {
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
+			return e.src
+		}
+	}
+	return ""
+}
+
+// liveDestroy is a call in code of a method or function named for
+// deleting or emptying what it is called on (.clear, &:purge,
+// .destroy_all, ::truncate, ->delete, .flushdb): run against production,
+// it deletes live data. Group 1 is the name.
+var liveDestroy = lazyRE(`(?:\.|&:|::|->)((?:clear|purge|destroy|delete|truncate|drop|flush|wipe|prune|remove|evict)(?:_[a-z]\w*|[A-Z]\w*|db|all)?!?)(?:[^\w?!]|$)`)
+
+// eachDestroy is code that deletes each record it goes through:
+// .find_each(&:destroy), .each(&:purge), Sidekiq's queues each(&:clear).
+var eachDestroy = lazyRE(`\.(?:each|find_each|find_in_batches|each_batch|map|in_batches)\s*(?:\(\s*&:|\{\s*\|[a-z_]\w*\|\s*[a-z_]\w*\.)(?:destroy|delete|purge|clear|wipe|remove)!?\b`)
 
 // rebuildOpts are options by which a tool drops what it built and builds
 // it again from nothing: dbt's --full-refresh, a --recreate or --rebuild.
@@ -1134,6 +1160,9 @@ func codeDanger(s string) string {
 	}
 	if m := ormDanger.FindString(s); m != "" {
 		return "code that deletes every record: " + m
+	}
+	if m := eachDestroy.FindString(s); m != "" {
+		return "code that deletes or empties each record it goes through: " + m
 	}
 	return ""
 }
@@ -4969,7 +4998,7 @@ func dumpsEnvironment(iv *inv) {
 // mentionsDanger is codeDanger's cheap first look: whether s holds one of
 // the words its patterns need, in any case.
 func mentionsDanger(s string) bool {
-	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune"} {
+	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune", "purge", "clear", "wipe"} {
 		for i := 0; i+len(w) <= len(s); i++ {
 			if strings.EqualFold(s[i:i+len(w)], w) {
 				return true

@@ -210,6 +210,10 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) {
 		iv.flag(Destructive, iv.name+" one-liner: "+why)
+	} else if live := liveEnv(iv); live != "" {
+		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
+			iv.flag(Destructive, iv.name+" runs code against production ("+live+") that calls "+m[1]+", deleting or emptying what production holds")
+		}
 	}
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
