@@ -3935,6 +3935,14 @@ func TestClassify(t *testing.T) {
 		{`rails runner 'Rails.cache.clear'`, Write},
 		{`NODE_ENV=production node -e "console.log(require('./package.json').version)"`, Write},
 		{`RAILS_ENV=development rails runner 'Rails.cache.clear'`, Write},
+		// round 37 (mixed41), a library's function named for deleting, imported and called bare
+		{`uv run python -c "from huggingface_hub import delete_repo; delete_repo('acme/model')"`, Destructive},
+		{`node -e "const { deleteBucket } = require('./lib/s3'); deleteBucket('assets')"`, Destructive},
+		{`node -e "import { dropDatabase } from 'mongo-helpers'; dropDatabase(db)"`, Destructive},
+		{`python3 -c "from mylib import drop_duplicates; drop_duplicates(rows)"`, Write},
+		{`python3 -c "def delete_old(x): return x
+print(delete_old(1))"`, Write},
+		{`python3 -c "from huggingface_hub import list_models; print(list(list_models(author='acme')))"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

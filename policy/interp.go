@@ -345,6 +345,12 @@ func (iv *inv) interpCode(code arg) {
 			break
 		}
 	}
+	for _, m := range bareDelete.FindAllStringSubmatch(s, 8) { // from huggingface_hub import delete_repo; delete_repo('acme/x')
+		if from := importedFrom(s, m[1]); from != "" && !inMemory.MatchString("."+m[1]) {
+			iv.flag(Destructive, iv.name+" one-liner calls "+m[1]+", which it imports from "+from+": a function named for deleting what it is given")
+			break
+		}
+	}
 	if m := decodedCommand.FindString(s); m != "" {
 		iv.flag(Unparseable, iv.name+" one-liner runs a command it decodes at run time: "+m)
 	}
@@ -461,6 +467,30 @@ func (iv *inv) interpCode(code arg) {
 		iv.codeDelete(fn, lit, true)
 	}
 	iv.deletesNamedWork(s, read)
+}
+
+// bareDelete is a call of a function, not a method, named for deleting
+// what it is given (delete_repo(…), dropDatabase(…), purge_queue(…));
+// group 1 is the name. Imported from a library (importedFrom), it is
+// that library's: an SDK's or client's call that deletes remote state.
+var bareDelete = lazyRE(`(?:^|[^\w.$>:])((?:delete|drop|destroy|purge|wipe|terminate|empty|truncate)(?:_[a-z]\w*|[A-Z]\w*))\s*\(`)
+
+// importedFrom is the module code imports name from (from m import a,
+// name; import { name } from 'm'; const { name } = require('m');
+// use M qw(name)), or "".
+func importedFrom(code, name string) string {
+	q := regexp.QuoteMeta(name)
+	for _, re := range []string{
+		`\bfrom\s+([\w.]+)\s+import\s+\(?[^\n;]*?\b` + q + `\b`,
+		`\bimport\s*\{[^}]*\b` + q + `\b[^}]*\}\s*from\s*['"]([^'"]+)['"]`,
+		`\{[^}]*\b` + q + `\b[^}]*\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(\s*['"]([^'"]+)['"]`,
+		`\buse\s+([\w:]+)[^;\n]*\b` + q + `\b`,
+	} {
+		if m := regexp.MustCompile(re).FindStringSubmatch(code); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // fileMethod is a method that deletes the file or tree its receiver
