@@ -3943,6 +3943,13 @@ func TestClassify(t *testing.T) {
 		{`python3 -c "def delete_old(x): return x
 print(delete_old(1))"`, Write},
 		{`python3 -c "from huggingface_hub import list_models; print(list(list_models(author='acme')))"`, Write},
+		// round 37 (mixed41), code writing through a variable bound to a path built from the home directory
+		{"python3 - <<'EOF'\nimport json, pathlib\np = pathlib.Path.home() / '.config/Code/User/settings.json'\np.write_text(json.dumps({}))\nEOF", Destructive},
+		{`python3 -c "import os; f = os.path.expanduser('~/.gitconfig'); open(f, 'w').write('x')"`, Destructive},
+		{`python3 -c "import os; p = os.path.join(os.environ['HOME'], '.bashrc'); open(p, 'a').write('x')"`, Destructive},
+		{`ruby -e 'f = File.expand_path("~/.gemrc"); File.write(f, "x")'`, Destructive},
+		{`python3 -c "import pathlib; p = pathlib.Path('out/settings.json'); p.write_text('{}')"`, Write},
+		{`python3 -c "import pathlib; p = pathlib.Path.home() / '.config/x.json'; print(p.read_text())"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1564,6 +1564,7 @@ func awk(iv *inv) {
 // shell's or a tool's startup file, where what is written runs later.
 func (iv *inv) codeWrites(s string) {
 	judge := func(expr string, truncating bool) {
+		expr = boundExpr(s, expr) // p = Path.home() / '.config/x.json'; p.write_text(…)
 		p, ok := iv.codePath(expr)
 		if !ok {
 			return
@@ -1613,6 +1614,25 @@ func (iv *inv) codeWrites(s string) {
 	}
 }
 
+// identExpr is an expression that is only a variable's name (p, $cfg,
+// @path).
+var identExpr = lazyRE(`^[$@]?[A-Za-z_]\w*$`)
+
+// boundExpr is the expression code last binds a variable to, when expr
+// is only that variable's name (p = pathlib.Path.home() / 'x'; const
+// f = path.join(os.homedir(), 'x'); $f = "$ENV{HOME}/x";), else expr.
+func boundExpr(code, expr string) string {
+	if !identExpr.MatchString(expr) {
+		return expr
+	}
+	re := regexp.MustCompile(`(?:^|[^\w$@.])` + regexp.QuoteMeta(expr) + `\s*:?=\s*([^=\n;][^\n;]*)`)
+	ms := re.FindAllStringSubmatch(code, -1)
+	if len(ms) == 0 {
+		return expr
+	}
+	return strings.TrimSpace(ms[len(ms)-1][1])
+}
+
 // codePath is the path an expression in code names: a string literal, or
 // one joined onto the home directory by the language's way to find it;
 // false when it names none that can be read.
@@ -1642,6 +1662,9 @@ func (iv *inv) codePath(expr string) (string, bool) {
 		p := iv.c.home
 		for _, l := range lits {
 			l = strings.TrimPrefix(strings.TrimPrefix(l, "~"), "/")
+			if l == "HOME" || l == "USERPROFILE" {
+				continue // os.environ['HOME'], getenv("HOME"): the name of the variable, not a part of the path
+			}
 			if l != "" {
 				p += "/" + l
 			}
