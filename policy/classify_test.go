@@ -3950,6 +3950,15 @@ print(delete_old(1))"`, Write},
 		{`ruby -e 'f = File.expand_path("~/.gemrc"); File.write(f, "x")'`, Destructive},
 		{`python3 -c "import pathlib; p = pathlib.Path('out/settings.json'); p.write_text('{}')"`, Write},
 		{`python3 -c "import pathlib; p = pathlib.Path.home() / '.config/x.json'; print(p.read_text())"`, Write},
+		// round 37 (mixed41), AppleScript read as a language: its delete command, System Events changing login items and settings
+		{`osascript -e 'tell application "System Events" to delete every login item'`, Destructive},
+		{`osascript -e 'tell application "Finder" to delete (every item of folder "Downloads" of home)'`, Destructive},
+		{`osascript -e 'tell application "Mail" to delete every message of mailbox "INBOX"'`, Destructive},
+		{`osascript -e 'tell application "System Events" to make login item at end with properties {path:"/Applications/X.app"}'`, Destructive},
+		{"osascript <<'EOF'\ntell application \"Notes\"\ndelete note \"scratch\"\nend tell\nEOF", Destructive},
+		{`osascript -e 'display notification "delete every file done" with title "build"'`, Write},
+		{`osascript -e 'tell application "System Events" to get the name of every login item'`, Write},
+		{`osascript -e 'set deleteCount to 3'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -309,6 +309,14 @@ func (iv *inv) interpCode(code arg) {
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
+	if iv.name == "osascript" {
+		blanked := appleString.ReplaceAllStringFunc(s, func(q string) string { return `"` + strings.Repeat("x", len(q)-2) + `"` })
+		if m := appleDelete.FindStringIndex(blanked); m != nil { // tell application "System Events" to delete every login item
+			iv.flag(Destructive, iv.name+" code deletes what it names: "+strings.TrimSpace(s[m[0]:m[1]]))
+		} else if m := appleChange.FindString(s); m != "" {
+			iv.flag(Destructive, iv.name+" code changes the user's system settings through System Events: "+strings.TrimSpace(m))
+		}
+	}
 	if emptyTrash.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner empties the trash, deleting what is in it for good")
 	}
@@ -492,6 +500,17 @@ func importedFrom(code, name string) string {
 	}
 	return ""
 }
+
+// appleString is an AppleScript string literal: text, not a command.
+// appleDelete is AppleScript's delete command and what it deletes
+// (delete every login item, delete file "x" of desktop, delete (files of
+// folder f)); appleChange is System Events told to make, delete or set
+// what runs at login or how the machine looks and behaves.
+var (
+	appleString = lazyRE(`"(?:[^"\\]|\\.)*"`)
+	appleDelete = lazyRE(`(?i)\bdelete\s+(?:\(|"x*"|[a-z][\w ]{0,40}?(?:\bof\b|\bin\b|"x*"|\bitems?\b|\bfiles?\b|\bfolders?\b|$|[\n\r)]))`)
+	appleChange = lazyRE(`(?is)"System Events"[^\n]*?\b(?:make\s+(?:new\s+)?login item|set\s+\w[\w ]*\bof\s+(?:appearance|security|dock|desktop)\b)`)
+)
 
 // fileMethod is a method that deletes the file or tree its receiver
 // names (Groovy's deleteDir, Kotlin's deleteRecursively), and
