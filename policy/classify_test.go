@@ -3959,6 +3959,22 @@ print(delete_old(1))"`, Write},
 		{`osascript -e 'display notification "delete every file done" with title "build"'`, Write},
 		{`osascript -e 'tell application "System Events" to get the name of every login item'`, Write},
 		{`osascript -e 'set deleteCount to 3'`, Write},
+		// round 37 (mixed41), configuration managers converging hosts their inventory, limit, target or environment names production's
+		{"ansible-playbook -i inventories/production site.yml", Destructive},
+		{"ansible-playbook -i hosts -l prod deploy.yml", Destructive},
+		{"ansible-playbook -i hosts --limit=production deploy.yml", Destructive},
+		{"ANSIBLE_INVENTORY=inventories/prod ansible-playbook site.yml", Destructive},
+		{"salt 'prod-*' state.apply", Destructive},
+		{"salt -G 'env:production' state.highstate", Destructive},
+		{"pyinfra inventories/production.py deploy.py", Destructive},
+		{"puppet agent -t --environment production", Destructive},
+		{"ansible-playbook -i inventories/staging site.yml", Write},
+		{"ansible-playbook -i inventories/production site.yml --check --diff", Write},
+		{"ansible-playbook -i inventories/production --list-hosts site.yml", Write},
+		{"salt 'prod-*' test.ping", Write},
+		{"salt 'prod-*' state.apply test=True", Write},
+		{"pyinfra inventories/production.py deploy.py --dry", Write},
+		{"puppet agent -t --environment production --noop", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

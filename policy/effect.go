@@ -178,6 +178,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := appliesLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if why := releasesLive(iv.name, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -471,6 +475,121 @@ func releasesLive(name string, args []arg) string {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
+}
+
+// liveHosts reports whether a word naming hosts says they are
+// production's: an inventory file or directory with a part named so
+// (inventories/production/hosts, hosts-prod.ini), a group or limit
+// (prod, web:&production), a target glob or query (prod-*,
+// G@env:production), a variable setting (env=production).
+func liveHosts(s string) bool {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("/,:&!@ '\"*", r) }) {
+		if ext := path.Ext(part); fileExts[strings.ToLower(strings.TrimPrefix(ext, "."))] || ext == ".ini" || ext == ".cfg" {
+			part = strings.TrimSuffix(part, ext)
+		}
+		if liveTarget(part) || strings.HasSuffix(part, "=prod") || strings.HasSuffix(part, "=production") {
+			return true
+		}
+	}
+	return false
+}
+
+// applierOpts are the options by which a configuration manager is told
+// which hosts, nodes or environment it converges: ansible's inventory,
+// limit and extra variables, salt's target forms, chef's and puppet's
+// environment.
+var applierOpts = map[string][]string{
+	"ansible-playbook": {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
+	"salt":             {"-N", "--nodegroup", "-G", "--grain", "-C", "--compound", "-L", "--list", "-E", "--pcre"},
+	"salt-ssh":         {"-N", "--nodegroup", "-L", "--list", "-E", "--pcre", "--roster-file"},
+	"pyinfra":          {"--limit", "--data"},
+	"chef-client":      {"-E", "--environment"},
+	"cinc-client":      {"-E", "--environment"},
+	"puppet":           {"--environment", "--server"},
+}
+
+// saltReads are salt's functions that only read what the minions hold.
+var saltReads = lazyRE(`^(?:test\.\w+|grains\.(?:items|item|get|ls)|pillar\.(?:items|item|get|ls)|\w+\.(?:get|list\w*|ls|show\w*|status|version|info|ping|which)|status\.\w+|sys\.\w+|state\.show_\w+|state\.(?:test|sls_exists))$`)
+
+// appliesLive says why a configuration manager converges hosts its
+// inventory, limit, target or environment names production's (ansible-
+// playbook -i inventories/production site.yml, salt 'prod-*'
+// state.apply, pyinfra inventories/prod.py deploy.py, chef-client -E
+// production, puppet agent -t --environment production): the change
+// reaches the live machines at once, without review. Each tool's own dry
+// run (salt's test=True, pyinfra --dry, chef's --why-run, puppet's
+// --noop, ansible's --check, which its dry-run rule holds when run as
+// root) and a verb that only reads are not. "" if it does not.
+func appliesLive(iv *inv, args []arg) string {
+	opts, ok := applierOpts[iv.name]
+	if !ok || iv.sc.remote {
+		return ""
+	}
+	strs := strs0(args)
+	switch iv.name {
+	case "ansible-playbook":
+		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") {
+			return ""
+		}
+	case "salt", "salt-ssh":
+		if slices.ContainsFunc(strs, func(w string) bool { return strings.EqualFold(w, "test=true") }) {
+			return ""
+		}
+	case "pyinfra":
+		if hasWord(args, "--dry") || contains(strs, "fact") {
+			return ""
+		}
+	case "puppet":
+		if hasWord(args, "--noop") || !contains(strs, "agent") && !contains(strs, "apply") {
+			return ""
+		}
+	default:
+		if dryRun(iv.name, args) {
+			return ""
+		}
+	}
+	live := ""
+	pos := positionals(args, opts...)
+	for i, a := range args {
+		if !a.ok || live != "" {
+			continue
+		}
+		for _, o := range opts {
+			switch {
+			case a.s == o && i+1 < len(args) && args[i+1].ok && liveHosts(args[i+1].s):
+				live = a.s + " " + args[i+1].s // -i inventories/production
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") && liveHosts(a.s[len(o)+1:]),
+				len(o) == 2 && len(a.s) > 2 && strings.HasPrefix(a.s, o) && a.s[2] != '-' && liveHosts(a.s[2:]):
+				live = a.s // --limit=prod, -lprod
+			}
+		}
+	}
+	switch iv.name {
+	case "salt", "salt-ssh": // salt 'prod-*' state.apply: the target, then the function
+		fn := at(pos, 1)
+		if slices.ContainsFunc(args, func(a arg) bool { return a.ok && slices.Contains(opts, a.s) && a.s != "--roster-file" }) {
+			fn = at(pos, 0) // salt -G env:production state.highstate: the target is the option's
+		}
+		if fn == "" || saltReads.MatchString(fn) || strings.HasPrefix(fn, "cmd.") { // cmd.run's command is judged by what it runs
+			return ""
+		}
+		if live == "" && liveHosts(at(pos, 0)) {
+			live = at(pos, 0)
+		}
+	case "pyinfra": // pyinfra INVENTORY OPERATIONS…
+		if live == "" && liveHosts(at(pos, 0)) {
+			live = at(pos, 0)
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (name == "ANSIBLE_INVENTORY" || name == "ANSIBLE_LIMIT") && liveHosts(val) {
+			live = e.src
+		}
+	}
+	if live == "" {
+		return ""
+	}
+	return iv.name + " applies its configuration to production's hosts (" + live + "), which changes the live machines at once, without review"
 }
 
 // liveTarget reports whether a deploy target's name says it is
