@@ -3975,6 +3975,14 @@ print(delete_old(1))"`, Write},
 		{"salt 'prod-*' state.apply test=True", Write},
 		{"pyinfra inventories/production.py deploy.py --dry", Write},
 		{"puppet agent -t --environment production --noop", Write},
+		// round 37 (mixed41), compose config renders the compose file with an env file of secrets put in
+		{"docker compose --env-file .env.production config", Destructive},
+		{"docker-compose --env-file=.env config", Destructive},
+		{"COMPOSE_ENV_FILES=.env.production docker compose config", Destructive},
+		{"docker compose --env-file .env.production config --services", ReadOnly},
+		{"docker compose --env-file .env.production config --no-interpolate", ReadOnly},
+		{"docker compose --env-file .env.example config", ReadOnly},
+		{"docker compose config --quiet", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

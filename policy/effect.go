@@ -3932,6 +3932,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
+	if why == "" && !iv.sc.piped {
+		why = composeRendersSecrets(iv)
+	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
@@ -4499,6 +4502,58 @@ var storedKeys = map[string][][]string{
 	"rclone": {{"config", "show"}, {"config", "dump"}},
 	"b2":     {{"get-account-info"}, {"account", "get"}},
 	"aws":    {{"configure", "export-credentials"}},
+}
+
+// composeListing are compose config's options that print only names or
+// a check (--services, --quiet), the file unresolved (--no-interpolate),
+// or send it to a file (--output).
+var composeListing = setOf("--services", "--volumes", "--networks", "--profiles", "--images", "--hash", "--quiet", "-q",
+	"--no-interpolate", "--variables", "--output", "-o")
+
+// composeRendersSecrets says why compose config (docker compose,
+// podman compose, docker-compose) prints secrets: told to read an env
+// file of secrets (--env-file .env.production, COMPOSE_ENV_FILES), it
+// prints the compose file with their values put in. "" if it does not.
+func composeRendersSecrets(iv *inv) string {
+	args := iv.rest(1)
+	switch iv.name {
+	case "docker", "podman":
+		if at(strs0(args), 0) != "compose" {
+			return ""
+		}
+		args = args[1:]
+	case "docker-compose", "podman-compose":
+	default:
+		return ""
+	}
+	verb, file := "", ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case composeListing[o]:
+			return ""
+		case o == "--env-file" && eq && iv.secretFile(v) && !templateFile(path.Base(v)):
+			file = a.s
+		case a.s == "--env-file" && i+1 < len(args) && args[i+1].ok && iv.secretFile(args[i+1].s) && !templateFile(path.Base(args[i+1].s)):
+			file = a.s + " " + args[i+1].s
+		case a.s == "config" && verb == "" && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-") || strings.Contains(args[i-1].s, "=")):
+			verb = a.s
+		case verb == "" && !strings.HasPrefix(a.s, "-") && (i == 0 || !strings.HasPrefix(args[i-1].s, "-")):
+			verb = a.s
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && file == "" && name == "COMPOSE_ENV_FILES" && slices.ContainsFunc(strings.Split(val, ","), func(f string) bool { return iv.secretFile(f) && !templateFile(path.Base(f)) }) {
+			file = e.src
+		}
+	}
+	if verb != "config" || file == "" {
+		return ""
+	}
+	return "compose config prints the compose file with the values of " + file + " put in, secrets included"
 }
 
 // printsSecrets says why a platform command prints secrets: an app's
