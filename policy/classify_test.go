@@ -3983,6 +3983,19 @@ print(delete_old(1))"`, Write},
 		{"docker compose --env-file .env.production config --no-interpolate", ReadOnly},
 		{"docker compose --env-file .env.example config", ReadOnly},
 		{"docker compose config --quiet", ReadOnly},
+		// round 37 (mixed41), a search for the shape of a credential prints the credentials it finds; file names and counts do not
+		{`grep -rn "sk_live_" . --include=*.ts --include=*.env*`, Destructive},
+		{`rg -A2 'AKIA[0-9A-Z]{16}'`, Destructive},
+		{`git grep -n -A 30 'BEGIN RSA PRIVATE KEY'`, Destructive},
+		{`grep -rnE 'AKIA[0-9A-Z]{16}' .`, ReadOnly},
+		{`git grep -n 'BEGIN RSA PRIVATE KEY'`, ReadOnly},
+		{`git grep -n "ghp_"`, Destructive},
+		{`grep -rn "xox[bp]-" src | head`, Destructive},
+		{`grep -rln "sk_live_" .`, ReadOnly},
+		{`rg -l 'sk_live_[0-9a-zA-Z]{24}'`, ReadOnly},
+		{`git grep -l "BEGIN RSA PRIVATE KEY"`, ReadOnly},
+		{`grep -rn "xoxb-" src | wc -l`, ReadOnly},
+		{`rg "asia" docs`, ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -3935,6 +3935,9 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped {
 		why = composeRendersSecrets(iv)
 	}
+	if why == "" {
+		why = iv.searchesSecretShapes()
+	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
@@ -4922,6 +4925,62 @@ func matchesNamesOnly(args []arg, pattern string) bool {
 // searchers search the files and directories they are given for lines
 // that match, and print those lines.
 var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true}
+
+// secretShape is the shape of a credential a search may look for, one
+// whose matching line holds the secret itself: a provider's key prefix
+// (Stripe's sk_live_, GitHub's ghp_ and github_pat_, Slack's xoxb-,
+// GitLab's glpat-, Google's AIza, OpenAI's and Anthropic's sk-proj- and
+// sk-ant-, Hugging Face's hf_, npm's npm_). secretNear is one whose line
+// holds only what names the secret beside it: AWS's access key id (AKIA,
+// ASIA; the secret key is another line), a private key's PEM header (the
+// key is the lines after it); printed with lines of context (-A, -B, -C),
+// the secret comes too.
+var (
+	secretShape = lazyRE(`[sr]k_live|\bgh[pousr]_|github_pat_|\bxox[a-z\[\]|]*-|glpat-|\bAIza|\bsk-(?:proj|ant|live)-|\bhf_[A-Za-z\[]|\bnpm_[A-Za-z\[]|\bwhsec_|\bshpat_|\bdop_v1_`)
+	secretNear  = lazyRE(`\bAKIA|\bASIA[A-Z0-9\[{]|PRIVATE KEY`)
+)
+
+// searchesSecretShapes says why a search (grep, rg, git grep …) prints
+// secrets: it looks for the shape of a credential (secretShape, or
+// secretNear with lines of context) and prints the lines that have it,
+// the credentials in them; a search that prints only file names, counts
+// or nothing (-l, -c, -q) does not. "" if it does not.
+func (iv *inv) searchesSecretShapes() string {
+	name, args := iv.name, iv.rest(1)
+	if name == "git" {
+		_, ops := opts(args)
+		if at(strs0(ops), 0) != "grep" {
+			return ""
+		}
+		i := slices.IndexFunc(args, func(a arg) bool { return a.ok && a.s == "grep" })
+		name, args = "git grep", args[i+1:]
+		if hasFlag(args, "lLcq", "--name-only", "--files-with-matches", "--files-without-match", "--count", "--quiet") {
+			return ""
+		}
+	} else if !searchers[name] || listsFiles(name, args) {
+		return ""
+	}
+	context := slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (contextOpt.MatchString(a.s) || strings.HasPrefix(a.s, "--context") || strings.HasPrefix(a.s, "--after-context") || strings.HasPrefix(a.s, "--before-context"))
+	})
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "--include") || strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--glob") {
+			continue
+		}
+		m := secretShape.FindString(a.src)
+		if m == "" && context {
+			m = secretNear.FindString(a.src)
+		}
+		if m != "" {
+			return name + " looks for credentials by their shape (" + m + ") and prints the lines it finds, with the secrets in them"
+		}
+	}
+	return ""
+}
+
+// contextOpt is grep's and rg's short option for lines of context around
+// a match: -A3, -C 5, -nB2.
+var contextOpt = lazyRE(`^-[a-zA-Z]*[ABC]\d*$`)
 
 // listsFiles reports whether a search prints only the names of the files
 // that match, or counts: -l, -L, -c, -q, rg --files, ag -g.
