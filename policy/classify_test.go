@@ -3996,6 +3996,16 @@ print(delete_old(1))"`, Write},
 		{`git grep -l "BEGIN RSA PRIVATE KEY"`, ReadOnly},
 		{`grep -rn "xoxb-" src | wc -l`, ReadOnly},
 		{`rg "asia" docs`, ReadOnly},
+		// round 37 (mixed41), a secrets file's contents printed from history: log -p, diff, blame
+		{"git log -p -- .env", Destructive},
+		{"git log -p --follow config/.env.production", Destructive},
+		{"git diff HEAD~3 -- .env", Destructive},
+		{"git blame .env", Destructive},
+		{"git log -- .env", ReadOnly},
+		{"git log --oneline --stat -- .env", ReadOnly},
+		{"git diff --name-only HEAD~1 -- .env", ReadOnly},
+		{"git diff .env.example", ReadOnly},
+		{"git log -p -- src/app.ts", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -4865,6 +4865,36 @@ func mount(iv *inv) {
 	}
 }
 
+// historyOfSecret says why git log, diff or blame prints a secrets
+// file's contents, as cat of it does: the patches of its history (git log
+// -p -- .env), its changes (git diff HEAD~3 -- .env), its lines (git
+// blame .env). Only names, counts or commit messages (--stat,
+// --name-only, log without -p) print none of it. "" if it does not.
+func historyOfSecret(verb string, args []arg, ops []string) string {
+	if hasWord(args, "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "--quiet", "--no-patch", "-s", "--dirstat", "--compact-summary", "--exit-code") && !hasWord(args, "-p", "-u", "--patch") {
+		return ""
+	}
+	if (verb == "log" || verb == "whatchanged") && !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (a.s == "-p" || a.s == "-u" || a.s == "--patch" || strings.HasPrefix(a.s, "-U") || strings.HasPrefix(a.s, "--unified") || strings.HasPrefix(a.s, "-L") ||
+			a.s == "--patch-with-stat" || a.s == "--patch-with-raw" || strings.HasPrefix(a.s, "--word-diff") || a.s == "--cc" || (len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.ContainsRune(a.s, 'p')))
+	}) {
+		return "" // git log -- .env: the commits that touched it, not its contents
+	}
+	for _, w := range ops {
+		if isSecretPath(w) && !templateFile(path.Base(w)) {
+			shown := "the history of"
+			switch verb {
+			case "diff":
+				shown = "the changes to"
+			case "blame", "annotate":
+				shown = "each line of"
+			}
+			return "git " + verb + " prints " + shown + " a secrets file, its values included: " + w
+		}
+	}
+	return ""
+}
+
 // secretUsers are the tools secretUse knows.
 var secretUsers = map[string]bool{
 	"git": true, "docker": true, "podman": true, "npm": true, "pnpm": true, "yarn": true,
@@ -4890,6 +4920,10 @@ func (iv *inv) secretUse() string {
 			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !templateFile(path.Base(w))) {
 				return "git " + at(ws, 0) + " of a secrets file: " + w
 			}
+		}
+	case iv.name == "git" && (at(ws, 0) == "log" || at(ws, 0) == "whatchanged" || at(ws, 0) == "diff" || at(ws, 0) == "blame" || at(ws, 0) == "annotate"):
+		if why := historyOfSecret(at(ws, 0), args, ws[1:]); why != "" {
+			return why
 		}
 	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
 		return iv.name + " inspect prints a container's environment"
