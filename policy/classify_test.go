@@ -4006,6 +4006,13 @@ print(delete_old(1))"`, Write},
 		{"git diff --name-only HEAD~1 -- .env", ReadOnly},
 		{"git diff .env.example", ReadOnly},
 		{"git log -p -- src/app.ts", ReadOnly},
+		// round 37 (mixed41), a Unity project's Library named with the editor's other caches (Temp and obj, Logs or UserSettings)
+		{"rm -rf Library Temp obj", Write},
+		{"rm -rf ./Library ./Temp ./Logs", Write},
+		{"rm -rf Library", Destructive},
+		{"rm -rf Library Temp", Destructive},
+		{"rm -rf ~/Library Temp obj", Destructive},
+		{"rm -rf Library Temp obj Assets", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
