@@ -3934,6 +3934,10 @@ func TestClassify(t *testing.T) {
 		{`RAILS_ENV=production rails runner 'p User.find(1).destroyed?'`, Write},
 		{`rails runner 'Rails.cache.clear'`, Write},
 		{`NODE_ENV=production node -e "console.log(require('./package.json').version)"`, Write},
+		{`bin/rails runner -e production 'Rails.cache.clear'`, Destructive},
+		{"RAILS_ENV=production bin/rails console <<'EOF'\nRails.cache.clear\nEOF", Destructive},
+		{"RAILS_ENV=production bin/rails console <<'EOF'\nputs User.count\nEOF", Write},
+		{`bin/rails runner -e production 'puts User.count'`, Write},
 		{`RAILS_ENV=development rails runner 'Rails.cache.clear'`, Write},
 		// round 37 (mixed41), a library's function named for deleting, imported and called bare
 		{`uv run python -c "from huggingface_hub import delete_repo; delete_repo('acme/model')"`, Destructive},

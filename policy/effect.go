@@ -983,7 +983,11 @@ func changesLive(iv *inv, args []arg) string {
 	if live == "" {
 		return ""
 	}
-	for _, code := range consoleCode(iv.name, args) { // RAILS_ENV=production rails runner 'Sidekiq::Queue.all.each(&:clear)'
+	codes := consoleCode(iv.name, args)
+	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
+		codes = append(codes, iv.in.text) // RAILS_ENV=production rails console <<'EOF' … EOF: the console runs its stdin
+	}
+	for _, code := range codes { // RAILS_ENV=production rails runner 'Sidekiq::Queue.all.each(&:clear)'
 		if m := liveDestroy.FindStringSubmatch(code); m != nil {
 			return iv.name + " runs code against production (" + live + ") that calls " + m[1] + ", deleting or emptying what production holds"
 		}
@@ -1001,6 +1005,10 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	return ""
 }
+
+// consoleVerbs are a framework's verbs that open a console running the
+// code it reads: rails console, manage.py shell, artisan tinker.
+var consoleVerbs = setOf("console", "c", "shell", "shell_plus", "tinker")
 
 // liveEnv is the variable of the command's environment that points it at
 // production (RAILS_ENV=production, MIX_ENV=prod,
