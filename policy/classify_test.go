@@ -3947,6 +3947,13 @@ func TestClassify(t *testing.T) {
 		{`python3 -c "def delete_old(x): return x
 print(delete_old(1))"`, Write},
 		{`python3 -c "from huggingface_hub import list_models; print(list(list_models(author='acme')))"`, Write},
+		{`python3 -c "import stripe; stripe.Customer.delete('cus_123')"`, Destructive},
+		{`python3 -c "import redis; r = redis.Redis(); r.delete('sessions')"`, Destructive},
+		{`node -e "const Stripe = require('stripe'); Stripe(k).customers.del('cus_1')"`, Destructive},
+		{`node -e "fetch('https://api.example.com/items/1', {method: 'DELETE'})"`, Destructive},
+		{`python3 -c "import requests; print(requests.get('https://api.example.com').json())"`, Write},
+		{`python3 -c "import redis; r = redis.Redis(); print(r.get('k'))"`, Write},
+		{`python3 -c "import requests; requests.delete('http://localhost:8000/items/1')"`, Write},
 		// round 37 (mixed41), code writing through a variable bound to a path built from the home directory
 		{"python3 - <<'EOF'\nimport json, pathlib\np = pathlib.Path.home() / '.config/Code/User/settings.json'\np.write_text(json.dumps({}))\nEOF", Destructive},
 		{`python3 -c "import os; f = os.path.expanduser('~/.gitconfig'); open(f, 'w').write('x')"`, Destructive},

@@ -353,6 +353,18 @@ func (iv *inv) interpCode(code arg) {
 			break
 		}
 	}
+	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
+		if m := clientDelete.FindStringIndex(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url)
+			start := m[0]
+			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
+				start--
+			}
+			iv.flag(Destructive, iv.name+" one-liner calls "+strings.TrimRight(s[start:m[1]], "( ")+" with a network client it imports ("+lib[1]+lib[2]+"): a delete of remote state, or a DELETE request")
+		}
+	}
+	if m := deleteMethod.FindString(s); m != "" && netRef.MatchString(s) && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) { // fetch(url, {method: 'DELETE'})
+		iv.flag(Destructive, iv.name+" one-liner sends a DELETE request: "+m)
+	}
 	for _, m := range bareDelete.FindAllStringSubmatch(s, 8) { // from huggingface_hub import delete_repo; delete_repo('acme/x')
 		if from := importedFrom(s, m[1]); from != "" && !inMemory.MatchString("."+m[1]) {
 			iv.flag(Destructive, iv.name+" one-liner calls "+m[1]+", which it imports from "+from+": a function named for deleting what it is given")
@@ -476,6 +488,41 @@ func (iv *inv) interpCode(code arg) {
 	}
 	iv.deletesNamedWork(s, read)
 }
+
+// netClient is the import of a library whose calls reach a service over
+// the network: a cloud's, a payment or mail provider's, a model hub's, a
+// hosted database's or search engine's client, an HTTP client. Group 1 or
+// 2 is its name.
+var netClient = lazyRE(`(?:\bimport\s+|\bfrom\s+|\brequire\s*\(?\s*['"]|\bfrom\s+['"])(?:(boto3|botocore|google\.cloud|googleapiclient|azure|stripe|openai|anthropic|huggingface_hub|redis|pymongo|motor|elasticsearch|opensearchpy|firebase_admin|supabase|twilio|sendgrid|github|gitlab|kubernetes|pinecone|qdrant_client|weaviate|algoliasearch|meilisearch|slack_sdk|requests|httpx|aiohttp|cloudflare|digitalocean|hcloud|linode_api4|shopify|contentful|sentry_sdk|wandb|mlflow)\b|(@aws-sdk/[\w-]+|@google-cloud/[\w-]+|@azure/[\w-]+|@octokit/[\w-]+|@supabase/[\w-]+|@pinecone-database/[\w-]+|@elastic/[\w-]+|@anthropic-ai/[\w-]+|@vercel/[\w-]+|@planetscale/[\w-]+|stripe|openai|ioredis|redis|mongodb|firebase-admin|axios|node-fetch|got|octokit|aws-sdk|twilio|algoliasearch|meilisearch|cloudflare)['"]|(?:Aws|Google::Cloud|Stripe|Octokit|Redis)\b)`)
+
+// localURLsOnly reports whether code names URLs and each is of this
+// machine or its own network (a dev server on localhost): what it deletes
+// there is the local stack's.
+func localURLsOnly(code string) bool {
+	urls := codeURL.FindAllString(code, 16)
+	for _, u := range urls {
+		host := strings.SplitN(strings.SplitN(u, "://", 2)[1], "/", 2)[0]
+		if h, _, ok := strings.Cut(host, "@"); ok {
+			host = strings.TrimPrefix(host, h+"@")
+		}
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !localHost(host) {
+			return false
+		}
+	}
+	return len(urls) > 0
+}
+
+// clientDelete is a method call that deletes what its receiver or
+// argument names: .delete('cus_1'), .del(…), .destroy(…), .purge(…),
+// Redis's .flushall() and .unlink(…); with a network client imported, it
+// deletes remote state.
+var clientDelete = lazyRE(`\.(?:delete|del|destroy|purge|drop|flushall|flushdb|unlink|delete_many|delete_one)\s*\(`)
+
+// deleteMethod is an HTTP request given the DELETE method.
+var deleteMethod = lazyRE(`(?i)\bmethod\s*[:=]\s*['"]DELETE['"]|-X\s*DELETE\b`)
 
 // bareDelete is a call of a function, not a method, named for deleting
 // what it is given (delete_repo(…), dropDatabase(…), purge_queue(…));
