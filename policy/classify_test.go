@@ -4007,6 +4007,8 @@ print(delete_old(1))"`, Write},
 		{`git grep -l "BEGIN RSA PRIVATE KEY"`, ReadOnly},
 		{`grep -rn "xoxb-" src | wc -l`, ReadOnly},
 		{`rg "asia" docs`, ReadOnly},
+		{`git log -p -S 'sk_live_' --all`, Destructive},
+		{`git log -S 'sk_live_' --oneline`, ReadOnly},
 		// round 37 (mixed41), a secrets file's contents printed from history: log -p, diff, blame
 		{"git log -p -- .env", Destructive},
 		{"git log -p --follow config/.env.production", Destructive},

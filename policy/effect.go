@@ -4991,6 +4991,19 @@ func (iv *inv) searchesSecretShapes() string {
 	name, args := iv.name, iv.rest(1)
 	if name == "git" {
 		_, ops := opts(args)
+		if v := at(strs0(ops), 0); v == "log" && historyOfSecret("log", args, []string{".env"}) != "" { // git log -p -S 'sk_live_': the patches that add or remove a key
+			for _, a := range args {
+				if m := secretShape.FindString(a.src); m != "" && (strings.HasPrefix(a.s, "-S") || strings.HasPrefix(a.s, "-G")) {
+					return "git log looks for credentials by their shape (" + m + ") and prints the patches that hold them"
+				}
+			}
+			for i, a := range args[:max(len(args)-1, 0)] {
+				if m := secretShape.FindString(args[i+1].src); m != "" && a.ok && (a.s == "-S" || a.s == "-G") {
+					return "git log looks for credentials by their shape (" + m + ") and prints the patches that hold them"
+				}
+			}
+			return ""
+		}
 		if at(strs0(ops), 0) != "grep" {
 			return ""
 		}
