@@ -178,6 +178,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := appliesLive(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if why := releasesLive(iv.name, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -471,6 +475,121 @@ func releasesLive(name string, args []arg) string {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
+}
+
+// liveHosts reports whether a word naming hosts says they are
+// production's: an inventory file or directory with a part named so
+// (inventories/production/hosts, hosts-prod.ini), a group or limit
+// (prod, web:&production), a target glob or query (prod-*,
+// G@env:production), a variable setting (env=production).
+func liveHosts(s string) bool {
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("/,:&!@ '\"*", r) }) {
+		if ext := path.Ext(part); fileExts[strings.ToLower(strings.TrimPrefix(ext, "."))] || ext == ".ini" || ext == ".cfg" {
+			part = strings.TrimSuffix(part, ext)
+		}
+		if liveTarget(part) || strings.HasSuffix(part, "=prod") || strings.HasSuffix(part, "=production") {
+			return true
+		}
+	}
+	return false
+}
+
+// applierOpts are the options by which a configuration manager is told
+// which hosts, nodes or environment it converges: ansible's inventory,
+// limit and extra variables, salt's target forms, chef's and puppet's
+// environment.
+var applierOpts = map[string][]string{
+	"ansible-playbook": {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
+	"salt":             {"-N", "--nodegroup", "-G", "--grain", "-C", "--compound", "-L", "--list", "-E", "--pcre"},
+	"salt-ssh":         {"-N", "--nodegroup", "-L", "--list", "-E", "--pcre", "--roster-file"},
+	"pyinfra":          {"--limit", "--data"},
+	"chef-client":      {"-E", "--environment"},
+	"cinc-client":      {"-E", "--environment"},
+	"puppet":           {"--environment", "--server"},
+}
+
+// saltReads are salt's functions that only read what the minions hold.
+var saltReads = lazyRE(`^(?:test\.\w+|grains\.(?:items|item|get|ls)|pillar\.(?:items|item|get|ls)|\w+\.(?:get|list\w*|ls|show\w*|status|version|info|ping|which)|status\.\w+|sys\.\w+|state\.show_\w+|state\.(?:test|sls_exists))$`)
+
+// appliesLive says why a configuration manager converges hosts its
+// inventory, limit, target or environment names production's (ansible-
+// playbook -i inventories/production site.yml, salt 'prod-*'
+// state.apply, pyinfra inventories/prod.py deploy.py, chef-client -E
+// production, puppet agent -t --environment production): the change
+// reaches the live machines at once, without review. Each tool's own dry
+// run (salt's test=True, pyinfra --dry, chef's --why-run, puppet's
+// --noop, ansible's --check, which its dry-run rule holds when run as
+// root) and a verb that only reads are not. "" if it does not.
+func appliesLive(iv *inv, args []arg) string {
+	opts, ok := applierOpts[iv.name]
+	if !ok || iv.sc.remote {
+		return ""
+	}
+	strs := strs0(args)
+	switch iv.name {
+	case "ansible-playbook":
+		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") {
+			return ""
+		}
+	case "salt", "salt-ssh":
+		if slices.ContainsFunc(strs, func(w string) bool { return strings.EqualFold(w, "test=true") }) {
+			return ""
+		}
+	case "pyinfra":
+		if hasWord(args, "--dry") || contains(strs, "fact") {
+			return ""
+		}
+	case "puppet":
+		if hasWord(args, "--noop") || !contains(strs, "agent") && !contains(strs, "apply") {
+			return ""
+		}
+	default:
+		if dryRun(iv.name, args) {
+			return ""
+		}
+	}
+	live := ""
+	pos := positionals(args, opts...)
+	for i, a := range args {
+		if !a.ok || live != "" {
+			continue
+		}
+		for _, o := range opts {
+			switch {
+			case a.s == o && i+1 < len(args) && args[i+1].ok && liveHosts(args[i+1].s):
+				live = a.s + " " + args[i+1].s // -i inventories/production
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") && liveHosts(a.s[len(o)+1:]),
+				len(o) == 2 && len(a.s) > 2 && strings.HasPrefix(a.s, o) && a.s[2] != '-' && liveHosts(a.s[2:]):
+				live = a.s // --limit=prod, -lprod
+			}
+		}
+	}
+	switch iv.name {
+	case "salt", "salt-ssh": // salt 'prod-*' state.apply: the target, then the function
+		fn := at(pos, 1)
+		if slices.ContainsFunc(args, func(a arg) bool { return a.ok && slices.Contains(opts, a.s) && a.s != "--roster-file" }) {
+			fn = at(pos, 0) // salt -G env:production state.highstate: the target is the option's
+		}
+		if fn == "" || saltReads.MatchString(fn) || strings.HasPrefix(fn, "cmd.") { // cmd.run's command is judged by what it runs
+			return ""
+		}
+		if live == "" && liveHosts(at(pos, 0)) {
+			live = at(pos, 0)
+		}
+	case "pyinfra": // pyinfra INVENTORY OPERATIONS…
+		if live == "" && liveHosts(at(pos, 0)) {
+			live = at(pos, 0)
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (name == "ANSIBLE_INVENTORY" || name == "ANSIBLE_LIMIT") && liveHosts(val) {
+			live = e.src
+		}
+	}
+	if live == "" {
+		return ""
+	}
+	return iv.name + " applies its configuration to production's hosts (" + live + "), which changes the live machines at once, without review"
 }
 
 // liveTarget reports whether a deploy target's name says it is
@@ -858,13 +977,20 @@ func changesLive(iv *inv, args []arg) string {
 			}
 		}
 	}
-	for _, e := range iv.environ() {
-		if name, val, ok := strings.Cut(e.src, "="); ok && live == "" && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
-			live = e.src
-		}
+	if live == "" {
+		live = liveEnv(iv)
 	}
 	if live == "" {
 		return ""
+	}
+	codes := consoleCode(iv.name, args)
+	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
+		codes = append(codes, iv.in.text) // RAILS_ENV=production rails console <<'EOF' … EOF: the console runs its stdin
+	}
+	for _, code := range codes { // RAILS_ENV=production rails runner 'Sidekiq::Queue.all.each(&:clear)'
+		if m := liveDestroy.FindStringSubmatch(code); m != nil {
+			return iv.name + " runs code against production (" + live + ") that calls " + m[1] + ", deleting or emptying what production holds"
+		}
 	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
@@ -879,6 +1005,33 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	return ""
 }
+
+// consoleVerbs are a framework's verbs that open a console running the
+// code it reads: rails console, manage.py shell, artisan tinker.
+var consoleVerbs = setOf("console", "c", "shell", "shell_plus", "tinker")
+
+// liveEnv is the variable of the command's environment that points it at
+// production (RAILS_ENV=production, MIX_ENV=prod,
+// DJANGO_SETTINGS_MODULE=app.settings.prod, DATABASE_URL=$PROD_DB_URL),
+// or "".
+func liveEnv(iv *inv) string {
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && (liveMarker.MatchString(val) && (strings.HasSuffix(name, "ENV") || strings.Contains(name, "DATABASE") || strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_DSN")) || liveMarker.MatchString(e.src)) {
+			return e.src
+		}
+	}
+	return ""
+}
+
+// liveDestroy is a call in code of a method or function named for
+// deleting or emptying what it is called on (.clear, &:purge,
+// .destroy_all, ::truncate, ->delete, .flushdb): run against production,
+// it deletes live data. Group 1 is the name.
+var liveDestroy = lazyRE(`(?:\.|&:|::|->)((?:clear|purge|destroy|delete|truncate|drop|flush|wipe|prune|remove|evict)(?:_[a-z]\w*|[A-Z]\w*|db|all)?!?)(?:[^\w?!]|$)`)
+
+// eachDestroy is code that deletes each record it goes through:
+// .find_each(&:destroy), .each(&:purge), Sidekiq's queues each(&:clear).
+var eachDestroy = lazyRE(`\.(?:each|find_each|find_in_batches|each_batch|map|in_batches)\s*(?:\(\s*&:|\{\s*\|[a-z_]\w*\|\s*[a-z_]\w*\.)(?:destroy|delete|purge|clear|wipe|remove)!?\b`)
 
 // rebuildOpts are options by which a tool drops what it built and builds
 // it again from nothing: dbt's --full-refresh, a --recreate or --rebuild.
@@ -1134,6 +1287,9 @@ func codeDanger(s string) string {
 	}
 	if m := ormDanger.FindString(s); m != "" {
 		return "code that deletes every record: " + m
+	}
+	if m := eachDestroy.FindString(s); m != "" {
+		return "code that deletes or empties each record it goes through: " + m
 	}
 	return ""
 }
@@ -3784,6 +3940,12 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && !iv.sc.piped { // piped or into a file, the output carries the secret on (stdin.go)
 		why = printsSecrets(iv.name, iv.rest(1))
 	}
+	if why == "" && !iv.sc.piped {
+		why = composeRendersSecrets(iv)
+	}
+	if why == "" {
+		why = iv.searchesSecretShapes()
+	}
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
@@ -4353,6 +4515,58 @@ var storedKeys = map[string][][]string{
 	"aws":    {{"configure", "export-credentials"}},
 }
 
+// composeListing are compose config's options that print only names or
+// a check (--services, --quiet), the file unresolved (--no-interpolate),
+// or send it to a file (--output).
+var composeListing = setOf("--services", "--volumes", "--networks", "--profiles", "--images", "--hash", "--quiet", "-q",
+	"--no-interpolate", "--variables", "--output", "-o")
+
+// composeRendersSecrets says why compose config (docker compose,
+// podman compose, docker-compose) prints secrets: told to read an env
+// file of secrets (--env-file .env.production, COMPOSE_ENV_FILES), it
+// prints the compose file with their values put in. "" if it does not.
+func composeRendersSecrets(iv *inv) string {
+	args := iv.rest(1)
+	switch iv.name {
+	case "docker", "podman":
+		if at(strs0(args), 0) != "compose" {
+			return ""
+		}
+		args = args[1:]
+	case "docker-compose", "podman-compose":
+	default:
+		return ""
+	}
+	verb, file := "", ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		switch {
+		case composeListing[o]:
+			return ""
+		case o == "--env-file" && eq && iv.secretFile(v) && !templateFile(path.Base(v)):
+			file = a.s
+		case a.s == "--env-file" && i+1 < len(args) && args[i+1].ok && iv.secretFile(args[i+1].s) && !templateFile(path.Base(args[i+1].s)):
+			file = a.s + " " + args[i+1].s
+		case a.s == "config" && verb == "" && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-") || strings.Contains(args[i-1].s, "=")):
+			verb = a.s
+		case verb == "" && !strings.HasPrefix(a.s, "-") && (i == 0 || !strings.HasPrefix(args[i-1].s, "-")):
+			verb = a.s
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && file == "" && name == "COMPOSE_ENV_FILES" && slices.ContainsFunc(strings.Split(val, ","), func(f string) bool { return iv.secretFile(f) && !templateFile(path.Base(f)) }) {
+			file = e.src
+		}
+	}
+	if verb != "config" || file == "" {
+		return ""
+	}
+	return "compose config prints the compose file with the values of " + file + " put in, secrets included"
+}
+
 // printsSecrets says why a platform command prints secrets: an app's
 // configuration variables (heroku config, netlify env:list, firebase
 // functions:config:get, az webapp config appsettings list), infrastructure
@@ -4659,6 +4873,36 @@ func mount(iv *inv) {
 	}
 }
 
+// historyOfSecret says why git log, diff or blame prints a secrets
+// file's contents, as cat of it does: the patches of its history (git log
+// -p -- .env), its changes (git diff HEAD~3 -- .env), its lines (git
+// blame .env). Only names, counts or commit messages (--stat,
+// --name-only, log without -p) print none of it. "" if it does not.
+func historyOfSecret(verb string, args []arg, ops []string) string {
+	if hasWord(args, "--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "--quiet", "--no-patch", "-s", "--dirstat", "--compact-summary", "--exit-code") && !hasWord(args, "-p", "-u", "--patch") {
+		return ""
+	}
+	if (verb == "log" || verb == "whatchanged") && !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (a.s == "-p" || a.s == "-u" || a.s == "--patch" || strings.HasPrefix(a.s, "-U") || strings.HasPrefix(a.s, "--unified") || strings.HasPrefix(a.s, "-L") ||
+			a.s == "--patch-with-stat" || a.s == "--patch-with-raw" || strings.HasPrefix(a.s, "--word-diff") || a.s == "--cc" || (len(a.s) > 2 && a.s[0] == '-' && a.s[1] != '-' && strings.ContainsRune(a.s, 'p')))
+	}) {
+		return "" // git log -- .env: the commits that touched it, not its contents
+	}
+	for _, w := range ops {
+		if isSecretPath(w) && !templateFile(path.Base(w)) {
+			shown := "the history of"
+			switch verb {
+			case "diff":
+				shown = "the changes to"
+			case "blame", "annotate":
+				shown = "each line of"
+			}
+			return "git " + verb + " prints " + shown + " a secrets file, its values included: " + w
+		}
+	}
+	return ""
+}
+
 // secretUsers are the tools secretUse knows.
 var secretUsers = map[string]bool{
 	"git": true, "docker": true, "podman": true, "npm": true, "pnpm": true, "yarn": true,
@@ -4684,6 +4928,10 @@ func (iv *inv) secretUse() string {
 			if _, file, ok := strings.Cut(w, ":"); (ok && isSecretPath(file)) || (!ok && isSecretPath(w) && !templateFile(path.Base(w))) {
 				return "git " + at(ws, 0) + " of a secrets file: " + w
 			}
+		}
+	case iv.name == "git" && (at(ws, 0) == "log" || at(ws, 0) == "whatchanged" || at(ws, 0) == "diff" || at(ws, 0) == "blame" || at(ws, 0) == "annotate"):
+		if why := historyOfSecret(at(ws, 0), args, ws[1:]); why != "" {
+			return why
 		}
 	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
 		return iv.name + " inspect prints a container's environment"
@@ -4719,6 +4967,75 @@ func matchesNamesOnly(args []arg, pattern string) bool {
 // searchers search the files and directories they are given for lines
 // that match, and print those lines.
 var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "ugrep": true, "ug": true}
+
+// secretShape is the shape of a credential a search may look for, one
+// whose matching line holds the secret itself: a provider's key prefix
+// (Stripe's sk_live_, GitHub's ghp_ and github_pat_, Slack's xoxb-,
+// GitLab's glpat-, Google's AIza, OpenAI's and Anthropic's sk-proj- and
+// sk-ant-, Hugging Face's hf_, npm's npm_). secretNear is one whose line
+// holds only what names the secret beside it: AWS's access key id (AKIA,
+// ASIA; the secret key is another line), a private key's PEM header (the
+// key is the lines after it); printed with lines of context (-A, -B, -C),
+// the secret comes too.
+var (
+	secretShape = lazyRE(`[sr]k_live|\bgh[pousr]_|github_pat_|\bxox[a-z\[\]|]*-|glpat-|\bAIza|\bsk-(?:proj|ant|live)-|\bhf_[A-Za-z\[]|\bnpm_[A-Za-z\[]|\bwhsec_|\bshpat_|\bdop_v1_`)
+	secretNear  = lazyRE(`\bAKIA|\bASIA[A-Z0-9\[{]|PRIVATE KEY`)
+)
+
+// searchesSecretShapes says why a search (grep, rg, git grep …) prints
+// secrets: it looks for the shape of a credential (secretShape, or
+// secretNear with lines of context) and prints the lines that have it,
+// the credentials in them; a search that prints only file names, counts
+// or nothing (-l, -c, -q) does not. "" if it does not.
+func (iv *inv) searchesSecretShapes() string {
+	name, args := iv.name, iv.rest(1)
+	if name == "git" {
+		_, ops := opts(args)
+		if v := at(strs0(ops), 0); v == "log" && historyOfSecret("log", args, []string{".env"}) != "" { // git log -p -S 'sk_live_': the patches that add or remove a key
+			for _, a := range args {
+				if m := secretShape.FindString(a.src); m != "" && (strings.HasPrefix(a.s, "-S") || strings.HasPrefix(a.s, "-G")) {
+					return "git log looks for credentials by their shape (" + m + ") and prints the patches that hold them"
+				}
+			}
+			for i, a := range args[:max(len(args)-1, 0)] {
+				if m := secretShape.FindString(args[i+1].src); m != "" && a.ok && (a.s == "-S" || a.s == "-G") {
+					return "git log looks for credentials by their shape (" + m + ") and prints the patches that hold them"
+				}
+			}
+			return ""
+		}
+		if at(strs0(ops), 0) != "grep" {
+			return ""
+		}
+		i := slices.IndexFunc(args, func(a arg) bool { return a.ok && a.s == "grep" })
+		name, args = "git grep", args[i+1:]
+		if hasFlag(args, "lLcq", "--name-only", "--files-with-matches", "--files-without-match", "--count", "--quiet") {
+			return ""
+		}
+	} else if !searchers[name] || listsFiles(name, args) {
+		return ""
+	}
+	context := slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (contextOpt.MatchString(a.s) || strings.HasPrefix(a.s, "--context") || strings.HasPrefix(a.s, "--after-context") || strings.HasPrefix(a.s, "--before-context"))
+	})
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "--include") || strings.HasPrefix(a.s, "--exclude") || strings.HasPrefix(a.s, "--glob") {
+			continue
+		}
+		m := secretShape.FindString(a.src)
+		if m == "" && context {
+			m = secretNear.FindString(a.src)
+		}
+		if m != "" {
+			return name + " looks for credentials by their shape (" + m + ") and prints the lines it finds, with the secrets in them"
+		}
+	}
+	return ""
+}
+
+// contextOpt is grep's and rg's short option for lines of context around
+// a match: -A3, -C 5, -nB2.
+var contextOpt = lazyRE(`^-[a-zA-Z]*[ABC]\d*$`)
 
 // listsFiles reports whether a search prints only the names of the files
 // that match, or counts: -l, -L, -c, -q, rg --files, ag -g.
@@ -4969,7 +5286,7 @@ func dumpsEnvironment(iv *inv) {
 // mentionsDanger is codeDanger's cheap first look: whether s holds one of
 // the words its patterns need, in any case.
 func mentionsDanger(s string) bool {
-	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune"} {
+	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune", "purge", "clear", "wipe"} {
 		for i := 0; i+len(w) <= len(s); i++ {
 			if strings.EqualFold(s[i:i+len(w)], w) {
 				return true

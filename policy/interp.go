@@ -210,6 +210,10 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) {
 		iv.flag(Destructive, iv.name+" one-liner: "+why)
+	} else if live := liveEnv(iv); live != "" {
+		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
+			iv.flag(Destructive, iv.name+" runs code against production ("+live+") that calls "+m[1]+", deleting or emptying what production holds")
+		}
 	}
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
@@ -305,6 +309,14 @@ func (iv *inv) interpCode(code arg) {
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
+	if iv.name == "osascript" {
+		blanked := appleString.ReplaceAllStringFunc(s, func(q string) string { return `"` + strings.Repeat("x", len(q)-2) + `"` })
+		if m := appleDelete.FindStringIndex(blanked); m != nil { // tell application "System Events" to delete every login item
+			iv.flag(Destructive, iv.name+" code deletes what it names: "+strings.TrimSpace(s[m[0]:m[1]]))
+		} else if m := appleChange.FindString(s); m != "" {
+			iv.flag(Destructive, iv.name+" code changes the user's system settings through System Events: "+strings.TrimSpace(m))
+		}
+	}
 	if emptyTrash.MatchString(s) {
 		iv.flag(Destructive, iv.name+" one-liner empties the trash, deleting what is in it for good")
 	}
@@ -338,6 +350,24 @@ func (iv *inv) interpCode(code arg) {
 	for _, m := range methodDelete.FindAllString(s, 8) {
 		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) { // File(…).deleteRecursively(): a tree delete, read below
 			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
+			break
+		}
+	}
+	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
+		if m := clientDelete.FindStringIndex(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url)
+			start := m[0]
+			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
+				start--
+			}
+			iv.flag(Destructive, iv.name+" one-liner calls "+strings.TrimRight(s[start:m[1]], "( ")+" with a network client it imports ("+lib[1]+lib[2]+"): a delete of remote state, or a DELETE request")
+		}
+	}
+	if m := deleteMethod.FindString(s); m != "" && netRef.MatchString(s) && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) { // fetch(url, {method: 'DELETE'})
+		iv.flag(Destructive, iv.name+" one-liner sends a DELETE request: "+m)
+	}
+	for _, m := range bareDelete.FindAllStringSubmatch(s, 8) { // from huggingface_hub import delete_repo; delete_repo('acme/x')
+		if from := importedFrom(s, m[1]); from != "" && !inMemory.MatchString("."+m[1]) {
+			iv.flag(Destructive, iv.name+" one-liner calls "+m[1]+", which it imports from "+from+": a function named for deleting what it is given")
 			break
 		}
 	}
@@ -458,6 +488,76 @@ func (iv *inv) interpCode(code arg) {
 	}
 	iv.deletesNamedWork(s, read)
 }
+
+// netClient is the import of a library whose calls reach a service over
+// the network: a cloud's, a payment or mail provider's, a model hub's, a
+// hosted database's or search engine's client, an HTTP client. Group 1 or
+// 2 is its name.
+var netClient = lazyRE(`(?:\bimport\s+|\bfrom\s+|\brequire\s*\(?\s*['"]|\bfrom\s+['"])(?:(boto3|botocore|google\.cloud|googleapiclient|azure|stripe|openai|anthropic|huggingface_hub|redis|pymongo|motor|elasticsearch|opensearchpy|firebase_admin|supabase|twilio|sendgrid|github|gitlab|kubernetes|pinecone|qdrant_client|weaviate|algoliasearch|meilisearch|slack_sdk|requests|httpx|aiohttp|cloudflare|digitalocean|hcloud|linode_api4|shopify|contentful|sentry_sdk|wandb|mlflow)\b|(@aws-sdk/[\w-]+|@google-cloud/[\w-]+|@azure/[\w-]+|@octokit/[\w-]+|@supabase/[\w-]+|@pinecone-database/[\w-]+|@elastic/[\w-]+|@anthropic-ai/[\w-]+|@vercel/[\w-]+|@planetscale/[\w-]+|stripe|openai|ioredis|redis|mongodb|firebase-admin|axios|node-fetch|got|octokit|aws-sdk|twilio|algoliasearch|meilisearch|cloudflare)['"]|(?:Aws|Google::Cloud|Stripe|Octokit|Redis)\b)`)
+
+// localURLsOnly reports whether code names URLs and each is of this
+// machine or its own network (a dev server on localhost): what it deletes
+// there is the local stack's.
+func localURLsOnly(code string) bool {
+	urls := codeURL.FindAllString(code, 16)
+	for _, u := range urls {
+		host := strings.SplitN(strings.SplitN(u, "://", 2)[1], "/", 2)[0]
+		if h, _, ok := strings.Cut(host, "@"); ok {
+			host = strings.TrimPrefix(host, h+"@")
+		}
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !localHost(host) {
+			return false
+		}
+	}
+	return len(urls) > 0
+}
+
+// clientDelete is a method call that deletes what its receiver or
+// argument names: .delete('cus_1'), .del(…), .destroy(…), .purge(…),
+// Redis's .flushall() and .unlink(…); with a network client imported, it
+// deletes remote state.
+var clientDelete = lazyRE(`\.(?:delete|del|destroy|purge|drop|flushall|flushdb|unlink|delete_many|delete_one)\s*\(`)
+
+// deleteMethod is an HTTP request given the DELETE method.
+var deleteMethod = lazyRE(`(?i)\bmethod\s*[:=]\s*['"]DELETE['"]|-X\s*DELETE\b`)
+
+// bareDelete is a call of a function, not a method, named for deleting
+// what it is given (delete_repo(…), dropDatabase(…), purge_queue(…));
+// group 1 is the name. Imported from a library (importedFrom), it is
+// that library's: an SDK's or client's call that deletes remote state.
+var bareDelete = lazyRE(`(?:^|[^\w.$>:])((?:delete|drop|destroy|purge|wipe|terminate|empty|truncate)(?:_[a-z]\w*|[A-Z]\w*))\s*\(`)
+
+// importedFrom is the module code imports name from (from m import a,
+// name; import { name } from 'm'; const { name } = require('m');
+// use M qw(name)), or "".
+func importedFrom(code, name string) string {
+	q := regexp.QuoteMeta(name)
+	for _, re := range []string{
+		`\bfrom\s+([\w.]+)\s+import\s+\(?[^\n;]*?\b` + q + `\b`,
+		`\bimport\s*\{[^}]*\b` + q + `\b[^}]*\}\s*from\s*['"]([^'"]+)['"]`,
+		`\{[^}]*\b` + q + `\b[^}]*\}\s*=\s*(?:await\s+)?(?:require|import)\s*\(\s*['"]([^'"]+)['"]`,
+		`\buse\s+([\w:]+)[^;\n]*\b` + q + `\b`,
+	} {
+		if m := regexp.MustCompile(re).FindStringSubmatch(code); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// appleString is an AppleScript string literal: text, not a command.
+// appleDelete is AppleScript's delete command and what it deletes
+// (delete every login item, delete file "x" of desktop, delete (files of
+// folder f)); appleChange is System Events told to make, delete or set
+// what runs at login or how the machine looks and behaves.
+var (
+	appleString = lazyRE(`"(?:[^"\\]|\\.)*"`)
+	appleDelete = lazyRE(`(?i)\bdelete\s+(?:\(|"x*"|[a-z][\w ]{0,40}?(?:\bof\b|\bin\b|"x*"|\bitems?\b|\bfiles?\b|\bfolders?\b|$|[\n\r)]))`)
+	appleChange = lazyRE(`(?is)"System Events"[^\n]*?\b(?:make\s+(?:new\s+)?login item|set\s+\w[\w ]*\bof\s+(?:appearance|security|dock|desktop)\b)`)
+)
 
 // fileMethod is a method that deletes the file or tree its receiver
 // names (Groovy's deleteDir, Kotlin's deleteRecursively), and
@@ -1530,6 +1630,7 @@ func awk(iv *inv) {
 // shell's or a tool's startup file, where what is written runs later.
 func (iv *inv) codeWrites(s string) {
 	judge := func(expr string, truncating bool) {
+		expr = boundExpr(s, expr) // p = Path.home() / '.config/x.json'; p.write_text(…)
 		p, ok := iv.codePath(expr)
 		if !ok {
 			return
@@ -1579,6 +1680,25 @@ func (iv *inv) codeWrites(s string) {
 	}
 }
 
+// identExpr is an expression that is only a variable's name (p, $cfg,
+// @path).
+var identExpr = lazyRE(`^[$@]?[A-Za-z_]\w*$`)
+
+// boundExpr is the expression code last binds a variable to, when expr
+// is only that variable's name (p = pathlib.Path.home() / 'x'; const
+// f = path.join(os.homedir(), 'x'); $f = "$ENV{HOME}/x";), else expr.
+func boundExpr(code, expr string) string {
+	if !identExpr.MatchString(expr) {
+		return expr
+	}
+	re := regexp.MustCompile(`(?:^|[^\w$@.])` + regexp.QuoteMeta(expr) + `\s*:?=\s*([^=\n;][^\n;]*)`)
+	ms := re.FindAllStringSubmatch(code, -1)
+	if len(ms) == 0 {
+		return expr
+	}
+	return strings.TrimSpace(ms[len(ms)-1][1])
+}
+
 // codePath is the path an expression in code names: a string literal, or
 // one joined onto the home directory by the language's way to find it;
 // false when it names none that can be read.
@@ -1608,6 +1728,9 @@ func (iv *inv) codePath(expr string) (string, bool) {
 		p := iv.c.home
 		for _, l := range lits {
 			l = strings.TrimPrefix(strings.TrimPrefix(l, "~"), "/")
+			if l == "HOME" || l == "USERPROFILE" {
+				continue // os.environ['HOME'], getenv("HOME"): the name of the variable, not a part of the path
+			}
 			if l != "" {
 				p += "/" + l
 			}

@@ -170,7 +170,20 @@ func consoleCode(name string, args []arg) []string {
 			continue
 		}
 		opt, val, eq := strings.Cut(a.s, "=")
+		if rails && i == 0 && (a.s == "runner" || a.s == "r") { // rails runner -e production 'code': the code follows the environment
+			for j := i + 1; j < len(args); j++ {
+				if b := args[j]; b.ok && (b.s == "-e" || b.s == "--environment") {
+					j++
+				} else if b.ok && !strings.HasPrefix(b.s, "-") {
+					out = append(out, b.s)
+					break
+				}
+			}
+			continue
+		}
 		switch {
+		case rails && (a.s == "-e" || a.s == "--environment"):
+			// the environment's name, not code
 		case eq && (opt == "--execute" || opt == "--eval" || opt == "--command" || opt == "--code"):
 			out = append(out, val)
 		case i+1 < len(args) && args[i+1].ok && (a.s == "--execute" || a.s == "--eval" || a.s == "--command" || a.s == "--code" || a.s == "-e" || a.s == "-c" ||

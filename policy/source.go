@@ -104,10 +104,21 @@ var madeCapitalised = map[string]bool{
 // its Assets or ProjectSettings directory named.
 var unityShown = lazyRE(`(?:^|[\s;&|(/])Unity(?:\.exe)?\s+-|(?:^|[\s"'=/])(?:Assets|ProjectSettings)(?:/|\s|$)`)
 
+// unityTemp and unityMade are the other directories a Unity editor makes
+// beside Library: Temp, and obj, Logs, UserSettings or MemoryCaptures.
+// Named together in one command (rm -rf Library Temp obj), they are a
+// Unity project's caches, as a person's Library never stands among them.
+var (
+	unityTemp = lazyRE(`(?:^|[\s"'=])(?:\./)?Temp(?:/|\s|$)`)
+	unityMade = lazyRE(`(?:^|[\s"'=])(?:\./)?(?:obj|Logs|UserSettings|MemoryCaptures)(?:/|\s|$)`)
+)
+
 // unityProject reports whether the command shows a Unity project, whose
-// Library directory is the editor's import cache.
+// Library directory is the editor's import cache: the editor run, its
+// Assets or ProjectSettings named, or Library named with Temp and another
+// directory the editor makes.
 func (c *classifier) unityProject() bool {
-	return unityShown.MatchString(c.whole)
+	return unityShown.MatchString(c.whole) || unityTemp.MatchString(c.whole) && unityMade.MatchString(c.whole)
 }
 
 // dataNames are the directories that hold the project's data and the
