@@ -3922,6 +3922,12 @@ func TestClassify(t *testing.T) {
 		{`nbb -e '(fs/rmSync "src" #js {:recursive true})'`, Destructive},
 		{`Rscript -e 'file.remove(list.files("src", full.names=TRUE))'`, Destructive},
 		{`Rscript -e 'print(list.files("src"))'`, Write},
+		// round 38 (redteam38), a command run in a container or pod is still checked for the secrets it reads
+		{"docker exec app cat /app/.env", Destructive},
+		{"docker exec app cat /proc/1/environ", Destructive},
+		{"kubectl exec deploy/api -- cat /proc/1/environ", Destructive},
+		{"docker exec app cat /app/config.yaml", Write},
+		{"kubectl exec deploy/api -- cat /proc/1/status", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

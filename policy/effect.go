@@ -3666,7 +3666,7 @@ func assignsFile(p string) bool {
 // a subcommand that prints a token. What it prints reaches the agent and
 // the model behind it: the secret has left the machine.
 func readsSecret(iv *inv, scanWords bool) {
-	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
+	if iv.c.cmds[iv.idx].Class >= Destructive {
 		return
 	}
 	if tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1)); strings.HasSuffix(tree, secretTree) {
