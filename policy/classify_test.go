@@ -3928,6 +3928,15 @@ func TestClassify(t *testing.T) {
 		{"kubectl exec deploy/api -- cat /proc/1/environ", Destructive},
 		{"docker exec app cat /app/config.yaml", Write},
 		{"kubectl exec deploy/api -- cat /proc/1/status", Write},
+		// round 38 (redteam38), SQL sent to a test database is checked for every database it reaches; "it" marks tests only leading a name
+		{"docker exec db mysql -uroot app_test -e 'DROP DATABASE IF EXISTS app_test; DROP DATABASE IF EXISTS app_development'", Destructive},
+		{"docker exec db mysql -uroot app_test -e 'DROP DATABASE IF EXISTS app_test; CREATE DATABASE app_test'", Write},
+		{"docker exec db mysql -uroot app_test -e 'DROP TABLE shop.orders'", Destructive},
+		{"mysql -uroot app_test -e 'DELETE FROM shop.orders'", Destructive},
+		{"docker exec db mysql -uroot app_test -e 'DROP TABLE app_test.orders; DROP TABLE orders'", Write},
+		{"docker exec pg psql -U postgres app_test -c 'DROP TABLE public.orders'", Write},
+		{"docker exec pg psql -U postgres -c 'DROP DATABASE shop_it'", Destructive},
+		{"docker exec pg psql -U postgres -c 'DROP DATABASE it_shop'", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
