@@ -3937,6 +3937,17 @@ func TestClassify(t *testing.T) {
 		{"docker exec pg psql -U postgres app_test -c 'DROP TABLE public.orders'", Write},
 		{"docker exec pg psql -U postgres -c 'DROP DATABASE shop_it'", Destructive},
 		{"docker exec pg psql -U postgres -c 'DROP DATABASE it_shop'", Write},
+		// round 38 (redteam38), a throwaway container sharing another's namespaces is not throwaway; every way a client is told its host counts
+		{"docker run --rm --network container:pgdev postgres:16 psql -h 127.0.0.1 -U postgres -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm --net=container:pgdev postgres:16 psql -h 127.0.0.1 -U postgres -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm postgres:16 psql \"host=db.prod.internal user=admin dbname=app\" -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm postgres:16 psql \"host=localhost user=admin dbname=app\" -c 'DROP SCHEMA public CASCADE;'", Write},
+		{"docker run --rm postgres:16 psql -hdb.prod.internal -U admin -c 'DROP SCHEMA public CASCADE;'", Destructive},
+		{"docker run --rm postgres:16 psql -hlocalhost -U admin -c 'DROP SCHEMA public CASCADE;'", Write},
+		{"docker run --rm mysql:8 mysql -hdb.prod.internal -uadmin -e 'DROP DATABASE shop'", Destructive},
+		{"docker run --rm mysql:8 mysql -h127.0.0.1 -uadmin -e 'DROP DATABASE shop'", Write},
+		{"docker run --rm mongo:7 mongosh db.prod.internal:27017/app --eval 'db.dropDatabase()'", Destructive},
+		{"docker run --rm mongo:7 mongosh localhost:27017/app --eval 'db.dropDatabase()'", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

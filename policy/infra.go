@@ -118,13 +118,19 @@ func (iv *inv) bareContainer(name string) bool {
 }
 
 // bareRun reports whether the text of a docker run mounts nothing of the
-// host into the container and keeps the host's network and devices out.
+// host into the container and keeps the host's network and devices out,
+// and another container's too: --network container:pgdev puts the new
+// container on pgdev's loopback, where pgdev's server answers.
 func bareRun(start string) bool {
-	return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
+	return !sharedNamespace.MatchString(start) && !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
 		!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
 		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--net host") && !strings.Contains(start, "--volumes-from") &&
 		!strings.Contains(start, "--pid=host") && !strings.Contains(start, "--pid host")
 }
+
+// sharedNamespace is a docker run option that shares the host's or another
+// container's network, processes or IPC with the new container.
+var sharedNamespace = lazyRE(`--(?:net|network|pid|ipc|uts|userns)(?:=|\s+)['"]?(?:host|container:)`)
 
 // serverPorts are the clients that ask a server on a port: the options
 // that name its host and port, and the port they use when none is named.
@@ -175,6 +181,21 @@ func (iv *inv) ownServer() bool {
 				port = u.Port()
 			}
 		case a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
+		case strings.Contains(a.s, "host=") || strings.Contains(a.s, "hostaddr="): // psql "host=db.prod user=admin dbname=app": libpq's conninfo
+			for _, kv := range strings.Fields(a.s) {
+				if k, v, _ := strings.Cut(kv, "="); k == "host" || k == "hostaddr" {
+					host = strings.Trim(v, `'"`)
+				} else if k == "port" {
+					port = strings.Trim(v, `'"`)
+				}
+			}
+		case !strings.HasPrefix(a.s, "-") && strings.HasPrefix(iv.name, "mongo") && strings.ContainsAny(a.s, ":/") && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-")):
+			// mongosh db.prod:27017/app: a host and a database, with no scheme
+			h, _, _ := strings.Cut(a.s, "/")
+			host = h
+			if hh, pp, ok := strings.Cut(h, ":"); ok {
+				host, port = hh, pp
+			}
 		case i+1 < len(args) && contains(opts.host, a.s):
 			host = args[i+1].s
 		case i+1 < len(args) && contains(opts.port, a.s):
@@ -186,6 +207,10 @@ func (iv *inv) ownServer() bool {
 			} else if contains(opts.port, name) {
 				port = val
 			}
+		case len(a.s) > 2 && a.s[1] != '-' && contains(opts.host, a.s[:2]): // -hdb.prod: getopt's value attached
+			host = a.s[2:]
+		case len(a.s) > 2 && a.s[1] != '-' && contains(opts.port, a.s[:2]):
+			port = a.s[2:]
 		}
 	}
 	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
