@@ -3948,6 +3948,21 @@ func TestClassify(t *testing.T) {
 		{"docker run --rm mysql:8 mysql -h127.0.0.1 -uadmin -e 'DROP DATABASE shop'", Write},
 		{"docker run --rm mongo:7 mongosh db.prod.internal:27017/app --eval 'db.dropDatabase()'", Destructive},
 		{"docker run --rm mongo:7 mongosh localhost:27017/app --eval 'db.dropDatabase()'", Write},
+		// round 38 (redteam38), tcpdump prints packets' contents by -v, -w - and the clear-text login protocols' decoders too; -r - reads a live capture
+		{"sudo tcpdump -i any -s0 -w - port 80 | strings", Destructive},
+		{"sudo tcpdump -i eth0 -U -w - 'tcp port 5432' | tcpdump -r - -A", Destructive},
+		{"tcpdump -r - -A", Destructive},
+		{"tcpdump -r capture.pcap -A", ReadOnly},
+		{"sudo tcpdump -i lo -vv -c 50 port 8080", Destructive},
+		{"sudo tcpdump -i lo -c 20 port 8080", Write},
+		{"sudo tcpdump -i eth0 -nn port 21", Destructive},
+		{"sudo tcpdump -i eth0 -nn 'tcp port 110'", Destructive},
+		{"sudo tcpdump -nn -c 100 -i eth0 tcp port 443", Write},
+		{"tcpdump -i eth0 -w cap.pcap port 21", Write},
+		{"sudo tcpdump -i eth0 -c 25 -nn", Write},
+		{"sudo tcpdump -i eth0 -c 25 -nn host 10.0.0.5 and port 25", Destructive},
+		{"sudo tcpdump -nnvv -i eth0 port 22", Write},
+		{"sudo tcpdump -i lo -w - | wireshark -k -i -", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
