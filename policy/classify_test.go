@@ -3963,6 +3963,12 @@ func TestClassify(t *testing.T) {
 		{"sudo tcpdump -i eth0 -c 25 -nn host 10.0.0.5 and port 25", Destructive},
 		{"sudo tcpdump -nnvv -i eth0 port 22", Write},
 		{"sudo tcpdump -i lo -w - | wireshark -k -i -", Write},
+		// round 38 (redteam38), kill reads every signal option before its pids and sends the last
+		{"kill -s 0 -s KILL 4321", Destructive},
+		{"kill -n 0 --signal TERM 4321", Destructive},
+		{"kill -s 0 -s 0 4321", ReadOnly},
+		{"kill -s 0 4321", ReadOnly},
+		{`kill -0 "$pid"`, ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2599,8 +2599,8 @@ func signals(iv *inv) {
 			return
 		}
 	}
-	if len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n") {
-		args = args[2:] // kill -s TERM pid: the signal's name is no process
+	for len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n" || args[0].s == "--signal") {
+		args = args[2:] // kill -s TERM pid, kill -s 0 -s KILL pid: the signal's name is no process
 	}
 	_, operands := opts(args)
 	own := len(operands) == 1 && iv.ownPidFile(operands[0])
@@ -2624,15 +2624,12 @@ func signals(iv *inv) {
 // signal 0, which sends nothing and only tests that the processes are
 // there, and no other signal: -0, --signal 0 or --signal=0, and for kill
 // and killall -s 0 (kill's -n 0 too; pkill's -s is a session, its -n the
-// newest process). kill takes its signal first and then only pids (kill
-// -0 "$pid"); to pkill and killall, whose options may come anywhere, a
-// word computed at run time may be any signal.
+// newest process). kill reads every signal option before its pids and
+// sends the last (kill -s 0 -s KILL 4321 kills), so each must be 0; to
+// pkill and killall, whose options may come anywhere, a word computed at
+// run time may be any signal.
 func signalZero(name string, args []arg) bool {
-	if name == "kill" {
-		a0, a1 := at(strs0(args), 0), at(strs0(args), 1)
-		return a0 == "-0" || a0 == "--signal=0" || (a0 == "-s" || a0 == "-n" || a0 == "--signal") && a1 == "0"
-	}
-	if name != "pkill" && name != "killall" {
+	if name != "kill" && name != "pkill" && name != "killall" {
 		return false
 	}
 	zero := false
@@ -2640,10 +2637,12 @@ func signalZero(name string, args []arg) bool {
 		a := args[i]
 		v, valued := "", false
 		switch {
+		case name == "kill" && !strings.HasPrefix(a.src, "-"):
+			return zero // kill's pids: each signal option before them was read, and the last one is sent (kill -s 0 -s KILL 4321)
 		case !a.ok:
 			return false
 		case a.s == "--":
-			return zero
+			return zero // kill's pids: each signal option before them was read, and the last one is sent (kill -s 0 -s KILL 4321)
 		case a.s == "-0":
 			zero = true
 			continue
