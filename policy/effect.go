@@ -2022,6 +2022,9 @@ func backupTool(iv *inv) bool {
 				paths = append(paths, p)
 			}
 		}
+		if len(paths) > 1 && !rcloneRemote(paths[1]) && rcloneRemote(paths[0]) {
+			iv.c.wrote(iv.sc, paths[1], source{kind: srcDownload}, false) // what lands there came from the remote, unread
+		}
 		if len(paths) > 1 && !rcloneRemote(paths[1]) && !hasFlag(flags, "", "--ignore-existing", "--immutable") {
 			dests = []arg{paths[1]}
 		}
@@ -2109,9 +2112,9 @@ func downloadsOnto(iv *inv) {
 		}
 	}
 	var paths []arg // the words that read as paths, here or elsewhere, in order: sources, then the destination
-	for _, a := range ops[from:] {
-		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") {
-			paths = append(paths, a)
+	for j, a := range ops[from:] {
+		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") || a.ok && j > 0 && j == len(ops[from:])-1 {
+			paths = append(paths, a) // the last is the destination, a bare name too (aws s3 sync s3://b/scripts scripts)
 		}
 	}
 	if len(paths) < 2 || dryRun(iv.name, args) {
@@ -2131,6 +2134,7 @@ func downloadsOnto(iv *inv) {
 	if !remoteSide(iv.name, src) || remoteSide(iv.name, dst) || !dst.ok {
 		return
 	}
+	iv.c.wrote(iv.sc, dst, source{kind: srcDownload}, false) // what lands there came from elsewhere, unread: scripts run from it are downloaded code
 	if verb == "sync" || verb == "rsync" || hasFlag(flags, "rR", "--recursive") {
 		iv.restoresOver(dst, label)
 		return

@@ -321,6 +321,15 @@ func curl(iv *inv) {
 		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
 			iv.downloadTo(arg{s: path.Base(a.s), ok: true, src: a.s})
 		}
+		if f, ok := shortValue(args, i, 'P'); ok && iv.name == "wget" { // wget -P scripts URL: the file lands in scripts/
+			iv.downloadTo(f)
+		} else if d, ok := strings.CutPrefix(a.s, "--directory-prefix="); ok && iv.name == "wget" {
+			iv.downloadTo(arg{s: d, ok: true, src: d})
+		} else if d, ok := strings.CutPrefix(a.s, "--output-dir="); ok && iv.name == "curl" {
+			iv.downloadTo(arg{s: d, ok: true, src: d})
+		} else if (a.s == "--output-dir" || a.s == "--directory-prefix") && i+1 < len(args) {
+			iv.downloadTo(args[i+1])
+		}
 		out := byte('o')
 		if iv.name == "wget" {
 			out = 'O'
