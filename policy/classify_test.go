@@ -4001,6 +4001,21 @@ func TestClassify(t *testing.T) {
 		{`pwsh -c "Write-Host 'token: \$env:GITHUB_TOKEN'"`, Write},
 		{`pwsh -c 'Write-Host "path: $env:PATH"'`, Write},
 		{`pwsh -c 'Invoke-RestMethod -Headers @{Authorization = "Bearer $env:GITHUB_TOKEN"} https://api.github.com/user'`, Write},
+		// round 38 (redteam38), inside a source root a name is made only where a tool makes it; data/processed is remade only by its pipeline
+		{"rm -rf src/mocks", Destructive},
+		{"rm -rf internal/mocks && mockery", Write},
+		{"rm -rf src/main/resources/static", Destructive},
+		{"rm -rf internal/cache", Destructive},
+		{"rm -rf src/components/Logs", Destructive},
+		{"rm -rf src/Acme.Orders.Api", Destructive},
+		{"rm -rf src/Acme.Orders.Api/bin src/Acme.Orders.Api/obj", Write},
+		{"rm -rf src/__pycache__ src/generated lib/.cache", Write},
+		{"rm -rf src/app.egg-info", Write},
+		{"rm -rf data/processed && python -m pytest tests/unit", Destructive},
+		{"rm -rf data/processed && make test", Destructive},
+		{`rm -rf data/processed && python -c "print(1)"`, Destructive},
+		{"rm -rf data/processed && make", Write},
+		{"rm -rf data/processed && uv run python -m pipeline.prepare", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
