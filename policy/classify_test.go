@@ -4016,6 +4016,24 @@ func TestClassify(t *testing.T) {
 		{`rm -rf data/processed && python -c "print(1)"`, Destructive},
 		{"rm -rf data/processed && make", Write},
 		{"rm -rf data/processed && uv run python -m pipeline.prepare", Write},
+		// round 38 (redteam38), production by a choice made before the deploy, by a stack's path or PascalCase word, or by the verb itself
+		{"gcloud config set project acme-prod && gcloud app deploy --quiet", Destructive},
+		{"bash -c 'gcloud config set project acme-prod && gcloud app deploy --quiet'", Destructive},
+		{"gcloud config set project acme-dev && gcloud app deploy --quiet", Write},
+		{"CLOUDSDK_CORE_PROJECT=acme-prod gcloud run deploy api --source .", Destructive},
+		{"firebase use production && firebase deploy --only functions", Destructive},
+		{"firebase use staging && firebase deploy --only functions", Write},
+		{"pulumi up -s acme/prod --yes", Destructive},
+		{"pulumi up -s acme/dev --yes", Write},
+		{"npx cdk deploy AcmeProdStack --require-approval never", Destructive},
+		{"npx cdk deploy AcmeDevStack --require-approval never", Write},
+		{"npx cdk deploy ProductCatalogStack", Write},
+		{"heroku pipelines:promote -a acme-staging", Destructive},
+		{"az webapp deployment slot swap -g rg -n acme-api --slot staging", Destructive},
+		{"az webapp deployment slot swap -g rg -n acme-api --slot staging --target-slot qa", Write},
+		{"eas update --branch production --message hotfix", Destructive},
+		{"eas update --branch preview --message hotfix", Write},
+		{"vercel promote https://acme-7x2k.vercel.app --yes", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -178,7 +178,7 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
-	if why := releasesLive(iv.name, args); why != "" {
+	if why := releasesLive(iv.name, args, iv.chosenTarget()); why != "" {
 		iv.flag(Destructive, why)
 		return true
 	}
@@ -419,7 +419,40 @@ func verbEffect(iv *inv) bool {
 // a release to where its users are (fly deploy, serverless deploy,
 // wrangler publish, heroku container:release, vercel promote, az webapp
 // deployment slot swap, railway up).
-var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship")
+var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
+
+// choosesTarget is a step of a command line that makes a project, alias
+// or subscription the one later commands act on (gcloud config set
+// project acme-prod, firebase use production, az account set -s prod):
+// group 1 is what it chooses.
+var choosesTarget = lazyRE(`\b(?:gcloud\s+config\s+set\s+(?:core/)?project|firebase\s+use|az\s+account\s+set\s+(?:-s|--subscription|-n|--name)|vercel\s+switch|railway\s+environment|heroku\s+git:remote\s+(?:-a|--app)|doctl\s+auth\s+switch\s+--context|pulumi\s+stack\s+select|serverless\s+config\s+set\s+stage)\s+['"]?([^\s'";&|]+)`)
+
+// targetVars are the variables by which a CLI is told the project or
+// stage it acts on.
+var targetVars = setOf("CLOUDSDK_CORE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "FIREBASE_PROJECT", "PULUMI_STACK", "SLS_STAGE", "STAGE", "AZURE_SUBSCRIPTION_ID", "VERCEL_ENV")
+
+// chosenTarget is the production target an earlier step of the command
+// line chose for what follows (choosesTarget), or a variable given to
+// this command names (CLOUDSDK_CORE_PROJECT=acme-prod), as words for a
+// reason; "" if none.
+func (iv *inv) chosenTarget() string {
+	for _, e := range iv.environ() {
+		if name, val, _ := strings.Cut(e.src, "="); e.ok && targetVars[name] && liveTarget(strings.Trim(val, `"'`)) {
+			return e.src
+		}
+	}
+	if iv.at == 0 || iv.at-1 > len(iv.sc.src) {
+		return ""
+	}
+	chosen := ""
+	for _, m := range choosesTarget.FindAllStringSubmatch(iv.sc.src[:iv.at-1], -1) { // the code this command is part of (bash -c '…' too), before it
+		chosen = "" // the last choice holds
+		if liveTarget(m[1]) {
+			chosen = "chosen before: " + m[0]
+		}
+	}
+	return chosen
+}
 
 // targetOpts are the options by which such a CLI is told where it rolls
 // out: an app, stage, stack, environment, project, context, alias, site
@@ -437,7 +470,7 @@ var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env",
 // a target, a dry run, a verb that only reads (gcloud deploy targets
 // describe prod), and a project's own scripts and targets are not. "" if
 // it is not.
-func releasesLive(name string, args []arg) string {
+func releasesLive(name string, args []arg, chosen string) string {
 	if deployTools[name] || projectTools[name] || runners[name] || name == "git" || dryRun(name, args) {
 		return ""
 	}
@@ -467,7 +500,16 @@ func releasesLive(name string, args []arg) string {
 			target = a.s // zappa deploy production, cap production deploy
 		}
 	}
-	if verb == "" || target == "" || verb == "up" && !strings.HasPrefix(target, "-") {
+	if verb != "" && target == "" && chosen != "" {
+		target = chosen // gcloud config set project acme-prod && gcloud app deploy
+	}
+	if vw := words(verb); verb != "" && target == "" && (contains(vw, "promote") || contains(vw, "swap")) && !slices.ContainsFunc(args, func(a arg) bool {
+		o, _, _ := strings.Cut(a.s, "=")
+		return a.ok && (o == "--to" || o == "--to-target" || o == "--target" || o == "--target-slot" || o == "--to-stage" || o == "--stage")
+	}) {
+		return name + " " + verb + " rolls out to production, where a promote or swap goes when no other target is named, which its users get at once, without review"
+	}
+	if verb == "" || target == "" || (verb == "up" || verb == "update") && !strings.HasPrefix(target, "-") && target != chosen {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
@@ -477,11 +519,33 @@ func releasesLive(name string, args []arg) string {
 // production: prod, production or live, alone or as a word of it
 // (myapp-prod, prod-eu), not a file or path it reads.
 func liveTarget(s string) bool {
-	if s == "" || strings.ContainsAny(s, "/ ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
+	if s == "" || strings.Contains(s, " ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
 		return false
 	}
-	ws := words(s)
+	if strings.Contains(s, "/") { // acme/prod: Pulumi's org/stack, a path's last segment; not ./prod, /etc/prod or a URL
+		if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.Contains(s, "://") || strings.Contains(s, "$") {
+			return false
+		}
+		s = path.Base(s)
+	}
+	ws := append(words(s), camelWords(s)...) // AcmeProdStack, ApiProd
 	return liveMarker.MatchString(s) || contains(ws, "prod") || contains(ws, "production") || contains(ws, "live") && len(ws) > 1
+}
+
+// camelWords splits a name at each upper-case letter after a lower-case
+// one, whatever its first letter (AcmeProdStack: acme, prod, stack).
+func camelWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i <= len(s); i++ {
+		if i == len(s) || s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' || strings.IndexByte("-:_.", s[i]) >= 0 {
+			if w := strings.Trim(s[start:i], "-:_."); w != "" {
+				out = append(out, strings.ToLower(w))
+			}
+			start = i
+		}
+	}
+	return out
 }
 
 // applyOpts are the options by which a tool that otherwise only reports
