@@ -4034,6 +4034,12 @@ func TestClassify(t *testing.T) {
 		{"eas update --branch production --message hotfix", Destructive},
 		{"eas update --branch preview --message hotfix", Write},
 		{"vercel promote https://acme-7x2k.vercel.app --yes", Destructive},
+		// round 38 (redteam38), a config variable points a tool elsewhere only when it is the one the setting is written through, every file of a list
+		{"KUBECONFIG=./kc.yaml:$HOME/.kube/config kubectl config set-cluster prod --server=https://10.9.8.7:6443", Destructive},
+		{"KUBECONFIG=./kc.yaml:/tmp/kc2 kubectl config set-cluster prod --server=https://10.9.8.7:6443", Write},
+		{"AWS_CONFIG_FILE=./aws.cfg aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", Destructive},
+		{"AWS_SHARED_CREDENTIALS_FILE=./creds aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", Write},
+		{"AWS_CONFIG_FILE=./.aws/config aws configure set default.region eu-west-1", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
