@@ -4040,6 +4040,10 @@ func TestClassify(t *testing.T) {
 		{"AWS_CONFIG_FILE=./aws.cfg aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", Destructive},
 		{"AWS_SHARED_CREDENTIALS_FILE=./creds aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", Write},
 		{"AWS_CONFIG_FILE=./.aws/config aws configure set default.region eu-west-1", Write},
+		// round 38 (redteam38), FileUtils' noop is honoured only by the methods that take it
+		{`ruby -rfileutils -e 'FileUtils.remove_dir("src", noop: true)'`, Destructive},
+		{`ruby -rfileutils -e 'FileUtils.remove_entry("src", noop: true)'`, Destructive},
+		{`ruby -rfileutils -e 'FileUtils.rm_rf("src", noop: true)'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -500,10 +500,18 @@ var fileUtilsCall = lazyRE(`\bFileUtils(?:::(\w+))?\.(\w+[!?]?)(\s*\(|[ \t]+)`)
 // noopOpt is FileUtils' noop option, its value in group 1 or 2.
 var noopOpt = lazyRE(`(?:\bnoop:|:noop\s*=>)\s*(\w+)`)
 
+// noopMethods are the FileUtils methods that take the noop option; the
+// others (remove_dir, remove_entry, remove_file, copy_entry …) take a
+// hash given as noop: true as a positional argument (remove_dir's force)
+// and do their work.
+var noopMethods = setOf("mkdir", "mkdir_p", "makedirs", "mkpath", "rmdir", "ln", "link", "ln_s", "symlink", "ln_sf", "ln_sr",
+	"cp", "copy", "cp_r", "cp_lr", "mv", "move", "rm", "remove", "rm_f", "safe_unlink", "rm_r", "rm_rf", "rmtree",
+	"install", "chmod", "chmod_R", "chown", "chown_R", "touch")
+
 // noopCalls renames, in Ruby code, the FileUtils calls that only say what
 // they would do, so that nothing reads them as deleting or writing:
-// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call given
-// noop: true — the last noop in its arguments wins (noop: true, noop:
+// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call of a
+// method that takes noop (noopMethods) given noop: true — the last noop in its arguments wins (noop: true, noop:
 // false runs). The arguments stay, to be read for what they run
 // (`rm -rf ~` in a backtick runs whatever the call does).
 func noopCalls(s string) string {
@@ -524,7 +532,7 @@ func noopCalls(s string) string {
 			args = args[:end]
 		}
 		noop := module == "DryRun" || module == "NoWrite"
-		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop {
+		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop && noopMethods[strings.TrimSuffix(s[m[4]:m[5]], "!")] {
 			noop = vs[len(vs)-1][1] == "true"
 		}
 		if noop {
