@@ -4044,6 +4044,11 @@ func TestClassify(t *testing.T) {
 		{`ruby -rfileutils -e 'FileUtils.remove_dir("src", noop: true)'`, Destructive},
 		{`ruby -rfileutils -e 'FileUtils.remove_entry("src", noop: true)'`, Destructive},
 		{`ruby -rfileutils -e 'FileUtils.rm_rf("src", noop: true)'`, Write},
+		// round 38 (redteam38), bounding what a store keeps (versions, retention) deletes what falls outside
+		{"vault kv metadata put -max-versions=1 secret/app && vault kv put secret/app password=new", Destructive},
+		{"vault kv metadata put -custom-metadata=owner=me secret/app", Write},
+		{"aws logs put-retention-policy --log-group-name /app --retention-in-days 1", Destructive},
+		{"aws logs describe-log-groups --log-group-name-prefix /app", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

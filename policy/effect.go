@@ -178,6 +178,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if m := iv.shortensRetention(args); m != "" {
+		iv.flag(Destructive, iv.name+" limits how many versions or how long the store keeps what it holds ("+m+"): what falls outside is deleted for good, earlier secrets and records too")
+		return true
+	}
 	if why := releasesLive(iv.name, args, iv.chosenTarget()); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -413,6 +417,27 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// retentionOpt is an option or setting that bounds what a store keeps,
+// so that what lies beyond it is deleted: Vault's -max-versions and
+// -delete-version-after, a retention period in days or for a bucket (aws logs
+// put-retention-policy --retention-in-days, influx bucket update
+// --retention).
+var retentionOpt = lazyRE(`^(?:-{1,2}(?:max-versions|delete-version-after|retention(?:-in-days|-period|-days|-ms)?)(?:=|$))`)
+
+// shortensRetention is the option by which a command bounds what a store
+// keeps (retentionOpt), or "": not a read nor a dry run.
+func (iv *inv) shortensRetention(args []arg) string {
+	if dryRun(iv.name, args) || iv.name == "git" || projectTools[iv.name] {
+		return ""
+	}
+	for _, a := range args {
+		if a.ok && retentionOpt.MatchString(a.s) {
+			return a.s
+		}
+	}
+	return ""
 }
 
 // releaseWords are the words by which PaaS and serverless CLIs roll out
