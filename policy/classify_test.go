@@ -4049,6 +4049,12 @@ func TestClassify(t *testing.T) {
 		{"vault kv metadata put -custom-metadata=owner=me secret/app", Write},
 		{"aws logs put-retention-policy --log-group-name /app --retention-in-days 1", Destructive},
 		{"aws logs describe-log-groups --log-group-name-prefix /app", ReadOnly},
+		// round 38 (redteam38), a Python package's command line run as a module is judged as that command
+		{"python3 -m keyring get github me", Destructive},
+		{"python3 -m keyring --list-backends", Write},
+		{"python -m twine upload dist/*", Destructive},
+		{"python -m pytest -q", Write},
+		{`python -m pytest tests/test_auth.py -k "reset_password" -x -q`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1377,6 +1377,9 @@ func interp(codeOpts ...string) handler {
 				if rest := args[i+1:]; len(rest) >= 4 && (rest[0].s == "zipfile" || rest[0].s == "tarfile") && (rest[1].s == "-e" || rest[1].s == "--extract") {
 					iv.extractInto(rest[3]) // python3 -m zipfile -e x.zip DIR unpacks into DIR, over what is there
 				}
+				if rest := args[i+1:]; len(rest) > 0 && rest[0].ok && rest[0].s != "pip" && rest[0].s != "pip3" && moduleCLIs[rest[0].s] {
+					iv.exec(rest) // python3 -m keyring get svc me: the module's command line, as keyring get svc me
+				}
 				verbEffect(iv)
 				return
 			}
@@ -1385,6 +1388,11 @@ func interp(codeOpts ...string) handler {
 		iv.runStdin(iv.interpCode, "code")
 	}
 }
+
+// moduleCLIs are Python packages whose command line run as a module
+// (python3 -m keyring get svc me) is the command of the same name.
+var moduleCLIs = setOf("keyring", "twine", "poetry", "pipx", "uv", "ansible", "httpie", "celery", "alembic", "dvc", "mkdocs",
+	"huggingface_hub", "sqlite3")
 
 // takesValue reports whether a word is an option that may take the
 // next word as its value: -W, --dynamic-space-size, not --opt=value.
