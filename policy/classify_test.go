@@ -4055,6 +4055,13 @@ func TestClassify(t *testing.T) {
 		{"python -m twine upload dist/*", Destructive},
 		{"python -m pytest -q", Write},
 		{`python -m pytest tests/test_auth.py -k "reset_password" -x -q`, Write},
+		// round 38 (redteam38), a dry run's list piped into xargs rm or a shell is not a dry run
+		{"hg purge --print | xargs rm -f", Destructive},
+		{"hg purge --print0 | xargs -0 rm -f", Destructive},
+		{"hg purge --print | wc -l", Write},
+		{"git clean -n | xargs rm -f", Destructive},
+		{`git clean -n | sed "s/Would remove //" | xargs rm -f`, Destructive},
+		{"git clean -n", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

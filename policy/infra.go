@@ -1584,6 +1584,9 @@ func vcsDiscard(iv *inv) {
 	switch {
 	case v == unknownWord || strings.HasSuffix(v, " "+unknownWord):
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case (dryRun(iv.name, args) || (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn" ||
+		(v == "revert" || v == "clean") && vcsLists(args, "n", "--dry-run") && iv.name != "svn") && iv.listingRun() != "":
+		iv.flag(Destructive, iv.name+" "+v+" lists what it would throw away, and the pipe does it: "+iv.listingRun())
 	case dryRun(iv.name, args): // bzr clean-tree --dry-run, darcs obliterate --dry-run; where a verb has none, the option is refused and nothing runs
 		iv.flag(Write, "")
 	case (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn",
@@ -1619,6 +1622,24 @@ func vcsDiscard(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// pipedToDelete is the rest of a pipeline that deletes or runs what the
+// command before it prints, through filters or not: xargs rm, a shell, a
+// while read loop.
+var pipedToDelete = lazyRE(`^[^|;&\n]*(?:\|\s*(?:sed|grep|egrep|awk|cut|sort|uniq|tr|head|tail|cat)\b[^|;&\n]*)*\|\s*(?:sudo\s+)?(xargs\b[^|;&\n]*?\b(?:rm|unlink|shred|trash|sh|bash|zsh)\b|(?:sh|bash|zsh|dash)\b|while\s+(?:IFS=\S*\s+)?read\b[^|;&\n]*;\s*do\b[^|;&\n]*\brm\b)`)
+
+// listingRun is what the pipe this command prints into does with each
+// line (hg purge --print | xargs rm -f: the list of what it would delete,
+// deleted), or "": a dry run so piped is not one.
+func (iv *inv) listingRun() string {
+	if !iv.sc.piped || iv.at == 0 || iv.at-1 > len(iv.sc.src) {
+		return ""
+	}
+	if m := pipedToDelete.FindStringSubmatch(iv.sc.src[iv.at-1:]); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // vcsLists reports whether a Mercurial-style command is told only to
