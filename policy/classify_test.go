@@ -4062,6 +4062,12 @@ func TestClassify(t *testing.T) {
 		{"git clean -n | xargs rm -f", Destructive},
 		{`git clean -n | sed "s/Would remove //" | xargs rm -f`, Destructive},
 		{"git clean -n", ReadOnly},
+		// round 38 (redteam38), docker inspect prints a container's environment unless a format picks other fields
+		{"docker inspect app", Destructive},
+		{"docker container inspect app", Destructive},
+		{`docker inspect --format "{{json .}}" app`, Destructive},
+		{`docker inspect -f "{{.State.Status}}" app`, ReadOnly},
+		{"docker inspect --type=image node:20", ReadOnly},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -440,6 +440,37 @@ func (iv *inv) shortensRetention(args []arg) string {
 	return ""
 }
 
+// inspectsAll reports whether docker inspect prints whole objects, a
+// container's Config.Env among them: no --format (-f) or one that prints
+// all of it ({{json .}}, .Config), and no --type naming what has no
+// environment of its own.
+func inspectsAll(args []arg) bool {
+	format, whole := "", false
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			return true
+		case a.s == "-f" || a.s == "--format":
+			if i+1 < len(args) {
+				format = args[i+1].s
+			}
+		case strings.HasPrefix(a.s, "--format="):
+			format = strings.TrimPrefix(a.s, "--format=")
+		case strings.HasPrefix(a.s, "-f") && len(a.s) > 2 && !strings.HasPrefix(a.s, "--"):
+			format = a.s[2:]
+		case a.s == "--type=network" || a.s == "--type=volume" || a.s == "--type=image" || a.s == "--type" && i+1 < len(args) && args[i+1].s != "container":
+			return false
+		}
+	}
+	if format == "" {
+		return true
+	}
+	for _, w := range []string{"{{json .}}", "{{ json . }}", "{{.}}", ".Config}}", ".Config }}", "json .Config"} {
+		whole = whole || strings.Contains(format, w)
+	}
+	return whole
+}
+
 // releaseWords are the words by which PaaS and serverless CLIs roll out
 // a release to where its users are (fly deploy, serverless deploy,
 // wrangler publish, heroku container:release, vercel promote, az webapp
@@ -4779,6 +4810,8 @@ func (iv *inv) secretUse() string {
 		}
 	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
 		return iv.name + " inspect prints a container's environment"
+	case (iv.name == "docker" || iv.name == "podman") && (at(ws, 0) == "inspect" || at(ws, 0) == "container" && at(ws, 1) == "inspect") && inspectsAll(args) && !iv.sc.piped: // piped on, where it goes is judged (stdin.go)
+		return iv.name + " inspect prints all of a container's configuration, its environment (Config.Env) with the secrets it was given"
 	case strings.HasPrefix(iv.name, "docker-credential-") && at(ws, 0) == "get":
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
