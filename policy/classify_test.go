@@ -4068,6 +4068,9 @@ func TestClassify(t *testing.T) {
 		{`docker inspect --format "{{json .}}" app`, Destructive},
 		{`docker inspect -f "{{.State.Status}}" app`, ReadOnly},
 		{"docker inspect --type=image node:20", ReadOnly},
+		// round 38 (redteam38), simctl's --profiles takes a value before the verb, as --set does
+		{"xcrun simctl --profiles ~/Library/Developer/CoreSimulator/Profiles delete all", Destructive},
+		{"xcrun simctl --profiles ~/Library/Developer/CoreSimulator/Profiles list", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
