@@ -4071,6 +4071,9 @@ func TestClassify(t *testing.T) {
 		// round 38 (redteam38), simctl's --profiles takes a value before the verb, as --set does
 		{"xcrun simctl --profiles ~/Library/Developer/CoreSimulator/Profiles delete all", Destructive},
 		{"xcrun simctl --profiles ~/Library/Developer/CoreSimulator/Profiles list", Write},
+		{"kill -s KILL -s 0 4321", ReadOnly},
+		{"docker exec db mysql -uroot app_test -e 'USE shop; DROP TABLE orders'", Destructive},
+		{"docker exec db mysql -uroot app_test -e 'USE app_test; DROP TABLE orders'", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2778,10 +2778,17 @@ func signalZero(name string, args []arg) bool {
 			}
 			i++
 			v, valued = args[i].s, true
+		case otherSignal.MatchString(a.s) && name == "kill":
+			zero = false // kill -0 -KILL pid: the last signal is sent
+			continue
 		case otherSignal.MatchString(a.s):
 			return false
 		}
 		if valued {
+			if v != "0" && name == "kill" {
+				zero = false
+				continue
+			}
 			if v != "0" {
 				return false
 			}
