@@ -117,6 +117,10 @@ func dropdb(iv *inv) {
 // DROP TABLE shop.orders, DELETE FROM shop.orders, UPDATE shop.t SET.
 var qualifiedName = lazyRE("(?i)\\b(?:TABLE|VIEW|FROM|INTO|UPDATE|EXISTS|JOIN|TRUNCATE|INDEX|ON)\\s+[`\"\\[]?(\\w+)[`\"\\]]?\\s*\\.\\s*[`\"\\[]?\\w")
 
+// useDatabase is a statement that switches the database the statements
+// after it act on: USE shop.
+var useDatabase = lazyRE("(?i)(?:^|;)\\s*USE\\s+([`\"\\[]?\\w+[`\"\\]]?)")
+
 // otherDatabase is the first database not named for tests that SQL sent
 // to one named for tests reaches, or "": every DROP DATABASE must name one
 // (DROP DATABASE app_test; DROP DATABASE app_development drops the
@@ -132,6 +136,11 @@ func otherDatabase(client, sql string) string {
 	}
 	if client == "psql" || sqlDanger(sql) == "" && !sqlWrite.MatchString(sql) && !sqlDrop.MatchString(sql) {
 		return ""
+	}
+	for _, m := range useDatabase.FindAllStringSubmatch(sql, -1) { // USE shop; DROP TABLE orders
+		if name := strings.Trim(m[1], "`\"[]"); !testDB.MatchString(name) {
+			return "database " + name
+		}
 	}
 	for _, m := range qualifiedName.FindAllStringSubmatch(sql, -1) {
 		if !testDB.MatchString(m[1]) {
