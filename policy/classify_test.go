@@ -4074,6 +4074,10 @@ func TestClassify(t *testing.T) {
 		{"kill -s KILL -s 0 4321", ReadOnly},
 		{"docker exec db mysql -uroot app_test -e 'USE shop; DROP TABLE orders'", Destructive},
 		{"docker exec db mysql -uroot app_test -e 'USE app_test; DROP TABLE orders'", Write},
+		{"rm -rf src/tmp test/tmp tests/output spec/reports", Write},
+		{"rm -rf app/assets/builds tests/e2e/videos", Write},
+		{"rm -rf tests/mocks", Destructive},
+		{"rm -rf internal/output", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -239,19 +239,25 @@ func keptRecords(rel string) string {
 // tree, is or lies in what tools make: some directory on the way down
 // (src, src/app) is made or ignored.
 func (c *classifier) madePath(rel string) bool {
-	last, inSource := "", false
+	last, inSource, inTests := "", false, false
 	for end := 0; end < len(rel); end += len(last) + 1 {
 		last, _, _ = strings.Cut(rel[end:], "/")
 		if derivedNames[last] && derivedData(rel[:end+len(last)]) && !c.remade(rel) {
 			continue // data/processed: the project's data, unless the command goes on to make it again
 		}
-		if inSource && (madeInSource(last) || last == "mocks" && mockMakers.MatchString(c.whole)) || !inSource && made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
+		if inSource && (madeInSource(last) || last == "mocks" && mockMakers.MatchString(c.whole) || inTests && made(last) && last != "mocks" && !strings.Contains(last, ".")) || !inSource && made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
 			return true
 		}
 		inSource = inSource || sourceRoots[last]
+		inTests = inTests || testRoots[last]
 	}
 	return false
 }
+
+// testRoots are the source roots of tests, where test runs write their
+// output (tests/output, spec/reports, test/tmp): there every name tools
+// use at the top of the tree is theirs too.
+var testRoots = setOf("test", "tests", "Tests", "spec", "specs", "__tests__", "e2e")
 
 // mockMakers are the tools that generate mocks into a source tree.
 var mockMakers = lazyRE(`\b(?:mockery|mockgen|counterfeiter|moq|pegomock)\b`)
@@ -278,7 +284,8 @@ func madeInSource(name string) bool {
 	switch name {
 	case "__pycache__", "generated", "gen", "__generated__", "codegen", "autogen", "node_modules", "__snapshots__",
 		"build", "dist", "out", "target", "bin", "obj", "coverage", "htmlcov", "Debug", "Release", "Bin", "Obj",
-		"TestResults", "CMakeFiles", "Intermediate", "Binaries", "DerivedData", "Pods", "site-packages", "venv", "elm-stuff":
+		"TestResults", "CMakeFiles", "Intermediate", "Binaries", "DerivedData", "Pods", "site-packages", "venv", "elm-stuff",
+		"tmp", "temp", "builds", "screenshots", "videos", "junit", "artifacts":
 		return true
 	}
 	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
