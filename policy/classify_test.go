@@ -4078,6 +4078,8 @@ func TestClassify(t *testing.T) {
 		{"rm -rf app/assets/builds tests/e2e/videos", Write},
 		{"rm -rf tests/mocks", Destructive},
 		{"rm -rf internal/output", Destructive},
+		{`docker run --rm postgres:16 psql "postgresql:///app?host=db.prod.internal" -c 'DROP SCHEMA public CASCADE;'`, Destructive},
+		{`docker run --rm postgres:16 psql "postgresql:///app?host=localhost" -c 'DROP SCHEMA public CASCADE;'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -177,6 +177,9 @@ func (iv *inv) ownServer() bool {
 				return false
 			}
 			host = u.Hostname()
+			if h := u.Query().Get("host"); h != "" {
+				host = h // postgresql:///app?host=db.prod: libpq takes the host from the query too
+			}
 			if u.Port() != "" {
 				port = u.Port()
 			}
