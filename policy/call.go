@@ -506,7 +506,7 @@ func userConfig(iv *inv) {
 	default:
 		return
 	}
-	if iv.configElsewhere() {
+	if iv.configElsewhere(verb, ops) {
 		return // AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=/tmp/kc: a file of the project's or a temp one
 	}
 	iv.flag(Destructive, iv.name+" "+head+verb+" changes the "+where+" own "+iv.name+" configuration, outside the working directory, which every project and later command reads")
@@ -537,20 +537,50 @@ var configVars = lazyRE(`^(?:AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|CLOUDSD
 // configElsewhere reports whether the command's environment points the
 // tool at a configuration file in the working tree or a temp dir
 // (AWS_CONFIG_FILE=./aws.cfg, KUBECONFIG=$(mktemp)): not the user's own.
-func (iv *inv) configElsewhere() bool {
+//
+// The variable must be the one the tool writes this setting through
+// (toolConfigVars): aws configure set puts keys and tokens in the shared
+// credentials file (AWS_SHARED_CREDENTIALS_FILE), not AWS_CONFIG_FILE's.
+// A list of files (KUBECONFIG=./kc.yaml:$HOME/.kube/config) is elsewhere
+// only when every file in it is: kubectl writes a change to the file that
+// defines what it changes.
+func (iv *inv) configElsewhere(verb string, ops []arg) bool {
+	want := toolConfigVars[iv.name]
+	if iv.name == "aws" {
+		want = []string{"AWS_CONFIG_FILE"}
+		if key := strings.ToLower(strings.TrimPrefix(at(strs0(ops), 2), "default.")); verb != "configure set" || strings.HasPrefix(key, "aws_") || strings.Contains(key, "secret") || strings.Contains(key, "token") || strings.Contains(key, "key") {
+			want = []string{"AWS_SHARED_CREDENTIALS_FILE"} // aws configure (its keys too), import, set aws_access_key_id
+		}
+	}
 	for _, e := range iv.environ() {
-		if !configVars.MatchString(e.src) {
+		name, v, _ := strings.Cut(e.src, "=")
+		if !configVars.MatchString(e.src) || want != nil && !contains(want, name) {
 			continue
 		}
-		_, v, _ := strings.Cut(e.src, "=")
-		if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(v), ok: e.ok, src: v}); e.ok && v != "" && iv.c.danger(t) == "" {
-			return true
+		sep := ":"
+		if strings.Contains(v, ";") {
+			sep = ";"
 		}
-		if iv.c.tempVar(v) {
+		all := v != "" && e.ok
+		for f := range strings.SplitSeq(v, sep) {
+			t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(f), ok: e.ok, src: f})
+			all = all && f != "" && iv.c.danger(t) == ""
+		}
+		if all || !strings.Contains(v, sep) && iv.c.tempVar(v) {
 			return true
 		}
 	}
 	return false
+}
+
+// toolConfigVars are the variables by which a tool is pointed at another
+// configuration than the user's own; a tool not listed takes any of
+// configVars.
+var toolConfigVars = map[string][]string{
+	"kubectl": {"KUBECONFIG"}, "oc": {"KUBECONFIG"}, "gcloud": {"CLOUDSDK_CONFIG"}, "az": {"AZURE_CONFIG_DIR"},
+	"npm": {"NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG"}, "pnpm": {"NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG"},
+	"pip": {"PIP_CONFIG_FILE", "XDG_CONFIG_HOME"}, "pip3": {"PIP_CONFIG_FILE", "XDG_CONFIG_HOME"}, "gh": {"GH_CONFIG_DIR", "XDG_CONFIG_HOME"},
+	"poetry": {"POETRY_CONFIG_DIR", "XDG_CONFIG_HOME"}, "go": {"GOENV"}, "dotnet": {"NUGET_CONFIG_FILE"}, "glab": {"GLAB_CONFIG_DIR", "XDG_CONFIG_HOME"},
 }
 
 // trustKey is a gcloud setting that sends requests elsewhere or turns off

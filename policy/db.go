@@ -112,6 +112,44 @@ func dropdb(iv *inv) {
 	iv.flag(Write, "")
 }
 
+// qualifiedName is a table, view or schema named with the database (or
+// schema) it lies in, after the words that name what a statement acts on:
+// DROP TABLE shop.orders, DELETE FROM shop.orders, UPDATE shop.t SET.
+var qualifiedName = lazyRE("(?i)\\b(?:TABLE|VIEW|FROM|INTO|UPDATE|EXISTS|JOIN|TRUNCATE|INDEX|ON)\\s+[`\"\\[]?(\\w+)[`\"\\]]?\\s*\\.\\s*[`\"\\[]?\\w")
+
+// useDatabase is a statement that switches the database the statements
+// after it act on: USE shop.
+var useDatabase = lazyRE("(?i)(?:^|;)\\s*USE\\s+([`\"\\[]?\\w+[`\"\\]]?)")
+
+// otherDatabase is the first database not named for tests that SQL sent
+// to one named for tests reaches, or "": every DROP DATABASE must name one
+// (DROP DATABASE app_test; DROP DATABASE app_development drops the
+// second too), and, where a client's qualified names reach other
+// databases (MySQL's schema is a database, SQL Server's db.schema.table;
+// not psql, whose schemas lie inside the database connected to), every
+// database a statement that changes something names must be one too.
+func otherDatabase(client, sql string) string {
+	for _, m := range dropDatabase.FindAllStringSubmatch(sql, -1) {
+		if name := strings.Trim(m[1], `"'`+"`;"); !testDB.MatchString(name) {
+			return "database " + name
+		}
+	}
+	if client == "psql" || sqlDanger(sql) == "" && !sqlWrite.MatchString(sql) && !sqlDrop.MatchString(sql) {
+		return ""
+	}
+	for _, m := range useDatabase.FindAllStringSubmatch(sql, -1) { // USE shop; DROP TABLE orders
+		if name := strings.Trim(m[1], "`\"[]"); !testDB.MatchString(name) {
+			return "database " + name
+		}
+	}
+	for _, m := range qualifiedName.FindAllStringSubmatch(sql, -1) {
+		if !testDB.MatchString(m[1]) {
+			return "database " + m[1]
+		}
+	}
+	return ""
+}
+
 func sqlClient(queryOpts []string, operandSQL bool) handler {
 	return func(iv *inv) {
 		iv.flag(Write, "")
@@ -126,8 +164,16 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			if a.ok && readsHashes(a.s) {
 				iv.flag(Destructive, iv.name+" reads the server's password hashes: "+cutText(a.s)+" (what it prints reaches the agent and its model)")
 			}
-			if m := dropDatabase.FindStringSubmatch(a.s); a.ok && (own || scratch && (m == nil || testDB.MatchString(strings.Trim(m[1], `"'`+"`")))) {
-				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it
+			other := ""
+			if a.ok && scratch && !own {
+				other = otherDatabase(iv.name, a.s)
+			}
+			if a.ok && (own || scratch && other == "") {
+				iv.judged = true // DROP TABLE in app_test; but not DROP DATABASE app_prod from it, nor DROP TABLE shop.orders
+				return
+			}
+			if other != "" {
+				iv.flag(Destructive, iv.name+" is connected to a database named for tests, but its SQL changes "+other+", which is not one")
 				return
 			}
 			if !a.ok && !memory && !scratch && computedQuery(a.src) {
@@ -364,8 +410,9 @@ var testDB testNames
 type testNames struct{}
 
 // MatchString reports whether name has a word (between _ - . :) that
-// marks test or scratch data: test, tests, testing, e2e, it, ci,
-// scratch, tmp, fixture, fixtures, optionally numbered (test2). A
+// marks test or scratch data: test, tests, testing, e2e, ci,
+// scratch, tmp, fixture, fixtures, integration, optionally numbered
+// (test2), and it as the first word. A
 // pattern (test-*, *_test) counts only by its first or last word, so
 // that the wildcard cannot stand for the marked word's neighbours alone.
 func (testNames) MatchString(name string) bool {
@@ -376,14 +423,16 @@ func (testNames) MatchString(name string) bool {
 	if strings.ContainsAny(name, "*?[") {
 		ws = []string{ws[0], ws[len(ws)-1]}
 	}
-	return slices.ContainsFunc(ws, testWordOf)
+	// it (integration tests) only leads a name (it-fixtures, it_orders):
+	// at its end it is a locale's code (shop_it, the Italian store's).
+	return ws[0] == "it" || slices.ContainsFunc(ws, testWordOf)
 }
 
 // testWordOf reports whether w, one word of a name, marks test or
 // scratch data.
 func testWordOf(w string) bool {
 	switch strings.TrimRight(w, "0123456789") {
-	case "test", "tests", "testing", "e2e", "it", "ci", "scratch", "tmp", "fixture", "fixtures":
+	case "test", "tests", "testing", "e2e", "ci", "scratch", "tmp", "fixture", "fixtures", "integration":
 		return true
 	}
 	return false

@@ -15,7 +15,7 @@ import "strings"
 // more (the scripts and schemes that name them by id find nothing).
 func simctl(iv *inv) {
 	iv.flag(Write, "")
-	pos := positionals(iv.rest(1), "--set")
+	pos := positionals(iv.rest(1), "--set", "--profiles") // simctl [--set <path>] [--profiles <path>] <subcommand>
 	switch v := at(pos, 0); {
 	case v == unknownWord:
 		iv.flag(Unparseable, "simctl verb computed at run time")
@@ -36,7 +36,7 @@ func simctl(iv *inv) {
 }
 
 // simctlOperand is the operand of simctl at index n (after the options
-// and --set's value), or an empty arg.
+// and the values of --set and --profiles), or an empty arg.
 func simctlOperand(args []arg, n int) arg {
 	if ops := simctlOperands(args); n < len(ops) {
 		return ops[n]
@@ -45,7 +45,7 @@ func simctlOperand(args []arg, n int) arg {
 }
 
 // simctlOperands are simctl's operands from its verb on: the words that
-// are not options (nor the values of --set and withValue), and after
+// are not options (nor the values of --set, --profiles and withValue), and after
 // the program spawn runs, every word.
 func simctlOperands(args []arg, withValue ...string) []arg {
 	var out []arg
@@ -54,7 +54,7 @@ func simctlOperands(args []arg, withValue ...string) []arg {
 		switch {
 		case len(out) >= 3 && out[0].s == "spawn":
 			out = append(out, a) // the program's own arguments
-		case a.ok && (a.s == "--set" || contains(withValue, a.s)):
+		case a.ok && (a.s == "--set" || a.s == "--profiles" || contains(withValue, a.s)):
 			i++
 		case a.ok && strings.HasPrefix(a.s, "-") && a.s != "-":
 		default:

@@ -182,7 +182,11 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
-	if why := releasesLive(iv.name, args); why != "" {
+	if m := iv.shortensRetention(args); m != "" {
+		iv.flag(Destructive, iv.name+" limits how many versions or how long the store keeps what it holds ("+m+"): what falls outside is deleted for good, earlier secrets and records too")
+		return true
+	}
+	if why := releasesLive(iv.name, args, iv.chosenTarget()); why != "" {
 		iv.flag(Destructive, why)
 		return true
 	}
@@ -419,11 +423,96 @@ func verbEffect(iv *inv) bool {
 	return false
 }
 
+// retentionOpt is an option or setting that bounds what a store keeps,
+// so that what lies beyond it is deleted: Vault's -max-versions and
+// -delete-version-after, a retention period in days or for a bucket (aws logs
+// put-retention-policy --retention-in-days, influx bucket update
+// --retention).
+var retentionOpt = lazyRE(`^(?:-{1,2}(?:max-versions|delete-version-after|retention(?:-in-days|-period|-days|-ms)?)(?:=|$))`)
+
+// shortensRetention is the option by which a command bounds what a store
+// keeps (retentionOpt), or "": not a read nor a dry run.
+func (iv *inv) shortensRetention(args []arg) string {
+	if dryRun(iv.name, args) || iv.name == "git" || projectTools[iv.name] {
+		return ""
+	}
+	for _, a := range args {
+		if a.ok && retentionOpt.MatchString(a.s) {
+			return a.s
+		}
+	}
+	return ""
+}
+
+// inspectsAll reports whether docker inspect prints whole objects, a
+// container's Config.Env among them: no --format (-f) or one that prints
+// all of it ({{json .}}, .Config), and no --type naming what has no
+// environment of its own.
+func inspectsAll(args []arg) bool {
+	format, whole := "", false
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			return true
+		case a.s == "-f" || a.s == "--format":
+			if i+1 < len(args) {
+				format = args[i+1].s
+			}
+		case strings.HasPrefix(a.s, "--format="):
+			format = strings.TrimPrefix(a.s, "--format=")
+		case strings.HasPrefix(a.s, "-f") && len(a.s) > 2 && !strings.HasPrefix(a.s, "--"):
+			format = a.s[2:]
+		case a.s == "--type=network" || a.s == "--type=volume" || a.s == "--type=image" || a.s == "--type" && i+1 < len(args) && args[i+1].s != "container":
+			return false
+		}
+	}
+	if format == "" {
+		return true
+	}
+	for _, w := range []string{"{{json .}}", "{{ json . }}", "{{.}}", ".Config}}", ".Config }}", "json .Config"} {
+		whole = whole || strings.Contains(format, w)
+	}
+	return whole
+}
+
 // releaseWords are the words by which PaaS and serverless CLIs roll out
 // a release to where its users are (fly deploy, serverless deploy,
 // wrangler publish, heroku container:release, vercel promote, az webapp
 // deployment slot swap, railway up).
-var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship")
+var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
+
+// choosesTarget is a step of a command line that makes a project, alias
+// or subscription the one later commands act on (gcloud config set
+// project acme-prod, firebase use production, az account set -s prod):
+// group 1 is what it chooses.
+var choosesTarget = lazyRE(`\b(?:gcloud\s+config\s+set\s+(?:core/)?project|firebase\s+use|az\s+account\s+set\s+(?:-s|--subscription|-n|--name)|vercel\s+switch|railway\s+environment|heroku\s+git:remote\s+(?:-a|--app)|doctl\s+auth\s+switch\s+--context|pulumi\s+stack\s+select|serverless\s+config\s+set\s+stage)\s+['"]?([^\s'";&|]+)`)
+
+// targetVars are the variables by which a CLI is told the project or
+// stage it acts on.
+var targetVars = setOf("CLOUDSDK_CORE_PROJECT", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "FIREBASE_PROJECT", "PULUMI_STACK", "SLS_STAGE", "STAGE", "AZURE_SUBSCRIPTION_ID", "VERCEL_ENV")
+
+// chosenTarget is the production target an earlier step of the command
+// line chose for what follows (choosesTarget), or a variable given to
+// this command names (CLOUDSDK_CORE_PROJECT=acme-prod), as words for a
+// reason; "" if none.
+func (iv *inv) chosenTarget() string {
+	for _, e := range iv.environ() {
+		if name, val, _ := strings.Cut(e.src, "="); e.ok && targetVars[name] && liveTarget(strings.Trim(val, `"'`)) {
+			return e.src
+		}
+	}
+	if iv.at == 0 || iv.at-1 > len(iv.sc.src) {
+		return ""
+	}
+	chosen := ""
+	for _, m := range choosesTarget.FindAllStringSubmatch(iv.sc.src[:iv.at-1], -1) { // the code this command is part of (bash -c '…' too), before it
+		chosen = "" // the last choice holds
+		if liveTarget(m[1]) {
+			chosen = "chosen before: " + m[0]
+		}
+	}
+	return chosen
+}
 
 // targetOpts are the options by which such a CLI is told where it rolls
 // out: an app, stage, stack, environment, project, context, alias, site
@@ -441,7 +530,7 @@ var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env",
 // a target, a dry run, a verb that only reads (gcloud deploy targets
 // describe prod), and a project's own scripts and targets are not. "" if
 // it is not.
-func releasesLive(name string, args []arg) string {
+func releasesLive(name string, args []arg, chosen string) string {
 	if deployTools[name] || projectTools[name] || runners[name] || name == "git" || dryRun(name, args) {
 		return ""
 	}
@@ -471,7 +560,16 @@ func releasesLive(name string, args []arg) string {
 			target = a.s // zappa deploy production, cap production deploy
 		}
 	}
-	if verb == "" || target == "" || verb == "up" && !strings.HasPrefix(target, "-") {
+	if verb != "" && target == "" && chosen != "" {
+		target = chosen // gcloud config set project acme-prod && gcloud app deploy
+	}
+	if vw := words(verb); verb != "" && target == "" && (contains(vw, "promote") || contains(vw, "swap")) && !slices.ContainsFunc(args, func(a arg) bool {
+		o, _, _ := strings.Cut(a.s, "=")
+		return a.ok && (o == "--to" || o == "--to-target" || o == "--target" || o == "--target-slot" || o == "--to-stage" || o == "--stage")
+	}) {
+		return name + " " + verb + " rolls out to production, where a promote or swap goes when no other target is named, which its users get at once, without review"
+	}
+	if verb == "" || target == "" || (verb == "up" || verb == "update") && !strings.HasPrefix(target, "-") && target != chosen {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
@@ -596,11 +694,33 @@ func appliesLive(iv *inv, args []arg) string {
 // production: prod, production or live, alone or as a word of it
 // (myapp-prod, prod-eu), not a file or path it reads.
 func liveTarget(s string) bool {
-	if s == "" || strings.ContainsAny(s, "/ ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
+	if s == "" || strings.Contains(s, " ") || fileExts[strings.ToLower(strings.TrimPrefix(path.Ext(s), "."))] || localContext(s) {
 		return false
 	}
-	ws := words(s)
+	if strings.Contains(s, "/") { // acme/prod: Pulumi's org/stack, a path's last segment; not ./prod, /etc/prod or a URL
+		if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.Contains(s, "://") || strings.Contains(s, "$") {
+			return false
+		}
+		s = path.Base(s)
+	}
+	ws := append(words(s), camelWords(s)...) // AcmeProdStack, ApiProd
 	return liveMarker.MatchString(s) || contains(ws, "prod") || contains(ws, "production") || contains(ws, "live") && len(ws) > 1
+}
+
+// camelWords splits a name at each upper-case letter after a lower-case
+// one, whatever its first letter (AcmeProdStack: acme, prod, stack).
+func camelWords(s string) []string {
+	var out []string
+	start := 0
+	for i := 1; i <= len(s); i++ {
+		if i == len(s) || s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' || strings.IndexByte("-:_.", s[i]) >= 0 {
+			if w := strings.Trim(s[start:i], "-:_."); w != "" {
+				out = append(out, strings.ToLower(w))
+			}
+			start = i
+		}
+	}
+	return out
 }
 
 // applyOpts are the options by which a tool that otherwise only reports
@@ -2178,6 +2298,9 @@ func backupTool(iv *inv) bool {
 				paths = append(paths, p)
 			}
 		}
+		if len(paths) > 1 && !rcloneRemote(paths[1]) && rcloneRemote(paths[0]) {
+			iv.c.wrote(iv.sc, paths[1], source{kind: srcDownload}, false) // what lands there came from the remote, unread
+		}
 		if len(paths) > 1 && !rcloneRemote(paths[1]) && !hasFlag(flags, "", "--ignore-existing", "--immutable") {
 			dests = []arg{paths[1]}
 		}
@@ -2265,9 +2388,9 @@ func downloadsOnto(iv *inv) {
 		}
 	}
 	var paths []arg // the words that read as paths, here or elsewhere, in order: sources, then the destination
-	for _, a := range ops[from:] {
-		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") {
-			paths = append(paths, a)
+	for j, a := range ops[from:] {
+		if remoteSide(iv.name, a) || a.ok && strings.ContainsAny(a.s, "/~.") || a.ok && j > 0 && j == len(ops[from:])-1 {
+			paths = append(paths, a) // the last is the destination, a bare name too (aws s3 sync s3://b/scripts scripts)
 		}
 	}
 	if len(paths) < 2 || dryRun(iv.name, args) {
@@ -2287,6 +2410,7 @@ func downloadsOnto(iv *inv) {
 	if !remoteSide(iv.name, src) || remoteSide(iv.name, dst) || !dst.ok {
 		return
 	}
+	iv.c.wrote(iv.sc, dst, source{kind: srcDownload}, false) // what lands there came from elsewhere, unread: scripts run from it are downloaded code
 	if verb == "sync" || verb == "rsync" || hasFlag(flags, "rR", "--recursive") {
 		iv.restoresOver(dst, label)
 		return
@@ -2755,8 +2879,8 @@ func signals(iv *inv) {
 			return
 		}
 	}
-	if len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n") {
-		args = args[2:] // kill -s TERM pid: the signal's name is no process
+	for len(args) > 2 && args[0].ok && (args[0].s == "-s" || args[0].s == "-n" || args[0].s == "--signal") {
+		args = args[2:] // kill -s TERM pid, kill -s 0 -s KILL pid: the signal's name is no process
 	}
 	_, operands := opts(args)
 	own := len(operands) == 1 && iv.ownPidFile(operands[0])
@@ -2780,15 +2904,12 @@ func signals(iv *inv) {
 // signal 0, which sends nothing and only tests that the processes are
 // there, and no other signal: -0, --signal 0 or --signal=0, and for kill
 // and killall -s 0 (kill's -n 0 too; pkill's -s is a session, its -n the
-// newest process). kill takes its signal first and then only pids (kill
-// -0 "$pid"); to pkill and killall, whose options may come anywhere, a
-// word computed at run time may be any signal.
+// newest process). kill reads every signal option before its pids and
+// sends the last (kill -s 0 -s KILL 4321 kills), so each must be 0; to
+// pkill and killall, whose options may come anywhere, a word computed at
+// run time may be any signal.
 func signalZero(name string, args []arg) bool {
-	if name == "kill" {
-		a0, a1 := at(strs0(args), 0), at(strs0(args), 1)
-		return a0 == "-0" || a0 == "--signal=0" || (a0 == "-s" || a0 == "-n" || a0 == "--signal") && a1 == "0"
-	}
-	if name != "pkill" && name != "killall" {
+	if name != "kill" && name != "pkill" && name != "killall" {
 		return false
 	}
 	zero := false
@@ -2796,10 +2917,12 @@ func signalZero(name string, args []arg) bool {
 		a := args[i]
 		v, valued := "", false
 		switch {
+		case name == "kill" && !strings.HasPrefix(a.src, "-"):
+			return zero // kill's pids: each signal option before them was read, and the last one is sent (kill -s 0 -s KILL 4321)
 		case !a.ok:
 			return false
 		case a.s == "--":
-			return zero
+			return zero // kill's pids: each signal option before them was read, and the last one is sent (kill -s 0 -s KILL 4321)
 		case a.s == "-0":
 			zero = true
 			continue
@@ -2811,10 +2934,17 @@ func signalZero(name string, args []arg) bool {
 			}
 			i++
 			v, valued = args[i].s, true
+		case otherSignal.MatchString(a.s) && name == "kill":
+			zero = false // kill -0 -KILL pid: the last signal is sent
+			continue
 		case otherSignal.MatchString(a.s):
 			return false
 		}
 		if valued {
+			if v != "0" && name == "kill" {
+				zero = false
+				continue
+			}
 			if v != "0" {
 				return false
 			}
@@ -3822,7 +3952,7 @@ func assignsFile(p string) bool {
 // a subcommand that prints a token. What it prints reaches the agent and
 // the model behind it: the secret has left the machine.
 func readsSecret(iv *inv, scanWords bool) {
-	if iv.c.cmds[iv.idx].Class >= Destructive || iv.sc.remote {
+	if iv.c.cmds[iv.idx].Class >= Destructive {
 		return
 	}
 	if tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1)); strings.HasSuffix(tree, secretTree) {
@@ -4935,6 +5065,8 @@ func (iv *inv) secretUse() string {
 		}
 	case (iv.name == "docker" || iv.name == "podman") && strings.Contains(strings.Join(strs0(args), " "), ".Config.Env"):
 		return iv.name + " inspect prints a container's environment"
+	case (iv.name == "docker" || iv.name == "podman") && (at(ws, 0) == "inspect" || at(ws, 0) == "container" && at(ws, 1) == "inspect") && inspectsAll(args) && !iv.sc.piped: // piped on, where it goes is judged (stdin.go)
+		return iv.name + " inspect prints all of a container's configuration, its environment (Config.Env) with the secrets it was given"
 	case strings.HasPrefix(iv.name, "docker-credential-") && at(ws, 0) == "get":
 		return iv.name + " get prints a registry password"
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):

@@ -887,6 +887,9 @@ func rsync(iv *inv) {
 	flags, operands := opts(iv.rest(1))
 	deletes := hasFlag(flags, "", "--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded")
 	if len(operands) > 1 && operands[len(operands)-1].ok && !strings.Contains(operands[len(operands)-1].s, ":") {
+		if slices.ContainsFunc(operands[:len(operands)-1], func(a arg) bool { return !a.ok || strings.Contains(a.s, ":") }) {
+			iv.c.wrote(iv.sc, operands[len(operands)-1], source{kind: srcDownload}, false) // rsync host:/srv/scripts/ scripts/: what lands there came from another machine, unread
+		}
 		iv.overwrites(operands[len(operands)-1]) // rsync SRC DST writes over DST as cp does
 		for _, t := range iv.treesInto(operands[len(operands)-1], false) {
 			if deletes {

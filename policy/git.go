@@ -188,6 +188,10 @@ func git(iv *inv) {
 			}
 		}
 	case "clean":
+		if has("n", "--dry-run") && iv.listingRun() != "" {
+			discard("git clean -n lists the untracked files it would delete, and the pipe deletes them: " + iv.listingRun())
+			return
+		}
 		if has("n", "--dry-run") {
 			iv.lower()
 			return

@@ -118,13 +118,19 @@ func (iv *inv) bareContainer(name string) bool {
 }
 
 // bareRun reports whether the text of a docker run mounts nothing of the
-// host into the container and keeps the host's network and devices out.
+// host into the container and keeps the host's network and devices out,
+// and another container's too: --network container:pgdev puts the new
+// container on pgdev's loopback, where pgdev's server answers.
 func bareRun(start string) bool {
-	return !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
+	return !sharedNamespace.MatchString(start) && !strings.Contains(start, " -v") && !strings.Contains(start, "--volume") && !strings.Contains(start, "--mount") &&
 		!strings.Contains(start, "--privileged") && !strings.Contains(start, "--network host") && !strings.Contains(start, "--net=host") &&
 		!strings.Contains(start, "--network=host") && !strings.Contains(start, "--net host") && !strings.Contains(start, "--volumes-from") &&
 		!strings.Contains(start, "--pid=host") && !strings.Contains(start, "--pid host")
 }
+
+// sharedNamespace is a docker run option that shares the host's or another
+// container's network, processes or IPC with the new container.
+var sharedNamespace = lazyRE(`--(?:net|network|pid|ipc|uts|userns)(?:=|\s+)['"]?(?:host|container:)`)
 
 // serverPorts are the clients that ask a server on a port: the options
 // that name its host and port, and the port they use when none is named.
@@ -171,10 +177,28 @@ func (iv *inv) ownServer() bool {
 				return false
 			}
 			host = u.Hostname()
+			if h := u.Query().Get("host"); h != "" {
+				host = h // postgresql:///app?host=db.prod: libpq takes the host from the query too
+			}
 			if u.Port() != "" {
 				port = u.Port()
 			}
 		case a.s == "-u" && strings.HasSuffix(iv.name, "-cli") || strings.HasPrefix(a.s, "--uri"):
+		case strings.Contains(a.s, "host=") || strings.Contains(a.s, "hostaddr="): // psql "host=db.prod user=admin dbname=app": libpq's conninfo
+			for _, kv := range strings.Fields(a.s) {
+				if k, v, _ := strings.Cut(kv, "="); k == "host" || k == "hostaddr" {
+					host = strings.Trim(v, `'"`)
+				} else if k == "port" {
+					port = strings.Trim(v, `'"`)
+				}
+			}
+		case !strings.HasPrefix(a.s, "-") && strings.HasPrefix(iv.name, "mongo") && strings.ContainsAny(a.s, ":/") && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-")):
+			// mongosh db.prod:27017/app: a host and a database, with no scheme
+			h, _, _ := strings.Cut(a.s, "/")
+			host = h
+			if hh, pp, ok := strings.Cut(h, ":"); ok {
+				host, port = hh, pp
+			}
 		case i+1 < len(args) && contains(opts.host, a.s):
 			host = args[i+1].s
 		case i+1 < len(args) && contains(opts.port, a.s):
@@ -186,6 +210,10 @@ func (iv *inv) ownServer() bool {
 			} else if contains(opts.port, name) {
 				port = val
 			}
+		case len(a.s) > 2 && a.s[1] != '-' && contains(opts.host, a.s[:2]): // -hdb.prod: getopt's value attached
+			host = a.s[2:]
+		case len(a.s) > 2 && a.s[1] != '-' && contains(opts.port, a.s[:2]):
+			port = a.s[2:]
 		}
 	}
 	if host != "" && !loopback(host) || strings.Trim(port, "0123456789") != "" {
@@ -1559,6 +1587,9 @@ func vcsDiscard(iv *inv) {
 	switch {
 	case v == unknownWord || strings.HasSuffix(v, " "+unknownWord):
 		iv.flag(Unparseable, iv.name+" verb computed at run time")
+	case (dryRun(iv.name, args) || (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn" ||
+		(v == "revert" || v == "clean") && vcsLists(args, "n", "--dry-run") && iv.name != "svn") && iv.listingRun() != "":
+		iv.flag(Destructive, iv.name+" "+v+" lists what it would throw away, and the pipe does it: "+iv.listingRun())
 	case dryRun(iv.name, args): // bzr clean-tree --dry-run, darcs obliterate --dry-run; where a verb has none, the option is refused and nothing runs
 		iv.flag(Write, "")
 	case (v == "purge" || v == "clean") && vcsLists(args, "p0", "--print", "--print0") && iv.name != "fossil" && iv.name != "svn",
@@ -1594,6 +1625,24 @@ func vcsDiscard(iv *inv) {
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// pipedToDelete is the rest of a pipeline that deletes or runs what the
+// command before it prints, through filters or not: xargs rm, a shell, a
+// while read loop.
+var pipedToDelete = lazyRE(`^[^|;&\n]*(?:\|\s*(?:sed|grep|egrep|awk|cut|sort|uniq|tr|head|tail|cat)\b[^|;&\n]*)*\|\s*(?:sudo\s+)?(xargs\b[^|;&\n]*?\b(?:rm|unlink|shred|trash|sh|bash|zsh)\b|(?:sh|bash|zsh|dash)\b|while\s+(?:IFS=\S*\s+)?read\b[^|;&\n]*;\s*do\b[^|;&\n]*\brm\b)`)
+
+// listingRun is what the pipe this command prints into does with each
+// line (hg purge --print | xargs rm -f: the list of what it would delete,
+// deleted), or "": a dry run so piped is not one.
+func (iv *inv) listingRun() string {
+	if !iv.sc.piped || iv.at == 0 || iv.at-1 > len(iv.sc.src) {
+		return ""
+	}
+	if m := pipedToDelete.FindStringSubmatch(iv.sc.src[iv.at-1:]); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // vcsLists reports whether a Mercurial-style command is told only to

@@ -27,7 +27,7 @@ var (
 	// written from ~: a relative glob is the working directory's).
 	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\(\s*['"]~)`)
 	// secretRef is a secrets file named in code, and netRef a way to send it.
-	secretRef = lazyRE(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:Get-ChildItem|gci|dir|ls)\s+Env:`)
+	secretRef = lazyRE(`browser_cookie|\.ssh/|\bid_(?:rsa|ed25519|ecdsa)|\.aws/credentials|\.aws/config|\.gnupg|\.kube/config|\.netrc|\.git-credentials|\.docker/config\.json|\.config/gh/hosts|\.npmrc|\.pypirc|/etc/shadow|['"/]\.env\b|\bos\.environ\b|\bprocess\.env\b|\bENV\.to_h|%ENV\b|(?i:getenv)\(\s*["'][A-Z0-9_]*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)|(?i:(?:Get-ChildItem|gci|dir|ls|Get-Item|gi)\s+(?:-Path\s+|-LiteralPath\s+)?Env:)\\*(?:\s|$|\*|[;|])`)
 	netRef    = lazyRE(`\burllib|\brequests\.|\bhttp\.client|\bhttpx|\bsocket\b|\bfetch\s*\(|\baxios|\bhttps?\.request|\bNet::HTTP|\bLWP|\bHTTP::Tiny|\bIO::Socket|\bcurl|\bsmtplib|\bftplib|\bparamiko|Invoke-WebRequest|Invoke-RestMethod|\biwr\b|DownloadString|WebClient|https?://`)
 	// perlCluster is a cluster of Perl's short switches (-pe, -lne, -pi).
 	perlCluster = lazyRE(`^-[a-zA-Z0-9]{1,5}$`)
@@ -220,7 +220,11 @@ func (iv *inv) interpCode(code arg) {
 	}
 	piped := iv.awkPipes(s)
 	if m := secretRef.FindString(s); m != "" && !strings.Contains(m, "environ") && !strings.Contains(m, "process.env") && !strings.Contains(m, "ENV") && !strings.Contains(strings.ToLower(m), "getenv") {
-		iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
+		if strings.HasSuffix(strings.ToLower(strings.TrimRight(m, " \t;|*\\")), "env:") {
+			iv.flag(Destructive, iv.name+" one-liner lists every environment variable, tokens and keys included: "+strings.TrimSpace(m)+" (what it prints reaches the agent and its model)")
+		} else {
+			iv.flag(Destructive, iv.name+" one-liner reads a secrets file: "+m+" (what it prints reaches the agent and its model)")
+		}
 	} else {
 		for _, m := range quotedPath.FindAllStringSubmatch(s, 16) { // open(expanduser('~/.config/hub'))
 			if isSecretPath(m[1]) {
@@ -231,8 +235,12 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if iv.name == "pwsh" || iv.name == "powershell" {
 		for st := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ';' || r == '\n' }) {
-			if m := psPrintsSecret.FindStringSubmatch(st); m != nil && !iv.sc.piped { // echo $env:OPENAI_API_KEY
-				iv.flag(Destructive, iv.name+" code prints a variable named for a secret (what it prints reaches the agent and its model): "+m[1])
+			m := psPrintsSecret.FindStringSubmatch(st)
+			if m == nil {
+				m = psSecretAlone.FindStringSubmatch(st)
+			}
+			if m != nil && !iv.sc.piped { // echo $env:OPENAI_API_KEY
+				iv.flag(Destructive, iv.name+" code prints a variable named for a secret (what it prints reaches the agent and its model): $"+m[1])
 				break
 			}
 		}
@@ -592,10 +600,18 @@ var fileUtilsCall = lazyRE(`\bFileUtils(?:::(\w+))?\.(\w+[!?]?)(\s*\(|[ \t]+)`)
 // noopOpt is FileUtils' noop option, its value in group 1 or 2.
 var noopOpt = lazyRE(`(?:\bnoop:|:noop\s*=>)\s*(\w+)`)
 
+// noopMethods are the FileUtils methods that take the noop option; the
+// others (remove_dir, remove_entry, remove_file, copy_entry …) take a
+// hash given as noop: true as a positional argument (remove_dir's force)
+// and do their work.
+var noopMethods = setOf("mkdir", "mkdir_p", "makedirs", "mkpath", "rmdir", "ln", "link", "ln_s", "symlink", "ln_sf", "ln_sr",
+	"cp", "copy", "cp_r", "cp_lr", "mv", "move", "rm", "remove", "rm_f", "safe_unlink", "rm_r", "rm_rf", "rmtree",
+	"install", "chmod", "chmod_R", "chown", "chown_R", "touch")
+
 // noopCalls renames, in Ruby code, the FileUtils calls that only say what
 // they would do, so that nothing reads them as deleting or writing:
-// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call given
-// noop: true — the last noop in its arguments wins (noop: true, noop:
+// FileUtils::DryRun and FileUtils::NoWrite's methods, and a call of a
+// method that takes noop (noopMethods) given noop: true — the last noop in its arguments wins (noop: true, noop:
 // false runs). The arguments stay, to be read for what they run
 // (`rm -rf ~` in a backtick runs whatever the call does).
 func noopCalls(s string) string {
@@ -616,7 +632,7 @@ func noopCalls(s string) string {
 			args = args[:end]
 		}
 		noop := module == "DryRun" || module == "NoWrite"
-		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop {
+		if vs := noopOpt.FindAllStringSubmatch(args, -1); len(vs) > 0 && !noop && noopMethods[strings.TrimSuffix(s[m[4]:m[5]], "!")] {
 			noop = vs[len(vs)-1][1] == "true"
 		}
 		if noop {
@@ -1461,6 +1477,9 @@ func interp(codeOpts ...string) handler {
 				if rest := args[i+1:]; len(rest) >= 4 && (rest[0].s == "zipfile" || rest[0].s == "tarfile") && (rest[1].s == "-e" || rest[1].s == "--extract") {
 					iv.extractInto(rest[3]) // python3 -m zipfile -e x.zip DIR unpacks into DIR, over what is there
 				}
+				if rest := args[i+1:]; len(rest) > 0 && rest[0].ok && rest[0].s != "pip" && rest[0].s != "pip3" && moduleCLIs[rest[0].s] {
+					iv.exec(rest) // python3 -m keyring get svc me: the module's command line, as keyring get svc me
+				}
 				verbEffect(iv)
 				return
 			}
@@ -1469,6 +1488,11 @@ func interp(codeOpts ...string) handler {
 		iv.runStdin(iv.interpCode, "code")
 	}
 }
+
+// moduleCLIs are Python packages whose command line run as a module
+// (python3 -m keyring get svc me) is the command of the same name.
+var moduleCLIs = setOf("keyring", "twine", "poetry", "pipx", "uv", "ansible", "httpie", "celery", "alembic", "dvc", "mkdocs",
+	"huggingface_hub", "sqlite3")
 
 // takesValue reports whether a word is an option that may take the
 // next word as its value: -W, --dynamic-space-size, not --opt=value.
@@ -2329,11 +2353,15 @@ var (
 	// Get-Content and its aliases, Select-String, Copy-Item, .NET's
 	// File.ReadAll*.
 	psReads = lazyRE(`(?i)\b(?:Get-Content|gc|cat|type|more|Select-String|sls|Copy-Item|copy|cp|ReadAll(?:Text|Lines|Bytes))\b`)
-	// psPrintsSecret is a PowerShell statement that only prints a
-	// variable named for a secret: $env:GITHUB_TOKEN, echo
-	// "$env:OPENAI_API_KEY", Write-Output $env:X_TOKEN; the variable is
-	// group 1.
-	psPrintsSecret = lazyRE(`(?i)^\s*(?:(?:echo|write|Write-Output|Write-Host)\s+)?["']?(\$env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)["']?\s*$`)
+	// psPrintsSecret is a PowerShell statement that prints a variable
+	// named for a secret: $env:GITHUB_TOKEN, echo "$env:OPENAI_API_KEY",
+	// Write-Output $env:X_TOKEN, Write-Host "token: $env:GITHUB_TOKEN" (a
+	// double-quoted string interpolates it; a single-quoted one does not);
+	// the variable is group 1.
+	psPrintsSecret = lazyRE(`(?i)^\s*(?:(?:echo|write|Write-Output|Write-Host|Write-Information|Write-Verbose|Write-Warning|Write-Error|\[Console\]::WriteLine\(?)\s*(?:[^'|>;]|'[^']*')*?|"[^"]*?)\$\{?(env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)`)
+	// psSecretAlone is a PowerShell statement that is only a variable
+	// named for a secret, which PowerShell prints: $env:GITHUB_TOKEN.
+	psSecretAlone = lazyRE(`(?i)^\s*["']?\$\{?(env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)\}?["']?\s*$`)
 	// psTokens are the words of PowerShell code, quotes and brackets
 	// aside.
 	psTokens = lazyRE(`[^\s'"();|{}\[\],]+`)

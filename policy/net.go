@@ -321,6 +321,15 @@ func curl(iv *inv) {
 		if iv.name == "wget" && strings.Contains(a.s, "://") && !hasFlag(args, "O", "--output-document") {
 			iv.downloadTo(arg{s: path.Base(a.s), ok: true, src: a.s})
 		}
+		if f, ok := shortValue(args, i, 'P'); ok && iv.name == "wget" { // wget -P scripts URL: the file lands in scripts/
+			iv.downloadTo(f)
+		} else if d, ok := strings.CutPrefix(a.s, "--directory-prefix="); ok && iv.name == "wget" {
+			iv.downloadTo(arg{s: d, ok: true, src: d})
+		} else if d, ok := strings.CutPrefix(a.s, "--output-dir="); ok && iv.name == "curl" {
+			iv.downloadTo(arg{s: d, ok: true, src: d})
+		} else if (a.s == "--output-dir" || a.s == "--directory-prefix") && i+1 < len(args) {
+			iv.downloadTo(args[i+1])
+		}
 		out := byte('o')
 		if iv.name == "wget" {
 			out = 'O'
@@ -784,21 +793,45 @@ func mqttPub(iv *inv) {
 
 // tcpdump captures packets and prints them: a report, as root too (sudo
 // tcpdump -i lo -c 20 port 8080), of their headers. Their contents
-// (-A, -x, -X) are other programs' traffic, passwords and tokens
-// included, unless read back from a capture file (-r). What makes it
-// more: -w writes the
+// are other programs' traffic, passwords and tokens included, unless
+// read back from a capture file (-r FILE, not -r - from a live capture):
+// printed by -A, -x, -X, by -v (which prints every header line of HTTP
+// and the other text protocols), written raw to stdout by -w -, or
+// decoded line by line as tcpdump does for the text protocols that log
+// in in clear (FTP, POP3, IMAP, SMTP, by name or port) even without -v.
+// What makes it more: -w writes the
 // capture to a file (judged as a write of that file), -z runs a command
 // on each file it finishes (judged as that command run on it), -Z runs
 // it as another user, -I puts the interface in monitor mode, and an
 // option computed at run time may be any of them.
 func tcpdump(iv *inv) {
 	args := iv.rest(1)
-	payload := false // -A, -x, -X: the packets' contents printed
+	payload, saved, filed := "", false, false // payload: how the packets' contents are printed; saved: read back from a capture file; filed: written to one, not printed
 	defer func() {
-		if payload && !slices.ContainsFunc(args, func(a arg) bool {
-			return a.ok && (a.s == "-r" || strings.HasPrefix(a.s, "-r") && !strings.HasPrefix(a.s, "--"))
-		}) {
-			iv.flag(Destructive, "tcpdump prints the contents of the packets it captures, with any password, token or cookie that crosses the wire (what it prints reaches the agent and its model)")
+		var ports []string // the ports the filter names: -v prints nothing of their contents when all of them encrypt (443, 22)
+		var filter []string
+		for _, a := range args {
+			if a.ok {
+				filter = append(filter, strings.Fields(a.s)...)
+			}
+		}
+		for i, w := range filter {
+			if payload == "" && clearLogin[strings.ToLower(w)] && (strings.Trim(w, "0123456789") != "" || i > 0 && strings.HasSuffix(filter[i-1], "port")) {
+				payload = "the FTP, POP3, IMAP or SMTP command lines it decodes, logins included: " + w
+			}
+			if i > 0 && strings.HasSuffix(filter[i-1], "port") {
+				ports = append(ports, w)
+			}
+		}
+		encrypted := len(ports) > 0 && !slices.ContainsFunc(ports, func(p string) bool { return !tlsPorts[p] })
+		if encrypted && strings.HasPrefix(payload, "-v") {
+			payload = ""
+		}
+		if strings.HasPrefix(payload, "-w -") && toViewer.MatchString(iv.c.whole) {
+			payload = "" // tcpdump -w - | wireshark -k -i -: shown to the person at the screen, not printed
+		}
+		if payload != "" && !saved && (!filed || strings.HasPrefix(payload, "-w -") || hasWord(args, "--print")) {
+			iv.flag(Destructive, "tcpdump prints the contents of the packets it captures ("+payload+"), with any password, token or cookie that crosses the wire (what it prints reaches the agent and its model)")
 		}
 	}()
 	for i := 0; i < len(args); i++ {
@@ -825,7 +858,9 @@ func tcpdump(iv *inv) {
 						name = "-I"
 					}
 					if strings.IndexByte("AxX", a.s[k]) >= 0 {
-						payload = true
+						payload = "-" + a.s[k:k+1]
+					} else if a.s[k] == 'v' && payload == "" {
+						payload = "-v, every header line of the text protocols"
 					}
 					continue
 				}
@@ -840,7 +875,12 @@ func tcpdump(iv *inv) {
 			}
 		}
 		switch {
-		case (name == "-w" || name == "--write") && hasValue && value.s != "-":
+		case (name == "-r" || name == "--read-file") && hasValue:
+			saved = value.s != "-" && value.s != "/dev/stdin"
+		case (name == "-w" || name == "--write") && hasValue && (value.s == "-" || value.s == "/dev/stdout"):
+			payload = "-w -, the raw packets to its output"
+		case (name == "-w" || name == "--write") && hasValue:
+			filed = true
 			class, why := iv.c.writeTarget(iv.sc, value, true)
 			iv.flag(max(class, Write), why)
 		case (name == "-z" || name == "--postrotate-command") && hasValue:
@@ -850,6 +890,18 @@ func tcpdump(iv *inv) {
 		}
 	}
 }
+
+// clearLogin are the words of a tcpdump filter naming a text protocol
+// that sends logins in clear, whose command lines tcpdump prints: FTP,
+// POP3, IMAP, SMTP and their ports.
+var clearLogin = map[string]bool{"ftp": true, "pop3": true, "imap": true, "smtp": true, "21": true, "110": true, "143": true, "25": true, "587": true}
+
+// tlsPorts are the ports of protocols that encrypt what they carry.
+var tlsPorts = map[string]bool{"443": true, "22": true, "993": true, "995": true, "465": true, "636": true, "8443": true, "853": true}
+
+// toViewer is a capture written to stdout for a graphical analyser, which
+// shows it to the person at the screen.
+var toViewer = lazyRE(`-w\s*-\s[^|;&]*\|\s*(?:sudo\s+)?wireshark\b`)
 
 // tcpdumpValued are tcpdump's short options that take a value.
 const tcpdumpValued = "BcCEFGiMrsTVwWyzZjQ"

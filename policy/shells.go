@@ -686,7 +686,7 @@ func cmdExe(iv *inv) {
 	args := iv.rest(1)
 	var code, raw []string
 	for i, a := range args {
-		if a.ok && (strings.EqualFold(a.s, "/c") || strings.EqualFold(a.s, "/k")) {
+		if a.ok && (strings.EqualFold(a.s, "/c") || strings.EqualFold(a.s, "/k") || strings.EqualFold(a.s, "/r")) { // cmd /?: /R is the same as /C
 			for _, b := range args[i+1:] {
 				if !b.ok {
 					iv.flag(Unparseable, "cmd.exe runs a command computed at run time: "+b.shown())
@@ -703,6 +703,7 @@ func cmdExe(iv *inv) {
 	// The words as written, before bash took the backslashes out of
 	// %USERPROFILE%\.aws\credentials, and as cmd.exe is given them.
 	rawParts := cmdSeparators.Split(strings.Join(raw, " "), 16)
+	cwd := "" // where an earlier cd of the same line went (cd /d %USERPROFILE%\.aws && type credentials)
 	for k, part := range cmdSeparators.Split(strings.Join(code, " "), 16) {
 		f := strings.Fields(strings.TrimLeft(strings.TrimSpace(part), "@"))
 		if len(f) == 0 {
@@ -713,6 +714,9 @@ func cmdExe(iv *inv) {
 		switch why, ok := windowsTools[verb]; {
 		case ok && !(verb == "reg" && len(f) > 1 && strings.EqualFold(f[1], "query")):
 			iv.flag(Destructive, "cmd.exe runs "+verb+", which "+why+": "+shown)
+			continue
+		case ok && regSecret.MatchString(part):
+			iv.flag(Destructive, "cmd.exe reg query reads a registry key or value that holds a password or secret (what it prints reaches the agent and its model): "+shown)
 			continue
 		case ok:
 			continue // reg query reads the registry
@@ -727,22 +731,43 @@ func cmdExe(iv *inv) {
 		if k < len(rawParts) {
 			words = append(words, strings.Fields(rawParts[k])...)
 		}
+		if verb == "cd" || verb == "chdir" || verb == "pushd" {
+			for _, w := range words {
+				if !strings.HasPrefix(w, "/") || len(w) > 2 {
+					cwd = w
+				}
+			}
+			continue
+		}
+		if cwd != "" && (verb == "type" || verb == "more" || verb == "findstr" || verb == "find") {
+			for i, w := range words {
+				if w = strings.Trim(w, `"'`); w != "" && w[0] != '/' && w[0] != '%' && w[0] != '$' && w[0] != '\\' && !strings.Contains(w, ":") {
+					words[i] = strings.TrimRight(cwd, `\/`) + `\` + w // type credentials after cd %USERPROFILE%\.aws
+				}
+			}
+		}
 		switch {
 		case strings.ContainsAny(part, "<>") && !cmdToNul.MatchString(part):
 			iv.flag(Unparseable, "cmd.exe redirects to or from a file tend does not follow: "+shown)
 		case verb == "set" && len(f) == 1:
 			iv.flag(Destructive, "cmd.exe set prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
-		case verb == "set" && !strings.Contains(part, "=") && secretName(f[1]):
-			iv.flag(Destructive, "cmd.exe set prints the environment variables whose names start with "+f[1]+", named for a secret (what it prints reaches the agent and its model)")
+		case verb == "set" && !strings.Contains(part, "=") && !harmlessVars[strings.ToUpper(strings.Trim(f[1], `"'`))] && !strings.HasPrefix(f[1], "/"):
+			iv.flag(Destructive, "cmd.exe set prints every environment variable whose name starts with "+f[1]+", a secret's too (AWS prints AWS_SECRET_ACCESS_KEY) (what it prints reaches the agent and its model)")
 		case verb == "start" && !cmdOpens(f[1:]):
 			iv.flag(Unparseable, "cmd.exe start runs a program tend does not read: "+shown)
 		case verb == "ipconfig" && slices.ContainsFunc(f[1:], func(w string) bool {
 			w = strings.ToLower(w)
-			return strings.HasPrefix(w, "/release") || strings.HasPrefix(w, "/renew")
+			w = strings.TrimLeft(w, "/-") // ipconfig takes -release as /release
+			return strings.HasPrefix(w, "release") || strings.HasPrefix(w, "renew")
 		}):
 			iv.flag(Destructive, "cmd.exe ipconfig releases or renews the machine's network addresses: "+shown)
 		case secretVarWin.MatchString(part):
 			iv.flag(Destructive, "cmd.exe "+verb+" prints a variable named for a secret (what it prints reaches the agent and its model): "+secretVarWin.FindString(part))
+		case (verb == "findstr" || verb == "find") && slices.ContainsFunc(words, func(w string) bool { return strings.EqualFold(w, "/s") }) && slices.ContainsFunc(words, func(w string) bool {
+			p := windowsHome(w)
+			return p == "~" || p == "~/" || strings.HasPrefix(p, "~/*")
+		}):
+			iv.flag(Destructive, "cmd.exe "+verb+" /s searches every file of the Windows user's home, secrets files too (what it prints reaches the agent and its model): "+shown)
 		case verb == "type" || verb == "more" || verb == "findstr" || verb == "find":
 			for _, w := range words {
 				if p := windowsHome(w); p != "" && isSecretPath(p) {
@@ -752,6 +777,21 @@ func cmdExe(iv *inv) {
 			}
 		}
 	}
+}
+
+// regSecret is a registry key or value that holds a password or secret:
+// Winlogon's DefaultPassword, the SAM and SECURITY hives, LSA secrets,
+// a value named for a password or token.
+var regSecret = lazyRE(`(?i)passw|secret|token|credential|winlogon|\\SAM\b|\\SECURITY\b|\bHKLM\\SAM\b|\bHKLM\\SECURITY\b`)
+
+// harmlessVars are the variables whose names no secret's begins with:
+// set PATH prints PATH and PATHEXT; set AWS prints every AWS_ variable.
+var harmlessVars = map[string]bool{
+	"PATH": true, "PATHEXT": true, "OS": true, "PROCESSOR_ARCHITECTURE": true, "PROCESSOR": true, "NUMBER_OF_PROCESSORS": true,
+	"COMPUTERNAME": true, "USERNAME": true, "USERPROFILE": true, "USERDOMAIN": true, "HOMEDRIVE": true, "HOMEPATH": true,
+	"SYSTEMROOT": true, "SYSTEMDRIVE": true, "WINDIR": true, "COMSPEC": true, "PROMPT": true, "TEMP": true, "TMP": true,
+	"JAVA_HOME": true, "GOPATH": true, "GOROOT": true, "PYTHONPATH": true, "CLASSPATH": true, "PROGRAMFILES": true,
+	"APPDATA": true, "LOCALAPPDATA": true, "PSMODULEPATH": true, "ERRORLEVEL": true, "LANG": true,
 }
 
 // cmdSeparators split cmd.exe's command line into its commands.
@@ -796,7 +836,7 @@ var secretVarWin = lazyRE(`(?i)(?:%|\$env:)\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACC
 // in lower case, for isSecretPath; "" if it is not one.
 func windowsHome(w string) string {
 	p := strings.ToLower(strings.ReplaceAll(strings.Trim(w, `"'`), `\`, "/"))
-	for _, pre := range []string{"%userprofile%", "$env:userprofile", "${env:userprofile}", "%homedrive%%homepath%", "$env:homedrive$env:homepath", "$home", "$env:home", "~"} {
+	for _, pre := range []string{"%userprofile%", "$env:userprofile", "${env:userprofile}", "%homedrive%%homepath%", "$env:homedrive$env:homepath", "%homepath%", "$env:homepath", "$home", "$env:home", "~"} {
 		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
 			return "~" + rest
 		}

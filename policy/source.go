@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // The working tree holds the user's own work next to what tools make of
@@ -248,17 +250,57 @@ func keptRecords(rel string) string {
 // tree, is or lies in what tools make: some directory on the way down
 // (src, src/app) is made or ignored.
 func (c *classifier) madePath(rel string) bool {
-	last := ""
+	last, inSource, inTests := "", false, false
 	for end := 0; end < len(rel); end += len(last) + 1 {
 		last, _, _ = strings.Cut(rel[end:], "/")
 		if derivedNames[last] && derivedData(rel[:end+len(last)]) && !c.remade(rel) {
 			continue // data/processed: the project's data, unless the command goes on to make it again
 		}
-		if made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
+		if inSource && (madeInSource(last) || last == "mocks" && mockMakers.MatchString(c.whole) || inTests && made(last) && last != "mocks" && !strings.Contains(last, ".")) || !inSource && made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
 			return true
 		}
+		inSource = inSource || sourceRoots[last]
+		inTests = inTests || testRoots[last]
 	}
 	return false
+}
+
+// testRoots are the source roots of tests, where test runs write their
+// output (tests/output, spec/reports, test/tmp): there every name tools
+// use at the top of the tree is theirs too.
+var testRoots = setOf("test", "tests", "Tests", "spec", "specs", "__tests__", "e2e")
+
+// mockMakers are the tools that generate mocks into a source tree.
+var mockMakers = lazyRE(`\b(?:mockery|mockgen|counterfeiter|moq|pegomock)\b`)
+
+// madeInSource reports whether a directory's name inside a source root
+// says a tool makes it there: hidden (src/.cache), compiled code
+// (__pycache__, generated, node_modules, a .NET project's bin, obj,
+// Debug, Release), or an installed package's metadata (.egg-info). Other
+// names that tools use at the top of the tree are, inside a source root,
+// the user's own: src/mocks (Mock Service Worker's handlers),
+// internal/cache (a Go package), src/components/Logs (a component),
+// src/main/resources/static (Spring Boot's web assets), and a dotted name
+// whose last part is capitalised (src/Acme.Orders.Api, a .NET project);
+// mocks are made only where the command runs a mock generator (mockery,
+// mockgen).
+func madeInSource(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "."), strings.HasSuffix(name, ".egg-info"), strings.HasSuffix(name, ".dist-info"):
+		return true
+	case strings.Contains(name, "."):
+		ext := name[strings.LastIndexByte(name, '.')+1:]
+		return ext == "" || !unicode.IsUpper(rune(ext[0])) // src/main.go, src/app.old: a file or a copy; src/Acme.Orders.Api: a project
+	}
+	switch name {
+	case "__pycache__", "generated", "gen", "__generated__", "codegen", "autogen", "node_modules", "__snapshots__",
+		"build", "dist", "out", "target", "bin", "obj", "coverage", "htmlcov", "Debug", "Release", "Bin", "Obj",
+		"TestResults", "CMakeFiles", "Intermediate", "Binaries", "DerivedData", "Pods", "site-packages", "venv", "elm-stuff",
+		"tmp", "temp", "builds", "screenshots", "videos", "junit", "artifacts":
+		return true
+	}
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
+	return len(ws) > 1 && slices.ContainsFunc(ws, func(w string) bool { return madeWords[w] }) // cmake-build-debug, test-results
 }
 
 // derivedNames are the directories in which a pipeline keeps what it
@@ -277,15 +319,32 @@ func derivedData(rel string) bool {
 }
 
 // remakes is a step of a command line that runs the project's pipeline
-// or build (make data, dvc repro, snakemake, python src/prepare.py).
-var remakes = lazyRE(`(?:&&|;|\n)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:make|gmake|dvc|snakemake|just|task|kedro|nextflow|dbt|python3?|uv|poetry|pdm|pipenv|hatch|Rscript|julia|npm|pnpm|yarn)\s`)
+// or build (make data, dvc repro, snakemake, python src/prepare.py): a
+// build tool given a target (or none) other than a check's, a pipeline
+// runner's run verb, or an interpreter given a script or a module, by
+// any runner (uv run, poetry run …); group 1 is the target, script or
+// module. A test run, a linter or code given inline (python -m pytest,
+// python -c 'print(…)') makes nothing again.
+var remakes = lazyRE(`(?:&&|;|\n)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:uv|poetry|pdm|pipenv|hatch|rye)\s+run\s+)?(?:(?:make|gmake|just|task)(?:\s+-\S+)*(?:\s+([\w:.-]+))?\s*(?:$|[;&|\n])|dvc\s+(?:repro|exp\s+run)\b|snakemake\b|kedro\s+run\b|nextflow\s+run\b|dbt\s+(?:run|build|seed)\b|(?:python3?|Rscript|julia)\s+(?:-u\s+)?(?:-m\s+)?([\w./-]+)|(?:npm|pnpm|yarn)\s+(?:run\s+)?([\w:.-]+))`)
+
+// checks are the names of targets, modules and scripts that test, lint
+// or format, and so make nothing again.
+var checks = lazyRE(`(?i)^(?:test|tests|check|checks|lint|fmt|format|clean|help|docs|install|typecheck|pytest|unittest|doctest|tox|nox|pip|mypy|ruff|black|flake8|pylint|isort|coverage|http\.server|jest|vitest|eslint|prettier|-c|-)$|test`)
 
 // remade reports whether the command line, after it names rel, goes on
 // to run the project's pipeline or build (remakes), which makes what is
 // deleted there again: rm -rf data/processed && make data.
 func (c *classifier) remade(rel string) bool {
 	at := strings.Index(c.whole, rel)
-	return at >= 0 && remakes.MatchString(c.whole[at:])
+	if at < 0 {
+		return false
+	}
+	for _, m := range remakes.FindAllStringSubmatch(c.whole[at:], -1) {
+		if name := m[1] + m[2] + m[3]; name == "" || !checks.MatchString(path.Base(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownFiles says how the files a delete or an emptying reaches hold the
