@@ -448,7 +448,7 @@ func TestClassify(t *testing.T) {
 		{"rm -rf src/components/Button/__snapshots__", Write},
 		{"rm -rf src/main.go", Write},
 		{"rm src/main.go src/util.go", Write},
-		{"rm -rf docs/old", Write},
+		{"rm -rf docs/old", Destructive}, // round 39: hand-made at any depth
 		{"git rm -r src/components", Write},
 		{"rm -rf src/generated && buf generate", Write},
 		{"rm -rf storybook-static playwright-report test-results", Write},
@@ -4184,6 +4184,17 @@ print(delete_old(1))"`, Write},
 		{"rm -rf internal/output", Destructive},
 		{`docker run --rm postgres:16 psql "postgresql:///app?host=db.prod.internal" -c 'DROP SCHEMA public CASCADE;'`, Destructive},
 		{`docker run --rm postgres:16 psql "postgresql:///app?host=localhost" -c 'DROP SCHEMA public CASCADE;'`, Write},
+		// round 39 (mixed43), a directory below the top of the tree is hand-made unless a name on its path is one tools make
+		{"cd game && rm -rf .godot assets/", Destructive},
+		{"rm -rf apps/mobile/assets", Destructive},
+		{"find docs/images -mindepth 1 -delete", Destructive},
+		{"rm -rf docs/images/*", Destructive},
+		{"cd game && rm -rf .godot", Write},
+		{"rm -rf apps/web/.next apps/web/node_modules", Write},
+		{"rm -rf packages/ui/storybook-static e2e/test-results", Write},
+		{"rm -rf docs/_build/html", Write},
+		{"rm -rf var/cache/dev services/api/__pycache__", Write},
+		{"rm -rf frontend/build/static", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
