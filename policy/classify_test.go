@@ -4195,6 +4195,12 @@ print(delete_old(1))"`, Write},
 		{"rm -rf docs/_build/html", Write},
 		{"rm -rf var/cache/dev services/api/__pycache__", Write},
 		{"rm -rf frontend/build/static", Write},
+		// round 39 (mixed43), PHP's -> and :: calls of an ORM's truncate empty the table in any environment
+		{`php artisan tinker --execute="DB::table('subscriptions')->truncate();"`, Destructive},
+		{`php artisan tinker --execute="Subscription::truncate();"`, Destructive},
+		{`php artisan tinker --execute="DB::table('jobs')->delete();"`, Destructive},
+		{`php artisan tinker --execute="echo DB::table('subscriptions')->count();"`, Write},
+		{`php artisan tinker --execute="Str::limit(\$s, 10);"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
