@@ -4201,6 +4201,12 @@ print(delete_old(1))"`, Write},
 		{`php artisan tinker --execute="DB::table('jobs')->delete();"`, Destructive},
 		{`php artisan tinker --execute="echo DB::table('subscriptions')->count();"`, Write},
 		{`php artisan tinker --execute="Str::limit(\$s, 10);"`, Write},
+		// round 39 (mixed43), a network client's method whose name's first or last word deletes (recursiveDelete, bulk_delete, flushAll)
+		{`node -e "const admin = require('firebase-admin'); const db = admin.firestore(); db.recursiveDelete(db.collection('users'))"`, Destructive},
+		{`python -c "import pinecone; pinecone.Index('docs').bulk_delete(ids)"`, Destructive},
+		{`node -e "const R = require('ioredis'); new R().flushAll()"`, Destructive},
+		{`python -c "import requests, sys; sys.stdout.write(requests.get('https://example.com').text); sys.stdout.flush()"`, Write},
+		{`node -e "const admin = require('firebase-admin'); admin.firestore().collection('u').get().then(s => console.log(s.docs.filter(d => !d.isDeleted).length))"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

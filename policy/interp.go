@@ -362,7 +362,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
-		if m := clientDelete.FindStringIndex(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url)
+		if m := clientDeleteCall(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url), db.recursiveDelete(…)
 			start := m[0]
 			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
 				start--
@@ -528,6 +528,44 @@ func localURLsOnly(code string) bool {
 // Redis's .flushall() and .unlink(…); with a network client imported, it
 // deletes remote state.
 var clientDelete = lazyRE(`\.(?:delete|del|destroy|purge|drop|flushall|flushdb|unlink|delete_many|delete_one)\s*\(`)
+
+// methodCall is a call of a method by name: .recursiveDelete(, .delete_many(.
+var methodCall = lazyRE(`\.([A-Za-z_]\w*)\s*\(`)
+
+// deleteWords are the words of a method's name that say it deletes or
+// empties what it is called on (recursiveDelete, deleteMany, bulk_delete,
+// dropCollection, purgeQueue, flushdb, truncate).
+var deleteWords = setOf("delete", "del", "destroy", "purge", "drop", "truncate", "wipe", "erase", "flushall", "flushdb", "unlink", "nuke")
+
+// askWords are first words of a method's name that ask about a delete or
+// register a handler for one rather than do it (isDeleted, onDelete,
+// canDelete, handleDestroy).
+var askWords = setOf("is", "on", "can", "has", "should", "handle", "get", "will", "did", "before", "after", "allow", "confirm", "mark", "soft", "undo", "cancel")
+
+// clientDeleteCall is the first method call in s whose name's words say
+// it deletes (clientDelete, or deleteWords as its first or last word:
+// recursiveDelete, deleteCollection, delete_many, flush_all, purgeQueue),
+// as the index pair of the call, or nil. Flushing a stream (.flush()) and
+// a dataframe's in-memory drops (inMemory) are not deletes.
+func clientDeleteCall(s string) []int {
+	for _, m := range methodCall.FindAllStringSubmatchIndex(s, 64) {
+		name := s[m[2]:m[3]]
+		if inMemory.MatchString("." + name) {
+			continue
+		}
+		if clientDelete.MatchString(s[m[0]:m[1]]) {
+			return m[:2]
+		}
+		ws := camelWords(name)
+		if len(ws) == 0 || askWords[ws[0]] {
+			continue
+		}
+		if deleteWords[ws[0]] || deleteWords[ws[len(ws)-1]] || len(ws) > 1 && ws[0] == "flush" {
+			return m[:2]
+		}
+	}
+	return nil
+}
 
 // deleteMethod is an HTTP request given the DELETE method.
 var deleteMethod = lazyRE(`(?i)\bmethod\s*[:=]\s*['"]DELETE['"]|-X\s*DELETE\b`)
