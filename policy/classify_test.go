@@ -4207,6 +4207,13 @@ print(delete_old(1))"`, Write},
 		{`node -e "const R = require('ioredis'); new R().flushAll()"`, Destructive},
 		{`python -c "import requests, sys; sys.stdout.write(requests.get('https://example.com').text); sys.stdout.flush()"`, Write},
 		{`node -e "const admin = require('firebase-admin'); admin.firestore().collection('u').get().then(s => console.log(s.docs.filter(d => !d.isDeleted).length))"`, Write},
+		// round 39 (mixed43), interpreter code that writes a changed copy over the data file it read
+		{`uv run python -c "import pandas as pd; df = pd.read_csv('data/customers.csv'); df.drop_duplicates(subset='email').to_csv('data/customers.csv', index=False)"`, Destructive},
+		{`python -c "import json; d = json.load(open('data/users.json')); d.pop('x'); json.dump(d, open('data/users.json', 'w'))"`, Destructive},
+		{`python -c "import pandas as pd; df = pd.read_csv('results/metrics.csv'); df.round(2).to_excel('results/metrics.csv')"`, Destructive},
+		{`python -c "import pandas as pd; pd.read_csv('data/customers.csv').drop_duplicates().to_csv('data/customers_dedup.csv', index=False)"`, Write},
+		{`python -c "import pandas as pd; pd.read_csv('data/cache/x.csv').to_csv('data/cache/x.csv')"`, Write},
+		{`python -c "import json; d = json.load(open('package.json')); json.dump(d, open('package.json', 'w'), indent=2)"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1711,6 +1711,8 @@ func (iv *inv) codeWrites(s string) {
 			iv.flag(Destructive, iv.name+" code "+why)
 		case truncating && iv.c.danger(t) != "":
 			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		case strings.Count(s, path.Base(t.path)) > 1 && truncating && iv.c.dataFile(t.path) != "":
+			iv.flag(Destructive, iv.name+" code writes a changed copy over "+iv.c.dataFile(t.path)+" it read, replacing the only copy in place: "+iv.c.show(t))
 		case strings.Count(s, path.Base(t.path)) > 1:
 			// json.load(open('package.json')) … json.dump(d, open('package.json', 'w')): what it read, changed
 		default:
@@ -1736,10 +1738,42 @@ func (iv *inv) codeWrites(s string) {
 		}
 		judge(expr, truncating)
 	}
+	for _, m := range frameWrite.FindAllStringIndex(s, 8) { // df.to_csv('data/customers.csv', index=False)
+		expr, _ := firstArg(s[m[1]:])
+		judge(expr, true)
+	}
 	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
 		start := strings.LastIndexAny(s[:m[0]], ";\n") + 1
 		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(s[m[0]:m[1]], "a"))
 	}
+}
+
+// frameWrite is a dataframe's or array's call that writes it to the file
+// its first argument names, whole: pandas to_csv, to_parquet, to_excel,
+// polars write_csv, write_parquet.
+var frameWrite = lazyRE(`\.(?:to_(?:csv|parquet|excel|json|feather|pickle|hdf|stata|orc|xml)|write_(?:csv|parquet|json|ndjson|ipc|excel|avro|delta))\s*\(\s*`)
+
+// dataFile says what a file the code writes is when it lies in the
+// project's data or the results of its runs (data/customers.csv,
+// results/exp1/metrics.json, a data directory at any depth), outside
+// what tools make, as words for a reason ("the project's data"), or "".
+func (c *classifier) dataFile(p string) string {
+	if !c.trustedProject() {
+		return ""
+	}
+	rel, ok := strings.CutPrefix(p, c.project+"/")
+	if !ok || path.Dir(rel) == "." || c.madePath(path.Dir(rel)) {
+		return ""
+	}
+	if k := keptIn(rel); k != "" {
+		return k
+	}
+	for _, d := range strings.Split(path.Dir(rel), "/") {
+		if d == "data" || d == "datasets" {
+			return "the project's data"
+		}
+	}
+	return ""
 }
 
 // identExpr is an expression that is only a variable's name (p, $cfg,
