@@ -2968,8 +2968,8 @@ func TestClassify(t *testing.T) {
 		{"xcrun simctl erase 5A1B2C3D", Write},
 		{"adb -s emulator-5554 uninstall com.acme.app", Write},
 		{"adb -e uninstall com.acme.app", Write},
-		{"xcrun simctl erase all", Write}, // simulators are put back as they came: test devices
-		{"xcrun simctl shutdown all && xcrun simctl erase all", Write},
+		{"xcrun simctl erase all", Destructive}, // round 39: every simulator's apps and data
+		{"xcrun simctl shutdown all && xcrun simctl erase booted", Write},
 		{"xcrun simctl erase all; xcrun simctl spawn booted rm -rf ~/project", Destructive},
 		{"xcrun simctl delete unavailable", Write},
 		{`xcrun simctl delete "$UDID"`, Destructive},
@@ -4214,6 +4214,11 @@ print(delete_old(1))"`, Write},
 		{`python -c "import pandas as pd; pd.read_csv('data/customers.csv').drop_duplicates().to_csv('data/customers_dedup.csv', index=False)"`, Write},
 		{`python -c "import pandas as pd; pd.read_csv('data/cache/x.csv').to_csv('data/cache/x.csv')"`, Write},
 		{`python -c "import json; d = json.load(open('package.json')); json.dump(d, open('package.json', 'w'), indent=2)"`, Write},
+		// round 39 (mixed43), erasing every simulator wipes the apps and data of each; erasing one stays ordinary
+		{"xcrun simctl erase all", Destructive},
+		{"xcrun simctl --set ~/sims erase all", Destructive},
+		{"xcrun simctl erase 5A1B2C3D-1111-2222-3333-444455556666", Write},
+		{"xcrun simctl shutdown all", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
