@@ -448,7 +448,7 @@ func TestClassify(t *testing.T) {
 		{"rm -rf src/components/Button/__snapshots__", Write},
 		{"rm -rf src/main.go", Write},
 		{"rm src/main.go src/util.go", Write},
-		{"rm -rf docs/old", Write},
+		{"rm -rf docs/old", Destructive}, // round 39: hand-made at any depth
 		{"git rm -r src/components", Write},
 		{"rm -rf src/generated && buf generate", Write},
 		{"rm -rf storybook-static playwright-report test-results", Write},
@@ -2968,8 +2968,8 @@ func TestClassify(t *testing.T) {
 		{"xcrun simctl erase 5A1B2C3D", Write},
 		{"adb -s emulator-5554 uninstall com.acme.app", Write},
 		{"adb -e uninstall com.acme.app", Write},
-		{"xcrun simctl erase all", Write}, // simulators are put back as they came: test devices
-		{"xcrun simctl shutdown all && xcrun simctl erase all", Write},
+		{"xcrun simctl erase all", Destructive}, // round 39: every simulator's apps and data
+		{"xcrun simctl shutdown all && xcrun simctl erase booted", Write},
 		{"xcrun simctl erase all; xcrun simctl spawn booted rm -rf ~/project", Destructive},
 		{"xcrun simctl delete unavailable", Write},
 		{`xcrun simctl delete "$UDID"`, Destructive},
@@ -4184,6 +4184,41 @@ print(delete_old(1))"`, Write},
 		{"rm -rf internal/output", Destructive},
 		{`docker run --rm postgres:16 psql "postgresql:///app?host=db.prod.internal" -c 'DROP SCHEMA public CASCADE;'`, Destructive},
 		{`docker run --rm postgres:16 psql "postgresql:///app?host=localhost" -c 'DROP SCHEMA public CASCADE;'`, Write},
+		// round 39 (mixed43), a directory below the top of the tree is hand-made unless a name on its path is one tools make
+		{"cd game && rm -rf .godot assets/", Destructive},
+		{"rm -rf apps/mobile/assets", Destructive},
+		{"find docs/images -mindepth 1 -delete", Destructive},
+		{"rm -rf docs/images/*", Destructive},
+		{"cd game && rm -rf .godot", Write},
+		{"rm -rf apps/web/.next apps/web/node_modules", Write},
+		{"rm -rf packages/ui/storybook-static e2e/test-results", Write},
+		{"rm -rf docs/_build/html", Write},
+		{"rm -rf var/cache/dev services/api/__pycache__", Write},
+		{"rm -rf frontend/build/static", Write},
+		// round 39 (mixed43), PHP's -> and :: calls of an ORM's truncate empty the table in any environment
+		{`php artisan tinker --execute="DB::table('subscriptions')->truncate();"`, Destructive},
+		{`php artisan tinker --execute="Subscription::truncate();"`, Destructive},
+		{`php artisan tinker --execute="DB::table('jobs')->delete();"`, Destructive},
+		{`php artisan tinker --execute="echo DB::table('subscriptions')->count();"`, Write},
+		{`php artisan tinker --execute="Str::limit(\$s, 10);"`, Write},
+		// round 39 (mixed43), a network client's method whose name's first or last word deletes (recursiveDelete, bulk_delete, flushAll)
+		{`node -e "const admin = require('firebase-admin'); const db = admin.firestore(); db.recursiveDelete(db.collection('users'))"`, Destructive},
+		{`python -c "import pinecone; pinecone.Index('docs').bulk_delete(ids)"`, Destructive},
+		{`node -e "const R = require('ioredis'); new R().flushAll()"`, Destructive},
+		{`python -c "import requests, sys; sys.stdout.write(requests.get('https://example.com').text); sys.stdout.flush()"`, Write},
+		{`node -e "const admin = require('firebase-admin'); admin.firestore().collection('u').get().then(s => console.log(s.docs.filter(d => !d.isDeleted).length))"`, Write},
+		// round 39 (mixed43), interpreter code that writes a changed copy over the data file it read
+		{`uv run python -c "import pandas as pd; df = pd.read_csv('data/customers.csv'); df.drop_duplicates(subset='email').to_csv('data/customers.csv', index=False)"`, Destructive},
+		{`python -c "import json; d = json.load(open('data/users.json')); d.pop('x'); json.dump(d, open('data/users.json', 'w'))"`, Destructive},
+		{`python -c "import pandas as pd; df = pd.read_csv('results/metrics.csv'); df.round(2).to_excel('results/metrics.csv')"`, Destructive},
+		{`python -c "import pandas as pd; pd.read_csv('data/customers.csv').drop_duplicates().to_csv('data/customers_dedup.csv', index=False)"`, Write},
+		{`python -c "import pandas as pd; pd.read_csv('data/cache/x.csv').to_csv('data/cache/x.csv')"`, Write},
+		{`python -c "import json; d = json.load(open('package.json')); json.dump(d, open('package.json', 'w'), indent=2)"`, Write},
+		// round 39 (mixed43), erasing every simulator wipes the apps and data of each; erasing one stays ordinary
+		{"xcrun simctl erase all", Destructive},
+		{"xcrun simctl --set ~/sims erase all", Destructive},
+		{"xcrun simctl erase 5A1B2C3D-1111-2222-3333-444455556666", Write},
+		{"xcrun simctl shutdown all", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

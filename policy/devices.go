@@ -5,14 +5,16 @@ import "strings"
 // Simulators and emulators are devices made for testing on this machine:
 // the apps on them are the project's own builds, installed again by the
 // next run, and a simulator is erased and made again at will. Removing an
-// app from one, stopping it, shutting the device down or erasing it (one
-// or all: each is put back as it came, the devices kept) is ordinary
-// work; deleting every simulator at once is not, nor removing an app
-// from a phone (adb without an emulator), whose data is someone's.
+// app from one, stopping it, shutting the device down or erasing one is
+// ordinary work; erasing or deleting every simulator at once is not (it
+// wipes the apps and data of simulators the command knows nothing of),
+// nor removing an app from a phone (adb without an emulator), whose data
+// is someone's.
 
 // simctl is Xcode's simulator control (xcrun simctl): its verbs act on
-// simulators, and delete all on every one of them, which then are no
-// more (the scripts and schemes that name them by id find nothing).
+// simulators, and delete all and erase all on every one of them: deleted,
+// they are no more (the scripts and schemes that name them by id find
+// nothing); erased, every one's apps and data are gone.
 func simctl(iv *inv) {
 	iv.flag(Write, "")
 	pos := positionals(iv.rest(1), "--set", "--profiles") // simctl [--set <path>] [--profiles <path>] <subcommand>
@@ -21,6 +23,8 @@ func simctl(iv *inv) {
 		iv.flag(Unparseable, "simctl verb computed at run time")
 	case v == "delete" && (at(pos, 1) == "all" || at(pos, 1) == unknownWord):
 		iv.flag(Destructive, "simctl delete "+at(pos, 1)+" deletes every simulator, with the apps and data on it")
+	case v == "erase" && (at(pos, 1) == "all" || at(pos, 1) == unknownWord):
+		iv.flag(Destructive, "simctl erase "+at(pos, 1)+" erases every simulator, wiping the apps and data on each")
 	case v == "io" && (at(pos, 2) == "screenshot" || at(pos, 2) == "recordVideo"):
 		if out := simctlOperand(iv.rest(1), 3); out.s != "-" && (out.s != "" || !out.ok) { // the image or video is written over that path, on this machine
 			iv.overwrites(out)

@@ -1393,8 +1393,20 @@ func scaleVerb(s string) bool { return s == "scale" || strings.HasSuffix(s, ":sc
 // list or a document: desiredSize=0,maxSize=0, "DesiredCount": 0, "replicas":0.
 var zeroSetting = lazyRE(`(?i)\b(?:desired|max)[_-]?(?:size|capacity|count|replicas|instances|nodes|node_?count)"?\s*[:=]\s*0(?:[^\d.]|$)|"replicas"\s*:\s*0(?:[^\d.]|$)`)
 
-// ormDanger matches ORM and datastore calls that delete everything.
-var ormDanger = lazyRE(`\.(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
+// ormDanger matches ORM and datastore calls that delete everything,
+// called with . or, in PHP, -> and :: (DB::table('t')->truncate(),
+// Model::truncate()).
+var ormDanger = lazyRE(`(?:\.|->|::)(?:delete_all|destroy_all|drop_table|drop_all|dropDatabase|drop_database|drop_collection|truncate)\b|\.(?:deleteMany|delete_many)\(\s*\{?\s*\}?\s*\)|\.objects\.all\(\)\.delete\(\)|(?:\.|->)(?:delete|drop|prune)\(\s*\)|\.remove\(\s*force\s*=\s*True|(?i:\bFLUSHALL\b|\bFLUSHDB\b|\bflush_all\b)`)
+
+// limitedDelete is a query call that picks some records, in the chain
+// before a bare delete(): where, filter, find, exclude, first, a key.
+var limitedDelete = lazyRE(`(?:\.|->|::)(?:where\w*|filter(?:_by)?|find\w*|exclude|first|last|get|whereKey|limit|take)\s*\(`)
+
+// statementBefore is the text of the statement in s that ends at i: back
+// to the last ;, newline or opening brace.
+func statementBefore(s string, i int) string {
+	return s[strings.LastIndexAny(s[:i], ";\n{")+1 : i]
+}
 
 // codeDanger says why text handed to a tool (SQL, ORM code, a datastore
 // command) deletes data, or "".
@@ -1405,7 +1417,11 @@ func codeDanger(s string) string {
 	if why := sqlDanger(s); why != "" && strings.ContainsAny(s, " \t\n") {
 		return why
 	}
-	if m := ormDanger.FindString(s); m != "" {
+	if at := ormDanger.FindStringIndex(s); at != nil {
+		m := s[at[0]:at[1]]
+		if strings.HasSuffix(m, ")") && limitedDelete.MatchString(statementBefore(s, at[0])) {
+			return "code that deletes the records a query picks: " + m // .objects.filter(status='failed').delete()
+		}
 		return "code that deletes every record: " + m
 	}
 	if m := eachDestroy.FindString(s); m != "" {

@@ -362,7 +362,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
-		if m := clientDelete.FindStringIndex(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url)
+		if m := clientDeleteCall(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url), db.recursiveDelete(…)
 			start := m[0]
 			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
 				start--
@@ -528,6 +528,44 @@ func localURLsOnly(code string) bool {
 // Redis's .flushall() and .unlink(…); with a network client imported, it
 // deletes remote state.
 var clientDelete = lazyRE(`\.(?:delete|del|destroy|purge|drop|flushall|flushdb|unlink|delete_many|delete_one)\s*\(`)
+
+// methodCall is a call of a method by name: .recursiveDelete(, .delete_many(.
+var methodCall = lazyRE(`\.([A-Za-z_]\w*)\s*\(`)
+
+// deleteWords are the words of a method's name that say it deletes or
+// empties what it is called on (recursiveDelete, deleteMany, bulk_delete,
+// dropCollection, purgeQueue, flushdb, truncate).
+var deleteWords = setOf("delete", "del", "destroy", "purge", "drop", "truncate", "wipe", "erase", "flushall", "flushdb", "unlink", "nuke")
+
+// askWords are first words of a method's name that ask about a delete or
+// register a handler for one rather than do it (isDeleted, onDelete,
+// canDelete, handleDestroy).
+var askWords = setOf("is", "on", "can", "has", "should", "handle", "get", "will", "did", "before", "after", "allow", "confirm", "mark", "soft", "undo", "cancel")
+
+// clientDeleteCall is the first method call in s whose name's words say
+// it deletes (clientDelete, or deleteWords as its first or last word:
+// recursiveDelete, deleteCollection, delete_many, flush_all, purgeQueue),
+// as the index pair of the call, or nil. Flushing a stream (.flush()) and
+// a dataframe's in-memory drops (inMemory) are not deletes.
+func clientDeleteCall(s string) []int {
+	for _, m := range methodCall.FindAllStringSubmatchIndex(s, 64) {
+		name := s[m[2]:m[3]]
+		if inMemory.MatchString("." + name) {
+			continue
+		}
+		if clientDelete.MatchString(s[m[0]:m[1]]) {
+			return m[:2]
+		}
+		ws := camelWords(name)
+		if len(ws) == 0 || askWords[ws[0]] {
+			continue
+		}
+		if deleteWords[ws[0]] || deleteWords[ws[len(ws)-1]] || len(ws) > 1 && ws[0] == "flush" {
+			return m[:2]
+		}
+	}
+	return nil
+}
 
 // deleteMethod is an HTTP request given the DELETE method.
 var deleteMethod = lazyRE(`(?i)\bmethod\s*[:=]\s*['"]DELETE['"]|-X\s*DELETE\b`)
@@ -1673,6 +1711,8 @@ func (iv *inv) codeWrites(s string) {
 			iv.flag(Destructive, iv.name+" code "+why)
 		case truncating && iv.c.danger(t) != "":
 			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
+		case strings.Count(s, path.Base(t.path)) > 1 && truncating && iv.c.dataFile(t.path) != "":
+			iv.flag(Destructive, iv.name+" code writes a changed copy over "+iv.c.dataFile(t.path)+" it read, replacing the only copy in place: "+iv.c.show(t))
 		case strings.Count(s, path.Base(t.path)) > 1:
 			// json.load(open('package.json')) … json.dump(d, open('package.json', 'w')): what it read, changed
 		default:
@@ -1698,10 +1738,42 @@ func (iv *inv) codeWrites(s string) {
 		}
 		judge(expr, truncating)
 	}
+	for _, m := range frameWrite.FindAllStringIndex(s, 8) { // df.to_csv('data/customers.csv', index=False)
+		expr, _ := firstArg(s[m[1]:])
+		judge(expr, true)
+	}
 	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
 		start := strings.LastIndexAny(s[:m[0]], ";\n") + 1
 		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(s[m[0]:m[1]], "a"))
 	}
+}
+
+// frameWrite is a dataframe's or array's call that writes it to the file
+// its first argument names, whole: pandas to_csv, to_parquet, to_excel,
+// polars write_csv, write_parquet.
+var frameWrite = lazyRE(`\.(?:to_(?:csv|parquet|excel|json|feather|pickle|hdf|stata|orc|xml)|write_(?:csv|parquet|json|ndjson|ipc|excel|avro|delta))\s*\(\s*`)
+
+// dataFile says what a file the code writes is when it lies in the
+// project's data or the results of its runs (data/customers.csv,
+// results/exp1/metrics.json, a data directory at any depth), outside
+// what tools make, as words for a reason ("the project's data"), or "".
+func (c *classifier) dataFile(p string) string {
+	if !c.trustedProject() {
+		return ""
+	}
+	rel, ok := strings.CutPrefix(p, c.project+"/")
+	if !ok || path.Dir(rel) == "." || c.madePath(path.Dir(rel)) {
+		return ""
+	}
+	if k := keptIn(rel); k != "" {
+		return k
+	}
+	for _, d := range strings.Split(path.Dir(rel), "/") {
+		if d == "data" || d == "datasets" {
+			return "the project's data"
+		}
+	}
+	return ""
 }
 
 // identExpr is an expression that is only a variable's name (p, $cfg,

@@ -27,7 +27,9 @@ import (
 //     include, source(s), test(s), spec(s), __tests__, migrations (src,
 //     packages/web/src, prisma/migrations);
 //   - for a delete, any other directory at the top of the tree (docs,
-//     scripts, infra, the package of a Python project): its name says
+//     scripts, infra, the package of a Python project), or at any depth
+//     where no directory of its path from the root is a name tools make
+//     (game/assets, docs/images, apps/mobile/assets): its name says
 //     nothing, and nothing makes it again; and any directory in the
 //     project's data or the results of its runs (data/raw, results/exp1:
 //     dataNames), gathered or computed once;
@@ -47,7 +49,8 @@ import (
 // work as the root does: it is hand-written source, and what it holds
 // that is not committed no command gives back; a made name in it
 // (src/__pycache__, src/generated, lib/.cache) is ordinary. Deeper
-// directories outside source roots (docs/old) are ordinary, and so is
+// directories outside source roots are ordinary only under a name tools
+// make (apps/web/node_modules, docs/_build, e2e/test-results), and so is
 // git rm, which deletes only what git keeps.
 //
 // Files are judged as the directories are: deleting or emptying many of
@@ -178,6 +181,8 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return rel + ", " + keptIn(rel) + ", which no build makes again"
 	case top && last == rel && !fileName(last):
 		return rel + ", a directory at the top of the working tree that no build makes"
+	case top && !fileName(last):
+		return rel + ", a directory of the working tree that no build makes"
 	}
 	return ""
 }
