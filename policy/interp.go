@@ -683,7 +683,13 @@ func noopCalls(s string) string {
 // callArgs is the text of a call's arguments, from just after its
 // opening parenthesis to the one that closes it (all of s when none
 // does).
-func callArgs(s string) string {
+func callArgs(s string) string { return s[:argEnd(s, false)] }
+
+// argEnd is where the text of a call's arguments, from just after its
+// opening parenthesis, ends: at the bracket that closes it, or at the first
+// comma at its own depth when atComma (len(s) when none does). Brackets in
+// string literals do not count.
+func argEnd(s string, atComma bool) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
@@ -695,12 +701,16 @@ func callArgs(s string) string {
 			depth++
 		case ')', ']', '}':
 			if depth == 0 {
-				return s[:i]
+				return i
 			}
 			depth--
+		case ',':
+			if depth == 0 && atComma {
+				return i
+			}
 		}
 	}
-	return s
+	return len(s)
 }
 
 // psRemove is a PowerShell statement that deletes: Remove-Item or one of
@@ -1844,27 +1854,8 @@ func (iv *inv) codePath(expr string) (string, bool) {
 // firstArg is the text of a call's first argument, up to a comma or the
 // closing parenthesis at its own depth, and its length.
 func firstArg(s string) (string, int) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\'', '"', '`':
-			if _, n, ok := stringLitN(s[i:]); ok {
-				i += n - 1
-			}
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			if depth == 0 {
-				return strings.TrimSpace(s[:i]), i
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return strings.TrimSpace(s[:i]), i
-			}
-		}
-	}
-	return strings.TrimSpace(s), len(s)
+	i := argEnd(s, true)
+	return strings.TrimSpace(s[:i]), i
 }
 
 // awkPipes judges the commands an awk program runs through pipes (print …
