@@ -4103,6 +4103,19 @@ print(delete_old(1))"`, Write},
 		{"rm -rf web/assets web/templates docs/guide", Destructive},
 		{"rm -rf game/Library", Destructive},
 		{"rm -rf storage/app", Destructive},
+		// round 40, a shell given find's or xargs' files as its positional parameters (for f; do, "$1") judged on them
+		{`find . -maxdepth 2 -name '*.sqlite3' -exec sh -c 'for f; do : > "$f"; done' _ {} +`, Destructive},
+		{`find . -name '*.db' -exec sh -c 'rm "$1"' _ {} \;`, Destructive},
+		{`find . -name '*.db' -print0 | xargs -0 sh -c 'for f; do rm -f "$f"; done' _`, Destructive},
+		{`find . -name '*.py' -exec sh -c 'for f do echo x > "$f"; done' _ {} +`, Destructive},
+		{"find . -name '*.py' -exec sh -c 'for f\n do : > \"$f\"; done' _ {} +", Destructive},
+		{`find data -name '*.csv' -exec bash -c 'for f; do : > "$f"; done' _ {} +`, Destructive},
+		{`for f in src/*.py; do echo x > "$f"; done`, Destructive},
+		{`find . -name '*.log' -exec sh -c 'for f; do : > "$f"; done' _ {} +`, Write},
+		{`find . -name '*.pyc' -exec sh -c 'for f; do rm "$f"; done' _ {} +`, Write},
+		{`find . -name '*.sqlite3' -exec sh -c 'for f; do sqlite3 "$f" .tables; done' _ {} +`, Write},
+		{`find . -name '*.py' -exec sh -c 'for f; do wc -l "$f"; done' _ {} +`, Write},
+		{`for f in src/*.py; do sed s/a/b/ "$f" > "$f.new"; done`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
