@@ -4135,6 +4135,11 @@ print(delete_old(1))"`, Write},
 		{"ln -s ~/project /tmp/p && git -C /tmp/p reset --hard", Destructive},
 		{"git -C /tmp/x --work-tree=/home/user/project reset --hard", Destructive},
 		{"GIT_WORK_TREE=. git -C /tmp/x clean -fdx", Destructive},
+		// round 40, PowerShell's words read with its quoting, where a backslash is a path's (one splitter, psWords)
+		{`pwsh -c 'Remove-Item -Recurse -Force "C:\Users\me\Documents"'`, Destructive},
+		{`pwsh -c 'Get-Content "$env:USERPROFILE\.aws\credentials"'`, Destructive},
+		{`pwsh -c 'Get-Content "$env:USERPROFILE\notes\todo.txt"'`, Write},
+		{`pwsh -c 'Remove-Item -Recurse "./bin", ./obj'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
