@@ -74,7 +74,8 @@ func git(iv *inv) {
 		return
 	}
 	args := iv.args
-	repo := iv.sc // where the repository is: the shell's directory, or -C's
+	repo := iv.sc                                 // where the repository is: the shell's directory, or -C's
+	pointed := gitPointed.MatchString(iv.c.whole) // --work-tree, --git-dir, GIT_DIR=…: the repository is elsewhere
 	i := 1
 	for i < len(args) {
 		a := args[i]
@@ -104,7 +105,10 @@ func git(iv *inv) {
 				iv.gitConfigFromEnv(args[i].s)
 			}
 			i++
-		case "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path", "--list-cmds":
+		case "--git-dir", "--work-tree":
+			pointed = true
+			i++
+		case "--namespace", "--super-prefix", "--exec-path", "--list-cmds":
 			i++
 		default:
 			if v, ok := strings.CutPrefix(a.s, "--config-env="); ok {
@@ -113,6 +117,7 @@ func git(iv *inv) {
 		}
 	}
 	iv.gitConfigEnv()
+	scratch := func() bool { return !pointed && iv.c.scratchRepo(repo, args[i].s) }
 	if i >= len(args) {
 		return
 	}
@@ -137,7 +142,7 @@ func git(iv *inv) {
 		}
 	}
 	discard := func(why string) { // uncommitted changes: in a fresh clone, or a worktree this command added under a temp dir, none are the user's
-		if !iv.freshClone(repo, sub) && !iv.c.addedTempWorktree(repo) {
+		if !iv.freshClone(repo, sub) && !iv.c.addedTempWorktree(repo) && !scratch() {
 			destroy(why)
 		}
 	}
@@ -217,6 +222,8 @@ func git(iv *inv) {
 		switch {
 		case has("n", "--dry-run"):
 			return // says what it would do
+		case len(operands) > 0 && iv.c.tempRemote(repo, operands[0]):
+			return // to a repository in a temp dir: scratch, as its files are
 		case has("f", "--force") && (has("", "--tags", "--all", "--branches") || !iv.pushesFresh(repo, operands)):
 			destroy("git push --force rewrites the remote")
 		case has("", "--mirror"):
@@ -308,7 +315,7 @@ func git(iv *inv) {
 		}
 		iv.branchCreated(repo, rest, "-c", "--create")
 	case "branch":
-		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) && !iv.branchedFirst(operands) {
+		if (has("D", "") || (has("d", "--delete") && has("f", "--force"))) && !iv.pushedFirst(operands) && !iv.branchedFirst(operands) && !scratch() {
 			destroy("git branch -D deletes a branch even if unmerged")
 		}
 		if len(operands) == 0 && !has("dDmMcC", "--delete", "--move", "--copy", "--set-upstream-to", "--unset-upstream", "--edit-description") {
@@ -317,7 +324,7 @@ func git(iv *inv) {
 	case "stash":
 		switch first(operands) {
 		case "drop", "clear":
-			if !iv.appliedFirst() {
+			if !iv.appliedFirst() && !scratch() {
 				destroy("git stash " + first(operands) + " deletes stashed changes")
 			}
 		case "list", "show":
@@ -526,6 +533,73 @@ func worktreeDir(args []arg) arg {
 func (c *classifier) addedTempWorktree(repo *scope) bool {
 	dir := repo.cwd
 	return dir != "" && !repo.remote && repo.mounts == nil && slices.ContainsFunc(c.worktrees, func(w string) bool { return dir == w || isUnder(dir, w) })
+}
+
+// gitPointed is a command line that points git at a repository or work
+// tree other than the directory it runs in: --git-dir, --work-tree,
+// GIT_DIR, GIT_WORK_TREE.
+var gitPointed = lazyRE(`--git-dir\b|--work-tree\b|\bGIT_DIR=|\bGIT_WORK_TREE=|\bGIT_COMMON_DIR=`)
+
+// scratchRepo reports whether the repository a git command (sub) works
+// in (cd or -C) lies in a directory mktemp -d made for this run (git -C
+// "$d" after d=$(mktemp -d), cd "$d/repo"), with nothing between the
+// mktemp and the command but steps taken on success: the directory was
+// empty, so what is in it this command put there, and its uncommitted
+// changes, branches and stashes are scratch, as its files are. After a
+// ; mktemp may have failed, leaving git -C "" in the working tree. A
+// path under /tmp the command did not make may be a worktree of the
+// user's (git -C /tmp/x clean -fdx stays held).
+func (c *classifier) scratchRepo(repo *scope, sub string) bool {
+	dir := repo.cwd
+	if c.links != nil {
+		dir = c.throughLinks(dir, true) // ln -s ~/project /tmp/p: git works in what the link leads to
+	}
+	return dir != "" && !repo.remote && repo.mounts == nil && c.madeTempDir(repo, dir, " "+sub)
+}
+
+// madeTempDir reports whether dir, a resolved path, is or lies in the
+// directory a variable holds that mktemp -d made for this run (pidPath
+// keeps it as written: $TMPDIR/$d/…), and the command line from its
+// assignment to the last use (use, " reset") runs only on success.
+func (c *classifier) madeTempDir(sc *scope, dir, use string) bool {
+	for _, t := range c.temps {
+		rest, ok := strings.CutPrefix(dir, t+"/")
+		if !ok {
+			continue
+		}
+		first, _, _ := strings.Cut(rest, "/")
+		name := strings.Trim(first, "${}")
+		if !strings.HasPrefix(first, "$") || name == "" || !sc.vars.temp(name) {
+			return false
+		}
+		at := strings.LastIndex(c.whole, use)
+		for _, m := range mktempAssign.get().FindAllStringSubmatchIndex(c.whole, -1) {
+			if c.whole[m[2]:m[3]] == name && at > m[1] && onlyOnSuccess(c.whole[m[1]:at]) {
+				return dir != c.project && !isUnder(c.project, dir)
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// mktempAssign is a variable assigned what mktemp prints: d=$(mktemp -d).
+var mktempAssign = lazyRE(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=["']?\$\(\s*mktemp\s`)
+
+// tempRemote reports whether a git push's remote (to) is a repository in
+// a directory mktemp -d made for this run, named by its path (git push
+// --force "$d/remote.git" after d=$(mktemp -d)): what it rewrites there
+// is scratch. A configured remote's name (origin) says nothing of where
+// it is.
+func (c *classifier) tempRemote(repo *scope, to arg) bool {
+	if to.ok || !strings.HasPrefix(strings.Trim(to.src, `"`), "$") {
+		return false
+	}
+	t := c.resolve(repo, to)
+	if c.links != nil {
+		t.path = c.throughLinks(t.path, true)
+	}
+	return t.path != "" && !t.children && c.madeTempDir(repo, t.path, " push")
 }
 
 // freshClone reports whether the repository a git command (sub) works in

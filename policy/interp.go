@@ -246,7 +246,7 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	if (iv.name == "pwsh" || iv.name == "powershell") && psReads.MatchString(s) {
-		for _, w := range psTokens.FindAllString(s, 64) { // Get-Content $env:USERPROFILE\.aws\credentials
+		for _, w := range psWords(s, "();|{}[]", 64) { // Get-Content $env:USERPROFILE\.aws\credentials
 			if p := windowsHome(w); p != "" && isSecretPath(p) {
 				iv.flag(Destructive, iv.name+" code reads a secrets file of the user's home: "+w+" (what it prints reaches the agent and its model)")
 				break
@@ -735,7 +735,7 @@ func (iv *inv) psDeletes(s string) [][2]int {
 			rest = rest[:end]
 		}
 		read = append(read, [2]int{m[2], m[3]})
-		words := psWords(rest)
+		words := psWords(rest, "", 32)
 		recurse, whatIf, computed := false, false, false
 		var paths []string
 		for i := 0; i < len(words); i++ {
@@ -767,22 +767,54 @@ func (iv *inv) psDeletes(s string) [][2]int {
 	return read
 }
 
-// psWords splits PowerShell arguments into words: quoted strings taken
-// whole, and comma-separated lists (./bin, ./obj) into their items.
-func psWords(s string) []string {
+// psWords splits PowerShell code into words, at most max: at blanks and
+// commas, and at the brackets and separators in seps; quotes are taken
+// out of a word as PowerShell reads them, where a backslash is a path's
+// (C:\Users\me, $env:USERPROFILE\.aws), not an escape: in '…' only ”
+// is a quote, in "…" a backtick escapes the next character.
+func psWords(s, seps string, max int) []string {
 	var out []string
-	for s = strings.TrimSpace(s); s != "" && len(out) < 32; s = strings.TrimLeft(s, " \t,") {
-		if lit, n, ok := stringLitN(s); ok && s[0] != '`' {
-			out = append(out, lit)
-			s = s[n:]
-			continue
+	var w strings.Builder
+	in := false // a word has begun ('' is one)
+	end := func() {
+		if in {
+			out = append(out, w.String())
 		}
-		end := strings.IndexAny(s, " \t,")
-		if end < 0 {
-			end = len(s)
+		w.Reset()
+		in = false
+	}
+	for i := 0; i < len(s) && len(out) < max; i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || strings.IndexByte(seps, c) >= 0:
+			end()
+		case c == '\'':
+			in = true
+			for i++; i < len(s); i++ {
+				if s[i] == '\'' {
+					if i+1 < len(s) && s[i+1] == '\'' {
+						w.WriteByte('\'')
+						i++
+						continue
+					}
+					break
+				}
+				w.WriteByte(s[i])
+			}
+		case c == '"':
+			in = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '`' && i+1 < len(s) {
+					i++
+				}
+				w.WriteByte(s[i])
+			}
+		default:
+			in = true
+			w.WriteByte(c)
 		}
-		out = append(out, s[:end])
-		s = s[end:]
+	}
+	if len(out) < max {
+		end()
 	}
 	return out
 }
@@ -2425,7 +2457,4 @@ var (
 	// psSecretAlone is a PowerShell statement that is only a variable
 	// named for a secret, which PowerShell prints: $env:GITHUB_TOKEN.
 	psSecretAlone = lazyRE(`(?i)^\s*["']?\$\{?(env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)\}?["']?\s*$`)
-	// psTokens are the words of PowerShell code, quotes and brackets
-	// aside.
-	psTokens = lazyRE(`[^\s'"();|{}\[\],]+`)
 )

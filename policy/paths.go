@@ -13,6 +13,7 @@ type target struct {
 	children bool   // a glob: everything under path rather than path itself
 	all      bool   // the glob is a bare * (or .*, **): every entry of path
 	src      string // as written
+	glob     string // the glob as expanded, if it is one (src may be a variable bound to it)
 }
 
 // resolve turns an argument into a target. Globs (unexpanded, since no
@@ -31,7 +32,7 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		p = path.Join(path.Dir(c.home), name[1:], rest) // ~user/x: another user's home
 	}
 	if i := strings.IndexAny(p, "*?["); i >= 0 {
-		t.children = true
+		t.children, t.glob = true, p
 		rest := strings.TrimRight(p[strings.LastIndexByte(p[:i+1], '/')+1:], "/")
 		t.all = rest == "*" || rest == ".*" || rest == "**" || rest == "*.*"
 		p = p[:i]
@@ -421,14 +422,14 @@ func (c *classifier) buildOutputs(sc *scope, operands []arg) bool {
 // database file or Terraform's local state. Lock files and hooks under .git are ordinary work.
 func unrecoverable(t target) string {
 	p, children := t.path, t.children
-	if dataFile(p) || children && dataFile(t.src) {
+	if dataFile(p) || children && (dataFile(t.src) || dataFile(t.glob)) {
 		return "a database file"
 	}
 	if uploadsDir(p) {
 		return "the files users uploaded, which no version control keeps"
 	}
 	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || b == "terraform.tfstate.d" || strings.Contains(p, "/terraform.tfstate.d/") ||
-		children && strings.HasSuffix(t.src, ".tfstate") { // terraform.tfstate.d: each workspace's state
+		children && (strings.HasSuffix(t.src, ".tfstate") || strings.HasSuffix(t.glob, ".tfstate")) { // terraform.tfstate.d: each workspace's state
 		return "Terraform's local state, which nothing else keeps"
 	}
 	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {

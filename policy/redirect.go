@@ -77,6 +77,16 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 				class, why = Destructive, "empties "+a.src+" before "+reader+" reads it"
 			}
 		}
+		if truncating && a.ok && !sc.remote && class < Destructive && strings.ContainsAny(a.s, "*?[") {
+			// A pattern is a redirection's target only through a name bound
+			// to each file it picks (for f in src/*.py; do echo x > "$f",
+			// find -exec sh -c '… > "$1"' _ {}): each is written over.
+			if t := c.resolve(sc, a); dataFile(a.s) {
+				class, why = Destructive, "writes over each database file "+a.s+": "+c.show(t)
+			} else if own := c.emptied(t, a.s); own != "" {
+				class, why = Destructive, "writes over each of "+own+": "+c.show(t)
+			}
+		}
 		switch {
 		case class == ReadOnly:
 		case class >= Destructive || idx < 0:

@@ -604,7 +604,8 @@ var edWrites = lazyRE(`(?m)^\s*[\d,.$]*(?:w|wq|x)\b`)
 
 // bindPositional puts the arguments after sh -c's code where the code
 // reads them: sh -c ': > "$1"' _ {} truncates what {} names. The first
-// is $0; "$@" and $* are all the rest. A parameter whose value is not
+// is $0; "$@" and $* are all the rest, and so is the list of a for loop
+// that has none (for f; do). A parameter whose value is not
 // known, or whose text would mean something else inside the code (a quote,
 // a $), is left for the code to read as unknown, as before.
 func bindPositional(code arg, params []arg) arg {
@@ -631,7 +632,7 @@ func bindPositional(code arg, params []arg) arg {
 		return strings.Join(out, " "), true
 	}
 	var b strings.Builder
-	s, quoted := code.s, false
+	s, quoted := forEachParam.ReplaceAllString(code.s, `${1}for $2 in "$$@"; do`), false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -664,6 +665,10 @@ func bindPositional(code arg, params []arg) arg {
 	}
 	return arg{s: b.String(), ok: true, src: code.src}
 }
+
+// forEachParam is a for loop without a list (for f; do, for f do), which
+// runs over the positional parameters as for f in "$@" does.
+var forEachParam = lazyRE(`(^|[;&|(){}\s])for\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:;\s*|\n\s*|\s)do\b`)
 
 // unset removes the shell's own variables or functions: it prints
 // nothing, and the commands after it see less, not more.

@@ -111,11 +111,12 @@ var unityShown = lazyRE(`(?:^|[\s;&|(/])Unity(?:\.exe)?\s+-|(?:^|[\s"'=/])(?:Ass
 
 // unityTemp and unityMade are the other directories a Unity editor makes
 // beside Library: Temp, and obj, Logs, UserSettings or MemoryCaptures.
-// Named together in one command (rm -rf Library Temp obj), they are a
+// Named together in one command (rm -rf Library Temp obj, or game/Library
+// game/Temp game/obj), they are a
 // Unity project's caches, as a person's Library never stands among them.
 var (
-	unityTemp = lazyRE(`(?:^|[\s"'=])(?:\./)?Temp(?:/|\s|$)`)
-	unityMade = lazyRE(`(?:^|[\s"'=])(?:\./)?(?:obj|Logs|UserSettings|MemoryCaptures)(?:/|\s|$)`)
+	unityTemp = lazyRE(`(?:^|[\s"'=])(?:\./)?(?:[\w.-]+/)*Temp(?:/|\s|$)`)
+	unityMade = lazyRE(`(?:^|[\s"'=])(?:\./)?(?:[\w.-]+/)*(?:obj|Logs|UserSettings|MemoryCaptures)(?:/|\s|$)`)
 )
 
 // unityProject reports whether the command shows a Unity project, whose
@@ -261,6 +262,9 @@ func (c *classifier) madePath(rel string) bool {
 		if derivedNames[last] && derivedData(rel[:end+len(last)]) && !c.remade(rel) {
 			continue // data/processed: the project's data, unless the command goes on to make it again
 		}
+		if c.madeAt(rel[:end], last) {
+			return true
+		}
 		if inSource && (madeInSource(last) || last == "mocks" && mockMakers.MatchString(c.whole) || inTests && made(last) && last != "mocks" && !strings.Contains(last, ".")) || !inSource && made(last) || last == "Library" && c.unityProject() || c.ignored(rel[:end+len(last)]) {
 			return true
 		}
@@ -269,6 +273,113 @@ func (c *classifier) madePath(rel string) bool {
 	}
 	return false
 }
+
+// madeAt reports whether name, a directory in parent (a path from the
+// root of the working tree ending in /, or ""), is one a framework's tool
+// makes there, though the same name elsewhere is a person's: Laravel's
+// compiled views, file cache, sessions and test files in
+// storage/framework (not resources/views); Symfony's and others' cache,
+// logs and sessions in var; the bundles' assets Symfony's assets:install
+// copies into web; Criterion's reports in a benchmarks or target
+// directory; a deployment package built in a Lambda or serverless
+// function's directory (lambda/package); Flutter's ephemeral files;
+// Doxygen's html, latex, xml, man and rtf output in a doxygen directory,
+// or in the docs when the command runs doxygen; and a directory of the
+// docs an API doc generator the command runs is told to write
+// (sphinx-apidoc -o docs/api, typedoc --out docs/api).
+func (c *classifier) madeAt(parent, name string) bool {
+	dir := strings.TrimSuffix(parent, "/")
+	base := path.Base(dir)
+	switch {
+	case base == "framework" && path.Base(path.Dir(dir)) == "storage":
+		return name == "views" || name == "cache" || name == "sessions" || name == "testing"
+	case base == "var":
+		return name == "cache" || name == "log" || name == "logs" || name == "sessions"
+	case base == "web" && name == "bundles":
+		return true
+	case name == "criterion":
+		return base == "target" || strings.HasPrefix(strings.ToLower(base), "bench")
+	case name == "package" || name == "ephemeral":
+		return nameWords(dir, name)
+	}
+	if dir == "" {
+		return false
+	}
+	if doxygenOut[name] && (nameWords(dir, "doxygen") || docsDirs[strings.ToLower(base)] && doxygenRun.MatchString(c.whole)) {
+		return true
+	}
+	if !docsPath(dir) {
+		return false
+	}
+	rel := parent + name
+	for _, m := range apiDocGens.FindAllStringIndex(c.whole, -1) {
+		seg := c.whole[m[1]:]
+		if e := strings.IndexAny(seg, ";&|\n"); e >= 0 {
+			seg = seg[:e]
+		}
+		for _, f := range strings.Fields(seg) {
+			f = strings.Trim(f, `"'`)
+			if _, v, ok := strings.Cut(f, "="); ok && strings.HasPrefix(f, "-") {
+				f = v
+			}
+			if strings.TrimSuffix(strings.TrimPrefix(f, "./"), "/") == rel {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameWords reports whether some directory of dir, a path, has a word
+// that says what makes name there: a Lambda or serverless function's
+// directory (lambda, functions, serverless, sam) for a deployment
+// package, Flutter's platform directories for its ephemeral files,
+// doxygen for its output.
+func nameWords(dir, name string) bool {
+	for _, d := range strings.Split(dir, "/") {
+		for _, w := range strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			switch name {
+			case "package":
+				if w == "lambda" || w == "lambdas" || w == "serverless" || w == "sam" {
+					return true
+				}
+			case "ephemeral":
+				if w == "flutter" {
+					return true
+				}
+			default:
+				if w == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// docsDirs are the names of a project's directory of documentation.
+var docsDirs = setOf("docs", "doc", "documentation")
+
+// docsPath reports whether dir, a path from the root of the working
+// tree, is or lies in a directory of documentation.
+func docsPath(dir string) bool {
+	for _, d := range strings.Split(dir, "/") {
+		if docsDirs[strings.ToLower(d)] {
+			return true
+		}
+	}
+	return false
+}
+
+// doxygenOut are the directories Doxygen writes its output in.
+var doxygenOut = setOf("html", "latex", "xml", "man", "rtf", "docbook")
+
+// doxygenRun is doxygen run as a command.
+var doxygenRun = lazyRE(`(?:^|[\s;&|(])doxygen(?:\s|$)`)
+
+// apiDocGens are the generators of API documentation run as commands,
+// up to where their arguments begin.
+var apiDocGens = lazyRE(`(?:^|[\s;&|(/])(?:sphinx-apidoc|sphinx-build|typedoc|jsdoc|pdoc3?|javadoc|dokka\w*|dartdoc|compodoc|esdoc|api-documenter|yard(?:\s+doc)?|rdoc|swag\s+init|redoc-cli\s+bundle|widdershins)(?:\s|$)`)
 
 // testRoots are the source roots of tests, where test runs write their
 // output (tests/output, spec/reports, test/tmp): there every name tools
