@@ -186,7 +186,7 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" limits how many versions or how long the store keeps what it holds ("+m+"): what falls outside is deleted for good, earlier secrets and records too")
 		return true
 	}
-	if why := releasesLive(iv.name, args, iv.chosenTarget()); why != "" {
+	if why := releasesLive(iv.name, args, iv.chosenTarget); why != "" {
 		iv.flag(Destructive, why)
 		return true
 	}
@@ -530,7 +530,7 @@ var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env",
 // a target, a dry run, a verb that only reads (gcloud deploy targets
 // describe prod), and a project's own scripts and targets are not. "" if
 // it is not.
-func releasesLive(name string, args []arg, chosen string) string {
+func releasesLive(name string, args []arg, chosen func() string) string {
 	if deployTools[name] || projectTools[name] || runners[name] || name == "git" || dryRun(name, args) {
 		return ""
 	}
@@ -560,8 +560,11 @@ func releasesLive(name string, args []arg, chosen string) string {
 			target = a.s // zappa deploy production, cap production deploy
 		}
 	}
-	if verb != "" && target == "" && chosen != "" {
-		target = chosen // gcloud config set project acme-prod && gcloud app deploy
+	fromChosen := false
+	if verb != "" && target == "" {
+		if c := chosen(); c != "" { // looked for only here: it reads the whole command before this one
+			target, fromChosen = c, true // gcloud config set project acme-prod && gcloud app deploy
+		}
 	}
 	if vw := words(verb); verb != "" && target == "" && (contains(vw, "promote") || contains(vw, "swap")) && !slices.ContainsFunc(args, func(a arg) bool {
 		o, _, _ := strings.Cut(a.s, "=")
@@ -569,7 +572,7 @@ func releasesLive(name string, args []arg, chosen string) string {
 	}) {
 		return name + " " + verb + " rolls out to production, where a promote or swap goes when no other target is named, which its users get at once, without review"
 	}
-	if verb == "" || target == "" || (verb == "up" || verb == "update") && !strings.HasPrefix(target, "-") && target != chosen {
+	if verb == "" || target == "" || (verb == "up" || verb == "update") && !strings.HasPrefix(target, "-") && !fromChosen {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"

@@ -74,8 +74,8 @@ func git(iv *inv) {
 		return
 	}
 	args := iv.args
-	repo := iv.sc                                 // where the repository is: the shell's directory, or -C's
-	pointed := gitPointed.MatchString(iv.c.whole) // --work-tree, --git-dir, GIT_DIR=…: the repository is elsewhere
+	repo := iv.sc    // where the repository is: the shell's directory, or -C's
+	pointed := false // --work-tree, --git-dir, GIT_DIR=…: the repository is elsewhere
 	i := 1
 	for i < len(args) {
 		a := args[i]
@@ -117,7 +117,9 @@ func git(iv *inv) {
 		}
 	}
 	iv.gitConfigEnv()
-	scratch := func() bool { return !pointed && iv.c.scratchRepo(repo, args[i].s) }
+	scratch := func() bool { // asked only of what it would let through: it reads the whole command
+		return !pointed && !gitPointed.MatchString(iv.c.whole) && iv.c.scratchRepo(repo, args[i].s)
+	}
 	if i >= len(args) {
 		return
 	}
