@@ -78,8 +78,8 @@ func echoServer(t *testing.T, in io.Reader, out io.Writer) *mcp.ServerSession {
 	return ss
 }
 
-// The go-sdk client and server talk through the transport: messages of a
-// few MiB both ways, and many calls at once, each answered with its own.
+// The go-sdk client and server talk through the transport: messages of
+// over a MiB both ways, and many calls at once, each answered with its own.
 func TestTransportCarriesTheSDKsMessages(t *testing.T) {
 	t.Parallel()
 	for _, mode := range readModes {
@@ -104,9 +104,9 @@ func TestTransportCarriesTheSDKsMessages(t *testing.T) {
 					t.Errorf("echo of %d bytes came back as %d bytes", len(text), len(got))
 				}
 			}
-			big := strings.Repeat("ü\"\\\n0123456789", 3<<20/16) // 3 MiB of JSON, escapes and all
+			big := strings.Repeat("ü\"\\\n0123456789", 1<<20/16) // 0.94 MiB of text, 1.1 MiB as JSON
 			if mode.name == "memory-trickle" {
-				big = big[:256<<10] // a byte a read: keep it short
+				big = big[:128<<10] // a byte a read: keep it short
 			}
 			echo(big)
 			var wg sync.WaitGroup
