@@ -25,40 +25,48 @@ import (
 // binary over stdio, against spawning `bash -c 'echo hi'` directly in the same
 // run, call by call. It reports p50 and p95 of each and their ratio, and
 // tend's CPU per call; with cgroups (where the machine gives them) and with
-// the subreaper.
+// the subreaper. The go-sdk client talks to tend through its own stdio
+// transport (mcp.CommandTransport); the -leanclient figures are the same
+// calls through a lean client transport (leanTransport), the session above
+// it the go-sdk's still: how much of the round trip is the client's
+// transport.
 //
 //	go test -run '^$' -bench ExecRoundTrip -benchtime 300x .
 func BenchmarkExecRoundTrip(b *testing.B) {
-	eachContainment(b, func(b *testing.B, cs *mcp.ClientSession, pid int) {
-		args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
-		if _, err := cs.CallTool(b.Context(), args); err != nil { // warm up
-			b.Fatal(err)
+	eachContainment(b, execRoundTrip)
+	eachContainmentVia(b, "-leanclient", func(cmd *exec.Cmd) mcp.Transport { return leanTransport{cmd} }, execRoundTrip)
+}
+
+// execRoundTrip is BenchmarkExecRoundTrip over cs to the tend of pid.
+func execRoundTrip(b *testing.B, cs *mcp.ClientSession, pid int) {
+	args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
+	if _, err := cs.CallTool(b.Context(), args); err != nil { // warm up
+		b.Fatal(err)
+	}
+	cpu0 := cpuTime(b, pid)
+	var tend, raw []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		res, err := cs.CallTool(b.Context(), args)
+		if err != nil || res.IsError {
+			b.Fatalf("call: %v %v", err, res)
 		}
-		cpu0 := cpuTime(b, pid)
-		var tend, raw []time.Duration
-		for b.Loop() {
-			t0 := time.Now()
-			res, err := cs.CallTool(b.Context(), args)
-			if err != nil || res.IsError {
-				b.Fatalf("call: %v %v", err, res)
-			}
-			tend = append(tend, time.Since(t0))
-			t0 = time.Now()
-			if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
-				b.Fatalf("bash: %v %q", err, out)
-			}
-			raw = append(raw, time.Since(t0))
+		tend = append(tend, time.Since(t0))
+		t0 = time.Now()
+		if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
+			b.Fatalf("bash: %v %q", err, out)
 		}
-		cpu := cpuTime(b, pid) - cpu0
-		p := percentile
-		b.ReportMetric(p(tend, .5), "tend-p50-µs")
-		b.ReportMetric(p(tend, .95), "tend-p95-µs")
-		b.ReportMetric(p(raw, .5), "bash-p50-µs")
-		b.ReportMetric(p(raw, .95), "bash-p95-µs")
-		b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
-		b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
-		b.ReportMetric(float64(cpu.Microseconds())/float64(len(tend)), "tend-cpu-µs/call")
-	})
+		raw = append(raw, time.Since(t0))
+	}
+	cpu := cpuTime(b, pid) - cpu0
+	p := percentile
+	b.ReportMetric(p(tend, .5), "tend-p50-µs")
+	b.ReportMetric(p(tend, .95), "tend-p95-µs")
+	b.ReportMetric(p(raw, .5), "bash-p50-µs")
+	b.ReportMetric(p(raw, .95), "bash-p95-µs")
+	b.ReportMetric(p(tend, .5)/p(raw, .5), "p50-ratio")
+	b.ReportMetric(p(tend, .95)/p(raw, .95), "p95-ratio")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(len(tend)), "tend-cpu-µs/call")
 }
 
 // BenchmarkExecSandboxed times terminal_exec of `echo hi` confined to its
@@ -308,8 +316,14 @@ func percentile(d []time.Duration, q float64) float64 {
 // eachContainment runs bench against a tend mcp over stdio, with cgroups
 // (where the machine gives them) and with the subreaper; pid is tend's.
 func eachContainment(b *testing.B, bench func(b *testing.B, cs *mcp.ClientSession, pid int)) {
+	eachContainmentVia(b, "", func(cmd *exec.Cmd) mcp.Transport { return &mcp.CommandTransport{Command: cmd} }, bench)
+}
+
+// eachContainmentVia is eachContainment with the client's transport to the
+// command made by via, the sub-benchmarks' names ending in suffix.
+func eachContainmentVia(b *testing.B, suffix string, via func(*exec.Cmd) mcp.Transport, bench func(b *testing.B, cs *mcp.ClientSession, pid int)) {
 	for _, mode := range []string{"cgroup", "subreaper"} {
-		b.Run(mode, func(b *testing.B) {
+		b.Run(mode+suffix, func(b *testing.B) {
 			if mode == "cgroup" {
 				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
 					b.Skip(err)
@@ -319,7 +333,7 @@ func eachContainment(b *testing.B, bench func(b *testing.B, cs *mcp.ClientSessio
 			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
 			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
 			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-			cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+			cs, err := client.Connect(b.Context(), via(cmd), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

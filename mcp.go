@@ -70,9 +70,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // is a pipe or a socket: a blocking read holds its thread and the
 // scheduler's P, and the goroutine it just woke (the SDK's, with the
 // request) waits for another thread to take that P, tens of microseconds
-// a call. A pipe or socket is tend's alone; a terminal is shared with the
-// shell that started tend, which non-blocking mode would break, so it is
-// left as it is.
+// a call; and such a read has a deadline, which lets the session's own
+// reader read it (GuardedTransport). A pipe or socket is tend's alone; a
+// terminal is shared with the shell that started tend, which non-blocking
+// mode would break, so it is left as it is.
 func pollable(stdin io.Reader) io.Reader {
 	f, ok := stdin.(*os.File)
 	if !ok {

@@ -34,7 +34,8 @@ type Call struct {
 	Duration time.Duration
 	Before   bool // recorded by an earlier run of tend (from the audit log)
 
-	born uint64 // the record's revision when this call was added
+	born   uint64              // the record's revision when this call was added
+	result *mcp.CallToolResult // its result, until Result, IsError, Status, Job and Detail are made of it
 }
 
 // Client is a connected MCP client session.
@@ -53,6 +54,7 @@ type Activity struct {
 	seq      uint64
 	rev      uint64
 	ends     []end                                   // the calls that ended, by revision: what Since finds changed before the tail
+	unread   []uint64                                // the calls that ended with a result still to summarize, oldest first (some since read)
 	endsLost uint64                                  // the last revision dropped from ends
 	agent    func(*mcp.ServerSession, string) string // names a session's agent
 	session  func(*mcp.ServerSession) string         // a session's id, as jobs' origins have it
@@ -67,6 +69,11 @@ const (
 	activityKeep = 2000
 	maxArgs      = 400
 	maxResult    = 200
+	// A result of at most maxLazy bytes of structured content is
+	// summarized when its call is first read, and at most maxUnread wait
+	// so; a bigger one (a list of jobs, a log) when its call ends.
+	maxLazy   = 16 << 10
+	maxUnread = 16
 )
 
 func newActivity() *Activity {
@@ -117,18 +124,23 @@ func (a *Activity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		seq := a.add(c)
 		res, err := next(ctx, method, req)
 		end := Call{Duration: time.Since(c.Time)} // read outside the lock the next call's start waits for
-		switch {
+		switch tr, _ := res.(*mcp.CallToolResult); {
 		case err != nil:
 			end.IsError, end.Result, end.Status = true, cut(oneLine(err.Error()), maxResult), "error"
+		case tr != nil && small(tr):
+			// The summary is made when the call is first read (Since),
+			// not here on the reply's way: of a copy, as the SDK adds
+			// to the result on its way out.
+			end.result = new(*tr)
+		case tr != nil:
+			end.result = tr
+			end = end.summarized()
 		default:
-			tr, _ := res.(*mcp.CallToolResult)
-			m := structured(tr)
-			end.IsError, end.Result = summarize(tr, m)
-			end.Status, end.Job, end.Detail = outcome(tr, m)
+			end.Status = "ok"
 		}
 		a.update(seq, func(c *Call) {
 			c.Running, c.Duration = false, end.Duration
-			c.IsError, c.Result, c.Status, c.Job, c.Detail = end.IsError, end.Result, end.Status, end.Job, end.Detail
+			c.IsError, c.Result, c.Status, c.Job, c.Detail, c.result = end.IsError, end.Result, end.Status, end.Job, end.Detail, end.result
 		})
 		return res, err
 	}
@@ -312,8 +324,8 @@ func (a *Activity) add(c Call) uint64 {
 func (a *Activity) update(seq uint64, change func(*Call)) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	i := sort.Search(len(a.calls), func(i int) bool { return a.calls[i].Seq >= seq })
-	if i == len(a.calls) || a.calls[i].Seq != seq {
+	i := a.find(seq)
+	if i < 0 {
 		return
 	}
 	change(&a.calls[i])
@@ -324,7 +336,26 @@ func (a *Activity) update(seq uint64, change func(*Call)) {
 		a.ends = append(a.ends[:0], a.ends[activityKeep/2:]...)
 	}
 	a.ends = append(a.ends, end{a.rev, seq})
+	if a.calls[i].result != nil {
+		// Nobody may read the record: at most maxUnread results wait.
+		a.unread = append(a.unread, seq)
+		for len(a.unread) > maxUnread {
+			if j := a.find(a.unread[0]); j >= 0 {
+				a.calls[j].summarized()
+			}
+			a.unread = a.unread[1:]
+		}
+	}
 	a.notifyLocked()
+}
+
+// find returns the index of call seq in a.calls, or -1.
+func (a *Activity) find(seq uint64) int {
+	i := sort.Search(len(a.calls), func(i int) bool { return a.calls[i].Seq >= seq })
+	if i == len(a.calls) || a.calls[i].Seq != seq {
+		return -1
+	}
+	return i
 }
 
 // Seed records calls an earlier run of tend served (from its audit log),
@@ -390,14 +421,43 @@ func (a *Activity) Since(rev uint64) []Call {
 	slices.Sort(ended)
 	var out []Call
 	for _, i := range slices.Compact(ended) {
-		out = append(out, a.calls[i])
+		out = append(out, a.calls[i].summarized())
 	}
-	for _, c := range a.calls[tail:] {
-		if c.Rev > rev {
-			out = append(out, c)
+	for i := range a.calls[tail:] {
+		if c := &a.calls[tail+i]; c.Rev > rev {
+			out = append(out, c.summarized())
 		}
 	}
 	return out
+}
+
+// small reports whether r is small enough to keep until its call is read.
+func small(r *mcp.CallToolResult) bool {
+	raw, ok := r.StructuredContent.(json.RawMessage)
+	if !ok && r.StructuredContent != nil {
+		return false
+	}
+	n := len(raw)
+	for _, c := range r.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok {
+			return false
+		}
+		n += len(t.Text)
+	}
+	return n <= maxLazy
+}
+
+// summarized makes the summary and the marks of c's result, if it has one
+// still to make, and returns c.
+func (c *Call) summarized() Call {
+	if r := c.result; r != nil {
+		m := structured(r)
+		c.IsError, c.Result = summarize(r, m)
+		c.Status, c.Job, c.Detail = outcome(r, m)
+		c.result = nil
+	}
+	return *c
 }
 
 // Clients returns the connected clients, longest connected first.

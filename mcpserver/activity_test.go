@@ -146,3 +146,53 @@ func TestActivitySinceMatchesAFullLook(t *testing.T) {
 		}
 	}
 }
+
+// A call's result is summarized when the call is first read, not on the
+// reply's way; at most maxUnread wait so when nobody reads, and a big one
+// is summarized at once.
+func TestActivitySummarizesWhenRead(t *testing.T) {
+	t.Parallel()
+	s := New(newEngine(t, engine.Config{}), Options{Version: "test"})
+	a := s.Activity()
+	cs := testkit.Connect(t, s.Server, "probe", nil)
+	waiting := func() (n int) {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		for _, c := range a.calls {
+			if c.result != nil {
+				n++
+			}
+		}
+		return n
+	}
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+	if n := waiting(); n != 1 {
+		t.Errorf("%d results wait to be summarized after a call, want 1", n)
+	}
+	testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "seq 1 20000"}, nil) // 108 KiB: at once
+	if n := waiting(); n != 1 {
+		t.Errorf("%d results wait to be summarized after a big one, want 1", n)
+	}
+	for range maxUnread + 5 {
+		testkit.CallOK(t, cs, "terminal_exec", map[string]any{"command": "echo hi"}, nil)
+	}
+	if n := waiting(); n != maxUnread {
+		t.Errorf("%d results wait to be summarized after %d calls unread, want %d", n, maxUnread+7, maxUnread)
+	}
+	calls := a.Since(0)
+	if len(calls) != maxUnread+7 {
+		t.Fatalf("%d calls recorded", len(calls))
+	}
+	for i, c := range calls {
+		want := "stdout=3B"
+		if i == 1 {
+			want = "stdout=108894B"
+		}
+		if c.Running || c.Status != "ok" || c.Job == "" || !strings.Contains(c.Result, "exit_code=0") || !strings.Contains(c.Result, want) {
+			t.Errorf("call %d: %+v", i, c)
+		}
+	}
+	if n := waiting(); n != 0 {
+		t.Errorf("%d results wait to be summarized after all were read", n)
+	}
+}

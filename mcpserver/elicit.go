@@ -31,7 +31,7 @@ func (s *Server) askUser(req *mcp.CallToolRequest, spec *engine.Spec) (*mcp.Call
 	if s.wouldAsk == nil {
 		return nil, nil
 	}
-	if caps := requestCapabilities(req); caps == nil || caps.Elicitation == nil {
+	if !declaresElicitation(req) {
 		return nil, nil
 	}
 	reasons, ask := s.wouldAsk(spec.Command, spec.Cwd, spec.Origin)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,6 +17,9 @@ import (
 // session's initialize said when the request carries none, or one that
 // does not decode.
 func requestClientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
+	if ci := plainImplementation(req); ci != nil {
+		return ci
+	}
 	var ci *mcp.Implementation
 	if fromMeta(req, mcp.MetaKeyClientInfo, &ci) {
 		return ci
@@ -24,6 +28,58 @@ func requestClientInfo(req *mcp.CallToolRequest) *mcp.Implementation {
 		return p.ClientInfo
 	}
 	return nil
+}
+
+// plainImplementation is the client info in req's _meta when it is the
+// common kind, only strings under the names Implementation gives its
+// string fields (as a client sends name and version), read without
+// encoding and decoding it; else nil.
+func plainImplementation(req *mcp.CallToolRequest) *mcp.Implementation {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	m, ok := req.Params.Meta[mcp.MetaKeyClientInfo].(map[string]any)
+	if !ok {
+		return nil
+	}
+	ci := &mcp.Implementation{}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok || !utf8.ValidString(s) { // the decoder would make it valid
+			return nil
+		}
+		switch k {
+		case "name":
+			ci.Name = s
+		case "title":
+			ci.Title = s
+		case "description":
+			ci.Description = s
+		case "version":
+			ci.Version = s
+		case "websiteUrl":
+			ci.WebsiteURL = s
+		default:
+			return nil
+		}
+	}
+	return ci
+}
+
+// declaresElicitation is requestCapabilities(req).Elicitation != nil,
+// without decoding the capabilities when they plainly say no: the
+// request's have no elicitation, and neither have the initialize's, which
+// would stand in for capabilities that did not decode.
+func declaresElicitation(req *mcp.CallToolRequest) bool {
+	if req != nil && req.Params != nil {
+		if m, ok := req.Params.Meta[mcp.MetaKeyClientCapabilities].(map[string]any); ok && m["elicitation"] == nil {
+			if p := initializeParams(req); p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+				return false
+			}
+		}
+	}
+	caps := requestCapabilities(req)
+	return caps != nil && caps.Elicitation != nil
 }
 
 func requestCapabilities(req *mcp.CallToolRequest) *mcp.ClientCapabilities {

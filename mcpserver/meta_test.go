@@ -34,6 +34,13 @@ func TestRequestMetaAsTheSDKReadsIt(t *testing.T) {
 		"no elicitation":   {mcp.MetaKeyClientCapabilities: map[string]any{"sampling": map[string]any{}}},
 		"malformed":        {mcp.MetaKeyClientInfo: map[string]any{"name": 5}, mcp.MetaKeyClientCapabilities: "yes"},
 		"elicitation null": {mcp.MetaKeyClientCapabilities: map[string]any{"elicitation": nil}},
+		"name only":        {mcp.MetaKeyClientInfo: map[string]any{"name": "x"}},
+		"every string":     {mcp.MetaKeyClientInfo: map[string]any{"name": "x", "title": "X", "description": "d", "version": "1", "websiteUrl": "u"}},
+		"icons":            {mcp.MetaKeyClientInfo: map[string]any{"name": "x", "icons": []any{map[string]any{"src": "s"}}}},
+		"unknown member":   {mcp.MetaKeyClientInfo: map[string]any{"name": "x", "os": "linux"}},
+		"null member":      {mcp.MetaKeyClientInfo: map[string]any{"name": "x", "version": nil}},
+		"invalid UTF-8":    {mcp.MetaKeyClientInfo: map[string]any{"name": "x\xff"}},
+		"roots malformed":  {mcp.MetaKeyClientCapabilities: map[string]any{"roots": 5}},
 	} {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: meta, Name: "terminal_exec"}}
 		if got, want := requestClientInfo(req), req.ClientInfo(); !reflect.DeepEqual(got, want) {
@@ -42,6 +49,9 @@ func TestRequestMetaAsTheSDKReadsIt(t *testing.T) {
 		got, want := requestCapabilities(req), req.ClientCapabilities()
 		if (got == nil) != (want == nil) || got != nil && (got.Elicitation == nil) != (want.Elicitation == nil) {
 			t.Errorf("%s: capabilities %+v, the SDK reads %+v", name, got, want)
+		}
+		if got, want := declaresElicitation(req), want != nil && want.Elicitation != nil; got != want {
+			t.Errorf("%s: elicitation declared %v, the SDK reads %v", name, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -29,7 +30,11 @@ import (
 // into In), with the standard library: the SDK's decoder takes a 32 KiB
 // buffer for each of its two reads, on every call. The input schemas allow
 // no other members, so the standard library's leniency about the case of a
-// member's name never reaches In: a "Command" fails the check.
+// member's name never reaches In: a "Command" fails the check. Arguments
+// plainly of the schema's shape (each member one it names, each value of
+// its type: see [shape]) are decoded into In at once, as the check would
+// pass them and the schema has no defaults to apply; the rest go through
+// the schema library, for its words about what is wrong.
 func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	in := portable[In]()
 	t.InputSchema = in
@@ -38,13 +43,14 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In,
 	if err != nil {
 		panic("mcpserver: schema of " + t.Name + ": " + err.Error())
 	}
+	sh := shapeOf(in)
 	failed := func(err error) *mcp.CallToolResult {
 		var res mcp.CallToolResult
 		res.SetError(err)
 		return &res
 	}
 	srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args, err := arguments[In](req.Params.Arguments, resolved)
+		args, err := arguments[In](req.Params.Arguments, resolved, sh)
 		if err != nil {
 			return failed(err), nil
 		}
@@ -74,8 +80,20 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In,
 }
 
 // arguments reads a call's arguments into an In as the SDK's typed tools
-// do, with its words for what is wrong.
-func arguments[In any](raw json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
+// do, with its words for what is wrong; sh is the schema's shape, if it
+// has one.
+func arguments[In any](raw json.RawMessage, resolved *jsonschema.Resolved, sh *shape) (In, error) {
+	if sh != nil && sh.plain(raw) {
+		var in In
+		if json.Unmarshal(raw, &in) == nil {
+			return in, nil
+		}
+	}
+	return checked[In](raw, resolved)
+}
+
+// checked is [arguments] through the schema library.
+func checked[In any](raw json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
 	var in In
 	m := map[string]any{}
 	if len(raw) > 0 {
@@ -132,4 +150,139 @@ func noNull(s *jsonschema.Schema) {
 			noNull(c)
 		}
 	}
+}
+
+// shape is what a schema made of type, properties, required and
+// additionalProperties (and words: description, title) asks of a value,
+// for checking arguments without the schema library, which walks the
+// schema and the value by reflection, allocating as it goes, on every
+// call: tens of microseconds a call.
+type shape struct {
+	typ      string            // object, string, number, integer or boolean
+	props    map[string]*shape // an object's members, by exact name
+	required []string
+	extra    *shape // the other members' (additionalProperties); nil: none allowed
+}
+
+// shapeOf is s's shape, or nil when s asks for more than a shape says
+// (an enum, a bound, a default, a reference …), or allows any other
+// member.
+func shapeOf(s *jsonschema.Schema) *shape {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return shapeOfJSON(v)
+}
+
+func shapeOfJSON(v any) *shape {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	sh := &shape{}
+	for k, x := range m {
+		switch k {
+		case "description", "title":
+		case "type":
+			t, _ := x.(string)
+			switch t {
+			case "object", "string", "number", "integer", "boolean":
+				sh.typ = t
+			default:
+				return nil
+			}
+		case "properties":
+			props, ok := x.(map[string]any)
+			if !ok {
+				return nil
+			}
+			sh.props = map[string]*shape{}
+			for name, p := range props {
+				if sh.props[name] = shapeOfJSON(p); sh.props[name] == nil {
+					return nil
+				}
+			}
+		case "required":
+			names, ok := x.([]any)
+			if !ok {
+				return nil
+			}
+			for _, n := range names {
+				name, ok := n.(string)
+				if !ok {
+					return nil
+				}
+				sh.required = append(sh.required, name)
+			}
+		case "additionalProperties":
+			if x == false {
+				continue
+			}
+			if sh.extra = shapeOfJSON(x); sh.extra == nil {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	if sh.typ == "" || sh.typ == "object" && m["additionalProperties"] == nil {
+		return nil
+	}
+	if sh.typ != "object" && (sh.props != nil || sh.required != nil || sh.extra != nil) {
+		return nil
+	}
+	return sh
+}
+
+// plain reports whether v (valid JSON or not) is plainly of the shape:
+// an object with only the members it names (by exact name), the required
+// ones among them, each plainly of its shape; a string; a number; an
+// integer written without a fraction or an exponent; true or false. What
+// is not plain may still be valid (3.0 is an integer): the schema library
+// says.
+func (sh *shape) plain(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return false
+	}
+	number := v[0] == '-' || '0' <= v[0] && v[0] <= '9'
+	switch sh.typ {
+	case "string":
+		return v[0] == '"'
+	case "boolean":
+		return v[0] == 't' || v[0] == 'f'
+	case "number":
+		return number
+	case "integer":
+		return number && !bytes.ContainsAny(v, ".eE")
+	case "object":
+		if v[0] != '{' {
+			return false
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil {
+			return false
+		}
+		for k, x := range m {
+			p := sh.props[k]
+			if p == nil {
+				p = sh.extra
+			}
+			if p == nil || !p.plain(x) {
+				return false
+			}
+		}
+		for _, k := range sh.required {
+			if _, ok := m[k]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -216,7 +216,7 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 			}
 			// Nothing of the session is read before its directory is known.
 			known := make(chan struct{})
-			ss, err := s.Connect(ctx, GuardedTransport(afterReader{known, in}, c), nil)
+			ss, err := s.Connect(ctx, GuardedTransport(afterReader{known, in, c}, c), nil)
 			if err != nil {
 				close(known)
 				logger.Info("socket client failed to connect", "err", err)
@@ -239,13 +239,17 @@ func (s *Server) ServeSocket(ctx context.Context, ln *net.UnixListener, o Socket
 	}
 }
 
-// afterReader reads from r once ready is closed.
+// afterReader reads from r once ready is closed; the deadline of conn,
+// which r reads, ends its reads.
 type afterReader struct {
 	ready <-chan struct{}
 	r     io.Reader
+	conn  net.Conn
 }
 
 func (a afterReader) Read(p []byte) (int, error) {
 	<-a.ready
 	return a.r.Read(p)
 }
+
+func (a afterReader) SetReadDeadline(t time.Time) error { return a.conn.SetReadDeadline(t) }

@@ -28,9 +28,16 @@ const MaxLine = 4 << 20
 // request, and echoes every request id exactly as the client wrote it.
 //
 // Each line is decoded once, by the guard, and handed to the session as a
-// message: the SDK's own stream transport would read it from a pipe on a
-// goroutine of its own and decode it twice more, each decode allocating
-// 32 KiB (its JSON decoder's buffer), on the way to every call.
+// message: the SDK's own stream transport would read it on a goroutine of
+// its own and decode it twice more, each decode allocating 32 KiB (its
+// JSON decoder's buffer), on the way to every call. When r can be
+// interrupted (it has a read deadline, as a pipe or socket read through
+// the runtime's poller does) the session's own reader reads the lines: no
+// goroutine of the transport's stands between the input and the session,
+// to be woken and to wake the session's, for each message; Close ends a
+// read in progress through the deadline. Another reader (a terminal, a
+// pipe in memory) is read on a goroutine of the transport's, whose read
+// Close need not end.
 func GuardedTransport(r io.Reader, w io.Writer) mcp.Transport {
 	return &guarded{r: r, w: w}
 }
@@ -42,22 +49,40 @@ type guarded struct {
 
 func (g *guarded) Connect(context.Context) (mcp.Connection, error) {
 	x := &idSwap{prefix: "tend-id-" + rand.Text()[:8] + "-", raw: map[string]json.RawMessage{}}
-	inflight := &inflight{answered: make(chan struct{}, 1)}
 	c := &guardedConn{
-		lw:       &lockedWriter{w: g.w, ids: x, inflight: inflight},
-		incoming: make(chan received),
-		closed:   make(chan struct{}),
+		lines:   lineReader{br: bufio.NewReaderSize(g.r, 64<<10)},
+		ids:     x,
+		pending: &inflight{answered: make(chan struct{}, 1)},
+		closed:  make(chan struct{}),
 	}
-	go guard(g.r, c, c.lw, x, inflight)
+	c.lw = &lockedWriter{w: g.w, ids: x, inflight: c.pending}
+	if d, ok := g.r.(deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+		c.interrupt = func() { d.SetReadDeadline(time.Unix(1, 0)) }
+	} else {
+		c.incoming = make(chan received)
+		go c.guard()
+	}
 	return c, nil
 }
 
-// guardedConn is the session's side of a guarded stream: messages the guard
-// read and decoded come in on incoming; replies are encoded and written
-// whole through lw.
+// deadliner is a reader whose reads a deadline can end.
+type deadliner interface {
+	SetReadDeadline(time.Time) error
+}
+
+// guardedConn is the session's side of a guarded stream: Read gives the
+// session the next message the guard read and decoded; replies are
+// encoded and written whole through lw.
 type guardedConn struct {
-	lw        *lockedWriter
+	lines   lineReader
+	ids     *idSwap
+	pending *inflight
+	lw      *lockedWriter
+	// interrupt ends a read in progress, for good; nil when the lines are
+	// read on the guard's goroutine and handed over on incoming.
+	interrupt func()
 	incoming  chan received
+	readErr   error // why the input ended, read with the last line
 	closed    chan struct{}
 	closeOnce sync.Once
 }
@@ -69,43 +94,100 @@ type received struct {
 }
 
 func (c *guardedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case r := <-c.incoming:
-		return r.msg, r.err
-	case <-c.closed:
+	if c.incoming != nil {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case r := <-c.incoming:
+			return r.msg, r.err
+		case <-c.closed:
+			return nil, io.EOF
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m, err := c.next()
+	if err != nil && c.isClosed() {
 		return nil, io.EOF
 	}
+	return m, err
 }
 
 func (c *guardedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	b, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("marshaling message: %w", err)
-	}
-	_, response := msg.(*jsonrpc.Response)
-	return c.lw.send(append(b, '\n'), response)
+	return c.lw.write(msg)
 }
 
 func (c *guardedConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if c.interrupt != nil {
+			c.interrupt()
+		}
+	})
 	return nil
+}
+
+func (c *guardedConn) isClosed() bool {
+	select {
+	case <-c.closed:
+		return true
+	default:
+		return false
+	}
 }
 
 func (c *guardedConn) SessionID() string { return "" }
 
-// deliver hands the session a message (or the end); false when the session
-// has closed.
-func (c *guardedConn) deliver(r received) bool {
-	select {
-	case c.incoming <- r:
-		return true
-	case <-c.closed:
-		return false
+// guard reads the messages on a goroutine of its own and hands them to
+// Read, until the input ends or the session closes.
+func (c *guardedConn) guard() {
+	for {
+		m, err := c.next()
+		select {
+		case c.incoming <- received{msg: m, err: err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// next reads lines until one is a message for the session, answering the
+// malformed ones; or until the input ends, when it first waits (up to
+// [AnswerLinger]) for the answers to the requests it read.
+func (c *guardedConn) next() (jsonrpc.Message, error) {
+	for {
+		if err := c.readErr; err != nil {
+			if errors.Is(err, io.EOF) {
+				c.pending.drain(AnswerLinger, c.closed)
+			}
+			return nil, err
+		}
+		line, tooLong, err := c.lines.next(MaxLine)
+		c.readErr = err
+		switch {
+		case tooLong:
+			c.pending.add(1) // the reply counts itself answered
+			reply(c.lw, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
+		case len(bytes.TrimSpace(line)) == 0:
+		default:
+			m, request, code, msg := check(line, c.ids)
+			if code != 0 {
+				c.pending.add(1) // the reply counts itself answered
+				reply(c.lw, idOf(line), code, msg)
+				continue
+			}
+			if request {
+				c.pending.add(1)
+			}
+			return m, nil
+		}
 	}
 }
 
@@ -116,13 +198,34 @@ type lockedWriter struct {
 	w        io.Writer
 	ids      *idSwap
 	inflight *inflight
+	buf      []byte // a message being written, kept for the next
 }
 
-// send writes the message p, a response or not.
-func (l *lockedWriter) send(p []byte, response bool) error {
-	p = l.ids.restore(p)
+// write encodes msg and writes it, with its newline, in one write.
+func (l *lockedWriter) write(msg jsonrpc.Message) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	p, err := appendMessage(l.buf[:0], msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %w", err)
+	}
+	p = append(p, '\n')
+	if cap(p) <= 64<<10 { // a rare big one is let go
+		l.buf = p[:0]
+	}
+	_, response := msg.(*jsonrpc.Response)
+	return l.sendLocked(p, response)
+}
+
+// send writes the message p (its newline included), a response or not.
+func (l *lockedWriter) send(p []byte, response bool) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sendLocked(p, response)
+}
+
+func (l *lockedWriter) sendLocked(p []byte, response bool) error {
+	p = l.ids.restore(p)
 	if _, err := l.w.Write(p); err != nil {
 		return err
 	}
@@ -130,6 +233,28 @@ func (l *lockedWriter) send(p []byte, response bool) error {
 		l.inflight.add(-1)
 	}
 	return nil
+}
+
+// appendMessage appends msg encoded as [jsonrpc.EncodeMessage] encodes it.
+// A result, the reply to nearly every request, is written around the
+// result the SDK encoded (compact, with no HTML escaping, as
+// EncodeMessage would leave it), where EncodeMessage would encode the
+// whole again by reflection and check and copy the result once more.
+func appendMessage(dst []byte, msg jsonrpc.Message) ([]byte, error) {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 && bytes.IndexByte(r.Result, '\n') < 0 {
+		if id, ok := r.ID.Raw().(int64); ok {
+			dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+			dst = strconv.AppendInt(dst, id, 10)
+			dst = append(dst, `,"result":`...)
+			dst = append(dst, r.Result...)
+			return append(dst, '}'), nil
+		}
+	}
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
 }
 
 // AnswerLinger is how long a stream transport whose input ended waits for
@@ -157,8 +282,9 @@ func (f *inflight) add(d int) {
 	}
 }
 
-// drain waits until every request read has been answered, or linger.
-func (f *inflight) drain(linger time.Duration) {
+// drain waits until every request read has been answered, or linger, or
+// closed.
+func (f *inflight) drain(linger time.Duration, closed <-chan struct{}) {
 	t := time.NewTimer(linger)
 	defer t.Stop()
 	for {
@@ -172,51 +298,32 @@ func (f *inflight) drain(linger time.Duration) {
 		case <-f.answered:
 		case <-t.C:
 			return
-		}
-	}
-}
-
-// guard hands valid messages from r to the session and answers the rest.
-func guard(r io.Reader, to *guardedConn, w *lockedWriter, x *idSwap, pending *inflight) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, tooLong, err := readLine(br, MaxLine)
-		if len(bytes.TrimSpace(line)) > 0 || tooLong {
-			switch {
-			case tooLong:
-				pending.add(1) // the reply counts itself answered
-				reply(w, idOf(line), jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes: ignored", MaxLine))
-			default:
-				if m, request, code, msg := check(line, x); code != 0 {
-					pending.add(1) // the reply counts itself answered
-					reply(w, idOf(line), code, msg)
-				} else {
-					if request {
-						pending.add(1)
-					}
-					if !to.deliver(received{msg: m}) {
-						return
-					}
-				}
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				pending.drain(AnswerLinger)
-			}
-			to.deliver(received{err: err})
+		case <-closed:
 			return
 		}
 	}
 }
 
-// readLine reads one line without its newline; a line over max is consumed
+// lineReader reads a stream line by line into one buffer, grown as a line
+// needs and kept for the next.
+type lineReader struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+// next reads one line without its newline; a line over max is consumed
 // and reported as too long rather than buffered: only its start is kept,
-// to find its id.
-func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+// to find its id. The line is good until the next call.
+func (l *lineReader) next(max int) (line []byte, tooLong bool, err error) {
 	const keep = 64 << 10
+	line = l.buf[:0]
+	defer func() {
+		if cap(line) <= 1<<20 { // a rare big one is let go
+			l.buf = line[:0]
+		}
+	}()
 	for {
-		frag, e := br.ReadSlice('\n')
+		frag, e := l.br.ReadSlice('\n')
 		if !tooLong && len(line)+len(frag) > max+1 {
 			tooLong, line = true, line[:min(len(line), keep)]
 		}
