@@ -4140,6 +4140,11 @@ print(delete_old(1))"`, Write},
 		{`pwsh -c 'Get-Content "$env:USERPROFILE\.aws\credentials"'`, Destructive},
 		{`pwsh -c 'Get-Content "$env:USERPROFILE\notes\todo.txt"'`, Write},
 		{`pwsh -c 'Remove-Item -Recurse "./bin", ./obj'`, Write},
+		// a project tool's verbs are its own, not programs it runs
+		{"go env", Write},
+		{"make install", Write},
+		{"nocache env", Destructive},
+		{"eatmydata rm -rf ~/notes", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -804,6 +804,9 @@ func wrappedProgram(iv *inv) {
 	if _, ok := commandRunners[iv.name]; ok {
 		return // runsGiven reads them
 	}
+	if projectTools[iv.name] {
+		return // go env, cargo test, make install: the tool's own verbs, not programs
+	}
 	args := iv.rest(1)
 	own := 0
 	for i, a := range args {
