@@ -440,6 +440,9 @@ func registryConfig(iv *inv) {
 // runs there next is judged as it is.
 func userConfig(iv *inv) {
 	args := iv.rest(1)
+	if iv.name != "aws" && !hasWord(args, "config", "c", "set", "configure", "env", "nuget") {
+		return // every case below but aws's starts with one of these verbs
+	}
 	_, ops := opts(args)
 	w := strs0(ops)
 	has := func(s ...string) bool { return hasWord(args, s...) }
@@ -617,6 +620,11 @@ func installsOutside(iv *inv) {
 	args, name := iv.rest(1), iv.name
 	if strings.HasPrefix(name, "python") && len(args) > 1 && args[0].s == "-m" && args[1].ok && (args[1].s == "pip" || args[1].s == "pip3") {
 		args, name = args[2:], "pip" // python3 -m pip install …
+	}
+	switch name {
+	case "npm", "pnpm", "bun", "yarn", "pip", "pip3", "uv", "cargo":
+	default:
+		return // the only installers judged here; opts is not free
 	}
 	_, ops := opts(args)
 	w := strs0(ops)

@@ -1024,7 +1024,7 @@ func wordsOf(args []arg) []string {
 
 // liveMarker is a word that points a command at production: a variable
 // named for it ($PROD_DATABASE_URL), an environment or host named so.
-var liveMarker = lazyRE(`\$\{?[A-Z0-9_]*(?:PROD|PRODUCTION|LIVE)[A-Z0-9_]*|(?i)^(?:prod|production|live)$|(?i)[/@.=:-](?:prod|production|live)(?:[./:_-]|$)`)
+var liveMarker = lazyREIf(func(s string) bool { return containsFold(s, "prod") || containsFold(s, "live") }, `\$\{?[A-Z0-9_]*(?:PROD|PRODUCTION|LIVE)[A-Z0-9_]*|(?i)^(?:prod|production|live)$|(?i)[/@.=:-](?:prod|production|live)(?:[./:_-]|$)`)
 
 // downAgainstLive says why a project's own command (go run ./cmd/migrate,
 // npm run db:rollback) undoes migrations or remakes a database that its
@@ -1543,12 +1543,12 @@ func unknownTool(iv *inv) {
 // and runs none of them: a profile, a trace or a binary's symbols (go tool
 // pprof, go tool trace, pprof, go version -m), a script it lints.
 func readsAsData(name string, args []arg) bool {
-	_, ops := opts(args)
-	w := strs0(ops)
 	switch {
 	case name == "pprof" || fileCheckers[name]:
 		return true
 	case name == "go":
+		_, ops := opts(args)
+		w := strs0(ops)
 		return at(w, 0) == "version" || at(w, 0) == "tool" && goDataTools[at(w, 1)]
 	}
 	return false
@@ -3407,7 +3407,7 @@ var copyTools = map[string]bool{
 // remoteURL is a place off the machine: a URL with a scheme, or an
 // rclone-style remote:path. One ^ for both alternatives: the matcher
 // then tries only the start of the word, not every offset in it.
-var remoteURL = lazyRE(`^(?:[a-zA-Z][a-zA-Z0-9+.-]*://\S|[a-zA-Z][\w-]*:[^/\\])`)
+var remoteURL = lazyREIf(func(s string) bool { return strings.IndexByte(s, ':') > 0 }, `^(?:[a-zA-Z][a-zA-Z0-9+.-]*://\S|[a-zA-Z][\w-]*:[^/\\])`)
 
 // strangerGetsSecret finds a credential variable sent to a host it does
 // not belong to: a public address given as a number, or a host that does
@@ -3560,10 +3560,10 @@ var escapes = []string{":!", "!", "\\!", ".shell ", ".system ", "shell ", "exec=
 
 // exPrefix is what may lead vi's ! command: colons, a range (%, 1,$),
 // the silent modifier; group-less, it ends with the !.
-var exPrefix = lazyRE(`^:*\s*(?:sil(?:ent)?!?\s+)?(?:%|[\d.$]+,[\d.$]+)?!`)
+var exPrefix = lazyREIf(func(s string) bool { return strings.IndexByte(s, '!') >= 0 }, `^:*\s*(?:sil(?:ent)?!?\s+)?(?:%|[\d.$]+,[\d.$]+)?!`)
 
 // shellWord is a word that starts a shell with code: sh -c "…".
-var shellWord = lazyRE(`^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
+var shellWord = lazyREIf(func(s string) bool { return strings.Contains(s, "sh") }, `^(?:/bin/|/usr/bin/)?(?:ba|z|da|k)?sh\s+-\w*c\s`)
 
 // maxEmbedded bounds the words of one command looked at as embedded code.
 const maxEmbedded = 8
@@ -4510,9 +4510,9 @@ func listsNames(iv *inv) bool {
 // grep -o of a pattern anchored at the line's start that matches only
 // name characters (grep -oE '^[A-Z_]+' .env), cut -d= -f1.
 func keyNamesOnly(name string, args []arg) bool {
-	flags, ops := opts(args)
 	switch name {
 	case "grep", "egrep", "rg":
+		flags, ops := opts(args)
 		if !hasFlag(flags, "o", "--only-matching") || len(ops) < 2 || !ops[0].ok {
 			return false
 		}
@@ -4763,7 +4763,7 @@ func printsSecrets(name string, args []arg) string {
 		}
 	}
 	for i, v := range w[:min(len(w), maxVerbWords)] { // supabase projects api-keys: a listing of the keys themselves
-		if vw := words(v); slices.Equal(vw, []string{"api", "keys"}) || v == "apikeys" {
+		if containsFold(v, "keys") && slices.Equal(words(v), []string{"api", "keys"}) || v == "apikeys" {
 			if next := at(w, i+1); !keyListVerbs[next] { // gcloud services api-keys list: names and ids; supabase projects api-keys --project-ref x: the keys
 				return name + " " + strings.Join(w[:i+1], " ") + " prints API keys"
 			}
@@ -5423,11 +5423,11 @@ func dumpsEnvironment(iv *inv) {
 	if iv.sc.piped || len(iv.args) > 3 {
 		return
 	}
-	var argv []string
-	for _, a := range iv.args {
-		argv = append(argv, a.s)
+	var argv [3]string
+	for i, a := range iv.args {
+		argv[i] = a.s
 	}
-	switch strings.Join(argv, " ") {
+	switch strings.Join(argv[:len(iv.args)], " ") {
 	case "env", "printenv", "export -p", "declare -x", "declare -p", "set", "typeset -x",
 		"env -0", "env --null", "printenv -0", "printenv --null", "export", "declare", "typeset", "declare -px", "declare -xp", "typeset -p":
 		iv.flag(Destructive, argv[0]+" prints every environment variable, tokens and keys included (what it prints reaches the agent and its model)")
@@ -5438,10 +5438,8 @@ func dumpsEnvironment(iv *inv) {
 // the words its patterns need, in any case.
 func mentionsDanger(s string) bool {
 	for _, w := range []string{"drop", "truncate", "delete", "update", "remove", "flush", "destroy", "prune", "purge", "clear", "wipe"} {
-		for i := 0; i+len(w) <= len(s); i++ {
-			if strings.EqualFold(s[i:i+len(w)], w) {
-				return true
-			}
+		if containsFold(s, w) {
+			return true
 		}
 	}
 	return false

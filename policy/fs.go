@@ -30,8 +30,13 @@ func opts(args []arg) (flags []arg, operands []arg) {
 			nf++
 		}
 	}
-	if nf+no == 0 {
+	switch {
+	case nf+no == 0:
 		return nil, nil
+	case end == len(args) && nf == 0: // go test ./...: no copy (capped, so an append copies)
+		return nil, args[:end:end]
+	case end == len(args) && no == 0:
+		return args[:end:end], nil
 	}
 	buf := make([]arg, nf+no)
 	flags, operands = buf[:0:nf], buf[nf:nf:nf+no]
