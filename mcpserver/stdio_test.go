@@ -26,24 +26,32 @@ func rawSession(t *testing.T) (send func(string), next func() map[string]json.Ra
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inW.Close(); ss.Close() })
-	replies := make(chan map[string]json.RawMessage, 16)
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var m map[string]json.RawMessage
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				replies <- m
-			}
-		}
-	}()
 	send = func(line string) {
 		t.Helper()
 		if _, err := io.WriteString(inW, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	next = func() map[string]json.RawMessage {
+	return send, replyReader(t, outR)
+}
+
+// replyReader reads the server's reply lines from r and returns a
+// function that gives the next one, decoded (a line that is not JSON as
+// {"unparsable": true}), and fails the test if none comes within 30 s.
+func replyReader(t *testing.T, r io.Reader) func() map[string]json.RawMessage {
+	replies := make(chan map[string]json.RawMessage, 16)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				m = map[string]json.RawMessage{"unparsable": json.RawMessage(`true`)}
+			}
+			replies <- m
+		}
+	}()
+	return func() map[string]json.RawMessage {
 		t.Helper()
 		select {
 		case m := <-replies:
@@ -53,7 +61,6 @@ func rawSession(t *testing.T) (send func(string), next func() map[string]json.Ra
 		}
 		return nil
 	}
-	return send, next
 }
 
 // Every request is answered, with its id exactly as the client wrote it,

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -127,29 +126,7 @@ func rawGuarded(t *testing.T, pipe func(*testing.T) (io.Reader, io.WriteCloser))
 	in, w := pipe(t)
 	outR, outW := io.Pipe()
 	ss := echoServer(t, in, outW)
-	replies := make(chan map[string]json.RawMessage, 16)
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			var m map[string]json.RawMessage
-			if json.Unmarshal(sc.Bytes(), &m) != nil {
-				m = map[string]json.RawMessage{"unparsable": json.RawMessage(`true`)}
-			}
-			replies <- m
-		}
-	}()
-	next := func() map[string]json.RawMessage {
-		t.Helper()
-		select {
-		case m := <-replies:
-			return m
-		case <-time.After(30 * time.Second):
-			t.Fatal("no reply")
-		}
-		return nil
-	}
-	return w, next, ss
+	return w, replyReader(t, outR), ss
 }
 
 // waitEnded fails the test if the session has not ended (f returned)
