@@ -4145,6 +4145,17 @@ print(delete_old(1))"`, Write},
 		{"make install", Write},
 		{"nocache env", Destructive},
 		{"eatmydata rm -rf ~/notes", Destructive},
+		// round 41 (holdout46), a glob of data files (*.csv, *.parquet) in a directory of the tree no tool makes is the user's data
+		{`python3 -c "import glob, os; [os.remove(f) for f in glob.glob('exports/*.csv')]"`, Destructive},
+		{`python3 -c "import glob, os; list(map(os.remove, glob.glob('survey_2024/*.xlsx')))"`, Destructive},
+		{`python3 -c "from pathlib import Path; [p.unlink() for p in Path('exports').glob('*.tsv')]"`, Destructive},
+		{`ruby -e "Dir.glob('survey/*.csv').each { |f| File.delete(f) }"`, Destructive},
+		{"rm exports/*.jsonl", Destructive},
+		{`python3 -c "import glob, os; [os.remove(f) for f in glob.glob('build/*.csv')]"`, Write},
+		{`python3 -c "from pathlib import Path; [p.unlink() for p in Path('tmp').glob('*.csv')]"`, Write},
+		{`python3 -c "import glob, os; [os.remove(f) for f in glob.glob('exports/*.log')]"`, Write},
+		{"rm -f *.csv", Write},
+		{"rm -f out/*.csv", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

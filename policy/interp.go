@@ -2055,13 +2055,19 @@ var nameSuffix = lazyRE(`(?i)\b(?:endswith|end_with\?)\s*\(\s*[(\[]?|\b(?:extnam
 // cd may have moved (cd ~ && python3 - <<'EOF' … rglob('*.py') … unlink),
 // or a store no version control keeps (glob("storage/app/uploads/*")).
 func (iv *inv) deletesFound(code string) {
-	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
+	for _, mi := range findCall.FindAllStringSubmatchIndex(code, 8) {
+		m := submatches(code, mi)
 		pat := m[1]
 		if m[2] != "" { // Get-ChildItem -Recurse -Filter *.cs
 			pat = m[2]
 			if strings.Contains(strings.ToLower(m[0]), "-recurse") {
 				pat = "**/" + pat
 			}
+		} else if root, ok := listRoot(code, mi[0]); ok && root != "" {
+			if strings.HasPrefix(code[mi[0]:], "rglob") && !strings.HasPrefix(pat, "**") {
+				pat = "**/" + pat
+			}
+			pat = strings.TrimSuffix(root, "/") + "/" + pat // Path('exports').glob('*.csv') … p.unlink()
 		}
 		pats := braceAlts(pat)
 		if strings.HasSuffix(pat, "*") { // glob('**/*') … if f.endswith(('.orig', '.py')): the names kept
@@ -2458,3 +2464,15 @@ var (
 	// named for a secret, which PowerShell prints: $env:GITHUB_TOKEN.
 	psSecretAlone = lazyRE(`(?i)^\s*["']?\$\{?(env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)\}?["']?\s*$`)
 )
+
+// submatches are the texts of a match's groups from its index pairs
+// ("" for a group that took no part).
+func submatches(s string, m []int) []string {
+	out := make([]string, len(m)/2)
+	for k := range out {
+		if m[2*k] >= 0 {
+			out[k] = s[m[2*k]:m[2*k+1]]
+		}
+	}
+	return out
+}
