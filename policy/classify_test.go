@@ -4156,6 +4156,19 @@ print(delete_old(1))"`, Write},
 		{`python3 -c "import glob, os; [os.remove(f) for f in glob.glob('exports/*.log')]"`, Write},
 		{"rm -f *.csv", Write},
 		{"rm -f out/*.csv", Write},
+		// round 41 (holdout46), interpreter code that deletes the files it is given as arguments is judged as rm on them
+		{`git ls-files --others --exclude-standard | xargs -I{} python3 -c "import os, sys; os.remove(sys.argv[1])" {}`, Destructive},
+		{`find src -name '*.ts' | xargs node -e 'process.argv.slice(2).forEach(f => require("fs").unlinkSync(f))'`, Destructive},
+		{`find src -name '*.ts' -exec node -e 'require("fs").unlinkSync(process.argv[1])' {} \;`, Destructive},
+		{`python3 -c 'import sys, os; list(map(os.remove, sys.argv[1:]))' data/raw/*.csv`, Destructive},
+		{`python3 -c 'import sys, shutil; [shutil.rmtree(d) for d in sys.argv[1:]]' src`, Destructive},
+		{`python3 -c 'import sys; from pathlib import Path; Path(sys.argv[1]).unlink()' ~/.bashrc`, Destructive},
+		{`ls data/*.csv | xargs perl -e 'unlink @ARGV'`, Destructive},
+		{`for f in src/*.go; do ruby -e 'File.delete(ARGV[0])' "$f"; done`, Destructive},
+		{`find . -name '*.pyc' -exec python3 -c 'import os,sys; os.remove(sys.argv[1])' {} +`, Write},
+		{`find . -name '*.log' | xargs python3 -c 'import sys,os; [os.remove(p) for p in sys.argv[1:]]'`, Write},
+		{`git diff --name-only | xargs -I{} python3 -c "import sys; print(open(sys.argv[1]).read()[:100])" {}`, Write},
+		{`python3 -c 'import os, sys; os.remove(sys.argv[1])' notes.txt`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
