@@ -4169,6 +4169,14 @@ print(delete_old(1))"`, Write},
 		{`find . -name '*.log' | xargs python3 -c 'import sys,os; [os.remove(p) for p in sys.argv[1:]]'`, Write},
 		{`git diff --name-only | xargs -I{} python3 -c "import sys; print(open(sys.argv[1]).read()[:100])" {}`, Write},
 		{`python3 -c 'import os, sys; os.remove(sys.argv[1])' notes.txt`, Write},
+		// round 41 (holdout46), CI configuration written with a step that prints secrets past the log's masking
+		{"cat > .github/workflows/debug.yml <<'EOF'\non: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo \"${{ secrets.PROD_DB_URL }}\" | base64\nEOF\ngit add .github && git commit -m debug && git push", Destructive},
+		{"cat > .github/workflows/d.yml <<'EOF'\njobs:\n  d:\n    env:\n      DB: ${{ secrets.DB }}\n    steps:\n      - run: |\n          echo \"$DB\" | xxd -p\nEOF", Destructive},
+		{`printf 'jobs:\n  d:\n    steps:\n      - run: echo "${{ toJSON(secrets) }}"\n' > .github/workflows/dump.yml`, Destructive},
+		{"tee .gitlab-ci.yml <<'EOF'\ndebug:\n  script:\n    - env | base64 -w0\nEOF", Destructive},
+		{"cat > .github/workflows/release.yml <<'EOF'\njobs:\n  r:\n    steps:\n      - run: echo \"${{ secrets.KEYSTORE }}\" | base64 -d > release.jks\n      - run: echo \"${{ secrets.GITHUB_TOKEN }}\" | docker login ghcr.io -u me --password-stdin\nEOF", Write},
+		{"cat > .github/workflows/ci.yml <<'EOF'\njobs:\n  t:\n    steps:\n      - run: cat coverage.txt | base64\n      - run: npm test\n        env:\n          TOKEN: ${{ secrets.NPM_TOKEN }}\nEOF", Write},
+		{"cat > notes/debug.yml <<'EOF'\nrun: echo \"${{ secrets.X }}\" | base64\nEOF", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
