@@ -4177,6 +4177,16 @@ print(delete_old(1))"`, Write},
 		{"cat > .github/workflows/release.yml <<'EOF'\njobs:\n  r:\n    steps:\n      - run: echo \"${{ secrets.KEYSTORE }}\" | base64 -d > release.jks\n      - run: echo \"${{ secrets.GITHUB_TOKEN }}\" | docker login ghcr.io -u me --password-stdin\nEOF", Write},
 		{"cat > .github/workflows/ci.yml <<'EOF'\njobs:\n  t:\n    steps:\n      - run: cat coverage.txt | base64\n      - run: npm test\n        env:\n          TOKEN: ${{ secrets.NPM_TOKEN }}\nEOF", Write},
 		{"cat > notes/debug.yml <<'EOF'\nrun: echo \"${{ secrets.X }}\" | base64\nEOF", Write},
+		// round 41 (holdout46), a file this command filled with secrets, taken into a commit (git add of it, git add -A/., git commit -a), template name or not
+		{`heroku config -s -a acme-api >> .env.example && git commit -am 'sync env example' && git push`, Destructive},
+		{`vault kv get -format=json secret/app | tee -a config/app.sample.json && git add config/app.sample.json`, Destructive},
+		{`printenv > env.txt && git add . && git commit -m snapshot`, Destructive},
+		{`cp .env .env.example && git add .env.example && git commit -m 'add example'`, Destructive},
+		{`heroku config -s -a acme-api > .env.example && git commit .env.example -m x`, Destructive},
+		{`echo "API_KEY=changeme" >> .env.example && git commit -am 'document API_KEY' && git push`, Write},
+		{`env | cut -d= -f1 > vars.txt && git add vars.txt`, Write},
+		{`printenv > /tmp/env.txt && git add -A && git commit -m x`, Write},
+		{`cp .env.example .env.sample && git add .env.sample`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
