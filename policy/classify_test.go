@@ -4187,6 +4187,16 @@ print(delete_old(1))"`, Write},
 		{`env | cut -d= -f1 > vars.txt && git add vars.txt`, Write},
 		{`printenv > /tmp/env.txt && git add -A && git commit -m x`, Write},
 		{`cp .env.example .env.sample && git add .env.sample`, Write},
+		// round 41 (holdout46), git clean -x limited by pathspecs to what tools make deletes what rm -rf of them would
+		{"git clean -fdx -- build/ coverage/", Write},
+		{"git clean -ffdx node_modules/ dist", Write},
+		{"git clean -fdx build/ .", Destructive},
+		{"git clean -fdx -- build/ src/", Destructive},
+		{"git clean -fdx checkpoints/", Destructive},
+		{"git clean -fdx ../build", Destructive},
+		{"git -C ~/other clean -fdx build/", Destructive},
+		{`git clean -fdx "$DIR"`, Destructive},
+		{"git clean -fdx :/", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -205,8 +205,9 @@ func git(iv *inv) {
 		}
 		operands = cleanPaths(rest)
 		switch {
-		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
+		case has("f", "--force") && has("x", "") && !iv.c.madeOnly(repo, operands): // limited to what tools make (build/, coverage/), it deletes what rm -rf of them would
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+		case has("f", "--force") && has("x", ""):
 		case has("f", "--force") && len(operands) == 0:
 			discard("git clean -f deletes untracked files")
 		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
@@ -1420,4 +1421,24 @@ func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
 		file = iv.c.show(target{path: file, src: strings.TrimPrefix(file, root+"/")})
 	}
 	return file, what
+}
+
+// madeOnly reports whether paths, as git clean is limited to them, are all
+// in the working tree and under what tools make (build/, coverage/,
+// node_modules): build outputs, caches and installed dependencies, not a
+// directory of trained models or records of runs (keptRecords).
+func (c *classifier) madeOnly(sc *scope, paths []arg) bool {
+	n := 0
+	for _, a := range paths {
+		if a.ok && a.s == "--" {
+			continue
+		}
+		t := c.resolve(sc, a)
+		rel, ok := strings.CutPrefix(t.path, c.project+"/")
+		if !a.ok || t.path == "" || !ok || c.danger(t) != "" || !c.trustedProject() || !c.madePath(rel) || keptRecords(rel) != "" {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
