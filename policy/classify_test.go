@@ -4197,6 +4197,19 @@ print(delete_old(1))"`, Write},
 		{"git -C ~/other clean -fdx build/", Destructive},
 		{`git clean -fdx "$DIR"`, Destructive},
 		{"git clean -fdx :/", Destructive},
+		// round 41 (holdout46), sudo chown giving the user who runs it back what tools make in the tree, or a tool's cache at home
+		{`sudo chown -R "$(id -u):$(id -g)" node_modules`, Write},
+		{`sudo chown -R $USER:$USER node_modules build .venv`, Write},
+		{`sudo chown -Rv $(whoami) ~/.cache/pip`, Write},
+		{`sudo chgrp -R "$(id -g)" dist`, Write},
+		{`sudo chown -R $USER /usr/local`, Destructive},
+		{`sudo chown -R $USER .`, Destructive},
+		{`sudo chown -R root node_modules`, Destructive},
+		{`sudo chown -RL $USER node_modules`, Destructive},
+		{`sudo chown -R $USER src`, Destructive},
+		{`sudo chown -R "$(id -u):$(id -g)" data`, Destructive},
+		{`sudo chown -R --reference=/etc/passwd node_modules`, Destructive},
+		{`USER=root; sudo chown -R $USER node_modules`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
