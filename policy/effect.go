@@ -1767,14 +1767,22 @@ func (iv *inv) intoDir(args []arg) []arg {
 }
 
 // carries records that a copy or move of a file this command wrote holds
-// what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh).
+// what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh), and that
+// a copy of a secrets file (cp .env .env.example; not of a template,
+// .env.example) holds its secrets.
 func (iv *inv) carries(args []arg) {
-	if iv.c.written == nil {
-		return
-	}
 	dst, ok := destination(args)
 	_, ops := opts(args)
-	if !ok || len(ops) != 2 || ops[1] != dst {
+	if !ok || len(ops) != 2 || ops[1] != dst || !ops[0].ok {
+		return
+	}
+	if p, b := iv.c.tilde(ops[0].s), path.Base(ops[0].s); isSecretPath(p) && !templateFile(b) && !publicKey(p) && !(strings.HasPrefix(b, ".env") && !localSettings(b)) { // .env.test holds no one's keys
+		if _, made := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; !made {
+			iv.c.wrote(iv.sc, dst, source{kind: srcSecret, text: ops[0].s}, false)
+			return
+		}
+	}
+	if iv.c.written == nil {
 		return
 	}
 	if src, ok := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; ok {

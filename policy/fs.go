@@ -664,6 +664,57 @@ func chmodR(iv *inv) {
 	}
 }
 
+// invokingOwner is an owner (and group) that is the user who runs the
+// command, as the calling shell expands it before sudo starts:
+// "$(id -u):$(id -g)", $USER:$USER, $(whoami), ${UID}.
+var invokingOwner = lazyRE(`^(?:\$\(id -u\)|\$\(id -un\)|\$\(id -u -n\)|\$\(whoami\)|\$\(logname\)|\$\{?(?:USER|UID|LOGNAME)\}?)?(?:[:.](?:\$\(id -g\)|\$\(id -gn\)|\$\(id -g -n\)|\$\(id -u\)|\$\(id -un\)|\$\(whoami\)|\$\{?(?:USER|GID|LOGNAME)\}?)?)?$`)
+
+// givesBack reports whether cmd, run as another user (root), only gives
+// the user who runs it ownership of what tools make in the working tree
+// (node_modules, build, .venv) or of a tool's cache in the home directory
+// (chown -R "$(id -u):$(id -g)" node_modules, after a container or a
+// sudo npm install left it root's): what changes was the user's to own,
+// and it makes again. Following links (-L, -H) may lead out of the tree;
+// --reference names an owner from a file.
+func (iv *inv) givesBack(cmd Command) bool {
+	name := path.Base(cmd.Argv[0])
+	if name != "chown" && name != "chgrp" || len(cmd.Argv) < 3 || iv.sc.remote || iv.sc.mounts != nil || !iv.c.trustedProject() {
+		return false
+	}
+	owner, n := "", 0
+	for _, a := range cmd.Argv[1:] {
+		switch {
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "RvcfhP") == "", a == "--recursive" || a == "--verbose" || a == "--changes" || a == "--silent" || a == "--quiet" || a == "--no-dereference":
+		case strings.HasPrefix(a, "-"):
+			return false
+		case owner == "":
+			owner = strings.ReplaceAll(a, `"`, "")
+			if name == "chgrp" {
+				owner = ":" + owner
+			}
+			if owner == "" || owner == ":" || !invokingOwner.MatchString(owner) {
+				return false
+			}
+		default:
+			t := iv.c.resolve(iv.sc, arg{s: a, ok: true, src: a})
+			rel, inTree := strings.CutPrefix(t.path, iv.c.project+"/")
+			home, inHome := strings.CutPrefix(t.path, iv.c.home+"/")
+			switch {
+			case t.path == "" || strings.ContainsAny(a, "$`"):
+				return false
+			case inTree && iv.c.madePath(rel) && keptRecords(rel) == "":
+			case inHome && iv.c.home != unknownHome && slices.ContainsFunc(homeCaches, func(c string) bool {
+				return home == strings.TrimSuffix(c, "/") || strings.HasPrefix(home, strings.TrimSuffix(c, "/")+"/")
+			}):
+			default:
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
 // locksOut holds changing who owns, or may enter, the root, the home
 // directory or a top system directory (chmod 000 ~, chown nobody /etc):
 // the user, or the system, is locked out of everything under it. chmod

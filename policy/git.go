@@ -205,8 +205,9 @@ func git(iv *inv) {
 		}
 		operands = cleanPaths(rest)
 		switch {
-		case has("f", "--force") && has("x", ""): // even under a build directory: -x takes untracked work with the ignored files
+		case has("f", "--force") && has("x", "") && !iv.c.madeOnly(repo, operands): // limited to what tools make (build/, coverage/), it deletes what rm -rf of them would
 			discard("git clean -x deletes untracked files, uncommitted work among them, with the ignored ones")
+		case has("f", "--force") && has("x", ""):
 		case has("f", "--force") && len(operands) == 0:
 			discard("git clean -f deletes untracked files")
 		case has("f", "--force") && !iv.c.buildOutputs(iv.sc, operands):
@@ -271,6 +272,10 @@ func git(iv *inv) {
 			destroy("git add stages a directory of secrets: " + iv.sc.cwd)
 			break
 		}
+		if f, what := iv.filledWithSecrets(operands, has("A", "--all", "--update") || has("u", "") || wholeTree(operands)); f != "" {
+			destroy("git add stages a file this command filled with " + what + ", for every clone of the repository: " + f) // heroku config -s >> .env.example && git add .
+			break
+		}
 		for _, op := range operands {
 			if op.ok && (iv.secretFile(op.s) || isSecretPath(iv.c.resolve(iv.sc, op).path)) && !templateFile(path.Base(op.s)) { // .env.example holds placeholders
 				destroy("git add stages a file holding secrets, for every clone of the repository: " + op.s)
@@ -284,6 +289,10 @@ func git(iv *inv) {
 				destroy("git add --force stages a file named for secrets even where the ignore rules keep it out, for every clone of the repository: " + op.s)
 				break
 			}
+		}
+	case "commit":
+		if f, what := iv.filledWithSecrets(operands, has("a", "--all")); f != "" {
+			destroy("git commit takes in a file this command filled with " + what + ", for every clone of the repository: " + f) // heroku config -s >> .env.example && git commit -am …
 		}
 	case "reset":
 		if has("", "--hard", "--merge") && !(len(operands) == 0 || len(operands) == 1 && operands[0].s == "HEAD") || has("", "--hard", "--merge") && !iv.stashedFirst() {
@@ -1366,4 +1375,70 @@ func (iv *inv) runsBFG() bool {
 		}
 	}
 	return false
+}
+
+// filledWithSecrets finds a file of the working tree this command filled
+// with secrets (the environment, a secrets file, the output of a command
+// that prints them: heroku config -s >> .env.example, printenv > env.txt)
+// that git add or git commit takes in: one named among ops, or, when all
+// is set (git add -A, git add ., git commit -a), any the ignore rules do
+// not keep out. A template's name (.env.example) is no placeholder's
+// once it holds them. It returns the file and what it holds, or "".
+func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
+	if len(iv.c.written) == 0 || iv.sc.remote {
+		return "", ""
+	}
+	describe := func(src source) string {
+		switch {
+		case src.text == "" || src.text == envDump:
+			return "the environment's values"
+		case strings.HasPrefix(src.text, "the output of "), strings.HasPrefix(src.text, dumpOf), strings.HasPrefix(src.text, answerOf):
+			return "secrets, " + src.text
+		}
+		return "secrets, from " + src.text
+	}
+	for _, op := range ops {
+		if src, ok := iv.c.written[iv.c.resolve(iv.sc, op).path]; op.ok && ok && src.kind == srcSecret {
+			return op.s, describe(src)
+		}
+	}
+	if !all {
+		return "", ""
+	}
+	root := iv.c.resolve(iv.sc, arg{s: ".", ok: true, src: "."}).path
+	for p, src := range iv.c.written {
+		if src.kind != srcSecret || root == "" || p != root && !isUnder(p, root) || iv.c.inTemp(p) {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(p, iv.c.project+"/"); ok && iv.c.trustedProject() && iv.c.ignored(rel) {
+			continue
+		}
+		if file == "" || p < file {
+			file, what = p, describe(src)
+		}
+	}
+	if file != "" {
+		file = iv.c.show(target{path: file, src: strings.TrimPrefix(file, root+"/")})
+	}
+	return file, what
+}
+
+// madeOnly reports whether paths, as git clean is limited to them, are all
+// in the working tree and under what tools make (build/, coverage/,
+// node_modules): build outputs, caches and installed dependencies, not a
+// directory of trained models or records of runs (keptRecords).
+func (c *classifier) madeOnly(sc *scope, paths []arg) bool {
+	n := 0
+	for _, a := range paths {
+		if a.ok && a.s == "--" {
+			continue
+		}
+		t := c.resolve(sc, a)
+		rel, ok := strings.CutPrefix(t.path, c.project+"/")
+		if !a.ok || t.path == "" || !ok || c.danger(t) != "" || !c.trustedProject() || !c.madePath(rel) || keptRecords(rel) != "" {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -1516,6 +1516,7 @@ func interp(codeOpts ...string) handler {
 			if isCode && i+1 < len(args) {
 				code, last := moreCode(iv.name, args, i+1, codeOpts)
 				iv.interpCode(code)
+				iv.deletesArgs(code, args[last+1:]) // xargs -I{} python3 -c 'os.remove(sys.argv[1])' {}
 				if iv.perlInPlace {
 					iv.inPlace(args[last+1:])
 					if m := fetchRun.FindString(lineEscapes.Replace(code.s)); m != "" { // as sed -i (fs.go)
@@ -2055,13 +2056,19 @@ var nameSuffix = lazyRE(`(?i)\b(?:endswith|end_with\?)\s*\(\s*[(\[]?|\b(?:extnam
 // cd may have moved (cd ~ && python3 - <<'EOF' … rglob('*.py') … unlink),
 // or a store no version control keeps (glob("storage/app/uploads/*")).
 func (iv *inv) deletesFound(code string) {
-	for _, m := range findCall.FindAllStringSubmatch(code, 8) {
+	for _, mi := range findCall.FindAllStringSubmatchIndex(code, 8) {
+		m := submatches(code, mi)
 		pat := m[1]
 		if m[2] != "" { // Get-ChildItem -Recurse -Filter *.cs
 			pat = m[2]
 			if strings.Contains(strings.ToLower(m[0]), "-recurse") {
 				pat = "**/" + pat
 			}
+		} else if root, ok := listRoot(code, mi[0]); ok && root != "" {
+			if strings.HasPrefix(code[mi[0]:], "rglob") && !strings.HasPrefix(pat, "**") {
+				pat = "**/" + pat
+			}
+			pat = strings.TrimSuffix(root, "/") + "/" + pat // Path('exports').glob('*.csv') … p.unlink()
 		}
 		pats := braceAlts(pat)
 		if strings.HasSuffix(pat, "*") { // glob('**/*') … if f.endswith(('.orig', '.py')): the names kept
@@ -2458,3 +2465,129 @@ var (
 	// named for a secret, which PowerShell prints: $env:GITHUB_TOKEN.
 	psSecretAlone = lazyRE(`(?i)^\s*["']?\$\{?(env:\w*(?:TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL)\w*)\}?["']?\s*$`)
 )
+
+// submatches are the texts of a match's groups from its index pairs
+// ("" for a group that took no part).
+func submatches(s string, m []int) []string {
+	out := make([]string, len(m)/2)
+	for k := range out {
+		if m[2*k] >= 0 {
+			out[k] = s[m[2*k]:m[2*k+1]]
+		}
+	}
+	return out
+}
+
+// argvRef is code reading the arguments it was run with: Python's
+// sys.argv, Node's process.argv, Deno's Deno.args, Ruby's ARGV, Perl's
+// @ARGV and $ARGV[…], Go's os.Args, R's commandArgs(), PHP's $argv.
+var argvRef = lazyRE(`\bsys\.argv\b|\bprocess\.argv\b|\bDeno\.args\b|\bBun\.argv\b|\bARGV\b|@ARGV\b|\$ARGV\[|\bos\.Args\b|\bcommandArgs\s*\(|\$argv\b`)
+
+// argvDeleteFn is a delete function handed to map or forEach as a value,
+// to call on each argument: map(os.remove, sys.argv[1:]),
+// process.argv.slice(1).forEach(fs.unlinkSync).
+var argvDeleteFn = lazyRE(`\b(?:map|forEach|each)\s*\(\s*&?(?::)?(os\.(?:remove|unlink|rmdir)|shutil\.rmtree|(?:fs\.|require\(\s*['"](?:node:)?fs['"]\s*\)\.)?(?:unlinkSync|rmSync|rmdirSync)|File\.(?:delete|unlink)|FileUtils\.rm(?:_rf|_r|_f)?)\b`)
+
+// pathMethodDelete is a delete called on a path object: Path(p).unlink(),
+// p.unlink(missing_ok=True), p.rmdir(); the receiver ends before it.
+var pathMethodDelete = lazyRE(`\.(?:unlink|rmdir|delete|rmtree)\s*\(`)
+
+// deletesArgs judges interpreter code that deletes the files it is given
+// as arguments (os.remove(sys.argv[1]), for f in sys.argv[1:]:
+// os.remove(f), unlink @ARGV, fs.unlinkSync(process.argv[1])), run on
+// params, the words after the code (what xargs, find -exec or a loop
+// hands it), as rm is judged on the same words: a recursive delete
+// (shutil.rmtree) as rm -r.
+func (iv *inv) deletesArgs(code arg, params []arg) {
+	if !code.ok || iv.sc.remote || len(params) == 0 || !argvRef.MatchString(code.s) {
+		return
+	}
+	s := code.s
+	fn, tree := "", false
+	given := func(argText string) bool {
+		argText = strings.TrimSpace(argText)
+		if argvRef.MatchString(argText) || strings.HasPrefix(argText, "shift") {
+			return true
+		}
+		name := strings.TrimLeft(argText, "$@")
+		if i := strings.IndexFunc(name, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}); i >= 0 {
+			name = name[:i]
+		}
+		return name != "" && argvBound(s, name)
+	}
+	for _, re := range []*lazyRegexp{fileDelete, treeDelete} {
+		for _, m := range re.FindAllStringIndex(s, 8) {
+			rest := s[m[1]:]
+			end := min(argEnd(rest, true), 200)
+			if i := strings.IndexAny(rest[:end], ";\n"); i >= 0 {
+				end = i
+			}
+			if fn == "" && given(rest[:end]) {
+				fn, tree = strings.TrimLeft(strings.TrimRight(s[m[0]:m[1]], "( \t"), ")."), re == treeDelete || recursiveArg.MatchString(rest[:min(len(rest), 200)])
+			}
+		}
+	}
+	if fn == "" {
+		if ms := argvDeleteFn.FindAllStringSubmatchIndex(s, 1); len(ms) > 0 {
+			m := ms[0]
+			stmt := s[max(0, m[0]-120):min(len(s), m[1]+120)]
+			if argvRef.MatchString(stmt) {
+				fn = s[m[2]:m[3]]
+				tree = strings.Contains(fn, "rmtree") || strings.Contains(fn, "rm_r") || strings.Contains(fn, "rmSync")
+			}
+		}
+	}
+	if fn == "" {
+		for _, m := range pathMethodDelete.FindAllStringIndex(s, 8) {
+			recv := s[max(0, m[0]-80):m[0]] // Path(sys.argv[1]).unlink(), p.unlink() after for p in map(Path, sys.argv[1:])
+			if i := strings.LastIndexAny(recv, ";\n"); i >= 0 {
+				recv = recv[i+1:]
+			}
+			j := len(recv)
+			for j > 0 && identChar(recv[j-1]) && recv[j-1] != ':' && recv[j-1] != '-' {
+				j--
+			}
+			if argvRef.MatchString(recv) || j < len(recv) && argvBound(s, recv[j:]) {
+				fn, tree = strings.TrimLeft(s[m[0]:m[1]], "."), strings.Contains(s[m[0]:m[1]], "rmtree")
+				fn = strings.TrimRight(fn, "( \t")
+				break
+			}
+		}
+	}
+	if fn == "" {
+		return
+	}
+	for len(params) > 0 && params[0].ok && params[0].s == "--" {
+		params = params[1:]
+	}
+	name := iv.name + " code's " + fn + " of its arguments, as rm"
+	sub := *iv
+	sub.name = name
+	sub.args = make([]arg, 0, len(params)+3)
+	sub.args = append(sub.args, arg{s: name, ok: true, src: name})
+	if tree {
+		sub.args = append(sub.args, arg{s: "-r", ok: true, src: "-r"})
+	}
+	sub.args = append(sub.args, arg{s: "--", ok: true, src: "--"})
+	sub.args = append(sub.args, params...)
+	rm(&sub)
+}
+
+// argvBound reports whether code binds the variable name to its
+// arguments: for f in sys.argv[1:], f = sys.argv[1], ARGV.each { |f| …,
+// process.argv.slice(2).forEach(f => …), for my $f (@ARGV), foreach
+// ($argv as $f).
+func argvBound(code, name string) bool {
+	if name == "" || !strings.Contains(code, name) {
+		return false
+	}
+	q := regexp.QuoteMeta(name)
+	argv := argvRef.src
+	re := regexp.MustCompile(`\bfor\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?\$?` + q + `\s+(?:in|of)\s+[^\n:;{]{0,80}?(?:` + argv + `)` +
+		`|(?:^|[^\w.$])\$?` + q + `\s*:?=\s*[^=\n;]{0,80}?(?:` + argv + `)` +
+		`|(?:` + argv + `)[^\n;]{0,80}?(?:\|\s*` + q + `\s*\||\(\s*` + q + `\s*\)\s*=>|\b` + q + `\s*=>|\bas\s+\$` + q + `\b)` +
+		`|\b(?:for|foreach)\s+my\s+\$` + q + `\s*\(\s*@ARGV`)
+	return re.MatchString(code)
+}

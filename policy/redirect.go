@@ -465,6 +465,10 @@ func (c *classifier) hookCode(sc *scope, idx int, a arg) {
 		}
 	case enterFiles[base]: // direnv, autoenv: sourced on entering the directory
 		iv.shell(code, sc)
+	case ciConfig(p):
+		if leak := ciSecretLeak(src.text); leak != "" {
+			iv.flag(Destructive, "writes CI configuration, which runs once pushed, "+a.src+", with a step that "+leak)
+		}
 	default:
 		if format, ok := recipeFormatOf(base); ok {
 			iv.runRecipes(format, src.text, sc)
@@ -778,4 +782,101 @@ func writesText(st *syntax.Stmt) bool {
 		words = words[1:]
 	}
 	return len(words) == 1 && words[0] == "cat"
+}
+
+// ciConfig reports whether p is a CI service's configuration, whose jobs
+// run with the repository's secrets once it is pushed: GitHub's
+// workflows, GitLab's, CircleCI's, Bitbucket's, Azure's, Travis',
+// Drone's, Woodpecker's, Buildkite's pipelines.
+func ciConfig(p string) bool {
+	base, dir := path.Base(p), path.Base(path.Dir(p))
+	yml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
+	switch {
+	case yml && dir == "workflows" && path.Base(path.Dir(path.Dir(p))) == ".github",
+		yml && (dir == ".circleci" || dir == ".buildkite" || dir == ".woodpecker" || dir == ".gitea" || dir == ".forgejo"):
+		return true
+	}
+	switch base {
+	case ".gitlab-ci.yml", "bitbucket-pipelines.yml", "azure-pipelines.yml", ".travis.yml", ".drone.yml", ".woodpecker.yml", "cloudbuild.yaml", "cloudbuild.yml":
+		return true
+	}
+	return false
+}
+
+// ciSecretRef is a CI expression that reads a secret: GitHub's ${{
+// secrets.X }} and ${{ secrets['X'] }}; ciAllSecrets is one that takes
+// them all (toJSON(secrets)), ciSecretEnv a variable a step's env: sets
+// from one (DB_URL: ${{ secrets.PROD_DB_URL }}), its name in group 1.
+var (
+	ciSecretRef  = lazyRE(`\$\{\{[^}]*\bsecrets\s*[.\[]`)
+	ciAllSecrets = lazyRE(`(?i)\$\{\{[^}]*\btoJSON\s*\(\s*secrets\s*\)`)
+	ciSecretEnv  = lazyRE(`(?m)^\s*([A-Za-z_]\w*)\s*:\s*['"]?\$\{\{[^}]*\bsecrets\s*[.\[]`)
+	// ciUnmask is a filter that rewrites what it is given so that the
+	// CI service's log masking no longer recognises it: an encoder (base64
+	// without -d, xxd, od, hexdump, rev), or sed spacing its characters.
+	ciUnmask = lazyRE(`\|\s*(?:base64|base32|basenc|xxd|od|hexdump|rev|openssl\s+(?:base64|enc)|sed\s+-?\w*\s*['"]?s/\.?\\?\(?\.|fold\b|tr\b)([^|>;&\n]*)`)
+	// ciEnvDump prints the whole environment, the secrets a step was given
+	// among it, through such a filter.
+	ciEnvDump = lazyRE(`(?:^|[\s;&|(])(?:env|printenv|set|export\s+-p)\s*\|\s*(?:base64|base32|xxd|od|hexdump|rev)\b`)
+)
+
+// ciSecretLeak says how CI configuration text shows the repository's
+// secrets where they can be read, as words for a reason, or "": a step
+// printing them all (toJSON(secrets)), or printing one, or the
+// environment a step was given one in, through a filter that gets it
+// past the log's masking (echo "${{ secrets.X }}" | base64). Decoding a
+// secret into a file (| base64 -d > key.p12) or handing it to a program
+// (| docker login --password-stdin) shows nothing.
+func ciSecretLeak(text string) string {
+	if m := ciAllSecrets.FindString(text); m != "" {
+		return "prints every secret of the repository: " + cutText(m+" }}")
+	}
+	var names []string
+	for _, m := range ciSecretEnv.FindAllStringSubmatch(text, 16) {
+		names = append(names, m[1])
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		if !strings.Contains(line, "|") {
+			continue
+		}
+		secret := ciSecretRef.MatchString(line)
+		for _, n := range names {
+			secret = secret || strings.Contains(line, "${"+n+"}") || strings.Contains(line, "${{ env."+n) || namesVar(line, n)
+		}
+		if !secret && !ciEnvDump.MatchString(line) {
+			continue
+		}
+		for _, m := range ciUnmask.FindAllStringSubmatch(line, 4) {
+			rest := m[1]
+			if strings.Contains(m[0], "base") && (strings.Contains(rest, "-d") || strings.Contains(rest, "-D") || strings.Contains(rest, "--decode")) {
+				continue // base64 -d: a secret kept encoded, decoded
+			}
+			if after := line[strings.Index(line, m[0])+len(m[0]):]; strings.Contains(after, ">") && !strings.Contains(after, "GITHUB_OUTPUT") && !strings.Contains(after, "GITHUB_STEP_SUMMARY") || strings.HasPrefix(strings.TrimSpace(after), "|") {
+				continue // written to a file, or handed on to another program
+			}
+			filter := strings.Fields(strings.TrimLeft(m[0], "| \t"))[0]
+			what := "a secret"
+			if !secret {
+				what = "the environment, the secrets it was given among it,"
+			}
+			return "prints " + what + " through " + filter + ", past the log's masking: " + cutText(strings.TrimSpace(line))
+		}
+	}
+	return ""
+}
+
+// namesVar reports whether a shell line expands the variable name as $name.
+func namesVar(line, name string) bool {
+	for i := strings.Index(line, "$"+name); i >= 0; {
+		end := i + 1 + len(name)
+		if end == len(line) || !identChar(line[end]) || line[end] == '-' || line[end] == ':' || line[end] == '!' {
+			return true
+		}
+		j := strings.Index(line[end:], "$"+name)
+		if j < 0 {
+			return false
+		}
+		i = end + j
+	}
+	return false
 }

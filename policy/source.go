@@ -513,7 +513,26 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 	if rel := strings.TrimPrefix(dir, c.project+"/"); dir != c.project && keptIn(rel) != "" {
 		return "files " + name + " in " + keptIn(rel) // rm data/raw/*.csv
 	}
+	if rel := strings.TrimPrefix(dir, c.project+"/"); dir != c.project && dataName(name) && !madeFiles(name) {
+		return "the data files " + name + " in " + rel + ", which no build makes" // glob.glob('exports/*.csv') … os.remove
+	}
 	return ""
+}
+
+// dataExts are the extensions of files that hold data rather than code
+// or settings: tables, records, arrays, spreadsheets.
+var dataExts = map[string]bool{
+	"csv": true, "tsv": true, "parquet": true, "jsonl": true, "ndjson": true, "xlsx": true, "xls": true, "ods": true,
+	"feather": true, "arrow": true, "avro": true, "orc": true, "h5": true, "hdf5": true, "npy": true, "npz": true,
+	"rds": true, "rdata": true, "dta": true, "sav": true,
+}
+
+// dataName reports whether a file's name, or a glob of names, picks files
+// by the extension of a data file (*.csv, *.parquet); a name ending in a
+// wildcard (*.cs*) picks more than data.
+func dataName(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	return i >= 0 && dataExts[strings.ToLower(name[i+1:])]
 }
 
 // emptied says how emptying the files t names (truncate -s0, cp

@@ -79,7 +79,7 @@ func (iv *inv) asAnother(what string, run func()) {
 	first := len(iv.c.cmds)
 	run()
 	for _, cmd := range iv.c.cmds[first:] {
-		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) && !installsFromRepos(cmd) {
+		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) && !installsFromRepos(cmd) && !iv.givesBack(cmd) {
 			iv.flag(Destructive, iv.name+" runs "+what+" that changes the machine as another user: "+shorten(strings.Join(cmd.Argv, " ")))
 			return
 		}
