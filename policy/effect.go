@@ -5468,8 +5468,12 @@ func fetchesCode(name string, w []string) string {
 			}
 		}
 	}
-	for _, s := range w {
+	for i, s := range w {
 		switch {
+		case i > 0 && (pyIndexOpts[w[i-1]] || name != "pipx" && (w[i-1] == "-f" || w[i-1] == "--find-links")):
+			// pip install torch --index-url https://download.pytorch.org/whl/cu121: a
+			// package index (or a page of links, -f) where the names given are
+			// looked up, not a repository of code (pipx's -f is --force)
 		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx" || name == "uvx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
 			return name + " installs code from a repository: " + s
 		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") && !strings.Contains(s, "://") &&
@@ -5478,6 +5482,12 @@ func fetchesCode(name string, w []string) string {
 		}
 	}
 	return ""
+}
+
+// pyIndexOpts take the address of a package index for pip, uv and pipx
+// (PEP 503): the packages are still named and looked up there.
+var pyIndexOpts = map[string]bool{
+	"-i": true, "--index-url": true, "--extra-index-url": true, "--index": true, "--default-index": true,
 }
 
 // sourceURL reports whether a package manager's operand names code by
