@@ -235,6 +235,9 @@ func verbEffect(iv *inv) bool {
 		return true
 	}
 	for _, a := range args { // kubectl create configmap --from-env-file=.env: secrets into shared state
+		if kubeCLIs[iv.name] && at(positionals(args, "-n", "--namespace", "--context", "--kubeconfig"), 1) == "secret" {
+			break // kubectl create secret generic --from-env-file=.env: a Secret is where they belong
+		}
 		_, f, isOpt := strings.Cut(a.s, "=")
 		f = strings.TrimPrefix(f, "file://")
 		if a.ok && isOpt && strings.HasPrefix(a.s, "--from") && iv.secretFile(f) {
@@ -3267,8 +3270,8 @@ func sendsSecret(iv *inv) {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
 			continue // ssh -i key: the key is used, not sent
 		}
-		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
-			continue // rsync --exclude .env: the one file it leaves behind
+		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] || a.ok && excludeOpts[optName(a.s)] {
+			continue // rsync --exclude .env, --exclude=.env: the one file it leaves behind
 		}
 		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[optName(a.s)] {
 			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
@@ -3279,6 +3282,10 @@ func sendsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
+			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		case a.ok && strings.HasPrefix(a.s, "--") && strings.IndexByte(a.s, '=') > 0 && !keyOpts[optName(a.s)] &&
+			iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s[strings.IndexByte(a.s, '=')+1:], "file://"), "@")): // gcloud run deploy --env-vars-file=.env.yaml
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
 		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
@@ -4147,7 +4154,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() && !iv.loginNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }
