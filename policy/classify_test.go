@@ -4164,6 +4164,12 @@ print(delete_old(1))"`, Write},
 		{"kubectl delete ns web --dry-run=client -o yaml | kubectl apply -f -", Write},
 		{"kubectl create deployment web --image=nginx --dry-run=client -o yaml | kubectl apply -f -", Write},
 		{"rsync -av --exclude=.env ./src/ host:app/", Write},
+		// round r42b (mixed45), a credential variable's value put in SSM as a plain String parameter (SecureString is where it belongs)
+		{`aws ssm put-parameter --name /shared/ci/token --type String --value "$GITHUB_TOKEN" --overwrite`, Destructive},
+		{`aws ssm put-parameter --name /app/db --value "$DB_PASSWORD"`, Destructive},
+		{`aws --region eu-west-1 ssm put-parameter --name /app/stripe --type=StringList --value="${STRIPE_SECRET_KEY}"`, Destructive},
+		{`aws ssm put-parameter --name /app/db --type SecureString --value "$DB_PASSWORD" --overwrite`, Write},
+		{`aws ssm put-parameter --name /app/region --type String --value "$AWS_REGION"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

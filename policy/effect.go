@@ -3297,6 +3297,10 @@ func sendsSecret(iv *inv) {
 		iv.flag(Destructive, why)
 		return
 	}
+	if why := storesPlain(iv.name, args); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	if v, host := strangerGetsSecret(args); v != "" {
 		iv.flag(Destructive, iv.name+" sends "+v+" to "+host+", which is not where that credential belongs")
 		return
@@ -3496,6 +3500,40 @@ func publishesSecret(iv *inv) string {
 			if at := strings.Index(a.src, v[1:]); at >= 0 && messageField.MatchString(a.src[:at]) {
 				return iv.name + " posts the value of " + v + " in a message's text: " + a.shown()
 			}
+		}
+	}
+	return ""
+}
+
+// storesPlain says how a command stores the value of a credential
+// variable, or what a command substitution reads from a secrets file, in
+// a parameter store as plain text, or "": aws ssm put-parameter with a
+// --type other than SecureString (String, StringList, or none, which is
+// String), where anyone who may read the parameters reads it.
+func storesPlain(name string, args []arg) string {
+	if name != "aws" || !hasWord(args, "put-parameter") || !hasWord(args, "ssm") {
+		return ""
+	}
+	typ := optValue(args, "--type")
+	if strings.EqualFold(typ, "SecureString") {
+		return ""
+	}
+	typ = "--type " + typ
+	if typ == "--type " {
+		typ = "no --type: String"
+	}
+	for i, a := range args {
+		v := a
+		if a.s == "--value" && i+1 < len(args) {
+			v = args[i+1]
+		} else if !strings.HasPrefix(a.src, "--value=") {
+			continue
+		}
+		if s := expandsSecret(v); s != "" || !v.ok && secretSubst.MatchString(v.src) {
+			if s == "" {
+				s = v.shown()
+			}
+			return "aws ssm put-parameter stores " + s + " unencrypted (" + typ + "), where anyone who may read the parameters reads it"
 		}
 	}
 	return ""
