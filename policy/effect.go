@@ -3267,8 +3267,8 @@ func sendsSecret(iv *inv) {
 	args := iv.rest(1)
 	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
-		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
-			continue // ssh -i key: the key is used, not sent
+		if i > 0 && args[i-1].ok && (keyOpts[args[i-1].s] || authFileOpt(args[i-1].s)) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(args, i) {
+			continue // ssh -i key, gcloud auth activate-service-account --key-file=sa.json: the key is used, not sent
 		}
 		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] || a.ok && excludeOpts[optName(a.s)] {
 			continue // rsync --exclude .env, --exclude=.env: the one file it leaves behind
@@ -3325,6 +3325,28 @@ func printsIndirect(src string) bool {
 	}
 	m := indirectRef.FindStringIndex(src)
 	return sub >= 0 && m != nil && m[0] > sub
+}
+
+// newKeyFile reports whether args[i] is the file a cloud CLI writes a
+// key it makes into: gcloud iam service-accounts keys create FILE.
+func newKeyFile(args []arg, i int) bool {
+	return i > 1 && args[i-1].ok && args[i-1].s == "create" && args[i-2].ok && args[i-2].s == "keys"
+}
+
+// authFileOpt reports whether a long option's name says it takes the
+// key or credentials a tool signs in with (--key-file, --credential-file,
+// --identity-file, --service-account-key): the file is used, not sent.
+func authFileOpt(opt string) bool {
+	if !strings.HasPrefix(opt, "--") || len(opt) > 40 || remoteKeyOpts[opt] {
+		return false // aws s3api --key: an object's name in a bucket
+	}
+	for _, w := range words(opt[2:]) {
+		switch w {
+		case "key", "keyfile", "credential", "credentials", "cred", "creds", "identity", "cert", "cacert", "auth", "password", "passwd":
+			return true
+		}
+	}
+	return false
 }
 
 // remoteKeyOpts name an object in a remote store by its key, not a local
@@ -4062,6 +4084,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
+			}
+			if i > 0 && from[i-1].ok && authFileOpt(from[i-1].s) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(from, i) {
+				continue // gcloud auth activate-service-account --key-file ~/keys/ci-sa.json: the key is used, not printed
 			}
 			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
 				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
@@ -5299,15 +5324,48 @@ func (iv *inv) searchesSecrets() string {
 }
 
 // keyFile reports whether p, outside the working directory, is named like
-// a private key or an environment file (*.pem, *.key, *.env, id_*).
+// a private key or an environment file (*.pem, *.key, *.env, id_*), or a
+// cloud service account's key (serviceKeyFile), or is a file in a
+// directory of the home named for keys or secrets (~/keys/x.json,
+// ~/secrets/prod.yaml).
 func keyFile(c *classifier, sc *scope, p string) bool {
 	base := path.Base(p)
-	if !(strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
-		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) || certificateFile(base) {
+	named := strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
+		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_") || serviceKeyFile(base)
+	if !named && !(strings.Contains(p, "/") && !strings.HasSuffix(p, "/") && keysDir.MatchString(path.Dir(p))) || certificateFile(base) {
 		return false
 	}
-	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
-	return why != "" && why != "unresolved"
+	t := c.resolve(sc, arg{s: p, ok: true, src: p})
+	if why := c.danger(t); why == "" || why == "unresolved" {
+		return false
+	}
+	return named || isUnder(t.path, c.home)
+}
+
+// keysDir is a directory whose own name says it holds keys or secrets.
+var keysDir = lazyREIf(func(s string) bool {
+	return strings.Contains(s, "key") || strings.Contains(s, "secret") || strings.Contains(s, "cred") || strings.Contains(s, "account")
+}, `(?:^|/)\.?(?:keys|secrets|credentials|creds|service[-_]accounts?)$`)
+
+// serviceKeyFile reports whether a file's name says it holds a cloud
+// service account's key, JSON a client signs in with: *-sa.json,
+// *service-account*.json, credentials*.json, *-key.json, keyfile.json.
+func serviceKeyFile(base string) bool {
+	stem, ok := strings.CutSuffix(strings.ToLower(base), ".json")
+	if !ok {
+		return false
+	}
+	for _, w := range []string{"service-account", "service_account", "serviceaccount", "credential", "sa-key", "sa_key"} {
+		if strings.Contains(stem, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"-sa", "_sa", "-key", "_key", "-keyfile", "_keyfile"} {
+		if strings.HasSuffix(stem, w) {
+			return true
+		}
+	}
+	return stem == "keyfile" || stem == "key" || stem == "sa"
 }
 
 // certificateFile reports whether a .pem file's name says it holds
