@@ -219,8 +219,12 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return idx // prints usage: read-only whatever the command
 	}
 	if onlySays(iv.name, args[1:]) {
-		c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, rsync -n --delete, curl … | sh -n
-		return idx
+		if real := iv.renderedApplied(); real != nil {
+			args, iv.args = real, real // kubectl create configmap … --dry-run=client -o yaml | kubectl apply -f -: what it renders is made
+		} else {
+			c.flag(idx, Write, "") // terraform destroy -help, helm uninstall --dry-run, rsync -n --delete, curl … | sh -n
+			return idx
+		}
 	}
 	if strings.Contains(args[0].s, "/") && iv.runsWritten(args[0], func(code arg) { iv.shell(code, sc) }) {
 		return idx
@@ -290,6 +294,54 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	}
 	return idx
 }
+
+// renderedApplied is the command's words without its dry run when the
+// dry run only renders the objects it would make or change (-o yaml, -o
+// json) and the next stage of its pipeline makes them (appliesNext): the
+// pipe does what the command was asked only to show. A deletion's dry
+// run renders the object as it is, which applied deletes nothing. nil if
+// not.
+func (iv *inv) renderedApplied() []arg {
+	if iv.sc.next == nil || !kubeCLIs[iv.name] || optValue(iv.args, "-o") == "" && optValue(iv.args, "--output") == "" ||
+		hasWord(iv.args, "delete") || !iv.appliesNext() {
+		return nil
+	}
+	real := make([]arg, 0, len(iv.args))
+	for _, a := range iv.args {
+		if opt, _, _ := strings.Cut(a.s, "="); a.ok && dryOpts[opt] {
+			continue
+		}
+		real = append(real, a)
+	}
+	return real
+}
+
+// appliesNext reports whether the next stage of the command's pipeline
+// makes the objects of the manifests it reads on its stdin in a cluster
+// (kubectl apply -f -, oc create -f /dev/stdin, kubectl replace
+// --filename=-): what the command prints goes there, not to the agent.
+func (iv *inv) appliesNext() bool {
+	if iv.sc.next == nil {
+		return false
+	}
+	next := iv.nextStage()
+	if len(next) < 2 || !kubeCLIs[path.Base(next[0].s)] {
+		return false
+	}
+	verb := at(positionals(next[1:], "-n", "--namespace", "--context", "--kubeconfig", "-f", "--filename", "-o", "--output"), 0)
+	if verb != "apply" && verb != "create" && verb != "replace" {
+		return false
+	}
+	f := optValue(next[1:], "-f")
+	if f == "" {
+		f = optValue(next[1:], "--filename")
+	}
+	return f == "-" || f == "/dev/stdin"
+}
+
+// kubeCLIs are Kubernetes' command-line clients, which make objects
+// from manifests (apply -f) and render them (--dry-run -o yaml).
+var kubeCLIs = map[string]bool{"kubectl": true, "oc": true, "k": true, "kubecolor": true}
 
 // runVerbs are subcommands that run a command given to them.
 var runVerbs = map[string]bool{"exec": true, "run": true, "ssh": true, "attach": true, "debug": true, "console": true, "shell": true, "-c": true, "--command": true, "-e": true}

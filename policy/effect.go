@@ -235,6 +235,9 @@ func verbEffect(iv *inv) bool {
 		return true
 	}
 	for _, a := range args { // kubectl create configmap --from-env-file=.env: secrets into shared state
+		if kubeCLIs[iv.name] && at(positionals(args, "-n", "--namespace", "--context", "--kubeconfig"), 1) == "secret" {
+			break // kubectl create secret generic --from-env-file=.env: a Secret is where they belong
+		}
 		_, f, isOpt := strings.Cut(a.s, "=")
 		f = strings.TrimPrefix(f, "file://")
 		if a.ok && isOpt && strings.HasPrefix(a.s, "--from") && iv.secretFile(f) {
@@ -3272,11 +3275,11 @@ func sendsSecret(iv *inv) {
 	args := iv.rest(1)
 	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
-		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
-			continue // ssh -i key: the key is used, not sent
+		if i > 0 && args[i-1].ok && (keyOpts[args[i-1].s] || authFileOpt(args[i-1].s)) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(args, i) {
+			continue // ssh -i key, gcloud auth activate-service-account --key-file=sa.json: the key is used, not sent
 		}
-		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] {
-			continue // rsync --exclude .env: the one file it leaves behind
+		if i > 0 && args[i-1].ok && excludeOpts[args[i-1].s] || a.ok && excludeOpts[optName(a.s)] {
+			continue // rsync --exclude .env, --exclude=.env: the one file it leaves behind
 		}
 		if i > 0 && args[i-1].ok && remoteKeyOpts[args[i-1].s] || a.ok && remoteKeyOpts[optName(a.s)] {
 			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
@@ -3289,12 +3292,20 @@ func sendsSecret(iv *inv) {
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
+		case a.ok && strings.HasPrefix(a.s, "--") && strings.IndexByte(a.s, '=') > 0 && !keyOpts[optName(a.s)] &&
+			iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s[strings.IndexByte(a.s, '=')+1:], "file://"), "@")): // gcloud run deploy --env-vars-file=.env.yaml
+			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
 		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
 			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
 			return
 		}
 	}
 	if why := publishesSecret(iv); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
+	if why := storesPlain(iv.name, args); why != "" {
 		iv.flag(Destructive, why)
 		return
 	}
@@ -3322,6 +3333,28 @@ func printsIndirect(src string) bool {
 	}
 	m := indirectRef.FindStringIndex(src)
 	return sub >= 0 && m != nil && m[0] > sub
+}
+
+// newKeyFile reports whether args[i] is the file a cloud CLI writes a
+// key it makes into: gcloud iam service-accounts keys create FILE.
+func newKeyFile(args []arg, i int) bool {
+	return i > 1 && args[i-1].ok && args[i-1].s == "create" && args[i-2].ok && args[i-2].s == "keys"
+}
+
+// authFileOpt reports whether a long option's name says it takes the
+// key or credentials a tool signs in with (--key-file, --credential-file,
+// --identity-file, --service-account-key): the file is used, not sent.
+func authFileOpt(opt string) bool {
+	if !strings.HasPrefix(opt, "--") || len(opt) > 40 || remoteKeyOpts[opt] {
+		return false // aws s3api --key: an object's name in a bucket
+	}
+	for _, w := range words(opt[2:]) {
+		switch w {
+		case "key", "keyfile", "credential", "credentials", "cred", "creds", "identity", "cert", "cacert", "auth", "password", "passwd":
+			return true
+		}
+	}
+	return false
 }
 
 // remoteKeyOpts name an object in a remote store by its key, not a local
@@ -3497,6 +3530,40 @@ func publishesSecret(iv *inv) string {
 			if at := strings.Index(a.src, v[1:]); at >= 0 && messageField.MatchString(a.src[:at]) {
 				return iv.name + " posts the value of " + v + " in a message's text: " + a.shown()
 			}
+		}
+	}
+	return ""
+}
+
+// storesPlain says how a command stores the value of a credential
+// variable, or what a command substitution reads from a secrets file, in
+// a parameter store as plain text, or "": aws ssm put-parameter with a
+// --type other than SecureString (String, StringList, or none, which is
+// String), where anyone who may read the parameters reads it.
+func storesPlain(name string, args []arg) string {
+	if name != "aws" || !hasWord(args, "put-parameter") || !hasWord(args, "ssm") {
+		return ""
+	}
+	typ := optValue(args, "--type")
+	if strings.EqualFold(typ, "SecureString") {
+		return ""
+	}
+	typ = "--type " + typ
+	if typ == "--type " {
+		typ = "no --type: String"
+	}
+	for i, a := range args {
+		v := a
+		if a.s == "--value" && i+1 < len(args) {
+			v = args[i+1]
+		} else if !strings.HasPrefix(a.src, "--value=") {
+			continue
+		}
+		if s := expandsSecret(v); s != "" || !v.ok && secretSubst.MatchString(v.src) {
+			if s == "" {
+				s = v.shown()
+			}
+			return "aws ssm put-parameter stores " + s + " unencrypted (" + typ + "), where anyone who may read the parameters reads it"
 		}
 	}
 	return ""
@@ -4026,6 +4093,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			if (iv.name == "source" || iv.name == ".") && a.ok && (envFile(a.s) || strings.HasSuffix(a.s, ".envrc") || strings.HasSuffix(a.s, ".sh")) {
 				continue // . ./.env: shell settings, which go into the environment; a key or a JSON file sourced is printed in errors
 			}
+			if i > 0 && from[i-1].ok && authFileOpt(from[i-1].s) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(from, i) {
+				continue // gcloud auth activate-service-account --key-file ~/keys/ci-sa.json: the key is used, not printed
+			}
 			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
 				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
 			}
@@ -4155,7 +4225,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() && !iv.loginNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }
@@ -5262,15 +5332,48 @@ func (iv *inv) searchesSecrets() string {
 }
 
 // keyFile reports whether p, outside the working directory, is named like
-// a private key or an environment file (*.pem, *.key, *.env, id_*).
+// a private key or an environment file (*.pem, *.key, *.env, id_*), or a
+// cloud service account's key (serviceKeyFile), or is a file in a
+// directory of the home named for keys or secrets (~/keys/x.json,
+// ~/secrets/prod.yaml).
 func keyFile(c *classifier, sc *scope, p string) bool {
 	base := path.Base(p)
-	if !(strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
-		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_")) || certificateFile(base) {
+	named := strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || strings.HasSuffix(base, ".p12") ||
+		strings.HasSuffix(base, ".pfx") || strings.HasSuffix(base, ".env") || strings.HasPrefix(base, "id_") || serviceKeyFile(base)
+	if !named && !(strings.Contains(p, "/") && !strings.HasSuffix(p, "/") && keysDir.MatchString(path.Dir(p))) || certificateFile(base) {
 		return false
 	}
-	why := c.danger(c.resolve(sc, arg{s: p, ok: true, src: p}))
-	return why != "" && why != "unresolved"
+	t := c.resolve(sc, arg{s: p, ok: true, src: p})
+	if why := c.danger(t); why == "" || why == "unresolved" {
+		return false
+	}
+	return named || isUnder(t.path, c.home)
+}
+
+// keysDir is a directory whose own name says it holds keys or secrets.
+var keysDir = lazyREIf(func(s string) bool {
+	return strings.Contains(s, "key") || strings.Contains(s, "secret") || strings.Contains(s, "cred") || strings.Contains(s, "account")
+}, `(?:^|/)\.?(?:keys|secrets|credentials|creds|service[-_]accounts?)$`)
+
+// serviceKeyFile reports whether a file's name says it holds a cloud
+// service account's key, JSON a client signs in with: *-sa.json,
+// *service-account*.json, credentials*.json, *-key.json, keyfile.json.
+func serviceKeyFile(base string) bool {
+	stem, ok := strings.CutSuffix(strings.ToLower(base), ".json")
+	if !ok {
+		return false
+	}
+	for _, w := range []string{"service-account", "service_account", "serviceaccount", "credential", "sa-key", "sa_key"} {
+		if strings.Contains(stem, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"-sa", "_sa", "-key", "_key", "-keyfile", "_keyfile"} {
+		if strings.HasSuffix(stem, w) {
+			return true
+		}
+	}
+	return stem == "keyfile" || stem == "key" || stem == "sa"
 }
 
 // certificateFile reports whether a .pem file's name says it holds
@@ -5476,8 +5579,12 @@ func fetchesCode(name string, w []string) string {
 			}
 		}
 	}
-	for _, s := range w {
+	for i, s := range w {
 		switch {
+		case i > 0 && (pyIndexOpts[w[i-1]] || name != "pipx" && (w[i-1] == "-f" || w[i-1] == "--find-links")):
+			// pip install torch --index-url https://download.pytorch.org/whl/cu121: a
+			// package index (or a page of links, -f) where the names given are
+			// looked up, not a repository of code (pipx's -f is --force)
 		case (name == "pip" || name == "pip3" || name == "uv" || name == "pipx" || name == "uvx") && (strings.HasPrefix(s, "git+") || strings.HasPrefix(s, "https://")):
 			return name + " installs code from a repository: " + s
 		case name == "go" && (at(w, 0) == "run" || at(w, 0) == "install") && strings.Contains(s, "@") && strings.Contains(s, ".") && !strings.Contains(s, "://") &&
@@ -5486,6 +5593,12 @@ func fetchesCode(name string, w []string) string {
 		}
 	}
 	return ""
+}
+
+// pyIndexOpts take the address of a package index for pip, uv and pipx
+// (PEP 503): the packages are still named and looked up there.
+var pyIndexOpts = map[string]bool{
+	"-i": true, "--index-url": true, "--extra-index-url": true, "--index": true, "--default-index": true,
 }
 
 // sourceURL reports whether a package manager's operand names code by

@@ -631,11 +631,13 @@ func transferScript(iv *inv) {
 
 // secretDir reports whether p names a directory under the home directory
 // that holds secrets: a tool's credentials directory (~/.config/gcloud),
-// or one holding such (~/.config). The home directory itself is
-// wholeTarget's.
+// or one holding such (~/.config), or a directory of the home outside
+// the working directory named for keys or secrets (~/keys, ~/.secrets).
+// The home directory itself is wholeTarget's.
 func (iv *inv) secretDir(sc *scope, p string) bool {
 	t := iv.c.resolve(sc, arg{s: iv.c.tilde(p), ok: true, src: p})
-	return t.path != "" && iv.c.holdsSecrets(t.path)
+	return t.path != "" && (iv.c.holdsSecrets(t.path) ||
+		isUnder(t.path, iv.c.home) && t.path != iv.c.project && !isUnder(t.path, iv.c.project) && keysDir.MatchString(t.path))
 }
 
 // echoesCredential says why a client prints a credential it sends, or
