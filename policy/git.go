@@ -1380,16 +1380,22 @@ func (iv *inv) runsBFG() bool {
 // filledWithSecrets finds a file of the working tree this command filled
 // with secrets (the environment, a secrets file, the output of a command
 // that prints them: heroku config -s >> .env.example, printenv > env.txt)
-// that git add or git commit takes in: one named among ops, or, when all
-// is set (git add -A, git add ., git commit -a), any the ignore rules do
-// not keep out. A template's name (.env.example) is no placeholder's
-// once it holds them. It returns the file and what it holds, or "".
+// or put secret values in (a secret variable's value that sed -i, yq -i,
+// echo or jq write, what envsubst or compose config interpolates:
+// classifier.filled) that git add or git commit takes in: one named
+// among ops, or one under a directory named there or, when all is set
+// (git add -A, git add ., git commit -a), under the tree, that the
+// ignore rules do not keep out. A template's name (.env.example) is no
+// placeholder's once it holds them. It returns the file and what it
+// holds, or "".
 func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
-	if len(iv.c.written) == 0 || iv.sc.remote {
+	if len(iv.c.written) == 0 && len(iv.c.filled) == 0 || iv.sc.remote {
 		return "", ""
 	}
 	describe := func(src source) string {
 		switch {
+		case src.kind != srcSecret:
+			return src.values
 		case src.text == "" || src.text == envDump:
 			return "the environment's values"
 		case strings.HasPrefix(src.text, "the output of "), strings.HasPrefix(src.text, dumpOf), strings.HasPrefix(src.text, answerOf):
@@ -1397,24 +1403,51 @@ func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
 		}
 		return "secrets, from " + src.text
 	}
+	filled := func(p string) (source, bool) {
+		if src, ok := iv.c.written[p]; ok && src.kind == srcSecret {
+			return src, true
+		}
+		if v, ok := iv.c.filled[p]; ok {
+			return source{kind: srcPipe, values: v}, true // sed -i "s/x/$DB_PASSWORD/" config.yml
+		}
+		return source{}, false
+	}
+	var dirs []string // what git takes in all under: a directory named (git add k8s), the tree (git add -A)
 	for _, op := range ops {
-		if src, ok := iv.c.written[iv.c.resolve(iv.sc, op).path]; op.ok && ok && src.kind == srcSecret {
+		p := iv.c.resolve(iv.sc, op).path
+		if src, ok := filled(p); op.ok && ok {
 			return op.s, describe(src)
 		}
-	}
-	if !all {
-		return "", ""
+		if op.ok && p != "" {
+			dirs = append(dirs, p)
+		}
 	}
 	root := iv.c.resolve(iv.sc, arg{s: ".", ok: true, src: "."}).path
-	for p, src := range iv.c.written {
-		if src.kind != srcSecret || root == "" || p != root && !isUnder(p, root) || iv.c.inTemp(p) {
-			continue
+	if all && root != "" {
+		dirs = append(dirs, root)
+	}
+	if len(dirs) == 0 {
+		return "", ""
+	}
+	consider := func(p string, src source) {
+		if !slices.ContainsFunc(dirs, func(d string) bool { return isUnder(p, d) }) || iv.c.inTemp(p) {
+			return
 		}
 		if rel, ok := strings.CutPrefix(p, iv.c.project+"/"); ok && iv.c.trustedProject() && iv.c.ignored(rel) {
-			continue
+			return
 		}
 		if file == "" || p < file {
 			file, what = p, describe(src)
+		}
+	}
+	for p, src := range iv.c.written {
+		if src.kind == srcSecret {
+			consider(p, src)
+		}
+	}
+	for p, v := range iv.c.filled {
+		if src, ok := iv.c.written[p]; !ok || src.kind != srcSecret {
+			consider(p, source{kind: srcPipe, values: v})
 		}
 	}
 	if file != "" {
