@@ -230,3 +230,30 @@ func yqInPlace(iv *inv) {
 	}
 	iv.fillsInPlace(ops[1:])
 }
+
+// composeOutput records the file compose config writes with -o
+// (--output), the environment and .env interpolated, as a redirection of
+// its output would be.
+func composeOutput(iv *inv) {
+	args := iv.rest(1)
+	var out arg
+	kept := make([]arg, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.ok && (a.s == "-o" || a.s == "--output") && i+1 < len(args):
+			out = args[i+1]
+			i++
+		case a.ok && strings.HasPrefix(a.s, "--output="):
+			out = arg{s: a.s[len("--output="):], ok: true, src: a.s[len("--output="):]}
+		default:
+			kept = append(kept, a)
+		}
+	}
+	if !out.ok || out.s == "-" {
+		return
+	}
+	if how := composeConfig(iv.name, kept); how != "" {
+		iv.c.wrote(iv.sc, out, source{kind: srcFile, values: "the environment's and .env's values, which " + how + " puts in"}, false)
+	}
+}
