@@ -23,6 +23,10 @@ var valueFillers = map[string]bool{
 	"docker": true, "podman": true, "docker-compose": true, "podman-compose": true,
 }
 
+// composeTools are valueFillers that fill by what they read, not by
+// their words.
+var composeTools = setOf("docker", "podman", "docker-compose", "podman-compose")
+
 // envLookup is a program's lookup of an environment variable by name:
 // jq's env.X and $ENV.X, yq's strenv(X) and env(X), awk's ENVIRON["X"],
 // perl's $ENV{X}, ruby's ENV["X"], python's os.environ["X"] and getenv.
@@ -36,8 +40,28 @@ func (w *walker) valuesIn(st *syntax.Stmt, sc *scope, prev source) string {
 		return ""
 	}
 	first := path.Base(litOf(ce.Args[0]))
-	if _, wrapper := quietWrappers[first]; !valueFillers[first] && !passThrough[first] && !wrapper && first != "env" {
+	if _, wrapper := quietWrappers[first]; !valueFillers[first] && !wrapper && first != "env" {
+		if passThrough[first] {
+			return prev.values // envsubst < t | sort | tee config.yml
+		}
 		return ""
+	}
+	if first != "envsubst" && valueFillers[first] && !composeTools[first] {
+		// What the other tools put in is named in their words: a
+		// variable expanded, an environment variable looked up.
+		expands := false
+		for _, a := range ce.Args[1:] {
+			if src := wordSource(sc.src, a); strings.Contains(src, "$") || strings.Contains(src, "env") || strings.Contains(src, "ENV") {
+				expands = true
+				break
+			}
+		}
+		if !expands {
+			if passThrough[first] {
+				return prev.values
+			}
+			return ""
+		}
 	}
 	args, err := w.c.fields(sc, ce.Args)
 	if err != nil {

@@ -1403,19 +1403,10 @@ func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
 		}
 		return "secrets, from " + src.text
 	}
-	filled := func(p string) (source, bool) {
-		if src, ok := iv.c.written[p]; ok && src.kind == srcSecret {
-			return src, true
-		}
-		if v, ok := iv.c.filled[p]; ok {
-			return source{kind: srcPipe, values: v}, true // sed -i "s/x/$DB_PASSWORD/" config.yml
-		}
-		return source{}, false
-	}
 	var dirs []string // what git takes in all under: a directory named (git add k8s), the tree (git add -A)
 	for _, op := range ops {
 		p := iv.c.resolve(iv.sc, op).path
-		if src, ok := filled(p); op.ok && ok {
+		if src, ok := iv.c.secretsIn(p); op.ok && ok {
 			return op.s, describe(src)
 		}
 		if op.ok && p != "" {
@@ -1429,25 +1420,9 @@ func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
 	if len(dirs) == 0 {
 		return "", ""
 	}
-	consider := func(p string, src source) {
-		if !slices.ContainsFunc(dirs, func(d string) bool { return isUnder(p, d) }) || iv.c.inTemp(p) {
-			return
-		}
-		if rel, ok := strings.CutPrefix(p, iv.c.project+"/"); ok && iv.c.trustedProject() && iv.c.ignored(rel) {
-			return
-		}
-		if file == "" || p < file {
-			file, what = p, describe(src)
-		}
-	}
-	for p, src := range iv.c.written {
-		if src.kind == srcSecret {
-			consider(p, src)
-		}
-	}
-	for p, v := range iv.c.filled {
-		if src, ok := iv.c.written[p]; !ok || src.kind != srcSecret {
-			consider(p, source{kind: srcPipe, values: v})
+	for _, d := range dirs {
+		if f, src, ok := iv.c.filledUnder(d); ok && (file == "" || f < file) {
+			file, what = f, describe(src)
 		}
 	}
 	if file != "" {
@@ -1474,4 +1449,54 @@ func (c *classifier) madeOnly(sc *scope, paths []arg) bool {
 		n++
 	}
 	return n > 0
+}
+
+// fillScan is how far filledWithSecrets has looked through fillLog for
+// the files under one directory, and the first by name it found there.
+type fillScan struct {
+	next int
+	file string
+}
+
+// filledUnder finds, of the files this command filled with secrets under
+// dir, the first by name that the ignore rules do not keep out and that
+// is not in a temp dir, with what it holds. Each directory's look goes on
+// where the last one stopped, so that a command of many git add -A looks
+// at each file once; a file written over afresh since is looked for anew.
+func (c *classifier) filledUnder(dir string) (string, source, bool) {
+	scan := c.fillScans[dir]
+	if _, ok := c.secretsIn(scan.file); scan.file != "" && !ok {
+		scan = fillScan{} // written over since: look again
+	}
+	for ; scan.next < len(c.fillLog); scan.next++ {
+		p := c.fillLog[scan.next]
+		if !isUnder(p, dir) || c.inTemp(p) || scan.file != "" && p >= scan.file {
+			continue
+		}
+		if _, ok := c.secretsIn(p); !ok {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(p, c.project+"/"); ok && c.trustedProject() && c.ignored(rel) {
+			continue
+		}
+		scan.file = p
+	}
+	if c.fillScans == nil {
+		c.fillScans = map[string]fillScan{}
+	}
+	c.fillScans[dir] = scan
+	src, ok := c.secretsIn(scan.file)
+	return scan.file, src, scan.file != "" && ok
+}
+
+// secretsIn says what secrets this command put in the file at p: its
+// written source, if that is secret, or the values it filled it with.
+func (c *classifier) secretsIn(p string) (source, bool) {
+	if src, ok := c.written[p]; ok && src.kind == srcSecret {
+		return src, true
+	}
+	if v, ok := c.filled[p]; ok {
+		return source{kind: srcPipe, values: v}, true // sed -i "s/x/$DB_PASSWORD/" config.yml
+	}
+	return source{}, false
 }

@@ -406,6 +406,9 @@ func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
 		}
 	}
 	c.written[p] = src
+	if src.kind == srcSecret {
+		c.fillLog = append(c.fillLog, p)
+	}
 	switch {
 	case src.values != "":
 		c.fill(p, src.values)
@@ -421,6 +424,7 @@ func (c *classifier) fill(p, values string) {
 		c.filled = map[string]string{}
 	}
 	c.filled[p] = values
+	c.fillLog = append(c.fillLog, p)
 }
 
 // hookCode judges a file this command wrote where it runs by itself later
