@@ -94,6 +94,9 @@ type classifier struct {
 	}
 	prefixEnv   []arg                // the values of VAR=x before the command being run
 	written     map[string]source    // files this command writes, by absolute path: what goes into them
+	filled      map[string]string    // files it puts secret values in (source.values), by absolute path, sed -i's edits too
+	fillLog     []string             // the paths of written's secrets and of filled, in the order they were written
+	fillScans   map[string]fillScan  // how far filledWithSecrets has looked through fillLog for each directory (git.go)
 	aliases     map[string]string    // aliases the command defines: name → value
 	funcs       map[string]*funcDef  // functions the command defines, by name (call.go: funcDecl)
 	renamed     map[string]string    // executables it copies or links: new path → the program's name

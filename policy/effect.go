@@ -1454,6 +1454,9 @@ func shownVerbs(args []arg) string {
 // words may say it destroys state; otherwise it may write.
 func unknownTool(iv *inv) {
 	iv.flag(Write, "")
+	if iv.name == "yq" {
+		yqInPlace(iv) // yq -i ".db.password = \"$DB_PASSWORD\"" config.yml
+	}
 	args := iv.rest(1)
 	compound := strings.ContainsAny(iv.name, "-_") && strings.ToLower(iv.name) == iv.name
 	for _, w := range words(iv.name) { // trash-empty, kafka-delete-records: the name says what it does
@@ -2859,6 +2862,7 @@ func (iv *inv) inPlace(files []arg) {
 		what = iv.name + " rewrites a file in place, keeping no copy,"
 	}
 	iv.rewrites(files, what)
+	iv.fillsInPlace(files)
 }
 
 // rewrites holds what edits files outside the working directory; what

@@ -670,15 +670,18 @@ func chmodR(iv *inv) {
 var invokingOwner = lazyRE(`^(?:\$\(id -u\)|\$\(id -un\)|\$\(id -u -n\)|\$\(whoami\)|\$\(logname\)|\$\{?(?:USER|UID|LOGNAME)\}?)?(?:[:.](?:\$\(id -g\)|\$\(id -gn\)|\$\(id -g -n\)|\$\(id -u\)|\$\(id -un\)|\$\(whoami\)|\$\{?(?:USER|GID|LOGNAME)\}?)?)?$`)
 
 // givesBack reports whether cmd, run as another user (root), only gives
-// the user who runs it ownership of what tools make in the working tree
-// (node_modules, build, .venv) or of a tool's cache in the home directory
-// (chown -R "$(id -u):$(id -g)" node_modules, after a container or a
-// sudo npm install left it root's): what changes was the user's to own,
-// and it makes again. Following links (-L, -H) may lead out of the tree;
-// --reference names an owner from a file.
+// the user who runs it ownership of files of the working tree, all of it
+// or a part (chown -R "$(id -u):$(id -g)" node_modules, chown -R
+// $USER:$USER storage bootstrap/cache, after a container or a sudo npm
+// install left them root's), or of a tool's cache in the home directory:
+// what changes was the user's to own. The tree is a project's, not the
+// home directory, the root or a system directory (/var/www/html, /opt/x,
+// whose owner a service may need). Following links (-L, -H), or a link
+// this command made, may lead out of the tree; --reference names an
+// owner from a file.
 func (iv *inv) givesBack(cmd Command) bool {
 	name := path.Base(cmd.Argv[0])
-	if name != "chown" && name != "chgrp" || len(cmd.Argv) < 3 || iv.sc.remote || iv.sc.mounts != nil || !iv.c.trustedProject() {
+	if name != "chown" && name != "chgrp" || len(cmd.Argv) < 3 || iv.sc.remote || iv.sc.mounts != nil || !iv.c.trustedProject() || isSystemPath(iv.c.project) {
 		return false
 	}
 	owner, n := "", 0
@@ -697,12 +700,14 @@ func (iv *inv) givesBack(cmd Command) bool {
 			}
 		default:
 			t := iv.c.resolve(iv.sc, arg{s: a, ok: true, src: a})
-			rel, inTree := strings.CutPrefix(t.path, iv.c.project+"/")
+			inTree := t.path == iv.c.project || isUnder(t.path, iv.c.project)
 			home, inHome := strings.CutPrefix(t.path, iv.c.home+"/")
 			switch {
 			case t.path == "" || strings.ContainsAny(a, "$`"):
 				return false
-			case inTree && iv.c.madePath(rel) && keptRecords(rel) == "":
+			case iv.c.linkOnWay(t.path):
+				return false // ln -s /etc conf && sudo chown -R $USER conf/
+			case inTree:
 			case inHome && iv.c.home != unknownHome && slices.ContainsFunc(homeCaches, func(c string) bool {
 				return home == strings.TrimSuffix(c, "/") || strings.HasPrefix(home, strings.TrimSuffix(c, "/")+"/")
 			}):
@@ -713,6 +718,17 @@ func (iv *inv) givesBack(cmd Command) bool {
 		}
 	}
 	return n > 0
+}
+
+// linkOnWay reports whether p is, or lies under, a link this command
+// made (ln -s): what it names may lie anywhere.
+func (c *classifier) linkOnWay(p string) bool {
+	for l := range c.links {
+		if p == l || isUnder(p, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // locksOut holds changing who owns, or may enter, the root, the home

@@ -1380,16 +1380,22 @@ func (iv *inv) runsBFG() bool {
 // filledWithSecrets finds a file of the working tree this command filled
 // with secrets (the environment, a secrets file, the output of a command
 // that prints them: heroku config -s >> .env.example, printenv > env.txt)
-// that git add or git commit takes in: one named among ops, or, when all
-// is set (git add -A, git add ., git commit -a), any the ignore rules do
-// not keep out. A template's name (.env.example) is no placeholder's
-// once it holds them. It returns the file and what it holds, or "".
+// or put secret values in (a secret variable's value that sed -i, yq -i,
+// echo or jq write, what envsubst or compose config interpolates:
+// classifier.filled) that git add or git commit takes in: one named
+// among ops, or one under a directory named there or, when all is set
+// (git add -A, git add ., git commit -a), under the tree, that the
+// ignore rules do not keep out. A template's name (.env.example) is no
+// placeholder's once it holds them. It returns the file and what it
+// holds, or "".
 func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
-	if len(iv.c.written) == 0 || iv.sc.remote {
+	if len(iv.c.written) == 0 && len(iv.c.filled) == 0 || iv.sc.remote {
 		return "", ""
 	}
 	describe := func(src source) string {
 		switch {
+		case src.kind != srcSecret:
+			return src.values
 		case src.text == "" || src.text == envDump:
 			return "the environment's values"
 		case strings.HasPrefix(src.text, "the output of "), strings.HasPrefix(src.text, dumpOf), strings.HasPrefix(src.text, answerOf):
@@ -1397,24 +1403,26 @@ func (iv *inv) filledWithSecrets(ops []arg, all bool) (file, what string) {
 		}
 		return "secrets, from " + src.text
 	}
+	var dirs []string // what git takes in all under: a directory named (git add k8s), the tree (git add -A)
 	for _, op := range ops {
-		if src, ok := iv.c.written[iv.c.resolve(iv.sc, op).path]; op.ok && ok && src.kind == srcSecret {
+		p := iv.c.resolve(iv.sc, op).path
+		if src, ok := iv.c.secretsIn(p); op.ok && ok {
 			return op.s, describe(src)
 		}
-	}
-	if !all {
-		return "", ""
+		if op.ok && p != "" {
+			dirs = append(dirs, p)
+		}
 	}
 	root := iv.c.resolve(iv.sc, arg{s: ".", ok: true, src: "."}).path
-	for p, src := range iv.c.written {
-		if src.kind != srcSecret || root == "" || p != root && !isUnder(p, root) || iv.c.inTemp(p) {
-			continue
-		}
-		if rel, ok := strings.CutPrefix(p, iv.c.project+"/"); ok && iv.c.trustedProject() && iv.c.ignored(rel) {
-			continue
-		}
-		if file == "" || p < file {
-			file, what = p, describe(src)
+	if all && root != "" {
+		dirs = append(dirs, root)
+	}
+	if len(dirs) == 0 {
+		return "", ""
+	}
+	for _, d := range dirs {
+		if f, src, ok := iv.c.filledUnder(d); ok && (file == "" || f < file) {
+			file, what = f, describe(src)
 		}
 	}
 	if file != "" {
@@ -1441,4 +1449,54 @@ func (c *classifier) madeOnly(sc *scope, paths []arg) bool {
 		n++
 	}
 	return n > 0
+}
+
+// fillScan is how far filledWithSecrets has looked through fillLog for
+// the files under one directory, and the first by name it found there.
+type fillScan struct {
+	next int
+	file string
+}
+
+// filledUnder finds, of the files this command filled with secrets under
+// dir, the first by name that the ignore rules do not keep out and that
+// is not in a temp dir, with what it holds. Each directory's look goes on
+// where the last one stopped, so that a command of many git add -A looks
+// at each file once; a file written over afresh since is looked for anew.
+func (c *classifier) filledUnder(dir string) (string, source, bool) {
+	scan := c.fillScans[dir]
+	if _, ok := c.secretsIn(scan.file); scan.file != "" && !ok {
+		scan = fillScan{} // written over since: look again
+	}
+	for ; scan.next < len(c.fillLog); scan.next++ {
+		p := c.fillLog[scan.next]
+		if !isUnder(p, dir) || c.inTemp(p) || scan.file != "" && p >= scan.file {
+			continue
+		}
+		if _, ok := c.secretsIn(p); !ok {
+			continue
+		}
+		if rel, ok := strings.CutPrefix(p, c.project+"/"); ok && c.trustedProject() && c.ignored(rel) {
+			continue
+		}
+		scan.file = p
+	}
+	if c.fillScans == nil {
+		c.fillScans = map[string]fillScan{}
+	}
+	c.fillScans[dir] = scan
+	src, ok := c.secretsIn(scan.file)
+	return scan.file, src, scan.file != "" && ok
+}
+
+// secretsIn says what secrets this command put in the file at p: its
+// written source, if that is secret, or the values it filled it with.
+func (c *classifier) secretsIn(p string) (source, bool) {
+	if src, ok := c.written[p]; ok && src.kind == srcSecret {
+		return src, true
+	}
+	if v, ok := c.filled[p]; ok {
+		return source{kind: srcPipe, values: v}, true // sed -i "s/x/$DB_PASSWORD/" config.yml
+	}
+	return source{}, false
 }

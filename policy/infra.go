@@ -809,6 +809,9 @@ func docker(iv *inv) {
 		"-e", "--env", "-u", "--user", "-w", "--workdir", "--name", "-p", "--publish", "-v", "--volume",
 		"--network", "--entrypoint", "--env-file", "--platform", "-f", "--file", "--filter", "--format", "--project-name", "--project-directory", "--profile")
 	v, w := at(pos, 0), at(pos, 1)
+	if v == "compose" {
+		composeOutput(iv) // docker compose config -o resolved.yml: the environment's values, in a file
+	}
 	if host, ro := hostMount(iv); host != "" && (v == "run" || v == "create" || (v == "container" && (w == "run" || w == "create"))) {
 		if ro {
 			iv.flag(Destructive, iv.name+" "+v+" gives the container "+host+" to read (read-only): the image's code, which tend cannot read, can send what it reads anywhere")

@@ -402,10 +402,29 @@ func (c *classifier) wrote(sc *scope, a arg, src source, appending bool) {
 		if old.kind == srcText && src.kind == srcText {
 			src.text = old.text + src.text
 		} else {
-			src = source{kind: max(old.kind, src.kind)}
+			src = source{kind: max(old.kind, src.kind), values: src.values}
 		}
 	}
 	c.written[p] = src
+	if src.kind == srcSecret {
+		c.fillLog = append(c.fillLog, p)
+	}
+	switch {
+	case src.values != "":
+		c.fill(p, src.values)
+	case !appending && c.filled != nil:
+		delete(c.filled, p) // written over afresh
+	}
+}
+
+// fill records that the file at p, an absolute path, now holds secret
+// values (source.values), put there by a write or an edit in place.
+func (c *classifier) fill(p, values string) {
+	if c.filled == nil {
+		c.filled = map[string]string{}
+	}
+	c.filled[p] = values
+	c.fillLog = append(c.fillLog, p)
 }
 
 // hookCode judges a file this command wrote where it runs by itself later

@@ -26,6 +26,12 @@ type source struct {
 	// aged says find chose the paths by age, size or owner, not by name
 	// (srcPaths): find . -newer package.json lists the user's recent work.
 	aged bool
+	// values says which secret values the text carries where its kind
+	// does not say so ("the value of $DB_PASSWORD"): a secret variable
+	// echo, sed or jq put in, the environment envsubst or compose config
+	// interpolates. Printed, that is no worse than what made it; put in
+	// a file that a commit takes in, it reaches every clone (git.go).
+	values string
 }
 
 type srcKind int
@@ -47,10 +53,13 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		if r.Hdoc == nil {
 			return source{kind: srcText}
 		}
-		return source{kind: srcText, text: wordSource(sc.src, r.Hdoc)}
+		return source{kind: srcText, text: wordSource(sc.src, r.Hdoc), values: hdocValues(r)}
 	case syntax.WordHdoc:
 		s, ok := w.c.literal(sc, r.Word)
 		if !ok {
+			if v := secretIn(arg{src: wordSource(sc.src, r.Word)}); v != "" {
+				return source{kind: srcPipe, values: "the value of " + v} // tee cfg <<< "password: $DB_PASSWORD"
+			}
 			return source{kind: srcPipe}
 		}
 		return source{kind: srcText, text: s}
@@ -102,8 +111,18 @@ func (w *walker) describe(st *syntax.Stmt, sc *scope, prev source) source {
 	return w.output(st, sc, prev)
 }
 
-// output says what a statement writes to its stdout, wherever that goes.
+// output says what a statement writes to its stdout, wherever that goes,
+// and which secret values that carries (valuesIn).
 func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
+	out := w.printed(st, sc, prev)
+	if out.kind != srcSecret && out.values == "" {
+		out.values = w.valuesIn(st, sc, prev)
+	}
+	return out
+}
+
+// printed says what a statement writes to its stdout, wherever that goes.
+func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	if indirect(st) { // for v in $(compgen -v); do echo "$v=${!v}"; done: the values of variables
 		return source{kind: srcSecret}
 	}
@@ -234,7 +253,7 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		if name == "cat" {
 			for _, r := range st.Redirs {
 				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
-					return source{kind: srcText, text: wordSource(sc.src, r.Hdoc)}
+					return source{kind: srcText, text: wordSource(sc.src, r.Hdoc), values: hdocValues(r)}
 				}
 			}
 			return source{kind: srcFile}
