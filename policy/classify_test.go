@@ -4145,6 +4145,19 @@ print(delete_old(1))"`, Write},
 		{"make install", Write},
 		{"nocache env", Destructive},
 		{"eatmydata rm -rf ~/notes", Destructive},
+		// round r42a (mixed45), a versioned-data store is no cache; a tool's cache under its hidden home directory is
+		{"rm -rf .dvc/cache", Destructive},
+		{"rm -rf data/.dvc/cache/*", Destructive},
+		{"rm -rf .dvc", Destructive},
+		{"rm -rf .git/annex/objects", Destructive},
+		{"rm -rf ~/.dvc/cache", Destructive},
+		{"rm -rf .dvc/tmp", Write},
+		{"rm -rf ~/.triton/cache ~/.kube/cache /tmp/torchinductor_$USER", Write},
+		{"rm -rf ~/.android/build-cache", Destructive},
+		{"rm -rf ~/.triton", Destructive},
+		{"rm -rf ~/.config/app/cache", Destructive},
+		{"rm -rf ~/.ssh/cache", Destructive},
+		{"rm -rf ~/.foo/cache/../../.ssh", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
