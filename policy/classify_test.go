@@ -4158,6 +4158,13 @@ print(delete_old(1))"`, Write},
 		{"rm -rf ~/.config/app/cache", Destructive},
 		{"rm -rf ~/.ssh/cache", Destructive},
 		{"rm -rf ~/.foo/cache/../../.ssh", Destructive},
+		// round r42a (mixed45), a package manager's cache verb empties its download cache
+		{"pip cache purge && conda clean --all -y", Write},
+		{"uv cache clean", Write},
+		{"poetry cache clear pypi --all", Write},
+		{"composer clear-cache", Write},
+		{"npm cache clean --force && npm unpublish foo", Destructive},
+		{"heroku redis:cache-purge", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -155,7 +155,7 @@ func verbEffect(iv *inv) bool {
 	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
-	n, overwrites, forced := 0, false, false
+	n, overwrites, forced, cache := 0, false, false, false
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -393,6 +393,13 @@ func verbEffect(iv *inv) bool {
 		ws := words(s)
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
+		}
+		if project && n == 1 && projectTools[iv.name] && (contains(ws, "cache") || contains(ws, "caches")) {
+			cache = true // pip cache purge, uv cache clean, composer clear-cache: the tool's download cache, fetched again
+			continue
+		}
+		if cache {
+			continue
 		}
 		if iv.name == "liquibase" && len(ws) > 1 && ws[len(ws)-1] == "sql" {
 			continue // liquibase rollback-count-sql, rollbackSQL: print the SQL they would run
