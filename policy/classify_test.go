@@ -4165,6 +4165,17 @@ print(delete_old(1))"`, Write},
 		{"composer clear-cache", Write},
 		{"npm cache clean --force && npm unpublish foo", Destructive},
 		{"heroku redis:cache-purge", Destructive},
+		// round r42a (mixed45), a Redis server the command started on a port of its own is its own to shut down, not to flush (it may have failed to bind)
+		{"redis-server --port 6390 --save '' --daemonize yes && bundle exec rspec; redis-cli -p 6390 shutdown nosave", Write},
+		{"redis-server --port 6390 --daemonize yes; redis-cli -p 6390 SHUTDOWN", Write},
+		{"redis-server --port 6390 & redis-cli -p 6390 flushall", Destructive},
+		{"redis-server --port 6390 --daemonize yes; redis-cli -p 6390 shutdown; redis-cli -p 6390 flushall", Destructive},
+		{"redis-server --port 6390 --daemonize yes; redis-cli -p 6391 shutdown", Destructive},
+		{"redis-server --daemonize yes; redis-cli shutdown", Destructive},
+		{"redis-cli -p 6390 shutdown", Destructive},
+		{"redis-server --port 6390 --replicaof prod 6379 --daemonize yes; redis-cli -p 6390 flushall", Destructive},
+		{"redis-server --port 6390 --dir /var/lib/redis --daemonize yes; redis-cli -p 6390 flushall", Destructive},
+		{"redis-server --port 6390 --daemonize yes; redis-cli -h db.prod -p 6390 flushall", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

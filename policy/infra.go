@@ -231,6 +231,9 @@ func (iv *inv) ownServer() bool {
 	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
 		return true
 	}
+	if strings.HasSuffix(iv.name, "-cli") && port != opts.def && onlyShutdown(args) && iv.in.kind != srcText && strings.Contains(before, "-server") && ownRedis(before, port) {
+		return true // a server the command started may have failed to bind a port another held: stopping is all it may do there, never flushing
+	}
 	if !strings.Contains(before, "docker") && !strings.Contains(before, "podman") {
 		return false // no container was started to publish it: nothing to compile
 	}
@@ -642,6 +645,49 @@ func kubectl(iv *inv) {
 // pgStart is pg_ctl starting a cluster: its data directory (-D) and the
 // port it is told to listen on (-o '-p PORT').
 var pgStart = lazyRE(`\bpg_ctl\s[^;&|\n]*?-D\s*("[^"]*"|'[^']*'|\S+)[^;&|\n]*?-o\s*['"]?-p\s*(\d+)['"]?[^;&|\n]*?\bstart\b`)
+
+// redisStart is a Redis (or Valkey) server started on a port named on
+// its command line, not as a replica of another server.
+var redisStart = lazyRE(`\b(?:redis|valkey)-server\b([^;&|\n]*?)\s--port[= ]+['"]?(\d+)\b([^;&|\n]*)`)
+
+// onlyShutdown reports whether a Redis client's command is SHUTDOWN and
+// its modifiers, and nothing else.
+func onlyShutdown(args []arg) bool {
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+	}
+	ops := positionals(args, "-h", "-p", "-s", "-a", "-u", "-n", "--user", "--pass", "-r", "-i", "--tls-ciphers", "--cacert", "--cert", "--key")
+	if len(ops) == 0 || !strings.EqualFold(ops[0], "shutdown") {
+		return false
+	}
+	for _, a := range ops[1:] {
+		switch strings.ToLower(a) {
+		case "nosave", "save", "now", "force", "abort":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ownRedis reports whether, before a client asks the server on port, the
+// command started a Redis server of its own there (redis-server --port
+// 6390 --daemonize yes; …; redis-cli -p 6390 shutdown nosave): the port
+// is not the default, so most likely nothing else was listening there,
+// and what the server holds the command put in it, unless it was told to replicate
+// another server or to load (and, shut down, save over) the data files
+// of one (--dir, --dbfilename, a config file).
+func ownRedis(before, port string) bool {
+	for _, m := range redisStart.FindAllStringSubmatch(before, -1) {
+		if opts := m[1] + m[3]; m[2] == port && !strings.Contains(opts, "replicaof") && !strings.Contains(opts, "slaveof") &&
+			!strings.Contains(opts, "--dir") && !strings.Contains(opts, "--dbfilename") && !strings.Contains(opts, ".conf") {
+			return true
+		}
+	}
+	return false
+}
 
 // ownCluster reports whether, before a psql on port, the command started a
 // PostgreSQL cluster listening there with its data directory in a temp
