@@ -1202,7 +1202,7 @@ var accessNouns = map[string]bool{"owner": true, "collaborator": true, "maintain
 // at a test or scratch environment (see testEnvironment), where its
 // database drop, reset or flush is remade by the next test run.
 func (iv *inv) scratchEnv() bool {
-	return !infraTools[iv.name] && !iv.sc.remote && iv.testEnvironment()
+	return !infraTools[iv.name] && (!iv.sc.remote || iv.sc.localContainer) && iv.testEnvironment()
 }
 
 // datastoreWords, in a build tool's task, say the task works on a

@@ -284,6 +284,32 @@ func (iv *inv) ownProject() bool {
 	return false
 }
 
+// localDocker reports whether a docker (or compose) command asks this
+// machine's Docker: no DOCKER_HOST or DOCKER_CONTEXT, no -H or --context,
+// and not itself run on another machine.
+func (iv *inv) localDocker() bool {
+	if iv.sc.remote || iv.c.tunnel {
+		return false
+	}
+	for _, e := range iv.environ() {
+		if name, _, _ := strings.Cut(e.src, "="); name == "DOCKER_HOST" || name == "DOCKER_CONTEXT" {
+			return false
+		}
+	}
+	for _, a := range iv.args[1:] {
+		if !a.ok {
+			continue
+		}
+		if a.s == "-H" || a.s == "--host" || a.s == "-c" || a.s == "--context" || strings.HasPrefix(a.s, "--host=") || strings.HasPrefix(a.s, "--context=") {
+			return false
+		}
+		if a.s == "exec" {
+			return true
+		}
+	}
+	return true
+}
+
 // testProject reports whether a compose command names, on this
 // machine's Docker, a project made for tests: by -p, or by -f files that
 // are all named for tests (docker-compose.test.yml, compose.e2e.yaml, -p
@@ -935,7 +961,11 @@ func docker(iv *inv) {
 				return
 			}
 			if n == words {
-				iv.c.run(args[i:], remote(iv.sc), iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
+				sc := remote(iv.sc)
+				sc.localContainer = iv.localDocker() && !slices.ContainsFunc(args[:i], func(a arg) bool { // -e DB_HOST=db.prod: what the environment names is not seen
+					return !a.ok || a.s == "-e" || a.s == "--env" || a.s == "--env-file" || strings.HasPrefix(a.s, "--env") || strings.HasPrefix(a.s, "-e")
+				})
+				iv.c.run(args[i:], sc, iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
 				iv.judged = true // its words are the command's, judged above (docker exec test-pg psql -c 'DROP DATABASE app_test' as psql's)
 				return
 			}

@@ -508,7 +508,7 @@ func sshOptions(iv *inv) {
 // there is our project.
 func remote(sc *scope) *scope {
 	s := sc.sub()
-	s.remote = true
+	s.remote, s.localContainer = true, false
 	s.cwd = remoteHome
 	return s
 }
