@@ -4194,6 +4194,13 @@ print(delete_old(1))"`, Write},
 		{"kubectl exec app -- bin/rails db:drop RAILS_ENV=test", Destructive},
 		{"docker compose exec -e DB_HOST=db.prod app php artisan migrate:fresh --env=testing", Destructive},
 		{"DB_HOST=db.prod php artisan migrate:fresh --env=testing", Destructive},
+		// round r42a (mixed45), code in a language tend has no table of that deletes and names what no version control gives back, as rm of it
+		{`erl -noshell -eval 'file:del_dir_r("priv/static/uploads"), halt().'`, Destructive},
+		{`guile -c '(delete-file "db/app.sqlite3")'`, Destructive},
+		{`racket -e '(delete-directory/files ".dvc/cache")'`, Destructive},
+		{`erl -noshell -eval 'file:del_dir_r("build"), halt().'`, Write},
+		{`erl -noshell -eval 'file:del_dir_r("tmp/uploads"), halt().'`, Write},
+		{`guile -c '(delete-file "tmp/app.sqlite3")'`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1016,11 +1016,15 @@ func buildFile(name string) bool {
 // the user's own work in the tree, as words for a reason, or "": the
 // root, a source root or a directory at the top of the tree (ownWork), a
 // source, settings, data or record file, or every one of a glob of them
-// (emptied), or a build file people write (Makefile). Nothing under what
-// tools make is.
+// (emptied), or a build file people write (Makefile); or what no version
+// control gives back (unrecoverable: users' uploads, a database file, the
+// repository's store). Nothing else under what tools make is.
 func (c *classifier) namedWork(t target, s string) string {
 	if t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
 		return ""
+	}
+	if why := unrecoverable(t); why != "" && !(dataFile(t.path) && c.scratch(t.path)) {
+		return why // file:del_dir_r("priv/static/uploads"), as rm -rf of it is judged
 	}
 	if !t.children {
 		if own := c.ownWork(t.path, true); own != "" {
