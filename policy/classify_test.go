@@ -4201,6 +4201,18 @@ print(delete_old(1))"`, Write},
 		{`erl -noshell -eval 'file:del_dir_r("build"), halt().'`, Write},
 		{`erl -noshell -eval 'file:del_dir_r("tmp/uploads"), halt().'`, Write},
 		{`guile -c '(delete-file "tmp/app.sqlite3")'`, Write},
+		// round r42a (mixed45), a framework's command forced to write a new application key over the one in place
+		{"docker compose exec app php artisan key:generate --force", Destructive},
+		{"php artisan jwt:secret --force", Destructive},
+		{"php artisan passport:keys --force", Destructive},
+		{"yes | php artisan key:generate", Destructive},
+		{"php bin/console secrets:generate-keys --rotate", Destructive},
+		{"php artisan key:generate", Write},
+		{"php artisan key:generate --show --force", Write},
+		{"php artisan passport:keys", Write},
+		{"mix phx.gen.secret", Write},
+		{"gpg --gen-key", Write},
+		{"az keyvault key rotate --vault-name v --name k", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -196,6 +196,10 @@ func verbEffect(iv *inv) bool {
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
 	}
+	if why := rotatesKey(iv.name, args, answered(iv.in)); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	// helm upgrade --force: a release's resources, not a package manager's packages
 	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
 		!localContext(optValue(args, "--kube-context"))
@@ -428,6 +432,58 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// rotatesKey says why a framework's command that writes a new
+// application key or secret over the one in place (php artisan
+// key:generate --force, jwt:secret -f, passport:keys --force, secrets
+// --rotate, a keys:rotate verb) destroys what the old one protects, or
+// "": a generate neither forced nor answered on stdin (yes |) asks
+// before overwriting a key that exists, or refuses; --show only prints
+// the new key.
+func rotatesKey(name string, args []arg, forced bool) string {
+	if infraTools[name] {
+		return "" // a cloud's key rotate keeps the versions before it (az keyvault key rotate)
+	}
+	key, gen, rotate, verb := false, false, false, ""
+	n := 0
+	if !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (strings.Contains(a.s, "key") || strings.Contains(a.s, "secret") || strings.Contains(a.s, "KEY") || strings.Contains(a.s, "Key") || strings.Contains(a.s, "Secret"))
+	}) {
+		return "" // nothing names a key: no words to split
+	}
+	for _, a := range args {
+		switch {
+		case !a.ok:
+			continue
+		case a.s == "--show" || a.s == "--print" || a.s == "--stdout":
+			return ""
+		case a.s == "--force" || a.s == "-f" || a.s == "--overwrite" || a.s == "-y" || a.s == "--yes":
+			forced = true
+		case a.s == "--rotate" || a.s == "--regenerate":
+			rotate = true
+		case strings.HasPrefix(a.s, "-") || n >= maxVerbWords || strings.ContainsAny(a.s, "/=@ "):
+		default:
+			n++
+			ws := words(a.s)
+			for i, w := range ws {
+				switch w {
+				case "key", "keys", "secret", "secrets":
+					key = true
+					gen = gen || i == len(ws)-1 && i > 0 && strings.Contains(a.s, ":") // jwt:secret, passport:keys: a namespace's command that makes its key
+					verb = a.s
+				case "generate", "gen":
+					gen, verb = true, a.s
+				case "regenerate", "rotate":
+					rotate, verb = true, a.s
+				}
+			}
+		}
+	}
+	if !key || !(rotate || gen && forced) {
+		return ""
+	}
+	return name + " " + verb + " writes a new application key or secret over the one in place: what the old one encrypted or signed (sessions, cookies, encrypted data, tokens) can no longer be read"
 }
 
 // retentionOpt is an option or setting that bounds what a store keeps,
