@@ -4213,6 +4213,19 @@ print(delete_old(1))"`, Write},
 		{"mix phx.gen.secret", Write},
 		{"gpg --gen-key", Write},
 		{"az keyvault key rotate --vault-name v --name k", Write},
+		// round r42a (mixed45), a code generator told to overwrite, or answered yes, writes over edited files
+		{"yes | mix phx.gen.live Catalog Product products name:string", Destructive},
+		{"dotnet new webapi -n Orders.Api -o src/Orders.Api --force", Destructive},
+		{"bin/rails generate model User name:string -f", Destructive},
+		{"php artisan make:model Post --force", Destructive},
+		{"ng generate component hero --force", Destructive},
+		{"mix phx.gen.live Catalog Product products name:string", Write},
+		{"dotnet new webapi -o src/Orders.Api", Write},
+		{"rails g scaffold Post title:string --force --pretend", Write},
+		{"dotnet new console -o /tmp/x --force", Write},
+		{"yes | npx prisma generate", Write},
+		{"sqlc generate -f sqlc.yaml", Write},
+		{"npm install new-thing other --force", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -200,6 +200,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := forcedScaffold(iv.name, args, answered(iv.in)); why != "" && !iv.onlyTempPaths(args) {
+		iv.flag(Destructive, why)
+		return true
+	}
 	// helm upgrade --force: a release's resources, not a package manager's packages
 	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
 		!localContext(optValue(args, "--kube-context"))
@@ -484,6 +488,66 @@ func rotatesKey(name string, args []arg, forced bool) string {
 		return ""
 	}
 	return name + " " + verb + " writes a new application key or secret over the one in place: what the old one encrypted or signed (sessions, cookies, encrypted data, tokens) can no longer be read"
+}
+
+// scaffoldWords are the words of a code generator's verb that makes a
+// new thing's files from a template for people to edit (dotnet new, rails
+// g, mix phx.gen.live, artisan make:model, ng generate component).
+var scaffoldWords = map[string]bool{"new": true, "g": true, "gen": true, "generate": true, "make": true, "scaffold": true}
+
+// scaffoldHosts are the framework entry points whose first operand is
+// the generator's verb (php artisan make:model, bin/console make:entity).
+var scaffoldHosts = map[string]bool{"artisan": true, "console": true, "manage.py": true, "rails": true, "exec": true}
+
+// forcedScaffold says why a code generator told to overwrite what is in
+// place (--force, --overwrite, -f last or before another option, or every
+// prompt answered yes on stdin) writes over files people have edited
+// since it first made them, or "". The generator's verb must be followed by
+// what to make (a template, a kind, a name): prisma generate, buf
+// generate alone remake derived code. --pretend or --skip only say or
+// keep.
+func forcedScaffold(name string, args []arg, answered bool) string {
+	verb, first, following, forced := "", "", false, answered
+	n := 0
+	if !answered && !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (a.s == "-f" || strings.HasPrefix(a.s, "--force") || strings.HasPrefix(a.s, "--overwrite"))
+	}) {
+		return "" // not told to overwrite: no words to split
+	}
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			if verb != "" {
+				following = true
+			}
+		case a.s == "--force" || a.s == "--overwrite" || a.s == "--force-overwrite" || a.s == "--overwrite-if-exists":
+			forced = true
+		case a.s == "-f" && (i+1 == len(args) || args[i+1].ok && strings.HasPrefix(args[i+1].s, "-")):
+			forced = true // rails g model User -f; not sqlc generate -f sqlc.yaml
+		case a.s == "--pretend" || a.s == "-p" && verb != "" || a.s == "--skip" || a.s == "-s" && verb != "":
+			return ""
+		case strings.HasPrefix(a.s, "-"):
+		case verb != "":
+			following = true
+		case n == 0 || n == 1 && scaffoldHosts[path.Base(first)]:
+			if n++; n == 1 {
+				first = a.s
+			}
+			if slices.ContainsFunc(words(a.s), func(w string) bool { return scaffoldWords[w] }) {
+				verb = a.s
+			}
+		default:
+			return "" // npm install new-thing --force: a verb of another kind, and its operands
+		}
+	}
+	if verb == "" || !following || !forced {
+		return ""
+	}
+	how := "told to overwrite"
+	if answered {
+		how = "with every prompt answered yes"
+	}
+	return name + " " + verb + " " + how + " writes its templates over the files in place, and whatever was changed in them since"
 }
 
 // retentionOpt is an option or setting that bounds what a store keeps,
