@@ -4226,6 +4226,19 @@ print(delete_old(1))"`, Write},
 		{"yes | npx prisma generate", Write},
 		{"sqlc generate -f sqlc.yaml", Write},
 		{"npm install new-thing other --force", Write},
+		// round r42a (mixed45), a project's script named for destroying, pointed at remote state
+		{`python3 scripts/yank_old.py --all --token "$CARGO_REGISTRY_TOKEN"`, Destructive},
+		{"python3 scripts/nuke_sandbox.py --account 123456789012 --region eu-west-1 --yes", Destructive},
+		{"bash scripts/teardown.sh --env staging", Destructive},
+		{"node scripts/purge-cdn.js --all --yes", Destructive},
+		{"ruby script/wipe_bucket.rb --bucket=prod-assets", Destructive},
+		{`python3 scripts/drop_db.py "$DATABASE_URL"`, Destructive},
+		{"sh ./scripts/destroy-preview.sh -e preview", Destructive},
+		{"bash scripts/teardown.sh --env test", Write},
+		{"python3 scripts/clean.py --all --yes", Write},
+		{"python scripts/teardown_fixture.py", Write},
+		{"python scripts/purge_tmp.py --project-dir .", Write},
+		{"python3 scripts/delete_branches.py --host localhost:8080", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -78,6 +78,7 @@ func shellCmd(iv *inv) {
 		// wrote it, or it is one no one here can have looked at.
 		if !iv.runsWritten(args[script], func(code arg) { iv.shell(code, iv.sc) }) {
 			iv.unseenScript(args[script])
+			iv.destroyingScript(args[script], args[script+1:])
 		}
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
