@@ -4239,6 +4239,17 @@ print(delete_old(1))"`, Write},
 		{"python scripts/teardown_fixture.py", Write},
 		{"python scripts/purge_tmp.py --project-dir .", Write},
 		{"python3 scripts/delete_branches.py --host localhost:8080", Write},
+		// round r42a (mixed45), a framework's runner or console code that deletes, run against a shared environment that is not production
+		{"RAILS_ENV=staging bin/rails runner 'Sidekiq::RetrySet.new.clear; Sidekiq::DeadSet.new.clear'", Destructive},
+		{"bin/rails runner -e staging 'Sidekiq::Queue.new.clear'", Destructive},
+		{"RAILS_ENV=qa bundle exec rails runner 'Post.find_each(&:destroy)'", Destructive},
+		{`DJANGO_SETTINGS_MODULE=app.settings.staging python manage.py shell -c "cache.clear()"`, Destructive},
+		{"RAILS_ENV=staging bin/rails console <<<'Rails.cache.clear'", Destructive},
+		{"MIX_ENV=preview mix run -e 'MyApp.Cache.clear()'", Destructive},
+		{"bin/rails runner -e development 'Sidekiq::Queue.new.clear'", Write},
+		{"RAILS_ENV=test bin/rails runner 'Sidekiq::Queue.new.clear'", Write},
+		{"RAILS_ENV=staging bin/rails runner 'puts User.count'", Write},
+		{"RAILS_ENV=staging bin/rails db:migrate", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -1213,6 +1213,9 @@ func changesLive(iv *inv, args []arg) string {
 	if infraTools[iv.name] || iv.sc.remote {
 		return ""
 	}
+	if why := destroysShared(iv, args); why != "" {
+		return why
+	}
 	live := ""
 	for _, a := range args {
 		if !strings.ContainsAny(a.src, " \t") {
@@ -1252,6 +1255,68 @@ func changesLive(iv *inv, args []arg) string {
 				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
 			}
 		}
+	}
+	return ""
+}
+
+// sharedMarker is an environment's name that says it is shared and not
+// on this machine, though not production: staging, QA, UAT, preview,
+// pre-production, a demo. A local development or test one is not.
+var sharedMarker = lazyRE(`(?i)^(?:staging|stage|stg|qa|uat|preview|preprod|pre-prod|pre-production|demo)\d*$`)
+
+// sharedEnv is the variable of the command's environment (RAILS_ENV=staging,
+// DJANGO_SETTINGS_MODULE=app.settings.qa), or the -e/--env option, that
+// points a framework at a shared environment (sharedMarker), or "".
+func sharedEnv(iv *inv, args []arg) string {
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok && (strings.HasSuffix(name, "ENV") || strings.HasSuffix(name, "SETTINGS_MODULE") || name == "STAGE") &&
+			sharedMarker.MatchString(val[strings.LastIndexByte(val, '.')+1:]) {
+			return e.src
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, val, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) && args[i+1].ok {
+			val = args[i+1].s
+		}
+		switch opt {
+		case "-e", "--env", "--environment", "--stage", "RAILS_ENV", "MIX_ENV", "APP_ENV", "NODE_ENV":
+			if sharedMarker.MatchString(val) {
+				return opt + " " + val
+			}
+		}
+	}
+	return ""
+}
+
+// destroysShared says why a framework's code run in its console or
+// runner (rails runner, manage.py shell -c, mix run -e) that deletes or
+// empties what it is called on (liveDestroy, eachDestroy) is pointed at
+// a shared environment other than production (sharedEnv): staging's or
+// QA's data, queues and caches are others' too, and not made again by a
+// test run. "" if it is not.
+func destroysShared(iv *inv, args []arg) string {
+	codes := consoleCode(iv.name, args)
+	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
+		codes = append(codes, iv.in.text)
+	}
+	for _, code := range codes {
+		m := liveDestroy.FindStringSubmatch(code)
+		if m == nil {
+			if e := eachDestroy.FindString(code); e != "" {
+				m = []string{e, strings.TrimPrefix(e, ".")}
+			}
+		}
+		if m == nil {
+			continue
+		}
+		if env := sharedEnv(iv, args); env != "" {
+			return iv.name + " runs code against a shared environment (" + env + ") that calls " + m[1] + ", deleting or emptying what it holds for everyone who uses it"
+		}
+		return ""
 	}
 	return ""
 }

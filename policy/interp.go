@@ -215,6 +215,10 @@ func (iv *inv) interpCode(code arg) {
 		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
 			iv.flag(Destructive, iv.name+" runs code against production ("+live+") that calls "+m[1]+", deleting or emptying what production holds")
 		}
+	} else if m := liveDestroy.FindStringSubmatch(s); m != nil {
+		if env := sharedEnv(iv, nil); env != "" { // MIX_ENV=staging mix run -e 'Oban.Job |> Repo.delete_all()'
+			iv.flag(Destructive, iv.name+" runs code against a shared environment ("+env+") that calls "+m[1]+", deleting or emptying what it holds for everyone who uses it")
+		}
 	}
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
 		iv.shell(arg{s: m[1], ok: true, src: m[1]}, iv.sc)
