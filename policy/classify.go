@@ -190,6 +190,10 @@ type scope struct {
 	// variables of the host's environment or an env file (-e TOKEN,
 	// --env-file .env), so its environment holds the host's secrets.
 	hostEnv bool
+	// localContainer: remote, but in a container of this machine's
+	// Docker (docker compose exec app …), where the environment a
+	// command names for tests (--env=testing) is the local stack's.
+	localContainer bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

@@ -592,7 +592,8 @@ func (iv *inv) testEnvironment() bool {
 		case strings.HasSuffix(name, "SETTINGS_MODULE") || name == "settings":
 			marked = marked || testWord(val[strings.LastIndexByte(val, '.')+1:])
 		case strings.Contains(name, "DATABASE") || strings.HasPrefix(name, "DB_") || strings.HasSuffix(name, "_URL") ||
-			strings.HasSuffix(name, "_DSN") || name == "database-url" || name == "url" || strings.Contains(val, "://"):
+			strings.HasSuffix(name, "_DSN") || name == "database-url" || name == "url" || strings.Contains(val, "://") ||
+			name == "connection" || name == "connection-string" || strings.HasPrefix(name, "ConnectionStrings__"):
 			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" {
 				return // the driver, where, who: not which database
 			}
@@ -641,7 +642,8 @@ func (iv *inv) testEnvironment() bool {
 			val = args[i+1].s
 		}
 		switch {
-		case name == "env" || name == "environment" || name == "settings" || name == "database-url" || name == "url" || resourceOpts[name]:
+		case name == "env" || name == "environment" || name == "settings" || name == "database-url" || name == "url" || resourceOpts[name] ||
+			name == "connection" || name == "connection-string":
 			see(name, val)
 		case serverOpts[name]:
 			for _, h := range strings.Split(val, ",") {
@@ -755,6 +757,9 @@ func onThisMachine(args []arg) bool {
 // (scratchFile).
 func (iv *inv) scratchDatabase(v string) bool {
 	v = strings.TrimPrefix(v, "jdbc:") // jdbc:postgresql://localhost:5432/app_test
+	if !strings.Contains(v, "://") && strings.Contains(v, ";") && strings.Contains(v, "=") {
+		return scratchConnString(v)
+	}
 	file := ""
 	switch scheme, rest, ok := strings.Cut(v, "://"); {
 	case ok && strings.HasPrefix(scheme, "sqlite"):
@@ -779,6 +784,40 @@ func (iv *inv) scratchDatabase(v string) bool {
 		return testDB.MatchString(v)
 	}
 	return iv.scratchFile(file)
+}
+
+// scratchConnString reports whether an ADO.NET or ODBC connection string
+// ("Server=localhost,14333;Database=Orders_Test;User Id=sa") names a
+// database for tests (testDB) on a server on this machine's loopback. A
+// server or database computed at run time, named twice, or not named is
+// not such a one.
+func scratchConnString(v string) bool {
+	host, db, hosts, dbs := "", "", 0, 0
+	for kv := range strings.SplitSeq(v, ";") {
+		k, val, _ := strings.Cut(kv, "=")
+		val = strings.Trim(strings.TrimSpace(val), `'"`)
+		switch strings.ToLower(strings.Join(strings.Fields(k), " ")) {
+		case "server", "host", "data source", "datasource", "address", "addr", "network address", "hostname":
+			hosts++
+			host = strings.TrimPrefix(strings.ToLower(val), "tcp:")
+			if h, _, ok := strings.Cut(host, ","); ok { // localhost,14333
+				host = h
+			}
+			if h, port, ok := strings.Cut(host, ":"); ok && strings.Trim(port, "0123456789") == "" {
+				host = h
+			}
+			if h, _, ok := strings.Cut(host, `\`); ok { // .\SQLEXPRESS
+				host = h
+			}
+		case "database", "initial catalog", "dbname":
+			dbs++
+			db = val
+		}
+	}
+	if hosts != 1 || dbs != 1 || strings.ContainsAny(host+db, "$`") {
+		return false
+	}
+	return (loopback(host) || host == "." || host == "(local)" || host == "(localdb)") && testDB.MatchString(db)
 }
 
 // scratchFile reports whether a database file (its query string aside)

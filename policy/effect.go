@@ -155,7 +155,7 @@ func verbEffect(iv *inv) bool {
 	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
-	n, overwrites, forced := 0, false, false
+	n, overwrites, forced, cache := 0, false, false, false
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -195,6 +195,14 @@ func verbEffect(iv *inv) bool {
 	}
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
+	}
+	if why := rotatesKey(iv.name, args, answered(iv.in)); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
+	if why := forcedScaffold(iv.name, args, answered(iv.in)); why != "" && !iv.onlyTempPaths(args) {
+		iv.flag(Destructive, why)
+		return true
 	}
 	// helm upgrade --force: a release's resources, not a package manager's packages
 	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
@@ -397,6 +405,13 @@ func verbEffect(iv *inv) bool {
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
 		}
+		if project && n == 1 && projectTools[iv.name] && (contains(ws, "cache") || contains(ws, "caches")) {
+			cache = true // pip cache purge, uv cache clean, composer clear-cache: the tool's download cache, fetched again
+			continue
+		}
+		if cache {
+			continue
+		}
 		if iv.name == "liquibase" && len(ws) > 1 && ws[len(ws)-1] == "sql" {
 			continue // liquibase rollback-count-sql, rollbackSQL: print the SQL they would run
 		}
@@ -424,6 +439,118 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// rotatesKey says why a framework's command that writes a new
+// application key or secret over the one in place (php artisan
+// key:generate --force, jwt:secret -f, passport:keys --force, secrets
+// --rotate, a keys:rotate verb) destroys what the old one protects, or
+// "": a generate neither forced nor answered on stdin (yes |) asks
+// before overwriting a key that exists, or refuses; --show only prints
+// the new key.
+func rotatesKey(name string, args []arg, forced bool) string {
+	if infraTools[name] {
+		return "" // a cloud's key rotate keeps the versions before it (az keyvault key rotate)
+	}
+	key, gen, rotate, verb := false, false, false, ""
+	n := 0
+	if !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (strings.Contains(a.s, "key") || strings.Contains(a.s, "secret") || strings.Contains(a.s, "KEY") || strings.Contains(a.s, "Key") || strings.Contains(a.s, "Secret"))
+	}) {
+		return "" // nothing names a key: no words to split
+	}
+	for _, a := range args {
+		switch {
+		case !a.ok:
+			continue
+		case a.s == "--show" || a.s == "--print" || a.s == "--stdout":
+			return ""
+		case a.s == "--force" || a.s == "-f" || a.s == "--overwrite" || a.s == "-y" || a.s == "--yes":
+			forced = true
+		case a.s == "--rotate" || a.s == "--regenerate":
+			rotate = true
+		case strings.HasPrefix(a.s, "-") || n >= maxVerbWords || strings.ContainsAny(a.s, "/=@ "):
+		default:
+			n++
+			ws := words(a.s)
+			for i, w := range ws {
+				switch w {
+				case "key", "keys", "secret", "secrets":
+					key = true
+					gen = gen || i == len(ws)-1 && i > 0 && strings.Contains(a.s, ":") // jwt:secret, passport:keys: a namespace's command that makes its key
+					verb = a.s
+				case "generate", "gen":
+					gen, verb = true, a.s
+				case "regenerate", "rotate":
+					rotate, verb = true, a.s
+				}
+			}
+		}
+	}
+	if !key || !(rotate || gen && forced) {
+		return ""
+	}
+	return name + " " + verb + " writes a new application key or secret over the one in place: what the old one encrypted or signed (sessions, cookies, encrypted data, tokens) can no longer be read"
+}
+
+// scaffoldWords are the words of a code generator's verb that makes a
+// new thing's files from a template for people to edit (dotnet new, rails
+// g, mix phx.gen.live, artisan make:model, ng generate component).
+var scaffoldWords = map[string]bool{"new": true, "g": true, "gen": true, "generate": true, "make": true, "scaffold": true}
+
+// scaffoldHosts are the framework entry points whose first operand is
+// the generator's verb (php artisan make:model, bin/console make:entity).
+var scaffoldHosts = map[string]bool{"artisan": true, "console": true, "manage.py": true, "rails": true, "exec": true}
+
+// forcedScaffold says why a code generator told to overwrite what is in
+// place (--force, --overwrite, -f last or before another option, or every
+// prompt answered yes on stdin) writes over files people have edited
+// since it first made them, or "". The generator's verb must be followed by
+// what to make (a template, a kind, a name): prisma generate, buf
+// generate alone remake derived code. --pretend or --skip only say or
+// keep.
+func forcedScaffold(name string, args []arg, answered bool) string {
+	verb, first, following, forced := "", "", false, answered
+	n := 0
+	if !answered && !slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (a.s == "-f" || strings.HasPrefix(a.s, "--force") || strings.HasPrefix(a.s, "--overwrite"))
+	}) {
+		return "" // not told to overwrite: no words to split
+	}
+	for i, a := range args {
+		switch {
+		case !a.ok:
+			if verb != "" {
+				following = true
+			}
+		case a.s == "--force" || a.s == "--overwrite" || a.s == "--force-overwrite" || a.s == "--overwrite-if-exists":
+			forced = true
+		case a.s == "-f" && (i+1 == len(args) || args[i+1].ok && strings.HasPrefix(args[i+1].s, "-")):
+			forced = true // rails g model User -f; not sqlc generate -f sqlc.yaml
+		case a.s == "--pretend" || a.s == "-p" && verb != "" || a.s == "--skip" || a.s == "-s" && verb != "":
+			return ""
+		case strings.HasPrefix(a.s, "-"):
+		case verb != "":
+			following = true
+		case n == 0 || n == 1 && scaffoldHosts[path.Base(first)]:
+			if n++; n == 1 {
+				first = a.s
+			}
+			if slices.ContainsFunc(words(a.s), func(w string) bool { return scaffoldWords[w] }) {
+				verb = a.s
+			}
+		default:
+			return "" // npm install new-thing --force: a verb of another kind, and its operands
+		}
+	}
+	if verb == "" || !following || !forced {
+		return ""
+	}
+	how := "told to overwrite"
+	if answered {
+		how = "with every prompt answered yes"
+	}
+	return name + " " + verb + " " + how + " writes its templates over the files in place, and whatever was changed in them since"
 }
 
 // retentionOpt is an option or setting that bounds what a store keeps,
@@ -1089,6 +1216,9 @@ func changesLive(iv *inv, args []arg) string {
 	if infraTools[iv.name] || iv.sc.remote {
 		return ""
 	}
+	if why := destroysShared(iv, args); why != "" {
+		return why
+	}
 	live := ""
 	for _, a := range args {
 		if !strings.ContainsAny(a.src, " \t") {
@@ -1128,6 +1258,68 @@ func changesLive(iv *inv, args []arg) string {
 				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
 			}
 		}
+	}
+	return ""
+}
+
+// sharedMarker is an environment's name that says it is shared and not
+// on this machine, though not production: staging, QA, UAT, preview,
+// pre-production, a demo. A local development or test one is not.
+var sharedMarker = lazyRE(`(?i)^(?:staging|stage|stg|qa|uat|preview|preprod|pre-prod|pre-production|demo)\d*$`)
+
+// sharedEnv is the variable of the command's environment (RAILS_ENV=staging,
+// DJANGO_SETTINGS_MODULE=app.settings.qa), or the -e/--env option, that
+// points a framework at a shared environment (sharedMarker), or "".
+func sharedEnv(iv *inv, args []arg) string {
+	for _, e := range iv.environ() {
+		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok && (strings.HasSuffix(name, "ENV") || strings.HasSuffix(name, "SETTINGS_MODULE") || name == "STAGE") &&
+			sharedMarker.MatchString(val[strings.LastIndexByte(val, '.')+1:]) {
+			return e.src
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, val, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) && args[i+1].ok {
+			val = args[i+1].s
+		}
+		switch opt {
+		case "-e", "--env", "--environment", "--stage", "RAILS_ENV", "MIX_ENV", "APP_ENV", "NODE_ENV":
+			if sharedMarker.MatchString(val) {
+				return opt + " " + val
+			}
+		}
+	}
+	return ""
+}
+
+// destroysShared says why a framework's code run in its console or
+// runner (rails runner, manage.py shell -c, mix run -e) that deletes or
+// empties what it is called on (liveDestroy, eachDestroy) is pointed at
+// a shared environment other than production (sharedEnv): staging's or
+// QA's data, queues and caches are others' too, and not made again by a
+// test run. "" if it is not.
+func destroysShared(iv *inv, args []arg) string {
+	codes := consoleCode(iv.name, args)
+	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
+		codes = append(codes, iv.in.text)
+	}
+	for _, code := range codes {
+		m := liveDestroy.FindStringSubmatch(code)
+		if m == nil {
+			if e := eachDestroy.FindString(code); e != "" {
+				m = []string{e, strings.TrimPrefix(e, ".")}
+			}
+		}
+		if m == nil {
+			continue
+		}
+		if env := sharedEnv(iv, args); env != "" {
+			return iv.name + " runs code against a shared environment (" + env + ") that calls " + m[1] + ", deleting or emptying what it holds for everyone who uses it"
+		}
+		return ""
 	}
 	return ""
 }
@@ -1198,7 +1390,7 @@ var accessNouns = map[string]bool{"owner": true, "collaborator": true, "maintain
 // at a test or scratch environment (see testEnvironment), where its
 // database drop, reset or flush is remade by the next test run.
 func (iv *inv) scratchEnv() bool {
-	return !infraTools[iv.name] && !iv.sc.remote && iv.testEnvironment()
+	return !infraTools[iv.name] && (!iv.sc.remote || iv.sc.localContainer) && iv.testEnvironment()
 }
 
 // datastoreWords, in a build tool's task, say the task works on a

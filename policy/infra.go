@@ -231,6 +231,9 @@ func (iv *inv) ownServer() bool {
 	if iv.name == "psql" && port != opts.def && iv.ownCluster(before, port) {
 		return true
 	}
+	if strings.HasSuffix(iv.name, "-cli") && port != opts.def && onlyShutdown(args) && iv.in.kind != srcText && strings.Contains(before, "-server") && ownRedis(before, port) {
+		return true // a server the command started may have failed to bind a port another held: stopping is all it may do there, never flushing
+	}
 	if !strings.Contains(before, "docker") && !strings.Contains(before, "podman") {
 		return false // no container was started to publish it: nothing to compile
 	}
@@ -279,6 +282,32 @@ func (iv *inv) ownProject() bool {
 		}
 	}
 	return false
+}
+
+// localDocker reports whether a docker (or compose) command asks this
+// machine's Docker: no DOCKER_HOST or DOCKER_CONTEXT, no -H or --context,
+// and not itself run on another machine.
+func (iv *inv) localDocker() bool {
+	if iv.sc.remote || iv.c.tunnel {
+		return false
+	}
+	for _, e := range iv.environ() {
+		if name, _, _ := strings.Cut(e.src, "="); name == "DOCKER_HOST" || name == "DOCKER_CONTEXT" {
+			return false
+		}
+	}
+	for _, a := range iv.args[1:] {
+		if !a.ok {
+			continue
+		}
+		if a.s == "-H" || a.s == "--host" || a.s == "-c" || a.s == "--context" || strings.HasPrefix(a.s, "--host=") || strings.HasPrefix(a.s, "--context=") {
+			return false
+		}
+		if a.s == "exec" {
+			return true
+		}
+	}
+	return true
 }
 
 // testProject reports whether a compose command names, on this
@@ -643,6 +672,49 @@ func kubectl(iv *inv) {
 // port it is told to listen on (-o '-p PORT').
 var pgStart = lazyRE(`\bpg_ctl\s[^;&|\n]*?-D\s*("[^"]*"|'[^']*'|\S+)[^;&|\n]*?-o\s*['"]?-p\s*(\d+)['"]?[^;&|\n]*?\bstart\b`)
 
+// redisStart is a Redis (or Valkey) server started on a port named on
+// its command line, not as a replica of another server.
+var redisStart = lazyRE(`\b(?:redis|valkey)-server\b([^;&|\n]*?)\s--port[= ]+['"]?(\d+)\b([^;&|\n]*)`)
+
+// onlyShutdown reports whether a Redis client's command is SHUTDOWN and
+// its modifiers, and nothing else.
+func onlyShutdown(args []arg) bool {
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+	}
+	ops := positionals(args, "-h", "-p", "-s", "-a", "-u", "-n", "--user", "--pass", "-r", "-i", "--tls-ciphers", "--cacert", "--cert", "--key")
+	if len(ops) == 0 || !strings.EqualFold(ops[0], "shutdown") {
+		return false
+	}
+	for _, a := range ops[1:] {
+		switch strings.ToLower(a) {
+		case "nosave", "save", "now", "force", "abort":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ownRedis reports whether, before a client asks the server on port, the
+// command started a Redis server of its own there (redis-server --port
+// 6390 --daemonize yes; …; redis-cli -p 6390 shutdown nosave): the port
+// is not the default, so most likely nothing else was listening there,
+// and what the server holds the command put in it, unless it was told to replicate
+// another server or to load (and, shut down, save over) the data files
+// of one (--dir, --dbfilename, a config file).
+func ownRedis(before, port string) bool {
+	for _, m := range redisStart.FindAllStringSubmatch(before, -1) {
+		if opts := m[1] + m[3]; m[2] == port && !strings.Contains(opts, "replicaof") && !strings.Contains(opts, "slaveof") &&
+			!strings.Contains(opts, "--dir") && !strings.Contains(opts, "--dbfilename") && !strings.Contains(opts, ".conf") {
+			return true
+		}
+	}
+	return false
+}
+
 // ownCluster reports whether, before a psql on port, the command started a
 // PostgreSQL cluster listening there with its data directory in a temp
 // dir made for this run (PGDATA=$(mktemp -d); initdb -D "$PGDATA"; pg_ctl
@@ -892,7 +964,11 @@ func docker(iv *inv) {
 				return
 			}
 			if n == words {
-				iv.c.run(args[i:], remote(iv.sc), iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
+				sc := remote(iv.sc)
+				sc.localContainer = iv.localDocker() && !slices.ContainsFunc(args[:i], func(a arg) bool { // -e DB_HOST=db.prod: what the environment names is not seen
+					return !a.ok || a.s == "-e" || a.s == "--env" || a.s == "--env-file" || strings.HasPrefix(a.s, "--env") || strings.HasPrefix(a.s, "-e")
+				})
+				iv.c.run(args[i:], sc, iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
 				iv.judged = true // its words are the command's, judged above (docker exec test-pg psql -c 'DROP DATABASE app_test' as psql's)
 				return
 			}

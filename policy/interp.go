@@ -3,6 +3,7 @@ package policy
 import (
 	"cmp"
 	"encoding/base64"
+	"net"
 	"path"
 	"regexp"
 	"slices"
@@ -213,6 +214,10 @@ func (iv *inv) interpCode(code arg) {
 	} else if live := liveEnv(iv); live != "" {
 		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
 			iv.flag(Destructive, iv.name+" runs code against production ("+live+") that calls "+m[1]+", deleting or emptying what production holds")
+		}
+	} else if m := liveDestroy.FindStringSubmatch(s); m != nil {
+		if env := sharedEnv(iv, nil); env != "" { // MIX_ENV=staging mix run -e 'Oban.Job |> Repo.delete_all()'
+			iv.flag(Destructive, iv.name+" runs code against a shared environment ("+env+") that calls "+m[1]+", deleting or emptying what it holds for everyone who uses it")
 		}
 	}
 	for _, m := range shList.FindAllStringSubmatch(s, 8) { // ("sh", "-c", "…") in any language
@@ -1016,11 +1021,15 @@ func buildFile(name string) bool {
 // the user's own work in the tree, as words for a reason, or "": the
 // root, a source root or a directory at the top of the tree (ownWork), a
 // source, settings, data or record file, or every one of a glob of them
-// (emptied), or a build file people write (Makefile). Nothing under what
-// tools make is.
+// (emptied), or a build file people write (Makefile); or what no version
+// control gives back (unrecoverable: users' uploads, a database file, the
+// repository's store). Nothing else under what tools make is.
 func (c *classifier) namedWork(t target, s string) string {
 	if t.path == "" || !c.trustedProject() || t.path != c.project && !isUnder(t.path, c.project) {
 		return ""
+	}
+	if why := unrecoverable(t); why != "" && !(dataFile(t.path) && c.scratch(t.path)) {
+		return why // file:del_dir_r("priv/static/uploads"), as rm -rf of it is judged
 	}
 	if !t.children {
 		if own := c.ownWork(t.path, true); own != "" {
@@ -1548,6 +1557,7 @@ func interp(codeOpts ...string) handler {
 				if a.s != "-" { // a script file: ordinary work, unless this command wrote it or its words say otherwise (manage.py flush)
 					if !iv.runsWritten(a, iv.interpCode) {
 						iv.unseenScript(a)
+						iv.destroyingScript(a, args[i+1:])
 						verbEffect(iv)
 					}
 					return
@@ -1574,6 +1584,98 @@ func interp(codeOpts ...string) handler {
 // (python3 -m keyring get svc me) is the command of the same name.
 var moduleCLIs = setOf("keyring", "twine", "poetry", "pipx", "uv", "ansible", "httpie", "celery", "alembic", "dvc", "mkdocs",
 	"huggingface_hub", "sqlite3")
+
+// scriptVerbs, in the name of a project's own script, say it destroys
+// what it is pointed at (nameVerbs, and the registries' and clouds' own
+// words: yank_old.py, teardown-env.sh).
+var scriptVerbs = map[string]bool{
+	"yank": true, "unpublish": true, "teardown": true, "deprovision": true, "decommission": true, "terminate": true,
+	"deregister": true, "revoke": true,
+}
+
+// remoteOptWords are words of an option's name by which a script is told
+// which remote account, registry or place to act on, or given the
+// credential to act there with.
+var remoteOptWords = map[string]bool{
+	"token": true, "account": true, "region": true, "profile": true, "subscription": true, "tenant": true, "org": true,
+	"organization": true, "cluster": true, "bucket": true, "registry": true, "zone": true, "prod": true, "production": true,
+	"apikey": true, "api": true, "credentials": true, "creds": true,
+}
+
+// destroyingScript holds a project's own script, run by an interpreter
+// or a shell, whose name says it destroys (nuke_sandbox.py, yank_old.py,
+// teardown.sh) when its words point it at something remote: an account,
+// region, registry or cluster, a credential, an environment other than
+// a test or local one, a host not on this machine, or --all with every
+// prompt answered. Without them (scripts/teardown_fixture.sh, python
+// scripts/purge_tmp.py) it is the project's ordinary work; clean is no
+// such word.
+func (iv *inv) destroyingScript(script arg, rest []arg) {
+	if !script.ok || iv.sc.remote {
+		return
+	}
+	base := path.Base(script.s)
+	verb := ""
+	for _, w := range words(strings.TrimSuffix(base, path.Ext(base))) {
+		if nameVerbs[w] || scriptVerbs[w] {
+			verb = w
+			break
+		}
+	}
+	if verb == "" {
+		return
+	}
+	all, yes := false, false
+	for i, a := range rest {
+		if !a.ok {
+			if m := secretVar.FindString(a.src); m != "" {
+				iv.flag(Destructive, "the project's script "+base+" ("+verb+") is given a credential to act with: "+a.src)
+				return
+			}
+			continue
+		}
+		name, val, eq := strings.Cut(strings.TrimLeft(a.s, "-"), "=")
+		if !strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		if !eq && i+1 < len(rest) && !strings.HasPrefix(rest[i+1].s, "-") {
+			val = rest[i+1].s
+		}
+		shown := a.shown()
+		if !eq && i+1 < len(rest) && !strings.HasPrefix(rest[i+1].src, "-") {
+			shown += " " + rest[i+1].shown() // --token "$CARGO_REGISTRY_TOKEN"
+		}
+		switch ws := words(name); {
+		case name == "all":
+			all = true
+		case name == "yes" || name == "y" || name == "force" || name == "f" || name == "no-confirm" || name == "confirm":
+			yes = true
+		case name == "env" || name == "environment" || name == "stage" || name == "e":
+			if val != "" && !testWordOf(strings.ToLower(val)) && val != "local" && val != "localhost" {
+				iv.flag(Destructive, "the project's script "+base+" ("+verb+") is pointed at the "+val+" environment")
+				return
+			}
+		case contains(ws, "host") || contains(ws, "url") || contains(ws, "endpoint") || contains(ws, "server"):
+			h := hostOf(val)
+			if hh, _, err := net.SplitHostPort(h); err == nil {
+				h = hh // localhost:8080
+			}
+			if val != "" && !loopback(h) {
+				iv.flag(Destructive, "the project's script "+base+" ("+verb+") is pointed at "+val+", not this machine")
+				return
+			}
+		case contains(ws, "token") || contains(ws, "apikey") || contains(ws, "api") || contains(ws, "credentials") || contains(ws, "creds"):
+			iv.flag(Destructive, "the project's script "+base+" ("+verb+") is given a credential to act with: "+shown)
+			return
+		case slices.ContainsFunc(ws, func(w string) bool { return remoteOptWords[w] }) || name == "project" || name == "project-id":
+			iv.flag(Destructive, "the project's script "+base+" ("+verb+") is pointed at remote state: "+shown)
+			return
+		}
+	}
+	if all && yes {
+		iv.flag(Destructive, "the project's script "+base+" ("+verb+") is told to act on everything, with no prompt")
+	}
+}
 
 // takesValue reports whether a word is an option that may take the
 // next word as its value: -W, --dynamic-space-size, not --opt=value.

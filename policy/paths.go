@@ -364,6 +364,31 @@ func (c *classifier) cache(t target) bool {
 			return true
 		}
 	}
+	return toolCache(rel)
+}
+
+// toolCache reports whether rel, a path under home, is or is in a
+// directory named cache inside a tool's own hidden directory
+// (~/.triton/cache, ~/.kube/cache): what the tool
+// compiles or downloads again when it is missing. Stores of versioned
+// data named cache (.dvc/cache) are unrecoverable, judged before this;
+// the directories of keys, settings and data (~/.ssh, ~/.config,
+// ~/.local) are no tool's cache.
+func toolCache(rel string) bool {
+	if !strings.HasPrefix(rel, ".") || strings.HasPrefix(rel, ".cache") {
+		return false
+	}
+	ds := strings.Split(rel, "/")
+	switch ds[0] {
+	case ".ssh", ".gnupg", ".password-store", ".local", ".config", ".dvc", ".git":
+		return false
+	}
+	for _, d := range ds[1:] {
+		l := strings.ToLower(d)
+		if l == "cache" || l == "caches" {
+			return true
+		}
+	}
 	return false
 }
 
@@ -432,6 +457,9 @@ func unrecoverable(t target) string {
 		children && (strings.HasSuffix(t.src, ".tfstate") || strings.HasSuffix(t.glob, ".tfstate")) { // terraform.tfstate.d: each workspace's state
 		return "Terraform's local state, which nothing else keeps"
 	}
+	if why := dataStore(p, children); why != "" {
+		return why
+	}
 	for _, vcs := range []string{"/.git", "/.hg", "/.svn"} {
 		i := strings.Index(p+"/", vcs+"/")
 		if i < 0 {
@@ -440,7 +468,7 @@ func unrecoverable(t target) string {
 		rest := strings.TrimPrefix(p[i+len(vcs):], "/")
 		top, _, _ := strings.Cut(rest, "/")
 		if rest == "" || children && !strings.Contains(rest, "/") ||
-			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "store" || top == "worktrees" ||
+			top == "objects" || top == "refs" || top == "modules" || top == "logs" || top == "lfs" || top == "annex" || top == "store" || top == "worktrees" ||
 			top == "packed-refs" || top == "HEAD" || top == "config" || top == "shallow" {
 			return "the repository's history"
 		}
@@ -457,6 +485,26 @@ func unrecoverable(t target) string {
 			}
 			break
 		}
+	}
+	return ""
+}
+
+// dataStore says why p is a versioned-data tool's store of content, which
+// holds the only copy on this machine of what was added to it and may
+// hold the only copy anywhere of what was never pushed: DVC's cache
+// (.dvc/cache, or all of .dvc), a git-annex repository's objects
+// (.git/annex, above). Named cache, it is no cache a tool fills again.
+func dataStore(p string, children bool) string {
+	i := strings.Index(p+"/", "/.dvc/")
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimPrefix(p[i+len("/.dvc"):], "/")
+	if rest == "" {
+		return "DVC's directory, its cache with it: the only local copy of every version of the data it tracks"
+	}
+	if top, _, _ := strings.Cut(rest, "/"); top == "cache" || children && !strings.Contains(rest, "/") && top != "tmp" {
+		return "DVC's cache, the only local copy of every version of the data it tracks"
 	}
 	return ""
 }

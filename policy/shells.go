@@ -78,6 +78,7 @@ func shellCmd(iv *inv) {
 		// wrote it, or it is one no one here can have looked at.
 		if !iv.runsWritten(args[script], func(code arg) { iv.shell(code, iv.sc) }) {
 			iv.unseenScript(args[script])
+			iv.destroyingScript(args[script], args[script+1:])
 		}
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
@@ -508,7 +509,7 @@ func sshOptions(iv *inv) {
 // there is our project.
 func remote(sc *scope) *scope {
 	s := sc.sub()
-	s.remote = true
+	s.remote, s.localContainer = true, false
 	s.cwd = remoteHome
 	return s
 }
