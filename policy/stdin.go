@@ -17,7 +17,7 @@ import (
 // their input as code (sh, python, psql …) and for exfiltration.
 type source struct {
 	kind srcKind
-	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory; srcFile: the file, if known
+	text string // srcText: the text; srcSecret: the secrets file, "" for the environment; srcPaths: the directory
 	// pattern is the name find selects the paths by (srcPaths), "" for all.
 	pattern string
 	// every says the paths are all those under the directory (srcPaths):
@@ -26,6 +26,10 @@ type source struct {
 	// aged says find chose the paths by age, size or owner, not by name
 	// (srcPaths): find . -newer package.json lists the user's recent work.
 	aged bool
+	// named says a secrets file is one only by its name (srcSecret:
+	// namedSecret, a service account's key, wp-config.php), which reading
+	// alone does not hold: only sending it or filling a file with it does.
+	named bool
 }
 
 type srcKind int
@@ -70,7 +74,9 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
 				return src
 			}
-			return source{kind: srcFile, text: w.c.tilde(f[0].s)}
+			if p := w.c.tilde(f[0].s); namedSecret(p) { // nc termbin.com 9999 < keys/signing.pem
+				return source{kind: srcSecret, text: p, named: true}
+			}
 		}
 		return source{kind: srcFile}
 	}
@@ -230,6 +236,9 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 		for _, a := range args[1:] {
 			if a.ok && isSecretPath(a.s) && !publicKey(a.s) {
 				return source{kind: srcSecret, text: a.s}
+			}
+			if a.ok && name != "openssl" && name != "gpg" && namedSecret(a.s) { // cat ~/.conan2/credentials.json >> docs/setup.md: the file's secrets, not its public half
+				return source{kind: srcSecret, text: a.s, named: true}
 			}
 		}
 		if name == "cat" {
