@@ -4248,6 +4248,23 @@ print(delete_old(1))"`, Write},
 		{`jq -r .client_email < keys/service-account.json`, ReadOnly},
 		{`cat ~/.conan2/credentials.json > /tmp/c.json`, Write},
 		{`openssl pkey -in keys/signing.pem -pubout > keys/signing.pub.pem && git add keys/signing.pub.pem`, Write},
+		// round r43a (mixed47), rm of a private key or of an environment file with the checkout's own keys, the only copy of its secrets
+		{`rm -f keys/mcuboot-signing.pem && imgtool keygen -k keys/mcuboot-signing.pem -t ecdsa-p256`, Destructive},
+		{`rm -f .env .env.local supabase/functions/.env.local`, Destructive},
+		{`rm fastlane/AuthKey_7XK2M9QH3P.p8`, Destructive},
+		{`unlink config/prod.env`, Destructive},
+		{`rm -f .env*`, Destructive},
+		{`rm -f keys/*.pem`, Destructive},
+		{`rm -f .env.example .env.test .env.ci`, Write},
+		{`rm .env.bak`, Write},
+		{`rm -f certs/localhost-key.pem certs/localhost.pem && mkcert localhost`, Write},
+		{`rm -f tests/fixtures/server.key`, Write},
+		{`rm keys/public.pem keys/id_ed25519.pub`, Write},
+		{`rm -rf dist/.env node_modules/x/.env`, Write},
+		{`rm -f /tmp/run/.env`, Write},
+		{`rm -f .env.local.$(date +%s)`, Write},
+		{`openssl genrsa 2048 > keys/ephemeral-signing.pem && ./sign.sh keys/ephemeral-signing.pem; rm keys/ephemeral-signing.pem`, Write},
+		{`rm -f build/*`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
