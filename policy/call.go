@@ -405,12 +405,22 @@ func readsWritten(iv *inv, env []arg) {
 	}
 }
 
-// namesSecret reports whether text names a secrets file.
+// namesSecret reports whether text names a secrets file, or a private
+// key or credentials file of the working tree (namedSecret) as a word of
+// its own, not an option's value (--key-file=sa.json, -i key.pem): what
+// is sent is then the file's content.
 func namesSecret(iv *inv, text string) bool {
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n\"'=@<>,;()", r) }) {
 		if strings.ContainsRune(w, '/') && iv.secretFile(w) {
 			return true
 		}
+	}
+	prev := ""
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\n\"'<>,;()|&`", r) }) {
+		if !strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "=:$") && !keyUseOpt(prev) && namedSecret(iv.c.tilde(strings.TrimPrefix(w, "@"))) {
+			return true
+		}
+		prev = w
 	}
 	return false
 }

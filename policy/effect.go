@@ -1967,7 +1967,8 @@ func (iv *inv) intoDir(args []arg) []arg {
 // carries records that a copy or move of a file this command wrote holds
 // what it wrote (echo … > a.txt && cp a.txt b.sh && bash b.sh), and that
 // a copy of a secrets file (cp .env .env.example; not of a template,
-// .env.example) holds its secrets.
+// .env.example), or of a private key or credentials file (namedSecret),
+// holds its secrets.
 func (iv *inv) carries(args []arg) {
 	dst, ok := destination(args)
 	_, ops := opts(args)
@@ -1977,6 +1978,11 @@ func (iv *inv) carries(args []arg) {
 	if p, b := iv.c.tilde(ops[0].s), path.Base(ops[0].s); isSecretPath(p) && !templateFile(b) && !publicKey(p) && !(strings.HasPrefix(b, ".env") && !localSettings(b)) { // .env.test holds no one's keys
 		if _, made := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; !made {
 			iv.c.wrote(iv.sc, dst, source{kind: srcSecret, text: ops[0].s}, false)
+			return
+		}
+	} else if !isSecretPath(p) && namedSecret(p) { // cp ~/.conan2/credentials.json docs/conan.json
+		if _, made := iv.c.written[iv.c.resolve(iv.sc, ops[0]).path]; !made {
+			iv.c.wrote(iv.sc, dst, source{kind: srcSecret, text: ops[0].s, named: true}, false)
 			return
 		}
 	}
@@ -3464,11 +3470,15 @@ func sendsSecret(iv *inv) {
 		uploadsSecret(iv)
 		return
 	}
-	if iv.in.kind == srcSecret {
+	args := iv.rest(1)
+	if iv.in.kind == srcSecret && iv.in.named && !storesSecrets(args) { // nc termbin.com 9999 < keys/signing.pem
+		iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+iv.in.text)
+		return
+	}
+	if iv.in.kind == srcSecret && !iv.in.named {
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 		return
 	}
-	args := iv.rest(1)
 	dest, leaves := sendTargets(iv.name, args)
 	for i, a := range args {
 		if i > 0 && args[i-1].ok && (keyOpts[args[i-1].s] || authFileOpt(args[i-1].s)) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(args, i) {
@@ -3491,6 +3501,9 @@ func sendsSecret(iv *inv) {
 		case a.ok && strings.HasPrefix(a.s, "--") && strings.IndexByte(a.s, '=') > 0 && !keyOpts[optName(a.s)] &&
 			iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s[strings.IndexByte(a.s, '=')+1:], "file://"), "@")): // gcloud run deploy --env-vars-file=.env.yaml
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
+			return
+		case leaves && i != dest && iv.sendsKeyFile(args, i): // gh gist create keys/AuthKey.p8, rsync wp-config.php host:x
+			iv.flag(Destructive, iv.name+" sends a private key or credentials file over the network: "+a.s)
 			return
 		case a.ok && leaves && i != dest && !strings.HasPrefix(a.s, "-") && iv.secretDir(iv.sc, a.s): // rclone copy ~/.config/gcloud remote:x
 			iv.flag(Destructive, iv.name+" sends a directory of credentials over the network: "+a.s)
@@ -3591,11 +3604,12 @@ func uploadsSecret(iv *inv) {
 	if (tool == "docker" || tool == "podman") && at(strs0(args), 0) == "cp" {
 		tool = "kubectl" // docker cp ~/.aws/credentials app:/tmp: into a container, shared with what runs there
 	}
-	remote := false
+	remote, url := false, false
 	for _, a := range args {
+		url = url || remoteURL.MatchString(a.s) || !a.ok && remoteURL.MatchString(strings.TrimLeft(a.src, `"'`)) // gs://b/run-$(date +%F).ipynb: the place is literal
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
-	if !remote {
+	if !remote && !url {
 		return
 	}
 	dest, _ := sendTargets(iv.name, args)
@@ -3604,11 +3618,69 @@ func uploadsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends a secrets file off the machine: "+a.s)
 			return
 		}
+		if url && (i != dest && iv.sendsKeyFile(args, i) || !a.ok && iv.substReadsSecret(a.src)) { // papermill nb.ipynb gs://b/out.ipynb -p key "$(cat keys/sa.json)"
+			iv.flag(Destructive, iv.name+" sends a private key or credentials file to a place off the machine: "+a.shown())
+			return
+		}
 		if a.ok && i != dest && !strings.HasPrefix(a.s, "-") && !remoteURL.MatchString(a.s) && iv.secretDir(iv.sc, a.s) {
 			iv.flag(Destructive, iv.name+" sends a directory of credentials off the machine: "+a.s)
 			return
 		}
 	}
+}
+
+// sendsKeyFile reports whether args[i], which a tool sends off the
+// machine, names a private key or a credentials file (namedSecret), in
+// the working tree too: not an option, nor the value of an option that
+// uses a key or names where output goes (--key-file, --cert, -o), nor a
+// place on another machine, nor a file handed to a store of secrets (gh
+// secret set, gcloud secrets versions add), which is where keys belong.
+func (iv *inv) sendsKeyFile(args []arg, i int) bool {
+	a := args[i]
+	w := strings.TrimPrefix(a.s, "@")
+	if !a.ok || w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, ":") || i > 0 && args[i-1].ok && keyUseOpt(args[i-1].s) {
+		return false
+	}
+	return namedSecret(iv.c.tilde(w)) && !storesSecrets(args)
+}
+
+// keyUseOpt is an option whose value a tool uses as a key or writes to,
+// by its name: -i, --key-file, --service-account, --cert, -o, --output.
+func keyUseOpt(o string) bool {
+	if !strings.HasPrefix(o, "-") || strings.Contains(o, "=") {
+		return false
+	}
+	if keyOpts[o] || o == "-O" || o == "-P" || o == "-k" {
+		return true
+	}
+	o = strings.ToLower(o)
+	for _, w := range []string{"key", "cert", "cred", "ident", "account", "token", "secret", "auth", "pass", "config", "out", "dest", "save"} {
+		if strings.Contains(o, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// storesSecrets reports whether a tool's first words (after its name) name
+// a store of secrets it puts what it is given into: gh secret set, glab
+// variable set, gcloud secrets versions add, aws secretsmanager, az
+// keyvault secret set, gcloud kms encrypt.
+func storesSecrets(args []arg) bool {
+	n := 0
+	for _, a := range args {
+		if !a.ok || strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		switch a.s {
+		case "secret", "secrets", "secretsmanager", "variable", "keyvault", "kms":
+			return true
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	return false
 }
 
 // sendTargets says where a network tool that copies writes: the index in
@@ -4326,7 +4398,7 @@ func readsSecret(iv *inv, scanWords bool) {
 				break
 			}
 			if p := iv.c.tilde(a.s); a.ok && !templateFile(path.Base(p)) &&
-				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
+				(isSecretPath(p) || isSecretPath(iv.c.resolve(iv.sc, arg{s: p, ok: true, src: a.s}).path) || iv.c.written[iv.c.resolve(iv.sc, a).path].kind == srcSecret && !iv.c.written[iv.c.resolve(iv.sc, a).path].named && slices.Contains(readOnlyTools, iv.name)) { // a file this command filled with a secret, read back (tar's own archive is what it writes)
 				why = iv.name + " reads a secrets file: " + a.s
 				break
 			}
@@ -4372,7 +4444,7 @@ func readsSecret(iv *inv, scanWords bool) {
 	if why == "" && iv.in.kind == srcSecret && iv.in.text == envDump && passesLines[iv.name] && !iv.sc.piped {
 		why = iv.name + " prints every environment variable it is given, tokens and keys included"
 	}
-	if why == "" && iv.in.kind == srcSecret && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
+	if why == "" && iv.in.kind == srcSecret && !iv.in.named && iv.in.text != "" && iv.in.text != envDump && !strings.HasPrefix(iv.in.text, dumpOf) && !strings.HasPrefix(iv.in.text, answerOf) && !quietReaders[iv.name] && !netTools[iv.name] && !iv.sc.piped && !shapeFilter(iv.name, iv.rest(1)) &&
 		!(iv.sc.intoEnv && envFile(iv.in.text)) && !(assignsFile(iv.in.text) && keepsNames(iv.name, iv.rest(1))) {
 		why = iv.name + " reads secrets on its stdin: " + iv.in.text
 	}

@@ -208,8 +208,59 @@ func rm(iv *inv) {
 		}
 		if base := strings.ToLower(path.Base(a.s)); danger == "" && a.ok && signingKeystore(base) && !strings.Contains(base, "debug") {
 			iv.flagWrite(t, verb+" deletes a signing key store, which no version control keeps: "+iv.c.show(t))
+		} else if what := iv.lostSecret(t, a); danger == "" && what != "" {
+			iv.flagWrite(t, verb+" deletes "+what+", which no version control keeps: "+iv.c.show(t))
 		}
 	}
+}
+
+// lostSecret says what rm's operand is when it is the only copy of a
+// secret, or "": a private key (privateKeyPath: keys/mcuboot-signing.pem,
+// AuthKey_X.p8), whose loss loses whatever trusts it, or an environment
+// file with this checkout's own keys (.env, .env.local,
+// supabase/functions/.env.local). Not one made for the tests, an example
+// or a backup (.env.test, .env.example, .env.bak, tests/fixtures/x.key),
+// a key for this machine's own development server (localhost-key.pem,
+// dev.key), one in the temp dirs or in what tools make (dist/.env), nor
+// one this command wrote.
+func (iv *inv) lostSecret(t target, a arg) string {
+	globMatches := func(pattern, name string) bool { m, err := path.Match(pattern, name); return m && err == nil }
+	if !a.ok || t.path == "" || iv.sc.remote || !isUnder(t.path, iv.c.project) && !(t.children && t.path == iv.c.project) {
+		return ""
+	}
+	base := strings.ToLower(path.Base(a.s))
+	what := ""
+	switch {
+	case t.children && (localSettings(base) && envFile(base) && !templateFile(base) || strings.Contains(base, ".env") && globMatches(base, ".env")): // rm -f .env*, not every file (*)
+		what = "environment files with this checkout's own keys"
+	case localSettings(base) && envFile(base) && !templateFile(base):
+		what = "an environment file with this checkout's own keys"
+	case privateKeyPath(a.s) && !publicKey(a.s) && t.children:
+		what = "private keys"
+	case privateKeyPath(a.s) && !publicKey(a.s):
+		what = "a private key"
+	default:
+		return ""
+	}
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return strings.ContainsRune("._-", r) }) {
+		switch w {
+		case "bak", "backup", "orig", "old", "save", "tmp", "temp", "localhost", "local", "dev", "selfsigned", "snakeoil", "debug":
+			if strings.Contains(what, "private key") || w != "local" && w != "dev" {
+				return "" // .env.bak: a copy; localhost-key.pem, dev.key: mkcert's and openssl's for a local server, made again at will
+			}
+		}
+	}
+	dir := strings.TrimPrefix(strings.TrimPrefix(t.path, iv.c.project), "/") // the directory it lies in: a glob's is its path
+	if !t.children {
+		dir = path.Dir(dir)
+	}
+	if fixturePath(a.s) || iv.c.inTemp(t.path) || freshPart.MatchString(a.src) || dir != "" && dir != "." && iv.c.madePath(dir) {
+		return ""
+	}
+	if _, made := iv.c.written[t.path]; made {
+		return "" // echo X=1 > .env && … && rm .env: its own
+	}
+	return what
 }
 
 // sourceExts are the extensions of source files people write.

@@ -1004,7 +1004,8 @@ func privateKeyName(base string) bool {
 
 // credentialsName is the name of a file that holds credentials in the
 // clear: credentials.yml, secrets.json, client_secret_….json, a service
-// account's key, .npmrc, .htpasswd, in a format that holds data. Not a template of one
+// account's key, .npmrc, .htpasswd, a web app's wp-config.php, in a
+// format that holds data. Not a template of one
 // (secrets.example.yml), nor one kept encrypted (credentials.yml.enc,
 // secrets.sops.yaml), which is made to be committed.
 func credentialsName(base string) bool {
@@ -1016,7 +1017,8 @@ func credentialsName(base string) bool {
 		return true
 	}
 	switch b {
-	case ".htpasswd", ".pgpass", ".my.cnf", ".vault-token", ".dockercfg", "auth.json", "token.json", ".boto", ".s3cfg", "terraform.tfvars", "secrets", "credentials":
+	case ".htpasswd", ".pgpass", ".my.cnf", ".vault-token", ".dockercfg", "auth.json", "token.json", ".boto", ".s3cfg", "terraform.tfvars", "secrets", "credentials",
+		"wp-config.php", "localsettings.php", "settings.local.php": // a web app's database password and salts, in its code's language
 		return true
 	}
 	switch path.Ext(b) {

