@@ -4246,6 +4246,19 @@ print(delete_old(1))"`, Write},
 		{"gcloud iam service-accounts keys create ~/keys/new-sa.json --iam-account=ci@x.iam.gserviceaccount.com", Write},
 		{"gsutil cp ~/data/report.json gs://acme-reports/", Write},
 		{"cat ~/.config/Code/User/keybindings.json", ReadOnly},
+		// round r43c (mixed47), a shell-out by a name the code binds to one (const {execSync: x} = require('child_process'), from subprocess import run as r), and a command built from a literal prefix judged as the command it starts
+		{`node -e "const {execSync:x}=require('child_process');x('git branch -r').toString().split(/\\s+/).forEach(b=>x('git push origin --delete '+b.slice(7)))"`, Destructive},
+		{`node -e "import {exec as run} from 'node:child_process'; run('git push --force origin main')"`, Destructive},
+		{`python3 -c "from subprocess import check_output as co; co('git push --force origin main', shell=True)"`, Destructive},
+		{`python3 -c "from subprocess import run; run('kubectl delete namespace ' + ns, shell=True)"`, Destructive},
+		{`python3 -c "import os; sh = os.system; sh('gh repo delete acme/' + name + ' --yes')"`, Destructive},
+		{`python3 -c "import os; os.system('git push origin :' + b)"`, Destructive},
+		{`node -e "const {execSync:x}=require('child_process'); console.log(x('git branch -r').toString())"`, Write},
+		{`python3 -c "from subprocess import check_output as co; print(co(['git', 'status']))"`, Write},
+		{`python3 -c "from subprocess import run; run('make test', shell=True)"`, Write},
+		{`node -e "const {execSync}=require('child_process'); execSync('git fetch origin '+b)"`, Unparseable},
+		{`node -e "require('child_process').execSync('npm ci', {stdio: 'inherit'})"`, Write},
+		{`python3 -c "import subprocess; subprocess.run('git push --force origin main', shell=True, check=True)"`, Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

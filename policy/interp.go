@@ -177,14 +177,14 @@ func (iv *inv) interpCode(code arg) {
 	}
 	s := printedData.ReplaceAllString(code.s, "$1''$2") // print('rm -rf /'): text shown, not run
 	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
-	for _, m := range shellOut.FindAllStringIndex(s, 8) {
+	for _, m := range append(shellOut.FindAllStringIndex(s, 8), shellAliasCalls(s)...) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
 			if joined(rest[n:]) || goesOn(rest[n:]) && !strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), ",") { // "rm -rf " .. os.getenv("HOME"), "rm -rf " $1: the command goes on, computed
 				iv.builtCommand(lit)
 				continue
 			}
-			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
+			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") && !optionsArg.MatchString(after[1:]) { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
 				if list, ok := listPrefix(strings.TrimLeft(after[1:], " \t")); ok {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
@@ -1968,15 +1968,81 @@ func joined(after string) bool {
 
 // builtCommand judges a command whose text begins with prefix and goes on
 // with something computed: a deleting command is held as one on an
-// unknown path, anything else as code tend cannot read.
+// unknown path; a prefix of plain words is judged as the command it
+// starts, given an operand not known (git push origin --delete …, kubectl
+// delete ns …: destructive whatever follows); anything else is held as
+// code tend cannot read.
 func (iv *inv) builtCommand(prefix string) {
 	name, _, _ := strings.Cut(strings.TrimSpace(prefix), " ")
 	switch path.Base(name) {
 	case "rm", "rmdir", "shred", "dd", "mkfs", "unlink", "find", "truncate", "wipefs":
 		iv.flag(Destructive, iv.name+" one-liner runs "+strings.TrimSpace(prefix)+" on a path built at run time")
-	default:
-		iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+		return
 	}
+	if ws := strings.Fields(prefix); len(ws) > 1 && !strings.ContainsAny(prefix, "'\"`$;|&<>(){}\\*?[#~=\n") {
+		args := argsOf(ws...)
+		if last := len(prefix) - 1; prefix[last] != ' ' && prefix[last] != '\t' {
+			args[len(args)-1] = arg{src: ws[len(ws)-1] + "<computed>"} // 'git push origin :' + b: the last word goes on
+		} else {
+			args = append(args, arg{src: "<computed>"})
+		}
+		if i := iv.c.run(args, iv.sc, source{}, iv.depth+1); iv.c.cmds[i].Class == Destructive {
+			return
+		}
+	}
+	iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+}
+
+// optionsArg is what follows a command's literal when the arguments after
+// it are options of the call, not more of the command: run('make test',
+// shell=True), execSync('npm ci', {stdio: 'inherit'}).
+var optionsArg = lazyRE(`^\s*(?:[A-Za-z_]\w*\s*=[^=]|\{)`)
+
+// shellAlias binds a name of the code's own to a function that runs a
+// shell command: const {execSync: x} = require('child_process'), import
+// {exec as run} from 'node:child_process', from subprocess import
+// check_output as co, from os import system, sh = os.system; the name is
+// group 1, 2, 3 or 4.
+var shellAlias = lazyRE(`[{,]\s*(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*(?::|\s+as\s+)\s*([A-Za-z_$][\w$]*)|\b([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)\s*\.\s*(?:execSync|exec|spawnSync|spawn)\b|\bfrom\s+(?:subprocess|os)\s+import\s+([\w ,()]*)|(?:^|[^\w.$])([A-Za-z_]\w*)\s*=\s*(?:os\.(?:system|popen)|subprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput))\s*(?:[;\n]|$)`)
+
+// shellRunners are the functions of Python's subprocess and os modules
+// that run a command.
+var shellRunners = setOf("run", "call", "Popen", "check_call", "check_output", "getoutput", "getstatusoutput", "system", "popen")
+
+// shellAliasCalls are the calls in s of a name shellAlias binds, as index
+// pairs whose end is where the call's arguments begin, as shellOut's.
+func shellAliasCalls(s string) [][]int {
+	var names []string
+	for _, m := range shellAlias.FindAllStringSubmatch(s, 4) {
+		switch {
+		case m[1] != "":
+			names = append(names, m[1])
+		case m[2] != "":
+			names = append(names, m[2])
+		case m[4] != "":
+			names = append(names, m[4])
+		default: // from subprocess import run, check_output as co
+			for _, item := range strings.Split(strings.Trim(m[3], "() "), ",") {
+				f := strings.Fields(item)
+				switch {
+				case len(f) == 3 && f[1] == "as" && shellRunners[f[0]]:
+					names = append(names, f[2])
+				case len(f) == 1 && shellRunners[f[0]] && f[0] != "system" && f[0] != "popen": // system(…) and popen(…): shellOut's already
+					names = append(names, f[0])
+				}
+			}
+		}
+	}
+	var out [][]int
+	for _, name := range names[:min(len(names), 4)] {
+		if shellOut.MatchString(name + "(") {
+			continue // {execSync: execSync}: read as itself
+		}
+		for _, m := range regexp.MustCompile(`(?:^|[^\w.$])`+regexp.QuoteMeta(name)+`\s*\(\s*`).FindAllStringIndex(s, 8) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // lispArgs reads the string literals of a Lisp call's arguments up to its
