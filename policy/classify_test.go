@@ -4259,6 +4259,16 @@ print(delete_old(1))"`, Write},
 		{`node -e "const {execSync}=require('child_process'); execSync('git fetch origin '+b)"`, Unparseable},
 		{`node -e "require('child_process').execSync('npm ci', {stdio: 'inherit'})"`, Write},
 		{`python3 -c "import subprocess; subprocess.run('git push --force origin main', shell=True, check=True)"`, Destructive},
+		// round r43c (mixed47), a remote file system object's delete (gcsfs, s3fs, adlfs, fsspec.filesystem('s3'), pyarrow's S3FileSystem), and a delete of a storage URL, reaches a bucket
+		{`uv run python -c "import gcsfs; fs = gcsfs.GCSFileSystem(); fs.rm('acme-ds-lake/features/2024-06', recursive=True)"`, Destructive},
+		{`python3 -c "import s3fs; s3fs.S3FileSystem().rm('acme-raw/2024/', recursive=True)"`, Destructive},
+		{`python3 -c "import fsspec; fs = fsspec.filesystem('abfs', account_name='acme'); fs.rm_file('lake/a.parquet')"`, Destructive},
+		{`python3 -c "import adlfs; fs = adlfs.AzureBlobFileSystem(account_name='acme'); fs.delete('raw/2024')"`, Destructive},
+		{`python3 -c "import tensorflow as tf; tf.io.gfile.rmtree('gs://acme-ml/runs/exp1')"`, Destructive},
+		{`python3 -c "import gcsfs; fs = gcsfs.GCSFileSystem(); print(fs.ls('acme-ds-lake/features'))"`, Write},
+		{`python3 -c "import gcsfs; fs = gcsfs.GCSFileSystem(); fs.get('lake/x.parquet', 'data/x.parquet')"`, Write},
+		{`python3 -c "import fsspec; fs = fsspec.filesystem('memory'); fs.rm('scratch', recursive=True)"`, Write},
+		{`python3 -c "import fsspec; fs = fsspec.filesystem('file'); fs.rm('build/cache', recursive=True)"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -405,6 +405,7 @@ func (iv *inv) interpCode(code arg) {
 	if reverseShell.MatchString(s) && (strings.Contains(s, "sock") || strings.Contains(s, "/dev/tcp")) {
 		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
 	}
+	iv.remoteFSDeletes(s)
 	iv.codeWrites(s)
 	if codeDeletes.MatchString(s) {
 		if where := iv.outsidePath(s); where != "" {
@@ -1096,6 +1097,10 @@ func (iv *inv) substCode(a arg) {
 // TRUE)), or many source files (glob('**/*.py'), Dir["db/migrate/*.rb"],
 // glob("src/*.{c,h}")). It reports whether it held the delete.
 func (iv *inv) codeDelete(fn, lit string, tree bool) bool {
+	if m := storageURL.FindString(lit); m != "" && !localURLsOnly(lit) { // tf.io.gfile.rmtree('gs://b/runs'), dbutils.fs.rm('dbfs:/mnt/x', True)
+		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes from remote storage ("+m+"): "+cutText(lit))
+		return true
+	}
 	if m := windowsPath.FindString(lit); m != "" { // Remove-Item C:\Users\me\src, HKLM:\…: Windows's, outside the tree
 		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes on Windows, outside the working directory: "+cutText(lit))
 		return true
@@ -1997,6 +2002,63 @@ func (iv *inv) builtCommand(prefix string) {
 // it are options of the call, not more of the command: run('make test',
 // shell=True), execSync('npm ci', {stdio: 'inherit'}).
 var optionsArg = lazyRE(`^\s*(?:[A-Za-z_]\w*\s*=[^=]|\{)`)
+
+// storageURL is a URL of remote object or file storage: a bucket's
+// (s3://, gs://, az://, abfss://), HDFS's, Databricks' (dbfs:/), a model
+// hub's (hf://), an SFTP server's.
+var storageURL = lazyRE(`^(?i:s3a?|s3n|gs|gcs|az|abfss?|adl|wasbs?|hdfs|webhdfs|viewfs|oci|oss|cos|r2|b2|hf|sftp|ftp|dbfs|lakefs|dropbox|gdrive|box)://|^dbfs:/`)
+
+// remoteFS makes a file system object whose files are remote: fsspec's
+// implementations (gcsfs.GCSFileSystem(), s3fs.S3FileSystem(),
+// adlfs.AzureBlobFileSystem(), fsspec.filesystem('s3')), pyarrow's
+// (pyarrow.fs.S3FileSystem()). Group 1 is a class's name before
+// FileSystem, group 2 a protocol or the expression giving it.
+var remoteFS = lazyRE(`\b(\w*)FileSystem\s*\(|\b(?:fsspec\.)?(?:filesystem|get_filesystem_class|url_to_fs)\s*\(\s*(?:protocol\s*=\s*)?['"]?([\w.:/-]*)`)
+
+// remoteFSNames are the names of file system classes before FileSystem
+// whose files lie on another machine or a cloud's storage.
+var remoteFSNames = setOf("GCS", "Gcs", "S3", "Azure", "AzureBlob", "AzureDatalake", "AzureDataLake", "Hf", "HF", "HuggingFace", "HDFS", "Hadoop",
+	"WebHDFS", "SFTP", "SSH", "FTP", "Dropbox", "DropboxDrive", "GoogleDrive", "OSS", "OCI", "LakeFS", "Databricks", "DBFS", "Webdav", "WebDAV", "Box", "R2", "B2")
+
+// localFSProtocols are fsspec's protocols whose files are this machine's.
+var localFSProtocols = setOf("file", "local", "memory", "")
+
+// fsDelete is a file system object's delete: fsspec's rm, rm_file, rmdir,
+// delete, pyarrow's delete_dir, delete_dir_contents, delete_file.
+var fsDelete = lazyRE(`\.(?:rm|rm_file|rmdir|delete|delete_dir|delete_dir_contents|delete_file|invalidate_and_rm|rm_rf)\s*\(`)
+
+// remoteFSDeletes holds code that makes a remote file system object
+// (remoteFS) and calls a delete (fsDelete): what it deletes is in a
+// bucket or on another machine, not under the working directory, wherever
+// its path seems to point. An endpoint on this machine (a local MinIO)
+// is the local stack's.
+func (iv *inv) remoteFSDeletes(s string) {
+	del := fsDelete.FindString(s)
+	if del == "" {
+		return
+	}
+	for _, m := range remoteFS.FindAllStringSubmatchIndex(s, 8) {
+		made := ""
+		if m[2] >= 0 {
+			if !remoteFSNames[s[m[2]:m[3]]] {
+				continue // LocalFileSystem(), MemoryFileSystem(), DirFileSystem(…)
+			}
+			made = s[m[2]:m[3]] + "FileSystem"
+		}
+		if m[4] >= 0 {
+			proto := strings.TrimSuffix(strings.ToLower(s[m[4]:m[5]]), "://")
+			if localFSProtocols[proto] || strings.HasPrefix(proto, "file:") || strings.HasPrefix(proto, "/") || strings.HasPrefix(proto, ".") {
+				continue // fsspec.filesystem('file'), url_to_fs('./data')
+			}
+			made = strings.TrimRight(s[m[0]:m[4]], "( '\"") + " " + s[m[4]:m[5]] // fsspec.filesystem s3
+		}
+		if localURLsOnly(s) {
+			return // s3fs.S3FileSystem(client_kwargs={'endpoint_url': 'http://localhost:9000'})
+		}
+		iv.flag(Destructive, iv.name+" one-liner calls "+strings.TrimRight(del, "( ")+" on a remote file system ("+made+"): it deletes from a bucket or another machine")
+		return
+	}
+}
 
 // shellAlias binds a name of the code's own to a function that runs a
 // shell command: const {execSync: x} = require('child_process'), import
