@@ -4269,6 +4269,16 @@ print(delete_old(1))"`, Write},
 		{`python3 -c "import gcsfs; fs = gcsfs.GCSFileSystem(); fs.get('lake/x.parquet', 'data/x.parquet')"`, Write},
 		{`python3 -c "import fsspec; fs = fsspec.filesystem('memory'); fs.rm('scratch', recursive=True)"`, Write},
 		{`python3 -c "import fsspec; fs = fsspec.filesystem('file'); fs.rm('build/cache', recursive=True)"`, Write},
+		// round r43c (mixed47), a method named for ending what it is called on (delete, expire!, revoke, cancel) run on each item a listing of a store or service gives, with a client connected; deno eval's options before its code
+		{`deno eval --unstable-kv "const kv = await Deno.openKv(Deno.env.get('DENO_KV_URL')); for await (const e of kv.list({ prefix: [] })) await kv.delete(e.key);"`, Destructive},
+		{`bundle exec ruby -e 'require "spaceship"; Spaceship::ConnectAPI.login; app = Spaceship::ConnectAPI::App.find("com.acme.notes"); app.get_builds.each(&:expire!)'`, Destructive},
+		{`ruby -e 'require "octokit"; c = Octokit::Client.new(access_token: ENV["GH"]); c.list_tokens.each { |t| c.revoke_token(t.id) }'`, Destructive},
+		{`python3 -c "import stripe; [stripe.Subscription.cancel(s.id) for s in stripe.Subscription.list(limit=100).auto_paging_iter()]"`, Destructive},
+		{`deno eval -p --ext ts "Deno.removeSync('/etc', {recursive: true})"`, Destructive},
+		{`deno eval "const kv = await Deno.openKv(); for await (const e of kv.list({ prefix: ['users'] })) console.log(e.key, e.value);"`, Write},
+		{`ruby -e 'require "spaceship"; Spaceship::ConnectAPI.login; Spaceship::ConnectAPI::App.find("x").get_builds.each { |b| puts b.version }'`, Write},
+		{`node -e "const m = new Map([[1,2]]); for (const k of m.keys()) m.delete(k); console.log(m.size)"`, Write},
+		{`python3 -c "import asyncio, aiohttp; s = aiohttp.ClientSession(); [t.cancel() for t in asyncio.all_tasks()]"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

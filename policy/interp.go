@@ -406,6 +406,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
 	}
 	iv.remoteFSDeletes(s)
+	iv.eachDestroyed(s)
 	iv.codeWrites(s)
 	if codeDeletes.MatchString(s) {
 		if where := iv.outsidePath(s); where != "" {
@@ -1518,6 +1519,14 @@ func interp(codeOpts ...string) handler {
 				iv.interpCode(utf16Base64(args[i+1])) // -EncodedCommand: base64 of UTF-16LE text
 				return
 			}
+			if isCode && !strings.HasPrefix(a.s, "-") { // deno eval --unstable-kv -T 'code': a subcommand's options come before its code
+				for i+1 < len(args) && args[i+1].ok && strings.HasPrefix(args[i+1].s, "-") && len(args[i+1].s) > 1 && i+2 < len(args) {
+					if subcommandValueOpts[args[i+1].s] {
+						i++
+					}
+					i++
+				}
+			}
 			if isCode && i+1 < len(args) {
 				code, last := moreCode(iv.name, args, i+1, codeOpts)
 				iv.interpCode(code)
@@ -1574,6 +1583,10 @@ func interp(codeOpts ...string) handler {
 		iv.runStdin(iv.interpCode, "code")
 	}
 }
+
+// subcommandValueOpts are options of an interpreter's code-running
+// subcommand (deno eval) that take the next word as their value.
+var subcommandValueOpts = setOf("--import-map", "--config", "-c", "--ext", "--lock", "--cert", "--location", "--env-file", "--seed", "--v8-flags", "--inspect")
 
 // moduleCLIs are Python packages whose command line run as a module
 // (python3 -m keyring get svc me) is the command of the same name.
@@ -2719,3 +2732,81 @@ func argvBound(code, name string) bool {
 		`|\b(?:for|foreach)\s+my\s+\$` + q + `\s*\(\s*@ARGV`)
 	return re.MatchString(code)
 }
+
+// listingCall is a call of a method that lists or fetches what a store or
+// service holds (kv.list(…), client.list_objects(…), app.get_builds,
+// Model.all, r.scan_iter(…), bucket.listFiles()); group 1 is its name.
+var listingCall = lazyRE(`\.((?:list|scan|keys|all|get|find|search|iter|query|fetch|paginate|describe|select|where|filter|entries|items|values)\w*)\b`)
+
+// iterStep is what makes the items of a listing each the subject of code
+// after it: a for loop over it, Ruby's each, JavaScript's forEach and map.
+var iterStep = lazyRE(`^(?:\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?\)*\s*(?:\.(?:each|forEach|map|for_each|find_each|each_entry|in_batches)\b|\)?\s*:|\)\s*(?:\{|await\b|\w)|\s*\{?\s*\|)`)
+
+// forHeader is a for loop's header up to its iterable: for x in, for
+// (const e of, for await (const e of.
+var forHeader = lazyRE(`\bfor\s*(?:await\s*)?\(?\s*(?:const\s+|let\s+|var\s+)?[\w$]+(?:\s*,\s*[\w$]+)*\s+(?:of|in)\s+(?:await\s+)?[\w$.\[\]'"]*$`)
+
+// itemVerb is a method called in a loop's body, with Ruby's &:name and
+// a name ending in !; group 1 or 2 is the name.
+var itemVerb = lazyRE(`(?:&:|\.)([A-Za-z_]\w*!?)|(?:^|[^\w.$])((?:delete|remove|destroy|purge|drop|expire|revoke|terminate|wipe|erase|truncate)\w*)\s*\(`)
+
+// endVerbs are the words of a method's name that end what it is
+// called on in a store or service: deleting, expiring, revoking,
+// cancelling, terminating, halting or rolling it back, unpublishing or
+// disabling it (asyncio's tasks, all_tasks, are the program's own).
+var endVerbs = setOf("cancel", "delete", "del", "remove", "destroy", "purge", "drop", "expire", "revoke", "terminate", "halt", "rollback",
+	"unpublish", "deactivate", "disable", "wipe", "erase", "truncate", "nuke", "kill", "yank", "unlink", "flushall", "flushdb")
+
+// clientRef is code that signs in to, connects to or opens a client of a
+// service or store: Spaceship::ConnectAPI.login, Deno.openKv(…),
+// redis.Redis(…), MongoClient(…), createClient(…), credentials.
+var clientRef = lazyRE(`\b(?:\w*[Cc]onnect\w*|\w*[Cc]lient|[Ll]ogin|authenticate|authorize|open_?[Kk]v|\w*[Cc]redentials|\w*Session|session|\w*API|\w*Api|Redis|StrictRedis|Firestore|Database|resource)\s*[.(]`)
+
+// eachDestroyed holds code that calls a method named for ending what it
+// is called on (endVerbs) for every item a listing of a store or
+// service gives (listingCall, then a loop, each, forEach or map over
+// it), with a client of it signed in to or opened (netClient, clientRef):
+// kv.list → kv.delete each, app.get_builds.each(&:expire!), for u in
+// client.list_users(): client.delete_user(u). As a verb a person runs on
+// every item a listing gives, it ends all of them, shared ones too.
+// File deletes are judged by their paths elsewhere.
+func (iv *inv) eachDestroyed(s string) {
+	if netClient.FindString(s) == "" && !clientRef.MatchString(s) {
+		return
+	}
+	for _, m := range listingCall.FindAllStringSubmatchIndex(s, 16) {
+		ws := camelWords(s[m[2]:m[3]])
+		if len(ws) == 0 || !listingCall.MatchString("."+ws[0]) || len(ws[0]) != len(s[m[2]:m[3]]) && ws[0] != "list" && ws[0] != "get" && ws[0] != "scan" && ws[0] != "find" && ws[0] != "iter" && ws[0] != "fetch" && ws[0] != "search" && ws[0] != "query" && ws[0] != "all" {
+			continue
+		}
+		after := s[m[1]:min(len(s), m[1]+400)]
+		step := iterStep.FindStringIndex(after)
+		inFor := forHeader.MatchString(s[max(0, m[0]-80):m[0]])
+		if step == nil && !inFor {
+			continue
+		}
+		body := after
+		if step != nil {
+			body = after[step[1]:]
+		}
+		if inFor { // [c.delete_blob(b) for b in c.list_blobs(…)]: a comprehension's call comes before its for
+			before := s[max(0, m[0]-200):m[0]]
+			before = before[strings.LastIndexAny(before, ";\n")+1:]
+			body = before + " " + body
+		}
+		for _, v := range itemVerb.FindAllStringSubmatch(body, 16) {
+			name := cmp.Or(v[1], v[2])
+			vw := camelWords(strings.TrimSuffix(name, "!"))
+			if len(vw) == 0 || askWords[vw[0]] && vw[0] != "cancel" || inMemory.MatchString("."+name) || fileVerb[name] || vw[0] == "cancel" && ws[0] == "all" {
+				continue
+			}
+			if slices.ContainsFunc(vw, func(w string) bool { return endVerbs[w] }) {
+				iv.flag(Destructive, iv.name+" one-liner calls "+name+" on each item a listing ("+s[m[2]:m[3]]+") gives: it ends every one of them in the store or service the code connects to")
+				return
+			}
+		}
+	}
+}
+
+// fileVerb are the calls that delete files, judged by their paths.
+var fileVerb = setOf("remove", "unlink", "rmdir", "removedirs", "unlinkSync", "rmSync", "rmdirSync", "rmtree", "rm", "rm_rf", "rm_f", "delete_file", "deleteSync")
