@@ -4279,6 +4279,13 @@ print(delete_old(1))"`, Write},
 		{`ruby -e 'require "spaceship"; Spaceship::ConnectAPI.login; Spaceship::ConnectAPI::App.find("x").get_builds.each { |b| puts b.version }'`, Write},
 		{`node -e "const m = new Map([[1,2]]); for (const k of m.keys()) m.delete(k); console.log(m.size)"`, Write},
 		{`python3 -c "import asyncio, aiohttp; s = aiohttp.ClientSession(); [t.cancel() for t in asyncio.all_tasks()]"`, Write},
+		// round r43c (mixed47), a merge told to bypass the branch's protection (gh pr merge --admin, az repos pr --bypass-policy true)
+		{"gh pr merge 1234 --admin --squash --delete-branch", Destructive},
+		{"gh pr merge --admin 12", Destructive},
+		{"az repos pr update --id 42 --bypass-policy true --bypass-policy-reason hotfix --status completed", Destructive},
+		{"gh pr merge 1234 --squash --delete-branch", Write},
+		{"gh pr merge 1234 --auto --squash", Write},
+		{"az repos pr update --id 42 --status completed", Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
