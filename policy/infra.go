@@ -1395,6 +1395,10 @@ func cloudVerb(iv *inv) {
 		iv.flag(Destructive, "gh pr close --delete-branch deletes the pull request's branch on the remote")
 		return
 	}
+	if o := bypassesReview(iv.name, pos, iv.rest(1)); o != "" { // gh pr merge --admin, az repos pr update --bypass-policy true
+		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" "+o+" merges, or lets the merge go, past the required reviews and checks that protect the branch everyone builds on")
+		return
+	}
 	if v := closeVerb(pos); v != "" && slices.ContainsFunc(iv.rest(1), func(a arg) bool { return a.item }) {
 		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 2)], " ")+" runs on every item its input lists: each of them is changed ("+v+") on the remote, in bulk")
 		return
@@ -1426,6 +1430,29 @@ func cloudVerb(iv *inv) {
 // and rulesets, collaborators and members, webhooks, deploy keys,
 // secrets.
 var guardSetting = lazyRE(`^/?(?:repos/[^/]+/[^/]+|orgs/[^/]+)/(?:actions/(?:permissions|secrets|variables)|branches/[^/]+/protection|rulesets|collaborators|members|memberships|outside_collaborators|teams|hooks|keys|secrets|dependabot/secrets|environments)`)
+
+// bypassesReview is the option by which a platform CLI merges a change
+// past the branch's protection (required reviews and checks): gh pr merge
+// --admin, az repos pr create/update --bypass-policy true; "" if none.
+func bypassesReview(name string, pos []string, args []arg) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		switch o, v, eq := strings.Cut(a.s, "="); {
+		case name == "gh" && at(pos, 0) == "pr" && at(pos, 1) == "merge" && o == "--admin" && (!eq || v == "true"):
+			return a.s
+		case name == "az" && o == "--bypass-policy":
+			if !eq && i+1 < len(args) {
+				v = args[i+1].s
+			}
+			if strings.EqualFold(v, "true") || v == "yes" || v == "1" {
+				return a.s + " " + v
+			}
+		}
+	}
+	return ""
+}
 
 // closeVerb is a verb among a platform CLI's words that changes the state
 // of an item others share, undoable one at a time but not lightly in bulk

@@ -178,14 +178,14 @@ func (iv *inv) interpCode(code arg) {
 	}
 	s := printedData.ReplaceAllString(code.s, "$1''$2") // print('rm -rf /'): text shown, not run
 	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
-	for _, m := range shellOut.FindAllStringIndex(s, 8) {
+	for _, m := range append(shellOut.FindAllStringIndex(s, 8), shellAliasCalls(s)...) {
 		rest := s[m[1]:]
 		if lit, n, ok := stringLitN(rest); ok {
 			if joined(rest[n:]) || goesOn(rest[n:]) && !strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), ",") { // "rm -rf " .. os.getenv("HOME"), "rm -rf " $1: the command goes on, computed
 				iv.builtCommand(lit)
 				continue
 			}
-			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
+			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") && !optionsArg.MatchString(after[1:]) { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
 				if list, ok := listPrefix(strings.TrimLeft(after[1:], " \t")); ok {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
@@ -410,6 +410,8 @@ func (iv *inv) interpCode(code arg) {
 	if reverseShell.MatchString(s) && (strings.Contains(s, "sock") || strings.Contains(s, "/dev/tcp")) {
 		iv.flag(Destructive, iv.name+" one-liner connects a shell to the network")
 	}
+	iv.remoteFSDeletes(s)
+	iv.eachDestroyed(s)
 	iv.codeWrites(s)
 	if codeDeletes.MatchString(s) {
 		if where := iv.outsidePath(s); where != "" {
@@ -1105,6 +1107,10 @@ func (iv *inv) substCode(a arg) {
 // TRUE)), or many source files (glob('**/*.py'), Dir["db/migrate/*.rb"],
 // glob("src/*.{c,h}")). It reports whether it held the delete.
 func (iv *inv) codeDelete(fn, lit string, tree bool) bool {
+	if m := storageURL.FindString(lit); m != "" && !localURLsOnly(lit) { // tf.io.gfile.rmtree('gs://b/runs'), dbutils.fs.rm('dbfs:/mnt/x', True)
+		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes from remote storage ("+m+"): "+cutText(lit))
+		return true
+	}
 	if m := windowsPath.FindString(lit); m != "" { // Remove-Item C:\Users\me\src, HKLM:\…: Windows's, outside the tree
 		iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes on Windows, outside the working directory: "+cutText(lit))
 		return true
@@ -1522,6 +1528,14 @@ func interp(codeOpts ...string) handler {
 				iv.interpCode(utf16Base64(args[i+1])) // -EncodedCommand: base64 of UTF-16LE text
 				return
 			}
+			if isCode && !strings.HasPrefix(a.s, "-") { // deno eval --unstable-kv -T 'code': a subcommand's options come before its code
+				for i+1 < len(args) && args[i+1].ok && strings.HasPrefix(args[i+1].s, "-") && len(args[i+1].s) > 1 && i+2 < len(args) {
+					if subcommandValueOpts[args[i+1].s] {
+						i++
+					}
+					i++
+				}
+			}
 			if isCode && i+1 < len(args) {
 				code, last := moreCode(iv.name, args, i+1, codeOpts)
 				iv.interpCode(code)
@@ -1579,6 +1593,10 @@ func interp(codeOpts ...string) handler {
 		iv.runStdin(iv.interpCode, "code")
 	}
 }
+
+// subcommandValueOpts are options of an interpreter's code-running
+// subcommand (deno eval) that take the next word as their value.
+var subcommandValueOpts = setOf("--import-map", "--config", "-c", "--ext", "--lock", "--cert", "--location", "--env-file", "--seed", "--v8-flags", "--inspect")
 
 // moduleCLIs are Python packages whose command line run as a module
 // (python3 -m keyring get svc me) is the command of the same name.
@@ -2070,15 +2088,138 @@ func joined(after string) bool {
 
 // builtCommand judges a command whose text begins with prefix and goes on
 // with something computed: a deleting command is held as one on an
-// unknown path, anything else as code tend cannot read.
+// unknown path; a prefix of plain words is judged as the command it
+// starts, given an operand not known (git push origin --delete …, kubectl
+// delete ns …: destructive whatever follows); anything else is held as
+// code tend cannot read.
 func (iv *inv) builtCommand(prefix string) {
 	name, _, _ := strings.Cut(strings.TrimSpace(prefix), " ")
 	switch path.Base(name) {
 	case "rm", "rmdir", "shred", "dd", "mkfs", "unlink", "find", "truncate", "wipefs":
 		iv.flag(Destructive, iv.name+" one-liner runs "+strings.TrimSpace(prefix)+" on a path built at run time")
-	default:
-		iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+		return
 	}
+	if ws := strings.Fields(prefix); len(ws) > 1 && !strings.ContainsAny(prefix, "'\"`$;|&<>(){}\\*?[#~=\n") {
+		args := argsOf(ws...)
+		if last := len(prefix) - 1; prefix[last] != ' ' && prefix[last] != '\t' {
+			args[len(args)-1] = arg{src: ws[len(ws)-1] + "<computed>"} // 'git push origin :' + b: the last word goes on
+		} else {
+			args = append(args, arg{src: "<computed>"})
+		}
+		if i := iv.c.run(args, iv.sc, source{}, iv.depth+1); iv.c.cmds[i].Class == Destructive {
+			return
+		}
+	}
+	iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
+}
+
+// optionsArg is what follows a command's literal when the arguments after
+// it are options of the call, not more of the command: run('make test',
+// shell=True), execSync('npm ci', {stdio: 'inherit'}).
+var optionsArg = lazyRE(`^\s*(?:[A-Za-z_]\w*\s*=[^=]|\{)`)
+
+// storageURL is a URL of remote object or file storage: a bucket's
+// (s3://, gs://, az://, abfss://), HDFS's, Databricks' (dbfs:/), a model
+// hub's (hf://), an SFTP server's.
+var storageURL = lazyRE(`^(?i:s3a?|s3n|gs|gcs|az|abfss?|adl|wasbs?|hdfs|webhdfs|viewfs|oci|oss|cos|r2|b2|hf|sftp|ftp|dbfs|lakefs|dropbox|gdrive|box)://|^dbfs:/`)
+
+// remoteFS makes a file system object whose files are remote: fsspec's
+// implementations (gcsfs.GCSFileSystem(), s3fs.S3FileSystem(),
+// adlfs.AzureBlobFileSystem(), fsspec.filesystem('s3')), pyarrow's
+// (pyarrow.fs.S3FileSystem()). Group 1 is a class's name before
+// FileSystem, group 2 a protocol or the expression giving it.
+var remoteFS = lazyRE(`\b(\w*)FileSystem\s*\(|\b(?:fsspec\.)?(?:filesystem|get_filesystem_class|url_to_fs)\s*\(\s*(?:protocol\s*=\s*)?['"]?([\w.:/-]*)`)
+
+// remoteFSNames are the names of file system classes before FileSystem
+// whose files lie on another machine or a cloud's storage.
+var remoteFSNames = setOf("GCS", "Gcs", "S3", "Azure", "AzureBlob", "AzureDatalake", "AzureDataLake", "Hf", "HF", "HuggingFace", "HDFS", "Hadoop",
+	"WebHDFS", "SFTP", "SSH", "FTP", "Dropbox", "DropboxDrive", "GoogleDrive", "OSS", "OCI", "LakeFS", "Databricks", "DBFS", "Webdav", "WebDAV", "Box", "R2", "B2")
+
+// localFSProtocols are fsspec's protocols whose files are this machine's.
+var localFSProtocols = setOf("file", "local", "memory", "")
+
+// fsDelete is a file system object's delete: fsspec's rm, rm_file, rmdir,
+// delete, pyarrow's delete_dir, delete_dir_contents, delete_file.
+var fsDelete = lazyRE(`\.(?:rm|rm_file|rmdir|delete|delete_dir|delete_dir_contents|delete_file|invalidate_and_rm|rm_rf)\s*\(`)
+
+// remoteFSDeletes holds code that makes a remote file system object
+// (remoteFS) and calls a delete (fsDelete): what it deletes is in a
+// bucket or on another machine, not under the working directory, wherever
+// its path seems to point. An endpoint on this machine (a local MinIO)
+// is the local stack's.
+func (iv *inv) remoteFSDeletes(s string) {
+	del := fsDelete.FindString(s)
+	if del == "" {
+		return
+	}
+	for _, m := range remoteFS.FindAllStringSubmatchIndex(s, 8) {
+		made := ""
+		if m[2] >= 0 {
+			if !remoteFSNames[s[m[2]:m[3]]] {
+				continue // LocalFileSystem(), MemoryFileSystem(), DirFileSystem(…)
+			}
+			made = s[m[2]:m[3]] + "FileSystem"
+		}
+		if m[4] >= 0 {
+			proto := strings.TrimSuffix(strings.ToLower(s[m[4]:m[5]]), "://")
+			if localFSProtocols[proto] || strings.HasPrefix(proto, "file:") || strings.HasPrefix(proto, "/") || strings.HasPrefix(proto, ".") {
+				continue // fsspec.filesystem('file'), url_to_fs('./data')
+			}
+			made = strings.TrimRight(s[m[0]:m[4]], "( '\"") + " " + s[m[4]:m[5]] // fsspec.filesystem s3
+		}
+		if localURLsOnly(s) {
+			return // s3fs.S3FileSystem(client_kwargs={'endpoint_url': 'http://localhost:9000'})
+		}
+		iv.flag(Destructive, iv.name+" one-liner calls "+strings.TrimRight(del, "( ")+" on a remote file system ("+made+"): it deletes from a bucket or another machine")
+		return
+	}
+}
+
+// shellAlias binds a name of the code's own to a function that runs a
+// shell command: const {execSync: x} = require('child_process'), import
+// {exec as run} from 'node:child_process', from subprocess import
+// check_output as co, from os import system, sh = os.system; the name is
+// group 1, 2, 3 or 4.
+var shellAlias = lazyRE(`[{,]\s*(?:execSync|exec|spawnSync|spawn|execFileSync|execFile)\s*(?::|\s+as\s+)\s*([A-Za-z_$][\w$]*)|\b([A-Za-z_$][\w$]*)\s*=\s*require\s*\(\s*['"](?:node:)?child_process['"]\s*\)\s*\.\s*(?:execSync|exec|spawnSync|spawn)\b|\bfrom\s+(?:subprocess|os)\s+import\s+([\w ,()]*)|(?:^|[^\w.$])([A-Za-z_]\w*)\s*=\s*(?:os\.(?:system|popen)|subprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput))\s*(?:[;\n]|$)`)
+
+// shellRunners are the functions of Python's subprocess and os modules
+// that run a command.
+var shellRunners = setOf("run", "call", "Popen", "check_call", "check_output", "getoutput", "getstatusoutput", "system", "popen")
+
+// shellAliasCalls are the calls in s of a name shellAlias binds, as index
+// pairs whose end is where the call's arguments begin, as shellOut's.
+func shellAliasCalls(s string) [][]int {
+	var names []string
+	for _, m := range shellAlias.FindAllStringSubmatch(s, 4) {
+		switch {
+		case m[1] != "":
+			names = append(names, m[1])
+		case m[2] != "":
+			names = append(names, m[2])
+		case m[4] != "":
+			names = append(names, m[4])
+		default: // from subprocess import run, check_output as co
+			for _, item := range strings.Split(strings.Trim(m[3], "() "), ",") {
+				f := strings.Fields(item)
+				switch {
+				case len(f) == 3 && f[1] == "as" && shellRunners[f[0]]:
+					names = append(names, f[2])
+				case len(f) == 1 && shellRunners[f[0]] && f[0] != "system" && f[0] != "popen": // system(…) and popen(…): shellOut's already
+					names = append(names, f[0])
+				}
+			}
+		}
+	}
+	var out [][]int
+	for _, name := range names[:min(len(names), 4)] {
+		if shellOut.MatchString(name + "(") {
+			continue // {execSync: execSync}: read as itself
+		}
+		for _, m := range regexp.MustCompile(`(?:^|[^\w.$])`+regexp.QuoteMeta(name)+`\s*\(\s*`).FindAllStringIndex(s, 8) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // lispArgs reads the string literals of a Lisp call's arguments up to its
@@ -2693,3 +2834,81 @@ func argvBound(code, name string) bool {
 		`|\b(?:for|foreach)\s+my\s+\$` + q + `\s*\(\s*@ARGV`)
 	return re.MatchString(code)
 }
+
+// listingCall is a call of a method that lists or fetches what a store or
+// service holds (kv.list(…), client.list_objects(…), app.get_builds,
+// Model.all, r.scan_iter(…), bucket.listFiles()); group 1 is its name.
+var listingCall = lazyRE(`\.((?:list|scan|keys|all|get|find|search|iter|query|fetch|paginate|describe|select|where|filter|entries|items|values)\w*)\b`)
+
+// iterStep is what makes the items of a listing each the subject of code
+// after it: a for loop over it, Ruby's each, JavaScript's forEach and map.
+var iterStep = lazyRE(`^(?:\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))?\)*\s*(?:\.(?:each|forEach|map|for_each|find_each|each_entry|in_batches)\b|\)?\s*:|\)\s*(?:\{|await\b|\w)|\s*\{?\s*\|)`)
+
+// forHeader is a for loop's header up to its iterable: for x in, for
+// (const e of, for await (const e of.
+var forHeader = lazyRE(`\bfor\s*(?:await\s*)?\(?\s*(?:const\s+|let\s+|var\s+)?[\w$]+(?:\s*,\s*[\w$]+)*\s+(?:of|in)\s+(?:await\s+)?[\w$.\[\]'"]*$`)
+
+// itemVerb is a method called in a loop's body, with Ruby's &:name and
+// a name ending in !; group 1 or 2 is the name.
+var itemVerb = lazyRE(`(?:&:|\.)([A-Za-z_]\w*!?)|(?:^|[^\w.$])((?:delete|remove|destroy|purge|drop|expire|revoke|terminate|wipe|erase|truncate)\w*)\s*\(`)
+
+// endVerbs are the words of a method's name that end what it is
+// called on in a store or service: deleting, expiring, revoking,
+// cancelling, terminating, halting or rolling it back, unpublishing or
+// disabling it (asyncio's tasks, all_tasks, are the program's own).
+var endVerbs = setOf("cancel", "delete", "del", "remove", "destroy", "purge", "drop", "expire", "revoke", "terminate", "halt", "rollback",
+	"unpublish", "deactivate", "disable", "wipe", "erase", "truncate", "nuke", "kill", "yank", "unlink", "flushall", "flushdb")
+
+// clientRef is code that signs in to, connects to or opens a client of a
+// service or store: Spaceship::ConnectAPI.login, Deno.openKv(…),
+// redis.Redis(…), MongoClient(…), createClient(…), credentials.
+var clientRef = lazyRE(`\b(?:\w*[Cc]onnect\w*|\w*[Cc]lient|[Ll]ogin|authenticate|authorize|open_?[Kk]v|\w*[Cc]redentials|\w*Session|session|\w*API|\w*Api|Redis|StrictRedis|Firestore|Database|resource)\s*[.(]`)
+
+// eachDestroyed holds code that calls a method named for ending what it
+// is called on (endVerbs) for every item a listing of a store or
+// service gives (listingCall, then a loop, each, forEach or map over
+// it), with a client of it signed in to or opened (netClient, clientRef):
+// kv.list → kv.delete each, app.get_builds.each(&:expire!), for u in
+// client.list_users(): client.delete_user(u). As a verb a person runs on
+// every item a listing gives, it ends all of them, shared ones too.
+// File deletes are judged by their paths elsewhere.
+func (iv *inv) eachDestroyed(s string) {
+	if netClient.FindString(s) == "" && !clientRef.MatchString(s) {
+		return
+	}
+	for _, m := range listingCall.FindAllStringSubmatchIndex(s, 16) {
+		ws := camelWords(s[m[2]:m[3]])
+		if len(ws) == 0 || !listingCall.MatchString("."+ws[0]) || len(ws[0]) != len(s[m[2]:m[3]]) && ws[0] != "list" && ws[0] != "get" && ws[0] != "scan" && ws[0] != "find" && ws[0] != "iter" && ws[0] != "fetch" && ws[0] != "search" && ws[0] != "query" && ws[0] != "all" {
+			continue
+		}
+		after := s[m[1]:min(len(s), m[1]+400)]
+		step := iterStep.FindStringIndex(after)
+		inFor := forHeader.MatchString(s[max(0, m[0]-80):m[0]])
+		if step == nil && !inFor {
+			continue
+		}
+		body := after
+		if step != nil {
+			body = after[step[1]:]
+		}
+		if inFor { // [c.delete_blob(b) for b in c.list_blobs(…)]: a comprehension's call comes before its for
+			before := s[max(0, m[0]-200):m[0]]
+			before = before[strings.LastIndexAny(before, ";\n")+1:]
+			body = before + " " + body
+		}
+		for _, v := range itemVerb.FindAllStringSubmatch(body, 16) {
+			name := cmp.Or(v[1], v[2])
+			vw := camelWords(strings.TrimSuffix(name, "!"))
+			if len(vw) == 0 || askWords[vw[0]] && vw[0] != "cancel" || inMemory.MatchString("."+name) || fileVerb[name] || vw[0] == "cancel" && ws[0] == "all" {
+				continue
+			}
+			if slices.ContainsFunc(vw, func(w string) bool { return endVerbs[w] }) {
+				iv.flag(Destructive, iv.name+" one-liner calls "+name+" on each item a listing ("+s[m[2]:m[3]]+") gives: it ends every one of them in the store or service the code connects to")
+				return
+			}
+		}
+	}
+}
+
+// fileVerb are the calls that delete files, judged by their paths.
+var fileVerb = setOf("remove", "unlink", "rmdir", "removedirs", "unlinkSync", "rmSync", "rmdirSync", "rmtree", "rm", "rm_rf", "rm_f", "delete_file", "deleteSync")
