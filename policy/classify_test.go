@@ -4318,6 +4318,20 @@ print(delete_old(1))"`, Write},
 		{`sed -n '/^#/p' .env.example`, ReadOnly},
 		{`sed -i -n '/^#/p' .env.example`, Write},
 		{`sed -ni '/^#/p' notes.txt`, Write},
+		// round r44 (holdout49), an editor's ex commands that delete (Vimscript delete(), :lua, :python) judged as rm of what they name
+		{`vim -Nes -c 'call delete(expand("~/project/src"), "rf")' -c 'qa!'`, Destructive},
+		{`vim -es -c 'call delete("src", "rf")' -c qa`, Destructive},
+		{`vim -es -c 'sil! call delete("$HOME/.vimrc")' -c qa`, Destructive},
+		{`vim -es +'call delete(g:target, "rf")' +qa`, Destructive},
+		{`nvim --headless -c 'lua vim.fn.delete(vim.fn.expand("~/.config/nvim"), "rf")' -c qa`, Destructive},
+		{`nvim --headless -c 'lua os.remove("/etc/hosts")' -c qa`, Destructive},
+		{`nvim --headless -c 'lua vim.fs.rm("lib", { recursive = true })' +qa`, Destructive},
+		{`vim -es -c 'py3 import shutil; shutil.rmtree("/opt/app")' -c qa`, Destructive},
+		{`emacs --batch --eval '(delete-directory "~/project/src" t)'`, Destructive},
+		{`vim -es -c 'call delete("build", "rf")' -c qa`, Write},
+		{`vim -es -c 'call delete("/tmp/scratch", "rf")' -c qa`, Write},
+		{`vim -es -c 'call delete("notes.tmp")' -c qa`, Write},
+		{`vim -c '%s/rm/x/g | wq' notes.txt`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
