@@ -4332,6 +4332,17 @@ print(delete_old(1))"`, Write},
 		{`vim -es -c 'call delete("/tmp/scratch", "rf")' -c qa`, Write},
 		{`vim -es -c 'call delete("notes.tmp")' -c qa`, Write},
 		{`vim -c '%s/rm/x/g | wq' notes.txt`, Write},
+		// round r44 (holdout49), a child_process or subprocess call given a literal command and only plain options (stdio, check, shell=True) runs that command
+		{`node -e "require('child_process').execSync('npm ls --depth=0', {stdio: 'inherit'})"`, Write},
+		{`python3 -c "import subprocess; subprocess.run('npm ls', shell=True, check=True)"`, Write},
+		{`node -e "require('child_process').execSync('npm ls', {stdio: ['pipe', 'inherit', 'inherit'], encoding: 'utf8'})"`, Write},
+		{`node -e "require('child_process').execSync('rm -rf src', {stdio: 'inherit'})"`, Destructive},
+		{`node -e "require('child_process').execSync('rm -rf ~', {stdio: 'inherit'})"`, Destructive},
+		{`node -e "require('child_process').execSync('rm -rf dist', {cwd: '/'})"`, Destructive},
+		{`python3 -c "import subprocess; subprocess.run('npm ls', shell=True, env=e)"`, Unparseable},
+		{`python3 -c "import subprocess; subprocess.run('ls', shell=True, executable='/tmp/x')"`, Unparseable},
+		{`node -e "require('child_process').execSync('ls', {shell: '/tmp/evil'})"`, Unparseable},
+		{`node -e "require('child_process').execSync('ls', opts)"`, Unparseable},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
