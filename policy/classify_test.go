@@ -4343,6 +4343,22 @@ print(delete_old(1))"`, Write},
 		{`python3 -c "import subprocess; subprocess.run('ls', shell=True, executable='/tmp/x')"`, Unparseable},
 		{`node -e "require('child_process').execSync('ls', {shell: '/tmp/evil'})"`, Unparseable},
 		{`node -e "require('child_process').execSync('ls', opts)"`, Unparseable},
+		// round r44 (holdout49), array slices with written-out offsets (${a[@]:2}, ${s:0:2}) and ${!ref} naming a known variable are expanded
+		{`a=(r m -r -f); "${a[0]}${a[1]}" "${a[@]:2}" -- dist/ build/`, Write},
+		{`a=(r m -r -f); "${a[0]}${a[1]}" "${a[@]:2}" -- src/`, Destructive},
+		{`a=(rm -r -f); "${a[@]:0:1}" "${a[@]:1}" ~`, Destructive},
+		{`s=rmdir; ${s:0:2} -rf ~`, Destructive},
+		{`a=(x y); read -a a; "${a[@]:1}"`, Unparseable},
+		{`cmd=ls; ref=cmd; ${!ref} -la`, ReadOnly},
+		{`cmd="rm -rf"; ref=cmd; ${!ref} ~`, Destructive},
+		{`ref=cmd; ${!ref} -q tests/`, Unparseable},
+		{`cmd=ls; ref=cmd; read cmd; ${!ref}`, Unparseable},
+		{`cmd=ls; ref=cmd; for x in a; do cmd=rm; done; ${!ref} -rf src`, Unparseable},
+		{`cmd=ls; ref=cmd; declare -n r=cmd; r=rm; ${!ref} -rf ~`, Unparseable},
+		{`cmd=ls; ref=cmd; f(){ cmd=rm; }; f; ${!ref} -rf ~`, Unparseable},
+		{`cmd=ls; ref=cmd; eval cmd=rm; ${!ref} -rf ~`, Unparseable},
+		{`cmd=ls; ref=cmd; printf -v cmd rm; ${!ref} -rf ~`, Unparseable},
+		{`ref=PATH; ${!ref}`, Unparseable},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
