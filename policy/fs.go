@@ -1125,6 +1125,17 @@ func sed(iv *inv) {
 		if _, ops := opts(iv.rest(1)); len(scripts) == 1 && scripts[0] == "" && len(ops) > 2 && ops[1].ok {
 			scripts = []string{ops[1].s} // BSD sed: -i '' SCRIPT FILE
 		}
+		if sedQuiet(flags) && !sedBackup(flags) && !iv.sc.remote && (sedScriptFile(iv.rest(1)) || !sedPrintsEvery(scripts)) {
+			for _, f := range operands {
+				if !f.ok || slices.Contains(scripts, f.s) {
+					continue
+				}
+				if isSecretPath(f.s) && !templateFile(path.Base(f.s)) { // sed -i -n '/^#/p' .env: only the comments are left
+					iv.flag(Destructive, "sed -i -n keeps only the lines its script prints of a secrets file, which no version control keeps: "+f.s)
+					return
+				}
+			}
+		}
 		if how := sedEmpties(strings.Join(scripts, "\n"), sedQuiet(flags)); how != "" && len(scripts) > 0 && !sedScriptFile(iv.rest(1)) && !sedBackup(flags) && !iv.sc.remote {
 			for _, f := range operands {
 				if !f.ok || slices.Contains(scripts, f.s) {
@@ -1136,6 +1147,20 @@ func sed(iv *inv) {
 			}
 		}
 	}
+}
+
+// sedPrintsEvery reports whether one of sed's scripts prints every line
+// with p (p, 1,$p), so that with -n it keeps each line it does not delete.
+func sedPrintsEvery(scripts []string) bool {
+	for _, code := range scripts {
+		for _, c := range strings.FieldsFunc(code, func(r rune) bool { return r == ';' || r == '\n' }) {
+			switch strings.Join(strings.Fields(c), "") {
+			case "p", "1,$p", "0~1p", "1~1p":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sedEmpties says how a sed script, run with -i, leaves nothing of a

@@ -185,16 +185,18 @@ func (iv *inv) interpCode(code arg) {
 				iv.builtCommand(lit)
 				continue
 			}
-			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") && !optionsArg.MatchString(after[1:]) { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
+			if after := strings.TrimLeft(rest[n:], " \t"); strings.HasPrefix(after, ",") { // spawn("sh", ["-c", "…"]), execvp("rm", [...])
 				if list, ok := listPrefix(strings.TrimLeft(after[1:], " \t")); ok {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
 					}
 					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
-				} else {
+					continue
+				} else if !plainCallOpts(after[1:]) {
 					iv.builtCommand(lit)
+					continue
 				}
-				continue
+				// execSync('npm ls', {stdio: 'inherit'}), subprocess.run('make', shell=True, check=True): the literal is the whole command
 			}
 			lit = interpolation.ReplaceAllString(lit, "$${interpolated}") // Ruby's "rm -rf #{dir}": text computed at run time
 			if rest[0] == '`' {
@@ -2086,6 +2088,72 @@ func joined(after string) bool {
 		strings.HasPrefix(after, ".$") || strings.HasPrefix(after, "%")
 }
 
+// plainCallOpts reports whether the rest of a call's arguments, after its
+// first, are only options that leave the command as written and where it
+// is run: a JavaScript options object or Python keyword arguments of
+// stdio, encoding, timeout, check, text, capture_output, shell=True and
+// the like, each a literal value. cwd, env, executable, a shell named by
+// path, or anything computed change what the command does.
+func plainCallOpts(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	end := strings.IndexByte(rest, ')')
+	if end < 0 {
+		return false
+	}
+	inner := strings.TrimSpace(rest[:end])
+	if strings.HasPrefix(inner, "{") {
+		if !strings.HasSuffix(inner, "}") || strings.Count(inner, "{") != 1 {
+			return false
+		}
+		inner = inner[1 : len(inner)-1]
+	}
+	if strings.ContainsAny(inner, "()`$") {
+		return false
+	}
+	depth, start := 0, 0
+	var items []string
+	for i := 0; i <= len(inner); i++ {
+		switch {
+		case i == len(inner) || inner[i] == ',' && depth == 0:
+			items = append(items, inner[start:i])
+			start = i + 1
+		case inner[i] == '[':
+			depth++
+		case inner[i] == ']':
+			depth--
+		}
+	}
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		i := strings.IndexAny(it, ":=")
+		if i < 0 {
+			return false
+		}
+		key, val := strings.Trim(strings.TrimSpace(it[:i]), `'"`), strings.TrimSpace(it[i+1:])
+		switch {
+		case key == "shell":
+			if val != "true" && val != "True" {
+				return false
+			}
+		case !plainCallKeys[key] || !plainCallValue.MatchString(val):
+			return false
+		}
+	}
+	return true
+}
+
+// plainCallKeys are the options of child_process and subprocess calls
+// that change neither the command nor where it runs.
+var plainCallKeys = setOf("stdio", "encoding", "timeout", "maxBuffer", "windowsHide", "killSignal", "check", "text",
+	"capture_output", "universal_newlines", "stdout", "stderr", "stdin", "bufsize", "close_fds", "errors")
+
+// plainCallValue is a literal option value: a string, a number, a
+// boolean, a subprocess constant, a list of strings.
+var plainCallValue = lazyRE(`^(?:'[^']*'|"[^"]*"|\d+|true|false|True|False|None|null|subprocess\.(?:PIPE|DEVNULL|STDOUT)|\[(?:\s*(?:'[^']*'|"[^"]*"|\d+|null)\s*,?)*\])$`)
+
 // builtCommand judges a command whose text begins with prefix and goes on
 // with something computed: a deleting command is held as one on an
 // unknown path; a prefix of plain words is judged as the command it
@@ -2112,11 +2180,6 @@ func (iv *inv) builtCommand(prefix string) {
 	}
 	iv.flag(Unparseable, iv.name+" one-liner runs a command built at run time: "+strings.TrimSpace(prefix)+"…")
 }
-
-// optionsArg is what follows a command's literal when the arguments after
-// it are options of the call, not more of the command: run('make test',
-// shell=True), execSync('npm ci', {stdio: 'inherit'}).
-var optionsArg = lazyRE(`^\s*(?:[A-Za-z_]\w*\s*=[^=]|\{)`)
 
 // storageURL is a URL of remote object or file storage: a bucket's
 // (s3://, gs://, az://, abfss://), HDFS's, Databricks' (dbfs:/), a model

