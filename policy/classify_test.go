@@ -4210,6 +4210,12 @@ print(delete_old(1))"`, Write},
 		{`sudo chown -R "$(id -u):$(id -g)" data`, Destructive},
 		{`sudo chown -R --reference=/etc/passwd node_modules`, Destructive},
 		{`USER=root; sudo chown -R $USER node_modules`, Destructive},
+		// round r43b (mixed47), a tool's own verb named as a program (pkg, service, a bare destroying verb) is not that program
+		{"rm -rf .pio/libdeps/esp32dev && pio pkg install -e esp32dev", Write},
+		{"pio pkg update -e esp32dev", Write},
+		{"eatmydata pkg delete -y curl", Destructive},
+		{"foo pkg uninstall x", Destructive},
+		{"nocache rm -rf ~", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

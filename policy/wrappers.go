@@ -820,6 +820,9 @@ func wrappedProgram(iv *inv) {
 			continue // a one-letter option's value: numactl -N 0 cmd, shellcheck -s bash
 		}
 		if _, known := lookup(path.Base(a.s)); known && a.s != "" && isLetter(a.s[0]) && (!strings.ContainsAny(a.s, "/:") || strings.Contains(a.s, "bin/") && !strings.Contains(a.s, ":")) {
+			if ownVerb(a.s) {
+				return // pio pkg install -e env, wp cache flush: a verb of the tool's own, not the program of that name
+			}
 			iv.exec(args[i:])
 			return
 		}
@@ -830,6 +833,18 @@ func wrappedProgram(iv *inv) {
 			return
 		}
 	}
+}
+
+// ownVerb reports whether a bare word a tool is given is, much more often
+// than a program it runs, a verb of the tool's own that a program is also
+// named: pkg, service (pio pkg install -e env is not FreeBSD's pkg
+// -e), or a destroying verb that only the catalogue's name patterns take
+// for a program (wp cache flush is not a flush-named server tool).
+func ownVerb(w string) bool {
+	if _, exact := catalogue[w]; !exact {
+		return destroyVerbs[w] || nameVerbs[w]
+	}
+	return w == "pkg" || w == "service"
 }
 
 // isLetter reports whether b is an ASCII letter or a slash: a program's
