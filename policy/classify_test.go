@@ -4216,6 +4216,23 @@ print(delete_old(1))"`, Write},
 		{"eatmydata pkg delete -y curl", Destructive},
 		{"foo pkg uninstall x", Destructive},
 		{"nocache rm -rf ~", Destructive},
+		// round r43b (mixed47), a destroying verb after a cache noun, a local package store, Nx's reset, environment modules: caches and this shell's settings
+		{"pip cache purge && uv cache clean", Write},
+		{"pod cache clean --all", Write},
+		{"wp cache flush", Write},
+		{"wp transient delete --expired", Write},
+		{"pnpm nx reset", Write},
+		{"npx nx reset", Write},
+		{`conan remove "boost/*" -c && conan install . --output-folder=build/debug --build=missing`, Write},
+		{"module purge && module load gcc/12.2.0 openmpi/4.1.5 && module list", Write},
+		{"ml purge", Write},
+		{`conan remove "boost/*" -c -r conancenter`, Destructive},
+		{`conan remove "boost/*" --remote=conancenter -c`, Destructive},
+		{`conan remove "boost/*" -c -r "$REMOTE"`, Destructive},
+		{"ssh web1 mycli cache purge", Destructive},
+		{"mycli data purge", Destructive},
+		{"kubectl delete pvc cache", Destructive},
+		{"aws elasticache delete-cache-cluster --cache-cluster-id x", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

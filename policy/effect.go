@@ -56,7 +56,44 @@ var buildCleaners = map[string]map[string]bool{
 	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
 	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
 	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+	"nx": setOf("reset"), // the Nx cache and daemon, made again by the next run
 }
+
+// cacheNouns name a cache: a verb that follows one as a word of its own
+// (pip cache purge, wp cache flush, pod cache clean, wp transient delete)
+// deletes what the tool fetches or computes again when it is next asked
+// for it. A compound verb (mycli purge-cache) is left to the verb rules:
+// run on servers, it leaves them cold under load.
+var cacheNouns = map[string]bool{"cache": true, "caches": true, "transient": true, "transients": true}
+
+// localStores are tools whose verb deletes only from the tool's own
+// store on this machine, a cache of packages fetched or built again on
+// demand, unless an option sends it to a remote (conan remove -r
+// conancenter): the remote's packages are others'.
+var localStores = map[string]struct {
+	verbs  []string
+	remote []string
+}{
+	"conan": {[]string{"remove", "rm"}, []string{"-r", "--remote"}},
+	"vcpkg": {[]string{"remove"}, nil},
+}
+
+// toRemote reports whether args hold one of the options that send a tool
+// to a remote (-r x, -rx, --remote=x), or a word computed at run time,
+// which may be one.
+func toRemote(args []arg, opts []string) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		return !a.ok || slices.ContainsFunc(opts, func(o string) bool {
+			return a.s == o || strings.HasPrefix(a.s, o) && (len(o) == 2 || a.s[len(o)] == '=')
+		})
+	})
+}
+
+// shellEnvTools change only the environment of the shell they run in:
+// environment modules (Lmod's module and ml) load and unload settings of
+// PATH and the like, and purge or reset unloads them all; what is
+// installed stays.
+var shellEnvTools = map[string]bool{"module": true, "ml": true}
 
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
@@ -155,7 +192,7 @@ func verbEffect(iv *inv) bool {
 	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
-	n, overwrites, forced := 0, false, false
+	n, overwrites, forced, cached := 0, false, false, false
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -195,6 +232,12 @@ func verbEffect(iv *inv) bool {
 	}
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
+	}
+	if shellEnvTools[iv.name] {
+		return false // module purge: this shell's settings, not what is installed
+	}
+	if st, ok := localStores[iv.name]; ok && contains(st.verbs, at(positionals(args), 0)) && !toRemote(args, st.remote) {
+		return false // conan remove "boost/*" -c: packages in the local cache, fetched or built again by the next install
 	}
 	// helm upgrade --force: a release's resources, not a package manager's packages
 	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
@@ -354,6 +397,10 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if cacheNouns[s] {
+			cached = true // pip cache purge: what follows acts on the cache
+			continue
+		}
 		if n == 1 && readVerbs[s] {
 			return false // rails routes -g destroy, heroku logs --grep delete: what follows is looked for, not done
 		}
@@ -391,6 +438,9 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if cached && slices.ContainsFunc(ws, func(w string) bool { return destroyVerbs[unabbreviated(w)] }) && !iv.sc.remote {
+			return false // pip cache purge, wp cache flush, pod cache clean: the tool's cache on this machine, fetched or computed again when next needed
+		}
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
 		}
@@ -403,7 +453,7 @@ func verbEffect(iv *inv) bool {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
-			if buildCleaners[iv.name][s] || onBoard(iv.name, s) {
+			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
