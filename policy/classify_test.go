@@ -4233,6 +4233,17 @@ print(delete_old(1))"`, Write},
 		{"mycli data purge", Destructive},
 		{"kubectl delete pvc cache", Destructive},
 		{"aws elasticache delete-cache-cluster --cache-cluster-id x", Destructive},
+		// round r43b (mixed47), mysqladmin drop of a test database on this machine's server, as DROP DATABASE through mysql -e
+		{"mysqladmin -u root -f drop wordpress_test && bash bin/install-wp-tests.sh wordpress_test root '' localhost latest", Write},
+		{"MYSQL_HOST=127.0.0.1 mysqladmin -f drop app_test", Write},
+		{"mysqladmin -u root -f drop wordpress", Destructive},
+		{"mysqladmin -h db.example.com -u root -f drop app_test", Destructive},
+		{"mysqladmin -hdb.example.com -f drop app_test", Destructive},
+		{"MYSQL_HOST=db.example.com mysqladmin -f drop app_test", Destructive},
+		{"export MYSQL_HOST=db.example.com; mysqladmin -f drop app_test", Destructive},
+		{"mysqladmin --defaults-file=x.cnf -f drop app_test", Destructive},
+		{"mysqladmin --login-path=ci -f drop app_test", Destructive},
+		{"ssh db1 mysqladmin -f drop app_test", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
