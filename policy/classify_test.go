@@ -4244,6 +4244,15 @@ print(delete_old(1))"`, Write},
 		{"mysqladmin --defaults-file=x.cnf -f drop app_test", Destructive},
 		{"mysqladmin --login-path=ci -f drop app_test", Destructive},
 		{"ssh db1 mysqladmin -f drop app_test", Destructive},
+		// round r43b (mixed47), network scanners and route tracers run as root only send probes, unless told to write, run scripts or read data from elsewhere
+		{"sudo nmap -sS -p- --min-rate 5000 127.0.0.1", Write},
+		{"sudo masscan -p1-65535 10.0.0.0/24 --rate 1000", Write},
+		{"sudo traceroute -T -p 443 example.com", Write},
+		{"sudo nmap -sS -oN /etc/scan.txt 127.0.0.1", Destructive},
+		{"sudo nmap --script=/tmp/x.nse 127.0.0.1", Destructive},
+		{"sudo nmap -sC localhost", Destructive},
+		{"sudo nmap -A localhost", Destructive},
+		{"sudo nmap $OPTS localhost", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
