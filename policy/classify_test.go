@@ -4264,6 +4264,12 @@ print(delete_old(1))"`, Write},
 		{"adb -d shell pm uninstall com.x", Destructive},
 		{"adb shell cat /data/local/tmp/x > ~/.bashrc", Destructive},
 		{"adb shell $CMD", Unparseable},
+		// round r43b (mixed47), a key generator's -y and openssl's -pubout print the public half of the key they read
+		{"age-keygen -y ~/.config/sops/age/keys.txt", Write},
+		{"openssl pkey -in ~/.ssh/id_rsa -pubout", Write},
+		{"cat ~/.config/sops/age/keys.txt", Destructive},
+		{"openssl pkey -in ~/.ssh/id_rsa", Destructive},
+		{"openssl pkey -in ~/.ssh/id_rsa -pubout -text", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -4052,7 +4052,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) && !printsPublicHalf(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -5330,6 +5330,20 @@ func certificateFile(base string) bool {
 	name := strings.ToLower(strings.TrimSuffix(base, ".pem"))
 	return name != base && !strings.Contains(name, "key") && !strings.Contains(name, "priv") &&
 		(strings.Contains(name, "cert") || strings.Contains(name, "chain") || strings.Contains(name, "crt"))
+}
+
+// printsPublicHalf reports whether a tool given a private key prints only
+// its public half: a key generator's -y (age-keygen -y keys.txt prints
+// the recipient, ssh-keygen -y the public key), openssl's -pubout. An -o
+// or -out sends it to a file, which is no more than that half either.
+func printsPublicHalf(name string, args []arg) bool {
+	switch {
+	case strings.HasSuffix(name, "keygen"):
+		return hasWord(args, "-y")
+	case name == "openssl":
+		return hasWord(args, "-pubout") && !hasWord(args, "-text")
+	}
+	return false
 }
 
 // printsKey reports whether a command prints the file p, whose name says
