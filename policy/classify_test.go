@@ -4270,6 +4270,13 @@ print(delete_old(1))"`, Write},
 		{"cat ~/.config/sops/age/keys.txt", Destructive},
 		{"openssl pkey -in ~/.ssh/id_rsa", Destructive},
 		{"openssl pkey -in ~/.ssh/id_rsa -pubout -text", Destructive},
+		// round r43b (mixed47), an env file given by --env-file to a tool that runs something with it is loaded, not printed
+		{"supabase functions serve send-invite --env-file supabase/functions/.env.local --no-verify-jwt", Write},
+		{"foo dev --env-file=.env.local", Write},
+		{"supabase secrets set --env-file supabase/functions/.env.local", Destructive},
+		{"foo print --env-file .env", Destructive},
+		{"foo serve --env-file ~/.aws/credentials", Destructive},
+		{"foo run --env-file=.env -- cat .env", Destructive},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -4087,6 +4087,9 @@ func readsSecret(iv *inv, scanWords bool) {
 				why = iv.name + " prints the credentials file a variable names: " + a.shown() // cat "$GOOGLE_APPLICATION_CREDENTIALS"
 				break
 			}
+			if _, v, eq := strings.Cut(a.s, "="); a.ok && (i > 0 && from[i-1].ok && envFileOpts[from[i-1].s] && envFile(a.s) || eq && envFileOpts[optName(a.s)] && envFile(v)) && runsWithEnv(from) {
+				continue // supabase functions serve --env-file .env.local: loaded into what it runs, not printed
+			}
 			if iv.sc.intoEnv && a.ok && envFile(a.s) {
 				continue // export $(grep -v '^#' .env | xargs): its settings go into the environment, not to the agent
 			}
@@ -5344,6 +5347,32 @@ func printsPublicHalf(name string, args []arg) bool {
 		return hasWord(args, "-pubout") && !hasWord(args, "-text")
 	}
 	return false
+}
+
+// envFileOpts are the options by which a tool is given a file of
+// settings to load into the environment of what it runs.
+var envFileOpts = map[string]bool{"--env-file": true, "-env-file": true, "--env-path": true, "--dotenv": true}
+
+// runsWithEnv reports whether a tool's words say it runs something with
+// the settings it loads (serve, run, start, dev, up, exec, test, watch)
+// and none says it prints or sends them (config, print, show, get, env,
+// export, secrets, set, push, deploy): supabase functions serve
+// --env-file .env.local loads it; supabase secrets set --env-file and
+// docker compose --env-file .env config do not keep it here.
+func runsWithEnv(args []arg) bool {
+	runs := false
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		switch a.s {
+		case "serve", "run", "start", "dev", "up", "exec", "test", "watch", "preview":
+			runs = true
+		case "config", "print", "show", "get", "env", "export", "secrets", "secret", "set", "push", "deploy", "upload", "cat", "decrypt", "printenv", "echo", "view", "inspect":
+			return false
+		}
+	}
+	return runs
 }
 
 // printsKey reports whether a command prints the file p, whose name says
