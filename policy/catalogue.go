@@ -192,6 +192,7 @@ func init() {
 		{interp(), []string{"tclsh", "wish", "jimsh"}},
 		{interp("-e"), []string{"osascript"}},
 		{nmap, []string{"nmap"}},
+		{adb, []string{"adb"}},
 		{tcpdump, []string{"tcpdump"}},
 		// Other languages' interpreters and toplevels: code given inline, or
 		// read from stdin when no script is named (echo '…' | ocaml -stdin).

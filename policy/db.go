@@ -684,8 +684,26 @@ func (iv *inv) tempDatabase(val string) bool {
 }
 
 // localServers are tools for a server whose default server is this
-// machine's (rabbitmqadmin and rabbitmqctl talk to localhost's broker).
-var localServers = map[string]bool{"rabbitmqadmin": true, "rabbitmqctl": true}
+// machine's (rabbitmqadmin and rabbitmqctl talk to localhost's broker,
+// mysqladmin with no -h to localhost's MySQL: mysqladmin drop app_test is
+// the test database the test run makes again, as DROP DATABASE app_test
+// through mysql -e is).
+var localServers = map[string]bool{"rabbitmqadmin": true, "rabbitmqctl": true, "mysqladmin": true}
+
+// serverSetElsewhere reports whether a tool of localServers may be sent to
+// another server than the options show: by a file or login path of
+// settings (mysqladmin --defaults-file=x.cnf, --login-path=ci), or by
+// MYSQL_HOST naming another host.
+func (iv *inv) serverSetElsewhere(args []arg) bool {
+	if slices.ContainsFunc(args, func(a arg) bool {
+		return !a.ok || strings.HasPrefix(a.s, "--defaults-file") || strings.HasPrefix(a.s, "--defaults-extra-file") || strings.HasPrefix(a.s, "--login-path")
+	}) {
+		return true
+	}
+	return slices.ContainsFunc(iv.environ(), func(e arg) bool {
+		return strings.HasPrefix(e.src, "MYSQL_HOST=") && (!e.ok || !loopback(e.s))
+	})
+}
 
 // resourceOpts name the topic, index, queue or bucket a tool for a
 // server works on; serverOpts name that server. Named for tests on a

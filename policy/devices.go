@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Simulators and emulators are devices made for testing on this machine:
 // the apps on them are the project's own builds, installed again by the
@@ -173,3 +176,55 @@ func flashrom(iv *inv) {
 		iv.flag(Destructive, "flashrom with programmer "+prog+" writes or erases this machine's own firmware, which a bad image leaves unable to boot")
 	}
 }
+
+// adb runs its shell and exec-out commands on the device it is sent to,
+// a phone or an emulator, not this machine: they are judged as ssh's are,
+// on another host (adb shell rm -f /data/local/tmp/*.apk deletes on the
+// device, not this machine's /data). Its other verbs are judged by their
+// words (verbEffect; onEmulator).
+func adb(iv *inv) {
+	args := iv.rest(1)
+	i := 0
+	for i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") {
+		if s := args[i].s; s == "-s" || s == "-t" || s == "-H" || s == "-P" || s == "-L" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || !args[i].ok || args[i].s != "shell" && args[i].s != "exec-out" {
+		unknownTool(iv)
+		return
+	}
+	iv.flag(Write, "")
+	for i++; i < len(args) && args[i].ok && strings.HasPrefix(args[i].s, "-") && args[i].s != "-"; i++ {
+		if args[i].s == "-e" {
+			i++ // adb shell -e ~ cmd: the escape character
+		}
+	}
+	if i >= len(args) {
+		if iv.in.kind == srcText {
+			iv.shell(arg{s: iv.in.text, ok: true, src: iv.in.text}, remote(iv.sc)) // adb shell <<EOF: the device's shell reads it
+		}
+		return
+	}
+	first := len(iv.c.cmds)
+	iv.shell(joinRest(args[i:]), remote(iv.sc))
+	if iv.onEmulator(args) {
+		return // a device made for testing: its files are the test run's
+	}
+	for _, cmd := range iv.c.cmds[first:] {
+		if len(cmd.Argv) == 0 || !deleters[path.Base(cmd.Argv[0])] {
+			continue
+		}
+		for _, a := range cmd.Argv[1:] {
+			if !strings.HasPrefix(a, "-") && !strings.HasPrefix(path.Clean(a)+"/", deviceTemp+"/") {
+				iv.flag(Destructive, "adb shell "+cmd.Argv[0]+" deletes on a device that may be a phone, outside its temp dir "+deviceTemp+": "+a)
+				return
+			}
+		}
+	}
+}
+
+// deviceTemp is an Android device's temp dir, where adb push puts what a
+// test run installs or runs, and removes again.
+const deviceTemp = "/data/local/tmp"

@@ -56,7 +56,44 @@ var buildCleaners = map[string]map[string]bool{
 	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
 	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
 	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+	"nx": setOf("reset"), // the Nx cache and daemon, made again by the next run
 }
+
+// cacheNouns name a cache: a verb that follows one as a word of its own
+// (pip cache purge, wp cache flush, pod cache clean, wp transient delete)
+// deletes what the tool fetches or computes again when it is next asked
+// for it. A compound verb (mycli purge-cache) is left to the verb rules:
+// run on servers, it leaves them cold under load.
+var cacheNouns = map[string]bool{"cache": true, "caches": true, "transient": true, "transients": true}
+
+// localStores are tools whose verb deletes only from the tool's own
+// store on this machine, a cache of packages fetched or built again on
+// demand, unless an option sends it to a remote (conan remove -r
+// conancenter): the remote's packages are others'.
+var localStores = map[string]struct {
+	verbs  []string
+	remote []string
+}{
+	"conan": {[]string{"remove", "rm"}, []string{"-r", "--remote"}},
+	"vcpkg": {[]string{"remove"}, nil},
+}
+
+// toRemote reports whether args hold one of the options that send a tool
+// to a remote (-r x, -rx, --remote=x), or a word computed at run time,
+// which may be one.
+func toRemote(args []arg, opts []string) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		return !a.ok || slices.ContainsFunc(opts, func(o string) bool {
+			return a.s == o || strings.HasPrefix(a.s, o) && (len(o) == 2 || a.s[len(o)] == '=')
+		})
+	})
+}
+
+// shellEnvTools change only the environment of the shell they run in:
+// environment modules (Lmod's module and ml) load and unload settings of
+// PATH and the like, and purge or reset unloads them all; what is
+// installed stays.
+var shellEnvTools = map[string]bool{"module": true, "ml": true}
 
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
@@ -155,7 +192,7 @@ func verbEffect(iv *inv) bool {
 	if (iv.name == "docker" || iv.name == "podman") && len(args) > 0 && args[0].ok && args[0].s == "compose" {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
-	n, overwrites, forced, cache := 0, false, false, false
+	n, overwrites, forced, cached, ownCache := 0, false, false, false, false
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -203,6 +240,12 @@ func verbEffect(iv *inv) bool {
 	if why := forcedScaffold(iv.name, args, answered(iv.in)); why != "" && !iv.onlyTempPaths(args) {
 		iv.flag(Destructive, why)
 		return true
+	}
+	if shellEnvTools[iv.name] {
+		return false // module purge: this shell's settings, not what is installed
+	}
+	if st, ok := localStores[iv.name]; ok && contains(st.verbs, at(positionals(args), 0)) && !toRemote(args, st.remote) {
+		return false // conan remove "boost/*" -c: packages in the local cache, fetched or built again by the next install
 	}
 	// helm upgrade --force: a release's resources, not a package manager's packages
 	recreates := !project && at(positionals(args, "-n", "--namespace", "--kube-context", "--kubeconfig", "--context"), 0) == "upgrade" &&
@@ -365,6 +408,10 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if cacheNouns[s] {
+			cached = true // pip cache purge: what follows acts on the cache
+			continue
+		}
 		if n == 1 && readVerbs[s] {
 			return false // rails routes -g destroy, heroku logs --grep delete: what follows is looked for, not done
 		}
@@ -402,14 +449,17 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if cached && slices.ContainsFunc(ws, func(w string) bool { return destroyVerbs[unabbreviated(w)] }) && !iv.sc.remote {
+			return false // pip cache purge, wp cache flush, pod cache clean: the tool's cache on this machine, fetched or computed again when next needed
+		}
 		if contains(ws, "watch") {
 			continue // watchman watch-del: stops watching; what was watched is untouched
 		}
 		if project && n == 1 && projectTools[iv.name] && (contains(ws, "cache") || contains(ws, "caches")) {
-			cache = true // pip cache purge, uv cache clean, composer clear-cache: the tool's download cache, fetched again
+			ownCache = true // composer clear-cache, uv cache clean: the tool's download cache, fetched again
 			continue
 		}
-		if cache {
+		if ownCache {
 			continue
 		}
 		if iv.name == "liquibase" && len(ws) > 1 && ws[len(ws)-1] == "sql" {
@@ -421,13 +471,13 @@ func verbEffect(iv *inv) bool {
 				w = v // deleteall, removeall
 			}
 			w = unabbreviated(w)
-			if buildCleaners[iv.name][s] || onBoard(iv.name, s) {
+			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
-				} else if ok && (localServers[iv.name] || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
+				} else if ok && (localServers[iv.name] && !iv.serverSetElsewhere(args) || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
 					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
 				}
 				if iv.scratchEnv() {
@@ -4344,7 +4394,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) {
+	if why == "" && !quietReaders[iv.name] && !(iv.name == "chmod" && privateMode(iv.rest(1))) && !iv.editsInPlace() && !keyNamesOnly(iv.name, iv.rest(1)) && !keyLines(iv.name, iv.rest(1)) && !hidesValues(iv.name, iv.rest(1)) && !printsPublicHalf(iv.name, iv.rest(1)) {
 		from := iv.rest(1)
 		if iv.name == "cp" || iv.name == "install" || iv.name == "rsync" { // their sources, not where they write
 			if _, ops := opts(from); len(ops) > 1 && from[len(from)-1] == ops[len(ops)-1] {
@@ -4381,6 +4431,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			if !a.ok && keyPrinters[iv.name] && credPathVar.MatchString(a.src) {
 				why = iv.name + " prints the credentials file a variable names: " + a.shown() // cat "$GOOGLE_APPLICATION_CREDENTIALS"
 				break
+			}
+			if _, v, eq := strings.Cut(a.s, "="); a.ok && (i > 0 && from[i-1].ok && envFileOpts[from[i-1].s] && envFile(a.s) || eq && envFileOpts[optName(a.s)] && envFile(v)) && runsWithEnv(from) {
+				continue // supabase functions serve --env-file .env.local: loaded into what it runs, not printed
 			}
 			if iv.sc.intoEnv && a.ok && envFile(a.s) {
 				continue // export $(grep -v '^#' .env | xargs): its settings go into the environment, not to the agent
@@ -5658,6 +5711,46 @@ func certificateFile(base string) bool {
 	name := strings.ToLower(strings.TrimSuffix(base, ".pem"))
 	return name != base && !strings.Contains(name, "key") && !strings.Contains(name, "priv") &&
 		(strings.Contains(name, "cert") || strings.Contains(name, "chain") || strings.Contains(name, "crt"))
+}
+
+// printsPublicHalf reports whether a tool given a private key prints only
+// its public half: a key generator's -y (age-keygen -y keys.txt prints
+// the recipient, ssh-keygen -y the public key), openssl's -pubout. An -o
+// or -out sends it to a file, which is no more than that half either.
+func printsPublicHalf(name string, args []arg) bool {
+	switch {
+	case strings.HasSuffix(name, "keygen"):
+		return hasWord(args, "-y")
+	case name == "openssl":
+		return hasWord(args, "-pubout") && !hasWord(args, "-text")
+	}
+	return false
+}
+
+// envFileOpts are the options by which a tool is given a file of
+// settings to load into the environment of what it runs.
+var envFileOpts = map[string]bool{"--env-file": true, "-env-file": true, "--env-path": true, "--dotenv": true}
+
+// runsWithEnv reports whether a tool's words say it runs something with
+// the settings it loads (serve, run, start, dev, up, exec, test, watch)
+// and none says it prints or sends them (config, print, show, get, env,
+// export, secrets, set, push, deploy): supabase functions serve
+// --env-file .env.local loads it; supabase secrets set --env-file and
+// docker compose --env-file .env config do not keep it here.
+func runsWithEnv(args []arg) bool {
+	runs := false
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		switch a.s {
+		case "serve", "run", "start", "dev", "up", "exec", "test", "watch", "preview":
+			runs = true
+		case "config", "print", "show", "get", "env", "export", "secrets", "secret", "set", "push", "deploy", "upload", "cat", "decrypt", "printenv", "echo", "view", "inspect":
+			return false
+		}
+	}
+	return runs
 }
 
 // printsKey reports whether a command prints the file p, whose name says

@@ -99,7 +99,24 @@ func inspectsOnly(cmd Command) bool {
 	if reportsOnly(cmd.Argv[1:]) || dbClients[path.Base(cmd.Argv[0])] && queriesOnly(cmd.Argv) {
 		return true
 	}
-	return testsConfig(path.Base(cmd.Argv[0]), cmd.Argv[1:])
+	return testsConfig(path.Base(cmd.Argv[0]), cmd.Argv[1:]) || probesOnly(cmd.Argv)
+}
+
+// probers send packets to hosts and print what comes back: network
+// scanners and route tracers, run as root for raw sockets.
+var probers = map[string]bool{"nmap": true, "masscan": true, "zmap": true, "traceroute": true, "tcptraceroute": true, "mtr": true, "arping": true}
+
+// proberActs are the options of probers that write files (nmap -oN, -oX,
+// -oA, --append-output, --resume; masscan -oX; zmap -o), run scripts
+// (nmap --script, -sC, -A, which runs the default ones) or read their data
+// from elsewhere (--datadir, --servicedb, --versiondb).
+var proberActs = lazyRE(`^(?:-o|--(?:output|append-output|resume|script|datadir|servicedb|versiondb|stylesheet|webxml|adapter)|-s[A-Za-z]*C|-A$)`)
+
+// probesOnly reports whether argv is a prober given none of proberActs:
+// sudo nmap -sS -p- 127.0.0.1 sends probes and reads the replies; as root
+// too, nothing on this machine changes.
+func probesOnly(argv []string) bool {
+	return probers[path.Base(argv[0])] && !slices.ContainsFunc(argv[1:], proberActs.MatchString)
 }
 
 // reportsOnly reports whether args are a verb that asks for a state, a
@@ -835,6 +852,9 @@ func wrappedProgram(iv *inv) {
 			continue // a one-letter option's value: numactl -N 0 cmd, shellcheck -s bash
 		}
 		if _, known := lookup(path.Base(a.s)); known && a.s != "" && isLetter(a.s[0]) && (!strings.ContainsAny(a.s, "/:") || strings.Contains(a.s, "bin/") && !strings.Contains(a.s, ":")) {
+			if ownVerb(a.s) {
+				return // pio pkg install -e env, wp cache flush: a verb of the tool's own, not the program of that name
+			}
 			iv.exec(args[i:])
 			return
 		}
@@ -845,6 +865,18 @@ func wrappedProgram(iv *inv) {
 			return
 		}
 	}
+}
+
+// ownVerb reports whether a bare word a tool is given is, much more often
+// than a program it runs, a verb of the tool's own that a program is also
+// named: pkg, service (pio pkg install -e env is not FreeBSD's pkg
+// -e), or a destroying verb that only the catalogue's name patterns take
+// for a program (wp cache flush is not a flush-named server tool).
+func ownVerb(w string) bool {
+	if _, exact := catalogue[w]; !exact {
+		return destroyVerbs[w] || nameVerbs[w]
+	}
+	return w == "pkg" || w == "service"
 }
 
 // isLetter reports whether b is an ASCII letter or a slash: a program's
