@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -29,28 +31,88 @@ import (
 // transport (mcp.CommandTransport); the -leanclient figures are the same
 // calls through a lean client transport (leanTransport), the session above
 // it the go-sdk's still: how much of the round trip is the client's
-// transport.
+// transport; the -rawclient figures have no client library at all, JSON-RPC
+// lines written to tend's stdin and read from its stdout: what is left is
+// the server's.
 //
 //	go test -run '^$' -bench ExecRoundTrip -benchtime 300x .
 func BenchmarkExecRoundTrip(b *testing.B) {
 	eachContainment(b, execRoundTrip)
 	eachContainmentVia(b, "-leanclient", func(cmd *exec.Cmd) mcp.Transport { return leanTransport{cmd} }, execRoundTrip)
+	for _, mode := range []string{"cgroup", "subreaper"} {
+		b.Run(mode+"-rawclient", func(b *testing.B) { execRoundTripRaw(b, mode) })
+	}
 }
 
 // execRoundTrip is BenchmarkExecRoundTrip over cs to the tend of pid.
 func execRoundTrip(b *testing.B, cs *mcp.ClientSession, pid int) {
 	args := &mcp.CallToolParams{Name: "terminal_exec", Arguments: map[string]any{"command": "echo hi"}}
-	if _, err := cs.CallTool(b.Context(), args); err != nil { // warm up
-		b.Fatal(err)
-	}
-	cpu0 := cpuTime(b, pid)
-	var tend, raw []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
+	roundTrips(b, pid, func() {
 		res, err := cs.CallTool(b.Context(), args)
 		if err != nil || res.IsError {
 			b.Fatalf("call: %v %v", err, res)
 		}
+	})
+}
+
+// execRoundTripRaw is BenchmarkExecRoundTrip through a client that is only
+// lines of JSON on tend's stdin and stdout.
+func execRoundTripRaw(b *testing.B, mode string) {
+	cmd := tendCommand(b, mode)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Wait() }()
+	replies := bufio.NewReader(out)
+	id := 0
+	call := func(method, params string) []byte {
+		id++
+		if _, err := fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params); err != nil {
+			b.Fatal(err)
+		}
+		line, err := replies.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return line
+	}
+	call("initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}`)
+	if _, err := io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	roundTrips(b, cmd.Process.Pid, func() {
+		var reply struct {
+			Result struct {
+				IsError           bool `json:"isError"`
+				StructuredContent struct {
+					Stdout string `json:"stdout"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		line := call("tools/call", `{"name":"terminal_exec","arguments":{"command":"echo hi"}}`)
+		if err := json.Unmarshal(line, &reply); err != nil || reply.Result.IsError || reply.Result.StructuredContent.Stdout != "hi\n" {
+			b.Fatalf("call: %v %s", err, line)
+		}
+	})
+}
+
+// roundTrips times call, after one to warm up, interleaved one by one with
+// a spawn of `bash -c 'echo hi'`, and reports both and tend's CPU a call.
+func roundTrips(b *testing.B, pid int, call func()) {
+	call()
+	cpu0 := cpuTime(b, pid)
+	var tend, raw []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		call()
 		tend = append(tend, time.Since(t0))
 		t0 = time.Now()
 		if out, err := exec.Command("bash", "-c", "echo hi").Output(); err != nil || string(out) != "hi\n" {
@@ -319,19 +381,26 @@ func eachContainment(b *testing.B, bench func(b *testing.B, cs *mcp.ClientSessio
 	eachContainmentVia(b, "", func(cmd *exec.Cmd) mcp.Transport { return &mcp.CommandTransport{Command: cmd} }, bench)
 }
 
+// tendCommand is tend mcp with jobs contained by mode (cgroup or
+// subreaper), its state in a directory of the benchmark's; it skips the
+// benchmark where the machine cannot contain so.
+func tendCommand(b *testing.B, mode string) *exec.Cmd {
+	if mode == "cgroup" {
+		if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
+			b.Skip(err)
+		}
+	}
+	state := testkit.PrivateDir(b)
+	config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
+	return exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
+}
+
 // eachContainmentVia is eachContainment with the client's transport to the
 // command made by via, the sub-benchmarks' names ending in suffix.
 func eachContainmentVia(b *testing.B, suffix string, via func(*exec.Cmd) mcp.Transport, bench func(b *testing.B, cs *mcp.ClientSession, pid int)) {
 	for _, mode := range []string{"cgroup", "subreaper"} {
 		b.Run(mode+suffix, func(b *testing.B) {
-			if mode == "cgroup" {
-				if _, err := engine.ProbeContainment(engine.ContainCgroup); err != nil {
-					b.Skip(err)
-				}
-			}
-			state := testkit.PrivateDir(b)
-			config := testkit.WriteFile(b, "config.toml", "[jobs]\ncontainment = \""+mode+"\"\n")
-			cmd := exec.Command(tendBin, "mcp", "-state-dir", state, "-config", config)
+			cmd := tendCommand(b, mode)
 			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 			cs, err := client.Connect(b.Context(), via(cmd), nil)
 			if err != nil {
