@@ -4626,6 +4626,25 @@ print(delete_old(1))"`, Write},
 		{"foo print --env-file .env", Destructive},
 		{"foo serve --env-file ~/.aws/credentials", Destructive},
 		{"foo run --env-file=.env -- cat .env", Destructive},
+		// round r45a (mixed48), ad-hoc ansible with a module that changes state, against production's hosts
+		{`ansible webservers -i inventories/production/hosts.yml -b -m service -a "name=nginx state=restarted"`, Destructive},
+		{`ansible all -i prod.ini -m ansible.builtin.apt -a "name=nginx state=latest" --become`, Destructive},
+		{`ansible prod -m reboot`, Destructive},
+		{`ansible all -i hosts -l production -m copy -a "src=x dest=/etc/x"`, Destructive},
+		{`ansible web --limit=prod-eu -m user -a "name=bob"`, Destructive},
+		{`ANSIBLE_INVENTORY=inventories/prod ansible all -m systemd -a "name=x state=restarted"`, Destructive},
+		{`ansible all -i prod.ini -m $MOD -a "name=x"`, Destructive},
+		{`ansible webservers -i inventories/production/hosts.yml -m ping`, Write},
+		{`ansible all -i prod.ini -m ansible.builtin.setup`, Write},
+		{`ansible all -i prod.ini -m service_facts`, Write},
+		{`ansible all -i prod.ini -m debug -a "var=x"`, Write},
+		{`ansible all -i prod.ini -m stat -a "path=/etc"`, Write},
+		{`ansible all -i prod.ini -a "uptime"`, Write},
+		{`ansible all -i prod.ini -m service -a "name=nginx state=restarted" --check`, Write},
+		{`ansible all -i prod.ini -m service -a "name=nginx state=restarted" -C`, Write},
+		{`ansible all -i staging.ini -m service -a "name=nginx state=restarted"`, Write},
+		{`ansible all -i inventories/dev -m apt -a "name=nginx"`, Write},
+		// round r45a end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -781,6 +781,7 @@ func liveHosts(s string) bool {
 // environment.
 var applierOpts = map[string][]string{
 	"ansible-playbook": {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
+	"ansible":          {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
 	"salt":             {"-N", "--nodegroup", "-G", "--grain", "-C", "--compound", "-L", "--list", "-E", "--pcre"},
 	"salt-ssh":         {"-N", "--nodegroup", "-L", "--list", "-E", "--pcre", "--roster-file"},
 	"pyinfra":          {"--limit", "--data"},
@@ -812,6 +813,11 @@ func appliesLive(iv *inv, args []arg) string {
 		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") {
 			return ""
 		}
+	case "ansible":
+		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts") || adhocChanges(args) == "" {
+			return ""
+		}
+		opts = append(opts, ansibleValueOpts...)
 	case "salt", "salt-ssh":
 		if slices.ContainsFunc(strs, func(w string) bool { return strings.EqualFold(w, "test=true") }) {
 			return ""
@@ -857,7 +863,7 @@ func appliesLive(iv *inv, args []arg) string {
 		if live == "" && liveHosts(at(pos, 0)) {
 			live = at(pos, 0)
 		}
-	case "pyinfra": // pyinfra INVENTORY OPERATIONS…
+	case "pyinfra", "ansible": // pyinfra INVENTORY OPERATIONS…, ansible PATTERN -m MODULE
 		if live == "" && liveHosts(at(pos, 0)) {
 			live = at(pos, 0)
 		}
@@ -870,7 +876,54 @@ func appliesLive(iv *inv, args []arg) string {
 	if live == "" {
 		return ""
 	}
+	if iv.name == "ansible" {
+		return "ansible runs the module " + adhocChanges(args) + " on production's hosts (" + live + "), which changes the live machines at once, without review"
+	}
 	return iv.name + " applies its configuration to production's hosts (" + live + "), which changes the live machines at once, without review"
+}
+
+// ansibleValueOpts are ad-hoc ansible's other options that take a value,
+// so that its host pattern is found among its operands.
+var ansibleValueOpts = []string{"-m", "--module-name", "-a", "--args", "-u", "--user", "-f", "--forks", "-B", "--background",
+	"-P", "--poll", "-t", "--tree", "-M", "--module-path", "--become-user", "--become-method", "-K", "-k",
+	"--private-key", "--key-file", "-c", "--connection", "-T", "--timeout", "--vault-id", "--vault-password-file", "-o"}
+
+// adhocReads are ansible modules that only read what the hosts hold or
+// say something back: ping, setup, debug, stat and the like; a module
+// named *_info or *_facts (service_facts, ec2_instance_info) only
+// gathers.
+var adhocReads = setOf("ping", "win_ping", "setup", "gather_facts", "debug", "stat", "win_stat", "assert", "fail", "getent",
+	"wait_for", "wait_for_connection", "find", "win_find", "fetch", "slurp", "listen_ports_facts", "list")
+
+// adhocChanges is ad-hoc ansible's module (-m, by its short or fully
+// qualified name) when it changes what the hosts hold: service, apt,
+// copy, user, reboot… Not a module of adhocReads, and not command,
+// shell, raw or script (command is the default), whose command is judged
+// as run on the hosts; a module computed at run time may change
+// anything. "" if it does not.
+func adhocChanges(args []arg) string {
+	mod := ""
+	for i, a := range args {
+		switch {
+		case a.ok && (a.s == "-m" || a.s == "--module-name") && i+1 < len(args):
+			if !args[i+1].ok {
+				return args[i+1].shown()
+			}
+			mod = args[i+1].s
+		case a.ok && strings.HasPrefix(a.s, "--module-name="):
+			mod = strings.TrimPrefix(a.s, "--module-name=")
+		case a.ok && strings.HasPrefix(a.s, "-m") && len(a.s) > 2 && a.s[2] != '-':
+			mod = a.s[2:]
+		}
+	}
+	short := mod[strings.LastIndexByte(mod, '.')+1:] // ansible.builtin.service
+	switch {
+	case short == "" || short == "command" || short == "shell" || short == "raw" || short == "script" || short == "win_shell" || short == "win_command":
+		return ""
+	case adhocReads[short] || strings.HasSuffix(short, "_info") || strings.HasSuffix(short, "_facts"):
+		return ""
+	}
+	return mod
 }
 
 // liveTarget reports whether a deploy target's name says it is
