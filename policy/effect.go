@@ -227,6 +227,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := storeRelease(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.appliesOutside(args) {
 		return true
 	}
@@ -756,6 +760,100 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 		return ""
 	}
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
+}
+
+// storeTrackOpts are the options (and fastlane's key:value parameters)
+// by which a tool that uploads an app to a store is told the track its
+// users get it from: fastlane supply's --track and --track_promote_to,
+// Gradle Play Publisher's --track and --promote-track.
+var storeTrackOpts = setOf("track", "track_promote_to", "track-promote-to", "promote-track", "promote_track", "release-track", "release_track")
+
+// storeRelease says why a command releases an app to a store's users: an
+// upload or promotion to a production track (fastlane supply --track
+// production, upload_to_play_store track:production, gradlew
+// publishBundle --track production, SUPPLY_TRACK=production), a snap
+// released to the stable channel (snapcraft upload --release=stable), a
+// build submitted for the store's review, after which it is released
+// (fastlane deliver --submit_for_review, submit_for_review:true,
+// DELIVER_SUBMIT_FOR_REVIEW=true, deliver submit_build), or a store
+// submission under a production profile (eas submit --profile
+// production). Testers' tracks and channels (internal, beta, alpha,
+// TestFlight, Firebase App Distribution), a draft release, a validation
+// only and a dry run are not. "" if it does not.
+func storeRelease(iv *inv, args []arg) string {
+	if len(args) == 0 || runners[iv.name] || iv.name == "git" || dryRun(iv.name, args) {
+		return "" // npm run release -- --track production: the project's own script, whose code tend does not see
+	}
+	why, submit, verb := "", false, iv.name
+	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
+		verb += " " + pos[0] // fastlane supply
+		if pos[0] == "run" && len(pos) > 1 && !strings.Contains(pos[1], ":") {
+			verb += " " + pos[1] // fastlane run upload_to_play_store
+		}
+	}
+	set := func(w string) {
+		if why == "" {
+			why = w
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		next := ""
+		if i+1 < len(args) && args[i+1].ok {
+			next = args[i+1].s
+		}
+		key, val, eq := strings.Cut(strings.TrimLeft(a.s, "-"), "=")
+		if !eq && !strings.HasPrefix(a.s, "-") {
+			if i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
+				continue // an option's value: -m "track:production" is text
+			}
+			key, val, eq = strings.Cut(a.s, ":") // fastlane run upload_to_play_store track:production
+		} else if !eq {
+			val = next
+		}
+		key = strings.ToLower(key)
+		shown := a.s
+		if !eq && val != "" {
+			shown += " " + val // --track production
+		}
+		switch {
+		case key == "validate_only" || key == "validate-only":
+			if !saysNo(val) {
+				return "" // supply --validate_only: the store checks the upload and keeps nothing
+			}
+		case key == "release_status" || key == "release-status":
+			if val == "draft" {
+				return "" // a draft release, which someone rolls out in the store's console
+			}
+		case storeTrackOpts[key] && liveTarget(val):
+			set(verb + " releases the app to the store's production track (" + shown + "), where its users get it")
+		case key == "release" && strings.HasPrefix(a.s, "--") && slices.ContainsFunc(strings.Split(val, ","), func(c string) bool { return path.Base(c) == "stable" }):
+			set(verb + " releases to the store's stable channel (" + shown + "), which its users get")
+		case key == "submit_for_review" || key == "submit-for-review":
+			if saysNo(val) {
+				continue // --submit_for_review false
+			}
+			set(verb + " submits the build for the store's review, after which it is released to the store's users")
+		case a.s == "submit_build":
+			set(iv.name + " submit_build submits the build for the store's review, after which it is released to the store's users")
+		case a.s == "submit":
+			submit = true
+		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-") && liveTarget(val):
+			set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+		}
+	}
+	for _, e := range iv.environ() {
+		name, val, _ := strings.Cut(e.src, "=")
+		val = strings.Trim(val, `"'`)
+		switch {
+		case (strings.HasPrefix(name, "SUPPLY_TRACK") || strings.Contains(name, "PLAY") && strings.HasSuffix(name, "_TRACK")) && liveTarget(val),
+			strings.HasSuffix(name, "SUBMIT_FOR_REVIEW") && !saysNo(val) && val != "":
+			set(iv.name + " is told by " + e.src + " to release the app to the store's users")
+		}
+	}
+	return why
 }
 
 // liveHosts reports whether a word naming hosts says they are
