@@ -231,6 +231,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := sendsMainnet(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.appliesOutside(args) {
 		return true
 	}
@@ -854,6 +858,96 @@ func storeRelease(iv *inv, args []arg) string {
 		}
 	}
 	return why
+}
+
+// chainOpts are the options by which a blockchain tool is told the
+// network it sends to: a named network, an RPC endpoint, a chain or a
+// cluster (forge's and cast's --rpc-url, hardhat's and truffle's
+// --network, solana's --url). A fork's URL (--fork-url) is not one: the
+// fork runs on this machine.
+var chainOpts = setOf("--network", "--networkId", "--network-id", "--rpc-url", "--rpc", "-r", "--url", "-u", "--chain", "--chain-id", "--provider.cluster", "--cluster", "--node")
+
+// chainVars are the variables by which such a tool is told the network.
+var chainVars = setOf("HARDHAT_NETWORK", "ETH_RPC_URL", "RPC_URL", "NETWORK", "CHAIN", "ANCHOR_PROVIDER_URL", "FOUNDRY_ETH_RPC_URL", "BROWNIE_NETWORK")
+
+// txVerbs are the verbs by which a blockchain tool sends transactions,
+// deploys contracts or runs code that may (forge create, cast send,
+// hardhat run, console, deploy, ignition deploy, truffle migrate, exec,
+// brownie run, solana program deploy, transfer).
+var txVerbs = setOf("send", "create", "deploy", "run", "console", "migrate", "exec", "publish", "transfer", "upgrade", "ignition", "mktx-send", "rpc")
+
+// mainnet reports whether a network's name, URL or variable names a
+// public chain's main network: mainnet (mainnet-beta, eth-mainnet.…,
+// $MAINNET_RPC_URL), or chain 1. A testnet's or this machine's is not.
+func mainnet(v string) bool {
+	l := strings.ToLower(v)
+	if l == "1" || l == "mainnet" {
+		return true // --chain 1
+	}
+	for _, t := range []string{"sepolia", "goerli", "holesky", "hoodi", "testnet", "devnet", "localhost", "127.0.0.1", "anvil", "hardhat", "ganache", "fork"} {
+		if strings.Contains(l, t) {
+			return false
+		}
+	}
+	return strings.Contains(l, "mainnet")
+}
+
+// sendsMainnet says why a blockchain tool sends transactions to a public
+// chain's main network (mainnet): forge script --broadcast, forge
+// create, cast send, hardhat run, console or deploy, truffle migrate,
+// solana program deploy, with a network, RPC URL or variable naming
+// mainnet. They spend real funds and cannot be taken back. A simulation
+// (forge script without --broadcast), a read (cast call, balance), a
+// verification of source, a test on a fork and a dry run are not. "" if
+// it does not.
+func sendsMainnet(iv *inv, args []arg) string {
+	if iv.name == "docker" || iv.name == "podman" || iv.name == "nerdctl" || kubeCLIs[iv.name] {
+		return "" // docker run --network mainnet: a network of containers on this machine
+	}
+	net := ""
+	for i, a := range args {
+		if !a.ok && i > 0 && args[i-1].ok && chainOpts[args[i-1].s] && mainnet(a.src) {
+			net = args[i-1].s + " " + a.src // --rpc-url "$MAINNET_RPC_URL"
+			continue
+		}
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) {
+			v = args[i+1].src
+			if args[i+1].ok {
+				v = args[i+1].s
+			}
+		}
+		if chainOpts[o] && mainnet(v) && net == "" {
+			net = o + " " + v
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, _ := strings.Cut(e.src, "="); net == "" && chainVars[name] && mainnet(val) {
+			net = e.src
+		}
+	}
+	if net == "" || dryRun(iv.name, args) {
+		return ""
+	}
+	pos := positionals(args, "--network", "--rpc-url", "-r", "--url", "-u", "--chain", "--private-key", "--from", "--value", "--sender", "-f", "--etherscan-api-key", "--keypair", "-k")
+	broadcast := hasWord(args, "--broadcast")
+	verb := ""
+	for _, p := range pos[:min(len(pos), 3)] {
+		if txVerbs[p] {
+			verb = p
+			break
+		}
+	}
+	if at(pos, 0) == "script" && !broadcast || verb == "" && !broadcast {
+		return "" // forge script without --broadcast simulates; cast call, balance, hardhat verify read or publish source
+	}
+	if verb == "" {
+		verb = "--broadcast"
+	}
+	return iv.name + " " + verb + " sends transactions to a public chain's main network (" + net + "): they spend real funds and cannot be taken back"
 }
 
 // liveHosts reports whether a word naming hosts says they are
