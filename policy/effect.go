@@ -2545,11 +2545,65 @@ func publishes(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" publishes to a registry, where others fetch it and it cannot be taken back")
 		return true
 	}
+	if verb := publishVerb(iv.name, iv.rest(1)); verb != "" {
+		iv.flag(Destructive, iv.name+" "+verb+" publishes to a registry, where others fetch it and it cannot be taken back")
+		return true
+	}
 	if what := writesRegistry(iv.name, w); what != "" {
 		iv.flag(Destructive, iv.name+" "+what+" writes a tag or image in a remote registry: whoever pulls it gets what it now names, and what it named before is replaced or gone")
 		return true
 	}
 	return false
+}
+
+// registryVerbs are, for the package managers and build tools of other
+// languages, the verbs (a run of operands) by which they upload a package
+// to the registry others fetch from: cabal upload --publish, stack
+// upload, mix hex.publish, rebar3 hex publish, dart pub publish, vsce
+// publish, dotnet nuget push, pod trunk push, mvn deploy, gradle publish,
+// sbt publishSigned. Not their local ones (publishToMavenLocal, sbt
+// publishLocal, mvn install).
+var registryVerbs = map[string][]string{
+	"cabal": {"upload"}, "stack": {"upload"}, "mix": {"hex.publish"}, "rebar3": {"hex publish"},
+	"dart": {"pub publish"}, "flutter": {"pub publish"}, "pdm": {"publish"}, "vsce": {"publish"}, "ovsx": {"publish"},
+	"dotnet": {"nuget push"}, "nuget": {"push"}, "pod": {"trunk push"}, "jsr": {"publish"}, "deno": {"publish"},
+	"gleam": {"publish"}, "nimble": {"publish"}, "zef": {"upload"}, "opam": {"publish"}, "wasm-pack": {"publish"},
+	"lerna": {"publish"}, "changeset": {"publish"}, "swift": {"package-registry publish"}, "lein": {"deploy"},
+	"mvn": {"deploy"}, "mvnw": {"deploy"}, "gradle": {"publish", "publishPlugins"}, "gradlew": {"publish", "publishPlugins"},
+	"sbt": {"publish", "publishSigned", "sonatypeBundleRelease", "sonatypeRelease"}, "anaconda": {"upload"},
+	"helm": {"push"}, "julia": {"registrator"}, "raco": {"pkg upload"}, "luarocks": {"upload"}, "hex": {"publish"},
+}
+
+// publishVerb is the verb of registryVerbs a command runs, or "": a dry
+// run, a candidate (stack upload --candidate; cabal upload without
+// --publish, which only its author sees) publishes nothing.
+func publishVerb(name string, args []arg) string {
+	verbs, ok := registryVerbs[name]
+	if !ok || dryRun(name, args) {
+		return ""
+	}
+	pos := positionals(args, "-s", "--source", "-k", "--api-key", "-u", "--username", "-p", "--password", "-t", "--token", "--repository", "-r")
+	found := ""
+	for _, v := range verbs {
+		vs := strings.Fields(v)
+		for i := 0; i+len(vs) <= min(len(pos), 4+len(vs)); i++ {
+			if slices.Equal(pos[i:i+len(vs)], vs) {
+				found = v
+			}
+		}
+	}
+	switch {
+	case found == "":
+		return ""
+	case name == "cabal" && !hasWord(args, "--publish"),
+		name == "stack" && hasWord(args, "--candidate"),
+		(name == "dart" || name == "flutter") && hasFlag(args, "n", "--dry-run"):
+		return ""
+	}
+	if src := cmp.Or(optValue(args, "--source"), optValue(args, "-s")); src != "" && strings.ContainsAny(src[:1], "./~") {
+		return "" // dotnet nuget push --source ./feed: a folder on this machine
+	}
+	return found
 }
 
 // localRegistry reports whether every registry a command names is on
