@@ -4715,6 +4715,19 @@ print(delete_old(1))"`, Write},
 		{"mvn clean install", Write},
 		{"dotnet nuget push x.nupkg --source ./local-feed", Write},
 		{"helm push chart.tgz oci://localhost:5000/charts", Write},
+		// round r45a (mixed48), R code calling a package's function named for deleting or clearing, by namespace or attached
+		{`Rscript -e 'googlesheets4::gs4_auth(email = TRUE); googlesheets4::range_clear("1qZ8", sheet = "responses")'`, Destructive},
+		{`Rscript -e 'googledrive::drive_rm("report.csv")'`, Destructive},
+		{`Rscript -e 'library(googledrive); drive_trash("report.csv")'`, Destructive},
+		{`Rscript -e 'bigrquery::bq_table_delete("proj.ds.tbl")'`, Destructive},
+		{`Rscript -e 'con <- DBI::dbConnect(RPostgres::Postgres(), host="db.acme.io"); DBI::dbRemoveTable(con, "events")'`, Destructive},
+		{`Rscript -e 'aws.s3::delete_object("x.csv", bucket = "acme-data")'`, Destructive},
+		{`Rscript -e 'googlesheets4::read_sheet("1qZ8")'`, Write},
+		{`Rscript -e 'x <- dplyr::select(df, -a); fs::file_delete("out/x.csv")'`, Write},
+		{`Rscript -e 'renv::remove("dplyr")'`, Write},
+		{`Rscript -e 'rm(list = ls())'`, Write},
+		{`Rscript -e 'library(tidyr); df <- drop_na(df)'`, Write},
+		{`Rscript -e 'googledrive::drive_upload("x.csv")'`, Write},
 		// round r45a end
 	}
 	for _, tc := range tests {
