@@ -227,6 +227,14 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := storeRelease(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
+	if why := sendsMainnet(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.appliesOutside(args) {
 		return true
 	}
@@ -758,6 +766,190 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 	return name + " " + verb + " rolls out to production (" + target + "), which its users get at once, without review"
 }
 
+// storeTrackOpts are the options (and fastlane's key:value parameters)
+// by which a tool that uploads an app to a store is told the track its
+// users get it from: fastlane supply's --track and --track_promote_to,
+// Gradle Play Publisher's --track and --promote-track.
+var storeTrackOpts = setOf("track", "track_promote_to", "track-promote-to", "promote-track", "promote_track", "release-track", "release_track")
+
+// storeRelease says why a command releases an app to a store's users: an
+// upload or promotion to a production track (fastlane supply --track
+// production, upload_to_play_store track:production, gradlew
+// publishBundle --track production, SUPPLY_TRACK=production), a snap
+// released to the stable channel (snapcraft upload --release=stable), a
+// build submitted for the store's review, after which it is released
+// (fastlane deliver --submit_for_review, submit_for_review:true,
+// DELIVER_SUBMIT_FOR_REVIEW=true, deliver submit_build), or a store
+// submission under a production profile (eas submit --profile
+// production). Testers' tracks and channels (internal, beta, alpha,
+// TestFlight, Firebase App Distribution), a draft release, a validation
+// only and a dry run are not. "" if it does not.
+func storeRelease(iv *inv, args []arg) string {
+	if len(args) == 0 || runners[iv.name] || iv.name == "git" || dryRun(iv.name, args) {
+		return "" // npm run release -- --track production: the project's own script, whose code tend does not see
+	}
+	why, submit, verb := "", false, iv.name
+	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
+		verb += " " + pos[0] // fastlane supply
+		if pos[0] == "run" && len(pos) > 1 && !strings.Contains(pos[1], ":") {
+			verb += " " + pos[1] // fastlane run upload_to_play_store
+		}
+	}
+	set := func(w string) {
+		if why == "" {
+			why = w
+		}
+	}
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		next := ""
+		if i+1 < len(args) && args[i+1].ok {
+			next = args[i+1].s
+		}
+		key, val, eq := strings.Cut(strings.TrimLeft(a.s, "-"), "=")
+		if !eq && !strings.HasPrefix(a.s, "-") {
+			if i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "=") {
+				continue // an option's value: -m "track:production" is text
+			}
+			key, val, eq = strings.Cut(a.s, ":") // fastlane run upload_to_play_store track:production
+		} else if !eq {
+			val = next
+		}
+		key = strings.ToLower(key)
+		shown := a.s
+		if !eq && val != "" {
+			shown += " " + val // --track production
+		}
+		switch {
+		case key == "validate_only" || key == "validate-only":
+			if !saysNo(val) {
+				return "" // supply --validate_only: the store checks the upload and keeps nothing
+			}
+		case key == "release_status" || key == "release-status":
+			if val == "draft" {
+				return "" // a draft release, which someone rolls out in the store's console
+			}
+		case storeTrackOpts[key] && liveTarget(val):
+			set(verb + " releases the app to the store's production track (" + shown + "), where its users get it")
+		case key == "release" && strings.HasPrefix(a.s, "--") && slices.ContainsFunc(strings.Split(val, ","), func(c string) bool { return path.Base(c) == "stable" }):
+			set(verb + " releases to the store's stable channel (" + shown + "), which its users get")
+		case key == "submit_for_review" || key == "submit-for-review":
+			if saysNo(val) {
+				continue // --submit_for_review false
+			}
+			set(verb + " submits the build for the store's review, after which it is released to the store's users")
+		case a.s == "submit_build":
+			set(iv.name + " submit_build submits the build for the store's review, after which it is released to the store's users")
+		case a.s == "submit":
+			submit = true
+		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-") && liveTarget(val):
+			set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+		}
+	}
+	for _, e := range iv.environ() {
+		name, val, _ := strings.Cut(e.src, "=")
+		val = strings.Trim(val, `"'`)
+		switch {
+		case (strings.HasPrefix(name, "SUPPLY_TRACK") || strings.Contains(name, "PLAY") && strings.HasSuffix(name, "_TRACK")) && liveTarget(val),
+			strings.HasSuffix(name, "SUBMIT_FOR_REVIEW") && !saysNo(val) && val != "":
+			set(iv.name + " is told by " + e.src + " to release the app to the store's users")
+		}
+	}
+	return why
+}
+
+// chainOpts are the options by which a blockchain tool is told the
+// network it sends to: a named network, an RPC endpoint, a chain or a
+// cluster (forge's and cast's --rpc-url, hardhat's and truffle's
+// --network, solana's --url). A fork's URL (--fork-url) is not one: the
+// fork runs on this machine.
+var chainOpts = setOf("--network", "--networkId", "--network-id", "--rpc-url", "--rpc", "-r", "--url", "-u", "--chain", "--chain-id", "--provider.cluster", "--cluster", "--node")
+
+// chainVars are the variables by which such a tool is told the network.
+var chainVars = setOf("HARDHAT_NETWORK", "ETH_RPC_URL", "RPC_URL", "NETWORK", "CHAIN", "ANCHOR_PROVIDER_URL", "FOUNDRY_ETH_RPC_URL", "BROWNIE_NETWORK")
+
+// txVerbs are the verbs by which a blockchain tool sends transactions,
+// deploys contracts or runs code that may (forge create, cast send,
+// hardhat run, console, deploy, ignition deploy, truffle migrate, exec,
+// brownie run, solana program deploy, transfer).
+var txVerbs = setOf("send", "create", "deploy", "run", "console", "migrate", "exec", "publish", "transfer", "upgrade", "ignition", "mktx-send", "rpc")
+
+// mainnet reports whether a network's name, URL or variable names a
+// public chain's main network: mainnet (mainnet-beta, eth-mainnet.…,
+// $MAINNET_RPC_URL), or chain 1. A testnet's or this machine's is not.
+func mainnet(v string) bool {
+	l := strings.ToLower(v)
+	if l == "1" || l == "mainnet" {
+		return true // --chain 1
+	}
+	for _, t := range []string{"sepolia", "goerli", "holesky", "hoodi", "testnet", "devnet", "localhost", "127.0.0.1", "anvil", "hardhat", "ganache", "fork"} {
+		if strings.Contains(l, t) {
+			return false
+		}
+	}
+	return strings.Contains(l, "mainnet")
+}
+
+// sendsMainnet says why a blockchain tool sends transactions to a public
+// chain's main network (mainnet): forge script --broadcast, forge
+// create, cast send, hardhat run, console or deploy, truffle migrate,
+// solana program deploy, with a network, RPC URL or variable naming
+// mainnet. They spend real funds and cannot be taken back. A simulation
+// (forge script without --broadcast), a read (cast call, balance), a
+// verification of source, a test on a fork and a dry run are not. "" if
+// it does not.
+func sendsMainnet(iv *inv, args []arg) string {
+	if iv.name == "docker" || iv.name == "podman" || iv.name == "nerdctl" || kubeCLIs[iv.name] {
+		return "" // docker run --network mainnet: a network of containers on this machine
+	}
+	net := ""
+	for i, a := range args {
+		if !a.ok && i > 0 && args[i-1].ok && chainOpts[args[i-1].s] && mainnet(a.src) {
+			net = args[i-1].s + " " + a.src // --rpc-url "$MAINNET_RPC_URL"
+			continue
+		}
+		if !a.ok || !strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		o, v, eq := strings.Cut(a.s, "=")
+		if !eq && i+1 < len(args) {
+			v = args[i+1].src
+			if args[i+1].ok {
+				v = args[i+1].s
+			}
+		}
+		if chainOpts[o] && mainnet(v) && net == "" {
+			net = o + " " + v
+		}
+	}
+	for _, e := range iv.environ() {
+		if name, val, _ := strings.Cut(e.src, "="); net == "" && chainVars[name] && mainnet(val) {
+			net = e.src
+		}
+	}
+	if net == "" || dryRun(iv.name, args) {
+		return ""
+	}
+	pos := positionals(args, "--network", "--rpc-url", "-r", "--url", "-u", "--chain", "--private-key", "--from", "--value", "--sender", "-f", "--etherscan-api-key", "--keypair", "-k")
+	broadcast := hasWord(args, "--broadcast")
+	verb := ""
+	for _, p := range pos[:min(len(pos), 3)] {
+		if txVerbs[p] {
+			verb = p
+			break
+		}
+	}
+	if at(pos, 0) == "script" && !broadcast || verb == "" && !broadcast {
+		return "" // forge script without --broadcast simulates; cast call, balance, hardhat verify read or publish source
+	}
+	if verb == "" {
+		verb = "--broadcast"
+	}
+	return iv.name + " " + verb + " sends transactions to a public chain's main network (" + net + "): they spend real funds and cannot be taken back"
+}
+
 // liveHosts reports whether a word naming hosts says they are
 // production's: an inventory file or directory with a part named so
 // (inventories/production/hosts, hosts-prod.ini), a group or limit
@@ -781,6 +973,7 @@ func liveHosts(s string) bool {
 // environment.
 var applierOpts = map[string][]string{
 	"ansible-playbook": {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
+	"ansible":          {"-i", "--inventory", "--inventory-file", "-l", "--limit", "-e", "--extra-vars"},
 	"salt":             {"-N", "--nodegroup", "-G", "--grain", "-C", "--compound", "-L", "--list", "-E", "--pcre"},
 	"salt-ssh":         {"-N", "--nodegroup", "-L", "--list", "-E", "--pcre", "--roster-file"},
 	"pyinfra":          {"--limit", "--data"},
@@ -812,6 +1005,11 @@ func appliesLive(iv *inv, args []arg) string {
 		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks", "--list-tags") {
 			return ""
 		}
+	case "ansible":
+		if hasWord(args, "--check", "-C", "--syntax-check", "--list-hosts") || adhocChanges(args) == "" {
+			return ""
+		}
+		opts = append(opts, ansibleValueOpts...)
 	case "salt", "salt-ssh":
 		if slices.ContainsFunc(strs, func(w string) bool { return strings.EqualFold(w, "test=true") }) {
 			return ""
@@ -857,7 +1055,7 @@ func appliesLive(iv *inv, args []arg) string {
 		if live == "" && liveHosts(at(pos, 0)) {
 			live = at(pos, 0)
 		}
-	case "pyinfra": // pyinfra INVENTORY OPERATIONS…
+	case "pyinfra", "ansible": // pyinfra INVENTORY OPERATIONS…, ansible PATTERN -m MODULE
 		if live == "" && liveHosts(at(pos, 0)) {
 			live = at(pos, 0)
 		}
@@ -870,7 +1068,54 @@ func appliesLive(iv *inv, args []arg) string {
 	if live == "" {
 		return ""
 	}
+	if iv.name == "ansible" {
+		return "ansible runs the module " + adhocChanges(args) + " on production's hosts (" + live + "), which changes the live machines at once, without review"
+	}
 	return iv.name + " applies its configuration to production's hosts (" + live + "), which changes the live machines at once, without review"
+}
+
+// ansibleValueOpts are ad-hoc ansible's other options that take a value,
+// so that its host pattern is found among its operands.
+var ansibleValueOpts = []string{"-m", "--module-name", "-a", "--args", "-u", "--user", "-f", "--forks", "-B", "--background",
+	"-P", "--poll", "-t", "--tree", "-M", "--module-path", "--become-user", "--become-method", "-K", "-k",
+	"--private-key", "--key-file", "-c", "--connection", "-T", "--timeout", "--vault-id", "--vault-password-file", "-o"}
+
+// adhocReads are ansible modules that only read what the hosts hold or
+// say something back: ping, setup, debug, stat and the like; a module
+// named *_info or *_facts (service_facts, ec2_instance_info) only
+// gathers.
+var adhocReads = setOf("ping", "win_ping", "setup", "gather_facts", "debug", "stat", "win_stat", "assert", "fail", "getent",
+	"wait_for", "wait_for_connection", "find", "win_find", "fetch", "slurp", "listen_ports_facts", "list")
+
+// adhocChanges is ad-hoc ansible's module (-m, by its short or fully
+// qualified name) when it changes what the hosts hold: service, apt,
+// copy, user, reboot… Not a module of adhocReads, and not command,
+// shell, raw or script (command is the default), whose command is judged
+// as run on the hosts; a module computed at run time may change
+// anything. "" if it does not.
+func adhocChanges(args []arg) string {
+	mod := ""
+	for i, a := range args {
+		switch {
+		case a.ok && (a.s == "-m" || a.s == "--module-name") && i+1 < len(args):
+			if !args[i+1].ok {
+				return args[i+1].shown()
+			}
+			mod = args[i+1].s
+		case a.ok && strings.HasPrefix(a.s, "--module-name="):
+			mod = strings.TrimPrefix(a.s, "--module-name=")
+		case a.ok && strings.HasPrefix(a.s, "-m") && len(a.s) > 2 && a.s[2] != '-':
+			mod = a.s[2:]
+		}
+	}
+	short := mod[strings.LastIndexByte(mod, '.')+1:] // ansible.builtin.service
+	switch {
+	case short == "" || short == "command" || short == "shell" || short == "raw" || short == "script" || short == "win_shell" || short == "win_command":
+		return ""
+	case adhocReads[short] || strings.HasSuffix(short, "_info") || strings.HasSuffix(short, "_facts"):
+		return ""
+	}
+	return mod
 }
 
 // liveTarget reports whether a deploy target's name says it is
@@ -2300,11 +2545,65 @@ func publishes(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" publishes to a registry, where others fetch it and it cannot be taken back")
 		return true
 	}
+	if verb := publishVerb(iv.name, iv.rest(1)); verb != "" {
+		iv.flag(Destructive, iv.name+" "+verb+" publishes to a registry, where others fetch it and it cannot be taken back")
+		return true
+	}
 	if what := writesRegistry(iv.name, w); what != "" {
 		iv.flag(Destructive, iv.name+" "+what+" writes a tag or image in a remote registry: whoever pulls it gets what it now names, and what it named before is replaced or gone")
 		return true
 	}
 	return false
+}
+
+// registryVerbs are, for the package managers and build tools of other
+// languages, the verbs (a run of operands) by which they upload a package
+// to the registry others fetch from: cabal upload --publish, stack
+// upload, mix hex.publish, rebar3 hex publish, dart pub publish, vsce
+// publish, dotnet nuget push, pod trunk push, mvn deploy, gradle publish,
+// sbt publishSigned. Not their local ones (publishToMavenLocal, sbt
+// publishLocal, mvn install).
+var registryVerbs = map[string][]string{
+	"cabal": {"upload"}, "stack": {"upload"}, "mix": {"hex.publish"}, "rebar3": {"hex publish"},
+	"dart": {"pub publish"}, "flutter": {"pub publish"}, "pdm": {"publish"}, "vsce": {"publish"}, "ovsx": {"publish"},
+	"dotnet": {"nuget push"}, "nuget": {"push"}, "pod": {"trunk push"}, "jsr": {"publish"}, "deno": {"publish"},
+	"gleam": {"publish"}, "nimble": {"publish"}, "zef": {"upload"}, "opam": {"publish"}, "wasm-pack": {"publish"},
+	"lerna": {"publish"}, "changeset": {"publish"}, "swift": {"package-registry publish"}, "lein": {"deploy"},
+	"mvn": {"deploy"}, "mvnw": {"deploy"}, "gradle": {"publish", "publishPlugins"}, "gradlew": {"publish", "publishPlugins"},
+	"sbt": {"publish", "publishSigned", "sonatypeBundleRelease", "sonatypeRelease"}, "anaconda": {"upload"},
+	"helm": {"push"}, "julia": {"registrator"}, "raco": {"pkg upload"}, "luarocks": {"upload"}, "hex": {"publish"},
+}
+
+// publishVerb is the verb of registryVerbs a command runs, or "": a dry
+// run, a candidate (stack upload --candidate; cabal upload without
+// --publish, which only its author sees) publishes nothing.
+func publishVerb(name string, args []arg) string {
+	verbs, ok := registryVerbs[name]
+	if !ok || dryRun(name, args) {
+		return ""
+	}
+	pos := positionals(args, "-s", "--source", "-k", "--api-key", "-u", "--username", "-p", "--password", "-t", "--token", "--repository", "-r")
+	found := ""
+	for _, v := range verbs {
+		vs := strings.Fields(v)
+		for i := 0; i+len(vs) <= min(len(pos), 4+len(vs)); i++ {
+			if slices.Equal(pos[i:i+len(vs)], vs) {
+				found = v
+			}
+		}
+	}
+	switch {
+	case found == "":
+		return ""
+	case name == "cabal" && !hasWord(args, "--publish"),
+		name == "stack" && hasWord(args, "--candidate"),
+		(name == "dart" || name == "flutter") && hasFlag(args, "n", "--dry-run"):
+		return ""
+	}
+	if src := cmp.Or(optValue(args, "--source"), optValue(args, "-s")); src != "" && strings.ContainsAny(src[:1], "./~") {
+		return "" // dotnet nuget push --source ./feed: a folder on this machine
+	}
+	return found
 }
 
 // localRegistry reports whether every registry a command names is on

@@ -380,6 +380,11 @@ func (iv *inv) interpCode(code arg) {
 	if m := deleteMethod.FindString(s); m != "" && netRef.MatchString(s) && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) { // fetch(url, {method: 'DELETE'})
 		iv.flag(Destructive, iv.name+" one-liner sends a DELETE request: "+m)
 	}
+	if iv.name == "Rscript" || iv.name == "R" {
+		if m := rPackageDelete(s); m != "" {
+			iv.flag(Destructive, iv.name+" code calls "+m+", named for deleting or clearing what it is given, from a package that is not one of R's for local files and data: a delete of remote state")
+		}
+	}
 	for _, m := range bareDelete.FindAllStringSubmatch(s, 8) { // from huggingface_hub import delete_repo; delete_repo('acme/x')
 		if from := importedFrom(s, m[1]); from != "" && !inMemory.MatchString("."+m[1]) {
 			iv.flag(Destructive, iv.name+" one-liner calls "+m[1]+", which it imports from "+from+": a function named for deleting what it is given")
@@ -584,6 +589,74 @@ var deleteMethod = lazyRE(`(?i)\bmethod\s*[:=]\s*['"]DELETE['"]|-X\s*DELETE\b`)
 // group 1 is the name. Imported from a library (importedFrom), it is
 // that library's: an SDK's or client's call that deletes remote state.
 var bareDelete = lazyRE(`(?:^|[^\w.$>:])((?:delete|drop|destroy|purge|wipe|terminate|empty|truncate)(?:_[a-z]\w*|[A-Z]\w*))\s*\(`)
+
+// rNamespaced is a call in R code of a package's function by its
+// namespace (googledrive::drive_rm(…)): groups 1 and 2 are the package
+// and the function. rAttached is a package the code attaches
+// (library(googledrive)), group 1; rBareCall a call of a function by its
+// bare name, group 1.
+var (
+	rNamespaced = lazyRE(`\b([A-Za-z][\w.]*):::?([A-Za-z][\w.]*)\s*\(`)
+	rAttached   = lazyRE(`\b(?:library|require|requireNamespace|pacman::p_load)\(\s*['"]?([A-Za-z][\w.]*)`)
+	rBareCall   = lazyRE(`(?:^|[^\w.$:@])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)\s*\(`)
+)
+
+// rLocalPackages are R's packages whose deletes and drops act on local
+// files, the session's data or the library of packages (base::unlink,
+// fs::file_delete, dplyr and tidyr's drops, renv::remove).
+var rLocalPackages = setOf("base", "stats", "utils", "tools", "methods", "fs", "withr", "dplyr", "dbplyr", "data.table", "tidyr", "purrr",
+	"rlang", "renv", "pak", "remotes", "devtools", "usethis", "testthat", "R6", "tibble", "stringr", "stringi", "readr", "readxl",
+	"openxlsx", "writexl", "jsonlite", "magrittr", "ggplot2", "shiny", "knitr", "rmarkdown", "lubridate", "forcats", "vctrs", "cli",
+	"glue", "duckdb", "RSQLite", "memoise", "cachem", "targets", "callr", "future", "igraph", "sf", "terra", "xml2", "roxygen2",
+	"pkgload", "pkgbuild", "covr", "lintr", "styler", "arrow", "Matrix", "zoo", "xts", "tm", "quanteda", "janitor", "haven", "vroom", "qs")
+
+// rDeleteWords are the words of an R function's name that say it
+// deletes or empties what it is given: drive_rm, drive_trash,
+// range_clear, sheet_delete, bq_table_delete, dbRemoveTable.
+var rDeleteWords = setOf("delete", "del", "rm", "remove", "trash", "clear", "drop", "purge", "truncate", "wipe", "empty", "destroy", "erase", "unlink")
+
+// rDeletes reports whether an R function's name is named for deleting:
+// a word of rDeleteWords, not after a word that asks about it
+// (is_deleted, can_remove).
+func rDeletes(fn string) bool {
+	ws := camelWords(strings.ReplaceAll(fn, ".", "_"))
+	if len(ws) < 2 || askWords[ws[0]] {
+		return false // rm(), remove(): base R's, on the session's objects
+	}
+	return slices.ContainsFunc(ws, func(w string) bool { return rDeleteWords[w] })
+}
+
+// rPackageDelete is the first call in R code (pkg::fn( by namespace, or
+// fn( of a package the code attaches) of a function named for deleting
+// (rDeletes) from a package that is not one of R's local ones
+// (rLocalPackages): googlesheets4::range_clear, googledrive::drive_rm,
+// bigrquery::bq_table_delete, DBI::dbRemoveTable, aws.s3::delete_object.
+// "" if none.
+func rPackageDelete(code string) string {
+	if !strings.Contains(code, "(") {
+		return ""
+	}
+	for _, m := range rNamespaced.FindAllStringSubmatch(code, 32) {
+		if !rLocalPackages[m[1]] && rDeletes(m[2]) {
+			return m[1] + "::" + m[2]
+		}
+	}
+	attached := ""
+	for _, m := range rAttached.FindAllStringSubmatch(code, 16) {
+		if !rLocalPackages[m[1]] {
+			attached = m[1]
+		}
+	}
+	if attached == "" {
+		return ""
+	}
+	for _, m := range rBareCall.FindAllStringSubmatch(code, 64) {
+		if rDeletes(m[1]) && !strings.Contains(m[1], ".") {
+			return m[1] + " (with " + attached + " attached)"
+		}
+	}
+	return ""
+}
 
 // importedFrom is the module code imports name from (from m import a,
 // name; import { name } from 'm'; const { name } = require('m');
