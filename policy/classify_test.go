@@ -4626,6 +4626,20 @@ print(delete_old(1))"`, Write},
 		{"foo print --env-file .env", Destructive},
 		{"foo serve --env-file ~/.aws/credentials", Destructive},
 		{"foo run --env-file=.env -- cat .env", Destructive},
+		// round r45b (mixed48), package managers' local repositories and indexes, tools' tmp and control dirs under home are fetched or remade
+		{"rm -rf ~/.m2/repository/com/acme/x/1.4.0-SNAPSHOT && ./mvnw -U compile", Write},
+		{"rm -rf ~/.cabal/packages/hackage.haskell.org/01-index* && cabal update", Write},
+		{"rm -rf ~/.ansible/cp ~/.ansible/tmp", Write},
+		{"rm -rf ~/.cargo/registry/index ~/.nuget/packages/foo ~/.ivy2/cache", Write},
+		{"rm -rf ~/.vagrant.d/tmp", Write},
+		{"rm -rf ~/.m2", Destructive},
+		{"rm -rf ~/.m2/repository", Destructive},
+		{"rm -f ~/.m2/settings.xml", Destructive},
+		{"rm -rf ~/.ssh/tmp", Destructive},
+		{"rm -rf ~/.config/tmp", Destructive},
+		{"rm -rf ~/.gradle", Destructive},
+		{"rm -rf ~/.ansible/collections", Destructive},
+		// round r45b end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

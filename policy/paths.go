@@ -264,10 +264,17 @@ func (c *classifier) danger(t target) string {
 // homeCaches are the directories under home where tools keep what they
 // download or build again when it is missing: a tool's own ~/.cache/NAME
 // (not all of ~/.cache), macOS's caches, Xcode's DerivedData, Gradle's
-// and npm's download caches. Data and settings (~/.local/share,
-// ~/.config) are not among them.
+// and npm's download caches, package managers' local repositories and
+// indexes of what they fetched (Maven's and Ivy's, Cabal's and Stack's,
+// NuGet's, Dart's, Cargo's: what is inside them, one artifact or index at
+// a time, not the whole store, which holds what was installed only
+// there), and tools' control sockets (Ansible's cp).
+// Data and settings (~/.local/share, ~/.config) are not among them.
 var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
-	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts", ".cargo/git/db", ".cache/"}
+	".gradle/caches", ".gradle/wrapper/dists", ".npm/_cacache", ".npm/_npx", ".cargo/registry", ".cargo/git/checkouts", ".cargo/git/db", ".cache/",
+	".m2/repository/", ".ivy2/cache/", ".sbt/boot/", ".cabal/packages/", ".stack/indices/", ".stack/pantry/", ".nuget/packages/",
+	".pub-cache/hosted/", ".bun/install/cache/", ".yarn/berry/cache/", ".hex/packages/", ".conan2/p/", ".rustup/downloads", ".rustup/tmp",
+	".ansible/cp", ".node-gyp/"}
 
 // machineCaches are the machine's own such places: a program's directory
 // under /var/cache (not all of it), crash reports. Not apt's package
@@ -368,8 +375,8 @@ func (c *classifier) cache(t target) bool {
 }
 
 // toolCache reports whether rel, a path under home, is or is in a
-// directory named cache inside a tool's own hidden directory
-// (~/.triton/cache, ~/.kube/cache): what the tool
+// directory named cache inside a tool's own hidden directory, or is its
+// tmp or temp directory (~/.triton/cache, ~/.kube/cache, ~/.ansible/tmp): what the tool
 // compiles or downloads again when it is missing. Stores of versioned
 // data named cache (.dvc/cache) are unrecoverable, judged before this;
 // the directories of keys, settings and data (~/.ssh, ~/.config,
@@ -383,10 +390,10 @@ func toolCache(rel string) bool {
 	case ".ssh", ".gnupg", ".password-store", ".local", ".config", ".dvc", ".git":
 		return false
 	}
-	for _, d := range ds[1:] {
+	for i, d := range ds[1:] {
 		l := strings.ToLower(d)
-		if l == "cache" || l == "caches" {
-			return true
+		if l == "cache" || l == "caches" || i == 0 && (l == "tmp" || l == "temp") {
+			return true // ~/.kube/cache; ~/.ansible/tmp, ~/.vagrant.d/tmp: the tool's own scratch files
 		}
 	}
 	return false
