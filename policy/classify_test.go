@@ -4639,6 +4639,18 @@ print(delete_old(1))"`, Write},
 		{"rm -rf ~/.config/tmp", Destructive},
 		{"rm -rf ~/.gradle", Destructive},
 		{"rm -rf ~/.ansible/collections", Destructive},
+		// round r45b (mixed48), a build tool's clean of its own outputs, a test harness's teardown of its own instances
+		{"forge clean && forge build", Write},
+		{"npx hardhat clean && npx hardhat compile", Write},
+		{"anchor clean", Write},
+		{"foo clean && foo build", Write},
+		{"molecule destroy -s default && molecule test -s default", Write},
+		{"kitchen destroy all", Write},
+		{"foo clean", Destructive},
+		{"flyway clean && flyway migrate", Destructive},
+		{"atlas schema clean && atlas build", Destructive},
+		{"ssh h molecule destroy", Destructive},
+		{"terraform destroy -auto-approve && terraform test", Destructive},
 		// round r45b end
 	}
 	for _, tc := range tests {

@@ -56,7 +56,36 @@ var buildCleaners = map[string]map[string]bool{
 	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
 	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
 	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+	"forge": setOf("clean"), "hardhat": setOf("clean"), "anchor": setOf("clean"), "scarb": setOf("clean"), // contracts' artifacts and caches
 	"nx": setOf("reset"), // the Nx cache and daemon, made again by the next run
+}
+
+// cleanVerbs are the verbs by which build tools delete their own outputs.
+var cleanVerbs = setOf("clean", "distclean", "clobber", "clean-all", "cleanall", "fullclean")
+
+// buildVerbs are the verbs by which build tools make their outputs.
+var buildVerbs = []string{"build", "compile", "assemble", "test", "package", "make", "rebuild"}
+
+// rebuilds reports whether the command also runs the same tool's build
+// verb (forge clean && forge build, npx hardhat clean && npx hardhat
+// compile): a tool that builds is a build tool, and what
+// its clean deletes is what it builds. A migration tool's clean (flyway
+// clean && flyway migrate) builds nothing and stays held. It reads the
+// command line only for a clean verb.
+func (iv *inv) rebuilds() bool {
+	for _, v := range buildVerbs {
+		if iv.c.mentions(iv.name + " " + v) {
+			return true
+		}
+	}
+	return false
+}
+
+// testHarnesses are tools that make throwaway instances to test against
+// and whose teardown verb deletes only those: Molecule's and Test
+// Kitchen's instances of a role or cookbook under test.
+var testHarnesses = map[string]map[string]bool{
+	"molecule": setOf("destroy", "cleanup", "reset"), "kitchen": setOf("destroy"),
 }
 
 // cacheNouns name a cache: a verb that follows one as a word of its own
@@ -473,6 +502,9 @@ func verbEffect(iv *inv) bool {
 			w = unabbreviated(w)
 			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
+			}
+			if n == 1 && (cleanVerbs[s] && iv.rebuilds() || testHarnesses[iv.name][s]) && !iv.sc.remote {
+				break // forge clean && forge build: a build tool's outputs, made again; molecule destroy: the harness's own test instances
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
