@@ -4651,6 +4651,22 @@ print(delete_old(1))"`, Write},
 		{"atlas schema clean && atlas build", Destructive},
 		{"ssh h molecule destroy", Destructive},
 		{"terraform destroy -auto-approve && terraform test", Destructive},
+		// round r45b (mixed48), a container of this machine's Docker named for tests: its Redis is flushed, and a database named with its it dropped, as test data
+		{"docker exec api-redis-test redis-cli FLUSHALL", Write},
+		{`docker exec billing-mysql-it mysql -uroot -ptest -e "DROP DATABASE IF EXISTS billing_it; CREATE DATABASE billing_it;"`, Write},
+		{`docker exec pg-e2e psql -U postgres -c "DROP DATABASE app"`, Destructive},
+		{`docker exec billing-mysql-it mysql -e "DROP DATABASE billing"`, Destructive},
+		{`docker exec billing-mysql mysql -e "DROP DATABASE billing_it"`, Destructive},
+		{"docker exec api-redis-test redis-cli -u redis://prod.example:6379 FLUSHALL", Destructive},
+		{"docker compose exec redis-test redis-cli FLUSHALL", Write},
+		{"docker exec api-redis redis-cli FLUSHALL", Destructive},
+		{"docker exec -e REDISCLI_HOST=x api-redis-test redis-cli FLUSHALL", Destructive},
+		{"docker exec api-redis-test redis-cli -h redis.prod FLUSHALL", Destructive},
+		{"DOCKER_HOST=ssh://prod docker exec api-redis-test redis-cli FLUSHALL", Destructive},
+		{`docker exec pg-e2e psql -h db.prod -c "DROP DATABASE app"`, Destructive},
+		{`docker exec billing-mysql mysql -e "DROP DATABASE billing"`, Destructive},
+		{"docker exec shop-it rm -rf /app", Destructive},
+		{"docker exec $C redis-cli FLUSHALL", Destructive},
 		// round r45b end
 	}
 	for _, tc := range tests {
