@@ -1876,6 +1876,12 @@ var runners = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": tr
 // overwrites classifies a tool writing over its destination (cp, install,
 // ln -f, mv): like a truncating redirection to it.
 func (iv *inv) overwrites(dst arg) {
+	if t := iv.c.resolve(iv.sc, dst); dst.ok && t.path != "" && isUnder(t.path, iv.c.project) && inOriginals(t.path) && unrecoverable(t) == "" && !iv.sc.remote {
+		if flags, _ := opts(iv.rest(1)); hasFlag(flags, "n", "--no-clobber", "--update=none") {
+			iv.flag(Write, "") // cp -n x.csv data/raw/: what is there stays
+			return
+		}
+	}
 	class, why := iv.c.writeTarget(iv.sc, dst, true)
 	iv.flag(max(class, Write), why)
 }
@@ -2507,7 +2513,7 @@ func (iv *inv) extractInto(dir arg) {
 	if t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
 		return
 	}
-	if why := iv.c.danger(t); why != "" {
+	if why := iv.c.danger(t); why != "" && !(why == originalsWhy && !t.children) { // tar -xzf data.tgz -C data/raw: it fills the directory
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
 	}
 }

@@ -460,6 +460,9 @@ func unrecoverable(t target) string {
 	if uploadsDir(p) {
 		return "the files users uploaded, which no version control keeps"
 	}
+	if originalsDir(p) {
+		return originalsWhy
+	}
 	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || b == "terraform.tfstate.d" || strings.Contains(p, "/terraform.tfstate.d/") ||
 		children && (strings.HasSuffix(t.src, ".tfstate") || strings.HasSuffix(t.glob, ".tfstate")) { // terraform.tfstate.d: each workspace's state
 		return "Terraform's local state, which nothing else keeps"
@@ -531,6 +534,52 @@ func uploadsDir(p string) bool {
 			found = found || parent == "storage"
 		}
 		parent = d
+	}
+	return found
+}
+
+// originalsWhy is unrecoverable's reason for a directory of originals.
+const originalsWhy = "originals, raw inputs or backups, which nothing builds again"
+
+// originalsNames are the names of directories that keep what the rest is
+// made from: originals and masters of media, full-size images, raw data
+// as it came. backupNames keep copies against loss.
+var (
+	originalsNames = setOf("originals", "original", "masters", "raw", "raw_data", "raw-data", "rawdata", "source_data", "source-data",
+		"full-res", "fullres", "full_res", "hires", "hi-res")
+	backupNames = setOf("backups", "backup")
+)
+
+// originalsDir reports whether p is a directory named for originals (its
+// contents too: rm -rf data/raw/* resolves to data/raw), raw inputs or
+// backups (static/images/originals, data/raw, backups/), not inside what
+// builds or tests make (build/raw, tmp/backup, node_modules/…/raw,
+// fixtures/raw). One file in one (rm data/raw/old.csv) is not the
+// directory.
+func originalsDir(p string) bool {
+	for d := range strings.SplitSeq(p, "/") {
+		if originalsMade[d] {
+			return false
+		}
+	}
+	b := strings.ToLower(path.Base(p))
+	return originalsNames[b] || backupNames[b]
+}
+
+// originalsMade are the directories whose contents builds, tests and tools
+// make: an originals name under one of them is theirs.
+var originalsMade = setOf("tmp", "temp", ".tmp", "cache", ".cache", "test", "tests", "spec", "fixtures", "testdata", "node_modules", "vendor",
+	"build", "dist", "target", "out", "_build", ".git", ".venv", "venv", "site-packages")
+
+// inOriginals reports whether p lies in a directory named for originals
+// or raw inputs (data/raw/survey.csv), not in what tools make.
+func inOriginals(p string) bool {
+	found := false
+	for d := range strings.SplitSeq(path.Dir(p), "/") {
+		if originalsMade[d] {
+			return false
+		}
+		found = found || originalsNames[strings.ToLower(d)]
 	}
 	return found
 }

@@ -235,8 +235,10 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 		return Destructive, "writes to a system file: " + c.show(t)
 	case c.inTemp(p):
 		return Write, ""
-	case unrecoverable(t) != "":
+	case unrecoverable(t) != "" && !originalsDir(p):
 		return Destructive, "writes over " + unrecoverable(t) + ": " + c.show(t) // dd of=db/app.sqlite3, > .git/HEAD
+	case truncating && !t.children && inOriginals(p) && !newFile(p) && !sc.remote:
+		return Destructive, "writes over a file of originals or raw inputs, which nothing builds again: " + c.show(t) // cp x.csv data/raw/survey.csv
 	case c.trustedProject() && isUnder(p, c.project):
 		return Write, ""
 	}
