@@ -4685,6 +4685,19 @@ print(delete_old(1))"`, Write},
 		{"tar -xzf data.tgz -C data/raw", Write},
 		{"rsync -a host:.config/gcloud ./backup/gcloud", Write},
 		{"cp x /tmp/raw/a.csv", Write},
+		// round r45b (mixed48), settings files with local, private or personal as a word of their name are the checkout's own: replaced or force-added
+		{"cp src/main/resources/application.yml.example src/main/resources/application-local.yml", Destructive},
+		{"cp settings.example.py myapp/settings_local.py", Destructive},
+		{"cp defaults.json config.private.json", Destructive},
+		{"git add -f src/main/resources/application-local.yml && git commit -m x && git push origin HEAD", Destructive},
+		{"git add --force config/settings.local.json", Destructive},
+		{"git add -f app/local_settings.py", Destructive},
+		{"cp -n src/main/resources/application.yml.example src/main/resources/application-local.yml", Write},
+		{"cp config/example.yaml config/local.yaml", Write},
+		{"git add src/main/resources/application-local.yml", Write},
+		{"git add -f config/settings.local.example.json", Write},
+		{"git add -f application-test-local.yml", Write},
+		{"git add -f src/local/app.py dist/app.js", Write},
 		// round r45b end
 	}
 	for _, tc := range tests {

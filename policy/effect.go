@@ -1930,8 +1930,10 @@ func (iv *inv) backupBeside() bool {
 
 // localSettings reports whether a file's name says it holds this
 // checkout's own settings, kept out of version control: an env file
-// (.env, .env.local, .env.development), or one named local
-// (settings.local.json, config.local.yaml, local_settings.py).
+// (.env, .env.local, .env.development), or a settings file with local,
+// private or personal as a word of its name (settings.local.json,
+// config.local.yaml, local_settings.py, application-local.yml,
+// settings_local.py, config.private.json).
 func localSettings(base string) bool {
 	b := strings.ToLower(base)
 	if strings.Contains(b, "test") || strings.HasSuffix(b, ".ci") {
@@ -1940,8 +1942,12 @@ func localSettings(base string) bool {
 	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env") {
 		return true
 	}
-	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings")
-	return local && settingsName(b)
+	ws := strings.FieldsFunc(b, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings") ||
+		len(ws) > 2 && slices.ContainsFunc(ws, func(w string) bool { // not local.yaml alone: a stage of config's, often committed
+			return w == "local" || w == "private" || w == "personal"
+		})
+	return local && settingsName(b) && !templateFile(b)
 }
 
 // settingsName reports whether a file's name is a settings file's: by
