@@ -4698,6 +4698,20 @@ print(delete_old(1))"`, Write},
 		{"git add -f config/settings.local.example.json", Write},
 		{"git add -f application-test-local.yml", Write},
 		{"git add -f src/local/app.py dist/app.js", Write},
+		// round r45b (mixed48), an encrypted store of secrets (Ansible vault, sops, .enc) written over loses its values
+		{"echo '---' > group_vars/production/vault.yml", Destructive},
+		{"echo x > config/credentials.yml.enc", Destructive},
+		{": > secrets.sops.yaml", Destructive},
+		{"cp x.yml credentials.yml.enc", Destructive},
+		{"echo x | tee group_vars/production/vault.yml", Destructive},
+		{"sops -e secrets.yaml > secrets.enc.yaml", Write},
+		{"sops -e x.yaml | tee secrets.enc.yaml", Write},
+		{"ansible-vault encrypt vars.yml --output group_vars/all/vault.yml", Write},
+		{"cp -n x credentials.yml.enc", Write},
+		{"echo >> vault.yml", Write},
+		{"echo x > vault.hcl", Write},
+		{"echo x > /tmp/vault.yml", Write},
+		{"cp secrets.enc.example.yaml /tmp/x.yaml", Write},
 		// round r45b end
 	}
 	for _, tc := range tests {

@@ -1897,7 +1897,7 @@ func (iv *inv) replacesSecrets(dst arg) {
 		return // .env.bak.$(date +%s): a name made for this run is new, and nothing is replaced
 	}
 	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
-	if !isSecretPath(t.path) && !local {
+	if !isSecretPath(t.path) && !local && !encryptedStore(t.path) {
 		return
 	}
 	flags, _ := opts(iv.rest(1))
