@@ -4712,6 +4712,15 @@ print(delete_old(1))"`, Write},
 		{"echo x > vault.hcl", Write},
 		{"echo x > /tmp/vault.yml", Write},
 		{"cp secrets.enc.example.yaml /tmp/x.yaml", Write},
+		// round r45b (mixed48), uninstalling a debug or test build by its app id
+		{"adb uninstall com.acme.notes.debug && ./gradlew :androidApp:installDebug", Write},
+		{"adb -s emulator-5554 uninstall com.acme.notes.debug", Write},
+		{"xcrun simctl uninstall booted com.acme.notes.dev", Write},
+		{"adb shell pm uninstall com.x.test", Write},
+		{"adb uninstall com.acme.notes", Destructive},
+		{"adb uninstall com.a.debug com.b", Destructive},
+		{"adb uninstall $PKG.debug", Destructive},
+		{"foo uninstall x.debug", Destructive},
 		// round r45b end
 	}
 	for _, tc := range tests {

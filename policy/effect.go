@@ -60,6 +60,34 @@ var buildCleaners = map[string]map[string]bool{
 	"nx": setOf("reset"), // the Nx cache and daemon, made again by the next run
 }
 
+// debugAppsOnly reports whether the operands of an uninstall name only
+// apps by an id whose last part marks a debug or test build
+// (com.acme.notes.debug, com.x.app.dev, org.x.test), which a build
+// installs again; options pass, and the device's words (booted, -s
+// emulator-5554's value) are no app ids, so at least one id must show.
+func debugAppsOnly(args []arg) bool {
+	n := 0
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+		if strings.HasPrefix(a.s, "-") || a.s == "booted" {
+			continue
+		}
+		dot := strings.LastIndexByte(a.s, '.')
+		if dot <= 0 || !strings.Contains(a.s[:dot], ".") {
+			return false
+		}
+		switch strings.ToLower(a.s[dot+1:]) {
+		case "debug", "dev", "test", "e2e", "qa":
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
 // cleanVerbs are the verbs by which build tools delete their own outputs.
 var cleanVerbs = setOf("clean", "distclean", "clobber", "clean-all", "cleanall", "fullclean")
 
@@ -514,6 +542,9 @@ func verbEffect(iv *inv) bool {
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
+				}
+				if w == "uninstall" && debugAppsOnly(args[i+1:]) {
+					return false // adb uninstall com.acme.notes.debug: a debug build, installed again by the next run
 				}
 				iv.flag(Destructive, iv.name+" "+s+" deletes, resets or stops what it manages")
 				return true
