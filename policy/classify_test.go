@@ -4721,6 +4721,13 @@ print(delete_old(1))"`, Write},
 		{"adb uninstall com.a.debug com.b", Destructive},
 		{"adb uninstall $PKG.debug", Destructive},
 		{"foo uninstall x.debug", Destructive},
+		// round r45b (mixed48), deleting the temp dir or file the interpreter made for this run
+		{"Rscript -e 'unlink(tempdir(), recursive = TRUE)'", Write},
+		{"Rscript -e 'unlink(tempdir(check = TRUE), recursive = TRUE)'", Write},
+		{`python3 -c "import shutil, tempfile; shutil.rmtree(tempfile.mkdtemp())"`, Write},
+		{`python3 -c "import shutil, tempfile; shutil.rmtree(tempfile.gettempdir())"`, Destructive},
+		{`Rscript -e 'unlink(file.path(tempdir(), ".."), recursive = TRUE)'`, Destructive},
+		{`Rscript -e 'unlink(Sys.getenv("HOME"), recursive = TRUE)'`, Destructive},
 		// round r45b end
 	}
 	for _, tc := range tests {
