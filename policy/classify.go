@@ -194,6 +194,10 @@ type scope struct {
 	// Docker (docker compose exec app …), where the environment a
 	// command names for tests (--env=testing) is the local stack's.
 	localContainer bool
+	// testContainer: in a container of this machine's Docker, given no
+	// environment on the command line, whose name says it is kept for
+	// tests (docker exec api-redis-test …): its servers hold test data.
+	testContainer bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

@@ -191,7 +191,7 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			if ms := dropDatabase.FindAllStringSubmatch(a.s, 8); ms != nil && sqlDanger(dropDatabase.ReplaceAllString(a.s, "")) == "" && onThisMachine(args) &&
 				!slices.ContainsFunc(ms, func(m []string) bool {
 					name := strings.Trim(m[1], `"'`+"`")
-					return !iv.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name)
+					return !iv.madeHere(name, "DROP DATABASE") && !testDB.MatchString(name) && !(iv.sc.testContainer && testContainerName(name)) // billing_it in billing-mysql-it
 				}) {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
@@ -533,6 +533,10 @@ func redis(iv *inv) {
 	if iv.ownServer() {
 		iv.judged = true
 		return // the server in a bare container this command started
+	}
+	if iv.sc.testContainer && onThisMachine(iv.rest(1)) && !slices.ContainsFunc(iv.environ(), func(e arg) bool { name, _, _ := strings.Cut(e.src, "="); return serverVar.MatchString(name) }) {
+		iv.judged = true
+		return // docker exec api-redis-test redis-cli FLUSHALL: the Redis of a container named for tests, on its own loopback
 	}
 	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHDB") }) &&
 		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") }) && iv.in.kind != srcText {

@@ -56,7 +56,64 @@ var buildCleaners = map[string]map[string]bool{
 	"jekyll": setOf("clean"), "gatsby": setOf("clean"), "buck": setOf("clean"), "pants": setOf("clean-all"),
 	"elm-spa": setOf("clean"), "quasar": setOf("clean"), "tns": setOf("clean"), "ns": setOf("clean"),
 	"react-native": setOf("clean"), "eas": setOf("build:clean"),
+	"forge": setOf("clean"), "hardhat": setOf("clean"), "anchor": setOf("clean"), "scarb": setOf("clean"), // contracts' artifacts and caches
 	"nx": setOf("reset"), // the Nx cache and daemon, made again by the next run
+}
+
+// debugAppsOnly reports whether the operands of an uninstall name only
+// apps by an id whose last part marks a debug or test build
+// (com.acme.notes.debug, com.x.app.dev, org.x.test), which a build
+// installs again; options pass, and the device's words (booted, -s
+// emulator-5554's value) are no app ids, so at least one id must show.
+func debugAppsOnly(args []arg) bool {
+	n := 0
+	for _, a := range args {
+		if !a.ok {
+			return false
+		}
+		if strings.HasPrefix(a.s, "-") || a.s == "booted" {
+			continue
+		}
+		dot := strings.LastIndexByte(a.s, '.')
+		if dot <= 0 || !strings.Contains(a.s[:dot], ".") {
+			return false
+		}
+		switch strings.ToLower(a.s[dot+1:]) {
+		case "debug", "dev", "test", "e2e", "qa":
+			n++
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+// cleanVerbs are the verbs by which build tools delete their own outputs.
+var cleanVerbs = setOf("clean", "distclean", "clobber", "clean-all", "cleanall", "fullclean")
+
+// buildVerbs are the verbs by which build tools make their outputs.
+var buildVerbs = []string{"build", "compile", "assemble", "test", "package", "make", "rebuild"}
+
+// rebuilds reports whether the command also runs the same tool's build
+// verb (forge clean && forge build, npx hardhat clean && npx hardhat
+// compile): a tool that builds is a build tool, and what
+// its clean deletes is what it builds. A migration tool's clean (flyway
+// clean && flyway migrate) builds nothing and stays held. It reads the
+// command line only for a clean verb.
+func (iv *inv) rebuilds() bool {
+	for _, v := range buildVerbs {
+		if iv.c.mentions(iv.name + " " + v) {
+			return true
+		}
+	}
+	return false
+}
+
+// testHarnesses are tools that make throwaway instances to test against
+// and whose teardown verb deletes only those: Molecule's and Test
+// Kitchen's instances of a role or cookbook under test.
+var testHarnesses = map[string]map[string]bool{
+	"molecule": setOf("destroy", "cleanup", "reset"), "kitchen": setOf("destroy"),
 }
 
 // cacheNouns name a cache: a verb that follows one as a word of its own
@@ -482,6 +539,9 @@ func verbEffect(iv *inv) bool {
 			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
+			if n == 1 && (cleanVerbs[s] && iv.rebuilds() || testHarnesses[iv.name][s]) && !iv.sc.remote {
+				break // forge clean && forge build: a build tool's outputs, made again; molecule destroy: the harness's own test instances
+			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
 				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
@@ -490,6 +550,9 @@ func verbEffect(iv *inv) bool {
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
+				}
+				if w == "uninstall" && debugAppsOnly(args[i+1:]) {
+					return false // adb uninstall com.acme.notes.debug: a debug build, installed again by the next run
 				}
 				iv.flag(Destructive, iv.name+" "+s+" deletes, resets or stops what it manages")
 				return true
@@ -2089,6 +2152,12 @@ var runners = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": tr
 // overwrites classifies a tool writing over its destination (cp, install,
 // ln -f, mv): like a truncating redirection to it.
 func (iv *inv) overwrites(dst arg) {
+	if t := iv.c.resolve(iv.sc, dst); dst.ok && t.path != "" && isUnder(t.path, iv.c.project) && inOriginals(t.path) && unrecoverable(t) == "" && !iv.sc.remote {
+		if flags, _ := opts(iv.rest(1)); hasFlag(flags, "n", "--no-clobber", "--update=none") {
+			iv.flag(Write, "") // cp -n x.csv data/raw/: what is there stays
+			return
+		}
+	}
 	class, why := iv.c.writeTarget(iv.sc, dst, true)
 	iv.flag(max(class, Write), why)
 }
@@ -2104,7 +2173,7 @@ func (iv *inv) replacesSecrets(dst arg) {
 		return // .env.bak.$(date +%s): a name made for this run is new, and nothing is replaced
 	}
 	local := localSettings(base) || iv.fromTemplate(t) // cp config/settings.example.yaml config/settings.yaml
-	if !isSecretPath(t.path) && !local {
+	if !isSecretPath(t.path) && !local && !encryptedStore(t.path) {
 		return
 	}
 	flags, _ := opts(iv.rest(1))
@@ -2137,8 +2206,10 @@ func (iv *inv) backupBeside() bool {
 
 // localSettings reports whether a file's name says it holds this
 // checkout's own settings, kept out of version control: an env file
-// (.env, .env.local, .env.development), or one named local
-// (settings.local.json, config.local.yaml, local_settings.py).
+// (.env, .env.local, .env.development), or a settings file with local,
+// private or personal as a word of its name (settings.local.json,
+// config.local.yaml, local_settings.py, application-local.yml,
+// settings_local.py, config.private.json).
 func localSettings(base string) bool {
 	b := strings.ToLower(base)
 	if strings.Contains(b, "test") || strings.HasSuffix(b, ".ci") {
@@ -2147,8 +2218,12 @@ func localSettings(base string) bool {
 	if b == ".env" || strings.HasPrefix(b, ".env.") || strings.HasSuffix(b, ".env") {
 		return true
 	}
-	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings")
-	return local && settingsName(b)
+	ws := strings.FieldsFunc(b, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	local := strings.Contains(b, ".local.") || strings.HasSuffix(b, ".local") || strings.HasPrefix(b, "local_settings") || strings.HasPrefix(b, "local.settings") ||
+		len(ws) > 2 && slices.ContainsFunc(ws, func(w string) bool { // not local.yaml alone: a stage of config's, often committed
+			return w == "local" || w == "private" || w == "personal"
+		})
+	return local && settingsName(b) && !templateFile(b)
 }
 
 // settingsName reports whether a file's name is a settings file's: by
@@ -2774,7 +2849,7 @@ func (iv *inv) extractInto(dir arg) {
 	if t.path != "" && !t.children && (iv.c.isTempRoot(t.path) || t.path == iv.c.project && iv.c.trustedProject()) {
 		return
 	}
-	if why := iv.c.danger(t); why != "" {
+	if why := iv.c.danger(t); why != "" && !(why == originalsWhy && !t.children) { // tar -xzf data.tgz -C data/raw: it fills the directory
 		iv.flag(Destructive, phrase(iv.name+" unpacks over files", why)+": "+iv.c.show(t))
 	}
 }

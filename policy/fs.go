@@ -1066,6 +1066,8 @@ func tee(iv *inv) {
 		iv.flag(max(class, Write), why)
 		if own := iv.c.overSettings(iv.sc, a, !appending); own != "" {
 			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // … | tee .env
+		} else if own := iv.c.overSecretStore(nil, iv.sc, a, !appending); own != "" && !slices.ContainsFunc(iv.c.cmds, func(c Command) bool { return len(c.Argv) > 0 && encryptors[path.Base(c.Argv[0])] }) {
+			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // echo '---' | tee group_vars/prod/vault.yml
 		} else if own := iv.c.overManifest(iv.sc, a, !appending); own != "" && iv.in.kind == srcText {
 			iv.flagWrite(iv.c.resolve(iv.sc, a), "tee "+own) // echo '{}' | tee package.json
 		}

@@ -285,6 +285,10 @@ func git(iv *inv) {
 				destroy("git add --force stages a key file even where the ignore rules keep it out, for every clone of the repository: " + op.s)
 				break
 			}
+			if op.ok && has("f", "--force") && localSettings(path.Base(op.s)) { // git add -f src/main/resources/application-local.yml
+				destroy("git add --force stages this checkout's own settings file, where its credentials go, even where the ignore rules keep it out, for every clone of the repository: " + op.s)
+				break
+			}
 			if op.ok && has("f", "--force") && credentialsName(path.Base(op.s)) { // git add -f config/credentials.yml
 				destroy("git add --force stages a file named for secrets even where the ignore rules keep it out, for every clone of the repository: " + op.s)
 				break

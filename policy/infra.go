@@ -147,6 +147,18 @@ var serverPorts = map[string]struct {
 	"mongo":      {[]string{"--host"}, []string{"--port"}, "27017"},
 }
 
+// testContainerName reports whether a container's name says it is kept
+// for tests (api-redis-test, billing-mysql-it, e2e-postgres, pg_ci): a
+// word of testDB's, or it as its last word too, after another (a
+// container's name carries no locale).
+func testContainerName(name string) bool {
+	if strings.ContainsAny(name, "$`*?[") {
+		return false
+	}
+	ws := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+	return testDB.MatchString(name) || len(ws) > 1 && ws[len(ws)-1] == "it"
+}
+
 // ownServer reports whether a client asks a server on this machine's
 // loopback at a port that a container this command started publishes
 // (docker run -d -p 6390:6379 redis:7 && redis-cli -p 6390 FLUSHALL; a
@@ -968,6 +980,9 @@ func docker(iv *inv) {
 				sc.localContainer = iv.localDocker() && !slices.ContainsFunc(args[:i], func(a arg) bool { // -e DB_HOST=db.prod: what the environment names is not seen
 					return !a.ok || a.s == "-e" || a.s == "--env" || a.s == "--env-file" || strings.HasPrefix(a.s, "--env") || strings.HasPrefix(a.s, "-e")
 				})
+				// docker exec api-redis-test redis-cli FLUSHALL: a container of
+				// this machine's Docker named for tests holds test data
+				sc.testContainer = sc.localContainer && i > 0 && args[i-1].ok && testContainerName(args[i-1].s)
 				iv.c.run(args[i:], sc, iv.stdinKept(args[:i], v == "compose"), iv.depth+1)
 				iv.judged = true // its words are the command's, judged above (docker exec test-pg psql -c 'DROP DATABASE app_test' as psql's)
 				return

@@ -465,8 +465,11 @@ func (iv *inv) interpCode(code arg) {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
 		lits, isLoop := loopPaths(s, rest)
-		if ok || isLoop || tempFileVar(s, rest) {
+		if ok || isLoop || tempFileVar(s, rest) || ownTempCall.MatchString(rest) {
 			read = append(read, [2]int{m[0], m[1]}) // os.remove(tmp_path), fd, p = tempfile.mkstemp() … os.remove(p): the code's own scratch file
+		}
+		if !ok && ownTempCall.MatchString(rest) {
+			continue // unlink(tempdir(), recursive = TRUE): the temp directory the interpreter made for this run
 		}
 		if !ok && isLoop {
 			iv.deletesEach(fn, lits, false) // [os.remove(p) for p in glob.glob('*.log')]
@@ -495,7 +498,7 @@ func (iv *inv) interpCode(code arg) {
 			lit, ok = stringLit(r[1])
 		}
 		read = append(read, [2]int{m[0], m[1]}) // judged below, whatever its argument
-		if !ok && tempDirVar(s, rest) {
+		if !ok && (tempDirVar(s, rest) || ownTempCall.MatchString(rest)) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
 		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
@@ -905,6 +908,13 @@ func psWords(s, seps string, max int) []string {
 // the code makes: p = tempfile.mktemp(), fd, p = tempfile.mkstemp(),
 // f = tempfile.NamedTemporaryFile(…), t = Tempfile.new, os.tmpdir() + …
 var tempFileAssign = lazyRE(`(?:^|[^\w.$])(\w+)\s*(?:,\s*(\w+)\s*)?:?=\s*(?:\w+\.)*(?:mkstemp|mktemp|NamedTemporaryFile|TemporaryFile|tmpnam|tempnam|Tempfile\.new|tmpdir\(\)|tmpfile|CreateTemp)\b`)
+
+// ownTempCall is a delete's argument that is a call making or naming a
+// temp file or directory of this run's own: R's tempdir() (the session's
+// own RtmpXXXX) and tempfile(), Python's tempfile.mkdtemp(), Julia's
+// mktempdir(), Ruby's Dir.mktmpdir, Node's mkdtempSync. Not a call naming
+// the shared temp directory itself (tempfile.gettempdir(), os.tmpdir()).
+var ownTempCall = lazyRE(`^\s*(?:base::)?(?:tempdir\([^()]*\)|tempfile\([^()]*\)|tempfile\.mkdtemp\([^()]*\)|mktempdir\(\s*\)|Dir\.mktmpdir\b|(?:fs\.)?mkdtempSync\([^()]*\))\s*[,)]`)
 
 // tempFileVar reports whether the argument at the start of rest is a
 // variable the code set to a temporary file of its own (tempFileAssign),

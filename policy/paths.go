@@ -264,10 +264,17 @@ func (c *classifier) danger(t target) string {
 // homeCaches are the directories under home where tools keep what they
 // download or build again when it is missing: a tool's own ~/.cache/NAME
 // (not all of ~/.cache), macOS's caches, Xcode's DerivedData, Gradle's
-// and npm's download caches. Data and settings (~/.local/share,
-// ~/.config) are not among them.
+// and npm's download caches, package managers' local repositories and
+// indexes of what they fetched (Maven's and Ivy's, Cabal's and Stack's,
+// NuGet's, Dart's, Cargo's: what is inside them, one artifact or index at
+// a time, not the whole store, which holds what was installed only
+// there), and tools' control sockets (Ansible's cp).
+// Data and settings (~/.local/share, ~/.config) are not among them.
 var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
-	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts", ".cargo/git/db", ".cache/"}
+	".gradle/caches", ".gradle/wrapper/dists", ".npm/_cacache", ".npm/_npx", ".cargo/registry", ".cargo/git/checkouts", ".cargo/git/db", ".cache/",
+	".m2/repository/", ".ivy2/cache/", ".sbt/boot/", ".cabal/packages/", ".stack/indices/", ".stack/pantry/", ".nuget/packages/",
+	".pub-cache/hosted/", ".bun/install/cache/", ".yarn/berry/cache/", ".hex/packages/", ".conan2/p/", ".rustup/downloads", ".rustup/tmp",
+	".ansible/cp", ".node-gyp/"}
 
 // machineCaches are the machine's own such places: a program's directory
 // under /var/cache (not all of it), crash reports. Not apt's package
@@ -368,8 +375,8 @@ func (c *classifier) cache(t target) bool {
 }
 
 // toolCache reports whether rel, a path under home, is or is in a
-// directory named cache inside a tool's own hidden directory
-// (~/.triton/cache, ~/.kube/cache): what the tool
+// directory named cache inside a tool's own hidden directory, or is its
+// tmp or temp directory (~/.triton/cache, ~/.kube/cache, ~/.ansible/tmp): what the tool
 // compiles or downloads again when it is missing. Stores of versioned
 // data named cache (.dvc/cache) are unrecoverable, judged before this;
 // the directories of keys, settings and data (~/.ssh, ~/.config,
@@ -383,10 +390,10 @@ func toolCache(rel string) bool {
 	case ".ssh", ".gnupg", ".password-store", ".local", ".config", ".dvc", ".git":
 		return false
 	}
-	for _, d := range ds[1:] {
+	for i, d := range ds[1:] {
 		l := strings.ToLower(d)
-		if l == "cache" || l == "caches" {
-			return true
+		if l == "cache" || l == "caches" || i == 0 && (l == "tmp" || l == "temp") {
+			return true // ~/.kube/cache; ~/.ansible/tmp, ~/.vagrant.d/tmp: the tool's own scratch files
 		}
 	}
 	return false
@@ -452,6 +459,9 @@ func unrecoverable(t target) string {
 	}
 	if uploadsDir(p) {
 		return "the files users uploaded, which no version control keeps"
+	}
+	if originalsDir(p) {
+		return originalsWhy
 	}
 	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || b == "terraform.tfstate.d" || strings.Contains(p, "/terraform.tfstate.d/") ||
 		children && (strings.HasSuffix(t.src, ".tfstate") || strings.HasSuffix(t.glob, ".tfstate")) { // terraform.tfstate.d: each workspace's state
@@ -524,6 +534,52 @@ func uploadsDir(p string) bool {
 			found = found || parent == "storage"
 		}
 		parent = d
+	}
+	return found
+}
+
+// originalsWhy is unrecoverable's reason for a directory of originals.
+const originalsWhy = "originals, raw inputs or backups, which nothing builds again"
+
+// originalsNames are the names of directories that keep what the rest is
+// made from: originals and masters of media, full-size images, raw data
+// as it came. backupNames keep copies against loss.
+var (
+	originalsNames = setOf("originals", "original", "masters", "raw", "raw_data", "raw-data", "rawdata", "source_data", "source-data",
+		"full-res", "fullres", "full_res", "hires", "hi-res")
+	backupNames = setOf("backups", "backup")
+)
+
+// originalsDir reports whether p is a directory named for originals (its
+// contents too: rm -rf data/raw/* resolves to data/raw), raw inputs or
+// backups (static/images/originals, data/raw, backups/), not inside what
+// builds or tests make (build/raw, tmp/backup, node_modules/…/raw,
+// fixtures/raw). One file in one (rm data/raw/old.csv) is not the
+// directory.
+func originalsDir(p string) bool {
+	for d := range strings.SplitSeq(p, "/") {
+		if originalsMade[d] {
+			return false
+		}
+	}
+	b := strings.ToLower(path.Base(p))
+	return originalsNames[b] || backupNames[b]
+}
+
+// originalsMade are the directories whose contents builds, tests and tools
+// make: an originals name under one of them is theirs.
+var originalsMade = setOf("tmp", "temp", ".tmp", "cache", ".cache", "test", "tests", "spec", "fixtures", "testdata", "node_modules", "vendor",
+	"build", "dist", "target", "out", "_build", ".git", ".venv", "venv", "site-packages")
+
+// inOriginals reports whether p lies in a directory named for originals
+// or raw inputs (data/raw/survey.csv), not in what tools make.
+func inOriginals(p string) bool {
+	found := false
+	for d := range strings.SplitSeq(path.Dir(p), "/") {
+		if originalsMade[d] {
+			return false
+		}
+		found = found || originalsNames[strings.ToLower(d)]
 	}
 	return found
 }

@@ -53,6 +53,8 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 			class, why = Destructive, own // cat > .env <<EOF
 		} else if own := c.overList(st, sc, a, truncating); own != "" && class < Destructive {
 			class, why = Destructive, own // echo "node_modules/" > .gitignore
+		} else if own := c.overSecretStore(st, sc, a, truncating); own != "" && class < Destructive {
+			class, why = Destructive, own // echo '---' > group_vars/production/vault.yml
 		} else if own := c.overManifest(sc, a, truncating); own != "" && class < Destructive && writesText(st) {
 			class, why = Destructive, own // echo '{}' > package.json
 		}
@@ -235,8 +237,10 @@ func (c *classifier) writeTarget(sc *scope, a arg, truncating bool) (Class, stri
 		return Destructive, "writes to a system file: " + c.show(t)
 	case c.inTemp(p):
 		return Write, ""
-	case unrecoverable(t) != "":
+	case unrecoverable(t) != "" && !originalsDir(p):
 		return Destructive, "writes over " + unrecoverable(t) + ": " + c.show(t) // dd of=db/app.sqlite3, > .git/HEAD
+	case truncating && !t.children && inOriginals(p) && !newFile(p) && !sc.remote:
+		return Destructive, "writes over a file of originals or raw inputs, which nothing builds again: " + c.show(t) // cp x.csv data/raw/survey.csv
 	case c.trustedProject() && isUnder(p, c.project):
 		return Write, ""
 	}
@@ -706,6 +710,72 @@ func (c *classifier) overSettings(sc *scope, a arg, truncating bool) string {
 		return ""
 	}
 	return "writes over this checkout's own settings, which no version control keeps (the other keys in it are lost): " + c.show(t)
+}
+
+// overSecretStore says why writing over a, when truncating, loses an
+// encrypted store of secrets (encryptedStore: an Ansible vault, a sops
+// or .enc file, Rails' credentials.yml.enc): no
+// version control keeps their plain values, and what is written in their
+// place holds none of them. Not when an encryptor writes it (sops -e
+// secrets.yaml > secrets.enc.yaml, gpg -e), nor when the file is new or
+// written only when it is missing.
+func (c *classifier) overSecretStore(st *syntax.Stmt, sc *scope, a arg, truncating bool) string {
+	if !truncating || !a.ok || sc.remote {
+		return ""
+	}
+	t := c.resolve(sc, a)
+	if t.path == "" || t.children || !encryptedStore(t.path) || c.inTemp(t.path) || missingGuard(c.whole, a.s) || newFile(t.path) {
+		return ""
+	}
+	if st == nil {
+		// tee: what it is fed is judged where it is made
+	} else if ce, ok := st.Cmd.(*syntax.CallExpr); ok {
+		for _, w := range ce.Args {
+			lit := path.Base(litOf(w))
+			if isWrapperWord(lit) || strings.Contains(litOf(w), "=") && ce.Assigns == nil {
+				continue
+			}
+			if encryptors[lit] || lit == "" {
+				return "" // sops -e secrets.yaml > secrets.enc.yaml: the store encrypted afresh; a computed writer is judged by its own words
+			}
+			break
+		}
+	}
+	return "writes over an encrypted store of secrets, whose values no version control keeps: " + c.show(t)
+}
+
+// encryptors are the tools that write encrypted stores of secrets.
+var encryptors = setOf("sops", "ansible-vault", "age", "rage", "gpg", "gpg2", "openssl", "kubeseal", "git-crypt", "blackbox_encrypt_file", "vault")
+
+// encryptedStore reports whether p is by its name an encrypted store of
+// secrets: an Ansible vault (vault.yml, vault_prod.yaml), a sops file
+// (secrets.sops.yaml), an .enc file (credentials.yml.enc,
+// secrets.enc.json, .env.enc), not a template of one.
+func encryptedStore(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	if templateFile(b) {
+		return false
+	}
+	ws := strings.FieldsFunc(b, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	if len(ws) < 2 {
+		return false
+	}
+	ext := ws[len(ws)-1]
+	switch ext {
+	case "enc", "encrypted", "vault":
+		return true
+	}
+	for _, w := range ws[:len(ws)-1] {
+		switch w {
+		case "enc", "sops", "encrypted":
+			return true
+		case "vault":
+			if ext == "yml" || ext == "yaml" {
+				return true // group_vars/production/vault.yml
+			}
+		}
+	}
+	return false
 }
 
 // overManifest says why writing text over a, when truncating, loses the
