@@ -36,6 +36,9 @@ type source struct {
 	// namedSecret, a service account's key, wp-config.php), which reading
 	// alone does not hold: only sending it or filling a file with it does.
 	named bool
+	// file is the local file a srcFile is, when the command names it
+	// (< conf/app.conf, cat conf/app.conf): what publishing it sends.
+	file string
 }
 
 type srcKind int
@@ -86,6 +89,7 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 			if p := w.c.tilde(f[0].s); namedSecret(p) { // nc termbin.com 9999 < keys/signing.pem
 				return source{kind: srcSecret, text: p, named: true}
 			}
+			return source{kind: srcFile, file: f[0].s}
 		}
 		return source{kind: srcFile}
 	}
@@ -265,6 +269,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
 					return source{kind: srcText, text: wordSource(sc.src, r.Hdoc), values: hdocValues(r)}
 				}
+			}
+			if _, ops := opts(args[1:]); len(ops) == 1 && ops[0].ok {
+				return source{kind: srcFile, file: ops[0].s} // cat conf/app.conf | gh gist create -
 			}
 			return source{kind: srcFile}
 		}
