@@ -145,11 +145,17 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	if err != nil || len(args) == 0 || !args[0].ok {
 		return source{kind: srcPipe}
 	}
+	all := args
 	args = unwrapQuiet(args)
 	if len(args) == 0 || !args[0].ok {
 		return source{kind: srcPipe}
 	}
 	name := path.Base(args[0].s)
+	if slices.ContainsFunc(all[:len(all)-len(args)], func(a arg) bool { // the wrappers unwrapQuiet took off
+		return a.ok && (path.Base(a.s) == "npx" || path.Base(a.s) == "bunx" || path.Base(a.s) == "pnpx")
+	}) {
+		name = binOf(args[0].s) // npx netlify-cli env:list: netlify's
+	}
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true
 		for i, a := range args {
@@ -492,6 +498,26 @@ var quietWrappers = map[string]struct {
 	"ionice":   {[]string{"-c", "-n"}, 0},
 	"timeout":  {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
 	"gtimeout": {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
+	"npx":      {[]string{"-p", "--package", "-c", "--call"}, 0}, "bunx": {[]string{"-p", "--package"}, 0}, "pnpx": {[]string{"-p", "--package"}, 0},
+}
+
+// binOf is the command an npm package installs, by the package's name as
+// npx is given it: netlify-cli is netlify, @railway/cli is railway,
+// firebase-tools is firebase; any other word its base name.
+func binOf(w string) string {
+	if scope, ok := strings.CutSuffix(w, "/cli"); ok && strings.HasPrefix(scope, "@") && !strings.Contains(scope, "/") {
+		return scope[1:]
+	}
+	name := path.Base(w)
+	if v, _, ok := strings.Cut(name, "@"); ok && v != "" {
+		name = v // netlify-cli@17
+	}
+	for _, suf := range []string{"-cli", "-tools"} {
+		if b, ok := strings.CutSuffix(name, suf); ok && b != "" && !strings.Contains(w, "/") {
+			return b
+		}
+	}
+	return name
 }
 
 // unwrapQuiet strips the simplest wrappers (sudo, env, timeout …) without
@@ -1012,6 +1038,6 @@ func printsEnv(name string, args []arg) bool {
 // codeInterp names the interpreters printsEnv reads; codeOpt are the
 // options that give them code.
 var (
-	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|ruby|perl|php[\d.]*)$`)
+	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|deno|ruby|perl|php[\d.]*|clojure|clj|bb|groovy|scala|kotlin|jshell|elixir|iex|julia|Rscript|R|lua|luajit|raku|perl6)$`)
 	codeOpt    = map[string]bool{"-c": true, "-e": true, "-E": true, "-p": true, "-r": true, "--eval": true, "--print": true}
 )
