@@ -385,6 +385,11 @@ func (iv *inv) interpCode(code arg) {
 	if m := deleteMethod.FindString(s); m != "" && netRef.MatchString(s) && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) { // fetch(url, {method: 'DELETE'})
 		iv.flag(Destructive, iv.name+" one-liner sends a DELETE request: "+m)
 	}
+	if (iv.name == "clojure" || iv.name == "clj" || iv.name == "bb" || iv.name == "lein") && !localURLsOnly(s) && !strings.Contains(s, ":mem://") {
+		if m := cljRemoteDelete(s); m != "" {
+			iv.flag(Destructive, iv.name+" code "+m)
+		}
+	}
 	if iv.name == "Rscript" || iv.name == "R" {
 		if m := rPackageDelete(s); m != "" {
 			iv.flag(Destructive, iv.name+" code calls "+m+", named for deleting or clearing what it is given, from a package that is not one of R's for local files and data: a delete of remote state")
