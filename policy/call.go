@@ -901,6 +901,11 @@ func (c *classifier) assign(idx int, a *syntax.Assign, sc *scope, prefix bool) {
 			c.flag(idx, Destructive, "set -x prints the assignment of "+name+" with its value, a secret (what it prints reaches the agent and its model)")
 		}
 	}
+	if a.Value != nil && publicBuildVar(name) {
+		if v := expandsSecret(arg{src: wordSource(sc.src, a.Value)}); v != "" && !publicValue.MatchString(v) {
+			c.flag(idx, Destructive, name+" is a variable a front-end build writes into the code it ships to every browser, and it is given the value of "+v+", a secret")
+		}
+	}
 	kind := varKind(name)
 	if kind == varPlain {
 		return
@@ -1384,3 +1389,23 @@ func mavenExec(iv *inv) {
 		iv.shell(arg{s: code, ok: true, src: code}, iv.sc)
 	}
 }
+
+// publicBuildVar reports whether a variable's name has the prefix by which
+// a front-end build (Create React App, Next.js, Vite, Expo, Nuxt,
+// SvelteKit, Astro, Gatsby, Vue CLI, Angular's @ngx-env, Elm's
+// create-elm-app, Storybook, Sanity, Plasmo, Redwood) takes it into the
+// bundle it makes: whatever it holds is readable in the shipped code.
+func publicBuildVar(name string) bool {
+	for _, p := range []string{"REACT_APP_", "NEXT_PUBLIC_", "VITE_", "EXPO_PUBLIC_", "NUXT_PUBLIC_", "NUXT_ENV_", "PUBLIC_", "GATSBY_",
+		"VUE_APP_", "NG_APP_", "ELM_APP_", "STORYBOOK_", "SANITY_STUDIO_", "PLASMO_PUBLIC_", "REDWOOD_ENV_", "SNOWPACK_PUBLIC_", "PARCEL_PUBLIC_", "TAURI_PUBLIC_"} {
+		if strings.HasPrefix(name, p) && len(name) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// publicValue is a variable named for a value made to be public: Stripe's
+// publishable key, Supabase's anon key, a client id, a site key, a
+// browser or public token.
+var publicValue = lazyRE(`(?i)PUBLI(?:C|SHABLE)|ANON|CLIENT_?ID|SITE_?KEY|BROWSER|FRONTEND|MEASUREMENT|_DSN\b`)

@@ -3941,6 +3941,10 @@ func sendsSecret(iv *inv) {
 		iv.flag(Destructive, why)
 		return
 	}
+	if why := publishesConfig(iv); why != "" {
+		iv.flag(Destructive, why)
+		return
+	}
 	if why := storesPlain(iv.name, args); why != "" {
 		iv.flag(Destructive, why)
 		return

@@ -122,9 +122,14 @@ var (
 	envPrinted = lazyRE(`(?:\b(?:print|pprint|console\.(?:log|dir|table|info)|puts|pp|p|say|printf|print_r|var_dump|var_export|write|json\.dump|yaml\.dump|Write-Output)\b\s*\(?\s*|^\s*)(?:(?:json\.dumps|JSON\.stringify|JSON\.pretty_generate|dict|to_json)\(\s*)*(?:os\.environ|process\.env|ENV|%ENV|\$_ENV|\$_SERVER|getenv\(\s*\))(?:\.to_h|\.to_a|\.inspect|\.copy\(\)|\.items\(\))?\s*(?:[,);\n]|$)`)
 	// envLoop goes over every environment variable, and envFilter picks
 	// some of them: a loop that prints each, unfiltered, prints them all.
-	envLoop   = lazyRE(`\bos\.environ\.items\(\)|\bENV\.(?:each|map|sort)\b|Object\.entries\(\s*process\.env\s*\)|\b(?:keys|each)\s*\(?\s*%ENV|\bforeach\s*\(\s*(?:\$_ENV|getenv\(\))`)
+	envLoop = lazyRE(`\bos\.environ\.items\(\)|\bENV\.(?:each|map|sort)\b|Object\.entries\(\s*process\.env\s*\)|\b(?:keys|each)\s*\(?\s*%ENV|\bforeach\s*\(\s*(?:\$_ENV|getenv\(\))` +
+		// The whole environment as a map, by the call with no name: Clojure's
+		// (System/getenv), the JVM's System.getenv(), Elixir's
+		// System.get_env(), R's Sys.getenv(), Deno.env.toObject(), Go's
+		// os.Environ(), Rust's env::vars(), Julia's pairs(ENV).
+		`|\(\s*System/getenv\s*\)|\bSystem\.getenv\(\s*\)|\bSystem\.get_env\(\s*\)|\bSys\.getenv\(\s*\)|\bDeno\.env\.toObject\(\s*\)|\bos\.Environ\(\s*\)|\benv::vars(?:_os)?\(\s*\)|\bpairs\(\s*ENV\s*\)`)
 	envFilter = lazyRE(`\bif\b|\bfilter\b|\bselect\b|\bgrep\b|startswith|start_with|startsWith|=~|\bmatch|includes\(|\bin\s*\(|\bin\s*\[|\bin\s*\{`)
-	printCall = lazyRE(`\b(?:print|pprint|console\.(?:log|dir|table|info)|puts|pp|say|printf|print_r|echo|write)\b`)
+	printCall = lazyRE(`\b(?:print|pprint|console\.(?:log|dir|table|info)|puts|pp|say|printf|print_r|echo|write|println|prn|pr|IO\.(?:puts|inspect|write)|writeln|cat|message|fmt\.Print(?:ln|f)?|System\.out\.print(?:ln|f)?)\b`)
 	// inMemory is a dataframe's method that drops rows or columns from the
 	// frame it returns (pandas drop_duplicates, polars drop_nulls, Spark
 	// dropDuplicates): nothing stored is deleted.
@@ -379,6 +384,11 @@ func (iv *inv) interpCode(code arg) {
 	}
 	if m := deleteMethod.FindString(s); m != "" && netRef.MatchString(s) && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) { // fetch(url, {method: 'DELETE'})
 		iv.flag(Destructive, iv.name+" one-liner sends a DELETE request: "+m)
+	}
+	if (iv.name == "clojure" || iv.name == "clj" || iv.name == "bb" || iv.name == "lein") && !localURLsOnly(s) && !strings.Contains(s, ":mem://") {
+		if m := cljRemoteDelete(s); m != "" {
+			iv.flag(Destructive, iv.name+" code "+m)
+		}
 	}
 	if iv.name == "Rscript" || iv.name == "R" {
 		if m := rPackageDelete(s); m != "" {

@@ -207,14 +207,30 @@ func sourceRootOf(rel string) string {
 // runs" (results/exp1); "" if none. Deeper (src/data) it is a module's
 // name.
 func keptIn(rel string) string {
-	top, _, _ := strings.Cut(rel, "/")
+	top, rest, _ := strings.Cut(rel, "/")
 	switch strings.ToLower(top) {
 	case "data", "datasets":
 		return "the project's data"
 	case "results":
 		return "the results of the project's runs"
 	}
+	if resultsName(top) || runDirs[strings.ToLower(top)] && resultsName(strings.Split(rest, "/")[0]) {
+		return "the results of the project's runs" // bench/results, benchmark_results, experiments/results
+	}
 	return ""
+}
+
+// runDirs are directories at the top of a working tree that hold runs of
+// the project whose results are kept: benchmarks, experiments,
+// evaluations.
+var runDirs = setOf("bench", "benches", "benchmark", "benchmarks", "perf", "experiments", "experiment", "exp", "exps", "eval", "evals",
+	"evaluation", "evaluations", "analysis", "sweeps", "studies", "profiling", "loadtest", "loadtests")
+
+// resultsName reports whether a directory's name says it holds results
+// of runs: results, bench_results, eval-results, measurements.
+func resultsName(d string) bool {
+	d = strings.ToLower(d)
+	return d == "results" || d == "measurements" || strings.HasSuffix(d, "_results") || strings.HasSuffix(d, "-results")
 }
 
 // keptNames are the names of directories that hold what runs of the

