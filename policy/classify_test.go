@@ -4729,6 +4729,21 @@ print(delete_old(1))"`, Write},
 		{`Rscript -e 'library(tidyr); df <- drop_na(df)'`, Write},
 		{`Rscript -e 'googledrive::drive_upload("x.csv")'`, Write},
 		// round r45a end
+		// round r46b (mixed50), sudo of a command that only reads: a list, status or verify verb, or a container exec of a reader
+		{"sudo nix-store --verify --check-contents 2>&1 | tail -20", Write},
+		{"sudo -i nix-channel --list", Write},
+		{"sudo nix-env --list-generations", Write},
+		{"sudo apt list --installed", Write},
+		{"sudo docker exec homeassistant ls -la /config/.storage", Write},
+		{"sudo kubectl -n x exec pod -- cat /etc/hosts", Write},
+		{"sudo docker compose exec app ls", Write},
+		{"sudo nix-store --verify --check-contents --repair", Destructive},
+		{"sudo nix-channel --update", Destructive},
+		{"sudo docker exec c touch /x", Destructive},
+		{`sudo docker exec c sh -c "rm /x"`, Destructive},
+		{"sudo docker exec c cat /run/secrets/db_password", Destructive},
+		{"sudo ansible-playbook --check site.yml", Destructive},
+		// round r46b end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
