@@ -4743,6 +4743,19 @@ print(delete_old(1))"`, Write},
 		{`sudo docker exec c sh -c "rm /x"`, Destructive},
 		{"sudo docker exec c cat /run/secrets/db_password", Destructive},
 		{"sudo ansible-playbook --check site.yml", Destructive},
+		// round r46b, a database file or server data deleted or emptied on another host or in a container
+		{`ssh root@192.168.1.20 'rm -f /opt/zigbee2mqtt/data/database.db'`, Destructive},
+		{"ssh h rm /var/lib/mysql/ibdata1", Destructive},
+		{`ssh h "truncate -s0 /srv/app/prod.sqlite3"`, Destructive},
+		{"docker exec ha rm /config/home-assistant_v2.db", Destructive},
+		{"kubectl exec pod -- rm -f /data/app.db", Destructive},
+		{`ssh h "rm -f /opt/app/*.db"`, Destructive},
+		{"ssh h rm -f /srv/www/uploads/a.png", Destructive},
+		{"ssh h rm -f /tmp/x.db", Write},
+		{"ssh h rm -f /srv/app/tests/test.db", Write},
+		{"ssh h rm -f /var/log/app.log", Write},
+		{"ssh h rm -f app.pid", Write},
+		{"docker run --rm postgres:16 rm -f /tmp/x /var/lib/postgresql/data/x", Write},
 		// round r46b end
 	}
 	for _, tc := range tests {
