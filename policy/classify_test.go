@@ -4756,6 +4756,20 @@ print(delete_old(1))"`, Write},
 		{"ssh h rm -f /var/log/app.log", Write},
 		{"ssh h rm -f app.pid", Write},
 		{"docker run --rm postgres:16 rm -f /tmp/x /var/lib/postgresql/data/x", Write},
+		// round r46b, an unknown tool whose name ends with a destroying verb (ldapdelete), or fed LDIF that deletes
+		{`ldapdelete -x -H ldaps://ldap.acme.com -D "cn=admin,dc=acme,dc=com" -w "$LDAP_ADMIN_PW" -r "ou=contractors,dc=acme,dc=com"`, Destructive},
+		{"smbremove share1", Destructive},
+		{"acmepurge --all", Destructive},
+		{"vaultdestroy --server https://vault.acme.io secret/x", Destructive},
+		{"ldapmodify -x -H ldap://ldap.acme.com -D cn=admin -w pw <<EOF\ndn: uid=x,dc=acme,dc=com\nchangetype: delete\nEOF", Destructive},
+		{"ldapmodify -x -H ldap://ldap.acme.com -D cn=admin -w pw <<EOF\ndn: uid=x,dc=acme,dc=com\nchangetype: modify\nreplace: mail\nmail: x@acme.com\nEOF", Write},
+		{"kdestroy -A", Write},
+		{"undelete img.dd", Write},
+		{"airdrop notes.txt", Write},
+		{"ldapsearch -x -H ldaps://ldap.acme.com -b dc=acme,dc=com", Write},
+		{"ldapdelete -x -H ldap://localhost -D cn=admin,dc=acme,dc=test -w admin uid=testuser,ou=people,dc=acme,dc=test", Write},
+		{"ldapdelete -x -H ldap://localhost -D cn=admin,dc=acme,dc=com -w admin uid=bob,ou=people,dc=acme,dc=com", Destructive},
+		{"ldapdelete -x -H ldap://localhost -H ldaps://ldap.acme.com uid=x,dc=test", Destructive},
 		// round r46b end
 	}
 	for _, tc := range tests {

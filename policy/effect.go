@@ -1952,6 +1952,10 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
+	if v := gluedVerb(iv.name); v != "" && (v != "drop" && v != "destroy" || talksToHost(args)) && !testOnLoopback(args) { // ldapdelete, s3remove; not kdestroy (this machine's tickets)
+		iv.flag(Destructive, iv.name+": its name says it "+v+"s what it is given")
+		return
+	}
 	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
 		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
 	}
@@ -2002,6 +2006,9 @@ func unknownTool(iv *inv) {
 	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
 		if why := codeDanger(iv.in.text); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
+		}
+		if ldifDelete.MatchString(iv.in.text) { // ldapmodify <<EOF … changetype: delete
+			iv.flag(Destructive, iv.name+" is given LDIF on stdin that deletes directory entries")
 		}
 		if m := stateWord.FindStringSubmatch(strings.ReplaceAll(iv.in.text, ": ", "=")); m != nil && (destroyVerbs[m[1]] || m[1] == "stopped") {
 			iv.flag(Destructive, iv.name+" is given a task on stdin that removes or stops what it manages: state="+m[1])
@@ -2068,6 +2075,68 @@ var goDataTools = map[string]bool{
 var checkVerbs = map[string]bool{
 	"lint": true, "format": true, "fmt": true, "fix": true, "parse": true, "validate": true, "check": true,
 	"--check": true, "explain": true, "highlight": true, "render": true, "diff": true,
+}
+
+// gluedVerbs are destroying verbs that a tool's name may end with, glued
+// to what it acts on (ldapdelete, s3remove, kdestroy, dbpurge).
+var gluedVerbs = []string{"delete", "remove", "destroy", "purge", "erase", "wipe", "nuke", "drop"}
+
+// gluedVerb is the destroying verb a tool's name ends with after a stem
+// of at least two letters (ldapdelete, kdestroy), or "": not a name that
+// undoes one (undelete, unremove), nor a drop that is a thing's name
+// (airdrop, raindrop) or destroys what is this machine's (kdestroy, its
+// Kerberos tickets): those held only when they talk to a host.
+func gluedVerb(name string) string {
+	n := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".sh"), ".py"))
+	for _, v := range gluedVerbs {
+		stem, ok := strings.CutSuffix(n, v)
+		if ok && len(stem) >= 1 && !strings.HasPrefix(stem, "un") && !strings.ContainsAny(stem, "-_.") && n != v {
+			return v
+		}
+	}
+	return ""
+}
+
+// talksToHost reports whether args name a server to act on: a URL, a
+// user@host, or an option for the host or server (-H ldaps://…, --host,
+// --server, --url, -h db.example.com).
+func talksToHost(args []arg) bool {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, _, _ := strings.Cut(a.s, "=")
+		switch {
+		case strings.Contains(a.s, "://"):
+			return true
+		case opt == "--host" || opt == "--server" || opt == "--url" || opt == "--uri" || opt == "--endpoint" || opt == "--hostname":
+			return true
+		case (a.s == "-H" || a.s == "-h") && i+1 < len(args) && args[i+1].ok && strings.ContainsAny(args[i+1].s, ".:"):
+			return true
+		}
+	}
+	return false
+}
+
+// ldifDelete is an LDIF record that deletes its entry.
+var ldifDelete = lazyRE(`(?mi)^changetype:[ \t]*delete\b`)
+
+// testOnLoopback reports whether args name a server on this machine
+// (ldap://localhost) and, among the words of an operand, one that marks
+// test data (uid=x,dc=acme,dc=test): a local test server's entry.
+func testOnLoopback(args []arg) bool {
+	if !talksToHost(args) || anyUnknown(args) || !loopbackURL(args) && !onThisMachine(args) || slices.ContainsFunc(args, func(a arg) bool {
+		u, err := url.Parse(a.s)
+		return strings.Contains(a.s, "://") && (err != nil || !loopback(u.Hostname()))
+	}) {
+		return false
+	}
+	_, ops := opts(args)
+	return slices.ContainsFunc(ops, func(a arg) bool {
+		return a.ok && slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(a.s), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}), testWordOf)
+	})
 }
 
 // nameVerbs, in a command's own name, say it destroys.
