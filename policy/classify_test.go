@@ -4770,6 +4770,13 @@ print(delete_old(1))"`, Write},
 		{"ldapdelete -x -H ldap://localhost -D cn=admin,dc=acme,dc=test -w admin uid=testuser,ou=people,dc=acme,dc=test", Write},
 		{"ldapdelete -x -H ldap://localhost -D cn=admin,dc=acme,dc=com -w admin uid=bob,ou=people,dc=acme,dc=com", Destructive},
 		{"ldapdelete -x -H ldap://localhost -H ldaps://ldap.acme.com uid=x,dc=test", Destructive},
+		// round r46b, a Terraform/OpenTofu workspace deleted without -force (refused while it tracks resources)
+		{"tofu workspace select default && tofu workspace delete scratch", Write},
+		{"terraform -chdir=infra workspace delete old", Write},
+		{"terraform workspace delete -force prod", Destructive},
+		{"terragrunt workspace delete -force=true x", Destructive},
+		{`terraform workspace delete $W`, Destructive},
+		{"terraform destroy -auto-approve", Destructive},
 		// round r46b end
 	}
 	for _, tc := range tests {
