@@ -4777,6 +4777,22 @@ print(delete_old(1))"`, Write},
 		{"terragrunt workspace delete -force=true x", Destructive},
 		{`terraform workspace delete $W`, Destructive},
 		{"terraform destroy -auto-approve", Destructive},
+		// round r46b, package managers' stores under home of what they fetch again from a registry
+		{"rm -rf ~/.elm/0.19.1/packages/elm/http && npx elm make src/Main.elm --output=/dev/null", Write},
+		{"rm -rf ~/.cabal/packages/hackage.haskell.org/01-index* && cabal update", Write},
+		{"rm -rf ~/.stack/pantry ~/.stack/snapshots", Write},
+		{"rm -rf ~/.nuget/packages/newtonsoft.json", Write},
+		{"rm -rf ~/.gem/ruby/3.2.0/gems/nokogiri-1.15.0", Write},
+		{"rm -rf ~/.julia/packages/CSV ~/.julia/compiled", Write},
+		{"rm -rf ~/.pub-cache/hosted/pub.dev/http-1.1.0", Write},
+		{"rm -rf ~/go/pkg/mod/github.com/acme", Write},
+		{"rm -rf ~/.cpanm/work", Write},
+		{"rm -rf ~/.cabal", Destructive},
+		{"rm -rf ~/.gem/credentials", Destructive},
+		{"rm -rf ~/.stack", Destructive},
+		{"rm -rf ~/go", Destructive},
+		{"rm -rf ~/.julia", Destructive},
+		{"rm -rf ~/.ivy2/local", Destructive},
 		// round r46b end
 	}
 	for _, tc := range tests {

@@ -264,10 +264,18 @@ func (c *classifier) danger(t target) string {
 // homeCaches are the directories under home where tools keep what they
 // download or build again when it is missing: a tool's own ~/.cache/NAME
 // (not all of ~/.cache), macOS's caches, Xcode's DerivedData, Gradle's
-// and npm's download caches. Data and settings (~/.local/share,
-// ~/.config) are not among them.
+// and npm's download caches, and the package managers' stores of what
+// they downloaded from a registry and fetch again when it is missing
+// (~/.elm, ~/.cabal/packages, ~/.stack/pantry, ~/.nuget/packages,
+// ~/.gem/ruby, ~/.julia/packages, ~/.pub-cache/hosted, ~/go/pkg/mod,
+// ~/.cpanm). Data and settings (~/.local/share, ~/.config) are not among
+// them, nor what was installed there from this machine (~/.ivy2/local,
+// ~/.gem/credentials, ~/.stack/config.yaml).
 var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
-	".gradle/caches", ".npm/_cacache", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts", ".cargo/git/db", ".cache/"}
+	".gradle/caches", ".npm/_cacache", ".npm/_npx", ".cargo/registry/cache", ".cargo/registry/src", ".cargo/git/checkouts", ".cargo/git/db", ".cache/",
+	".elm", ".cabal/packages", ".stack/pantry", ".stack/indices", ".stack/snapshots", ".stack/programs", ".nuget/packages", ".nuget/v3-cache",
+	".gem/ruby", ".gem/specs", ".julia/packages", ".julia/artifacts", ".julia/compiled", ".julia/registries", ".pub-cache/hosted", ".pub-cache/git",
+	"go/pkg/mod", ".cpanm", ".hex/packages", ".ivy2/cache", ".sbt/boot", ".opam/download-cache", ".yarn/berry/cache"}
 
 // machineCaches are the machine's own such places: a program's directory
 // under /var/cache (not all of it), crash reports. Not apt's package
