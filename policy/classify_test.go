@@ -4793,6 +4793,15 @@ print(delete_old(1))"`, Write},
 		{"rm -rf ~/go", Destructive},
 		{"rm -rf ~/.julia", Destructive},
 		{"rm -rf ~/.ivy2/local", Destructive},
+		// round r46b, Perl's build outputs (blib, pm_to_blib, cover_db)
+		{"rm -rf blib/ pm_to_blib Makefile Makefile.old MYMETA.* && perl Makefile.PL && make", Write},
+		{"rm -rf cover_db && cover -test", Write},
+		{"rm -rf _Inline nytprof", Write},
+		{"rm -rf tests/VerifyExamples", Destructive},
+		{"rm -rf src/html-reporters; npx jest-html-reporters", Destructive},
+		{"npx react-scripts build && rm -rf scripts", Destructive},
+		{"npx elm-verify-examples && rm -rf tests/Examples", Destructive},
+		{"rm -rf lib/ && perl Makefile.PL", Destructive},
 		// round r46b end
 	}
 	for _, tc := range tests {

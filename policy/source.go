@@ -90,6 +90,9 @@ var madeNames = map[string]bool{
 	// Jekyll's _site, setup.py sdist, pip's pip-wheel-metadata, javadoc's and typedoc's output
 	"tfplan": true, "planfile": true, "_site": true, "sdist": true, "pip-wheel-metadata": true, "lib-cov": true,
 	"javadoc": true, "typedoc": true, "jsdoc": true, "apidoc": true, "apidocs": true,
+	// Perl's build and its tools' outputs: MakeMaker's and Module::Build's blib, pm_to_blib and _eumm,
+	// Devel::Cover's cover_db, NYTProf's nytprof, Inline's _Inline; opam's local switch _opam
+	"blib": true, "pm_to_blib": true, "_eumm": true, "cover_db": true, "nytprof": true, "_Inline": true, "_opam": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
