@@ -4797,11 +4797,14 @@ print(delete_old(1))"`, Write},
 		{"rm -rf blib/ pm_to_blib Makefile Makefile.old MYMETA.* && perl Makefile.PL && make", Write},
 		{"rm -rf cover_db && cover -test", Write},
 		{"rm -rf _Inline nytprof", Write},
+		{"rm -rf lib/ && perl Makefile.PL", Destructive},
+		// round r46b, a directory named for a tool the command ran before deleting it
+		{"npx elm-verify-examples && npx elm-test; rm -rf tests/VerifyExamples", Write},
+		{"npx jest-html-reporters && rm -rf src/html-reporters", Write},
 		{"rm -rf tests/VerifyExamples", Destructive},
 		{"rm -rf src/html-reporters; npx jest-html-reporters", Destructive},
 		{"npx react-scripts build && rm -rf scripts", Destructive},
 		{"npx elm-verify-examples && rm -rf tests/Examples", Destructive},
-		{"rm -rf lib/ && perl Makefile.PL", Destructive},
 		// round r46b end
 	}
 	for _, tc := range tests {

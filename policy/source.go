@@ -174,6 +174,9 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return ""
 	}
 	last := path.Base(rel)
+	if top && c.toolNamed(last) {
+		return "" // npx elm-verify-examples && … rm -rf tests/VerifyExamples: that tool's output
+	}
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
@@ -449,6 +452,31 @@ var remakes = lazyRE(`(?:&&|;|\n)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:uv|p
 // checks are the names of targets, modules and scripts that test, lint
 // or format, and so make nothing again.
 var checks = lazyRE(`(?i)^(?:test|tests|check|checks|lint|fmt|format|clean|help|docs|install|typecheck|pytest|unittest|doctest|tox|nox|pip|mypy|ruff|black|flake8|pylint|isort|coverage|http\.server|jest|vitest|eslint|prettier|-c|-)$|test`)
+
+// toolNamed reports whether name, a directory of two words or more
+// (VerifyExamples), is what the name of a tool the command ran earlier
+// ends with (elm-verify-examples): the directory that tool generates.
+// Not a single word (npx react-scripts … rm -rf scripts: the user's).
+func (c *classifier) toolNamed(name string) bool {
+	parts := 1
+	for i := 1; i < len(name); i++ {
+		if strings.IndexByte("-_", name[i]) >= 0 || name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			parts++
+		}
+	}
+	n := strings.Join(words(name), "")
+	if parts < 2 || len(n) < 8 || strings.ContainsAny(name, "*?[.") {
+		return false
+	}
+	for _, cmd := range c.cmds {
+		for _, w := range cmd.Argv[:min(len(cmd.Argv), 3)] {
+			if t := strings.Join(words(path.Base(w)), ""); len(t) > len(n) && strings.HasSuffix(t, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // remade reports whether the command line, after it names rel, goes on
 // to run the project's pipeline or build (remakes), which makes what is
