@@ -4168,18 +4168,34 @@ func strangerGetsSecret(args []arg) (variable, host string) {
 			vendor = "github"
 		case "hf":
 			vendor = "huggingface"
+		case "ha", "hass":
+			vendor = "homeassistant"
 		}
 		if genericSecretWords[vendor] {
 			vendor = ""
 		}
 		for _, h := range hosts {
 			ip := net.ParseIP(h)
-			if ip != nil && !ip.IsLoopback() && !ip.IsPrivate() || ip == nil && vendor != "" && !strings.Contains(h, vendor) && h != "localhost" {
+			if ip != nil && !ip.IsLoopback() && !ip.IsPrivate() || ip == nil && vendor != "" && !strings.Contains(h, vendor) && h != "localhost" && !lanHost(h) {
 				return name, h
 			}
 		}
 	}
 	return "", ""
+}
+
+// lanHost reports whether h, a host's name, names a machine of the local
+// network, as private addresses do: an mDNS name (homeassistant.local), a
+// home or local domain's (nas.lan, pi.home.arpa, box.localdomain), or a
+// single label the resolver's search domain completes (grafana).
+func lanHost(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	for _, d := range []string{".local", ".lan", ".home.arpa", ".localdomain", ".localhost"} {
+		if strings.HasSuffix(h, d) {
+			return true
+		}
+	}
+	return !strings.Contains(h, ".") && !strings.Contains(h, ":")
 }
 
 // publishesSecret says how a network tool puts the value of a credential
