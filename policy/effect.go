@@ -483,7 +483,7 @@ func verbEffect(iv *inv) bool {
 				break // dbt clean, pio run -t clean: the tool's own outputs; st-flash erase: the board's flash
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
-				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
+				if t, ok := objectOf(args[i+1:]); ok && (iv.madeHere(t, s) || strings.Contains(t, "/") && freshPart.MatchString(path.Base(t)) && iv.madeHere(path.Base(t), s)) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				} else if ok && (localServers[iv.name] && !iv.serverSetElsewhere(args) || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
 					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
@@ -4031,6 +4031,9 @@ func uploadsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network, in a URL: "+a.shown())
 			return
 		}
+		if loopbackHTTP(a) && !iv.c.tunnel {
+			continue // kcadm.sh config credentials --server http://localhost:8080: a server on this machine, not off it
+		}
 		url = url || remoteURL.MatchString(a.s) || !a.ok && remoteURL.MatchString(strings.TrimLeft(a.src, `"'`)) // gs://b/run-$(date +%F).ipynb: the place is literal
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
@@ -4246,10 +4249,24 @@ func publishesSecret(iv *inv) string {
 
 // storesPlain says how a command stores the value of a credential
 // variable, or what a command substitution reads from a secrets file, in
-// a parameter store as plain text, or "": aws ssm put-parameter with a
+// a parameter store as plain text, or "": gh or glab variable set with a
+// credential variable's value; aws ssm put-parameter with a
 // --type other than SecureString (String, StringList, or none, which is
 // String), where anyone who may read the parameters reads it.
 func storesPlain(name string, args []arg) string {
+	if (name == "gh" || name == "glab") && hasWord(args, "variable") && hasWord(args, "set") {
+		for i, a := range args { // gh variable set DB_PASSWORD --body "$DB_PASSWORD": a variable, not a secret, shown to anyone who reads the repository
+			v := a
+			if (a.s == "--body" || a.s == "-b" || a.s == "--value" || a.s == "-v") && i+1 < len(args) {
+				v = args[i+1]
+			} else if !strings.HasPrefix(a.src, "--body=") && !strings.HasPrefix(a.src, "--value=") {
+				continue
+			}
+			if s := expandsSecret(v); s != "" {
+				return name + " variable set stores " + s + " as a plain variable, not a secret: anyone who may read the repository reads it"
+			}
+		}
+	}
 	if name != "aws" || !hasWord(args, "put-parameter") || !hasWord(args, "ssm") {
 		return ""
 	}
@@ -4931,6 +4948,8 @@ func readsSecret(iv *inv, scanWords bool) {
 				case !secretWords[w]:
 				case strings.HasPrefix(a.s, "-"):
 					why = strings.Join(strings.Fields(iv.name+" "+shownVerbs(iv.rest(1)[:i])+" "+a.s), " ") + " prints a credential" // gpg --export-secret-keys
+				case i > 0 && iv.rest(1)[i-1].ok && configVerbs[iv.rest(1)[i-1].s]:
+					// kcadm.sh config credentials --password …: sets the credential it logs in with
 				default:
 					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
 				}
@@ -4955,6 +4974,13 @@ func givesSecret(args []arg, opt string) bool {
 	if slices.Contains(w, "stdin") || slices.Contains(w, "file") || slices.Equal(w, []string{"with", "token"}) {
 		return true
 	}
+	if !slices.ContainsFunc(w, func(x string) bool { return !secretNouns[x] }) { // kcadm.sh … --password admin, --token "$T": a credential given to the tool to log in with
+		for i, a := range args {
+			if a.ok && (strings.HasPrefix(a.s, opt+"=") && !strings.Contains(opt, "=") || a.s == opt && i+1 < len(args) && !strings.HasPrefix(args[i+1].src, "-")) {
+				return true
+			}
+		}
+	}
 	_, ops := opts(args)
 	for i, a := range ops {
 		if i == maxVerbWords {
@@ -4966,6 +4992,22 @@ func givesSecret(args []arg, opt string) bool {
 	}
 	return false
 }
+
+// loopbackHTTP reports whether a is an http(s) URL of this machine.
+func loopbackHTTP(a arg) bool {
+	u, err := url.Parse(a.s)
+	return a.ok && err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopback(u.Hostname())
+}
+
+// configVerbs, before a word naming a credential, set it: kcadm.sh
+// config credentials, a CLI's set token.
+var configVerbs = map[string]bool{"config": true, "configure": true, "set": true}
+
+// secretNouns are the words of an option that only names the credential
+// it takes (--password, --client-secret, --api-key, --token); with a
+// verb among them (--export-secret-keys, --show-token) it prints one.
+var secretNouns = map[string]bool{"password": true, "passwd": true, "pass": true, "pw": true, "token": true, "secret": true, "key": true,
+	"api": true, "apikey": true, "client": true, "access": true, "auth": true, "bearer": true, "admin": true, "user": true, "db": true}
 
 // envFile is an environment file, of KEY=value lines: .env, .env.test,
 // prod.env.
