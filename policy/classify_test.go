@@ -4824,6 +4824,13 @@ print(delete_old(1))"`, Write},
 		{`gh variable set DB_PASSWORD --body "$DB_PASSWORD" --repo acme/api`, Destructive},
 		{`glab variable set TURBO_TOKEN --value "$TURBO_TOKEN"`, Destructive},
 		{"gh variable set NODE_VERSION --body 20", Write},
+		// round r46b, a build uploaded over what a public download page gives its users
+		{"butler push build/linux acme/starfall:linux", Destructive},
+		{"butler push build/win acme/starfall:windows --userversion 1.2", Destructive},
+		{"gh release upload v1.2.0 dist/app.zip --clobber", Destructive},
+		{"butler push build/linux acme/starfall:linux-beta", Write},
+		{"butler push --dry-run build/linux acme/starfall:linux", Write},
+		{"gh release upload v1.2.0 dist/app.zip", Write},
 		// round r46b end
 	}
 	for _, tc := range tests {

@@ -788,6 +788,9 @@ func storeRelease(iv *inv, args []arg) string {
 	if len(args) == 0 || runners[iv.name] || iv.name == "git" || dryRun(iv.name, args) {
 		return "" // npm run release -- --track production: the project's own script, whose code tend does not see
 	}
+	if why := replacesDownload(iv.name, args); why != "" {
+		return why
+	}
 	why, submit, verb := "", false, iv.name
 	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
 		verb += " " + pos[0] // fastlane supply
@@ -858,6 +861,37 @@ func storeRelease(iv *inv, args []arg) string {
 		}
 	}
 	return why
+}
+
+// replacesDownload says why a command replaces what a public download
+// page gives its users, or "": itch.io's butler push to a channel that is
+// not a testers' one (game/x:linux, not :linux-beta), which players'
+// apps update to at once; gh or glab release upload --clobber, which
+// writes over a published release's assets.
+func replacesDownload(name string, args []arg) string {
+	pos := positionals(args)
+	switch {
+	case name == "butler" && at(pos, 0) == "push" && len(pos) > 2 && !hasWord(args, "--dry-run"):
+		_, channel, _ := strings.Cut(pos[2], ":")
+		if !testersChannel(channel) {
+			return "butler push replaces the build players download from the itch.io channel " + pos[2] + " and their apps update to"
+		}
+	case (name == "gh" || name == "glab") && at(pos, 0) == "release" && at(pos, 1) == "upload" && hasWord(args, "--clobber"):
+		return name + " release upload --clobber writes over the assets of a published release, which its users download"
+	}
+	return ""
+}
+
+// testersChannel reports whether a channel's name marks it for testers:
+// beta, alpha, test, dev, staging, nightly, canary, preview, internal.
+func testersChannel(channel string) bool {
+	return slices.ContainsFunc(words(channel), func(w string) bool {
+		switch strings.TrimRight(w, "0123456789") {
+		case "beta", "alpha", "test", "testing", "dev", "staging", "nightly", "canary", "preview", "internal", "experimental", "rc", "qa":
+			return true
+		}
+		return false
+	})
 }
 
 // chainOpts are the options by which a blockchain tool is told the
