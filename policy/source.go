@@ -174,12 +174,11 @@ func (c *classifier) ownWork(p string, top bool) string {
 		return ""
 	}
 	last := path.Base(rel)
-	if top && c.toolNamed(last) {
-		return "" // npx elm-verify-examples && … rm -rf tests/VerifyExamples: that tool's output
-	}
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
+	case top && !fileName(last) && c.toolNamed(last):
+		return "" // npx elm-verify-examples && … rm -rf tests/VerifyExamples: that tool's output
 	case top && !fileName(last) && sourceRootOf(rel) != "":
 		return rel + ", a directory of the project's source in " + sourceRootOf(rel)
 	case top && keptIn(rel) != "" && derivedData(rel):
