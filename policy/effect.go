@@ -543,7 +543,7 @@ func verbEffect(iv *inv) bool {
 				break // forge clean && forge build: a build tool's outputs, made again; molecule destroy: the harness's own test instances
 			}
 			if destroyVerbs[w] && !(project && projectVerbs[w] && !datastore) && !verbFollows(w, args[i+1:]) { // gradle flywayClean, mvn flyway:clean: a database's, not the build's
-				if t, ok := objectOf(args[i+1:]); ok && iv.madeHere(t, s) {
+				if t, ok := objectOf(args[i+1:]); ok && (iv.madeHere(t, s) || strings.Contains(t, "/") && freshPart.MatchString(path.Base(t)) && iv.madeHere(path.Base(t), s)) {
 					return false // tmux new -s x && … && tmux kill-session -t x: its own
 				} else if ok && (localServers[iv.name] && !iv.serverSetElsewhere(args) || loopbackURL(args)) && testDB.MatchString(namedObject(args[i+1:], t)) && onThisMachine(args) && !hasFlag(args, "n", "--node") && !iv.c.tunnel && !iv.sc.remote {
 					return false // rabbitmqctl delete_queue e2e_jobs, jenkins-cli -s http://localhost:8089/ delete-job scratch-x: test data on this machine's server (testEnvironment)
@@ -851,6 +851,9 @@ func storeRelease(iv *inv, args []arg) string {
 	if len(args) == 0 || runners[iv.name] || iv.name == "git" || dryRun(iv.name, args) {
 		return "" // npm run release -- --track production: the project's own script, whose code tend does not see
 	}
+	if why := replacesDownload(iv.name, args); why != "" {
+		return why
+	}
 	why, submit, verb := "", false, iv.name
 	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
 		verb += " " + pos[0] // fastlane supply
@@ -921,6 +924,37 @@ func storeRelease(iv *inv, args []arg) string {
 		}
 	}
 	return why
+}
+
+// replacesDownload says why a command replaces what a public download
+// page gives its users, or "": itch.io's butler push to a channel that is
+// not a testers' one (game/x:linux, not :linux-beta), which players'
+// apps update to at once; gh or glab release upload --clobber, which
+// writes over a published release's assets.
+func replacesDownload(name string, args []arg) string {
+	pos := positionals(args)
+	switch {
+	case name == "butler" && at(pos, 0) == "push" && len(pos) > 2 && !hasWord(args, "--dry-run"):
+		_, channel, _ := strings.Cut(pos[2], ":")
+		if !testersChannel(channel) {
+			return "butler push replaces the build players download from the itch.io channel " + pos[2] + " and their apps update to"
+		}
+	case (name == "gh" || name == "glab") && at(pos, 0) == "release" && at(pos, 1) == "upload" && hasWord(args, "--clobber"):
+		return name + " release upload --clobber writes over the assets of a published release, which its users download"
+	}
+	return ""
+}
+
+// testersChannel reports whether a channel's name marks it for testers:
+// beta, alpha, test, dev, staging, nightly, canary, preview, internal.
+func testersChannel(channel string) bool {
+	return slices.ContainsFunc(words(channel), func(w string) bool {
+		switch strings.TrimRight(w, "0123456789") {
+		case "beta", "alpha", "test", "testing", "dev", "staging", "nightly", "canary", "preview", "internal", "experimental", "rc", "qa":
+			return true
+		}
+		return false
+	})
 }
 
 // chainOpts are the options by which a blockchain tool is told the
@@ -2015,6 +2049,10 @@ func unknownTool(iv *inv) {
 			return
 		}
 	}
+	if v := gluedVerb(iv.name); v != "" && (v != "drop" && v != "destroy" || talksToHost(args)) && !testOnLoopback(args) { // ldapdelete, s3remove; not kdestroy (this machine's tickets)
+		iv.flag(Destructive, iv.name+": its name says it "+v+"s what it is given")
+		return
+	}
 	if (iv.name == "gdb" || iv.name == "lldb") && (hasWord(args, "-p", "--pid", "attach") || hasFlag(args, "", "--pid")) {
 		iv.flag(Destructive, iv.name+" attaches to a running process it did not start, and can change or stop it")
 	}
@@ -2065,6 +2103,9 @@ func unknownTool(iv *inv) {
 	if iv.in.kind == srcText && !checks { // a client fed a here-string: REMOVE TABLE, DETACH DELETE
 		if why := codeDanger(iv.in.text); why != "" {
 			iv.flag(Destructive, iv.name+": "+why)
+		}
+		if ldifDelete.MatchString(iv.in.text) { // ldapmodify <<EOF … changetype: delete
+			iv.flag(Destructive, iv.name+" is given LDIF on stdin that deletes directory entries")
 		}
 		if m := stateWord.FindStringSubmatch(strings.ReplaceAll(iv.in.text, ": ", "=")); m != nil && (destroyVerbs[m[1]] || m[1] == "stopped") {
 			iv.flag(Destructive, iv.name+" is given a task on stdin that removes or stops what it manages: state="+m[1])
@@ -2131,6 +2172,68 @@ var goDataTools = map[string]bool{
 var checkVerbs = map[string]bool{
 	"lint": true, "format": true, "fmt": true, "fix": true, "parse": true, "validate": true, "check": true,
 	"--check": true, "explain": true, "highlight": true, "render": true, "diff": true,
+}
+
+// gluedVerbs are destroying verbs that a tool's name may end with, glued
+// to what it acts on (ldapdelete, s3remove, kdestroy, dbpurge).
+var gluedVerbs = []string{"delete", "remove", "destroy", "purge", "erase", "wipe", "nuke", "drop"}
+
+// gluedVerb is the destroying verb a tool's name ends with after a stem
+// of at least two letters (ldapdelete, kdestroy), or "": not a name that
+// undoes one (undelete, unremove), nor a drop that is a thing's name
+// (airdrop, raindrop) or destroys what is this machine's (kdestroy, its
+// Kerberos tickets): those held only when they talk to a host.
+func gluedVerb(name string) string {
+	n := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".sh"), ".py"))
+	for _, v := range gluedVerbs {
+		stem, ok := strings.CutSuffix(n, v)
+		if ok && len(stem) >= 1 && !strings.HasPrefix(stem, "un") && !strings.ContainsAny(stem, "-_.") && n != v {
+			return v
+		}
+	}
+	return ""
+}
+
+// talksToHost reports whether args name a server to act on: a URL, a
+// user@host, or an option for the host or server (-H ldaps://…, --host,
+// --server, --url, -h db.example.com).
+func talksToHost(args []arg) bool {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		opt, _, _ := strings.Cut(a.s, "=")
+		switch {
+		case strings.Contains(a.s, "://"):
+			return true
+		case opt == "--host" || opt == "--server" || opt == "--url" || opt == "--uri" || opt == "--endpoint" || opt == "--hostname":
+			return true
+		case (a.s == "-H" || a.s == "-h") && i+1 < len(args) && args[i+1].ok && strings.ContainsAny(args[i+1].s, ".:"):
+			return true
+		}
+	}
+	return false
+}
+
+// ldifDelete is an LDIF record that deletes its entry.
+var ldifDelete = lazyRE(`(?mi)^changetype:[ \t]*delete\b`)
+
+// testOnLoopback reports whether args name a server on this machine
+// (ldap://localhost) and, among the words of an operand, one that marks
+// test data (uid=x,dc=acme,dc=test): a local test server's entry.
+func testOnLoopback(args []arg) bool {
+	if !talksToHost(args) || anyUnknown(args) || !loopbackURL(args) && !onThisMachine(args) || slices.ContainsFunc(args, func(a arg) bool {
+		u, err := url.Parse(a.s)
+		return strings.Contains(a.s, "://") && (err != nil || !loopback(u.Hostname()))
+	}) {
+		return false
+	}
+	_, ops := opts(args)
+	return slices.ContainsFunc(ops, func(a arg) bool {
+		return a.ok && slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(a.s), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+		}), testWordOf)
+	})
 }
 
 // nameVerbs, in a command's own name, say it destroys.
@@ -4041,6 +4144,9 @@ func uploadsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network, in a URL: "+a.shown())
 			return
 		}
+		if loopbackHTTP(a) && !iv.c.tunnel {
+			continue // kcadm.sh config credentials --server http://localhost:8080: a server on this machine, not off it
+		}
 		url = url || remoteURL.MatchString(a.s) || !a.ok && remoteURL.MatchString(strings.TrimLeft(a.src, `"'`)) // gs://b/run-$(date +%F).ipynb: the place is literal
 		remote = remote || a.ok && (remoteURL.MatchString(a.s) || (tool == "kubectl" || tool == "oc") && remotePath(tool, a.s))
 	}
@@ -4178,18 +4284,34 @@ func strangerGetsSecret(args []arg) (variable, host string) {
 			vendor = "github"
 		case "hf":
 			vendor = "huggingface"
+		case "ha", "hass":
+			vendor = "homeassistant"
 		}
 		if genericSecretWords[vendor] {
 			vendor = ""
 		}
 		for _, h := range hosts {
 			ip := net.ParseIP(h)
-			if ip != nil && !ip.IsLoopback() && !ip.IsPrivate() || ip == nil && vendor != "" && !strings.Contains(h, vendor) && h != "localhost" {
+			if ip != nil && !ip.IsLoopback() && !ip.IsPrivate() || ip == nil && vendor != "" && !strings.Contains(h, vendor) && h != "localhost" && !lanHost(h) {
 				return name, h
 			}
 		}
 	}
 	return "", ""
+}
+
+// lanHost reports whether h, a host's name, names a machine of the local
+// network, as private addresses do: an mDNS name (homeassistant.local), a
+// home or local domain's (nas.lan, pi.home.arpa, box.localdomain), or a
+// single label the resolver's search domain completes (grafana).
+func lanHost(h string) bool {
+	h = strings.TrimSuffix(h, ".")
+	for _, d := range []string{".local", ".lan", ".home.arpa", ".localdomain", ".localhost"} {
+		if strings.HasSuffix(h, d) {
+			return true
+		}
+	}
+	return !strings.Contains(h, ".") && !strings.Contains(h, ":")
 }
 
 // publishesSecret says how a network tool puts the value of a credential
@@ -4240,10 +4362,24 @@ func publishesSecret(iv *inv) string {
 
 // storesPlain says how a command stores the value of a credential
 // variable, or what a command substitution reads from a secrets file, in
-// a parameter store as plain text, or "": aws ssm put-parameter with a
+// a parameter store as plain text, or "": gh or glab variable set with a
+// credential variable's value; aws ssm put-parameter with a
 // --type other than SecureString (String, StringList, or none, which is
 // String), where anyone who may read the parameters reads it.
 func storesPlain(name string, args []arg) string {
+	if (name == "gh" || name == "glab") && hasWord(args, "variable") && hasWord(args, "set") {
+		for i, a := range args { // gh variable set DB_PASSWORD --body "$DB_PASSWORD": a variable, not a secret, shown to anyone who reads the repository
+			v := a
+			if (a.s == "--body" || a.s == "-b" || a.s == "--value" || a.s == "-v") && i+1 < len(args) {
+				v = args[i+1]
+			} else if !strings.HasPrefix(a.src, "--body=") && !strings.HasPrefix(a.src, "--value=") {
+				continue
+			}
+			if s := expandsSecret(v); s != "" {
+				return name + " variable set stores " + s + " as a plain variable, not a secret: anyone who may read the repository reads it"
+			}
+		}
+	}
 	if name != "aws" || !hasWord(args, "put-parameter") || !hasWord(args, "ssm") {
 		return ""
 	}
@@ -4925,6 +5061,8 @@ func readsSecret(iv *inv, scanWords bool) {
 				case !secretWords[w]:
 				case strings.HasPrefix(a.s, "-"):
 					why = strings.Join(strings.Fields(iv.name+" "+shownVerbs(iv.rest(1)[:i])+" "+a.s), " ") + " prints a credential" // gpg --export-secret-keys
+				case i > 0 && iv.rest(1)[i-1].ok && configVerbs[iv.rest(1)[i-1].s]:
+					// kcadm.sh config credentials --password …: sets the credential it logs in with
 				default:
 					why = iv.name + " " + shownVerbs(iv.rest(1)) + " prints a credential"
 				}
@@ -4949,6 +5087,13 @@ func givesSecret(args []arg, opt string) bool {
 	if slices.Contains(w, "stdin") || slices.Contains(w, "file") || slices.Equal(w, []string{"with", "token"}) {
 		return true
 	}
+	if !slices.ContainsFunc(w, func(x string) bool { return !secretNouns[x] }) { // kcadm.sh … --password admin, --token "$T": a credential given to the tool to log in with
+		for i, a := range args {
+			if a.ok && (strings.HasPrefix(a.s, opt+"=") && !strings.Contains(opt, "=") || a.s == opt && i+1 < len(args) && !strings.HasPrefix(args[i+1].src, "-")) {
+				return true
+			}
+		}
+	}
 	_, ops := opts(args)
 	for i, a := range ops {
 		if i == maxVerbWords {
@@ -4960,6 +5105,22 @@ func givesSecret(args []arg, opt string) bool {
 	}
 	return false
 }
+
+// loopbackHTTP reports whether a is an http(s) URL of this machine.
+func loopbackHTTP(a arg) bool {
+	u, err := url.Parse(a.s)
+	return a.ok && err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopback(u.Hostname())
+}
+
+// configVerbs, before a word naming a credential, set it: kcadm.sh
+// config credentials, a CLI's set token.
+var configVerbs = map[string]bool{"config": true, "configure": true, "set": true}
+
+// secretNouns are the words of an option that only names the credential
+// it takes (--password, --client-secret, --api-key, --token); with a
+// verb among them (--export-secret-keys, --show-token) it prints one.
+var secretNouns = map[string]bool{"password": true, "passwd": true, "pass": true, "pw": true, "token": true, "secret": true, "key": true,
+	"api": true, "apikey": true, "client": true, "access": true, "auth": true, "bearer": true, "admin": true, "user": true, "db": true}
 
 // envFile is an environment file, of KEY=value lines: .env, .env.test,
 // prod.env.

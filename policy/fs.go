@@ -174,6 +174,8 @@ func rm(iv *inv) {
 	if iv.sc.remote {
 		if recursive {
 			iv.flag(Destructive, verb+" on a remote host")
+		} else if what := remoteData(iv.sc, operands); what != "" {
+			iv.flag(Destructive, verb+" deletes "+what)
 		}
 		return
 	}
@@ -917,6 +919,11 @@ func truncate(iv *inv) {
 		}
 		shrinks = shrinks || !strings.HasPrefix(size, "+")
 	}
+	if shrinks && iv.sc.remote {
+		if what := remoteData(iv.sc, files); what != "" {
+			iv.flag(Destructive, "truncate empties "+what)
+		}
+	}
 	if !shrinks || iv.sc.remote {
 		return
 	}
@@ -1552,6 +1559,37 @@ func fdisk(iv *inv) {
 	}
 	iv.flag(Destructive, iv.name+" rewrites a partition table")
 }
+
+// remoteData says what of operands, paths on another machine (ssh host
+// rm -f /opt/app/data/app.db, docker exec app rm /config/home-assistant_v2.db),
+// is a database's: a file named like a database or a dump of one, a
+// database server's data directory (/var/lib/mysql/…), the files users
+// uploaded; as deleting it here is. Not in its temp dirs, nor a test's or
+// a fixture's, nor in a container this command started with nothing of
+// the host's (scratch).
+func remoteData(sc *scope, operands []arg) string {
+	if sc.scratch {
+		return ""
+	}
+	for _, a := range operands {
+		p := path.Clean(a.s)
+		if !a.ok || strings.HasPrefix(a.s, "-") || fixturePath(p) || isUnder(p, "/tmp") || isUnder(p, "/var/tmp") || isUnder(p, "/dev/shm") {
+			continue
+		}
+		switch {
+		case dataFile(p) || dataFile(strings.TrimRight(p, "*")):
+			return "a database file on another host or in a container: " + a.s
+		case serverDataDir.MatchString(p):
+			return "a database server's data on another host or in a container: " + a.s
+		case uploadsDir(p):
+			return "the files users uploaded, on another host or in a container: " + a.s
+		}
+	}
+	return ""
+}
+
+// serverDataDir is a path in a database server's data directory.
+var serverDataDir = lazyRE(`^/var/lib/(?:mysql|mariadb|postgresql|pgsql|mongodb|redis|influxdb|elasticsearch|opensearch|clickhouse|cassandra|etcd|couchdb|neo4j|rabbitmq)/`)
 
 // dataFile reports whether p is named like a database or a dump of one:
 // emptying it loses data wherever it is, unlike a log.

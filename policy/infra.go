@@ -1103,6 +1103,17 @@ func terraform(iv *inv) {
 		} else {
 			iv.flag(Write, "")
 		}
+	case "workspace":
+		// workspace delete refuses a workspace whose state still holds
+		// resources, and the one selected; -force deletes the state anyway.
+		if w := at(pos, 1); w == "delete" && hasWord(args, "-force", "--force", "-force=true", "--force=true") {
+			iv.flag(Destructive, iv.name+" workspace delete -force deletes a workspace's state with the resources it still tracks")
+		} else if w == "delete" && anyUnknown(args) {
+			iv.flag(Destructive, iv.name+" workspace delete is given words computed at run time, which may be -force")
+		} else {
+			iv.flag(Write, "")
+			iv.judged = true
+		}
 	case "force-unlock":
 		iv.flag(Destructive, iv.name+" force-unlock breaks the state lock of a run that may still be going: both write the shared state")
 	case "import", "taint":

@@ -265,16 +265,20 @@ func (c *classifier) danger(t target) string {
 // download or build again when it is missing: a tool's own ~/.cache/NAME
 // (not all of ~/.cache), macOS's caches, Xcode's DerivedData, Gradle's
 // and npm's download caches, package managers' local repositories and
-// indexes of what they fetched (Maven's and Ivy's, Cabal's and Stack's,
-// NuGet's, Dart's, Cargo's: what is inside them, one artifact or index at
-// a time, not the whole store, which holds what was installed only
-// there), and tools' control sockets (Ansible's cp).
-// Data and settings (~/.local/share, ~/.config) are not among them.
+// stores of what they fetched from a registry and fetch again when it is
+// missing (Maven's and Ivy's, Cabal's and Stack's, NuGet's, Dart's,
+// Cargo's, Go's module cache; an entry ending in / only what is inside
+// it, one artifact or index at a time, not the whole store, which holds
+// what was installed only there), and tools' control sockets (Ansible's
+// cp). Data and settings (~/.local/share, ~/.config) are not among them,
+// nor what was installed there from this machine (~/.ivy2/local,
+// ~/.gem/credentials, ~/.stack/config.yaml).
 var homeCaches = []string{"Library/Caches", "Library/Developer/Xcode/DerivedData", "Library/Developer/CoreSimulator/Caches",
 	".gradle/caches", ".gradle/wrapper/dists", ".npm/_cacache", ".npm/_npx", ".cargo/registry", ".cargo/git/checkouts", ".cargo/git/db", ".cache/",
-	".m2/repository/", ".ivy2/cache/", ".sbt/boot/", ".cabal/packages/", ".stack/indices/", ".stack/pantry/", ".nuget/packages/",
-	".pub-cache/hosted/", ".bun/install/cache/", ".yarn/berry/cache/", ".hex/packages/", ".conan2/p/", ".rustup/downloads", ".rustup/tmp",
-	".ansible/cp", ".node-gyp/"}
+	".m2/repository/", ".ivy2/cache/", ".sbt/boot/", ".cabal/packages/", ".stack/indices/", ".stack/pantry", ".stack/snapshots", ".stack/programs",
+	".nuget/packages/", ".nuget/v3-cache", ".pub-cache/hosted/", ".pub-cache/git", ".bun/install/cache/", ".yarn/berry/cache/", ".hex/packages/",
+	".conan2/p/", ".rustup/downloads", ".rustup/tmp", ".ansible/cp", ".node-gyp/", ".elm", ".gem/ruby", ".gem/specs", ".julia/packages",
+	".julia/artifacts", ".julia/compiled", ".julia/registries", "go/pkg/mod", ".cpanm", ".opam/download-cache"}
 
 // machineCaches are the machine's own such places: a program's directory
 // under /var/cache (not all of it), crash reports. Not apt's package

@@ -90,6 +90,9 @@ var madeNames = map[string]bool{
 	// Jekyll's _site, setup.py sdist, pip's pip-wheel-metadata, javadoc's and typedoc's output
 	"tfplan": true, "planfile": true, "_site": true, "sdist": true, "pip-wheel-metadata": true, "lib-cov": true,
 	"javadoc": true, "typedoc": true, "jsdoc": true, "apidoc": true, "apidocs": true,
+	// Perl's build and its tools' outputs: MakeMaker's and Module::Build's blib, pm_to_blib and _eumm,
+	// Devel::Cover's cover_db, NYTProf's nytprof, Inline's _Inline; opam's local switch _opam
+	"blib": true, "pm_to_blib": true, "_eumm": true, "cover_db": true, "nytprof": true, "_Inline": true, "_opam": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
@@ -174,6 +177,8 @@ func (c *classifier) ownWork(p string, top bool) string {
 	switch {
 	case sourceRoots[last]:
 		return rel + ", which holds the project's source"
+	case top && !fileName(last) && c.toolNamed(last):
+		return "" // npx elm-verify-examples && … rm -rf tests/VerifyExamples: that tool's output
 	case top && !fileName(last) && sourceRootOf(rel) != "":
 		return rel + ", a directory of the project's source in " + sourceRootOf(rel)
 	case top && keptIn(rel) != "" && derivedData(rel):
@@ -462,6 +467,31 @@ var remakes = lazyRE(`(?:&&|;|\n)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:uv|p
 // checks are the names of targets, modules and scripts that test, lint
 // or format, and so make nothing again.
 var checks = lazyRE(`(?i)^(?:test|tests|check|checks|lint|fmt|format|clean|help|docs|install|typecheck|pytest|unittest|doctest|tox|nox|pip|mypy|ruff|black|flake8|pylint|isort|coverage|http\.server|jest|vitest|eslint|prettier|-c|-)$|test`)
+
+// toolNamed reports whether name, a directory of two words or more
+// (VerifyExamples), is what the name of a tool the command ran earlier
+// ends with (elm-verify-examples): the directory that tool generates.
+// Not a single word (npx react-scripts … rm -rf scripts: the user's).
+func (c *classifier) toolNamed(name string) bool {
+	parts := 1
+	for i := 1; i < len(name); i++ {
+		if strings.IndexByte("-_", name[i]) >= 0 || name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			parts++
+		}
+	}
+	n := strings.Join(words(name), "")
+	if parts < 2 || len(n) < 8 || strings.ContainsAny(name, "*?[.") {
+		return false
+	}
+	for _, cmd := range c.cmds {
+		for _, w := range cmd.Argv[:min(len(cmd.Argv), 3)] {
+			if t := strings.Join(words(path.Base(w)), ""); len(t) > len(n) && strings.HasSuffix(t, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // remade reports whether the command line, after it names rel, goes on
 // to run the project's pipeline or build (remakes), which makes what is

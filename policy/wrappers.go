@@ -78,12 +78,38 @@ func (iv *inv) asRoot(args []arg) {
 func (iv *inv) asAnother(what string, run func()) {
 	first := len(iv.c.cmds)
 	run()
-	for _, cmd := range iv.c.cmds[first:] {
-		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) && !installsFromRepos(cmd) && !iv.givesBack(cmd) {
+	for j, cmd := range iv.c.cmds[first:] {
+		if cmd.Class == Write && !ranAsAnotherOnlySays(cmd) && !iv.c.tidies(cmd) && !inspectsOnly(cmd) && !installsFromRepos(cmd) && !iv.givesBack(cmd) &&
+			!(containerExec(cmd) && onlyRead(iv.c.cmds[first+j+1:])) {
 			iv.flag(Destructive, iv.name+" runs "+what+" that changes the machine as another user: "+shorten(strings.Join(cmd.Argv, " ")))
 			return
 		}
 	}
+}
+
+// containerExec reports whether cmd runs a command in a container (docker
+// exec, podman exec, docker compose exec, kubectl exec): what it changes
+// is what the command it runs changes, which is classified after it.
+func containerExec(cmd Command) bool {
+	if !cmd.Resolved || len(cmd.Argv) < 3 || !containerTools[path.Base(cmd.Argv[0])] {
+		return false
+	}
+	for _, w := range cmd.Argv[1:min(len(cmd.Argv), 4)] {
+		if w == "exec" {
+			return true
+		}
+	}
+	return false
+}
+
+// containerTools are the tools whose exec verb runs a command in a
+// container or pod.
+var containerTools = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "kubectl": true, "oc": true, "crictl": true}
+
+// onlyRead reports whether cmds are there and all only read: what a
+// container exec ran (sudo docker exec app ls -la /config).
+func onlyRead(cmds []Command) bool {
+	return len(cmds) > 0 && !slices.ContainsFunc(cmds, func(c Command) bool { return c.Class != ReadOnly })
 }
 
 // inspectsOnly reports whether a command run as another user only
@@ -125,7 +151,7 @@ func probesOnly(argv []string) bool {
 // and options that only shape the report; a word after it that names a
 // key or secret asks for it (wg show all private-key).
 func reportsOnly(args []string) bool {
-	if !inspectVerbs[args[0]] {
+	if !inspectVerbs[args[0]] && !inspectOpts[args[0]] {
 		return false
 	}
 	for _, a := range args[1:] {
@@ -136,8 +162,17 @@ func reportsOnly(args []string) bool {
 	return true
 }
 
-// reportOpts are options that only shape a report: more of it, or in JSON.
-var reportOpts = map[string]bool{"-v": true, "--verbose": true, "-a": true, "--all": true, "-j": true, "--json": true, "--no-pager": true, "-l": true, "--long": true}
+// reportOpts are options that only shape a report: more of it, or in JSON,
+// or what is checked (nix-store --verify --check-contents, apt list
+// --installed).
+var reportOpts = map[string]bool{"-v": true, "--verbose": true, "-a": true, "--all": true, "-j": true, "--json": true, "--no-pager": true, "-l": true, "--long": true,
+	"--check-contents": true, "--installed": true, "--upgradable": true}
+
+// inspectOpts are the options that are a tool's verb when it asks for a
+// list, a state, a version or a check of what it manages (nix-channel
+// --list, nix-store --verify, nix-env --list-generations); not --check,
+// which runs a configuration manager's tasks, some for real.
+var inspectOpts = map[string]bool{"--list": true, "--verify": true, "--status": true, "--version": true, "--list-generations": true, "--info": true}
 
 // secretWord is a word that names a key or secret to report.
 var secretWord = lazyRE(`(?i)key|secret|passw|token|credential|psk|shadow|authid`)
@@ -249,7 +284,7 @@ var mysqlOpts = struct {
 	[]string{"-p", "-B", "--batch", "-N", "--skip-column-names", "-s", "--silent", "-t", "--table", "-r", "--raw", "-E", "--vertical", "-v", "--verbose", "-A", "--no-auto-rehash", "--column-names", "-X", "--xml", "-H", "--html", "-C", "--compress"}, "-p"}
 
 // inspectVerbs are the verbs by which a tool reports on what it manages.
-var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true, "certificates": true}
+var inspectVerbs = map[string]bool{"status": true, "show": true, "list": true, "ls": true, "info": true, "version": true, "configtest": true, "validate": true, "certificates": true, "verify": true}
 
 // configTests are, for the daemons that have one, the options by which
 // they test their configuration and exit (nginx -t, -T printing it too;
