@@ -5108,6 +5108,9 @@ func givesSecret(args []arg, opt string) bool {
 
 // loopbackHTTP reports whether a is an http(s) URL of this machine.
 func loopbackHTTP(a arg) bool {
+	if !a.ok || !hasPrefixFold(a.s, "http://") && !hasPrefixFold(a.s, "https://") {
+		return false // most words: spare url.Parse
+	}
 	u, err := url.Parse(a.s)
 	return a.ok && err == nil && (u.Scheme == "http" || u.Scheme == "https") && loopback(u.Hostname())
 }

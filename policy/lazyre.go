@@ -100,3 +100,9 @@ func containsFold(s, sub string) bool {
 	}
 	return false
 }
+
+// hasPrefixFold reports whether s begins with prefix, an ASCII word, in
+// any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
