@@ -102,7 +102,15 @@ var passThrough = map[string]bool{
 	"cat": true, "base64": true, "base32": true, "gzip": true, "xz": true, "bzip2": true, "zstd": true,
 	"xxd": true, "od": true, "tr": true, "sed": true, "awk": true, "sort": true, "uniq": true,
 	"head": true, "tail": true, "tee": true, "grep": true, "cut": true, "rev": true, "openssl": true, "gpg": true,
+	"jq": true, "yq": true, "gojq": true, "jaq": true, "fold": true, "fmt": true, "nl": true, "paste": true, "column": true,
+	"expand": true, "iconv": true, "tac": true, "zcat": true, "gunzip": true, "brotli": true, "lz4": true,
 }
+
+// programFilters take their program as their first operand (sed 's/a/b/',
+// jq -Rs .), reading their input from stdin when no file follows it: a
+// later operand with a path's shape is one (an option's value, yq -o json,
+// is taken for none).
+var programFilters = map[string]bool{"sed": true, "awk": true, "jq": true, "yq": true, "gojq": true, "jaq": true}
 
 // describe says what a pipeline stage writes to the next one; prev is what
 // the stage itself reads.
@@ -136,6 +144,29 @@ func (w *walker) output(st *syntax.Stmt, sc *scope, prev source) source {
 func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	if indirect(st) { // for v in $(compgen -v); do echo "$v=${!v}"; done: the values of variables
 		return source{kind: srcSecret}
+	}
+	var group []*syntax.Stmt
+	switch x := st.Cmd.(type) {
+	case *syntax.Block: // { cat ~/.config/x/config.toml; ./x sync; } | gh issue create --body-file -
+		group = x.Stmts
+	case *syntax.Subshell:
+		group = x.Stmts
+	}
+	if group != nil { // the group's output is each of its commands' in turn: the most telling of them
+		var read source
+		for _, inner := range group {
+			out := w.describe(inner, sc, prev)
+			if out.kind == srcSecret {
+				return out
+			}
+			if out.file != "" && read.file == "" {
+				read = out // { cat conf/app.conf; … }: the file it printed
+			}
+		}
+		if read.file != "" {
+			return read
+		}
+		return source{kind: srcPipe}
 	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
@@ -211,7 +242,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
-		if _, ops := opts(args[1:]); len(ops) == 0 || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
+		if _, ops := opts(args[1:]); len(ops) == 0 || programFilters[name] && !slices.ContainsFunc(ops[min(1, len(ops)):], func(a arg) bool {
+			return !a.ok || strings.Contains(a.s, "/") || len(path.Ext(a.s)) > 1 && path.Ext(a.s) != a.s
+		}) || name == "sed" || name == "awk" || name == "grep" || name == "tr" || name == "tee" ||
 			((name == "head" || name == "tail") && allNumbers(ops)) {
 			return prev
 		}
