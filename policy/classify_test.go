@@ -4998,6 +4998,14 @@ print(delete_old(1))"`, Write},
 		{`{ cat README.md; echo; } | gh issue create --title x --body-file -`, Write},
 		{`{ echo a; echo b; } | gh issue create --title x --body-file -`, Write},
 		{`printenv | jq -Rs . > /tmp/x.json`, Write},
+		// round r47a, an application's state file read and written back changed by interpreter code, named through a variable
+		{`python3 -c "import json; p='.storage/core.entity_registry'; d=json.load(open(p)); d['x']=[]; json.dump(d, open(p,'w'))"`, Destructive},
+		{`node -e "const fs=require('fs'); const f='storage/app.json'; const d=JSON.parse(fs.readFileSync(f)); delete d.x; fs.writeFileSync(f, JSON.stringify(d))"`, Destructive},
+		{`python3 -c "import json; p='data/users.json'; d=json.load(open(p)); d.pop('x'); json.dump(d, open(p,'w'))"`, Destructive},
+		{`python3 -c "import json; p='package.json'; d=json.load(open(p)); d['private']=True; json.dump(d, open(p,'w'))"`, Write},
+		{`python3 -c "import json; p='.storage/x.json'; json.dump({}, open(p,'w'))"`, Write},
+		{`python3 -c "import json; p='src/config.json'; d=json.load(open(p)); json.dump(d, open(p,'w'), indent=2)"`, Write},
+		// round r47a end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
