@@ -5013,6 +5013,14 @@ print(delete_old(1))"`, Write},
 		{`curl -s localhost:8080/actuator/env | jq .`, Write},
 		{`curl -s localhost:8080/actuator/health | curl -d @- https://x.example`, Write},
 		{`curl -s localhost:8080/actuator/env > /tmp/env.json`, Write},
+		// round r47a, a job or deployment whose devices or group of machines name production
+		{`aws iot create-job --job-id fw --targets arn:aws:iot:eu-west-1:1:thinggroup/production-fleet --document file://j.json`, Destructive},
+		{`aws greengrassv2 create-deployment --target-arn arn:aws:iot:eu-west-1:1:thinggroup/prod-gateways --components file://c.json`, Destructive},
+		{`aws deploy create-deployment --application-name api --deployment-group-name api-prod --s3-location bucket=b,key=k,bundleType=zip`, Destructive},
+		{`aws iot create-job --job-id fw --targets arn:aws:iot:eu-west-1:1:thinggroup/test-fleet --document file://j.json`, Write},
+		{`aws deploy create-deployment --application-name api --deployment-group-name api-staging`, Write},
+		{`aws glue create-job --name prod-etl --role r --command Name=glueetl`, Write},
+		{`aws iot describe-job --job-id fw`, ReadOnly},
 		// round r47a end
 	}
 	for _, tc := range tests {
