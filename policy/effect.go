@@ -768,9 +768,23 @@ func (iv *inv) chosenTarget() string {
 // targetOpts are the options by which such a CLI is told where it rolls
 // out: an app, stage, stack, environment, project, context, alias, site
 // or slot.
-var targetOpts = setOf("-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
+var targetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet", "--deployment-group-name", "-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
 	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
 	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space")
+
+// fleetOpts are the options by which a job or deployment is told the
+// devices or groups of machines it runs on (aws iot create-job --targets,
+// greengrassv2 create-deployment --target-arn).
+var fleetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet")
+
+// fleetTarget reports whether args give a job or deployment its devices
+// by an option of fleetOpts.
+func fleetTarget(args []arg) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		o, _, _ := strings.Cut(a.s, "=")
+		return a.ok && fleetOpts[o]
+	})
+}
 
 // releasesLive says why a PaaS or serverless CLI the catalogue's deploy
 // tools (deploysLive) do not cover rolls out a release to production: a
@@ -807,6 +821,8 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 			return "" // gcloud deploy targets describe prod
 		case verb == "" && !strings.ContainsAny(a.s, "/.") && slices.ContainsFunc(words(a.s), func(w string) bool { return releaseWords[w] }):
 			verb = a.s
+		case verb == "" && !strings.ContainsAny(a.s, "/.") && (contains(words(a.s), "job") || contains(words(a.s), "deployment")) && fleetTarget(args[i+1:]):
+			verb = a.s // aws iot create-job --targets arn:…:thinggroup/production-fleet: a job run on every device of the fleet
 		case verb != "up" && liveTarget(a.s) && target == "":
 			target = a.s // zappa deploy production, cap production deploy
 		}

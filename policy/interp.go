@@ -1950,6 +1950,7 @@ func awk(iv *inv) {
 // shell's or a tool's startup file, where what is written runs later.
 func (iv *inv) codeWrites(s string) {
 	judge := func(expr string, truncating bool) {
+		name := expr
 		expr = boundExpr(s, expr) // p = Path.home() / '.config/x.json'; p.write_text(…)
 		p, ok := iv.codePath(expr)
 		if !ok {
@@ -1969,9 +1970,9 @@ func (iv *inv) codeWrites(s string) {
 			iv.flag(Destructive, iv.name+" code "+why)
 		case truncating && iv.c.danger(t) != "":
 			iv.flag(Destructive, iv.name+" one-liner opens a file outside the working directory for writing, emptying it: "+iv.c.show(t))
-		case strings.Count(s, path.Base(t.path)) > 1 && truncating && iv.c.dataFile(t.path) != "":
+		case readBack(s, name, expr, t.path) && truncating && iv.c.dataFile(t.path) != "":
 			iv.flag(Destructive, iv.name+" code writes a changed copy over "+iv.c.dataFile(t.path)+" it read, replacing the only copy in place: "+iv.c.show(t))
-		case strings.Count(s, path.Base(t.path)) > 1:
+		case readBack(s, name, expr, t.path):
 			// json.load(open('package.json')) … json.dump(d, open('package.json', 'w')): what it read, changed
 		default:
 			if own := iv.c.overManifest(iv.sc, arg{s: p, ok: true, src: p}, truncating); own != "" {
@@ -2006,6 +2007,37 @@ func (iv *inv) codeWrites(s string) {
 	}
 }
 
+// readBack reports whether code that writes the file p also names it
+// elsewhere, as what it read: by its name twice, or by the variable name
+// it bound to it (p = '.storage/x'; d = json.load(open(p)); json.dump(d,
+// open(p, 'w'))) once more besides its binding and the write.
+func readBack(code, name, expr, p string) bool {
+	if strings.Count(code, path.Base(p)) > 1 {
+		return true
+	}
+	if name == expr || !identExpr.MatchString(name) {
+		return false
+	}
+	n := 0
+	for i := 0; ; {
+		j := strings.Index(code[i:], name)
+		if j < 0 {
+			break
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !isWordByte(code[j-1])) && (end == len(code) || !isWordByte(code[end])) {
+			n++
+		}
+		i = end
+	}
+	return n > 2
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
 // frameWrite is a dataframe's or array's call that writes it to the file
 // its first argument names, whole: pandas to_csv, to_parquet, to_excel,
 // polars write_csv, write_parquet.
@@ -2020,7 +2052,15 @@ func (c *classifier) dataFile(p string) string {
 		return ""
 	}
 	rel, ok := strings.CutPrefix(p, c.project+"/")
-	if !ok || path.Dir(rel) == "." || c.madePath(path.Dir(rel)) {
+	if !ok || path.Dir(rel) == "." {
+		return ""
+	}
+	for _, d := range strings.Split(path.Dir(rel), "/") {
+		if stateDirs[d] {
+			return "an application's stored state" // Home Assistant's .storage, a service's state dir: no tool makes it again
+		}
+	}
+	if c.madePath(path.Dir(rel)) {
 		return ""
 	}
 	if k := keptIn(rel); k != "" {
@@ -2033,6 +2073,10 @@ func (c *classifier) dataFile(p string) string {
 	}
 	return ""
 }
+
+// stateDirs are directories where an application keeps the state it runs
+// on (registries, sessions of record, its own database as JSON).
+var stateDirs = setOf("storage", ".storage", "state", ".state")
 
 // identExpr is an expression that is only a variable's name (p, $cfg,
 // @path).

@@ -341,11 +341,20 @@ func (c *classifier) listsStore(sc *scope, name string, args []arg, dir arg) boo
 // serves: /credentials/store/…, /v1/secret/data/app, /api/tokens.
 var credentialsPath = lazyRE(`(?i)^https?://[^/\s]+(?:/[^?#\s]*)?/(?:credentials?|secrets?|tokens?|api[-_]?keys?|passwords?)(?:[/?#]|$)`)
 
+// configDumpPath is an address's path whose answer is a running
+// application's environment or configuration, secrets and all, as
+// printenv's is: Spring Boot's actuator (env, configprops, heapdump),
+// Go's expvar /debug/vars, phpinfo, Consul's key-value store, Nacos's and
+// Spring Cloud Config's served configuration. The address may have no
+// scheme, as curl and httpie allow (localhost:8080/actuator/env,
+// :8080/env).
+var configDumpPath = lazyRE(`(?i)^(?:https?://[^/\s]+|localhost(?::\d+)?|[\w-]*:\d+|[\w-]+(?:\.[\w-]+)+(?::\d+)?)(?:/[^?#\s]*)?/(?:actuator/(?:env|configprops|heapdump|threaddump)|env|configprops|heapdump|debug/vars|phpinfo(?:\.php)?|info\.php|v1/kv|nacos/v1/cs/configs)(?:[/?#]|$)`)
+
 // credentialsURL is the first address among args whose path names
-// credentials, or "".
+// credentials or whose answer is an application's environment, or "".
 func credentialsURL(args []arg) string {
 	for _, a := range args {
-		if a.ok && credentialsPath.MatchString(a.s) {
+		if a.ok && (credentialsPath.MatchString(a.s) || strings.Contains(a.s, "/") && configDumpPath.MatchString(a.s)) {
 			return a.s
 		}
 	}
