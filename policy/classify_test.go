@@ -4998,6 +4998,18 @@ print(delete_old(1))"`, Write},
 		{`{ cat README.md; echo; } | gh issue create --title x --body-file -`, Write},
 		{`{ echo a; echo b; } | gh issue create --title x --body-file -`, Write},
 		{`printenv | jq -Rs . > /tmp/x.json`, Write},
+		// round r47b, a child of $TMPDIR (the temp root) named through the variable
+		{`rm -rf "$TMPDIR"/metro-* "$TMPDIR"/haste-map-*`, Write},
+		{`rm -rf ${TMPDIR}/jest_dx`, Write},
+		{`rm -rf "$TMPDIR/react-native-packager-cache-x"`, Write},
+		{`rm -rf "$TMPDIR"/*`, Destructive},
+		{`rm -rf $TMPDIR/usr`, Destructive},
+		{`rm -rf $TMPDIR/[a-z]*`, Destructive},
+		{`rm -rf $TMPDIR/../x`, Destructive},
+		{`rm -rf "$TMPDIR"/$x`, Destructive},
+		{`TMPDIR=$(pwd); rm -rf $TMPDIR/x`, Destructive},
+		{`export TMPDIR=$1; rm -rf "$TMPDIR"/x`, Destructive},
+		// round r47b end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

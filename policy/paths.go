@@ -433,6 +433,42 @@ func (c *classifier) underTemp(src string) bool {
 	return name != "" && !strings.ContainsAny(lit, "*?[.") && c.inTemp(path.Clean(dir)+"/x") && !strings.Contains(src[len(lit):], "/..")
 }
 
+// tmpdirChild reports whether src names something inside $TMPDIR, the
+// temp root, written through the variable tend cannot read
+// ("$TMPDIR"/metro-*, ${TMPDIR}/haste-map-x, "$TMPDIR/jest_*"): a temp
+// file. If $TMPDIR is unset the word names a child of /, so the first
+// name must neither be only a pattern ("$TMPDIR"/*) nor match one of the
+// system's top directories ($TMPDIR/usr, $TMPDIR/[a-z]*), and the script
+// must not set TMPDIR itself (TMPDIR=$HOME; rm -rf $TMPDIR/x).
+func (c *classifier) tmpdirChild(src string) bool {
+	w := strings.ReplaceAll(src, `"`, "")
+	rest, ok := strings.CutPrefix(w, "$TMPDIR/")
+	if !ok {
+		if rest, ok = strings.CutPrefix(w, "${TMPDIR}/"); !ok {
+			return false
+		}
+	}
+	if rest == "" || strings.ContainsAny(rest, "$`'\\(){}") || strings.Contains("/"+rest+"/", "/../") || strings.Contains("/"+rest+"/", "/./") {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if strings.Trim(first, "*?[]!^-") == "" || strings.HasPrefix(first, ".") {
+		return false
+	}
+	for _, top := range rootDirs {
+		if m, err := path.Match(first, top); m || err != nil {
+			return false
+		}
+	}
+	n := strings.Count(c.whole, "TMPDIR")
+	return n == strings.Count(c.whole, "$TMPDIR")+strings.Count(c.whole, "${TMPDIR}")
+}
+
+// rootDirs are the directories a system keeps at / (Linux, macOS, Nix).
+var rootDirs = []string{"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt",
+	"proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var", "snap", "nix", "Applications", "Library", "System",
+	"Users", "Volumes", "private", "cores", "data", "workspace", "workspaces", "app", "code", "src", "export", "net"}
+
 // buildOutputs reports whether operands name only paths inside the working
 // directory that version control can do without: not the directory
 // itself, its parents or its repository store (git clean -fd -- dist/).
