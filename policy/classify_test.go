@@ -5009,6 +5009,23 @@ print(delete_old(1))"`, Write},
 		{`rm -rf "$TMPDIR"/$x`, Destructive},
 		{`TMPDIR=$(pwd); rm -rf $TMPDIR/x`, Destructive},
 		{`export TMPDIR=$1; rm -rf "$TMPDIR"/x`, Destructive},
+		// round r47b, a tool's own completion script sourced or evaluated
+		{`source <(kubectl completion bash) && kubectl get pods -n dev`, Write},
+		{`. <(gh completion -s zsh)`, Write},
+		{`eval "$(helm completion bash 2>/dev/null)"`, Write},
+		{`source <(just --completions bash)`, Write},
+		{`source <(uv generate-shell-completion bash)`, Write},
+		{`source <(rustup completions bash cargo)`, Write},
+		{`source <(cat completion)`, Unparseable},
+		{`source <(curl completion)`, Unparseable},
+		{`source <(sh completion bash)`, Unparseable},
+		{`source <(kubectl get cm x -o jsonpath='{.data.s}')`, Unparseable},
+		{`source <(./bin/x completion bash)`, Unparseable},
+		{`kubectl(){ echo rm -rf ~; }; source <(kubectl completion bash)`, Unparseable},
+		{`PATH=.:$PATH; source <(kubectl completion bash)`, Unparseable},
+		{`source <(kubectl completion bash > /tmp/x)`, Unparseable},
+		{`source <(kubectl completion bash; date)`, Unparseable},
+		{`source <(x completion --shell=$(echo bash))`, Unparseable},
 		// round r47b end
 	}
 	for _, tc := range tests {
