@@ -5026,6 +5026,17 @@ print(delete_old(1))"`, Write},
 		{`source <(kubectl completion bash > /tmp/x)`, Unparseable},
 		{`source <(kubectl completion bash; date)`, Unparseable},
 		{`source <(x completion --shell=$(echo bash))`, Unparseable},
+		// round r47b, uvx and pipx run judged as the command they run (as npx, uv tool run)
+		{`uvx pre-commit clean && uvx pre-commit run --all-files`, Write},
+		{`pipx run pre-commit clean`, Write},
+		{`uvx --from pre-commit==3.7 pre-commit clean`, Write},
+		{`uvx pre-commit@3.7.0 clean`, Write},
+		{`pipx run --spec pre-commit pre-commit clean`, Write},
+		{`uvx --from git+https://github.com/x/y z`, Destructive},
+		{`pipx run https://x.example/y.whl`, Destructive},
+		{`uvx --with foo rm -rf ~`, Destructive},
+		{`uvx dropdb prod`, Destructive},
+		{`pipx run mysqladmin -h db.prod.example drop shop`, Destructive},
 		// round r47b end
 	}
 	for _, tc := range tests {
