@@ -1123,7 +1123,7 @@ func TestClassify(t *testing.T) {
 		{"sqlite3 ./tmp/scratch.db 'DROP TABLE IF EXISTS events'", Write},
 		{"sqlite3 db/development.sqlite3 'DROP TABLE events'", Destructive},
 		{"rm -f ./tmp/test.sqlite3 && sqlite3 ./tmp/test.sqlite3 < db/schema.sql", Write},
-		{"rm -f db/test.sqlite3", Destructive},
+		{"rm -f db/test.sqlite3", Write}, // r47b: a database file named for tests is the suite's own
 		{"dropdb -U postgres app_test", Write},
 		{"dropdb -U postgres app_production", Destructive},
 		// shred inside the tree is rm's work; outside, beyond recovery
@@ -5037,6 +5037,18 @@ print(delete_old(1))"`, Write},
 		{`uvx --with foo rm -rf ~`, Destructive},
 		{`uvx dropdb prod`, Destructive},
 		{`pipx run mysqladmin -h db.prod.example drop shop`, Destructive},
+		// round r47b, a database file in the project named for tests, which the suite makes again
+		{`rm -f test.db && uv run pytest tests/ -q`, Write},
+		{`rm -f tests/fixtures/test.sqlite3`, Write},
+		{`rm -f db/test.sqlite3 db/test.sqlite3-wal`, Write},
+		{`rm -f e2e.db*`, Write},
+		{`rm -f app.db`, Destructive},
+		{`rm -f db/production.sqlite3`, Destructive},
+		{`rm -f *.db`, Destructive},
+		{`rm -f ../test.db`, Destructive},
+		{`rm -f ~/test.db`, Destructive},
+		{`rm -f /var/lib/x/test.db`, Destructive},
+		{`rm -f testimony.db`, Destructive},
 		// round r47b end
 	}
 	for _, tc := range tests {
