@@ -5049,6 +5049,14 @@ print(delete_old(1))"`, Write},
 		{`rm -f ~/test.db`, Destructive},
 		{`rm -f /var/lib/x/test.db`, Destructive},
 		{`rm -f testimony.db`, Destructive},
+		// round r47b, a build's system property (-Dflyway.url=, -Pliquibase.url=) naming a test database on this machine
+		{`./mvnw flyway:clean flyway:migrate -Dflyway.url=jdbc:postgresql://localhost:5432/orders_test -Dflyway.user=test -Dflyway.password=test -Dflyway.cleanDisabled=false`, Write},
+		{`./gradlew flywayClean -Pflyway.url=jdbc:mysql://127.0.0.1:3306/app_test`, Write},
+		{`mvn liquibase:dropAll -Dliquibase.url=jdbc:postgresql://localhost/e2e_db`, Write},
+		{`mvn flyway:clean -Dflyway.url=jdbc:postgresql://localhost:5432/orders`, Destructive},
+		{`mvn flyway:clean -Dflyway.url=jdbc:postgresql://db.prod:5432/orders_test`, Destructive},
+		{`mvn flyway:clean -Dflyway.url=jdbc:postgresql://localhost/app_test -Dspring.datasource.url=jdbc:postgresql://prod/app`, Destructive},
+		{`mvn flyway:clean`, Destructive},
 		// round r47b end
 	}
 	for _, tc := range tests {
