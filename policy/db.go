@@ -627,6 +627,10 @@ func (iv *inv) testEnvironment() bool {
 				see(name, val) // flyway -url=jdbc:…: single-dash options
 				continue
 			}
+			if l := strings.ToLower(name); (name[0] == 'D' || name[0] == 'P') && (strings.HasSuffix(l, ".url") || strings.HasSuffix(l, "jdbcurl") || strings.HasSuffix(l, "jdbc-url")) {
+				see("url", val) // mvn flyway:clean -Dflyway.url=jdbc:…, gradle -Pliquibase.url=…, -Dspring.datasource.url=…: a build's system property
+				continue
+			}
 		}
 		if (a.s == "-h" || a.s == "-H" || a.s == "--host") && i+1 < len(args) && args[i+1].ok && loopback(args[i+1].s) {
 			local = true // rabbitmqadmin -H localhost; onThisMachine below says no other host is named

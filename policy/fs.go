@@ -185,7 +185,7 @@ func rm(iv *inv) {
 		switch why := danger; why {
 		case "":
 		case "unresolved":
-			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
+			if !recursive || iv.c.tempVar(a.src) || iv.c.underTemp(a.src) || iv.c.tmpdirChild(a.src) { // d=$(mktemp -d) … rm -rf "$d"; rm -rf /tmp/x-$(whoami)
 				break
 			}
 			if a.ok && iv.sc.mounts != nil {

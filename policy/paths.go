@@ -224,7 +224,7 @@ func (c *classifier) danger(t target) string {
 		if c.inTemp(p) || c.isTempRoot(p) {
 			return ""
 		}
-		if why := unrecoverable(t); why != "" && !(dataFile(t.src) && c.scratch(p+"/x")) {
+		if why := unrecoverable(t); why != "" && !(dataFile(t.src) && c.scratch(p+"/x")) && !(t.glob != "" && dataFile(t.glob) && c.testDataFile(t.glob)) {
 			return why
 		}
 		if c.trustedProject() && (p == c.project || isUnder(p, c.project)) {
@@ -252,7 +252,7 @@ func (c *classifier) danger(t target) string {
 	case c.inTemp(p):
 		return ""
 	}
-	if why := unrecoverable(t); why != "" && !(dataFile(p) && c.scratch(p)) {
+	if why := unrecoverable(t); why != "" && !(dataFile(p) && (c.scratch(p) || c.testDataFile(p))) {
 		return why
 	}
 	if c.trustedProject() && isUnder(p, c.project) || c.cache(t) {
@@ -431,6 +431,60 @@ func (c *classifier) underTemp(src string) bool {
 	lit, _, _ := strings.Cut(src, "$")
 	dir, name := path.Split(lit)
 	return name != "" && !strings.ContainsAny(lit, "*?[.") && c.inTemp(path.Clean(dir)+"/x") && !strings.Contains(src[len(lit):], "/..")
+}
+
+// tmpdirChild reports whether src names something inside $TMPDIR, the
+// temp root, written through the variable tend cannot read
+// ("$TMPDIR"/metro-*, ${TMPDIR}/haste-map-x, "$TMPDIR/jest_*"): a temp
+// file. If $TMPDIR is unset the word names a child of /, so the first
+// name must neither be only a pattern ("$TMPDIR"/*) nor match one of the
+// system's top directories ($TMPDIR/usr, $TMPDIR/[a-z]*), and the script
+// must not set TMPDIR itself (TMPDIR=$HOME; rm -rf $TMPDIR/x).
+func (c *classifier) tmpdirChild(src string) bool {
+	w := strings.ReplaceAll(src, `"`, "")
+	rest, ok := strings.CutPrefix(w, "$TMPDIR/")
+	if !ok {
+		if rest, ok = strings.CutPrefix(w, "${TMPDIR}/"); !ok {
+			return false
+		}
+	}
+	if rest == "" || strings.ContainsAny(rest, "$`'\\(){}") || strings.Contains("/"+rest+"/", "/../") || strings.Contains("/"+rest+"/", "/./") {
+		return false
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	if strings.Trim(first, "*?[]!^-") == "" || strings.HasPrefix(first, ".") {
+		return false
+	}
+	for _, top := range rootDirs {
+		if m, err := path.Match(first, top); m || err != nil {
+			return false
+		}
+	}
+	n := strings.Count(c.whole, "TMPDIR")
+	return n == strings.Count(c.whole, "$TMPDIR")+strings.Count(c.whole, "${TMPDIR}")
+}
+
+// rootDirs are the directories a system keeps at / (Linux, macOS, Nix).
+var rootDirs = []string{"bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt", "opt",
+	"proc", "root", "run", "sbin", "srv", "sys", "tmp", "usr", "var", "snap", "nix", "Applications", "Library", "System",
+	"Users", "Volumes", "private", "cores", "data", "workspace", "workspaces", "app", "code", "src", "export", "net"}
+
+// testDataFile reports whether p, a database file, lies in the project
+// and is named for tests (test.db, app_test.sqlite3, e2e.db-wal,
+// test.db*): a test suite's own database, which it makes again on every
+// run, as a server's database named for tests is.
+func (c *classifier) testDataFile(p string) bool {
+	if !path.IsAbs(p) {
+		p = path.Join(c.project, p) // a glob as written: test.db*
+	}
+	if !c.trustedProject() || !isUnder(p, c.project) {
+		return false
+	}
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	return testDB.MatchString(base)
 }
 
 // buildOutputs reports whether operands name only paths inside the working

@@ -138,13 +138,15 @@ func (iv *inv) envSetup(src string) bool {
 	inner := strings.Trim(src, `"`)
 	if body, ok := strings.CutPrefix(inner, "$("); ok && strings.HasSuffix(body, ")") {
 		inner = strings.TrimSuffix(body, ")")
+	} else if body, ok := strings.CutPrefix(src, "<("); ok && strings.HasSuffix(body, ")") {
+		inner = strings.TrimSuffix(body, ")") // source <(kubectl completion bash)
 	} else if len(inner) > 2 && inner[0] == '`' && strings.IndexByte(inner[1:], '`') == len(inner)-2 {
 		inner = inner[1 : len(inner)-1] // eval `ssh-agent -s`
 	} else {
 		return false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(inner), "")
-	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) != 0 {
+	if err != nil || len(f.Stmts) != 1 || !quietRedirs(f.Stmts[0].Redirs) {
 		return false
 	}
 	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
@@ -157,7 +159,7 @@ func (iv *inv) envSetup(src string) bool {
 	}
 	name := path.Base(words[0])
 	emits, known := envEmitters[name]
-	if !known || !emits(words[1:]) {
+	if known && !emits(words[1:]) || !known && !completionArgs(name, words[1:]) {
 		return false
 	}
 	if dir := path.Dir(words[0]); strings.Contains(words[0], "/") && !isSystemPath(dir) && dir != "/home/linuxbrew/.linuxbrew/bin" {
@@ -178,6 +180,56 @@ func (iv *inv) envSetup(src string) bool {
 	}
 	return true
 }
+
+// quietRedirs reports whether an emitter's redirections only silence its
+// errors (2>/dev/null).
+func quietRedirs(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if r.N == nil || r.N.Value != "2" || r.Op != syntax.RdrOut && r.Op != syntax.AppOut || r.Word == nil || r.Word.Lit() != "/dev/null" {
+			return false
+		}
+	}
+	return true
+}
+
+// completionArgs reports whether args ask the program name for its own
+// shell completion script, which the shell is meant to source or eval
+// (kubectl completion bash, gh completion -s zsh, rustup completions bash
+// cargo, uv generate-shell-completion fish, just --completions zsh, pip
+// completion --bash, npm completion): subcommand words, then a word
+// naming completion, then only shell names, options and plain words. Not
+// for a program that prints or runs what it is given (cat completion, sh
+// completion, curl completion), where the word is a file or a host.
+func completionArgs(name string, args []string) bool {
+	if completionRelays[name] || shells[name] || slices.Contains(readOnlyTools, name) || codeInterp.MatchString(name) {
+		return false
+	}
+	seen := false
+	for _, w := range args {
+		bare, val, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		switch {
+		case !seen && (bare == "completion" || bare == "completions" || strings.HasSuffix(bare, "-completion") || strings.HasSuffix(bare, "-completions")):
+			seen = true
+			if val != "" && !shellName(val) && val != "powershell" && val != "pwsh" && val != "elvish" && val != "nushell" {
+				return false
+			}
+		case !completionWord.MatchString(w), !seen && strings.HasPrefix(w, "-"):
+			return false
+		}
+	}
+	return seen
+}
+
+// completionWord is a plain word among a completion command's arguments:
+// a subcommand, a shell's name, an option.
+var completionWord = lazyRE(`^-{0,2}[A-Za-z0-9][A-Za-z0-9_.-]*(?:=[A-Za-z0-9_.-]+)?$`)
+
+// completionRelays print or run what they are given rather than a script
+// of their own.
+var completionRelays = setOf("echo", "printf", "cat", "tac", "base64", "xxd", "tee", "sed", "awk", "gawk", "tr", "rev",
+	"env", "sudo", "doas", "xargs", "nc", "ncat", "socat", "busybox", "eval", "source", "exec", "command", "builtin",
+	"npx", "bunx", "pnpx", "uvx", "pipx", "dlx", "deno", "bun", "node", "php", "lua", "java", "dotnet", "docker", "podman", "ssh",
+	"curl", "wget", "http", "https", "xh", "aria2c", "lynx", "w3m", "httpie", "fetch", "open", "xdg-open")
 
 // envEmitters are the tools whose output is this shell's settings, meant
 // for eval, and the arguments with which they print them.
@@ -351,6 +403,8 @@ func source_(iv *inv) {
 	}
 	a := iv.args[1]
 	switch {
+	case !a.ok && strings.HasPrefix(a.src, "<(") && iv.envSetup(a.src):
+		// source <(kubectl completion bash): the tool's own completion script
 	case !a.ok:
 		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.shown())
 	case a.s == "/dev/stdin" || a.s == "-":

@@ -760,12 +760,15 @@ type commandRunner struct {
 }
 
 var commandRunners = map[string]commandRunner{
-	"npm":        {verbs: []string{"exec", "x"}, values: []string{"-p", "--package", "-w", "--workspace"}, shellOpts: []string{"-c", "--call"}},
-	"pnpm":       {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package", "--filter", "-F", "-C", "--dir"}, shellOpts: []string{"-c", "--shell-mode"}},
-	"yarn":       {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package"}},
-	"bun":        {verbs: []string{"x"}, values: []string{"-p", "--package"}},
-	"poetry":     {verbs: []string{"run"}, values: []string{"-C", "--directory", "-P", "--project"}},
-	"uv":         {verbs: []string{"run"}, values: []string{"--with", "--python", "-p", "--package", "--env-file", "--extra", "--group", "--directory", "--project", "--from", "--index", "--with-requirements", "--only-group"}},
+	"npm":    {verbs: []string{"exec", "x"}, values: []string{"-p", "--package", "-w", "--workspace"}, shellOpts: []string{"-c", "--call"}},
+	"pnpm":   {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package", "--filter", "-F", "-C", "--dir"}, shellOpts: []string{"-c", "--shell-mode"}},
+	"yarn":   {verbs: []string{"exec", "dlx"}, values: []string{"-p", "--package"}},
+	"bun":    {verbs: []string{"x"}, values: []string{"-p", "--package"}},
+	"poetry": {verbs: []string{"run"}, values: []string{"-C", "--directory", "-P", "--project"}},
+	"uv":     {verbs: []string{"run"}, values: []string{"--with", "--python", "-p", "--package", "--env-file", "--extra", "--group", "--directory", "--project", "--from", "--index", "--with-requirements", "--only-group"}},
+	"uvx": {verbs: []string{""}, values: []string{"--from", "--with", "--with-editable", "--with-requirements", "--python", "-p", "--index", "--default-index",
+		"--index-url", "-i", "--extra-index-url", "--find-links", "-f", "--constraints", "-c", "--overrides", "--env-file", "--directory", "--project"}},
+	"pipx":       {verbs: []string{"run"}, values: []string{"--spec", "--python", "--pip-args", "--index-url", "-i", "--backend", "--fetch-missing-python"}},
 	"pipenv":     {verbs: []string{"run"}},
 	"pdm":        {verbs: []string{"run"}, values: []string{"-p", "--project"}},
 	"hatch":      {verbs: []string{"run"}, values: []string{"-e", "--env"}},
@@ -851,6 +854,10 @@ func runsGiven(iv *inv) bool {
 	}
 	if r.shellArg || i == len(args)-1 && args[i].ok && strings.ContainsRune(args[i].s, ' ') && parses(args[i].s) {
 		iv.shell(args[i], iv.sc) // yarn exec 'rm -rf …': a command line
+	} else if pkg := args[i].s; (iv.name == "uvx" || iv.name == "pipx") && strings.ContainsAny(pkg, "@=") && !strings.Contains(pkg, "/") {
+		prog, _, _ := strings.Cut(pkg, "@") // uvx ruff@0.5 check, pipx run black==24.1 .: the package's program of that name
+		prog, _, _ = strings.Cut(prog, "=")
+		iv.exec(append([]arg{{s: prog, ok: true, src: args[i].src}}, args[i+1:]...))
 	} else {
 		iv.exec(args[i:])
 	}
