@@ -5640,33 +5640,20 @@ var composeListing = setOf("--services", "--volumes", "--networks", "--profiles"
 // prints the compose file with their values put in. "" if it does not.
 func composeRendersSecrets(iv *inv) string {
 	args := iv.rest(1)
-	switch iv.name {
-	case "docker", "podman":
-		if at(strs0(args), 0) != "compose" {
-			return ""
-		}
-		args = args[1:]
-	case "docker-compose", "podman-compose":
-	default:
+	if !strings.HasSuffix(composeConfig(iv.name, args), " config") {
 		return ""
 	}
-	verb, file := "", ""
+	file := ""
 	for i, a := range args {
 		if !a.ok {
 			continue
 		}
 		o, v, eq := strings.Cut(a.s, "=")
 		switch {
-		case composeListing[o]:
-			return ""
 		case o == "--env-file" && eq && iv.secretFile(v) && !templateFile(path.Base(v)):
 			file = a.s
 		case a.s == "--env-file" && i+1 < len(args) && args[i+1].ok && iv.secretFile(args[i+1].s) && !templateFile(path.Base(args[i+1].s)):
 			file = a.s + " " + args[i+1].s
-		case a.s == "config" && verb == "" && (i == 0 || !args[i-1].ok || !strings.HasPrefix(args[i-1].s, "-") || strings.Contains(args[i-1].s, "=")):
-			verb = a.s
-		case verb == "" && !strings.HasPrefix(a.s, "-") && (i == 0 || !strings.HasPrefix(args[i-1].s, "-")):
-			verb = a.s
 		}
 	}
 	for _, e := range iv.environ() {
@@ -5674,7 +5661,7 @@ func composeRendersSecrets(iv *inv) string {
 			file = e.src
 		}
 	}
-	if verb != "config" || file == "" {
+	if file == "" {
 		return ""
 	}
 	return "compose config prints the compose file with the values of " + file + " put in, secrets included"

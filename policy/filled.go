@@ -161,12 +161,16 @@ func envsubstValues(args []arg, in source) string {
 // the file as written (composeListing). It returns how it was asked
 // (docker compose config), or "".
 func composeConfig(name string, args []arg) string {
-	if name == "docker" || name == "podman" {
+	switch name {
+	case "docker", "podman":
 		if at(strs0(args), 0) != "compose" {
 			return ""
 		}
 		args = args[1:]
 		name += " compose"
+	case "docker-compose", "podman-compose":
+	default:
+		return ""
 	}
 	verb := ""
 	for i, a := range args {
