@@ -669,7 +669,9 @@ func TestJobWaitingForInputIsAnnounced(t *testing.T) {
 // e on a multi-line command opens the person's editor; what they save
 // there, changed, is approved as edited; unchanged or empty, nothing is.
 func TestEditInEditor(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the file the model writes for the editor, never opened
+	// here, goes to a temp dir of this test's own.
+	t.Setenv("TMPDIR", t.TempDir())
 	multi := pushRequest()
 	multi.Command = "git fetch\ngit push --force origin HEAD:main"
 	for _, tc := range []struct {
