@@ -166,6 +166,17 @@ func (o *output) take(w *watch, buf []byte) (int, bool) {
 		// its end of file.
 		return 0, !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR)
 	}
+	// A terminal gives a few KiB a read. A job's one descriptor (a PTY, or
+	// stdout and stderr on one pipe) is read on while more waits, so that a
+	// flood takes one log write, one ring and one wake-up a gulp; with two,
+	// each read must wait its turn in epoll's order.
+	for len(o.watches) == 1 && n < len(buf) {
+		k, _ := unix.Read(w.fd, buf[n:])
+		if k <= 0 {
+			break // EAGAIN, or the end, which the next round finds
+		}
+		n += k
+	}
 	j := o.j
 	j.streams[w.name].(*stream).Write(buf[:n])
 	if m, ok := j.streams[Merged].(*interleave); ok {
