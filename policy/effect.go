@@ -4475,6 +4475,9 @@ var genericSecretWords = map[string]bool{
 // (printenv | sort > env.txt).
 func (iv *inv) secretFile(s string) bool {
 	p := iv.c.tilde(s)
+	if shareable(path.Base(p)) {
+		return false // ~/.ssh/id_ed25519.pub: a key made to be shared
+	}
 	if isSecretPath(p) || keyFile(iv.c, iv.sc, p) {
 		return true
 	}
@@ -4796,6 +4799,8 @@ var quietReaders = map[string]bool{
 	"cd": true, "pushd": true, "diff": false, "wc": true, "echo": true, "printf": true, "mv": true,
 	"sops": true, "kubectl": true, "helm": true, "docker": true, "terraform": true, "direnv": true,
 	"keytool": true, "jarsigner": true, "apksigner": true, // sign with a keystore, print only its certificates
+	// digests: what they print is a hash of the file, from which the secret cannot be had
+	"sha256sum": true, "sha1sum": true, "sha512sum": true, "sha224sum": true, "sha384sum": true, "md5sum": true, "b2sum": true, "b3sum": true, "shasum": true, "cksum": true, "sum": true,
 }
 
 // valueIgnores are the tools whose --ignore takes a value (a file left

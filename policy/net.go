@@ -451,7 +451,31 @@ func (iv *inv) downloadTo(f arg) {
 
 // secretSubst matches a command substitution that reads the environment
 // or a secrets file: curl -d "$(env)".
-var secretSubst = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
+var secretSubstRE = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
+
+// secretSubst finds a command substitution that prints the environment,
+// a secrets file or a token, but not one that reads only a file made to
+// be shared ($(cat ~/.ssh/id_ed25519.pub), $(cat .env.example)).
+var secretSubst = substMatcher{}
+
+type substMatcher struct{}
+
+func (substMatcher) MatchString(src string) bool {
+	for _, m := range secretSubstRE.FindAllStringIndex(src, 4) {
+		end := m[1]
+		for end < len(src) && !strings.ContainsRune(" \t\n)`\"';|&<>", rune(src[end])) {
+			end++
+		}
+		start := m[1]
+		for start > 0 && !strings.ContainsRune(" \t\n(`\"';|&<>", rune(src[start-1])) {
+			start--
+		}
+		if !shareable(path.Base(src[start:end])) {
+			return true
+		}
+	}
+	return false
+}
 
 // netcat-like senders forward stdin.
 func netSend(iv *inv) {

@@ -168,6 +168,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 		return source{kind: srcPipe}
 	}
+	if d, ok := st.Cmd.(*syntax.DeclClause); ok && (d.Variant.Value == "export" || d.Variant.Value == "declare" || d.Variant.Value == "typeset") && environmentDecl(d) {
+		return source{kind: srcSecret, text: envDump} // export -p | nc …: every variable with its value, as env prints them
+	}
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return source{kind: srcPipe}
@@ -664,6 +667,9 @@ func namedSecret(p string) bool {
 // isSecretPath reports whether p names a file that usually holds secrets.
 func isSecretPath(p string) bool {
 	base := path.Base(p)
+	if shareable(base) {
+		return false
+	}
 	switch {
 	case base == ".env" || strings.HasPrefix(base, ".env."),
 		base == ".netrc", base == ".git-credentials", base == ".npmrc", base == ".pypirc",
@@ -699,6 +705,18 @@ func isSecretPath(p string) bool {
 		}
 	}
 	return false
+}
+
+// shareable reports whether a file's name says it is made to be shared:
+// a public key (id_ed25519.pub, authorized_keys, known_hosts) or an
+// env file's template (.env.example, .env.sample, .env.template), which
+// hold no secret and are sent, committed and printed as they are.
+func shareable(base string) bool {
+	if strings.HasSuffix(base, ".pub") || base == "authorized_keys" || base == "authorized_keys2" || base == "known_hosts" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(base, ".env.")
+	return ok && (rest == "example" || rest == "sample" || rest == "template" || rest == "dist" || rest == "tmpl" || rest == "defaults")
 }
 
 // secretPlacesAfterSlash are the secretPlaces starting with a slash, by
@@ -871,6 +889,20 @@ func decode(name string, args []string, in string) (string, bool) {
 		return strings.Join(lines, "\n") + "\n", true
 	}
 	return "", false
+}
+
+// environmentDecl reports whether export, declare or typeset is given no
+// name, only options (-p, -x, -px): it prints the variables it lists.
+func environmentDecl(d *syntax.DeclClause) bool {
+	for _, a := range d.Args {
+		if a.Name != nil || a.Value == nil {
+			return false
+		}
+		if l := litOf(a.Value); !strings.HasPrefix(l, "-") || strings.ContainsAny(l, "fF") {
+			return false // declare -f prints functions
+		}
+	}
+	return true
 }
 
 // envDump is the text of a source that is every environment variable
