@@ -1656,6 +1656,9 @@ func changesLive(iv *inv, args []arg) string {
 			return iv.name + " runs code against production (" + live + ") that calls " + m[1] + ", deleting or emptying what production holds"
 		}
 	}
+	if slices.ContainsFunc(args, liveReader) || dryRun(iv.name, args) {
+		return "" // rails db:migrate:status, liquibase update-sql, mongorestore --dryRun: it only shows what is or would be done
+	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
 		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
@@ -1663,12 +1666,41 @@ func changesLive(iv *inv, args []arg) string {
 		}
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {
+				if !slices.ContainsFunc(append([]arg{{s: iv.name, ok: true}}, args...), func(a arg) bool { return a.ok && dbWord.MatchString(a.s) }) {
+					return iv.name + " " + shownVerbs(args) + " deletes, resets or changes what production (" + live + ") holds, without review" // frobnicate purge-cache --env production: no database is named
+				}
 				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
 			}
 		}
 	}
 	return ""
 }
+
+// liveReaders are the words of a verb that only shows: a migration's
+// status or history, the SQL it would run.
+var liveReaders = setOf("status", "list", "ls", "show", "history", "info", "current", "heads", "check", "validate", "diff", "plan", "describe", "inspect", "get", "logs")
+
+// liveReader reports whether a verb only shows what is or would be done:
+// one of its words is one of liveReaders (db:migrate:status, migrate:list),
+// it ends in sql (update-sql, rollbackSQL: the SQL is printed) or in
+// migrations after a group (ecto.migrations), or it is one word that
+// starts with show or sql (showmigrations, sqlmigrate).
+func liveReader(a arg) bool {
+	if !a.ok || strings.HasPrefix(a.s, "-") || strings.ContainsAny(a.s, "=/ ") {
+		return false
+	}
+	ws := words(a.s)
+	if len(ws) == 1 {
+		return liveReaders[ws[0]] || strings.HasPrefix(ws[0], "show") || strings.HasPrefix(ws[0], "sql") && len(ws[0]) > 3
+	}
+	last := ws[len(ws)-1]
+	return slices.ContainsFunc(ws, func(w string) bool { return liveReaders[w] }) || last == "sql" || last == "migrations"
+}
+
+// dbWord is a word that says a command works on a database: its name
+// (psql, mongorestore), a verb (db:migrate, schema:load, seed), an
+// option (--database-url).
+var dbWord = lazyRE(`(?i)db|database|migrat|schema|seed|sql|ecto|alembic|flyway|liquibase|knex|sequelize|prisma|rails|artisan|manage\.py|rake|mongo|redis|backfill|table`)
 
 // sharedMarker is an environment's name that says it is shared and not
 // on this machine, though not production: staging, QA, UAT, preview,
