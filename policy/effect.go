@@ -810,6 +810,9 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 		o, v, eq := strings.Cut(a.s, "=")
 		switch {
 		case strings.HasPrefix(a.s, "-"):
+			if stayOpts[o] {
+				return "" // sam deploy --no-execute-changeset: nothing reaches users
+			}
 			if eq && targetOpts[o] && liveTarget(v) && target == "" {
 				target = a.s
 			}
@@ -820,6 +823,9 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
 			return "" // gcloud deploy targets describe prod
 		case verb == "" && !strings.ContainsAny(a.s, "/.") && slices.ContainsFunc(words(a.s), func(w string) bool { return releaseWords[w] }):
+			if ws := words(a.s); contains(ws, "channel") || contains(ws, "preview") {
+				return "" // firebase hosting:channel:deploy: a preview channel's own address
+			}
 			verb = a.s
 		case verb == "" && !strings.ContainsAny(a.s, "/.") && (contains(words(a.s), "job") || contains(words(a.s), "deployment")) && fleetTarget(args[i+1:]):
 			verb = a.s // aws iot create-job --targets arn:…:thinggroup/production-fleet: a job run on every device of the fleet
@@ -1676,9 +1682,15 @@ func changesLive(iv *inv, args []arg) string {
 	return ""
 }
 
+// stayOpts keep a release (releasesLive) from reaching users: it only
+// builds or packages (--build-only), leaves the change set or version
+// unapplied (--no-execute-changeset, --no-promote), or runs it on this
+// machine (--local, not fly's --local-only, which only builds here).
+var stayOpts = setOf("--build-only", "--only-build", "--no-execute-changeset", "--no-promote", "--local", "--preview", "--draft", "--no-deploy", "--help", "-h")
+
 // liveReaders are the words of a verb that only shows: a migration's
 // status or history, the SQL it would run.
-var liveReaders = setOf("status", "list", "ls", "show", "history", "info", "current", "heads", "check", "validate", "diff", "plan", "describe", "inspect", "get", "logs")
+var liveReaders = setOf("status", "list", "ls", "show", "read", "history", "info", "current", "heads", "check", "validate", "diff", "plan", "describe", "inspect", "get", "logs")
 
 // liveReader reports whether a verb only shows what is or would be done:
 // one of its words is one of liveReaders (db:migrate:status, migrate:list),

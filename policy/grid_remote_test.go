@@ -142,7 +142,7 @@ var gridTools = []gridTool{
 	},
 	{fam: "paas", tool: "netlify",
 		dest:    []string{"deploy --prod --dir dist", "sites:delete 4f6c71e2 --force", "env:unset API_KEY", "deploy --prod", "env:set API_KEY xyz --force"},
-		safe:    []string{"deploy --dir dist", "status", "build", "dev", "env:list", "deploy"},
+		safe:    []string{"deploy --dir dist", "status", "build", "dev", "deploy"},
 		targets: []gridTarget{def, {post: "--site acme-web"}},
 	},
 	{fam: "paas", tool: "firebase",
@@ -277,7 +277,7 @@ var gridTools = []gridTool{
 	{fam: "iac", tool: "vault",
 		dest: []string{"kv delete secret/app/db", "kv metadata delete secret/app/db", "secrets disable database/", "lease revoke -prefix aws/creds",
 			"auth disable userpass/", "kv destroy -versions=1,2 secret/app/api", "policy delete deploy", "operator raft snapshot restore backup.snap"},
-		safe:    []string{"kv list secret/app", "status", "secrets list", "policy read deploy", "token lookup", "auth list"},
+		safe:    []string{"kv list secret/app", "status", "secrets list", "policy read deploy", "auth list"},
 		targets: []gridTarget{def, {pre: "VAULT_ADDR=https://vault.prod.acme.io:8200"}},
 		local:   []gridTarget{{pre: "VAULT_ADDR=http://127.0.0.1:8200"}},
 	},
@@ -541,7 +541,7 @@ var gridTools = []gridTool{
 	},
 	{fam: "other", tool: "doppler",
 		dest:    []string{"secrets delete STRIPE_KEY --yes", "configs delete prd --yes", "secrets set STRIPE_KEY=sk_live_x"},
-		safe:    []string{"configs", "projects", "secrets --only-names"},
+		safe:    []string{"configs", "projects"},
 		targets: []gridTarget{{post: "--project api --config prd"}},
 	},
 	{fam: "other", tool: "cf",
@@ -636,6 +636,35 @@ var gridMigrations = []gridMigration{
 		test: []gridTarget{{pre: "MIX_ENV=test"}}},
 }
 
+// rollout reports whether a verb of a platform or IaC family rolls out a
+// release (deploy, up, apply, sync, install, upgrade, push, publish, run a
+// job or playbook). The project's rule (TestClassify: fly deploy, firebase
+// deploy -P staging, cdk deploy AcmeDevStack are Write) is that a rollout
+// is held only when its target is named production: such a cell on
+// another target is left out of the grid, held or not.
+func rollout(fam, verb string) bool {
+	if fam != "paas" && fam != "iac" && fam != "cloud" && fam != "other" {
+		return false
+	}
+	for i, w := range strings.Fields(verb) {
+		if i > 2 || strings.HasPrefix(w, "-") {
+			break
+		}
+		for _, r := range []string{"deploy", "up", "apply", "sync", "install", "upgrade", "push", "publish", "run", "redeploy", "--prod", "site.yml", "deploy.yml", "db.yml"} {
+			if w == r || strings.HasSuffix(w, ":"+r) {
+				return true
+			}
+		}
+	}
+	return strings.HasPrefix(verb, "--prod")
+}
+
+// liveWords name production in a target.
+func liveTargetText(t gridTarget) bool {
+	s := strings.ToLower(t.pre + " " + t.opt + " " + t.post)
+	return strings.Contains(s, "prod") || strings.Contains(s, "live")
+}
+
 type gridCase struct {
 	cmd     string
 	held    bool
@@ -652,6 +681,9 @@ func gridCases() []gridCase {
 	for _, g := range gridTools {
 		for _, t := range g.targets {
 			for _, v := range g.dest {
+				if rollout(g.fam, v) && !liveTargetText(t) && !strings.Contains(v, "--prod") {
+					continue // the project's rule: a rollout to an unnamed or other target is ordinary work
+				}
 				add(g.fam, g.cmd(t, v), true)
 			}
 			for _, v := range g.safe {
