@@ -409,7 +409,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" migrates the schema back to nothing, dropping its tables")
 			return true
 		}
-		if countZero(args, i) {
+		if countZero(args, i) && !iv.serviceOnLoopback(args) {
 			setting := s
 			if !strings.Contains(s, "=") && strings.HasPrefix(s, "-") && i+1 < len(args) {
 				setting += " " + args[i+1].shown() // --replicas 0
@@ -550,6 +550,9 @@ func verbEffect(iv *inv) bool {
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
+				}
+				if iv.serviceOnLoopback(args) {
+					return false // VAULT_ADDR=http://127.0.0.1:8200 vault kv delete …: a dev server on this machine
 				}
 				if w == "uninstall" && debugAppsOnly(args[i+1:]) {
 					return false // adb uninstall com.acme.notes.debug: a debug build, installed again by the next run
@@ -1887,6 +1890,64 @@ func namedObject(args []arg, t string) string {
 var resourceKinds = map[string]bool{
 	"index": true, "indices": true, "queue": true, "topic": true, "bucket": true, "job": true, "stream": true,
 	"collection": true, "exchange": true, "group": true, "subject": true, "database": true, "db": true,
+}
+
+// serviceOpts are the options by which a service's CLI is told the server
+// it acts on, and serverVars the endings of the names of the variables that tell it
+// (VAULT_ADDR, CONSUL_HTTP_ADDR, NOMAD_ADDR, ETCDCTL_ENDPOINTS).
+var (
+	serviceOpts = setOf("--address", "-address", "--addr", "-addr", "--http-addr", "-http-addr", "--registry")
+	serverVars  = []string{"_ADDR", "_ADDRESS", "_REGISTRY"}
+)
+
+// serviceOnLoopback reports whether a service's CLI the catalogue does
+// not know is told of servers (serviceOpts, serverVars) and every one is on
+// this machine's loopback, with no tunnel from here to elsewhere and not
+// run on another machine: a dev server (vault server -dev, consul agent
+// -dev, a local registry), whose state its user remakes at will. The
+// options and variables are those of an address, not a data store's URL
+// or endpoint, and a command that names a database is not one: data on
+// this machine's databases is held unless named for tests.
+func (iv *inv) serviceOnLoopback(args []arg) bool {
+	if iv.c.tunnel || iv.sc.remote || slices.ContainsFunc(args, func(a arg) bool { return dbWord.MatchString(a.s) }) {
+		return false // a database on this machine is held unless named for tests (testDB)
+	}
+	seen := false
+	check := func(v string) bool {
+		if i := strings.Index(v, "://"); i >= 0 {
+			v = v[i+3:]
+		}
+		v, _, _ = strings.Cut(v, "/")
+		if strings.HasPrefix(v, "[") {
+			v, _, _ = strings.Cut(v[1:], "]")
+		} else if strings.Count(v, ":") == 1 {
+			v, _, _ = strings.Cut(v, ":")
+		}
+		seen = true
+		return loopback(v) || strings.HasPrefix(v, "127.")
+	}
+	for _, e := range iv.environ() {
+		name, val, ok := strings.Cut(e.src, "=")
+		if ok && slices.ContainsFunc(serverVars, func(sfx string) bool { return strings.HasSuffix(name, sfx) }) && (!e.ok || !check(val)) {
+			return false
+		}
+	}
+	for i, a := range args {
+		o, v, eq := strings.Cut(a.s, "=")
+		if !a.ok || !serviceOpts[o] {
+			continue
+		}
+		if !eq {
+			if i+1 >= len(args) || !args[i+1].ok {
+				return false
+			}
+			v = args[i+1].s
+		}
+		if !check(v) {
+			return false
+		}
+	}
+	return seen
 }
 
 // loopbackURL reports whether a tool is given the URL of a server on

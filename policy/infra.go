@@ -605,6 +605,11 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 			iv.flag(Unparseable, name+" verb computed at run time")
 			return
 		}
+		if ctx := optValue(iv.rest(1), "--kube-context"); localContext(ctx) && !dryRun(iv.name, iv.rest(1)) && !iv.sc.remote {
+			iv.flag(Write, "") // helm uninstall api --kube-context kind-dev: a cluster on this machine, made to be remade
+			iv.judged = true
+			return
+		}
 		if why, ok := destroy[v]; ok {
 			if iv.ownObjects(v, 0, withValue...) {
 				iv.flag(Write, "") // helm install r-$$ … ; helm uninstall r-$$
