@@ -1621,7 +1621,8 @@ func downAgainstLive(iv *inv, args []arg) string {
 // liveVerbs are the words by which a project's tools change what a
 // database holds: its schema (migrate, upgrade, rollback) or its rows
 // (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
-var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune"}
+var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune",
+	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
 
 // changesLive says why a project's tool (alembic, rails, mvn exec:java, a
 // migration tool) that changes a database's schema or rows is pointed at
@@ -1653,8 +1654,12 @@ func changesLive(iv *inv, args []arg) string {
 	if live == "" {
 		live = liveEnv(iv)
 	}
+	where := "production (" + live + ")"
 	if live == "" {
-		return ""
+		if live = sshTarget(args); live == "" {
+			return ""
+		}
+		where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
 	}
 	codes := consoleCode(iv.name, args)
 	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
@@ -1676,7 +1681,10 @@ func changesLive(iv *inv, args []arg) string {
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {
 				if !slices.ContainsFunc(append([]arg{{s: iv.name, ok: true}}, args...), func(a arg) bool { return a.ok && dbWord.MatchString(a.s) }) {
-					return iv.name + " " + shownVerbs(args) + " deletes, resets or changes what production (" + live + ") holds, without review" // frobnicate purge-cache --env production: no database is named
+					return iv.name + " " + shownVerbs(args) + " deletes, resets or changes what " + where + " holds, without review" // frobnicate purge-cache --env production: no database is named
+				}
+				if where != "production ("+live+")" {
+					return iv.name + " " + shownVerbs(args) + " changes the data or schema of the database of " + where + " without review"
 				}
 				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
 			}
@@ -1691,6 +1699,32 @@ func changesLive(iv *inv, args []arg) string {
 // machine (--local, not fly's --local-only, which only builds here).
 var stayOpts = setOf("--build-only", "--only-build", "--no-execute-changeset", "--no-promote", "--local", "--preview", "--draft", "--no-deploy", "--help", "-h")
 
+// sshTarget is the value of an --ssh option that points a tool at a
+// site on another machine over SSH (wp --ssh=deploy@host/path, drush
+// --ssh-options aside), or "" when there is none or it is this machine.
+func sshTarget(args []arg) string {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, "--ssh=")
+		if !ok && a.s == "--ssh" && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if !ok || !a.ok {
+			continue
+		}
+		host := v
+		if _, h, found := strings.Cut(host, "@"); found {
+			host = h
+		}
+		host, _, _ = strings.Cut(host, "/")
+		host, _, _ = strings.Cut(host, "~")
+		host, _, _ = strings.Cut(host, ":")
+		if host != "" && !loopback(host) {
+			return a.shown()
+		}
+	}
+	return ""
+}
+
 // liveReaders are the words of a verb that only shows: a migration's
 // status or history, the SQL it would run.
 var liveReaders = setOf("status", "list", "ls", "show", "read", "history", "info", "current", "heads", "check", "validate", "diff", "plan", "describe", "inspect", "get", "logs")
@@ -1701,8 +1735,14 @@ var liveReaders = setOf("status", "list", "ls", "show", "read", "history", "info
 // migrations after a group (ecto.migrations), or it is one word that
 // starts with show or sql (showmigrations, sqlmigrate).
 func liveReader(a arg) bool {
+	if a.ok && (a.s == "--list" || a.s == "--help") {
+		return true // pg_restore --list: the dump's contents, printed
+	}
 	if !a.ok || strings.HasPrefix(a.s, "-") || strings.ContainsAny(a.s, "=/ ") {
 		return false
+	}
+	if dot := strings.LastIndexByte(a.s, '.'); dot >= 0 && fileExts[strings.ToLower(a.s[dot+1:])] {
+		return false // backup.sql: a file's name
 	}
 	ws := words(a.s)
 	if len(ws) == 1 {
@@ -1909,7 +1949,7 @@ var (
 // or endpoint, and a command that names a database is not one: data on
 // this machine's databases is held unless named for tests.
 func (iv *inv) serviceOnLoopback(args []arg) bool {
-	if iv.c.tunnel || iv.sc.remote || slices.ContainsFunc(args, func(a arg) bool { return dbWord.MatchString(a.s) }) {
+	if iv.c.tunnel || iv.sc.remote || slices.ContainsFunc(args, func(a arg) bool { return !strings.Contains(a.s, "/") && dbWord.MatchString(a.s) }) {
 		return false // a database on this machine is held unless named for tests (testDB)
 	}
 	seen := false
