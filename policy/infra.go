@@ -1357,9 +1357,46 @@ func aws(iv *inv) {
 	case hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "purge-", "destroy-"):
 		iv.flag(Destructive, "aws "+svc+" "+op+" deletes cloud resources")
 	case hasAnyPrefix(op, "describe-", "get-", "list-") || svc == "sts":
+	case withdraws(pos[min(1, len(pos)):min(2, len(pos))], false) != "" && !hasFlag(args, "", "--dry-run"):
+		w := withdraws(pos[1:2], false)
+		iv.flag(Destructive, "aws "+svc+" "+op+" "+withdrawWhy[w]+" in the account it acts on, where others rely on it")
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// withdrawWhy is what a platform CLI's verb does to what is there when
+// it withdraws, suspends or replaces it rather than deleting it: the
+// words of such verbs (az vm deallocate, flux suspend, gh repo archive,
+// aws cloudfront create-invalidation, gcloud sql import, heroku
+// pg:backups:restore).
+var withdrawWhy = map[string]string{
+	"suspend": "suspends what it names", "pause": "pauses what it names", "deallocate": "stops what it names and gives up its machine",
+	"detach": "detaches what it names from what uses it", "archive": "archives what it names, read-only for everyone",
+	"invalidation": "drops what a CDN caches, sending every request to the origin", "invalidate": "drops what a CDN or service caches",
+	"restore": "restores a backup over what is there", "import": "imports data over what is there",
+}
+
+// withdraws is the word of withdrawWhy among the words of a platform
+// CLI's first verbs (restore and import only when over is set: in aws
+// they make a new resource), or "" when none is, or a verb that only
+// reads (list, describe) comes first.
+func withdraws(pos []string, over bool) string {
+	for i, v := range pos {
+		if i >= 4 || strings.ContainsAny(v, "/=@ ") {
+			break
+		}
+		ws := words(v)
+		if slices.ContainsFunc(ws, func(w string) bool { return readVerbs[w] || w == "describe" || w == "status" }) {
+			return ""
+		}
+		for _, w := range ws {
+			if _, ok := withdrawWhy[w]; ok && (over || w != "restore" && w != "import") {
+				return w
+			}
+		}
+	}
+	return ""
 }
 
 // hasWord reports whether args hold one of words, alone or as word=value
@@ -1416,6 +1453,10 @@ func cloudVerb(iv *inv) {
 			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
 			return
 		}
+	}
+	if w := withdraws(pos, true); w != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" "+withdrawWhy[w]+" in the account it acts on, where others rely on it")
+		return
 	}
 	for _, v := range pos {
 		if (v == "add-iam-policy-binding" || v == "set-iam-policy" || v == "assignment") && iv.grantsPower(v) {
