@@ -216,7 +216,7 @@ var gridTools = []gridTool{
 		targets: []gridTarget{def, {post: "--context prod-eu"}},
 	},
 	{fam: "iac", tool: "terraform",
-		dest: []string{"destroy -auto-approve", "apply -auto-approve", "apply tfplan", "state rm aws_db_instance.main", "workspace delete prod",
+		dest: []string{"destroy -auto-approve", "apply -auto-approve", "apply tfplan", "state rm aws_db_instance.main", "workspace delete -force prod",
 			"apply -replace=aws_instance.web -auto-approve", "destroy -target=module.db -auto-approve", "apply -destroy -auto-approve", "state push -force terraform.tfstate"},
 		safe:    []string{"plan", "plan -destroy", "validate", "fmt -recursive", "show", "output", "state list", "plan -out=tfplan", "providers"},
 		targets: []gridTarget{def, {opt: "-chdir=envs/prod"}, {pre: "TF_WORKSPACE=production"}, {pre: "cd infra/prod &&"}},

@@ -842,7 +842,15 @@ func deploysLive(iv *inv, args []arg) string {
 	if !deployVerbs[v] {
 		return ""
 	}
+	for _, e := range iv.environ() { // KUBECONFIG=~/.kube/prod.yaml: the cluster the file's name says
+		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok && name == "KUBECONFIG" && contains(words(strings.TrimSuffix(path.Base(val), path.Ext(val))), "prod") {
+			return iv.name + " " + v + " deploys to production (" + e.src + "), which users get at once, without review"
+		}
+	}
 	for i, a := range args {
+		if a.ok && i > 0 && args[i-1].ok && (args[i-1].s == "--context" || args[i-1].s == "--kube-context") && strings.Contains(a.s, "/") {
+			a.s = path.Base(a.s) // arn:aws:eks:…:cluster/prod: the cluster's name
+		}
 		if !a.ok || strings.ContainsAny(a.s, "/") || fileExts[strings.ToLower(path.Ext(a.s)[min(1, len(path.Ext(a.s))):])] {
 			continue
 		}
@@ -1103,6 +1111,8 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
 		} else if iv.c.mentions("-destroy") {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
+		} else if plan := at(pos, 1); plan != "" && plan != unknownWord {
+			iv.flag(Destructive, iv.name+" apply "+plan+" applies a saved plan, which it does without asking, so it changes infrastructure without review")
 		} else if answered(iv.in) && !hasWord(args, "-input=false") {
 			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")
 		} else {
