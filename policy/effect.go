@@ -773,7 +773,7 @@ func (iv *inv) chosenTarget() string {
 // or slot.
 var targetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet", "--deployment-group-name", "-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
 	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
-	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space")
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c")
 
 // fleetOpts are the options by which a job or deployment is told the
 // devices or groups of machines it runs on (aws iot create-job --targets,
