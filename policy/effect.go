@@ -1622,7 +1622,8 @@ func downAgainstLive(iv *inv, args []arg) string {
 // database holds: its schema (migrate, upgrade, rollback) or its rows
 // (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
 var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune",
-	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
+	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat",
+	"stamp", "repair", "baseline"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
 
 // changesLive says why a project's tool (alembic, rails, mvn exec:java, a
 // migration tool) that changes a database's schema or rows is pointed at
@@ -1656,10 +1657,13 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	where := "production (" + live + ")"
 	if live == "" {
-		if live = sshTarget(args); live == "" {
+		if live = sshTarget(args); live != "" {
+			where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
+		} else if live = remoteDatabase(iv); live != "" {
+			where = "a server off this machine (" + live + ")" // DATABASE_URL=postgres://app@orders.cluster-x.rds.amazonaws.com/orders
+		} else {
 			return ""
 		}
-		where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
 	}
 	codes := consoleCode(iv.name, args)
 	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
@@ -1698,6 +1702,30 @@ func changesLive(iv *inv, args []arg) string {
 // unapplied (--no-execute-changeset, --no-promote), or runs it on this
 // machine (--local, not fly's --local-only, which only builds here).
 var stayOpts = setOf("--build-only", "--only-build", "--no-execute-changeset", "--no-promote", "--local", "--preview", "--draft", "--no-deploy", "--help", "-h")
+
+// remoteDatabase is the variable of the command's environment that
+// points it at a database by a URL (DATABASE_URL, a *_DSN, a *_DB_URL)
+// whose host is a domain name off this machine and its private
+// networks (orders.cluster-x.rds.amazonaws.com, db.acme.io), not a
+// container's or a LAN's name (db, postgres, 10.0.0.5), nor a database
+// named for tests; "" if none.
+func remoteDatabase(iv *inv) string {
+	for _, e := range iv.environ() {
+		name, val, ok := strings.Cut(e.src, "=")
+		if !ok || !e.ok || !strings.Contains(name, "DATABASE") && !strings.HasSuffix(name, "_DSN") && !strings.HasSuffix(name, "DB_URL") || !strings.Contains(val, "://") {
+			continue
+		}
+		u, err := url.Parse(val)
+		if err != nil {
+			continue
+		}
+		h := u.Hostname()
+		if strings.Contains(h, ".") && !loopback(h) && !strings.HasPrefix(h, "127.") && net.ParseIP(h) == nil && !lanHost(h) && !testDB.MatchString(path.Base(u.Path)) {
+			return e.src
+		}
+	}
+	return ""
+}
 
 // sshTarget is the value of an --ssh option that points a tool at a
 // site on another machine over SSH (wp --ssh=deploy@host/path, drush
