@@ -33,7 +33,7 @@ var destroyVerbs = map[string]bool{
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
-	"gc": true, "cancel": true, "void": true,
+	"gc": true, "cancel": true, "void": true, "suspend": true, "pause": true, "deallocate": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use

@@ -422,7 +422,7 @@ var gridTools = []gridTool{
 		targets: []gridTarget{def},
 	},
 	{fam: "registry", tool: "gh",
-		dest: []string{"release create v1.2.0 dist/*", "release delete v1.1.0 --yes", "release upload v1.2.0 dist/app.tar.gz --clobber", "release edit v1.2.0 --draft=false",
+		dest: []string{"release delete v1.1.0 --yes", "release upload v1.2.0 dist/app.tar.gz --clobber",
 			"api -X DELETE repos/acme/api/branches/main/protection", "api --method PATCH repos/acme/api -f visibility=public", "api -X PUT repos/acme/api/collaborators/bob",
 			"repo delete acme/old --yes", "secret delete NPM_TOKEN", "workflow disable deploy.yml", "repo archive acme/old --yes", "release delete-asset v1.2.0 app.tar.gz --yes"},
 		safe: []string{"release list", "release view v1.2.0", "release create v1.2.0 --draft --generate-notes", "api repos/acme/api", "api -X GET repos/acme/api/pulls",
