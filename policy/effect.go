@@ -34,6 +34,7 @@ var destroyVerbs = map[string]bool{
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
 	"gc": true, "cancel": true, "void": true, "suspend": true, "pause": true, "deallocate": true,
+	"drain": true, "revert": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -534,6 +535,9 @@ func verbEffect(iv *inv) bool {
 		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
 				w = v // deleteall, removeall
+			} else if f := strings.TrimSuffix(w, "s"); strings.HasSuffix(f, "file") && destroyVerbs[strings.TrimSuffix(f, "file")] {
+				v := strings.TrimSuffix(f, "file")
+				w = v // rclone deletefile, a vendor's removefiles
 			}
 			w = unabbreviated(w)
 			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
