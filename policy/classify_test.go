@@ -5133,6 +5133,9 @@ print(delete_old(1))"`, Write},
 		{`alembic -x env=production stamp base`, Destructive},
 		{`flux suspend kustomization apps`, Destructive},
 		{`flux get kustomizations`, Write},
+		{`nomad node drain -enable -yes 4f6c71e2`, Destructive},
+		{`rclone deletefile prod:acme-site/index.html`, Destructive},
+		{`rclone lsf prod:acme-site`, Write},
 		// round r48c end
 	}
 	for _, tc := range tests {
