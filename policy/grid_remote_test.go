@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -752,6 +753,10 @@ var gridHoles = []string{
 	"wrangler d1 execute orders --local", "wrangler d1 migrations apply orders --local", "ansible-playbook -i localhost,", "dvc gc -w --force",
 }
 
+// gridDBWord is a word of a command that says it works on a database,
+// where a reason may say so.
+var gridDBWord = regexp.MustCompile(`(?i)db|database|migrat|schema|seed|sql|ecto|alembic|flyway|liquibase|knex|sequelize|prisma|rails|artisan|manage\.py|rake|mongo|redis|backfill|table`)
+
 func gridHole(cmd string) bool {
 	for _, h := range gridHoles {
 		if strings.Contains(cmd, h) {
@@ -800,7 +805,7 @@ func TestGridRemote(t *testing.T) {
 			for _, f := range gridFalseReasons {
 				bad = bad || strings.Contains(why, f) && !strings.Contains(c.cmd, "./")
 			}
-			bad = bad || c.checkDB && strings.Contains(why, "database") && !dbWord.MatchString(c.cmd)
+			bad = bad || c.checkDB && strings.Contains(why, "database") && !gridDBWord.MatchString(c.cmd)
 			if bad {
 				badReason++
 				t.Errorf("%s: untrue reason for %q: %q", c.fam, c.cmd, why)
