@@ -243,6 +243,9 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				queried = true
 			}
 		}
+		if script := unreadScript(iv, args); script != "" && !scratch && !own && !memory && (!onThisMachine(args) || hostElsewhere(iv)) {
+			iv.flag(Destructive, iv.name+" runs the SQL of "+script+", which tend does not read, on a database server off this machine, which others use: a dump or script drops, replaces or deletes what it names")
+		}
 		if operandSQL {
 			_, ops := opts(args)
 			for i, a := range ops {
@@ -270,6 +273,48 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 			iv.judged = true // psql -c 'SELECT 1': its SQL is read above, and no word of it is a command line
 		}
 	}
+}
+
+// unreadScript is the file whose SQL a client runs (-f, --file, -i,
+// --input-file, or < on stdin) when this command did not write it, so
+// its text is not read; "" if none.
+func unreadScript(iv *inv, args []arg) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		f := ""
+		if (a.s == "-f" || a.s == "--file" || a.s == "--queries-file" || a.s == "-i" || a.s == "--input-file") && i+1 < len(args) {
+			f = args[i+1].shown()
+			if src, ok := iv.c.written[iv.c.resolve(iv.sc, args[i+1]).path]; ok && src.kind == srcText {
+				continue // judged by its text
+			}
+		} else if v, ok := strings.CutPrefix(a.s, "--file="); ok {
+			f = v
+		}
+		if f != "" {
+			return f
+		}
+	}
+	if iv.in.kind == srcFile {
+		if iv.in.file != "" {
+			return iv.in.file
+		}
+		return "the file on its stdin"
+	}
+	return ""
+}
+
+// hostElsewhere reports whether the command's environment names a
+// database server not on this machine (PGHOST=db.staging, MYSQL_HOST).
+func hostElsewhere(iv *inv) bool {
+	for _, e := range iv.environ() {
+		name, val, ok := strings.Cut(e.src, "=")
+		if ok && strings.HasSuffix(name, "HOST") && (!e.ok || !loopback(val) && !strings.HasPrefix(val, "/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsHashes reports whether a query reads the password hashes a

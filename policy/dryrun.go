@@ -108,7 +108,7 @@ var dryWords = func() map[string][]string {
 
 // dryOpts are the long options that ask for a dry run.
 var dryOpts = map[string]bool{
-	"--dry-run": true, "--dryrun": true, "--dry_run": true, "-dry-run": true, "--preview-only": true, "--simulate": true,
+	"--dry-run": true, "--dryrun": true, "--dry_run": true, "--dryRun": true, "-dry-run": true, "--preview-only": true, "--simulate": true,
 	"--no-act": true, "--just-print": true, "--recon": true, "--why-run": true, "--noop": true,
 }
 

@@ -33,7 +33,8 @@ var destroyVerbs = map[string]bool{
 	"rm": true, "remove": true, "uninstall": true, "unlink": true, "zero": true, "revoke": true,
 	"labelclear": true, "wipefs": true, "zap": true, "vacuum": true, "deletion": true, "rmi": true,
 	"undo": true, "unset": true, "reboot": true, "shutdown": true, "poweroff": true, "halt": true, "sleepnow": true,
-	"gc": true, "cancel": true, "void": true,
+	"gc": true, "cancel": true, "void": true, "suspend": true, "pause": true, "deallocate": true,
+	"drain": true, "revert": true,
 }
 
 // projectVerbs are destroyVerbs that package managers and build tools use
@@ -409,7 +410,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" migrates the schema back to nothing, dropping its tables")
 			return true
 		}
-		if countZero(args, i) {
+		if countZero(args, i) && !iv.serviceOnLoopback(args) {
 			setting := s
 			if !strings.Contains(s, "=") && strings.HasPrefix(s, "-") && i+1 < len(args) {
 				setting += " " + args[i+1].shown() // --replicas 0
@@ -534,6 +535,9 @@ func verbEffect(iv *inv) bool {
 		for _, w := range ws {
 			if v := strings.TrimSuffix(w, "all"); v != w && destroyVerbs[v] {
 				w = v // deleteall, removeall
+			} else if f := strings.TrimSuffix(w, "s"); strings.HasSuffix(f, "file") && destroyVerbs[strings.TrimSuffix(f, "file")] {
+				v := strings.TrimSuffix(f, "file")
+				w = v // rclone deletefile, a vendor's removefiles
 			}
 			w = unabbreviated(w)
 			if buildCleaners[iv.name][s] || runners[iv.name] && buildCleaners[at(strs0(args), 0)][s] || onBoard(iv.name, s) {
@@ -550,6 +554,9 @@ func verbEffect(iv *inv) bool {
 				}
 				if iv.scratchEnv() {
 					return false // RAILS_ENV=test rails db:drop: the test database, made again by the next run
+				}
+				if iv.serviceOnLoopback(args) {
+					return false // VAULT_ADDR=http://127.0.0.1:8200 vault kv delete …: a dev server on this machine
 				}
 				if w == "uninstall" && debugAppsOnly(args[i+1:]) {
 					return false // adb uninstall com.acme.notes.debug: a debug build, installed again by the next run
@@ -770,7 +777,7 @@ func (iv *inv) chosenTarget() string {
 // or slot.
 var targetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet", "--deployment-group-name", "-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
 	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
-	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space")
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c")
 
 // fleetOpts are the options by which a job or deployment is told the
 // devices or groups of machines it runs on (aws iot create-job --targets,
@@ -810,6 +817,9 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 		o, v, eq := strings.Cut(a.s, "=")
 		switch {
 		case strings.HasPrefix(a.s, "-"):
+			if stayOpts[o] {
+				return "" // sam deploy --no-execute-changeset: nothing reaches users
+			}
 			if eq && targetOpts[o] && liveTarget(v) && target == "" {
 				target = a.s
 			}
@@ -820,6 +830,9 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
 			return "" // gcloud deploy targets describe prod
 		case verb == "" && !strings.ContainsAny(a.s, "/.") && slices.ContainsFunc(words(a.s), func(w string) bool { return releaseWords[w] }):
+			if ws := words(a.s); contains(ws, "channel") || contains(ws, "preview") {
+				return "" // firebase hosting:channel:deploy: a preview channel's own address
+			}
 			verb = a.s
 		case verb == "" && !strings.ContainsAny(a.s, "/.") && (contains(words(a.s), "job") || contains(words(a.s), "deployment")) && fleetTarget(args[i+1:]):
 			verb = a.s // aws iot create-job --targets arn:…:thinggroup/production-fleet: a job run on every device of the fleet
@@ -1612,7 +1625,9 @@ func downAgainstLive(iv *inv, args []arg) string {
 // liveVerbs are the words by which a project's tools change what a
 // database holds: its schema (migrate, upgrade, rollback) or its rows
 // (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
-var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune"}
+var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune",
+	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat",
+	"stamp", "repair", "baseline"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
 
 // changesLive says why a project's tool (alembic, rails, mvn exec:java, a
 // migration tool) that changes a database's schema or rows is pointed at
@@ -1644,8 +1659,15 @@ func changesLive(iv *inv, args []arg) string {
 	if live == "" {
 		live = liveEnv(iv)
 	}
+	where := "production (" + live + ")"
 	if live == "" {
-		return ""
+		if live = sshTarget(args); live != "" {
+			where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
+		} else if live = remoteDatabase(iv); live != "" {
+			where = "a server off this machine (" + live + ")" // DATABASE_URL=postgres://app@orders.cluster-x.rds.amazonaws.com/orders
+		} else {
+			return ""
+		}
 	}
 	codes := consoleCode(iv.name, args)
 	if iv.in.kind == srcText && slices.ContainsFunc(args, func(a arg) bool { return a.ok && consoleVerbs[a.s] }) {
@@ -1656,6 +1678,9 @@ func changesLive(iv *inv, args []arg) string {
 			return iv.name + " runs code against production (" + live + ") that calls " + m[1] + ", deleting or emptying what production holds"
 		}
 	}
+	if slices.ContainsFunc(args, liveReader) || dryRun(iv.name, args) {
+		return "" // rails db:migrate:status, liquibase update-sql, mongorestore --dryRun: it only shows what is or would be done
+	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
 		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
@@ -1663,12 +1688,106 @@ func changesLive(iv *inv, args []arg) string {
 		}
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {
+				if !slices.ContainsFunc(append([]arg{{s: iv.name, ok: true}}, args...), func(a arg) bool { return a.ok && dbWord.MatchString(a.s) }) {
+					return iv.name + " " + shownVerbs(args) + " deletes, resets or changes what " + where + " holds, without review" // frobnicate purge-cache --env production: no database is named
+				}
+				if where != "production ("+live+")" {
+					return iv.name + " " + shownVerbs(args) + " changes the data or schema of the database of " + where + " without review"
+				}
 				return iv.name + " " + shownVerbs(args) + " changes the data or schema of production's database (" + live + ") without review"
 			}
 		}
 	}
 	return ""
 }
+
+// stayOpts keep a release (releasesLive) from reaching users: it only
+// builds or packages (--build-only), leaves the change set or version
+// unapplied (--no-execute-changeset, --no-promote), or runs it on this
+// machine (--local, not fly's --local-only, which only builds here).
+var stayOpts = setOf("--build-only", "--only-build", "--no-execute-changeset", "--no-promote", "--local", "--preview", "--draft", "--no-deploy", "--help", "-h")
+
+// remoteDatabase is the variable of the command's environment that
+// points it at a database by a URL (DATABASE_URL, a *_DSN, a *_DB_URL)
+// whose host is a domain name off this machine and its private
+// networks (orders.cluster-x.rds.amazonaws.com, db.acme.io), not a
+// container's or a LAN's name (db, postgres, 10.0.0.5), nor a database
+// named for tests; "" if none.
+func remoteDatabase(iv *inv) string {
+	for _, e := range iv.environ() {
+		name, val, ok := strings.Cut(e.src, "=")
+		if !ok || !e.ok || !strings.Contains(name, "DATABASE") && !strings.HasSuffix(name, "_DSN") && !strings.HasSuffix(name, "DB_URL") || !strings.Contains(val, "://") {
+			continue
+		}
+		u, err := url.Parse(val)
+		if err != nil {
+			continue
+		}
+		h := u.Hostname()
+		if strings.Contains(h, ".") && !loopback(h) && !strings.HasPrefix(h, "127.") && net.ParseIP(h) == nil && !lanHost(h) && !testDB.MatchString(path.Base(u.Path)) {
+			return e.src
+		}
+	}
+	return ""
+}
+
+// sshTarget is the value of an --ssh option that points a tool at a
+// site on another machine over SSH (wp --ssh=deploy@host/path, drush
+// --ssh-options aside), or "" when there is none or it is this machine.
+func sshTarget(args []arg) string {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a.s, "--ssh=")
+		if !ok && a.s == "--ssh" && i+1 < len(args) {
+			v, ok = args[i+1].s, true
+		}
+		if !ok || !a.ok {
+			continue
+		}
+		host := v
+		if _, h, found := strings.Cut(host, "@"); found {
+			host = h
+		}
+		host, _, _ = strings.Cut(host, "/")
+		host, _, _ = strings.Cut(host, "~")
+		host, _, _ = strings.Cut(host, ":")
+		if host != "" && !loopback(host) {
+			return a.shown()
+		}
+	}
+	return ""
+}
+
+// liveReaders are the words of a verb that only shows: a migration's
+// status or history, the SQL it would run.
+var liveReaders = setOf("status", "list", "ls", "show", "read", "history", "info", "current", "heads", "check", "validate", "diff", "plan", "describe", "inspect", "get", "logs")
+
+// liveReader reports whether a verb only shows what is or would be done:
+// one of its words is one of liveReaders (db:migrate:status, migrate:list),
+// it ends in sql (update-sql, rollbackSQL: the SQL is printed) or in
+// migrations after a group (ecto.migrations), or it is one word that
+// starts with show or sql (showmigrations, sqlmigrate).
+func liveReader(a arg) bool {
+	if a.ok && (a.s == "--list" || a.s == "--help") {
+		return true // pg_restore --list: the dump's contents, printed
+	}
+	if !a.ok || strings.HasPrefix(a.s, "-") || strings.ContainsAny(a.s, "=/ ") {
+		return false
+	}
+	if dot := strings.LastIndexByte(a.s, '.'); dot >= 0 && fileExts[strings.ToLower(a.s[dot+1:])] {
+		return false // backup.sql: a file's name
+	}
+	ws := words(a.s)
+	if len(ws) == 1 {
+		return liveReaders[ws[0]] || strings.HasPrefix(ws[0], "show") || strings.HasPrefix(ws[0], "sql") && len(ws[0]) > 3
+	}
+	last := ws[len(ws)-1]
+	return slices.ContainsFunc(ws, func(w string) bool { return liveReaders[w] }) || last == "sql" || last == "migrations"
+}
+
+// dbWord is a word that says a command works on a database: its name
+// (psql, mongorestore), a verb (db:migrate, schema:load, seed), an
+// option (--database-url).
+var dbWord = lazyRE(`(?i)db|database|migrat|schema|seed|sql|ecto|alembic|flyway|liquibase|knex|sequelize|prisma|rails|artisan|manage\.py|rake|mongo|redis|backfill|table`)
 
 // sharedMarker is an environment's name that says it is shared and not
 // on this machine, though not production: staging, QA, UAT, preview,
@@ -1843,6 +1962,64 @@ func namedObject(args []arg, t string) string {
 var resourceKinds = map[string]bool{
 	"index": true, "indices": true, "queue": true, "topic": true, "bucket": true, "job": true, "stream": true,
 	"collection": true, "exchange": true, "group": true, "subject": true, "database": true, "db": true,
+}
+
+// serviceOpts are the options by which a service's CLI is told the server
+// it acts on, and serverVars the endings of the names of the variables that tell it
+// (VAULT_ADDR, CONSUL_HTTP_ADDR, NOMAD_ADDR, ETCDCTL_ENDPOINTS).
+var (
+	serviceOpts = setOf("--address", "-address", "--addr", "-addr", "--http-addr", "-http-addr", "--registry")
+	serverVars  = []string{"_ADDR", "_ADDRESS", "_REGISTRY"}
+)
+
+// serviceOnLoopback reports whether a service's CLI the catalogue does
+// not know is told of servers (serviceOpts, serverVars) and every one is on
+// this machine's loopback, with no tunnel from here to elsewhere and not
+// run on another machine: a dev server (vault server -dev, consul agent
+// -dev, a local registry), whose state its user remakes at will. The
+// options and variables are those of an address, not a data store's URL
+// or endpoint, and a command that names a database is not one: data on
+// this machine's databases is held unless named for tests.
+func (iv *inv) serviceOnLoopback(args []arg) bool {
+	if iv.c.tunnel || iv.sc.remote || slices.ContainsFunc(args, func(a arg) bool { return !strings.Contains(a.s, "/") && dbWord.MatchString(a.s) }) {
+		return false // a database on this machine is held unless named for tests (testDB)
+	}
+	seen := false
+	check := func(v string) bool {
+		if i := strings.Index(v, "://"); i >= 0 {
+			v = v[i+3:]
+		}
+		v, _, _ = strings.Cut(v, "/")
+		if strings.HasPrefix(v, "[") {
+			v, _, _ = strings.Cut(v[1:], "]")
+		} else if strings.Count(v, ":") == 1 {
+			v, _, _ = strings.Cut(v, ":")
+		}
+		seen = true
+		return loopback(v) || strings.HasPrefix(v, "127.")
+	}
+	for _, e := range iv.environ() {
+		name, val, ok := strings.Cut(e.src, "=")
+		if ok && slices.ContainsFunc(serverVars, func(sfx string) bool { return strings.HasSuffix(name, sfx) }) && (!e.ok || !check(val)) {
+			return false
+		}
+	}
+	for i, a := range args {
+		o, v, eq := strings.Cut(a.s, "=")
+		if !a.ok || !serviceOpts[o] {
+			continue
+		}
+		if !eq {
+			if i+1 >= len(args) || !args[i+1].ok {
+				return false
+			}
+			v = args[i+1].s
+		}
+		if !check(v) {
+			return false
+		}
+	}
+	return seen
 }
 
 // loopbackURL reports whether a tool is given the URL of a server on

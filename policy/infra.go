@@ -605,6 +605,11 @@ func verbClass(name string, withValue []string, read []string, destroy map[strin
 			iv.flag(Unparseable, name+" verb computed at run time")
 			return
 		}
+		if ctx := optValue(iv.rest(1), "--kube-context"); localContext(ctx) && !dryRun(iv.name, iv.rest(1)) && !iv.sc.remote {
+			iv.flag(Write, "") // helm uninstall api --kube-context kind-dev: a cluster on this machine, made to be remade
+			iv.judged = true
+			return
+		}
 		if why, ok := destroy[v]; ok {
 			if iv.ownObjects(v, 0, withValue...) {
 				iv.flag(Write, "") // helm install r-$$ … ; helm uninstall r-$$
@@ -837,7 +842,15 @@ func deploysLive(iv *inv, args []arg) string {
 	if !deployVerbs[v] {
 		return ""
 	}
+	for _, e := range iv.environ() { // KUBECONFIG=~/.kube/prod.yaml: the cluster the file's name says
+		if name, val, ok := strings.Cut(e.src, "="); ok && e.ok && name == "KUBECONFIG" && contains(words(strings.TrimSuffix(path.Base(val), path.Ext(val))), "prod") {
+			return iv.name + " " + v + " deploys to production (" + e.src + "), which users get at once, without review"
+		}
+	}
 	for i, a := range args {
+		if a.ok && i > 0 && args[i-1].ok && (args[i-1].s == "--context" || args[i-1].s == "--kube-context") && strings.Contains(a.s, "/") {
+			a.s = path.Base(a.s) // arn:aws:eks:…:cluster/prod: the cluster's name
+		}
 		if !a.ok || strings.ContainsAny(a.s, "/") || fileExts[strings.ToLower(path.Ext(a.s)[min(1, len(path.Ext(a.s))):])] {
 			continue
 		}
@@ -1098,6 +1111,8 @@ func terraform(iv *inv) {
 			iv.flag(Destructive, iv.name+" apply -destroy deletes infrastructure")
 		} else if iv.c.mentions("-destroy") {
 			iv.flag(Destructive, iv.name+" apply of a plan made with -destroy deletes infrastructure")
+		} else if plan := at(pos, 1); plan != "" && plan != unknownWord {
+			iv.flag(Destructive, iv.name+" apply "+plan+" applies a saved plan, which it does without asking, so it changes infrastructure without review")
 		} else if answered(iv.in) && !hasWord(args, "-input=false") {
 			iv.flag(Destructive, iv.name+" apply is given its confirmation on stdin (yes | …), so it changes infrastructure without review")
 		} else {
@@ -1352,9 +1367,46 @@ func aws(iv *inv) {
 	case hasAnyPrefix(op, "delete-", "terminate-", "remove-", "deregister-", "purge-", "destroy-"):
 		iv.flag(Destructive, "aws "+svc+" "+op+" deletes cloud resources")
 	case hasAnyPrefix(op, "describe-", "get-", "list-") || svc == "sts":
+	case withdraws(pos[min(1, len(pos)):min(2, len(pos))], false) != "" && !hasFlag(args, "", "--dry-run"):
+		w := withdraws(pos[1:2], false)
+		iv.flag(Destructive, "aws "+svc+" "+op+" "+withdrawWhy[w]+" in the account it acts on, where others rely on it")
 	default:
 		iv.flag(Write, "")
 	}
+}
+
+// withdrawWhy is what a platform CLI's verb does to what is there when
+// it withdraws, suspends or replaces it rather than deleting it: the
+// words of such verbs (az vm deallocate, flux suspend, gh repo archive,
+// aws cloudfront create-invalidation, gcloud sql import, heroku
+// pg:backups:restore).
+var withdrawWhy = map[string]string{
+	"suspend": "suspends what it names", "pause": "pauses what it names", "deallocate": "stops what it names and gives up its machine",
+	"detach": "detaches what it names from what uses it", "archive": "archives what it names, read-only for everyone",
+	"invalidation": "drops what a CDN caches, sending every request to the origin", "invalidate": "drops what a CDN or service caches",
+	"restore": "restores a backup over what is there", "import": "imports data over what is there",
+}
+
+// withdraws is the word of withdrawWhy among the words of a platform
+// CLI's first verbs (restore and import only when over is set: in aws
+// they make a new resource), or "" when none is, or a verb that only
+// reads (list, describe) comes first.
+func withdraws(pos []string, over bool) string {
+	for i, v := range pos {
+		if i >= 4 || strings.ContainsAny(v, "/=@ ") {
+			break
+		}
+		ws := words(v)
+		if slices.ContainsFunc(ws, func(w string) bool { return readVerbs[w] || w == "describe" || w == "status" }) {
+			return ""
+		}
+		for _, w := range ws {
+			if _, ok := withdrawWhy[w]; ok && (over || w != "restore" && w != "import") {
+				return w
+			}
+		}
+	}
+	return ""
 }
 
 // hasWord reports whether args hold one of words, alone or as word=value
@@ -1411,6 +1463,10 @@ func cloudVerb(iv *inv) {
 			iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" deletes resources")
 			return
 		}
+	}
+	if w := withdraws(pos, true); w != "" && !dryRun(iv.name, iv.rest(1)) {
+		iv.flag(Destructive, iv.name+" "+strings.Join(pos[:min(len(pos), 3)], " ")+" "+withdrawWhy[w]+" in the account it acts on, where others rely on it")
+		return
 	}
 	for _, v := range pos {
 		if (v == "add-iam-policy-binding" || v == "set-iam-policy" || v == "assignment") && iv.grantsPower(v) {

@@ -239,6 +239,26 @@ func pathDeletes(u string, writes bool) bool {
 	return false
 }
 
+// changeMethod is the method, DELETE, PUT or PATCH, by which a request
+// changes what a server holds: given to curl, wget or gh by -X,
+// --request or --method, or to httpie or xh as the word before the URL
+// (http --auth $T PATCH https://api/x); "" for any other.
+func changeMethod(name string, args []arg) string {
+	for i, a := range args {
+		m := ""
+		if r := requestMethod(args, i); r != nil && r.ok {
+			m = strings.ToUpper(r.s)
+		} else if name != "curl" && name != "wget" && a.ok && (a.s == "DELETE" || a.s == "PUT" || a.s == "PATCH") && i+1 < len(args) && args[i+1].ok &&
+			(strings.Contains(args[i+1].s, "://") || hostPath.MatchString(args[i+1].s) || strings.HasPrefix(args[i+1].s, "localhost") || strings.HasPrefix(args[i+1].s, ":")) {
+			m = a.s
+		}
+		if m == "DELETE" || m == "PUT" || m == "PATCH" {
+			return m
+		}
+	}
+	return ""
+}
+
 // curl and wget: upload of the environment or a secrets file is
 // exfiltration (env | curl -d @- …).
 func curl(iv *inv) {
@@ -246,6 +266,10 @@ func curl(iv *inv) {
 	args := iv.rest(1)
 	if len(args) > 0 && args[0].ok && strings.EqualFold(args[0].s, "DELETE") && iv.name != "curl" && iv.name != "wget" && !iv.localDev(args) && !iv.localTestStore(args) {
 		iv.flag(Destructive, iv.name+" sends a DELETE request") // httpie, xh: http DELETE url
+		return
+	}
+	if m := changeMethod(iv.name, args); m != "" && !iv.localDev(args) && !iv.localTestStore(args) {
+		iv.flag(Destructive, iv.name+" sends a "+m+" request to a server off this machine, which deletes, replaces or changes what it holds for everyone who uses it")
 		return
 	}
 	if len(args) > 0 && !iv.localDev(args) && sqlBody(args) != "" {

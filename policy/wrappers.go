@@ -882,7 +882,7 @@ func wrappedProgram(iv *inv) {
 		return // go env, cargo test, make install: the tool's own verbs, not programs
 	}
 	args := iv.rest(1)
-	own := 0
+	own, group := 0, false
 	for i, a := range args {
 		switch {
 		case !a.ok || i >= 6:
@@ -897,6 +897,9 @@ func wrappedProgram(iv *inv) {
 			if ownVerb(a.s) {
 				return // pio pkg install -e env, wp cache flush: a verb of the tool's own, not the program of that name
 			}
+			if destroyVerbs[a.s] && (group || slices.ContainsFunc(args[i+1:], remoteOperand)) {
+				return // databricks fs rm -r dbfs:/x, nats stream rm ORDERS, bq rm -t ds.t: the tool's own verb on what it manages, not rm on files here
+			}
 			iv.exec(args[i:])
 			return
 		}
@@ -906,7 +909,31 @@ func wrappedProgram(iv *inv) {
 		if own++; own > 1 {
 			return
 		}
+		group = groupWord(a.s) // databricks fs, nats stream: a command group, whose verb follows
 	}
+}
+
+// groupWord reports whether a tool's operand is a plain lower-case word,
+// as the groups of a CLI's commands are named (fs, stream, kv), not a
+// value (faketime's '2020-01-01').
+func groupWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < 'a' || s[i] > 'z') && (s[i] != '-' || i == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// remoteOperand reports whether an operand names something a service
+// holds, by a prefix before a colon (dbfs:/mnt/data, acme:analytics,
+// prod:backups): no file of this machine, which rm or kill would be given.
+func remoteOperand(a arg) bool {
+	pre, _, ok := strings.Cut(a.s, ":")
+	return a.ok && ok && pre != "" && !strings.HasPrefix(a.s, "-") && !strings.ContainsAny(pre, "/.~$")
 }
 
 // ownVerb reports whether a bare word a tool is given is, much more often
