@@ -185,6 +185,16 @@ func (iv *inv) interpCode(code arg) {
 	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
 	for _, m := range append(shellOut.FindAllStringIndex(s, 8), shellAliasCalls(s)...) {
 		rest := s[m[1]:]
+		if q := s[m[0]:min(m[0]+2, len(s))]; q == "qx" || q == "%x" { // qx(rm -rf dist), %x(make clean): the text up to the parenthesis is the command
+			if end := strings.IndexAny(rest, "()"); end >= 0 && rest[end] == ')' && !strings.ContainsAny(rest[:end], "$#`@\n") {
+				iv.shell(arg{s: rest[:end], ok: true, src: rest[:end]}, iv.sc)
+				continue
+			}
+		}
+		if lit, ok := literalVar(s, rest); ok { // cmd = "rm -rf build"; system(cmd): the variable holds one literal
+			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
+			continue
+		}
 		if lit, n, ok := stringLitN(rest); ok {
 			if joined(rest[n:]) || goesOn(rest[n:]) && !strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), ",") { // "rm -rf " .. os.getenv("HOME"), "rm -rf " $1: the command goes on, computed
 				iv.builtCommand(lit)
@@ -195,6 +205,9 @@ func (iv *inv) interpCode(code arg) {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
 					}
+					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
+					continue
+				} else if list, ok := variadicArgs(after[1:]); ok { // system("rm", "-rf", "build"): the program's arguments, each a literal
 					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
 					continue
 				} else if !plainCallOpts(after[1:]) {
@@ -325,6 +338,9 @@ func (iv *inv) interpCode(code arg) {
 			}
 			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
 		}
+	}
+	if strings.Contains(s, ".execute(") || strings.Contains(s, "Deno.Command") {
+		iv.commandObjects(s)
 	}
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
@@ -1571,10 +1587,16 @@ func stringLitN(s string) (string, int, bool) {
 // ["a", "b", x, …]:
 // whole is false when something other than a literal follows them.
 func listPrefix(s string) (out []string, whole bool) {
-	if !strings.HasPrefix(s, "[") {
+	closer := "]"
+	switch {
+	case strings.HasPrefix(s, "["):
+		s = s[1:]
+	case strings.HasPrefix(s, "c("): // R's vector: system2("rm", c("-rf", "build"))
+		s, closer = s[2:], ")"
+	default:
 		return nil, false
 	}
-	s = strings.TrimSpace(s[1:])
+	s = strings.TrimSpace(s)
 	for {
 		lit, n, ok := stringLitN(s)
 		if !ok {
@@ -1585,7 +1607,7 @@ func listPrefix(s string) (out []string, whole bool) {
 		switch {
 		case strings.HasPrefix(s, ","):
 			s = strings.TrimSpace(s[1:])
-		case strings.HasPrefix(s, "]"):
+		case strings.HasPrefix(s, closer):
 			return out, true
 		default:
 			return out, false
@@ -2466,6 +2488,82 @@ func stringArgs(s string) (list []string, computed bool) {
 		}
 		s = rest[1:]
 	}
+}
+
+// stringExecute is Groovy's String.execute() and List.execute(): the
+// string split at spaces, or the list, is the argument vector run (no
+// shell). denoCommand is Deno's new Deno.Command(prog, {args: […]}).
+var (
+	stringExecute = lazyRE(`("(?:[^"\\$]|\\.)*"|'[^'\\]*'|\[[^\]\n]*\])\s*\.execute\(\s*\)`)
+	denoCommand   = lazyRE(`\bDeno\.Command\(\s*("[^"]*"|'[^']*')\s*(,\s*\{[^{}]*?\bargs\s*:\s*(\[[^\]]*\]))?`)
+)
+
+// commandObjects judges the commands code builds as objects and runs:
+// Groovy's "rm -rf x".execute() and ["rm", "-rf", x].execute(), Deno's
+// new Deno.Command("rm", {args: […]}).
+func (iv *inv) commandObjects(s string) {
+	for _, m := range stringExecute.FindAllStringSubmatch(s, 8) {
+		if list, whole := listPrefix(m[1]); whole {
+			iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
+		} else if lit, ok := stringLit(m[1]); ok {
+			iv.c.run(argsOf(strings.Fields(lit)...), iv.sc, source{}, iv.depth+1)
+		} else if len(list) > 0 {
+			iv.builtCommand(strings.Join(list, " ") + " ")
+		} else {
+			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+		}
+	}
+	for _, m := range denoCommand.FindAllStringSubmatch(s, 8) {
+		prog, _ := stringLit(m[1])
+		list, whole := listPrefix(m[3])
+		switch {
+		case m[2] != "" && whole:
+			iv.c.run(argsOf(append([]string{prog}, list...)...), iv.sc, source{}, iv.depth+1)
+		case m[2] != "":
+			iv.builtCommand(strings.Join(append([]string{prog}, list...), " ") + " ")
+		default:
+			iv.c.run(argsOf(prog), iv.sc, source{}, iv.depth+1)
+		}
+	}
+}
+
+// variadicArgs reads the rest of a call whose every argument is a string
+// literal, up to its closing parenthesis: "-rf", "build") as [-rf build].
+func variadicArgs(s string) ([]string, bool) {
+	list, computed := stringArgs(s)
+	if len(list) == 0 || computed {
+		return nil, false
+	}
+	rest := s
+	for range list { // past each literal and its comma
+		rest = strings.TrimLeft(rest, " \t")
+		_, n, _ := stringLitN(rest)
+		rest = strings.TrimLeft(rest[n:], " \t")
+		rest = strings.TrimPrefix(rest, ",")
+	}
+	return list, strings.HasPrefix(strings.TrimSpace(rest), ")")
+}
+
+// literalVar reads a call's argument that is only a variable the code
+// binds once, to one string literal (cmd = "rm -rf build"; system(cmd)),
+// as that literal.
+func literalVar(code, rest string) (string, bool) {
+	expr, _ := firstArg(rest)
+	if !identExpr.MatchString(expr) || !strings.HasPrefix(strings.TrimSpace(rest[len(expr):]), ")") && strings.TrimSpace(rest[len(expr):]) != "" {
+		return "", false
+	}
+	v := boundExpr(code, expr)
+	lit, n, ok := stringLitN(v)
+	if v == expr || !ok || n != len(v) || strings.ContainsAny(lit, "$#`") {
+		return "", false
+	}
+	binds := 0
+	for _, m := range bound.FindAllStringSubmatch(code, -1) {
+		if m[1] == strings.TrimLeft(expr, "$@") || m[2] == expr || m[1] == expr {
+			binds++
+		}
+	}
+	return lit, binds == 1
 }
 
 // barePath reads an unquoted path at the start of s (after options such as
