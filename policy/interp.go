@@ -537,6 +537,9 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.codeDelete(fn, lit, true)
 	}
+	if strings.Contains(s, "unlink") || strings.Contains(s, "delete") {
+		read = append(read, iv.receiverDeletes(s)...)
+	}
 	iv.deletesNamedWork(s, read)
 }
 
@@ -2158,11 +2161,47 @@ func (iv *inv) codePath(expr string) (string, bool) {
 		return p, true
 	}
 	if len(lits) == 1 {
-		if lit, n, ok := stringLitN(strings.TrimSpace(expr)); ok && n == len(strings.TrimSpace(expr)) {
+		e := strings.TrimSpace(expr)
+		if m := pathObject.FindStringSubmatch(e); m != nil { // Path("src/app.py"), new File("x"), Pathname.new("x"): the path it wraps
+			e = m[1]
+		}
+		if lit, n, ok := stringLitN(e); ok && n == len(e) {
 			return iv.c.tilde(lit), true
 		}
 	}
 	return "", false
+}
+
+// pathObject is a path object made from one string literal, group 1:
+// Python's Path("x") (pathlib.PurePath too), Ruby's Pathname.new("x") and
+// Pathname("x"), Java's and Groovy's new File("x"), Paths.get("x"),
+// Path.of("x"), Kotlin's File("x").
+var pathObject = lazyRE(`^(?:new\s+)?(?:[\w.]*\.)?(?:(?:Pure|Posix)?Path|Pathname(?:\.new)?|File|Paths\.get|Path\.of)\s*\(\s*((?:"[^"\\]*"|'[^'\\]*'))\s*\)$`)
+
+// receiverDelete is a delete called with no argument on the path object
+// before it: Path("x").unlink(), new File("x").delete(), Pathname("x").delete.
+var receiverDelete = lazyRE(`\.(?:unlink|delete)\s*\(\s*(?:missing_ok\s*=\s*True\s*)?\)`)
+
+// receiverDeletes judges Path("../notes.txt").unlink() and new
+// File("/etc/hosts").delete() as rm of the path the object wraps.
+func (iv *inv) receiverDeletes(s string) (read [][2]int) {
+	for _, m := range receiverDelete.FindAllStringIndex(s, 8) {
+		recv := s[:m[0]]
+		if i := strings.LastIndexAny(recv, ";\n=("); i >= 0 && recv[i] != '(' {
+			recv = recv[i+1:]
+		} else if i := strings.LastIndexAny(recv, ";\n="); i >= 0 {
+			recv = recv[i+1:]
+		}
+		recv = strings.TrimSpace(recv)
+		if pathObject.MatchString(recv) || homeRef.MatchString(recv) {
+			if p, ok := iv.codePath(recv); ok {
+				read = append(read, [2]int{m[0], m[1]})
+				fn := strings.TrimRight(strings.TrimLeft(s[m[0]:m[1]], "."), "( )")
+				iv.codeDelete(fn, p, false)
+			}
+		}
+	}
+	return read
 }
 
 // firstArg is the text of a call's first argument, up to a comma or the
