@@ -23,7 +23,7 @@ var (
 	// treeDelete matches a recursive delete; its path argument follows.
 	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bDeno\.truncate(?:Sync)?|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
 	// written from ~: a relative glob is the working directory's).
 	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\(\s*['"]~)`)
@@ -154,10 +154,10 @@ var (
 	// writeCall writes the file its first argument names: open(p, "w"),
 	// File.write(p, …), fs.writeFileSync(p, …), file_put_contents(p, …).
 	// Group 1 is the function; the argument follows.
-	writeCall = lazyRE(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines)\s*\(\s*`)
+	writeCall = lazyRE(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines|Deno\.write(?:Text)?File(?:Sync)?|Bun\.write|file\.create)\s*\(\s*`)
 	// pathWrite writes the file the expression before it names:
 	// Path.home().joinpath(".bashrc").write_text(…), p.open("a").
-	pathWrite = lazyRE(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]`)
+	pathWrite = lazyRE(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]|\.text\s*=\s*`) // and Groovy's f.text = …
 	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
 	// start with w.
 	modeArg = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
@@ -513,6 +513,12 @@ func (iv *inv) interpCode(code arg) {
 				iv.flag(Destructive, iv.name+" one-liner "+fn+" deletes files it finds under "+iv.outsidePath(s))
 			}
 			continue
+		}
+		if f := strings.ToLower(fn); strings.Contains(f, "truncate") || strings.Contains(f, "clear-content") { // fs.truncateSync('src/app.py'), Clear-Content: the file stays, emptied
+			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}); !iv.sc.remote && iv.c.emptied(t, lit) != "" {
+				iv.flag(Destructive, iv.name+" one-liner "+strings.TrimLeft(fn, ").")+" empties "+iv.c.emptied(t, lit)+": "+iv.c.show(t))
+				continue
+			}
 		}
 		iv.codeDelete(fn, lit, recursiveArg.MatchString(rest[:min(len(rest), 200)])) // unlink("data", recursive = TRUE)
 	}
@@ -1974,7 +1980,7 @@ func awk(iv *inv) {
 // ".bashrc"): writing over a file outside the working directory, or into a
 // shell's or a tool's startup file, where what is written runs later.
 func (iv *inv) codeWrites(s string) {
-	judge := func(expr string, truncating bool) {
+	judge := func(expr string, truncating, empty bool) {
 		name := expr
 		expr = boundExpr(s, expr) // p = Path.home() / '.config/x.json'; p.write_text(…)
 		p, ok := iv.codePath(expr)
@@ -1982,6 +1988,12 @@ func (iv *inv) codeWrites(s string) {
 			return
 		}
 		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+		if empty && truncating && !iv.sc.remote {
+			if own := iv.c.emptied(t, p); own != "" { // Path('src/app.py').write_text(''), as : > src/app.py
+				iv.flag(Destructive, iv.name+" code empties "+own+": "+iv.c.show(t))
+				return
+			}
+		}
 		if t.path == iv.c.home && expr != "" && !strings.Contains(expr, "~") {
 			iv.flag(Destructive, iv.name+" code writes a file under the home directory named at run time: "+cutText(expr))
 			return
@@ -2013,24 +2025,63 @@ func (iv *inv) codeWrites(s string) {
 			continue
 		}
 		truncating := !strings.Contains(strings.ToLower(fn), "append")
+		empty := emptyContent.MatchString(s[m[1]+n:]) || fn == "file.create"
 		if fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new") { // open(p) reads; open(p, "w") writes
 			mode := modeArg.FindStringSubmatch(s[m[1]+n:])
 			if mode == nil {
 				continue
 			}
 			truncating = mode[1] == "w"
+			empty = openedClosed.MatchString(s[m[1]+n:]) // open(p, 'w').close()
 		}
-		judge(expr, truncating)
+		if fn == "writeLines" { // R's writeLines(text, con): the file is the second argument
+			if !strings.HasPrefix(s[m[1]+n:], ",") {
+				continue
+			}
+			text := expr
+			expr, _ = firstArg(s[m[1]+n+1:])
+			empty = text == "character(0)" || text == `""` || text == "''"
+		}
+		judge(expr, truncating, empty)
+	}
+	if iv.name == "julia" { // write(path, data): Julia's write to a file by name
+		for _, m := range juliaWrite.FindAllStringIndex(s, 8) {
+			expr, n := firstArg(s[m[1]:])
+			judge(expr, true, emptyContent.MatchString(s[m[1]+n:]))
+		}
+	}
+	for _, m := range perlOpen.FindAllStringSubmatchIndex(s, 8) { // open(my $f, ">", "x"): Perl's three-argument open
+		mode := s[m[2]:m[3]]
+		if !strings.Contains(mode, ">") {
+			continue
+		}
+		expr, _ := firstArg(s[m[1]:])
+		judge(expr, !strings.Contains(mode, ">>") && !strings.HasPrefix(mode, "+"), !perlPrints.MatchString(s))
 	}
 	for _, m := range frameWrite.FindAllStringIndex(s, 8) { // df.to_csv('data/customers.csv', index=False)
 		expr, _ := firstArg(s[m[1]:])
-		judge(expr, true)
+		judge(expr, true, false)
 	}
 	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
 		start := strings.LastIndexAny(s[:m[0]], ";\n") + 1
-		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(s[m[0]:m[1]], "a"))
+		call := s[m[0]:m[1]]
+		empty := strings.HasPrefix(call, ".write_") && emptyArg.MatchString(s[m[1]:]) || strings.HasPrefix(call, ".text") && emptyArg.MatchString(s[m[1]:]+")")
+		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(call, "a"), empty)
 	}
 }
+
+var (
+	// openedClosed is the rest of open(p, "w") closed with nothing
+	// written: open(p, 'w').close(), io.open(p, "w"):close().
+	openedClosed = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]wb?\+?['"]\s*\)\s*[.:]close\(\s*\)`)
+	// emptyArg is an empty string as a call's only argument: write_text("").
+	emptyArg = lazyRE(`^\s*b?(?:""|'')\s*\)`)
+	// juliaWrite is Julia's write(filename, data).
+	juliaWrite = lazyRE(`(?:^|[^.\w])write\s*\(\s*`)
+	// perlOpen is Perl's three-argument open; group 1 is the mode, the
+	// path follows.
+	perlOpen = lazyRE(`\bopen\s*\(?\s*(?:my\s+)?\$\w+\s*,\s*['"](\+?[<>]{1,2})['"]\s*,\s*`)
+)
 
 // readBack reports whether code that writes the file p also names it
 // elsewhere, as what it read: by its name twice, or by the variable name
