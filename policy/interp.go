@@ -21,7 +21,7 @@ var (
 	// follows the match.
 	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bDeno\.truncate(?:Sync)?|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
@@ -95,7 +95,7 @@ var (
 	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
 	pathOpt = lazyRE(`^(?i)-(?:Literal)?Path\s+`)
 	// recursiveArg is a delete told to recurse: recursive = TRUE, rmdir(d, 's').
-	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
+	recursiveArg = lazyRE(`(?i)\brecursive\s*[=:]\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
@@ -490,7 +490,14 @@ func (iv *inv) interpCode(code arg) {
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
+		if !ok {
+			lit, ok = joinedLit(rest) // unlink(file.path("build", "x.o"))
+		}
 		lits, isLoop := loopPaths(s, rest)
+		if !ok && (joinOnTemp(s, rest) || tempDirVar(s, rest)) {
+			read = append(read, [2]int{m[0], m[1]})
+			continue // unlink(file.path(tempdir(), "x"), recursive = TRUE), rm(d; recursive=true) after d = mktempdir()
+		}
 		if ok || isLoop || tempFileVar(s, rest) || ownTempCall.MatchString(rest) {
 			read = append(read, [2]int{m[0], m[1]}) // os.remove(tmp_path), fd, p = tempfile.mkstemp() … os.remove(p): the code's own scratch file
 		}
@@ -526,11 +533,14 @@ func (iv *inv) interpCode(code arg) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
+		if !ok {
+			lit, ok = joinedLit(rest) // File.join("build", "*"), "dist" . "/*"
+		}
 		if r := fileReceiver.FindStringSubmatch(s[:m[0]]); r != nil && strings.HasPrefix(fn, ".") { // new File("src").deleteDir(), File("x").deleteRecursively()
 			lit, ok = stringLit(r[1])
 		}
 		read = append(read, [2]int{m[0], m[1]}) // judged below, whatever its argument
-		if !ok && (tempDirVar(s, rest) || ownTempCall.MatchString(rest)) {
+		if !ok && (tempDirVar(s, rest) || ownTempCall.MatchString(rest) || joinOnTemp(s, rest)) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
 		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
@@ -1531,7 +1541,7 @@ func (iv *inv) scratchSQLite(s string) bool {
 // d = tempfile.mkdtemp(), d = pathlib.Path(tempfile.mkdtemp()), const d =
 // fs.mkdtempSync(…), d = Dir.mktmpdir; or (the second group) with
 // tempfile.TemporaryDirectory() as d.
-var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:(?:pathlib\.)?Path\(\s*)?(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|tempdir)\b|\bwith\s+(?:tempfile\.)?TemporaryDirectory\([^()]*\)\s+as\s+([A-Za-z_]\w*)\s*:`)
+var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:(?:pathlib\.)?Path\(\s*)?(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|mktempdir|tempdir)\b|\bwith\s+(?:tempfile\.)?TemporaryDirectory\([^()]*\)\s+as\s+([A-Za-z_]\w*)\s*:`)
 
 // bound finds where code binds a variable: name = …, name := …, as name,
 // for name.
@@ -1541,7 +1551,7 @@ var bound = lazyRE(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*:?=[^=]|\b(?:as|for)\s+([A
 // variable the code set to a temp dir it made, and bound nowhere else.
 func tempDirVar(s, rest string) bool {
 	name := strings.TrimSpace(rest)
-	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
+	if i := strings.IndexAny(name, ",;) \t\n"); i >= 0 {
 		name = name[:i]
 	}
 	made, binds := 0, 0
@@ -1556,6 +1566,66 @@ func tempDirVar(s, rest string) bool {
 		}
 	}
 	return made == 1 && binds == 1
+}
+
+// pathJoin is a call that joins path parts, or a glob of what one names;
+// its first argument follows.
+var pathJoin = lazyRE(`^(?:os\.path\.join|path\.join|path\.resolve|File\.join|file\.path|joinpath|(?:pathlib\.)?Path|Dir\.glob|glob\.i?glob|glob)\s*\(\s*`)
+
+// joinOnTemp reports whether the argument at the start of rest joins a
+// path onto a temp dir the code made: os.path.join(d, "x") after d =
+// tempfile.mkdtemp(), file.path(tempdir(), "x").
+func joinOnTemp(s, rest string) bool {
+	m := pathJoin.FindStringIndex(rest)
+	if m == nil {
+		return false
+	}
+	inner := rest[m[1]:]
+	parts, _ := stringArgs(strings.TrimPrefix(inner[argEnd(inner, true):], ","))
+	for _, p := range parts {
+		if strings.Contains(p, "..") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+			return false // file.path(tempdir(), ".."), os.path.join(d, "/etc"): out of the temp dir
+		}
+	}
+	return tempDirVar(s, inner) || ownTempCall.MatchString(inner) || joinOnTemp(s, inner)
+}
+
+// joinedLit reads a path made only of literals at the start of s: a join
+// of them (File.join("build", "*"), os.path.join("dist", "x")), a glob of
+// such a path (Dir.glob(File.join("build", "*")), glob("build/*")), or
+// literals concatenated ("build" . "/*", "dist" + "/x").
+func joinedLit(s string) (string, bool) {
+	if m := pathJoin.FindStringIndex(s); m != nil {
+		inner := s[m[1]:]
+		if lit, ok := joinedLit(inner); ok && strings.HasPrefix(strings.TrimSpace(inner[argEnd(inner, false):]), ")") {
+			return lit, true // Dir.glob(File.join("build", "*"))
+		}
+		parts, computed := stringArgs(inner)
+		if len(parts) == 0 || computed || !strings.HasPrefix(strings.TrimSpace(inner[argEnd(inner, false):]), ")") {
+			return "", false
+		}
+		return path.Join(parts...), true
+	}
+	var out strings.Builder
+	for n := 0; ; n++ {
+		lit, k, ok := stringLitN(strings.TrimLeft(s, " \t"))
+		if !ok {
+			return "", false
+		}
+		out.WriteString(lit)
+		s = strings.TrimLeft(strings.TrimLeft(s, " \t")[k:], " \t")
+		op := ""
+		for _, o := range []string{"..", ".", "+"} {
+			if strings.HasPrefix(s, o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			return out.String(), n > 0 && out.Len() > 0
+		}
+		s = s[len(op):]
+	}
 }
 
 // stringLit reads a quoted string literal at the start of s.
@@ -2875,7 +2945,11 @@ var emptyWrite = lazyRE(`\.write_(?:text|bytes)\(\s*b?(?:''|"")\s*[,)]|\bopen\([
 // outsidePath is the first path literal in code that lies outside the
 // working directory (os.walk('/home/user')), "" if none.
 func (iv *inv) outsidePath(code string) string {
-	for _, m := range quotedPath.FindAllStringSubmatch(code, 16) {
+	for _, i := range quotedPath.FindAllStringSubmatchIndex(code, 16) {
+		if before := strings.TrimRight(code[:i[0]], " \t"); strings.HasSuffix(before, ".") || strings.HasSuffix(before, "+") {
+			continue // "build" . "/*", dir + "/x": the rest of a path, not one from /
+		}
+		m := []string{code[i[0]:i[1]], code[i[2]:i[3]]}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
 			return iv.c.show(t)
