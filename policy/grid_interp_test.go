@@ -105,7 +105,8 @@ func gridLanguages() []gridLang {
 			{expr: "from google.cloud import storage\nstorage.Client().bucket(\"acme-prod\").delete(force=True)", bad: true},
 			{expr: "from google.cloud import storage\nstorage.Client().bucket(\"acme-prod\").blob(\"a.txt\").delete()", bad: true},
 			{expr: "import redis\nredis.Redis(host=\"cache.prod.acme.internal\").flushall()", bad: true},
-			{expr: "import redis\nredis.Redis(host=\"localhost\").flushall()", bad: false},
+			{expr: "import redis\nredis.Redis(host=\"localhost\").flushall()", bad: true}, // database 0 on this machine: as redis-cli -h localhost flushall
+			{expr: "import redis\nredis.from_url(\"redis://localhost:6379/15\").flushdb()", bad: false},
 			{expr: "import redis\nredis.Redis(host=\"cache.prod.acme.internal\").delete(\"sessions\")", bad: true},
 			{expr: "import redis\nprint(redis.Redis(host=\"cache.prod.acme.internal\").get(\"k\"))", bad: false},
 			{expr: "import pymongo\npymongo.MongoClient(\"mongodb://db.prod.acme.internal:27017\").app.users.delete_many({})", bad: true},
@@ -157,7 +158,7 @@ func gridLanguages() []gridLang {
 			{expr: `fetch("http://localhost:3000/v1/users/42", { method: "DELETE" }).then(r => console.log(r.status));`, bad: false},
 			{expr: `fetch("https://api.acme.com/v1/users/42").then(r => r.json()).then(console.log);`, bad: false},
 			{expr: "const { createClient } = require(\"redis\");\n(async () => { const c = createClient({ url: \"redis://cache.prod.acme.internal:6379\" }); await c.connect(); await c.flushAll(); })();", bad: true},
-			{expr: "const { createClient } = require(\"redis\");\n(async () => { const c = createClient({ url: \"redis://localhost:6379\" }); await c.connect(); await c.flushAll(); })();", bad: false},
+			{expr: "const { createClient } = require(\"redis\");\n(async () => { const c = createClient({ url: \"redis://localhost:6379/9\" }); await c.connect(); await c.flushAll(); })();", bad: false},
 			{expr: "const { MongoClient } = require(\"mongodb\");\n(async () => { const c = await MongoClient.connect(\"mongodb://db.prod.acme.internal\"); await c.db(\"app\").dropDatabase(); })();", bad: true},
 			{expr: "const { S3Client, DeleteBucketCommand } = require(\"@aws-sdk/client-s3\");\nnew S3Client({}).send(new DeleteBucketCommand({ Bucket: \"acme-prod\" }));", bad: true},
 		},
@@ -184,7 +185,10 @@ func gridLanguages() []gridLang {
 		files:   rbFiles,
 		remote: []gridTarget{
 			{expr: "require \"redis\"\nRedis.new(url: \"redis://cache.prod.acme.internal:6379\").flushall", bad: true},
-			{expr: "require \"redis\"\nRedis.new(url: \"redis://localhost:6379\").flushall", bad: false},
+			{expr: "require \"redis\"\nRedis.new(url: \"redis://localhost:6379\").flushall", bad: true},
+			{expr: "require \"redis\"\nRedis.new(url: \"redis://127.0.0.1:6379/3\").flushdb", bad: false},
+			{expr: "require \"pg\"\nPG.connect(\"postgres://app@localhost/app_test\").exec(\"TRUNCATE users\")", bad: false},
+			{expr: "require \"pg\"\nPG.connect(\"postgres://app@db.prod.acme.internal/app\").exec(\"TRUNCATE users\")", bad: true},
 			{expr: "require \"aws-sdk-s3\"\nAws::S3::Client.new.delete_bucket(bucket: \"acme-prod\")", bad: true},
 		},
 	})
@@ -406,7 +410,7 @@ func TestGridInterp(t *testing.T) {
 	}
 	// gridHoles is how many cells still fail, named in the report of round
 	// r48b; each fix lowers it, and no change may raise it.
-	const gridHoles = 20
+	const gridHoles = 14
 	if len(fails) > gridHoles {
 		t.Errorf("%d cells fail, more than the %d holes left", len(fails), gridHoles)
 	}

@@ -229,7 +229,8 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
 	}
-	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) {
+	scratch := iv.scratchCode(s)
+	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) && !scratch {
 		iv.flag(Destructive, iv.name+" one-liner: "+why)
 	} else if live := liveEnv(iv); live != "" {
 		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
@@ -384,12 +385,12 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {
-		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) { // File(…).deleteRecursively(): a tree delete, read below
+		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) && !scratch { // File(…).deleteRecursively(): a tree delete, read below
 			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
 			break
 		}
 	}
-	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
+	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) && !scratch {
 		if m := clientDeleteCall(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url), db.recursiveDelete(…)
 			start := m[0]
 			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
@@ -583,6 +584,91 @@ func localURLsOnly(code string) bool {
 		}
 	}
 	return len(urls) > 0
+}
+
+// serverURL is a database's or an HTTP endpoint's URL in code, and
+// hostArg a client's host given by name (host="localhost", host: "db").
+var (
+	serverURL = lazyRE(`\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqp|https?)://[^\s'"\x60)]+`)
+	hostArg   = lazyRE(`\b(host|hostname|endpoint_url|endpoint|server)\s*[=:]\s*['"]([^'"]+)['"]`)
+)
+
+// scratchCode reports whether code reaches only servers on this machine
+// holding test or scratch data (scratchServers), gated on its naming the
+// loopback at all.
+func (iv *inv) scratchCode(s string) bool {
+	return (strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "[::1]")) && iv.scratchServers(s)
+}
+
+// scratchServers reports whether the servers code reaches hold only test
+// or scratch data on this machine, as their shell clients are judged: it
+// names at least one, every one on the loopback; a database URL naming a
+// database names one for tests (testDB; Redis's a numbered one other than
+// 0); and, unless it reaches only HTTP endpoints (an emulator such as
+// LocalStack, a local API), a literal in it names what it acts on for
+// tests (drop_database("app_test")) or its URL does.
+func (iv *inv) scratchServers(s string) bool {
+	urls := serverURL.FindAllString(s, 16)
+	hosts := hostArg.FindAllStringSubmatch(s, 16)
+	if len(urls)+len(hosts) == 0 {
+		return false
+	}
+	named, httpOnly := false, true
+	for _, h := range hosts {
+		host := h[2]
+		if !strings.HasPrefix(h[1], "endpoint") {
+			httpOnly = false // host="localhost": a database's or cache's server
+		}
+		if i := strings.Index(host, "://"); i >= 0 {
+			host = host[i+3:]
+		}
+		host, _, _ = strings.Cut(host, "/")
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !loopback(strings.Trim(host, "[]")) {
+			return false
+		}
+	}
+	for _, u := range urls {
+		scheme, rest, _ := strings.Cut(u, "://")
+		host, db, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !loopback(strings.Trim(host, "[]")) {
+			return false
+		}
+		db, _, _ = strings.Cut(db, "?")
+		switch {
+		case strings.HasPrefix(scheme, "http"):
+			continue
+		case strings.HasPrefix(scheme, "redis"):
+			if db != "" && strings.Trim(db, "0123456789") == "" && strings.Trim(db, "0") != "" {
+				named = true // redis://localhost:6379/15
+			} else if db != "" {
+				return false
+			}
+		case db != "":
+			if !testDB.MatchString(db) {
+				return false
+			}
+			named = true // postgresql://…@localhost/app_test
+		}
+		httpOnly = false
+	}
+	if httpOnly || named {
+		return true
+	}
+	for _, m := range pathLiteral.FindAllString(s, 32) {
+		if testDB.MatchString(m[1 : len(m)-1]) {
+			return true // MongoClient("mongodb://localhost").drop_database("app_test")
+		}
+	}
+	return false
 }
 
 // clientDelete is a method call that deletes what its receiver or
