@@ -447,7 +447,7 @@ func (iv *inv) interpCode(code arg) {
 	iv.remoteFSDeletes(s)
 	iv.eachDestroyed(s)
 	iv.codeWrites(s)
-	if codeDeletes.MatchString(s) {
+	if callsDelete(s) {
 		if where := iv.outsidePath(s); where != "" {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
 		} else if homeRef.MatchString(s) || homeCall.MatchString(s) {
@@ -557,7 +557,37 @@ func (iv *inv) interpCode(code arg) {
 	if strings.Contains(s, "unlink") || strings.Contains(s, "delete") {
 		read = append(read, iv.receiverDeletes(s)...)
 	}
-	iv.deletesNamedWork(s, read)
+	iv.deletesNamedWork(s, append(read, imports(s)...))
+}
+
+// importStmt is a statement that only names functions to import: Perl's
+// use File::Path qw(rmtree), Python's from shutil import rmtree, and
+// JavaScript's import { rmSync } from "fs" and const { rmSync } =
+// require("fs"). Naming a delete function calls nothing.
+var importStmt = lazyRE(`(?:^|[;\n])\s*(?:use\s+[\w:]+\s+qw[(/{\[][^)/}\]]*[)/}\]]|from\s+[\w.]+\s+import\s+[\w ,()]+|import\s+\{[^}]*\}\s+from\s+['"][^'"]+['"]|(?:const|let|var)\s+\{[^}]*\}\s*=\s*require\(\s*['"][^'"]+['"]\s*\))`)
+
+// imports are the spans of code's import statements (importStmt).
+func imports(s string) [][2]int {
+	if !strings.Contains(s, "import") && !strings.Contains(s, "use ") && !strings.Contains(s, "require") {
+		return nil
+	}
+	var out [][2]int
+	for _, m := range importStmt.FindAllStringIndex(s, 16) {
+		out = append(out, [2]int{m[0], m[1]})
+	}
+	return out
+}
+
+// callsDelete reports whether code has a delete codeDeletes finds outside
+// its import statements.
+func callsDelete(s string) bool {
+	im := imports(s)
+	for _, m := range codeDeletes.FindAllStringIndex(s, 16) {
+		if !slices.ContainsFunc(im, func(r [2]int) bool { return r[0] <= m[0] && m[1] <= r[1] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // netClient is the import of a library whose calls reach a service over
