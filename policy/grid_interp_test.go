@@ -406,12 +406,6 @@ func TestGridInterp(t *testing.T) {
 	}
 	t.Logf("grid: held %d of %d destructive, %d of %d safe", heldBad, nBad, heldSafe, nSafe)
 	for _, f := range fails {
-		t.Log(f)
-	}
-	// gridHoles is how many cells still fail, named in the report of round
-	// r48b; each fix lowers it, and no change may raise it.
-	const gridHoles = 10
-	if len(fails) > gridHoles {
-		t.Errorf("%d cells fail, more than the %d holes left", len(fails), gridHoles)
+		t.Error(f)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -1008,9 +1009,93 @@ func (iv *inv) psDeletes(s string) [][2]int {
 		if computed && recurse {
 			iv.flag(Destructive, iv.name+" one-liner Remove-Item -Recurse deletes a tree computed at run time")
 		}
+		if len(paths) == 0 && !computed {
+			paths = psListed(s[:m[2]]) // Get-ChildItem src | Remove-Item -Recurse: what it lists, src's children
+		}
 		iv.deletesEach("Remove-Item", paths, recurse)
 	}
 	return read
+}
+
+// psLister is PowerShell's listing of a directory piped on: Get-ChildItem
+// and its aliases, the text after it following.
+var psLister = lazyRE(`(?i)^\s*(?:Get-ChildItem|gci|ls|dir)\b`)
+
+// psListed is what the listing piped into a cmdlet that ends before names:
+// the children of each directory Get-ChildItem is given (src/*), or of
+// the working directory (./*) when it is given none; nil when no listing
+// pipes into it or a path is computed.
+func psListed(before string) []string {
+	before = strings.TrimRight(before, " \t")
+	if !strings.HasSuffix(before, "|") {
+		return nil
+	}
+	before = before[:len(before)-1]
+	stmt := before[strings.LastIndexAny(before, ";|{\n")+1:]
+	m := psLister.FindStringIndex(stmt)
+	if m == nil {
+		return nil
+	}
+	var dirs []string
+	words := psWords(stmt[m[1]:], "", 16)
+	for i := 0; i < len(words); i++ {
+		lw := strings.ToLower(words[i])
+		switch {
+		case lw == "-path" || lw == "-literalpath":
+		case len(lw) > 2 && (strings.HasPrefix("-filter", lw) || strings.HasPrefix("-include", lw) || strings.HasPrefix("-exclude", lw)):
+			return nil // -Filter *.cs~: some files, picked by name (judged as a find is)
+		case strings.HasPrefix(lw, "-") && slices.ContainsFunc(psValueOpts, func(o string) bool { return strings.HasPrefix(o, lw) && len(lw) > 2 }):
+			i++
+		case strings.HasPrefix(lw, "-"):
+		case strings.ContainsAny(words[i], "$(@*?"):
+			return nil
+		default:
+			dirs = append(dirs, strings.TrimRight(words[i], "/\\")+"/*")
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"./*"}
+	}
+	return dirs
+}
+
+// psSetContent is PowerShell's writing a file whole: Set-Content and
+// Out-File (not Add-Content, which appends); its words follow.
+var psSetContent = lazyRE(`(?im)(?:^|[;{(&]|\n)\s*(?:Set-Content|Out-File)\b`)
+
+// psWrites are the files PowerShell code writes whole, each with whether
+// it writes nothing into it (-Value "", Clear-Content's kin).
+func psWrites(s string) (files []string, empty []bool) {
+	for _, m := range psSetContent.FindAllStringIndex(s, 8) {
+		rest := s[m[1]:]
+		if end := strings.IndexAny(rest, ";|}\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		words := psWords(rest, "", 16)
+		file, value, computed := "", "x", false
+		for i := 0; i < len(words); i++ {
+			lw := strings.ToLower(words[i])
+			switch {
+			case (lw == "-path" || lw == "-literalpath" || lw == "-filepath") && i+1 < len(words):
+				i++
+				file = words[i]
+			case lw == "-value" && i+1 < len(words):
+				i++
+				value = words[i]
+			case strings.HasPrefix(lw, "-"):
+			case file == "":
+				file = words[i]
+			}
+		}
+		if strings.ContainsAny(file, "$(@") {
+			computed = true
+		}
+		if file != "" && !computed {
+			files = append(files, file)
+			empty = append(empty, value == "")
+		}
+	}
+	return files, empty
 }
 
 // psWords splits PowerShell code into words, at most max: at blanks and
@@ -2229,6 +2314,12 @@ func (iv *inv) codeWrites(s string) {
 			empty = text == "character(0)" || text == `""` || text == "''"
 		}
 		judge(expr, truncating, empty)
+	}
+	if iv.name == "pwsh" || iv.name == "powershell" { // Set-Content -Path p -Value …
+		files, empty := psWrites(s)
+		for i, f := range files {
+			judge(strconv.Quote(f), true, empty[i])
+		}
 	}
 	if iv.name == "julia" { // write(path, data): Julia's write to a file by name
 		for _, m := range juliaWrite.FindAllStringIndex(s, 8) {
