@@ -3154,7 +3154,9 @@ var emptyWrite = lazyRE(`\.write_(?:text|bytes)\(\s*b?(?:''|"")\s*[,)]|\bopen\([
 func (iv *inv) outsidePath(code string) string {
 	for _, i := range quotedPath.FindAllStringSubmatchIndex(code, 16) {
 		if before := strings.TrimRight(code[:i[0]], " \t"); strings.HasSuffix(before, ".") || strings.HasSuffix(before, "+") {
-			continue // "build" . "/*", dir + "/x": the rest of a path, not one from /
+			if head := strings.TrimRight(before[:len(before)-1], " \t."); strings.HasSuffix(head, `"`) || strings.HasSuffix(head, "'") {
+				continue // "build" . "/*": the rest of a path a literal starts, not one from /
+			}
 		}
 		m := []string{code[i[0]:i[1]], code[i[2]:i[3]]}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
