@@ -386,7 +386,10 @@ func TestGridInterp(t *testing.T) {
 	cells := gridCells()
 	var nBad, nSafe, heldBad, heldSafe int
 	var fails []string
-	for _, c := range cells {
+	for i, c := range cells {
+		if raceEnabled && i%10 != 0 {
+			continue // a tenth of the cells, every API and road among them: the race detector slows the classifier twentyfold
+		}
 		r := Classify(c.cmd, testEnv)
 		held := r.Class.Held()
 		if c.bad {
