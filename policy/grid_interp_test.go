@@ -30,6 +30,7 @@ type gridLang struct {
 	dirs    []gridTarget
 	files   []gridTarget
 	remote  []gridTarget // whole code; bad says whether it is destructive
+	loops   []gridTarget // whole code deleting what a glob or listing finds
 }
 
 // Paths as literals, quoted by each language with q.
@@ -125,6 +126,11 @@ func gridLanguages() []gridLang {
 			{expr: "import requests\nprint(requests.get(\"https://api.acme.com/v1/users/42\").json())", bad: false},
 			{expr: "from kubernetes import client, config\nconfig.load_kube_config()\nclient.CoreV1Api().delete_namespaced_pod(\"web-0\", \"prod\")", bad: true},
 			{expr: "from kubernetes import client, config\nconfig.load_kube_config()\nprint(client.CoreV1Api().list_namespaced_pod(\"prod\"))", bad: false},
+			{expr: "import glob\nfor f in glob.glob(\"src/**/*.py\", recursive=True):\n    os.remove(f)", bad: true},
+			{expr: "import glob\nfor f in glob.glob(\"build/**/*.o\", recursive=True):\n    os.remove(f)", bad: false},
+			{expr: "import glob\n[shutil.rmtree(d) for d in glob.glob(\"/var/lib/app/*\")]", bad: true},
+			{expr: "import glob\n[shutil.rmtree(d) for d in glob.glob(\"**/__pycache__\", recursive=True)]", bad: false},
+			{expr: "[p.unlink() for p in Path(\"src\").rglob(\"*.py\")]", bad: true},
 			{expr: "from azure.storage.blob import BlobServiceClient\nBlobServiceClient.from_connection_string(os.environ[\"AZ\"]).delete_container(\"prod-data\")", bad: true},
 		},
 	})
@@ -153,6 +159,11 @@ func gridLanguages() []gridLang {
 		shell:   []string{`cp.execSync("rm -rf PATH");`, `cp.spawnSync("rm", ["-rf", "PATH"]);`, `require("child_process").exec("rm -rf PATH");`, `cp.execSync("rm -rf PATH", { stdio: "inherit" });`},
 		dirs:    jsDirs,
 		files:   jsFiles,
+		loops: []gridTarget{
+			{expr: "for (const f of fs.readdirSync(\"src\")) fs.unlinkSync(\"src/\" + f);", bad: true},
+			{expr: "for (const f of fs.readdirSync(\"dist\")) fs.unlinkSync(\"dist/\" + f);", bad: false},
+			{expr: "fs.readdirSync(\".\").forEach(f => fs.rmSync(path.join(\".\", f), { recursive: true, force: true }));", bad: true},
+		},
 		remote: []gridTarget{
 			{expr: `fetch("https://api.acme.com/v1/users/42", { method: "DELETE" }).then(r => console.log(r.status));`, bad: true},
 			{expr: `fetch("http://localhost:3000/v1/users/42", { method: "DELETE" }).then(r => console.log(r.status));`, bad: false},
@@ -183,6 +194,11 @@ func gridLanguages() []gridLang {
 		shell:   []string{`system("rm -rf PATH")`, "`rm -rf PATH`", `system("rm", "-rf", "PATH")`, `Kernel.system("rm -rf PATH")`, `%x(rm -rf PATH)`},
 		dirs:    rbDirs,
 		files:   rbFiles,
+		loops: []gridTarget{
+			{expr: "Dir.glob(\"lib/**/*.rb\").each { |f| File.delete(f) }", bad: true},
+			{expr: "Dir.glob(\"tmp/cache/**/*\").each { |f| File.delete(f) if File.file?(f) }", bad: false},
+			{expr: "Dir[File.join(Dir.home, \".config\", \"*\")].each { |d| FileUtils.rm_rf(d) }", bad: true},
+		},
 		remote: []gridTarget{
 			{expr: "require \"redis\"\nRedis.new(url: \"redis://cache.prod.acme.internal:6379\").flushall", bad: true},
 			{expr: "require \"redis\"\nRedis.new(url: \"redis://localhost:6379\").flushall", bad: true},
@@ -210,6 +226,10 @@ func gridLanguages() []gridLang {
 		shell:   []string{`system("rm -rf PATH");`, "`rm -rf PATH`;", `system("rm", "-rf", "PATH");`, `qx(rm -rf PATH);`},
 		dirs:    plDirs,
 		files:   plFiles,
+		loops: []gridTarget{
+			{expr: "unlink glob(\"src/*.c\");", bad: true},
+			{expr: "unlink glob(\"build/*.o\");", bad: false},
+		},
 	})
 
 	phpQ := func(s string) string { return `"` + s + `"` }
@@ -226,6 +246,10 @@ func gridLanguages() []gridLang {
 		shell:   []string{`system("rm -rf PATH");`, `shell_exec("rm -rf PATH");`, `exec("rm -rf PATH");`, `passthru("rm -rf PATH");`},
 		dirs:    phpDirs,
 		files:   phpFiles,
+		loops: []gridTarget{
+			{expr: "foreach (glob(\"src/*.php\") as $f) unlink($f);", bad: true},
+			{expr: "foreach (glob(\"dist/*.js\") as $f) unlink($f);", bad: false},
+		},
 	})
 
 	rDirs := append(gridLits(gridBadDirs, true, dq), gridLits(gridSafeDirs, false, dq)...)
@@ -365,7 +389,7 @@ func gridCells() []gridCell {
 				codes = append(codes, gridCell{strings.ReplaceAll(api, "PATH", p), false})
 			}
 		}
-		for _, t := range l.remote {
+		for _, t := range append(l.remote, l.loops...) {
 			codes = append(codes, gridCell{t.expr, t.bad})
 		}
 		for i, c := range codes {
