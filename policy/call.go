@@ -390,7 +390,7 @@ func readsWritten(iv *inv, env []arg) {
 			if src.kind != srcText || file != p && !isUnder(file, p) {
 				continue
 			}
-			if why := codeDanger(src.text); why != "" && iv.c.cmds[iv.idx].Class >= Write && !readsAsData(iv.name, iv.rest(1)) { // not sqlfluff lint q.sql
+			if why := codeDanger(src.text); why != "" && iv.c.cmds[iv.idx].Class >= Write && !readsAsData(iv.name, iv.rest(1)) && !iv.scratchCode(src.text) { // not sqlfluff lint q.sql
 				iv.flag(Destructive, iv.name+" is given a file this command wrote: "+why)
 				return
 			}

@@ -2200,8 +2200,11 @@ func codeDanger(s string) string {
 	if why := sqlDanger(s); why != "" && strings.ContainsAny(s, " \t\n") {
 		return why
 	}
-	if at := ormDanger.FindStringIndex(s); at != nil {
+	for _, at := range ormDanger.FindAllStringIndex(s, 8) {
 		m := s[at[0]:at[1]]
+		if recv := statementBefore(s, at[0]); strings.HasSuffix(m, ")") && pathObject.MatchString(strings.TrimSpace(recv[strings.LastIndexByte(recv, '=')+1:])) {
+			continue // new File("dist/x").delete(), Path("x").delete(): a file, judged as rm of it (interp.go)
+		}
 		if strings.HasSuffix(m, ")") && limitedDelete.MatchString(statementBefore(s, at[0])) {
 			return "code that deletes the records a query picks: " + m // .objects.filter(status='failed').delete()
 		}

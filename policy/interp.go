@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -21,9 +22,9 @@ var (
 	// follows the match.
 	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory)\s*\(\s*`)
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove)\s*\(\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
-	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
+	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bDeno\.truncate(?:Sync)?|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
 	// written from ~: a relative glob is the working directory's).
 	homeRef = lazyRE(`(?:\$HOME\b|(?i:\$env:(?:HOME|USERPROFILE))|\$ENV\{HOME\}|ENVIRON\[.HOME.\]|\$(?:::)?env\(HOME\)|homedir\(\)|path\.expand\(|os\.path\.expanduser|os\.homedir|Path\.home|path\.join\(\s*os\.homedir|Dir\.home|ENV\[.HOME.\]|\$ENV\{.?HOME.?\}|os\.environ\[.HOME.\]|Sys\.getenv\(.HOME.\)|os\.getenv\(.HOME.\)|getenv\(.HOME.\)|process\.env\.HOME|File\.expand_path|glob\(\s*['"]~)`)
@@ -95,7 +96,7 @@ var (
 	// pathOpt is PowerShell's naming of the path a cmdlet acts on.
 	pathOpt = lazyRE(`^(?i)-(?:Literal)?Path\s+`)
 	// recursiveArg is a delete told to recurse: recursive = TRUE, rmdir(d, 's').
-	recursiveArg = lazyRE(`(?i)\brecursive\s*=\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
+	recursiveArg = lazyRE(`(?i)\brecursive\s*[=:]\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
 	// bucket.delete(force=True), and an SDK's request object for it (new
@@ -154,10 +155,10 @@ var (
 	// writeCall writes the file its first argument names: open(p, "w"),
 	// File.write(p, …), fs.writeFileSync(p, …), file_put_contents(p, …).
 	// Group 1 is the function; the argument follows.
-	writeCall = lazyRE(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines)\s*\(\s*`)
+	writeCall = lazyRE(`\b((?:File|IO)\.(?:write|binwrite|open|new)|open|fs\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|writeFileSync|appendFileSync|file_put_contents|spit|Files\.(?:write|writeString)|os\.WriteFile|write_file|writeLines|Deno\.write(?:Text)?File(?:Sync)?|Bun\.write|file\.create)\s*\(\s*`)
 	// pathWrite writes the file the expression before it names:
 	// Path.home().joinpath(".bashrc").write_text(…), p.open("a").
-	pathWrite = lazyRE(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]`)
+	pathWrite = lazyRE(`\.(?:write_text|write_bytes)\s*\(|\.open\s*\(\s*['"][wa]|\.text\s*=\s*`) // and Groovy's f.text = …
 	// modeArg is a file mode that writes (w, a, w+, wb …); truncating ones
 	// start with w.
 	modeArg = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]([wa])`)
@@ -185,6 +186,16 @@ func (iv *inv) interpCode(code arg) {
 	s = noopCalls(s)                                    // FileUtils.rm_rf(dir, noop: true): only says what it would do
 	for _, m := range append(shellOut.FindAllStringIndex(s, 8), shellAliasCalls(s)...) {
 		rest := s[m[1]:]
+		if q := s[m[0]:min(m[0]+2, len(s))]; q == "qx" || q == "%x" { // qx(rm -rf dist), %x(make clean): the text up to the parenthesis is the command
+			if end := strings.IndexAny(rest, "()"); end >= 0 && rest[end] == ')' && !strings.ContainsAny(rest[:end], "$#`@\n") {
+				iv.shell(arg{s: rest[:end], ok: true, src: rest[:end]}, iv.sc)
+				continue
+			}
+		}
+		if lit, ok := literalVar(s, rest); ok { // cmd = "rm -rf build"; system(cmd): the variable holds one literal
+			iv.shell(arg{s: lit, ok: true, src: lit}, iv.sc)
+			continue
+		}
 		if lit, n, ok := stringLitN(rest); ok {
 			if joined(rest[n:]) || goesOn(rest[n:]) && !strings.HasPrefix(strings.TrimLeft(rest[n:], " \t"), ",") { // "rm -rf " .. os.getenv("HOME"), "rm -rf " $1: the command goes on, computed
 				iv.builtCommand(lit)
@@ -195,6 +206,9 @@ func (iv *inv) interpCode(code arg) {
 					if len(list) > 0 && list[0] == lit {
 						list = list[1:] // execvp's argv repeats the program
 					}
+					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
+					continue
+				} else if list, ok := variadicArgs(after[1:]); ok { // system("rm", "-rf", "build"): the program's arguments, each a literal
 					iv.c.run(argsOf(append([]string{lit}, list...)...), iv.sc, source{}, iv.depth+1)
 					continue
 				} else if !plainCallOpts(after[1:]) {
@@ -216,7 +230,8 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
 	}
-	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) {
+	scratch := iv.scratchCode(s)
+	if why := codeDanger(s); why != "" && !(strings.HasPrefix(why, "SQL ") && iv.scratchSQLite(s)) && !scratch {
 		iv.flag(Destructive, iv.name+" one-liner: "+why)
 	} else if live := liveEnv(iv); live != "" {
 		if m := liveDestroy.FindStringSubmatch(s); m != nil { // MIX_ENV=prod mix run -e 'Repo.delete_all(Session)', NODE_ENV=production node -e '…'
@@ -326,6 +341,9 @@ func (iv *inv) interpCode(code arg) {
 			iv.c.run(argv, iv.sc, source{}, iv.depth+1)
 		}
 	}
+	if strings.Contains(s, ".execute(") || strings.Contains(s, "Deno.Command") {
+		iv.commandObjects(s)
+	}
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
@@ -368,12 +386,12 @@ func (iv *inv) interpCode(code arg) {
 		}
 	}
 	for _, m := range methodDelete.FindAllString(s, 8) {
-		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) { // File(…).deleteRecursively(): a tree delete, read below
+		if !inMemory.MatchString(m) && !fileMethod.MatchString(m) && !scratch { // File(…).deleteRecursively(): a tree delete, read below
 			iv.flag(Destructive, iv.name+" one-liner calls a method that deletes: "+strings.TrimRight(m, "( "))
 			break
 		}
 	}
-	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) {
+	if lib := netClient.FindStringSubmatch(s); lib != nil && iv.c.cmds[iv.idx].Class < Destructive && !localURLsOnly(s) && !scratch {
 		if m := clientDeleteCall(s); m != nil { // stripe.Customer.delete('cus_1'), r.delete('sessions'), requests.delete(url), db.recursiveDelete(…)
 			start := m[0]
 			for start > 0 && (identChar(s[start-1]) || s[start-1] == '.' || s[start-1] == ':') {
@@ -430,7 +448,7 @@ func (iv *inv) interpCode(code arg) {
 	iv.remoteFSDeletes(s)
 	iv.eachDestroyed(s)
 	iv.codeWrites(s)
-	if codeDeletes.MatchString(s) {
+	if callsDelete(s) {
 		if where := iv.outsidePath(s); where != "" {
 			iv.flag(Destructive, iv.name+" code deletes or overwrites files, and names "+where)
 		} else if homeRef.MatchString(s) || homeCall.MatchString(s) {
@@ -474,7 +492,14 @@ func (iv *inv) interpCode(code arg) {
 		if !ok {
 			lit, ok = barePath(rest) // tcl's file delete /x, PowerShell's Remove-Item ~/x
 		}
+		if !ok {
+			lit, ok = joinedLit(rest) // unlink(file.path("build", "x.o"))
+		}
 		lits, isLoop := loopPaths(s, rest)
+		if !ok && (joinOnTemp(s, rest) || tempDirVar(s, rest)) {
+			read = append(read, [2]int{m[0], m[1]})
+			continue // unlink(file.path(tempdir(), "x"), recursive = TRUE), rm(d; recursive=true) after d = mktempdir()
+		}
 		if ok || isLoop || tempFileVar(s, rest) || ownTempCall.MatchString(rest) {
 			read = append(read, [2]int{m[0], m[1]}) // os.remove(tmp_path), fd, p = tempfile.mkstemp() … os.remove(p): the code's own scratch file
 		}
@@ -498,17 +523,26 @@ func (iv *inv) interpCode(code arg) {
 			}
 			continue
 		}
+		if f := strings.ToLower(fn); strings.Contains(f, "truncate") || strings.Contains(f, "clear-content") { // fs.truncateSync('src/app.py'), Clear-Content: the file stays, emptied
+			if t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(lit), ok: true, src: lit}); !iv.sc.remote && iv.c.emptied(t, lit) != "" {
+				iv.flag(Destructive, iv.name+" one-liner "+strings.TrimLeft(fn, ").")+" empties "+iv.c.emptied(t, lit)+": "+iv.c.show(t))
+				continue
+			}
+		}
 		iv.codeDelete(fn, lit, recursiveArg.MatchString(rest[:min(len(rest), 200)])) // unlink("data", recursive = TRUE)
 	}
 	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
 		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
+		if !ok {
+			lit, ok = joinedLit(rest) // File.join("build", "*"), "dist" . "/*"
+		}
 		if r := fileReceiver.FindStringSubmatch(s[:m[0]]); r != nil && strings.HasPrefix(fn, ".") { // new File("src").deleteDir(), File("x").deleteRecursively()
 			lit, ok = stringLit(r[1])
 		}
 		read = append(read, [2]int{m[0], m[1]}) // judged below, whatever its argument
-		if !ok && (tempDirVar(s, rest) || ownTempCall.MatchString(rest)) {
+		if !ok && (tempDirVar(s, rest) || ownTempCall.MatchString(rest) || joinOnTemp(s, rest)) {
 			continue // d = tempfile.mkdtemp(); shutil.rmtree(d): the code's own temp dir
 		}
 		if lits, isLoop := loopPaths(s, rest); !ok && isLoop {
@@ -521,7 +555,40 @@ func (iv *inv) interpCode(code arg) {
 		}
 		iv.codeDelete(fn, lit, true)
 	}
-	iv.deletesNamedWork(s, read)
+	if strings.Contains(s, "unlink") || strings.Contains(s, "delete") {
+		read = append(read, iv.receiverDeletes(s)...)
+	}
+	iv.deletesNamedWork(s, append(read, imports(s)...))
+}
+
+// importStmt is a statement that only names functions to import: Perl's
+// use File::Path qw(rmtree), Python's from shutil import rmtree, and
+// JavaScript's import { rmSync } from "fs" and const { rmSync } =
+// require("fs"). Naming a delete function calls nothing.
+var importStmt = lazyRE(`(?:^|[;\n])\s*(?:use\s+[\w:]+\s+qw[(/{\[][^)/}\]]*[)/}\]]|from\s+[\w.]+\s+import\s+[\w ,()]+|import\s+\{[^}]*\}\s+from\s+['"][^'"]+['"]|(?:const|let|var)\s+\{[^}]*\}\s*=\s*require\(\s*['"][^'"]+['"]\s*\))`)
+
+// imports are the spans of code's import statements (importStmt).
+func imports(s string) [][2]int {
+	if !strings.Contains(s, "import") && !strings.Contains(s, "use ") && !strings.Contains(s, "require") {
+		return nil
+	}
+	var out [][2]int
+	for _, m := range importStmt.FindAllStringIndex(s, 16) {
+		out = append(out, [2]int{m[0], m[1]})
+	}
+	return out
+}
+
+// callsDelete reports whether code has a delete codeDeletes finds outside
+// its import statements.
+func callsDelete(s string) bool {
+	im := imports(s)
+	for _, m := range codeDeletes.FindAllStringIndex(s, 16) {
+		if !slices.ContainsFunc(im, func(r [2]int) bool { return r[0] <= m[0] && m[1] <= r[1] }) {
+			return true
+		}
+	}
+	return false
 }
 
 // netClient is the import of a library whose calls reach a service over
@@ -548,6 +615,91 @@ func localURLsOnly(code string) bool {
 		}
 	}
 	return len(urls) > 0
+}
+
+// serverURL is a database's or an HTTP endpoint's URL in code, and
+// hostArg a client's host given by name (host="localhost", host: "db").
+var (
+	serverURL = lazyRE(`\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqp|https?)://[^\s'"\x60)]+`)
+	hostArg   = lazyRE(`\b(host|hostname|endpoint_url|endpoint|server)\s*[=:]\s*['"]([^'"]+)['"]`)
+)
+
+// scratchCode reports whether code reaches only servers on this machine
+// holding test or scratch data (scratchServers), gated on its naming the
+// loopback at all.
+func (iv *inv) scratchCode(s string) bool {
+	return (strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "[::1]")) && iv.scratchServers(s)
+}
+
+// scratchServers reports whether the servers code reaches hold only test
+// or scratch data on this machine, as their shell clients are judged: it
+// names at least one, every one on the loopback; a database URL naming a
+// database names one for tests (testDB; Redis's a numbered one other than
+// 0); and, unless it reaches only HTTP endpoints (an emulator such as
+// LocalStack, a local API), a literal in it names what it acts on for
+// tests (drop_database("app_test")) or its URL does.
+func (iv *inv) scratchServers(s string) bool {
+	urls := serverURL.FindAllString(s, 16)
+	hosts := hostArg.FindAllStringSubmatch(s, 16)
+	if len(urls)+len(hosts) == 0 {
+		return false
+	}
+	named, httpOnly := false, true
+	for _, h := range hosts {
+		host := h[2]
+		if !strings.HasPrefix(h[1], "endpoint") {
+			httpOnly = false // host="localhost": a database's or cache's server
+		}
+		if i := strings.Index(host, "://"); i >= 0 {
+			host = host[i+3:]
+		}
+		host, _, _ = strings.Cut(host, "/")
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !loopback(strings.Trim(host, "[]")) {
+			return false
+		}
+	}
+	for _, u := range urls {
+		scheme, rest, _ := strings.Cut(u, "://")
+		host, db, _ := strings.Cut(rest, "/")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.HasSuffix(host, "]") {
+			host = host[:i]
+		}
+		if !loopback(strings.Trim(host, "[]")) {
+			return false
+		}
+		db, _, _ = strings.Cut(db, "?")
+		switch {
+		case strings.HasPrefix(scheme, "http"):
+			continue
+		case strings.HasPrefix(scheme, "redis"):
+			if db != "" && strings.Trim(db, "0123456789") == "" && strings.Trim(db, "0") != "" {
+				named = true // redis://localhost:6379/15
+			} else if db != "" {
+				return false
+			}
+		case db != "":
+			if !testDB.MatchString(db) {
+				return false
+			}
+			named = true // postgresql://…@localhost/app_test
+		}
+		httpOnly = false
+	}
+	if httpOnly || named {
+		return true
+	}
+	for _, m := range pathLiteral.FindAllString(s, 32) {
+		if testDB.MatchString(m[1 : len(m)-1]) {
+			return true // MongoClient("mongodb://localhost").drop_database("app_test")
+		}
+	}
+	return false
 }
 
 // clientDelete is a method call that deletes what its receiver or
@@ -857,9 +1009,93 @@ func (iv *inv) psDeletes(s string) [][2]int {
 		if computed && recurse {
 			iv.flag(Destructive, iv.name+" one-liner Remove-Item -Recurse deletes a tree computed at run time")
 		}
+		if len(paths) == 0 && !computed {
+			paths = psListed(s[:m[2]]) // Get-ChildItem src | Remove-Item -Recurse: what it lists, src's children
+		}
 		iv.deletesEach("Remove-Item", paths, recurse)
 	}
 	return read
+}
+
+// psLister is PowerShell's listing of a directory piped on: Get-ChildItem
+// and its aliases, the text after it following.
+var psLister = lazyRE(`(?i)^\s*(?:Get-ChildItem|gci|ls|dir)\b`)
+
+// psListed is what the listing piped into a cmdlet that ends before names:
+// the children of each directory Get-ChildItem is given (src/*), or of
+// the working directory (./*) when it is given none; nil when no listing
+// pipes into it or a path is computed.
+func psListed(before string) []string {
+	before = strings.TrimRight(before, " \t")
+	if !strings.HasSuffix(before, "|") {
+		return nil
+	}
+	before = before[:len(before)-1]
+	stmt := before[strings.LastIndexAny(before, ";|{\n")+1:]
+	m := psLister.FindStringIndex(stmt)
+	if m == nil {
+		return nil
+	}
+	var dirs []string
+	words := psWords(stmt[m[1]:], "", 16)
+	for i := 0; i < len(words); i++ {
+		lw := strings.ToLower(words[i])
+		switch {
+		case lw == "-path" || lw == "-literalpath":
+		case len(lw) > 2 && (strings.HasPrefix("-filter", lw) || strings.HasPrefix("-include", lw) || strings.HasPrefix("-exclude", lw)):
+			return nil // -Filter *.cs~: some files, picked by name (judged as a find is)
+		case strings.HasPrefix(lw, "-") && slices.ContainsFunc(psValueOpts, func(o string) bool { return strings.HasPrefix(o, lw) && len(lw) > 2 }):
+			i++
+		case strings.HasPrefix(lw, "-"):
+		case strings.ContainsAny(words[i], "$(@*?"):
+			return nil
+		default:
+			dirs = append(dirs, strings.TrimRight(words[i], "/\\")+"/*")
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"./*"}
+	}
+	return dirs
+}
+
+// psSetContent is PowerShell's writing a file whole: Set-Content and
+// Out-File (not Add-Content, which appends); its words follow.
+var psSetContent = lazyRE(`(?im)(?:^|[;{(&]|\n)\s*(?:Set-Content|Out-File)\b`)
+
+// psWrites are the files PowerShell code writes whole, each with whether
+// it writes nothing into it (-Value "", Clear-Content's kin).
+func psWrites(s string) (files []string, empty []bool) {
+	for _, m := range psSetContent.FindAllStringIndex(s, 8) {
+		rest := s[m[1]:]
+		if end := strings.IndexAny(rest, ";|}\n"); end >= 0 {
+			rest = rest[:end]
+		}
+		words := psWords(rest, "", 16)
+		file, value, computed := "", "x", false
+		for i := 0; i < len(words); i++ {
+			lw := strings.ToLower(words[i])
+			switch {
+			case (lw == "-path" || lw == "-literalpath" || lw == "-filepath") && i+1 < len(words):
+				i++
+				file = words[i]
+			case lw == "-value" && i+1 < len(words):
+				i++
+				value = words[i]
+			case strings.HasPrefix(lw, "-"):
+			case file == "":
+				file = words[i]
+			}
+		}
+		if strings.ContainsAny(file, "$(@") {
+			computed = true
+		}
+		if file != "" && !computed {
+			files = append(files, file)
+			empty = append(empty, value == "")
+		}
+	}
+	return files, empty
 }
 
 // psWords splits PowerShell code into words, at most max: at blanks and
@@ -1506,7 +1742,7 @@ func (iv *inv) scratchSQLite(s string) bool {
 // d = tempfile.mkdtemp(), d = pathlib.Path(tempfile.mkdtemp()), const d =
 // fs.mkdtempSync(…), d = Dir.mktmpdir; or (the second group) with
 // tempfile.TemporaryDirectory() as d.
-var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:(?:pathlib\.)?Path\(\s*)?(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|tempdir)\b|\bwith\s+(?:tempfile\.)?TemporaryDirectory\([^()]*\)\s+as\s+([A-Za-z_]\w*)\s*:`)
+var tempDirAssign = lazyRE(`([A-Za-z_$][\w$]*)\s*:?=\s*(?:(?:pathlib\.)?Path\(\s*)?(?:tempfile\.mkdtemp|mkdtemp|fs\.mkdtempSync|mkdtempSync|Dir\.mktmpdir|os\.MkdirTemp|File::Temp->newdir|mktempdir|tempdir)\b|\bwith\s+(?:tempfile\.)?TemporaryDirectory\([^()]*\)\s+as\s+([A-Za-z_]\w*)\s*:`)
 
 // bound finds where code binds a variable: name = …, name := …, as name,
 // for name.
@@ -1516,7 +1752,7 @@ var bound = lazyRE(`(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*:?=[^=]|\b(?:as|for)\s+([A
 // variable the code set to a temp dir it made, and bound nowhere else.
 func tempDirVar(s, rest string) bool {
 	name := strings.TrimSpace(rest)
-	if i := strings.IndexAny(name, ",) \t\n"); i >= 0 {
+	if i := strings.IndexAny(name, ",;) \t\n"); i >= 0 {
 		name = name[:i]
 	}
 	made, binds := 0, 0
@@ -1531,6 +1767,66 @@ func tempDirVar(s, rest string) bool {
 		}
 	}
 	return made == 1 && binds == 1
+}
+
+// pathJoin is a call that joins path parts, or a glob of what one names;
+// its first argument follows.
+var pathJoin = lazyRE(`^(?:os\.path\.join|path\.join|path\.resolve|File\.join|file\.path|joinpath|(?:pathlib\.)?Path|Dir\.glob|glob\.i?glob|glob)\s*\(\s*`)
+
+// joinOnTemp reports whether the argument at the start of rest joins a
+// path onto a temp dir the code made: os.path.join(d, "x") after d =
+// tempfile.mkdtemp(), file.path(tempdir(), "x").
+func joinOnTemp(s, rest string) bool {
+	m := pathJoin.FindStringIndex(rest)
+	if m == nil {
+		return false
+	}
+	inner := rest[m[1]:]
+	parts, _ := stringArgs(strings.TrimPrefix(inner[argEnd(inner, true):], ","))
+	for _, p := range parts {
+		if strings.Contains(p, "..") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+			return false // file.path(tempdir(), ".."), os.path.join(d, "/etc"): out of the temp dir
+		}
+	}
+	return tempDirVar(s, inner) || ownTempCall.MatchString(inner) || joinOnTemp(s, inner)
+}
+
+// joinedLit reads a path made only of literals at the start of s: a join
+// of them (File.join("build", "*"), os.path.join("dist", "x")), a glob of
+// such a path (Dir.glob(File.join("build", "*")), glob("build/*")), or
+// literals concatenated ("build" . "/*", "dist" + "/x").
+func joinedLit(s string) (string, bool) {
+	if m := pathJoin.FindStringIndex(s); m != nil {
+		inner := s[m[1]:]
+		if lit, ok := joinedLit(inner); ok && strings.HasPrefix(strings.TrimSpace(inner[argEnd(inner, false):]), ")") {
+			return lit, true // Dir.glob(File.join("build", "*"))
+		}
+		parts, computed := stringArgs(inner)
+		if len(parts) == 0 || computed || !strings.HasPrefix(strings.TrimSpace(inner[argEnd(inner, false):]), ")") {
+			return "", false
+		}
+		return path.Join(parts...), true
+	}
+	var out strings.Builder
+	for n := 0; ; n++ {
+		lit, k, ok := stringLitN(strings.TrimLeft(s, " \t"))
+		if !ok {
+			return "", false
+		}
+		out.WriteString(lit)
+		s = strings.TrimLeft(strings.TrimLeft(s, " \t")[k:], " \t")
+		op := ""
+		for _, o := range []string{"..", ".", "+"} {
+			if strings.HasPrefix(s, o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			return out.String(), n > 0 && out.Len() > 0
+		}
+		s = s[len(op):]
+	}
 }
 
 // stringLit reads a quoted string literal at the start of s.
@@ -1571,10 +1867,16 @@ func stringLitN(s string) (string, int, bool) {
 // ["a", "b", x, …]:
 // whole is false when something other than a literal follows them.
 func listPrefix(s string) (out []string, whole bool) {
-	if !strings.HasPrefix(s, "[") {
+	closer := "]"
+	switch {
+	case strings.HasPrefix(s, "["):
+		s = s[1:]
+	case strings.HasPrefix(s, "c("): // R's vector: system2("rm", c("-rf", "build"))
+		s, closer = s[2:], ")"
+	default:
 		return nil, false
 	}
-	s = strings.TrimSpace(s[1:])
+	s = strings.TrimSpace(s)
 	for {
 		lit, n, ok := stringLitN(s)
 		if !ok {
@@ -1585,7 +1887,7 @@ func listPrefix(s string) (out []string, whole bool) {
 		switch {
 		case strings.HasPrefix(s, ","):
 			s = strings.TrimSpace(s[1:])
-		case strings.HasPrefix(s, "]"):
+		case strings.HasPrefix(s, closer):
 			return out, true
 		default:
 			return out, false
@@ -1949,7 +2251,7 @@ func awk(iv *inv) {
 // ".bashrc"): writing over a file outside the working directory, or into a
 // shell's or a tool's startup file, where what is written runs later.
 func (iv *inv) codeWrites(s string) {
-	judge := func(expr string, truncating bool) {
+	judge := func(expr string, truncating, empty bool) {
 		name := expr
 		expr = boundExpr(s, expr) // p = Path.home() / '.config/x.json'; p.write_text(…)
 		p, ok := iv.codePath(expr)
@@ -1957,6 +2259,12 @@ func (iv *inv) codeWrites(s string) {
 			return
 		}
 		t := iv.c.resolve(iv.sc, arg{s: p, ok: true, src: p})
+		if empty && truncating && !iv.sc.remote {
+			if own := iv.c.emptied(t, p); own != "" { // Path('src/app.py').write_text(''), as : > src/app.py
+				iv.flag(Destructive, iv.name+" code empties "+own+": "+iv.c.show(t))
+				return
+			}
+		}
 		if t.path == iv.c.home && expr != "" && !strings.Contains(expr, "~") {
 			iv.flag(Destructive, iv.name+" code writes a file under the home directory named at run time: "+cutText(expr))
 			return
@@ -1988,24 +2296,69 @@ func (iv *inv) codeWrites(s string) {
 			continue
 		}
 		truncating := !strings.Contains(strings.ToLower(fn), "append")
+		empty := emptyContent.MatchString(s[m[1]+n:]) || fn == "file.create"
 		if fn == "open" || strings.HasSuffix(fn, ".open") || strings.HasSuffix(fn, ".new") { // open(p) reads; open(p, "w") writes
 			mode := modeArg.FindStringSubmatch(s[m[1]+n:])
 			if mode == nil {
 				continue
 			}
 			truncating = mode[1] == "w"
+			empty = openedClosed.MatchString(s[m[1]+n:]) // open(p, 'w').close()
 		}
-		judge(expr, truncating)
+		if fn == "writeLines" { // R's writeLines(text, con): the file is the second argument
+			if !strings.HasPrefix(s[m[1]+n:], ",") {
+				continue
+			}
+			text := expr
+			expr, _ = firstArg(s[m[1]+n+1:])
+			empty = text == "character(0)" || text == `""` || text == "''"
+		}
+		judge(expr, truncating, empty)
+	}
+	if iv.name == "pwsh" || iv.name == "powershell" { // Set-Content -Path p -Value …
+		files, empty := psWrites(s)
+		for i, f := range files {
+			judge(strconv.Quote(f), true, empty[i])
+		}
+	}
+	if iv.name == "julia" { // write(path, data): Julia's write to a file by name
+		for _, m := range juliaWrite.FindAllStringIndex(s, 8) {
+			expr, n := firstArg(s[m[1]:])
+			judge(expr, true, emptyContent.MatchString(s[m[1]+n:]))
+		}
+	}
+	for _, m := range perlOpen.FindAllStringSubmatchIndex(s, 8) { // open(my $f, ">", "x"): Perl's three-argument open
+		mode := s[m[2]:m[3]]
+		if !strings.Contains(mode, ">") {
+			continue
+		}
+		expr, _ := firstArg(s[m[1]:])
+		judge(expr, !strings.Contains(mode, ">>") && !strings.HasPrefix(mode, "+"), !perlPrints.MatchString(s))
 	}
 	for _, m := range frameWrite.FindAllStringIndex(s, 8) { // df.to_csv('data/customers.csv', index=False)
 		expr, _ := firstArg(s[m[1]:])
-		judge(expr, true)
+		judge(expr, true, false)
 	}
 	for _, m := range pathWrite.FindAllStringIndex(s, 8) {
 		start := strings.LastIndexAny(s[:m[0]], ";\n") + 1
-		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(s[m[0]:m[1]], "a"))
+		call := s[m[0]:m[1]]
+		empty := strings.HasPrefix(call, ".write_") && emptyArg.MatchString(s[m[1]:]) || strings.HasPrefix(call, ".text") && emptyArg.MatchString(s[m[1]:]+")")
+		judge(strings.TrimSpace(s[start:m[0]]), !strings.HasSuffix(call, "a"), empty)
 	}
 }
+
+var (
+	// openedClosed is the rest of open(p, "w") closed with nothing
+	// written: open(p, 'w').close(), io.open(p, "w"):close().
+	openedClosed = lazyRE(`^\s*,\s*(?:mode\s*=\s*)?['"]wb?\+?['"]\s*\)\s*[.:]close\(\s*\)`)
+	// emptyArg is an empty string as a call's only argument: write_text("").
+	emptyArg = lazyRE(`^\s*b?(?:""|'')\s*\)`)
+	// juliaWrite is Julia's write(filename, data).
+	juliaWrite = lazyRE(`(?:^|[^.\w])write\s*\(\s*`)
+	// perlOpen is Perl's three-argument open; group 1 is the mode, the
+	// path follows.
+	perlOpen = lazyRE(`\bopen\s*\(?\s*(?:my\s+)?\$\w+\s*,\s*['"](\+?[<>]{1,2})['"]\s*,\s*`)
+)
 
 // readBack reports whether code that writes the file p also names it
 // elsewhere, as what it read: by its name twice, or by the variable name
@@ -2136,11 +2489,47 @@ func (iv *inv) codePath(expr string) (string, bool) {
 		return p, true
 	}
 	if len(lits) == 1 {
-		if lit, n, ok := stringLitN(strings.TrimSpace(expr)); ok && n == len(strings.TrimSpace(expr)) {
+		e := strings.TrimSpace(expr)
+		if m := pathObject.FindStringSubmatch(e); m != nil { // Path("src/app.py"), new File("x"), Pathname.new("x"): the path it wraps
+			e = m[1]
+		}
+		if lit, n, ok := stringLitN(e); ok && n == len(e) {
 			return iv.c.tilde(lit), true
 		}
 	}
 	return "", false
+}
+
+// pathObject is a path object made from one string literal, group 1:
+// Python's Path("x") (pathlib.PurePath too), Ruby's Pathname.new("x") and
+// Pathname("x"), Java's and Groovy's new File("x"), Paths.get("x"),
+// Path.of("x"), Kotlin's File("x").
+var pathObject = lazyRE(`^(?:new\s+)?(?:[\w.]*\.)?(?:(?:Pure|Posix)?Path|Pathname(?:\.new)?|File|Paths\.get|Path\.of)\s*\(\s*((?:"[^"\\]*"|'[^'\\]*'))\s*\)$`)
+
+// receiverDelete is a delete called with no argument on the path object
+// before it: Path("x").unlink(), new File("x").delete(), Pathname("x").delete.
+var receiverDelete = lazyRE(`\.(?:unlink|delete)\s*\(\s*(?:missing_ok\s*=\s*True\s*)?\)`)
+
+// receiverDeletes judges Path("../notes.txt").unlink() and new
+// File("/etc/hosts").delete() as rm of the path the object wraps.
+func (iv *inv) receiverDeletes(s string) (read [][2]int) {
+	for _, m := range receiverDelete.FindAllStringIndex(s, 8) {
+		recv := s[:m[0]]
+		if i := strings.LastIndexAny(recv, ";\n=("); i >= 0 && recv[i] != '(' {
+			recv = recv[i+1:]
+		} else if i := strings.LastIndexAny(recv, ";\n="); i >= 0 {
+			recv = recv[i+1:]
+		}
+		recv = strings.TrimSpace(recv)
+		if pathObject.MatchString(recv) || homeRef.MatchString(recv) {
+			if p, ok := iv.codePath(recv); ok {
+				read = append(read, [2]int{m[0], m[1]})
+				fn := strings.TrimRight(strings.TrimLeft(s[m[0]:m[1]], "."), "( )")
+				iv.codeDelete(fn, p, false)
+			}
+		}
+	}
+	return read
 }
 
 // firstArg is the text of a call's first argument, up to a comma or the
@@ -2468,6 +2857,82 @@ func stringArgs(s string) (list []string, computed bool) {
 	}
 }
 
+// stringExecute is Groovy's String.execute() and List.execute(): the
+// string split at spaces, or the list, is the argument vector run (no
+// shell). denoCommand is Deno's new Deno.Command(prog, {args: […]}).
+var (
+	stringExecute = lazyRE(`("(?:[^"\\$]|\\.)*"|'[^'\\]*'|\[[^\]\n]*\])\s*\.execute\(\s*\)`)
+	denoCommand   = lazyRE(`\bDeno\.Command\(\s*("[^"]*"|'[^']*')\s*(,\s*\{[^{}]*?\bargs\s*:\s*(\[[^\]]*\]))?`)
+)
+
+// commandObjects judges the commands code builds as objects and runs:
+// Groovy's "rm -rf x".execute() and ["rm", "-rf", x].execute(), Deno's
+// new Deno.Command("rm", {args: […]}).
+func (iv *inv) commandObjects(s string) {
+	for _, m := range stringExecute.FindAllStringSubmatch(s, 8) {
+		if list, whole := listPrefix(m[1]); whole {
+			iv.c.run(argsOf(list...), iv.sc, source{}, iv.depth+1)
+		} else if lit, ok := stringLit(m[1]); ok {
+			iv.c.run(argsOf(strings.Fields(lit)...), iv.sc, source{}, iv.depth+1)
+		} else if len(list) > 0 {
+			iv.builtCommand(strings.Join(list, " ") + " ")
+		} else {
+			iv.flag(Unparseable, iv.name+" one-liner runs a command computed at run time")
+		}
+	}
+	for _, m := range denoCommand.FindAllStringSubmatch(s, 8) {
+		prog, _ := stringLit(m[1])
+		list, whole := listPrefix(m[3])
+		switch {
+		case m[2] != "" && whole:
+			iv.c.run(argsOf(append([]string{prog}, list...)...), iv.sc, source{}, iv.depth+1)
+		case m[2] != "":
+			iv.builtCommand(strings.Join(append([]string{prog}, list...), " ") + " ")
+		default:
+			iv.c.run(argsOf(prog), iv.sc, source{}, iv.depth+1)
+		}
+	}
+}
+
+// variadicArgs reads the rest of a call whose every argument is a string
+// literal, up to its closing parenthesis: "-rf", "build") as [-rf build].
+func variadicArgs(s string) ([]string, bool) {
+	list, computed := stringArgs(s)
+	if len(list) == 0 || computed {
+		return nil, false
+	}
+	rest := s
+	for range list { // past each literal and its comma
+		rest = strings.TrimLeft(rest, " \t")
+		_, n, _ := stringLitN(rest)
+		rest = strings.TrimLeft(rest[n:], " \t")
+		rest = strings.TrimPrefix(rest, ",")
+	}
+	return list, strings.HasPrefix(strings.TrimSpace(rest), ")")
+}
+
+// literalVar reads a call's argument that is only a variable the code
+// binds once, to one string literal (cmd = "rm -rf build"; system(cmd)),
+// as that literal.
+func literalVar(code, rest string) (string, bool) {
+	expr, _ := firstArg(rest)
+	if !identExpr.MatchString(expr) || !strings.HasPrefix(strings.TrimSpace(rest[len(expr):]), ")") && strings.TrimSpace(rest[len(expr):]) != "" {
+		return "", false
+	}
+	v := boundExpr(code, expr)
+	lit, n, ok := stringLitN(v)
+	if v == expr || !ok || n != len(v) || strings.ContainsAny(lit, "$#`") {
+		return "", false
+	}
+	binds := 0
+	for _, m := range bound.FindAllStringSubmatch(code, -1) {
+		if m[1] == strings.TrimLeft(expr, "$@") || m[2] == expr || m[1] == expr {
+			binds++
+		}
+	}
+	return lit, binds == 1
+}
+
 // barePath reads an unquoted path at the start of s (after options such as
 // -Recurse or -force): /x or ~/x up to the next space or delimiter.
 func barePath(s string) (string, bool) {
@@ -2687,7 +3152,13 @@ var emptyWrite = lazyRE(`\.write_(?:text|bytes)\(\s*b?(?:''|"")\s*[,)]|\bopen\([
 // outsidePath is the first path literal in code that lies outside the
 // working directory (os.walk('/home/user')), "" if none.
 func (iv *inv) outsidePath(code string) string {
-	for _, m := range quotedPath.FindAllStringSubmatch(code, 16) {
+	for _, i := range quotedPath.FindAllStringSubmatchIndex(code, 16) {
+		if before := strings.TrimRight(code[:i[0]], " \t"); strings.HasSuffix(before, ".") || strings.HasSuffix(before, "+") {
+			if head := strings.TrimRight(before[:len(before)-1], " \t."); strings.HasSuffix(head, `"`) || strings.HasSuffix(head, "'") {
+				continue // "build" . "/*": the rest of a path a literal starts, not one from /
+			}
+		}
+		m := []string{code[i[0]:i[1]], code[i[2]:i[3]]}
 		t := iv.c.resolve(iv.sc, arg{s: iv.c.tilde(m[1]), ok: true, src: m[1]})
 		if why := iv.c.danger(t); why != "" && why != "unresolved" {
 			return iv.c.show(t)
