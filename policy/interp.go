@@ -1959,11 +1959,9 @@ func interp(codeOpts ...string) handler {
 				continue
 			}
 			if a.s == "-" || !strings.HasPrefix(a.s, "-") {
-				for _, b := range args[i:] { // deno run -A https://…, python <(curl …): code from the network
-					if b.ok && strings.Contains(b.s, "://") || !b.ok && fetched.MatchString(b.src) {
-						iv.flag(Destructive, iv.name+" runs code from the network: "+b.shown())
-						return
-					}
+				if b, ok := scriptFetched(args[i:]); ok { // deno run -A https://…: code from the network
+					iv.flag(Destructive, iv.name+" runs code from the network: "+b.shown())
+					return
 				}
 				if a.s != "-" { // a script file: ordinary work, unless this command wrote it or its words say otherwise (manage.py flush)
 					if !iv.runsWritten(a, iv.interpCode) {
@@ -2096,6 +2094,33 @@ func (iv *inv) destroyingScript(script arg, rest []arg) {
 // next word as its value: -W, --dynamic-space-size, not --opt=value.
 func takesValue(a arg) bool {
 	return a.ok && len(a.s) > 1 && a.s[0] == '-' && a.s != "--" && !strings.Contains(a.s, "=")
+}
+
+// scriptFetched finds a script named by URL among an interpreter's words
+// from its first operand: that operand, or after a run verb (deno run -A
+// URL) the script it names. Words after the script are its arguments
+// (python train.py --data s3://…), not code.
+func scriptFetched(args []arg) (arg, bool) {
+	fetches := func(b arg) bool {
+		return b.ok && strings.Contains(b.s, "://") || !b.ok && fetched.MatchString(b.src)
+	}
+	switch {
+	case len(args) == 0:
+		return arg{}, false
+	case fetches(args[0]):
+		return args[0], true
+	case !args[0].ok || args[0].s != "run":
+		return arg{}, false
+	}
+	for i, b := range args[1:] {
+		if fetches(b) {
+			return b, true
+		}
+		if !b.ok || !strings.HasPrefix(b.s, "-") && !takesValue(args[i]) {
+			break // the script, read from here
+		}
+	}
+	return arg{}, false
 }
 
 // codeFollows reports whether an interpreter's words, before --, give it
