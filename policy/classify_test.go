@@ -5082,6 +5082,13 @@ print(delete_old(1))"`, Write},
 		{`mvn flyway:clean -Dflyway.url=jdbc:postgresql://localhost/app_test -Dspring.datasource.url=jdbc:postgresql://prod/app`, Destructive},
 		{`mvn flyway:clean`, Destructive},
 		// round r47b end
+		// round r48d: danger reached through indirection (grid_indirect_test.go)
+		// bash expands braces before tildes
+		{"rm -rf {~,/tmp}/.ssh", Destructive},
+		{"ls {~,.}/.config", ReadOnly},
+		{"rm -rf {/tmp,~}/.gnupg", Destructive},
+		{"rm -rf {build,dist}/~tmp", Write},
+		// round r48d end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

@@ -166,6 +166,9 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 			src = wordSource(sc.src, w) // reasons show what was written
 		}
 		for _, f := range fs {
+			if n > 1 && strings.HasPrefix(f, "~") && unquotedBraceTilde(w) {
+				f = braceTilde(cfg, f)
+			}
 			out = append(out, arg{s: f, ok: true, src: cmp.Or(src, f)})
 		}
 	}
@@ -438,4 +441,30 @@ func isSubst(n syntax.Node) bool {
 		return true
 	}
 	return false
+}
+
+// unquotedBraceTilde reports whether w opens with an unquoted brace
+// expansion ({~,/tmp}/.ssh): bash expands braces before tildes, so a
+// field it makes that starts with ~ is the home directory, which
+// expand.Fields leaves as written.
+func unquotedBraceTilde(w *syntax.Word) bool {
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && strings.HasPrefix(l.Value, "{")
+}
+
+// braceTilde expands the tilde prefix of a field brace expansion made (~/.ssh,
+// ~user/.ssh) as bash does; a field it cannot expand stays as it was.
+func braceTilde(cfg *expand.Config, f string) string {
+	end := strings.IndexByte(f, '/')
+	if end < 0 {
+		end = len(f)
+	}
+	if strings.ContainsAny(f[:end], "*?[$'\"\\") {
+		return f
+	}
+	s, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: f[:end]}}})
+	if err != nil || strings.HasPrefix(s, "~") {
+		return f
+	}
+	return s + f[end:]
 }
