@@ -5094,6 +5094,11 @@ print(delete_old(1))"`, Write},
 		{"c=rm; $c -rf ~/.ssh", Destructive},
 		{"c='kubectl delete ns prod'; $c", Destructive},
 		{"IFS=,; c=frob; $c x", Unparseable},
+		// "$@" in sh -c's code is a word for each argument after $0
+		{`sh -c '"$0" "$@"' git push --force origin main`, Destructive},
+		{`bash -c 'kill "$@"' _ -9 -1`, Destructive},
+		{`sh -c '"$0" "$@"' go test ./...`, Write},
+		{`bash -c 'git "$@"' _ log --oneline`, Write},
 		// round r48d end
 	}
 	for _, tc := range tests {

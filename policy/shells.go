@@ -667,7 +667,7 @@ func bindPositional(code arg, params []arg) arg {
 	if !code.ok || len(params) == 0 || !strings.Contains(code.s, "$") {
 		return code
 	}
-	value := func(name byte) (string, bool) {
+	value := func(name byte, quoted bool) (string, bool) {
 		var vals []arg
 		switch {
 		case name == '@' || name == '*':
@@ -683,6 +683,9 @@ func bindPositional(code arg, params []arg) arg {
 				return "", false
 			}
 			out = append(out, v.s)
+		}
+		if name == '@' && quoted { // "$@": a word for each, as "$1" "$2" … are
+			return strings.Join(out, `" "`), true
 		}
 		return strings.Join(out, " "), true
 	}
@@ -709,7 +712,7 @@ func bindPositional(code arg, params []arg) arg {
 				name, n = s[i+2], 4
 			}
 			if name >= '0' && name <= '9' || name == '@' || name == '*' {
-				if v, ok := value(name); ok {
+				if v, ok := value(name, quoted); ok {
 					b.WriteString(v)
 					i += n - 1
 					continue
