@@ -5099,6 +5099,15 @@ print(delete_old(1))"`, Write},
 		{`bash -c 'kill "$@"' _ -9 -1`, Destructive},
 		{`sh -c '"$0" "$@"' go test ./...`, Write},
 		{`bash -c 'git "$@"' _ log --oneline`, Write},
+		// a function's body reads the arguments of each call, where all are known
+		{`f(){ dd "$@"; }; f if=/dev/zero of=/dev/sda`, Destructive},
+		{`f(){ "$@"; }; f rm -rf ~`, Destructive},
+		{`f(){ rm -rf "$1"; }; f build; f ~/.ssh`, Destructive},
+		{`f(){ rm -rf "$1"; }; f "$X"`, Destructive},
+		{`f(){ rm -rf "$1"; }`, Destructive},
+		{`clean(){ rm -rf -- "$@"; }; clean coverage .nyc_output`, Write},
+		{`f(){ "$@"; }; f go test ./...`, Write},
+		{`f(){ bash -c 'echo "$1"' _ x; }; f ~`, Write},
 		// round r48d end
 	}
 	for _, tc := range tests {

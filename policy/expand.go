@@ -58,7 +58,7 @@ var errProcSubst = errors.New("process substitution is not expanded statically")
 // classification reuses a handful of them many times (one at a time: a
 // Config is not safe for concurrent use, nor is a classifier).
 func (c *classifier) expandConfig(sc *scope) *expand.Config {
-	key := cfgKey{sc.cwd, sc.remote, sc.vars}
+	key := cfgKey{sc.cwd, sc.remote, sc.vars, sc.params}
 	if cfg, ok := c.cfgs[key]; ok {
 		return cfg
 	}
@@ -74,6 +74,7 @@ type cfgKey struct {
 	cwd    string
 	remote bool
 	vars   *varTable
+	params *[]string
 }
 
 func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
@@ -95,6 +96,9 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	}
 	if sc.vars != nil {
 		cfg.Env = scriptEnv{cfg.Env, c, sc.vars}
+	}
+	if sc.params != nil {
+		cfg.Env = paramEnv{cfg.Env, *sc.params}
 	}
 	at := *sc
 	cfg.CmdSubst = c.staticSubst(&at)
@@ -467,4 +471,26 @@ func braceTilde(cfg *expand.Config, f string) string {
 		return f
 	}
 	return s + f[end:]
+}
+
+// paramEnv gives a function's body the positional parameters its call
+// passed, all known statically (f(){ rm "$@"; }; f -rf ~/.ssh is rm -rf
+// ~/.ssh): "$@", $*, $#, $1 … $9; one past the last is unset, as it is.
+type paramEnv struct {
+	expand.Environ
+	params []string
+}
+
+func (e paramEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "@" || name == "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: e.params}
+	case name == "#":
+		return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(len(e.params))}
+	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+		if i := int(name[0] - '1'); i < len(e.params) {
+			return expand.Variable{Set: true, Kind: expand.String, Str: e.params[i]}
+		}
+	}
+	return e.Environ.Get(name)
 }

