@@ -5108,6 +5108,10 @@ print(delete_old(1))"`, Write},
 		{`clean(){ rm -rf -- "$@"; }; clean coverage .nyc_output`, Write},
 		{`f(){ "$@"; }; f go test ./...`, Write},
 		{`f(){ bash -c 'echo "$1"' _ x; }; f ~`, Write},
+		// flock's -c stands among its options or right after the file; later it is the command's
+		{`flock /tmp/job.lock psql -h db.prod.example.com -c 'DROP DATABASE app'`, Destructive},
+		{`flock -n /tmp/l -c 'rm -rf ~'`, Destructive},
+		{`flock /tmp/l psql -h localhost -c 'SELECT 1'`, Write},
 		// round r48d end
 	}
 	for _, tc := range tests {

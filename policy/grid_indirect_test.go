@@ -256,7 +256,6 @@ var gridHoles = map[string]bool{
 	`c=prog; ${c:-prog}`:  true,
 	`declare`:             true,
 	`find -exec`:          true,
-	`flock`:               true,
 	`local in a function`: true,
 	`printf -v`:           true,
 	`readonly`:            true,
