@@ -5112,6 +5112,10 @@ print(delete_old(1))"`, Write},
 		{`flock /tmp/job.lock psql -h db.prod.example.com -c 'DROP DATABASE app'`, Destructive},
 		{`flock -n /tmp/l -c 'rm -rf ~'`, Destructive},
 		{`flock /tmp/l psql -h localhost -c 'SELECT 1'`, Write},
+		// ${v:-word} of a variable the script sets is known
+		{"c=go; ${c:-go} test ./...", Write},
+		{"c=rm; ${c:-echo} -rf ~", Destructive},
+		{"${c:-rm} -rf build", Unparseable},
 		// round r48d end
 	}
 	for _, tc := range tests {

@@ -201,7 +201,7 @@ func boundedWord(w *syntax.Word, arrays *varTable) bool {
 			}
 			if x.Param == nil || x.Flags != nil || x.Width || x.IsSet || x.NestedParam != nil ||
 				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 ||
-				x.Slice != nil && !plainSlice(x.Slice) || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) {
+				x.Slice != nil && !plainSlice(x.Slice) || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) && !knownDefault(x, arrays, w.Pos().Offset()) {
 				ok = false
 			}
 		}
@@ -252,6 +252,20 @@ func guardOnly(e *syntax.Expansion) bool {
 	}
 	_, ok := plainWord(e.Word)
 	return ok || len(e.Word.Parts) == 0
+}
+
+// knownDefault reports whether x is ${v:-word} or ${v-word} (or :+, +)
+// with v a variable the script sets to a value known where x is read
+// (c=rm; ${c:-rm}): which of the two it gives is known, and expand picks
+// it.
+func knownDefault(x *syntax.ParamExp, vars *varTable, pos uint) bool {
+	switch x.Exp.Op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+	default:
+		return false
+	}
+	v, ok := vars.at(x.Param.Value, pos)
+	return ok && v.list == nil && (x.Exp.Word == nil || boundedWord(x.Exp.Word, vars))
 }
 
 // plainIndex reports whether an array index is a number written out, @ or
