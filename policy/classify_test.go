@@ -5116,6 +5116,13 @@ print(delete_old(1))"`, Write},
 		{"c=go; ${c:-go} test ./...", Write},
 		{"c=rm; ${c:-echo} -rf ~", Destructive},
 		{"${c:-rm} -rf build", Unparseable},
+		// local, declare, typeset and readonly X=v assign X as X=v does; a local only in its function
+		{`run() { local p=go; "$p" test ./...; }; run`, Write},
+		{`f(){ local d=/tmp/x; rm -rf "$d"/; }; f`, Write},
+		{`declare p=rm; $p -rf ~`, Destructive},
+		{`readonly d=~/.ssh; rm -rf "$d"`, Destructive},
+		{`f(){ local d=/tmp/x; }; f; rm -rf "$d"/`, Destructive},
+		{`local d=/tmp/x; rm -rf "$d"/`, Destructive},
 		// round r48d end
 	}
 	for _, tc := range tests {
