@@ -98,6 +98,7 @@ type classifier struct {
 	fillLog     []string             // the paths of written's secrets and of filled, in the order they were written
 	fillScans   map[string]fillScan  // how far filledWithSecrets has looked through fillLog for each directory (git.go)
 	aliases     map[string]string    // aliases the command defines: name → value
+	procOut     map[string]source    // what each <(…) of one statement prints, by its text (procScript)
 	funcs       map[string]*funcDef  // functions the command defines, by name (call.go: funcDecl)
 	uncalled    []*funcDef           // those whose body reads its parameters, judged at their calls (walkUncalled)
 	renamed     map[string]string    // executables it copies or links: new path → the program's name

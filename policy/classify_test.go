@@ -5123,6 +5123,11 @@ print(delete_old(1))"`, Write},
 		{`readonly d=~/.ssh; rm -rf "$d"`, Destructive},
 		{`f(){ local d=/tmp/x; }; f; rm -rf "$d"/`, Destructive},
 		{`local d=/tmp/x; rm -rf "$d"/`, Destructive},
+		// a script read from <(…) that prints known text is that text
+		{`bash <(echo 'go test ./...')`, Write},
+		{`source <(echo 'rm -rf ~')`, Destructive},
+		{`. <(printf '%s\n' 'git push --force')`, Destructive},
+		{`bash <(cat x.sh)`, Unparseable},
 		// round r48d end
 	}
 	for _, tc := range tests {
