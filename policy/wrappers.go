@@ -481,13 +481,14 @@ func xargs(iv *inv) {
 			return
 		}
 		for _, w := range words {
-			iv.c.run(substitute(cmd, repl, arg{s: w, ok: true, src: w}), iv.sc, source{}, iv.depth+1)
+			run, _ := replaceIn(cmd, repl, arg{s: w, ok: true, src: w})
+			iv.c.run(run, iv.sc, source{}, iv.depth+1)
 		}
 		return
 	}
 	iv.agedItems(cmd) // find . -newer f -print0 | xargs -0 rm
 	if repl != "" {
-		cmd = substitute(cmd, repl, item)
+		cmd, _ = replaceIn(cmd, repl, item)
 	} else {
 		cmd = append(cmd[:len(cmd):len(cmd)], item)
 	}
