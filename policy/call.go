@@ -836,6 +836,9 @@ func (iv *inv) exec(args []arg) {
 // unknown), for eval.
 func (iv *inv) shell(code arg, sc *scope) string {
 	if !code.ok {
+		if downloadedCode.MatchString(code.src) { // bash -c "$(wget -qO- URL)"
+			iv.flag(Destructive, fmt.Sprintf("%s runs downloaded code: %s", iv.name, code.shown()))
+		}
 		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.shown()))
 		return ""
 	}
@@ -845,6 +848,9 @@ func (iv *inv) shell(code arg, sc *scope) string {
 	iv.c.script(code.s, &sub, &iv.idx, iv.in)
 	return sub.cwd
 }
+
+// downloadedCode is code computed by a download: $(curl …), `wget -qO- …`.
+var downloadedCode = lazyRE("(?:\\$\\(|`)\\s*(?:[\\w./-]*/)?(?:curl|wget|aria2c|fetch|http|https|xh)\\s")
 
 // rest returns args from i on, or nil.
 func (iv *inv) rest(i int) []arg {

