@@ -252,8 +252,7 @@ var gridHeldAnyway = map[string]bool{"sudo -E env X": true, "chroot /": true, "s
 // way name (or, for code that cannot be read, the command); they are
 // logged, not failed (see the round's report).
 var gridHoles = map[string]bool{
-	`printf -v`:     true,
-	`tr rot13 | sh`: true,
+	`printf -v`: true,
 }
 
 // gridUnknown: code whose text cannot be known statically; each is held,
