@@ -4557,7 +4557,7 @@ print(delete_old(1))"`, Write},
 		{`cmd=ls; ref=cmd; declare -n r=cmd; r=rm; ${!ref} -rf ~`, Unparseable},
 		{`cmd=ls; ref=cmd; f(){ cmd=rm; }; f; ${!ref} -rf ~`, Unparseable},
 		{`cmd=ls; ref=cmd; eval cmd=rm; ${!ref} -rf ~`, Unparseable},
-		{`cmd=ls; ref=cmd; printf -v cmd rm; ${!ref} -rf ~`, Unparseable},
+		{`cmd=ls; ref=cmd; printf -v cmd rm; ${!ref} -rf ~`, Destructive}, // printf -v assigns cmd=rm (r48d)
 		{`ref=PATH; ${!ref}`, Unparseable},
 		// round r43b (mixed47), a tool's own verb named as a program (pkg, service, a bare destroying verb) is not that program
 		{"rm -rf .pio/libdeps/esp32dev && pio pkg install -e esp32dev", Write},
@@ -5141,6 +5141,11 @@ print(delete_old(1))"`, Write},
 		{`echo 'ez -es ~/.ffu' | tr 'A-Za-z' 'N-ZA-Mn-za-m' | sh`, Destructive},
 		{`echo 'tb grfg ./...' | tr 'A-Za-z' 'N-ZA-Mn-za-m' | sh`, Write},
 		{`echo x | tr -d x | sh`, Unparseable},
+		// printf -v NAME '%s' WORD assigns NAME=WORD
+		{`printf -v p '%s' go; $p test ./...`, Write},
+		{`printf -v d '%s' build; rm -rf "$d"`, Write},
+		{`printf -v p '%s' rm; $p -rf ~`, Destructive},
+		{`printf -v p '%q' rm; $p -rf build`, Unparseable},
 		// round r48d end
 	}
 	for _, tc := range tests {

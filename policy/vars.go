@@ -93,6 +93,11 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			if len(x.Args) > 1 && (litOf(x.Args[0]) == "eval" || litOf(x.Args[0]) == "trap") {
 				codeNames(x.Args[1:], others, 0) // eval 'd=~': bound in quoted code
 			}
+			if a := printfAssign(x); a != nil { // printf -v p '%s' go: p=go
+				names[a.Name] = true
+				steps, calls = append(steps, a), append(calls, x)
+				plain[a.Name.Value]++
+			}
 			for _, a := range x.Assigns {
 				if a.Name == nil {
 					continue
@@ -215,6 +220,35 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		return nil
 	}
 	return vars
+}
+
+// printfAssign is printf -v NAME '%s' WORD, or printf -v NAME TEXT with
+// no % or \ in TEXT, read as the assignment NAME=WORD (or NAME=TEXT) it
+// makes; nil for any other printf.
+func printfAssign(x *syntax.CallExpr) *syntax.Assign {
+	if len(x.Args) < 4 || len(x.Args) > 5 || litOf(x.Args[0]) != "printf" || litOf(x.Args[1]) != "-v" {
+		return nil
+	}
+	name, ok := x.Args[2].Parts[0].(*syntax.Lit)
+	if !ok || len(x.Args[2].Parts) != 1 || !syntax.ValidName(name.Value) {
+		return nil
+	}
+	format, ok := plainWord(x.Args[3])
+	switch {
+	case !ok:
+		return nil
+	case len(x.Args) == 5 && format == "%s":
+		for _, part := range x.Args[4].Parts {
+			switch part.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+				return nil // unquoted, it may split into more words than one %s takes
+			}
+		}
+		return &syntax.Assign{Name: name, Value: x.Args[4]}
+	case len(x.Args) == 4 && !strings.ContainsAny(format, "%\\"):
+		return &syntax.Assign{Name: name, Value: x.Args[3]}
+	}
+	return nil
 }
 
 // plainDecls are the declaration builtins that, given only NAME=value
