@@ -41,13 +41,17 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.flag(idx, Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
-		// x=rm; $x -rf / is rm, and c=go; $c test is go test: a value
-		// the script sets statically is as plain as the name written out,
-		// since bash never takes IFS from its environment. Where the
-		// script sets IFS (IFS=,; c=rm,-rf; $c …), or the name would be
-		// matched as a pattern, a name no catalogue knows is not taken at
-		// its word.
-		if _, known := lookup(path.Base(args[0].s)); !known && (c.mentions("IFS") || strings.ContainsAny(args[0].s, "*?[")) {
+		// x=rm; $x -rf / is rm, and c=go; $c test is go test: a whole
+		// value the script sets statically is as plain as the name
+		// written out, since bash never takes IFS from its environment.
+		// A name no catalogue knows is not taken at its word where the
+		// script sets IFS (IFS=,; c=rm,-rf; $c …), where it would be
+		// matched as a pattern, or where it is spliced from pieces
+		// (a=fr; b=ob; $a$b), the shape of a name hidden from a reader;
+		// a program written out under a directory made afresh for this
+		// run ($v/bin/pytest after v=/tmp/venv-$$) is that program.
+		if _, known := lookup(path.Base(args[0].s)); !known && (c.mentions("IFS") || strings.ContainsAny(args[0].s, "*?[") ||
+			!wholeParam(ce.Args[0]) && !namedUnder(ce.Args[0], sc.vars)) {
 			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
 		}
 	}
@@ -55,6 +59,48 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.assign(idx, a, sc, true)
 	}
 	return idx
+}
+
+// namedUnder reports whether a command word ends in a name written out
+// after a /, and all it expands before is made afresh for this run: $$
+// and the like, or a variable the script set to such a value
+// ($v/bin/pytest after v=/tmp/venv-$$). vars may be nil.
+func namedUnder(w *syntax.Word, vars *varTable) bool {
+	last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexByte(last.Value, '/'); i < 0 || i == len(last.Value)-1 || strings.ContainsAny(last.Value[i:], "\\*?[") {
+		return false
+	}
+	fresh := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			fresh = false
+		case *syntax.ParamExp:
+			fresh = fresh && x.Param != nil && (x.Param.Value == "$" || freshParams[x.Param.Value] || vars.fresh(x.Param.Value))
+		}
+		return fresh
+	})
+	return fresh
+}
+
+// wholeParam reports whether w is one parameter expansion, bare or alone
+// in double quotes ($c, "${c}", "${cmd[@]}"), not spliced with others or
+// with literals.
+func wholeParam(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	_, ok := parts[0].(*syntax.ParamExp)
+	return ok
 }
 
 // toolHomePath is a program named outright under a directory a tool's
