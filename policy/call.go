@@ -41,12 +41,17 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.flag(idx, Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 	if len(args) > 0 && args[0].ok && holds(ce.Args[0], func(n syntax.Node) bool { _, ok := n.(*syntax.ParamExp); return ok || isSubst(n) }) {
-		// x=rm; $x -rf / is rm; a name no catalogue knows, made from
-		// variables, is not taken at its word (IFS may split it). A
-		// program written out under a directory made afresh for this run
-		// ($v/bin/pytest after v=/tmp/venv-$$, /tmp/venv-$$/bin/pip) is
-		// that program.
-		if _, known := lookup(path.Base(args[0].s)); !known && !(namedUnder(ce.Args[0], sc.vars) && !c.mentions("IFS=")) {
+		// x=rm; $x -rf / is rm, and c=go; $c test is go test: a whole
+		// value the script sets statically is as plain as the name
+		// written out, since bash never takes IFS from its environment.
+		// A name no catalogue knows is not taken at its word where the
+		// script sets IFS (IFS=,; c=rm,-rf; $c …), where it would be
+		// matched as a pattern, or where it is spliced from pieces
+		// (a=fr; b=ob; $a$b), the shape of a name hidden from a reader;
+		// a program written out under a directory made afresh for this
+		// run ($v/bin/pytest after v=/tmp/venv-$$) is that program.
+		if _, known := lookup(path.Base(args[0].s)); !known && (c.mentions("IFS") || strings.ContainsAny(args[0].s, "*?[") ||
+			!wholeParam(ce.Args[0]) && !namedUnder(ce.Args[0], sc.vars)) {
 			c.flag(idx, Unparseable, "command name is computed from variables: "+args[0].shown())
 		}
 	}
@@ -54,6 +59,48 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		c.assign(idx, a, sc, true)
 	}
 	return idx
+}
+
+// namedUnder reports whether a command word ends in a name written out
+// after a /, and all it expands before is made afresh for this run: $$
+// and the like, or a variable the script set to such a value
+// ($v/bin/pytest after v=/tmp/venv-$$). vars may be nil.
+func namedUnder(w *syntax.Word, vars *varTable) bool {
+	last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexByte(last.Value, '/'); i < 0 || i == len(last.Value)-1 || strings.ContainsAny(last.Value[i:], "\\*?[") {
+		return false
+	}
+	fresh := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			fresh = false
+		case *syntax.ParamExp:
+			fresh = fresh && x.Param != nil && (x.Param.Value == "$" || freshParams[x.Param.Value] || vars.fresh(x.Param.Value))
+		}
+		return fresh
+	})
+	return fresh
+}
+
+// wholeParam reports whether w is one parameter expansion, bare or alone
+// in double quotes ($c, "${c}", "${cmd[@]}"), not spliced with others or
+// with literals.
+func wholeParam(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	_, ok := parts[0].(*syntax.ParamExp)
+	return ok
 }
 
 // toolHomePath is a program named outright under a directory a tool's
@@ -88,31 +135,6 @@ var (
 	assignedName = lazyRE(`(?:^|[^A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)\+?=`)
 	pathUnder    = lazyRE(`\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?((?:/[\w.+-]+)+)`)
 )
-
-// namedUnder reports whether a command word ends in a name written out
-// after a /, and all it expands before is made afresh for this run: $$
-// and the like, or a variable the script set to such a value
-// ($v/bin/pytest after v=/tmp/venv-$$). vars may be nil.
-func namedUnder(w *syntax.Word, vars *varTable) bool {
-	last, ok := w.Parts[len(w.Parts)-1].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	if i := strings.LastIndexByte(last.Value, '/'); i < 0 || i == len(last.Value)-1 || strings.ContainsAny(last.Value[i:], "\\*?[") {
-		return false
-	}
-	fresh := true
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch x := n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			fresh = false
-		case *syntax.ParamExp:
-			fresh = fresh && x.Param != nil && (x.Param.Value == "$" || freshParams[x.Param.Value] || vars.fresh(x.Param.Value))
-		}
-		return fresh
-	})
-	return fresh
-}
 
 // record appends a Command for args and returns its index.
 func (c *classifier) record(args []arg) int {
@@ -205,7 +227,13 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 		return c.run(append(argsOf(words...), args[1:]...), sc, in, depth+1)
 	}
 	if fd := c.funcs[args[0].s]; fd != nil && !sc.remote {
-		c.callFunc(fd, sc)
+		c.callFunc(fd, sc, args[1:])
+		if _, known := lookup(args[0].s); !known {
+			// f ~: its body was judged with the words it is given; the
+			// name is no tool to judge them by
+			c.flag(idx, Write, "")
+			return idx
+		}
 	}
 	iv := &inv{c: c, idx: idx, args: args, name: path.Base(args[0].s), sc: sc, in: in, depth: depth, env: envVals, at: c.at}
 	if prog, ok := c.renamed[c.resolve(sc, args[0]).path]; ok { // ln -s /bin/rm /tmp/x; /tmp/x -rf ~
@@ -854,14 +882,21 @@ func (iv *inv) exec(args []arg) {
 // unknown), for eval.
 func (iv *inv) shell(code arg, sc *scope) string {
 	if !code.ok {
+		if downloadedCode.MatchString(code.src) { // bash -c "$(wget -qO- URL)"
+			iv.flag(Destructive, fmt.Sprintf("%s runs downloaded code: %s", iv.name, code.shown()))
+		}
 		iv.flag(Unparseable, fmt.Sprintf("%s runs code computed at run time: %s", iv.name, code.shown()))
 		return ""
 	}
 	sub := *sc
 	sub.depth++
+	sub.params = nil // a new shell's parameters are its own (bindPositional)
 	iv.c.script(code.s, &sub, &iv.idx, iv.in)
 	return sub.cwd
 }
+
+// downloadedCode is code computed by a download: $(curl …), `wget -qO- …`.
+var downloadedCode = lazyRE("(?:\\$\\(|`)\\s*(?:[\\w./-]*/)?(?:curl|wget|aria2c|fetch|http|https|xh)\\s")
 
 // rest returns args from i on, or nil.
 func (iv *inv) rest(i int) []arg {
@@ -1015,15 +1050,25 @@ func substOf(w *syntax.Word) *syntax.CmdSubst {
 // recognises fork bombs: a function that calls itself more than once, or
 // in the background.
 func (w *walker) funcDecl(fd *syntax.FuncDecl, sc *scope) {
-	w.stmt(fd.Body, sc.sub(), source{})
 	if fd.Name == nil {
+		w.stmt(fd.Body, sc.sub(), source{})
 		return
 	}
 	name := fd.Name.Value
 	if w.c.funcs == nil {
 		w.c.funcs = map[string]*funcDef{}
 	}
-	w.c.funcs[name] = &funcDef{body: fd.Body, sc: *sc, w: w, walked: map[string]bool{sc.cwd: true}}
+	def := &funcDef{body: fd.Body, sc: *sc, w: w, walked: map[string]bool{}}
+	w.c.funcs[name] = def
+	if readsParams(fd.Body) {
+		// f(){ rm "$@"; }; f -rf ~/.ssh: judged where it is called, with
+		// the arguments it is given, or once after the script if it is
+		// never called (walkUncalled).
+		w.c.uncalled = append(w.c.uncalled, def)
+	} else {
+		def.walked[sc.cwd] = true
+		w.stmt(fd.Body, sc.sub(), source{})
+	}
 	calls, bg := 0, false
 	syntax.Walk(fd.Body, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -1046,30 +1091,49 @@ func (w *walker) funcDecl(fd *syntax.FuncDecl, sc *scope) {
 
 // funcDef is a function the command defines. Its body runs where it is
 // called, not where it is defined (f(){ rm -rf .ssh; }; cd ~; f): a call
-// in another directory judges the body again there, once per directory,
-// up to maxFuncDirs of them, then once in an unknown one.
+// in another directory, or with other arguments all known, judges the
+// body again there, once per directory and arguments, up to maxFuncDirs
+// of them, then once in an unknown directory with unknown arguments.
 type funcDef struct {
 	body   *syntax.Stmt
 	sc     scope // where it was defined: its script text and variables
 	w      *walker
-	walked map[string]bool // the directories its body was judged in
+	walked map[string]bool // the directories (and arguments) its body was judged in
 }
 
 const maxFuncDirs = 8
 
 // callFunc judges the body of a function the command defined, called
 // in sc.
-func (c *classifier) callFunc(fd *funcDef, sc *scope) {
+func (c *classifier) callFunc(fd *funcDef, sc *scope, args []arg) {
 	cwd := sc.cwd
-	if len(fd.walked) >= maxFuncDirs {
-		cwd = ""
+	var params *[]string // the call's arguments, if all are known
+	key := cwd
+	if len(args) > 0 && len(fd.walked) < maxFuncDirs {
+		list := make([]string, 0, len(args))
+		for _, a := range args {
+			if !a.ok {
+				list = nil
+				break
+			}
+			list = append(list, a.s)
+			key += "\x00" + a.s
+		}
+		if list != nil {
+			params = &list
+		} else {
+			key = cwd
+		}
 	}
-	if fd.walked[cwd] {
+	if len(fd.walked) >= maxFuncDirs {
+		cwd, key = "", ""
+	}
+	if fd.walked[key] {
 		return
 	}
-	fd.walked[cwd] = true // before the walk: a body that calls itself stops here
+	fd.walked[key] = true // before the walk: a body that calls itself stops here
 	in := fd.sc.sub()
-	in.cwd, in.remote, in.piped = cwd, sc.remote, sc.piped
+	in.cwd, in.remote, in.piped, in.params = cwd, sc.remote, sc.piped, params
 	fd.w.stmt(fd.body, in, source{})
 }
 
@@ -1409,3 +1473,35 @@ func publicBuildVar(name string) bool {
 // publishable key, Supabase's anon key, a client id, a site key, a
 // browser or public token.
 var publicValue = lazyRE(`(?i)PUBLI(?:C|SHABLE)|ANON|CLIENT_?ID|SITE_?KEY|BROWSER|FRONTEND|MEASUREMENT|_DSN\b`)
+
+// readsParams reports whether a function body reads its positional
+// parameters ($1, "$@", $*, $#, shift), outside code it hands to other
+// shells, which have their own.
+func readsParams(body *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ParamExp:
+			if x.Param != nil && len(x.Param.Value) == 1 && strings.ContainsAny(x.Param.Value, "@*#123456789") {
+				found = true
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) > 0 && litOf(x.Args[0]) == "shift" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// walkUncalled judges, once each, the bodies of the functions w's script
+// defined that read their parameters and that no call judged.
+func (w *walker) walkUncalled() {
+	for _, fd := range w.c.uncalled {
+		if fd.w == w && len(fd.walked) == 0 {
+			fd.walked[fd.sc.cwd] = true
+			w.stmt(fd.body, fd.sc.sub(), source{})
+		}
+	}
+}

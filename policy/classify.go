@@ -98,7 +98,9 @@ type classifier struct {
 	fillLog     []string             // the paths of written's secrets and of filled, in the order they were written
 	fillScans   map[string]fillScan  // how far filledWithSecrets has looked through fillLog for each directory (git.go)
 	aliases     map[string]string    // aliases the command defines: name → value
+	procOut     map[string]source    // what each <(…) of one statement prints, by its text (procScript)
 	funcs       map[string]*funcDef  // functions the command defines, by name (call.go: funcDecl)
+	uncalled    []*funcDef           // those whose body reads its parameters, judged at their calls (walkUncalled)
 	renamed     map[string]string    // executables it copies or links: new path → the program's name
 	tunnel      bool                 // it opens a tunnel or proxy from this machine to another (kubectl proxy, ssh -L)
 	links       map[string]string    // links it makes (ln, ln -s): the link's path → the path it leads to
@@ -174,6 +176,10 @@ type scope struct {
 	// shell's environment, not to the agent.
 	intoEnv bool
 	vars    *varTable // the script's variables whose value is certain (vars.go)
+	// params: the positional parameters of the function body being
+	// judged, where the call gave them all statically ($1, "$@"); nil
+	// if not known.
+	params *[]string
 	// xtrace: the shell prints each command it runs with its words
 	// expanded (set -x, bash -x), before running it.
 	xtrace bool
@@ -351,6 +357,7 @@ func (c *classifier) script(src string, sc *scope, parent *int, in source) {
 	seen := map[*syntax.CallExpr]bool{}
 	w := &walker{c: c, seen: seen}
 	w.stmts(f.Stmts, sc, in)
+	w.walkUncalled()
 	// Every CallExpr anywhere in the tree must have been classified; a node
 	// kind the walker does not know would otherwise hide a command.
 	missed := false

@@ -58,7 +58,7 @@ var errProcSubst = errors.New("process substitution is not expanded statically")
 // classification reuses a handful of them many times (one at a time: a
 // Config is not safe for concurrent use, nor is a classifier).
 func (c *classifier) expandConfig(sc *scope) *expand.Config {
-	key := cfgKey{sc.cwd, sc.remote, sc.vars}
+	key := cfgKey{sc.cwd, sc.remote, sc.vars, sc.params}
 	if cfg, ok := c.cfgs[key]; ok {
 		return cfg
 	}
@@ -74,6 +74,7 @@ type cfgKey struct {
 	cwd    string
 	remote bool
 	vars   *varTable
+	params *[]string
 }
 
 func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
@@ -95,6 +96,9 @@ func (c *classifier) newExpandConfig(sc *scope) *expand.Config {
 	}
 	if sc.vars != nil {
 		cfg.Env = scriptEnv{cfg.Env, c, sc.vars}
+	}
+	if sc.params != nil {
+		cfg.Env = paramEnv{cfg.Env, *sc.params}
 	}
 	at := *sc
 	cfg.CmdSubst = c.staticSubst(&at)
@@ -166,6 +170,9 @@ func (c *classifier) fields(sc *scope, words []*syntax.Word) ([]arg, error) {
 			src = wordSource(sc.src, w) // reasons show what was written
 		}
 		for _, f := range fs {
+			if n > 1 && strings.HasPrefix(f, "~") && unquotedBraceTilde(w) {
+				f = braceTilde(cfg, f)
+			}
 			out = append(out, arg{s: f, ok: true, src: cmp.Or(src, f)})
 		}
 	}
@@ -194,7 +201,7 @@ func boundedWord(w *syntax.Word, arrays *varTable) bool {
 			}
 			if x.Param == nil || x.Flags != nil || x.Width || x.IsSet || x.NestedParam != nil ||
 				x.Index != nil && !(plainIndex(x.Index) && arrays.array(x.Param.Value, w.Pos().Offset())) || len(x.Modifiers) > 0 ||
-				x.Slice != nil && !plainSlice(x.Slice) || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) {
+				x.Slice != nil && !plainSlice(x.Slice) || x.Repl != nil || x.Names != 0 || x.Exp != nil && !guardOnly(x.Exp) && !knownDefault(x, arrays, w.Pos().Offset()) {
 				ok = false
 			}
 		}
@@ -245,6 +252,20 @@ func guardOnly(e *syntax.Expansion) bool {
 	}
 	_, ok := plainWord(e.Word)
 	return ok || len(e.Word.Parts) == 0
+}
+
+// knownDefault reports whether x is ${v:-word} or ${v-word} (or :+, +)
+// with v a variable the script sets to a value known where x is read
+// (c=rm; ${c:-rm}): which of the two it gives is known, and expand picks
+// it.
+func knownDefault(x *syntax.ParamExp, vars *varTable, pos uint) bool {
+	switch x.Exp.Op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+	default:
+		return false
+	}
+	v, ok := vars.at(x.Param.Value, pos)
+	return ok && v.list == nil && (x.Exp.Word == nil || boundedWord(x.Exp.Word, vars))
 }
 
 // plainIndex reports whether an array index is a number written out, @ or
@@ -438,4 +459,52 @@ func isSubst(n syntax.Node) bool {
 		return true
 	}
 	return false
+}
+
+// unquotedBraceTilde reports whether w opens with an unquoted brace
+// expansion ({~,/tmp}/.ssh): bash expands braces before tildes, so a
+// field it makes that starts with ~ is the home directory, which
+// expand.Fields leaves as written.
+func unquotedBraceTilde(w *syntax.Word) bool {
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && strings.HasPrefix(l.Value, "{")
+}
+
+// braceTilde expands the tilde prefix of a field brace expansion made (~/.ssh,
+// ~user/.ssh) as bash does; a field it cannot expand stays as it was.
+func braceTilde(cfg *expand.Config, f string) string {
+	end := strings.IndexByte(f, '/')
+	if end < 0 {
+		end = len(f)
+	}
+	if strings.ContainsAny(f[:end], "*?[$'\"\\") {
+		return f
+	}
+	s, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: f[:end]}}})
+	if err != nil || strings.HasPrefix(s, "~") {
+		return f
+	}
+	return s + f[end:]
+}
+
+// paramEnv gives a function's body the positional parameters its call
+// passed, all known statically (f(){ rm "$@"; }; f -rf ~/.ssh is rm -rf
+// ~/.ssh): "$@", $*, $#, $1 … $9; one past the last is unset, as it is.
+type paramEnv struct {
+	expand.Environ
+	params []string
+}
+
+func (e paramEnv) Get(name string) expand.Variable {
+	switch {
+	case name == "@" || name == "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: e.params}
+	case name == "#":
+		return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(len(e.params))}
+	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+		if i := int(name[0] - '1'); i < len(e.params) {
+			return expand.Variable{Set: true, Kind: expand.String, Str: e.params[i]}
+		}
+	}
+	return e.Environ.Get(name)
 }

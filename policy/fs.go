@@ -350,7 +350,8 @@ func find(iv *inv) {
 			}
 			for _, r := range roots {
 				entries := pathEntries(under(r, filtered), name, pathPat)
-				iv.exec(substitute(cmd, "{}", entries))
+				run, _ := replaceIn(cmd, "{}", entries)
+				iv.exec(run)
 				if filtered && !byName && cmd[0].ok && deleters[path.Base(cmd[0].s)] {
 					iv.agedDelete(path.Base(cmd[0].s), r) // find . -mtime -1 -exec rm {} +
 				}
@@ -656,9 +657,21 @@ func under(root arg, some bool) arg {
 }
 
 // substitute returns cmd with every occurrence of pat inside an arg
-// replaced by repl (find's {} and xargs -I); if no arg holds pat, repl is
-// appended, as xargs and parallel do.
+// replaced by repl; if no arg holds pat, repl is appended, as parallel
+// and fd -x do.
 func substitute(cmd []arg, pat string, repl arg) []arg {
+	out, found := replaceIn(cmd, pat, repl)
+	if !found {
+		out = append(out, repl)
+	}
+	return out
+}
+
+// replaceIn returns cmd with every occurrence of pat inside an arg
+// replaced by repl, and whether there was one: find -exec and xargs -I
+// put the item only where {} stands (find . -exec rm -rf build \; removes
+// build, whatever it finds).
+func replaceIn(cmd []arg, pat string, repl arg) ([]arg, bool) {
 	out := make([]arg, 0, len(cmd)+1)
 	found := false
 	for i, a := range cmd {
@@ -681,10 +694,7 @@ func substitute(cmd []arg, pat string, repl arg) []arg {
 		}
 		out = append(out, a)
 	}
-	if !found {
-		out = append(out, repl)
-	}
-	return out
+	return out, found
 }
 
 // phrase joins an operation and a danger: "rm -rf outside the working

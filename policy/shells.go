@@ -69,6 +69,7 @@ func shellCmd(iv *inv) {
 			return
 		}
 		iv.shell(bindPositional(args[script], args[script+1:]), iv.sc)
+	case script >= 0 && iv.procScript(args[script]):
 	case script >= 0 && !args[script].ok:
 		iv.flag(Unparseable, iv.name+" runs a script whose name is computed at run time: "+args[script].shown())
 	case script >= 0 && (args[script].s == "/dev/stdin" || args[script].s == "/proc/self/fd/0" || args[script].s == "/dev/fd/0"):
@@ -83,6 +84,23 @@ func shellCmd(iv *inv) {
 	default:
 		iv.runStdin(func(code arg) { iv.shell(code, iv.sc) }, "commands")
 	}
+}
+
+// procScript judges a script a shell runs or sources from <(…) whose
+// output is known text (bash <(echo 'go test')): that is the code it runs.
+// It reports whether it judged a.
+func (iv *inv) procScript(a arg) bool {
+	if a.ok || !strings.HasPrefix(a.src, "<(") {
+		return false
+	}
+	out, ok := iv.c.procOut[a.src]
+	switch {
+	case ok && out.kind == srcText:
+		iv.shell(arg{s: out.text, ok: true, src: out.text}, iv.sc)
+	default:
+		return false
+	}
+	return true
 }
 
 // startupFile judges a file a shell reads before its commands (--rcfile,
@@ -405,6 +423,7 @@ func source_(iv *inv) {
 	switch {
 	case !a.ok && strings.HasPrefix(a.src, "<(") && iv.envSetup(a.src):
 		// source <(kubectl completion bash): the tool's own completion script
+	case iv.procScript(a):
 	case !a.ok:
 		iv.flag(Unparseable, iv.name+" of a file computed at run time: "+a.shown())
 	case a.s == "/dev/stdin" || a.s == "-":
@@ -667,7 +686,7 @@ func bindPositional(code arg, params []arg) arg {
 	if !code.ok || len(params) == 0 || !strings.Contains(code.s, "$") {
 		return code
 	}
-	value := func(name byte) (string, bool) {
+	value := func(name byte, quoted bool) (string, bool) {
 		var vals []arg
 		switch {
 		case name == '@' || name == '*':
@@ -683,6 +702,9 @@ func bindPositional(code arg, params []arg) arg {
 				return "", false
 			}
 			out = append(out, v.s)
+		}
+		if name == '@' && quoted { // "$@": a word for each, as "$1" "$2" … are
+			return strings.Join(out, `" "`), true
 		}
 		return strings.Join(out, " "), true
 	}
@@ -709,7 +731,7 @@ func bindPositional(code arg, params []arg) arg {
 				name, n = s[i+2], 4
 			}
 			if name >= '0' && name <= '9' || name == '@' || name == '*' {
-				if v, ok := value(name); ok {
+				if v, ok := value(name, quoted); ok {
 					b.WriteString(v)
 					i += n - 1
 					continue

@@ -870,7 +870,8 @@ func allNumbers(args []arg) bool {
 }
 
 // decode is what a decoding filter writes for known input: base64 -d,
-// xxd -r -p and rev, the usual ways to hide a command from a reader.
+// xxd -r -p, rev and tr of plain sets (rot13), the usual ways to hide a
+// command from a reader.
 func decode(name string, args []string, in string) (string, bool) {
 	switch {
 	case name == "base64" && (contains(args, "-d") || contains(args, "--decode") || contains(args, "-D")):
@@ -887,6 +888,23 @@ func decode(name string, args []string, in string) (string, bool) {
 			lines = append(lines, string(r))
 		}
 		return strings.Join(lines, "\n") + "\n", true
+	case name == "tr" && len(args) == 2 && !strings.HasPrefix(args[0], "-"): // tr 'A-Za-z' 'N-ZA-Mn-za-m': rot13
+		from, ok1 := trSet(args[0])
+		to, ok2 := trSet(args[1])
+		if !ok1 || !ok2 || len(to) == 0 {
+			return "", false
+		}
+		m := map[byte]byte{}
+		for i, c := range from {
+			m[c] = to[min(i, len(to)-1)] // a shorter second set is padded with its last character
+		}
+		b := []byte(in)
+		for i, c := range b {
+			if t, ok := m[c]; ok {
+				b[i] = t
+			}
+		}
+		return string(b), true
 	}
 	return "", false
 }
@@ -903,6 +921,33 @@ func environmentDecl(d *syntax.DeclClause) bool {
 		}
 	}
 	return true
+}
+
+// trSet expands a tr set of ASCII characters and ranges (A-Za-z0-9); a
+// class, an escape or anything else tr reads otherwise is not known.
+func trSet(s string) ([]byte, bool) {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '[' || c == '\\' || c >= 0x80 {
+			return nil, false
+		}
+		if i+2 < len(s) && s[i+1] == '-' {
+			if s[i+2] < c || s[i+2] == '\\' || s[i+2] >= 0x80 {
+				return nil, false
+			}
+			for x := c; ; x++ {
+				out = append(out, x)
+				if x == s[i+2] {
+					break
+				}
+			}
+			i += 2
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, true
 }
 
 // envDump is the text of a source that is every environment variable

@@ -42,6 +42,7 @@ type knownVar struct {
 	value string
 	list  []string // an indexed array's elements (f=(~/a b)): value is unused
 	from  uint
+	to    uint   // a local's: the end of its function's body, past which it is not known; 0 if none
 	lost  bool   // from here on the value is not known (t+=$(…))
 	fresh bool   // it holds a part made afresh for this run ($$, $RANDOM): see freshValue
 	text  string // a fresh value not known (lost): as written, literals and fresh parts (x-$(date +%s))
@@ -63,12 +64,21 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		others = map[string]bool{}      // names written as words elsewhere (read x, for x in)
 	)
 	export := map[*syntax.Assign]syntax.Command{} // the steps that export X=v, and their statement
+	var localEnd map[*syntax.Assign]uint          // local X=v in a function: where the body ends
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.FuncDecl:
 			syntax.Walk(x.Body, func(n syntax.Node) bool {
 				if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil {
 					inFunc[p.Param.Value] = true
+				}
+				if d, ok := n.(*syntax.DeclClause); ok && d.Variant.Value == "local" {
+					for _, a := range d.Args {
+						if localEnd == nil {
+							localEnd = map[*syntax.Assign]uint{}
+						}
+						localEnd[a] = x.End().Offset() // its value holds to the end of the body
+					}
 				}
 				return true
 			})
@@ -82,6 +92,11 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 		case *syntax.CallExpr:
 			if len(x.Args) > 1 && (litOf(x.Args[0]) == "eval" || litOf(x.Args[0]) == "trap") {
 				codeNames(x.Args[1:], others, 0) // eval 'd=~': bound in quoted code
+			}
+			if a := printfAssign(x); a != nil { // printf -v p '%s' go: p=go
+				names[a.Name] = true
+				steps, calls = append(steps, a), append(calls, x)
+				plain[a.Name.Value]++
 			}
 			for _, a := range x.Assigns {
 				if a.Name == nil {
@@ -103,15 +118,20 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 				}
 			}
 		case *syntax.DeclClause:
-			plainExport := x.Variant.Value == "export" && !slices.ContainsFunc(x.Args, func(a *syntax.Assign) bool { return a.Name == nil }) // no options
+			// export, local, declare, typeset and readonly X=v, without
+			// options, assign X as X=v does
+			plainDecl := plainDecls[x.Variant.Value] && !slices.ContainsFunc(x.Args, func(a *syntax.Assign) bool { return a.Name == nil })
 			for _, a := range x.Args {
 				switch {
 				case a.Name == nil:
-				case plainExport && a.Value != nil && !a.Naked && !a.Append && a.Index == nil && a.Array == nil:
-					names[a.Name] = true // export X=v assigns X as X=v does
+				case plainDecl && a.Value != nil && !a.Naked && !a.Append && a.Index == nil && a.Array == nil &&
+					(x.Variant.Value != "local" || localEnd[a] > 0):
+					names[a.Name] = true
 					steps, calls = append(steps, a), append(calls, x)
 					plain[a.Name.Value]++
-					export[a] = x
+					if x.Variant.Value == "export" {
+						export[a] = x
+					}
 				default:
 					names[a.Name] = true
 					bound[a.Name.Value] += 2
@@ -194,13 +214,47 @@ func (c *classifier) scanVars(f *syntax.File, sc *scope) *varTable {
 			}
 			exported = leading[d]
 		}
-		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), lost: !ok, fresh: fresh, exported: exported, text: text, temp: temp})
+		vars.known[name] = append(prev, knownVar{value: s, from: a.End().Offset(), to: localEnd[a], lost: !ok, fresh: fresh, exported: exported, text: text, temp: temp})
 	}
 	if vars == nil || len(vars.known) == 0 {
 		return nil
 	}
 	return vars
 }
+
+// printfAssign is printf -v NAME '%s' WORD, or printf -v NAME TEXT with
+// no % or \ in TEXT, read as the assignment NAME=WORD (or NAME=TEXT) it
+// makes; nil for any other printf.
+func printfAssign(x *syntax.CallExpr) *syntax.Assign {
+	if len(x.Args) < 4 || len(x.Args) > 5 || litOf(x.Args[0]) != "printf" || litOf(x.Args[1]) != "-v" {
+		return nil
+	}
+	name, ok := x.Args[2].Parts[0].(*syntax.Lit)
+	if !ok || len(x.Args[2].Parts) != 1 || !syntax.ValidName(name.Value) {
+		return nil
+	}
+	format, ok := plainWord(x.Args[3])
+	switch {
+	case !ok:
+		return nil
+	case len(x.Args) == 5 && format == "%s":
+		for _, part := range x.Args[4].Parts {
+			switch part.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+				return nil // unquoted, it may split into more words than one %s takes
+			}
+		}
+		return &syntax.Assign{Name: name, Value: x.Args[4]}
+	case len(x.Args) == 4 && !strings.ContainsAny(format, "%\\"):
+		return &syntax.Assign{Name: name, Value: x.Args[3]}
+	}
+	return nil
+}
+
+// plainDecls are the declaration builtins that, given only NAME=value
+// words, assign each as NAME=value does (local's scope aside: its value
+// holds where the function body reads it after the assignment).
+var plainDecls = map[string]bool{"export": true, "local": true, "declare": true, "typeset": true, "readonly": true}
 
 // codeNames adds to names the words of code that eval or trap runs, in any
 // quoting: a variable assigned there (eval 'd=~'; eval "x=1; d=~"), read
@@ -432,7 +486,7 @@ func (t *varTable) at(name string, pos uint) (knownVar, bool) {
 	vals := t.known[name]
 	for i := len(vals) - 1; i >= 0; i-- {
 		if v := vals[i]; pos >= v.from {
-			return v, !v.lost
+			return v, !v.lost && (v.to == 0 || pos < v.to)
 		}
 	}
 	return knownVar{}, false

@@ -348,6 +348,12 @@ func (w *walker) nodeWords(n syntax.Node, sc *scope) {
 				in = source{kind: srcPipe}
 			}
 			w.stmts(x.Stmts, sc.sub(), in)
+			if x.Op == syntax.CmdIn && len(x.Stmts) == 1 {
+				if w.c.procOut == nil {
+					w.c.procOut = map[string]source{}
+				}
+				w.c.procOut[sc.src[x.Pos().Offset():x.End().Offset()]] = w.output(x.Stmts[0], sc.sub(), source{})
+			}
 			return false
 		}
 		return true

@@ -481,13 +481,14 @@ func xargs(iv *inv) {
 			return
 		}
 		for _, w := range words {
-			iv.c.run(substitute(cmd, repl, arg{s: w, ok: true, src: w}), iv.sc, source{}, iv.depth+1)
+			run, _ := replaceIn(cmd, repl, arg{s: w, ok: true, src: w})
+			iv.c.run(run, iv.sc, source{}, iv.depth+1)
 		}
 		return
 	}
 	iv.agedItems(cmd) // find . -newer f -print0 | xargs -0 rm
 	if repl != "" {
-		cmd = substitute(cmd, repl, item)
+		cmd, _ = replaceIn(cmd, repl, item)
 	} else {
 		cmd = append(cmd[:len(cmd):len(cmd)], item)
 	}
@@ -638,13 +639,20 @@ func tendRun(iv *inv) {
 // flock [opts] file command…, or flock [opts] file -c 'code'.
 func flock(iv *inv) {
 	args := iv.args
-	for j, a := range args {
-		if a.ok && (a.s == "-c" || a.s == "--command") && j+1 < len(args) {
+	// flock [options] file -c command, or flock [options] file command
+	// [arguments]: -c is flock's among its options or right after the
+	// file; after the command it is the command's own (psql … -c SQL).
+	i := skipOpts(args, "-w", "--timeout", "-E", "--conflict-exit-code", "-c", "--command")
+	for j := 1; j < i; j++ {
+		if a := args[j]; a.ok && (a.s == "-c" || a.s == "--command") && j+1 < len(args) {
 			iv.shell(args[j+1], iv.sc)
 			return
 		}
 	}
-	i := skipOpts(args, "-w", "--timeout", "-E", "--conflict-exit-code")
+	if i+2 < len(args) && args[i+1].ok && (args[i+1].s == "-c" || args[i+1].s == "--command") {
+		iv.shell(args[i+2], iv.sc)
+		return
+	}
 	if i+1 < len(args) {
 		iv.exec(args[i+1:])
 	}
