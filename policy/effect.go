@@ -4142,7 +4142,7 @@ func remotePath(tool, s string) bool {
 // substReadsSecret reports whether a word computed by a substitution reads
 // a secrets file: "$(base64 -w0 ~/.config/hcloud/cli.toml)".
 func (iv *inv) substReadsSecret(src string) bool {
-	return (strings.Contains(src, "$(") || strings.Contains(src, "`") || strings.Contains(src, "<(")) && namesSecret(iv, src)
+	return (strings.Contains(src, "$(") || strings.Contains(src, "`") || strings.Contains(src, "<(")) && namesSecret(iv, src) && namesSecret(iv, redactSubsts(src))
 }
 
 // uploadsSecret holds any other tool given both a secrets file and a place
@@ -4959,7 +4959,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
 				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
 			}
-			if !a.ok && isSecretPath(a.src) {
+			if !a.ok && isSecretPath(a.src) && isSecretPath(redactSubsts(a.src)) { // not "$(ssh-keygen -lf ~/.ssh/id_rsa)": a fingerprint
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
 			}
@@ -5048,7 +5048,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			break
 		}
 		for _, m := range substPath.FindAllStringSubmatch(a.src, 4) {
-			if isSecretPath(iv.c.tilde(m[1])) {
+			if isSecretPath(iv.c.tilde(m[1])) && redactSubsts(a.src) == a.src {
 				why = iv.name + " reads a secrets file: " + m[1]
 			}
 		}

@@ -285,7 +285,10 @@ func TestGridSecrets(t *testing.T) {
 	// variable or an Authorization header of its own service (held now as
 	// a read of the token); a redacted read inside $(…) sent on.
 	var holes = []string{"actuator/env", "debug/vars", "/tmp/shared.txt", "tar czf /tmp/b.tgz", "xargs -I{} echo",
-		"$(ssh-keygen", "Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env", "$(env | cut", "grep -c KEY .env`", "$(grep -c KEY .env)"}
+		"Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env"}
+	if os.Getenv("GRID_HOLES") != "" {
+		holes = nil
+	}
 	skipped := 0
 	var held, nd, fp, ns int
 	show := os.Getenv("GRID_SHOW") != ""

@@ -460,7 +460,15 @@ var secretSubst = substMatcher{}
 
 type substMatcher struct{}
 
-func (substMatcher) MatchString(src string) bool {
+func (m substMatcher) MatchString(src string) bool {
+	if !m.match(src) {
+		return false
+	}
+	r := redactSubsts(src) // $(env | cut -d= -f1): names, not values
+	return r == src || m.match(r)
+}
+
+func (substMatcher) match(src string) bool {
 	for _, m := range secretSubstRE.FindAllStringIndex(src, 4) {
 		end := m[1]
 		for end < len(src) && !strings.ContainsRune(" \t\n)`\"';|&<>", rune(src[end])) {
