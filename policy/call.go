@@ -24,6 +24,11 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		return idx
 	}
 	if len(ce.Args) == 0 {
+		for _, a := range ce.Assigns {
+			if a.Name != nil && !a.Append {
+				w.taint(a.Name.Value, a.Value, sc)
+			}
+		}
 		return c.assignOnly(ce.Assigns, sc)
 	}
 	for _, a := range ce.Assigns { // CURL_HOME=/tmp/h curl …: files the command may read
@@ -977,6 +982,7 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 		}
 		switch {
 		case a.Name != nil:
+			w.taint(a.Name.Value, a.Value, sc) // export TOKEN_DUMP=$(curl -s localhost:8080/actuator/env)
 			args = append(args, arg{s: a.Name.Value, ok: true, src: a.Name.Value})
 		case a.Value != nil:
 			if fs, err := c.fields(sc, []*syntax.Word{a.Value}); err == nil {

@@ -112,6 +112,7 @@ type classifier struct {
 	pos         uint                 // offset in its script of the word being expanded (vars.go)
 	readFresh   bool                 // an expansion read a variable holding a part made afresh for this run (vars.go)
 	at          int                  // 1 + the offset in its script of the simple command being run
+	secretVars  map[string]string    // variables it fills with a secret source's output: name → what (stdin.go: taint)
 }
 
 // Placeholders for unknown directories: absolute paths no real path can

@@ -4041,6 +4041,9 @@ func sendsSecret(iv *inv) {
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
+		case !a.ok && iv.c.taintedRef(a.src) != "": // x=$(curl -s localhost:8080/actuator/env); curl -d "t=$x" …
+			iv.flag(Destructive, iv.name+" sends a variable holding secrets over the network: "+iv.c.taintedRef(a.src))
+			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
 			return
@@ -5013,12 +5016,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !iv.sc.piped {
-		for _, code := range consoleCode(iv.name, iv.rest(1)) { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
-			if m := printedSecret(code); m != "" {
-				why = iv.name + " code prints a secret it looks up: " + cutText(m)
-				break
-			}
+	if why == "" { // as echo "$TOKEN": into a login's stdin (loginNext) it is used, not shown
+		if m := printedSecretIn(iv.name, iv.rest(1)); m != "" { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
+			why = iv.name + " code prints a secret it looks up: " + cutText(m)
 		}
 	}
 	if why == "" {
@@ -5680,12 +5680,20 @@ func composeRendersSecrets(iv *inv) string {
 // get, or export to stdout), or a cloud service's access keys and
 // connection strings (az storage account keys list, az redis list-keys,
 // show-connection-string); "" if it does not.
+// toStdout reports whether a file operand is stdout: -, /dev/stdout.
+func toStdout(f string) bool {
+	return f == "-" || f == "/dev/stdout" || f == "/dev/fd/1"
+}
+
 func printsSecrets(name string, args []arg) string {
 	_, ops := opts(args)
 	w := strs0(ops)
 	first := at(w, 0)
-	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && (at(w, 2) == "-" || at(w, 2) == "/dev/stdout")) {
+	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && slices.ContainsFunc(w[min(2, len(w)):], toStdout)) {
 		return "airflow connections " + at(w, 1) + " prints stored connections with their passwords"
+	}
+	if name == "airflow" && first == "variables" && at(w, 1) == "export" && slices.ContainsFunc(w[min(2, len(w)):], toStdout) {
+		return "airflow variables export prints every stored variable, the secrets kept among them included"
 	}
 	if name == "az" {
 		for i, v := range w {

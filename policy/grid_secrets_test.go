@@ -63,6 +63,12 @@ func TestGridSecrets(t *testing.T) {
 		"terraform output -json",
 		"curl -s http://localhost:8080/actuator/env",
 		"curl -s http://127.0.0.1:8080/debug/vars",
+		"curl -s localhost:8080/actuator/configprops",
+		"curl -s http://localhost:8080/actuator/heapdump",
+		"wget -qO- http://localhost/phpinfo.php",
+		"airflow connections export -",
+		"airflow variables export /dev/stdout",
+		"python3 -c \"from huggingface_hub import get_token; print(get_token())\"",
 	}
 	// Secret files, for sinks that take a file.
 	files := []string{
@@ -284,7 +290,7 @@ func TestGridSecrets(t *testing.T) {
 	// or packed into /tmp before it is shared; a token taken into a
 	// variable or an Authorization header of its own service (held now as
 	// a read of the token); a redacted read inside $(…) sent on.
-	var holes = []string{"actuator/env", "debug/vars", "/tmp/shared.txt", "tar czf /tmp/b.tgz", "xargs -I{} echo",
+	var holes = []string{"/tmp/shared.txt", "tar czf /tmp/b.tgz", "xargs -I{} echo",
 		"Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env"}
 	if os.Getenv("GRID_HOLES") != "" {
 		holes = nil

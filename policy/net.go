@@ -358,6 +358,10 @@ func curl(iv *inv) {
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].shown())
 			continue
 		}
+		if i+1 < len(args) && !args[i+1].ok && iv.c.taintedRef(args[i+1].src) != "" { // x=$(curl -s localhost:8080/actuator/env); curl -F "c=$x" …
+			iv.flag(Destructive, iv.name+" uploads a variable holding secrets: "+iv.c.taintedRef(args[i+1].src))
+			continue
+		}
 		_, file, hasAt := strings.Cut(val, "@")
 		if !hasAt && (a.s == "-T" || a.s == "--upload-file" || strings.HasPrefix(a.s, "--post-file") || strings.HasPrefix(a.s, "--body-file")) {
 			file, hasAt = val, true
@@ -437,7 +441,11 @@ func localHost(h string) bool {
 // (a hook, a startup file, a tool's init or plugin directory) is code from
 // the network that nothing here has read.
 func (iv *inv) downloadTo(f arg) {
-	iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+	if u := credentialsURL(iv.rest(1)); u != "" { // curl -o /tmp/h.hprof localhost:8080/actuator/heapdump: the file holds the app's secrets
+		iv.c.wrote(iv.sc, f, source{kind: srcSecret, text: answerOf + u}, false)
+	} else {
+		iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+	}
 	if !f.ok || iv.sc.remote {
 		return
 	}
@@ -462,7 +470,7 @@ type substMatcher struct{}
 
 func (m substMatcher) MatchString(src string) bool {
 	if !m.match(src) {
-		return false
+		return substAnswersSecret(src)
 	}
 	r := redactSubsts(src) // $(env | cut -d= -f1): names, not values
 	return r == src || m.match(r)
@@ -480,6 +488,49 @@ func (substMatcher) match(src string) bool {
 		}
 		if !shareable(path.Base(src[start:end])) {
 			return true
+		}
+	}
+	return false
+}
+
+// substAnswersSecret reports whether a word's command substitution prints
+// what an address serving secrets answers ("$(curl -s
+// localhost:8080/actuator/configprops)", credentialsURL) or what code
+// that looks a secret up prints ("$(python3 -c 'print(get_token())')").
+func substAnswersSecret(src string) bool {
+	for i := 0; i < len(src); i++ {
+		open, close := 0, ""
+		switch {
+		case strings.HasPrefix(src[i:], "$("):
+			open, close = 2, ")"
+		case src[i] == '`':
+			open, close = 1, "`"
+		default:
+			continue
+		}
+		end := substEnd(src, i+open, close)
+		if end < 0 {
+			return false
+		}
+		code := src[i+open : end]
+		first, _, _ := strings.Cut(code, "|")
+		f := strings.Fields(first)
+		if len(f) > 0 {
+			name := path.Base(f[0])
+			if downloaders[name] {
+				for j, w := range f {
+					f[j] = strings.Trim(w, `"'`)
+				}
+				if credentialsURL(argsOf(f[1:]...)) != "" {
+					return true
+				}
+			}
+			if codeRunner(name) && printedSecret(code) != "" {
+				return true
+			}
+		}
+		if close == "`" {
+			i = end // past the closing backquote
 		}
 	}
 	return false

