@@ -3364,7 +3364,7 @@ var sevenZip = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true
 func (iv *inv) packsSecrets() {
 	tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1))
 	if f := archiveTo(iv.name, iv.rest(1)); tree != "" && f != "" && f != "-" {
-		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: tree}, false)
+		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: tree, named: strings.HasSuffix(tree, namedKey)}, false)
 	}
 }
 

@@ -290,7 +290,7 @@ func TestGridSecrets(t *testing.T) {
 	// or packed into /tmp before it is shared; a token taken into a
 	// variable or an Authorization header of its own service (held now as
 	// a read of the token); a redacted read inside $(…) sent on.
-	var holes = []string{"/tmp/shared.txt", "tar czf /tmp/b.tgz", "xargs -I{} echo",
+	var holes = []string{"xargs -I{} echo",
 		"Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env"}
 	if os.Getenv("GRID_HOLES") != "" {
 		holes = nil

@@ -320,7 +320,7 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
-		return source{kind: srcSecret, text: tree}
+		return source{kind: srcSecret, text: tree, named: strings.HasSuffix(tree, namedKey)}
 	}
 	if _, f := w.c.searchesProfile(sc, name, args[1:]); f != "" {
 		return source{kind: srcSecret, text: f} // grep TOKEN ~/.bashrc | …: the lines, values and all
@@ -532,8 +532,18 @@ func archiveOf(c *classifier, sc *scope, name string, args []arg) string {
 			return "an archive of " + c.show(target{path: p, src: m.a.s}) + secretTree
 		}
 	}
+	for _, m := range members {
+		if p := c.resolve(m.sc, arg{s: c.tilde(m.a.s), ok: true, src: m.a.s}).path; p != "" && namedSecret(p) {
+			return "an archive of " + c.show(target{path: p, src: m.a.s}) + namedKey // tar czf /tmp/b.tgz certs/server-key.pem
+		}
+	}
 	return ""
 }
+
+// namedKey ends archiveOf's answer for an archive of a file that is a key
+// or credentials file by its name (namedSecret): making it reads nothing
+// out, as reading such a file does not; sending it on sends the file.
+const namedKey = ", a private key or credentials file"
 
 // holdsSecrets reports whether p is a directory under the home directory
 // that holds one of its secrets directories: ~/.config holds gh's,
