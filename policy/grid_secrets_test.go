@@ -188,6 +188,7 @@ func TestGridSecrets(t *testing.T) {
 				"%s | gzip -c | %s",
 				"%s | tr -d '\\n' | %s",
 				"%s | head -c 4096 | %s",
+				"%s | xargs -n1 echo | %s",
 				"%s | tee /tmp/out.txt | %s",
 				"{ %s; } | %s",
 				"(%s) | %s",
@@ -290,8 +291,7 @@ func TestGridSecrets(t *testing.T) {
 	// or packed into /tmp before it is shared; a token taken into a
 	// variable or an Authorization header of its own service (held now as
 	// a read of the token); a redacted read inside $(…) sent on.
-	var holes = []string{"xargs -I{} echo",
-		"Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env"}
+	var holes = []string{"Bearer $(g", "=$(gh auth token)", "=$(op read", "=$(vault print", "cp .env.example .env"}
 	if os.Getenv("GRID_HOLES") != "" {
 		holes = nil
 	}

@@ -354,7 +354,7 @@ func curl(iv *inv) {
 		if !isData {
 			continue
 		}
-		if i+1 < len(args) && !args[i+1].ok && secretSubst.MatchString(args[i+1].src) {
+		if i+1 < len(args) && !args[i+1].ok && (secretSubst.MatchString(args[i+1].src) || strings.Contains(args[i+1].src, secretItems)) { // env | xargs -I{} curl -F "c={}" …
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].shown())
 			continue
 		}
@@ -495,8 +495,10 @@ func (substMatcher) match(src string) bool {
 
 // substAnswersSecret reports whether a word's command substitution prints
 // what an address serving secrets answers ("$(curl -s
-// localhost:8080/actuator/configprops)", credentialsURL) or what code
-// that looks a secret up prints ("$(python3 -c 'print(get_token())')").
+// localhost:8080/actuator/configprops)", credentialsURL), what code
+// that looks a secret up prints ("$(python3 -c 'print(get_token())')")
+// or what a tool that prints its stored secrets does ("$(terraform output
+// -json)", printsSecrets).
 func substAnswersSecret(src string) bool {
 	for i := 0; i < len(src); i++ {
 		open, close := 0, ""
@@ -525,8 +527,8 @@ func substAnswersSecret(src string) bool {
 					return true
 				}
 			}
-			if codeRunner(name) && printedSecret(code) != "" {
-				return true
+			if codeRunner(name) && printedSecret(code) != "" || printsSecrets(name, argsOf(f[1:]...)) != "" {
+				return true // "$(terraform output -json)"
 			}
 		}
 		if close == "`" {

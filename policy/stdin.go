@@ -333,6 +333,11 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 			return prev
 		}
 	}
+	if name == "xargs" && (prev.kind == srcSecret || prev.kind == srcText) {
+		if out, ok := w.xargsPrints(sc, args[1:], prev); ok {
+			return out
+		}
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || programFilters[name] && !slices.ContainsFunc(ops[min(1, len(ops)):], func(a arg) bool {
 			return !a.ok || strings.Contains(a.s, "/") || len(path.Ext(a.s)) > 1 && path.Ext(a.s) != a.s
@@ -960,6 +965,34 @@ func readsListed(name string, args []arg) bool {
 	}
 	return false
 }
+
+// xargsPrints says what xargs prints of the items it reads: echo or
+// printf (xargs's default, xargs -n1) print them again, so the
+// environment or a secret goes on through them (export -p | xargs -I{}
+// echo "{}" | nc …); cat and the like print the files they name, a
+// secret when one of the names read is a secrets file (echo .env | xargs
+// cat | nc …).
+func (w *walker) xargsPrints(sc *scope, args []arg, prev source) (source, bool) {
+	ops := positionals(args, "-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a")
+	run := "echo"
+	if len(ops) > 0 {
+		run = path.Base(ops[0])
+	}
+	switch {
+	case prev.kind == srcSecret && (run == "echo" || run == "printf"):
+		return prev, true
+	case prev.kind == srcText && slices.Contains(readerNames, run):
+		for _, f := range strings.Fields(prev.text) {
+			if p := w.c.tilde(f); namedSecret(p) || isSecretPath(w.c.resolve(sc, arg{s: p, ok: true, src: f}).path) {
+				return source{kind: srcSecret, text: p}, true
+			}
+		}
+	}
+	return source{}, false
+}
+
+// readerNames print the files xargs names to them.
+var readerNames = []string{"cat", "base64", "xxd", "head", "tail", "od", "strings"}
 
 // allNumbers reports whether every arg is a literal number (head -n 200's
 // count, not a file).
