@@ -199,6 +199,11 @@ type scope struct {
 	// environment on the command line, whose name says it is kept for
 	// tests (docker exec api-redis-test …): its servers hold test data.
 	testContainer bool
+	// credUse: its output is a credential handed to a tool that uses it
+	// (a variable only the environment passes on, an Authorization header
+	// to the host that issued it), not shown to the agent (assignWords,
+	// argWords).
+	credUse bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

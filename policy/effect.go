@@ -4023,7 +4023,21 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	dest, leaves := sendTargets(iv.name, args)
+	var hosts []string
+	if authClients[iv.name] && slices.ContainsFunc(args, func(a arg) bool { return !a.ok && strings.Contains(a.src, "$(") }) {
+		words, known := make([]string, len(args)), make([]bool, len(args))
+		for i, a := range args {
+			words[i], known[i] = a.src, a.ok
+			if a.ok {
+				words[i] = a.s
+			}
+		}
+		hosts = clientHosts(words, known)
+	}
 	for i, a := range args {
+		if hosts != nil && !a.ok && i > 0 && ownVendorAuth(a.src, args[i-1].s, hosts) {
+			continue // curl -H "Authorization: Bearer $(gh auth token)" https://api.github.com/…: signs in where the token belongs
+		}
 		if i > 0 && args[i-1].ok && (keyOpts[args[i-1].s] || authFileOpt(args[i-1].s)) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(args, i) {
 			continue // ssh -i key, gcloud auth activate-service-account --key-file=sa.json: the key is used, not sent
 		}
@@ -5090,7 +5104,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() && !iv.sc.credUse {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }

@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // redactSubsts returns src with each command substitution whose output is
 // a redacted read of secrets — names, a count or a fingerprint, never a
@@ -108,4 +111,92 @@ func redactingCode(code string) bool {
 		return flags("l") && !flags("yep")
 	}
 	return false
+}
+
+// tokenVendors are the hosts a command's token is made for: the token
+// it prints, sent in an Authorization header to one of them, signs in to
+// the service that issued it.
+func tokenVendor(f []string) []string {
+	switch {
+	case len(f) == 3 && f[0] == "gh" && f[1] == "auth" && f[2] == "token":
+		return []string{"github.com", "githubusercontent.com", "ghcr.io"}
+	case len(f) >= 3 && f[0] == "gcloud" && f[1] == "auth" && (f[2] == "print-access-token" || f[2] == "application-default" && len(f) >= 4 && f[3] == "print-access-token"):
+		return []string{"googleapis.com", "pkg.dev", "gcr.io"}
+	case len(f) >= 3 && f[0] == "gcloud" && f[1] == "auth" && f[2] == "print-identity-token":
+		return []string{"run.app", "cloudfunctions.net", "googleapis.com"}
+	case len(f) >= 3 && f[0] == "az" && f[1] == "account" && f[2] == "get-access-token":
+		return []string{"azure.com", "azure.net", "windows.net", "microsoft.com", "azurecr.io"}
+	}
+	return nil
+}
+
+// authClients are HTTP clients ownVendorAuth judges.
+var authClients = map[string]bool{"curl": true, "http": true, "https": true, "xh": true, "xhs": true, "wget": true}
+
+// clientHosts are the hosts an HTTP client's words send to, or nil when
+// one is computed at run time or an option sends the request elsewhere
+// (a proxy, --resolve, --connect-to, a config file, a second request).
+func clientHosts(words []string, known []bool) []string {
+	var hosts []string
+	for i, s := range words {
+		switch {
+		case !known[i] && strings.Contains(s, "://"):
+			return nil
+		case !known[i]:
+		case s == "-x" || s == "-K" || s == "-:" || strings.HasPrefix(s, "--proxy") || strings.HasPrefix(s, "--resolve") ||
+			strings.HasPrefix(s, "--connect-to") || strings.HasPrefix(s, "--config") || s == "--next" || strings.HasPrefix(s, "--location-trusted"):
+			return nil
+		case strings.Contains(s, "://"):
+			_, rest, _ := strings.Cut(s, "://")
+			if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+				rest = rest[:i]
+			}
+			if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+				rest = rest[i+1:]
+			}
+			if i := strings.IndexByte(rest, ':'); i >= 0 {
+				rest = rest[:i]
+			}
+			if rest == "" {
+				return nil
+			}
+			hosts = append(hosts, strings.ToLower(rest))
+		}
+	}
+	return hosts
+}
+
+// ownVendorAuth reports whether a word of an HTTP client is an
+// Authorization header (or -u's, --oauth2-bearer's value) whose one
+// substitution prints a token (tokenVendor) and every host the client
+// sends to is that token's issuer's: curl -H "Authorization: Bearer $(gh
+// auth token)" https://api.github.com/user signs in, and sends the token
+// nowhere else. A token for host A sent to host B, or to a host computed
+// at run time, is not this.
+func ownVendorAuth(text, prev string, hosts []string) bool {
+	if len(hosts) == 0 {
+		return false
+	}
+	h := strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(text, `"'`), "--header="), `"'`)
+	if !(len(h) > 14 && strings.EqualFold(h[:14], "Authorization:") || prev == "-u" || prev == "--user" || prev == "--oauth2-bearer") {
+		return false
+	}
+	i := strings.Index(text, "$(")
+	if i < 0 || strings.Count(text, "$(") != 1 || strings.Contains(text, "`") {
+		return false
+	}
+	end := substEnd(text, i+2, ")")
+	if end < 0 || strings.ContainsAny(text[i+2:end], "|;&<>$") {
+		return false
+	}
+	vendor := tokenVendor(strings.Fields(text[i+2 : end]))
+	if vendor == nil {
+		return false
+	}
+	for _, host := range hosts {
+		if !slices.ContainsFunc(vendor, func(v string) bool { return host == v || strings.HasSuffix(host, "."+v) }) {
+			return false
+		}
+	}
+	return true
 }
