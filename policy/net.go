@@ -470,7 +470,7 @@ type substMatcher struct{}
 
 func (m substMatcher) MatchString(src string) bool {
 	if !m.match(src) {
-		return substAnswersSecret(src)
+		return substAnswersSecret(src) && substAnswersSecret(redactSubsts(src)) // not "$(terraform output -json | wc -c)"
 	}
 	r := redactSubsts(src) // $(env | cut -d= -f1): names, not values
 	return r == src || m.match(r)
