@@ -14,9 +14,9 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 	c := w.c
 	w.seen[ce] = true
 	for _, a := range ce.Assigns {
-		w.nodeWords(a, sc)
+		w.assignWords(a, sc)
 	}
-	w.words(sc, ce.Args...)
+	w.argWords(ce, sc)
 	args, err := c.fields(sc, ce.Args)
 	if err != nil {
 		idx := c.record(nil)
@@ -24,6 +24,11 @@ func (w *walker) call(ce *syntax.CallExpr, sc *scope, in source) int {
 		return idx
 	}
 	if len(ce.Args) == 0 {
+		for _, a := range ce.Assigns {
+			if a.Name != nil && !a.Append {
+				w.taint(a.Name.Value, a.Value, sc)
+			}
+		}
 		return c.assignOnly(ce.Assigns, sc)
 	}
 	for _, a := range ce.Assigns { // CURL_HOME=/tmp/h curl …: files the command may read
@@ -1008,10 +1013,11 @@ func (w *walker) decl(d *syntax.DeclClause, sc *scope) int {
 			env.intoEnv = true
 			w.nodeWords(a, env)
 		} else {
-			w.nodeWords(a, sc)
+			w.assignWords(a, sc)
 		}
 		switch {
 		case a.Name != nil:
+			w.taint(a.Name.Value, a.Value, sc) // export TOKEN_DUMP=$(curl -s localhost:8080/actuator/env)
 			args = append(args, arg{s: a.Name.Value, ok: true, src: a.Name.Value})
 		case a.Value != nil:
 			if fs, err := c.fields(sc, []*syntax.Word{a.Value}); err == nil {
@@ -1044,6 +1050,52 @@ func substOf(w *syntax.Word) *syntax.CmdSubst {
 	}
 	cs, _ := parts[0].(*syntax.CmdSubst)
 	return cs
+}
+
+// assignWords walks the substitutions of an assignment. One whose output
+// is the whole value of a variable named for a credential (GH_TOKEN,
+// NPM_TOKEN) that nothing in the command expands ($GH_TOKEN) goes only
+// into the environment of the tools run here, which read it themselves
+// (GH_TOKEN=$(gh auth token) gh pr list, export NPM_TOKEN=$(op read …)
+// && npm ci): it is used, not shown (scope.credUse).
+func (w *walker) assignWords(a *syntax.Assign, sc *scope) {
+	if a.Name != nil && a.Value != nil && !a.Append && a.Index == nil && substOf(a.Value) != nil {
+		name := a.Name.Value
+		if secretVar.MatchString("$"+name) && !w.c.mentions("$"+name) && !w.c.mentions("${"+name) && !w.c.mentions("!"+name) {
+			used := *sc
+			used.credUse = true
+			w.nodeWords(a, &used)
+			return
+		}
+	}
+	w.nodeWords(a, sc)
+}
+
+// argWords walks the substitutions of a command's words. An HTTP client's
+// Authorization header given a token made for every host it sends to
+// (ownVendorAuth) signs in with it: the token is used, not shown.
+func (w *walker) argWords(ce *syntax.CallExpr, sc *scope) {
+	if len(ce.Args) < 2 || !authClients[litOf(ce.Args[0])] {
+		w.words(sc, ce.Args...)
+		return
+	}
+	words, known := make([]string, len(ce.Args)), make([]bool, len(ce.Args))
+	for i, a := range ce.Args {
+		words[i], known[i] = wordSource(sc.src, a), quotedLiteral(a)
+		if known[i] {
+			words[i] = strings.Trim(words[i], `"'`)
+		}
+	}
+	hosts := clientHosts(words, known)
+	for i, a := range ce.Args {
+		if !known[i] && i > 0 && ownVendorAuth(words[i], words[i-1], hosts) {
+			used := *sc
+			used.credUse = true
+			w.nodeWords(a, &used)
+			continue
+		}
+		w.words(sc, a)
+	}
 }
 
 // funcDecl walks a function body (defining it is enough to count it) and

@@ -114,6 +114,7 @@ type classifier struct {
 	pos         uint                 // offset in its script of the word being expanded (vars.go)
 	readFresh   bool                 // an expansion read a variable holding a part made afresh for this run (vars.go)
 	at          int                  // 1 + the offset in its script of the simple command being run
+	secretVars  map[string]string    // variables it fills with a secret source's output: name → what (stdin.go: taint)
 }
 
 // Placeholders for unknown directories: absolute paths no real path can
@@ -204,6 +205,11 @@ type scope struct {
 	// environment on the command line, whose name says it is kept for
 	// tests (docker exec api-redis-test …): its servers hold test data.
 	testContainer bool
+	// credUse: its output is a credential handed to a tool that uses it
+	// (a variable only the environment passes on, an Authorization header
+	// to the host that issued it), not shown to the agent (assignWords,
+	// argWords).
+	credUse bool
 }
 
 func (c *classifier) top() *scope { return &scope{cwd: c.project} }

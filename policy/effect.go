@@ -3551,7 +3551,7 @@ var sevenZip = map[string]bool{"7z": true, "7za": true, "7zr": true, "7zz": true
 func (iv *inv) packsSecrets() {
 	tree := archiveOf(iv.c, iv.sc, iv.name, iv.rest(1))
 	if f := archiveTo(iv.name, iv.rest(1)); tree != "" && f != "" && f != "-" {
-		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: tree}, false)
+		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: tree, named: strings.HasSuffix(tree, namedKey)}, false)
 	}
 }
 
@@ -4218,7 +4218,21 @@ func sendsSecret(iv *inv) {
 		return
 	}
 	dest, leaves := sendTargets(iv.name, args)
+	var hosts []string
+	if authClients[iv.name] && slices.ContainsFunc(args, func(a arg) bool { return !a.ok && strings.Contains(a.src, "$(") }) {
+		words, known := make([]string, len(args)), make([]bool, len(args))
+		for i, a := range args {
+			words[i], known[i] = a.src, a.ok
+			if a.ok {
+				words[i] = a.s
+			}
+		}
+		hosts = clientHosts(words, known)
+	}
 	for i, a := range args {
+		if hosts != nil && !a.ok && i > 0 && ownVendorAuth(a.src, args[i-1].s, hosts) {
+			continue // curl -H "Authorization: Bearer $(gh auth token)" https://api.github.com/…: signs in where the token belongs
+		}
 		if i > 0 && args[i-1].ok && (keyOpts[args[i-1].s] || authFileOpt(args[i-1].s)) || a.ok && strings.Contains(a.s, "=") && authFileOpt(optName(a.s)) || newKeyFile(args, i) {
 			continue // ssh -i key, gcloud auth activate-service-account --key-file=sa.json: the key is used, not sent
 		}
@@ -4235,6 +4249,9 @@ func sendsSecret(iv *inv) {
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
 		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
+			return
+		case !a.ok && iv.c.taintedRef(a.src) != "": // x=$(curl -s localhost:8080/actuator/env); curl -d "t=$x" …
+			iv.flag(Destructive, iv.name+" sends a variable holding secrets over the network: "+iv.c.taintedRef(a.src))
 			return
 		case a.ok && iv.secretFile(strings.TrimPrefix(strings.TrimPrefix(a.s, "@"), "<")):
 			iv.flag(Destructive, iv.name+" sends a secrets file over the network: "+a.s)
@@ -4337,7 +4354,7 @@ func remotePath(tool, s string) bool {
 // substReadsSecret reports whether a word computed by a substitution reads
 // a secrets file: "$(base64 -w0 ~/.config/hcloud/cli.toml)".
 func (iv *inv) substReadsSecret(src string) bool {
-	return (strings.Contains(src, "$(") || strings.Contains(src, "`") || strings.Contains(src, "<(")) && namesSecret(iv, src)
+	return (strings.Contains(src, "$(") || strings.Contains(src, "`") || strings.Contains(src, "<(")) && namesSecret(iv, src) && namesSecret(iv, redactSubsts(src))
 }
 
 // uploadsSecret holds any other tool given both a secrets file and a place
@@ -5154,7 +5171,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			if i == pattern || i > 0 && from[i-1].ok && contains(bfgValueOpts, from[i-1].s) && iv.runsBFG() {
 				continue // grep "process.env" src/, bfg --delete-files id_rsa: what it looks for, not a file
 			}
-			if !a.ok && isSecretPath(a.src) {
+			if !a.ok && isSecretPath(a.src) && isSecretPath(redactSubsts(a.src)) { // not "$(ssh-keygen -lf ~/.ssh/id_rsa)": a fingerprint
 				why = iv.name + " reads a secrets file: " + a.shown()
 				break
 			}
@@ -5208,12 +5225,9 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why == "" && !iv.sc.piped {
-		for _, code := range consoleCode(iv.name, iv.rest(1)) { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
-			if m := printedSecret(code); m != "" {
-				why = iv.name + " code prints a secret it looks up: " + cutText(m)
-				break
-			}
+	if why == "" { // as echo "$TOKEN": into a login's stdin (loginNext) it is used, not shown
+		if m := printedSecretIn(iv.name, iv.rest(1)); m != "" { // php artisan tinker --execute="dump(config('services.stripe.secret'))"
+			why = iv.name + " code prints a secret it looks up: " + cutText(m)
 		}
 	}
 	if why == "" {
@@ -5243,7 +5257,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			break
 		}
 		for _, m := range substPath.FindAllStringSubmatch(a.src, 4) {
-			if isSecretPath(iv.c.tilde(m[1])) {
+			if isSecretPath(iv.c.tilde(m[1])) && redactSubsts(a.src) == a.src {
 				why = iv.name + " reads a secrets file: " + m[1]
 			}
 		}
@@ -5285,7 +5299,7 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 		}
 	}
-	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() {
+	if why != "" && !iv.shapeNext() && !iv.loginNext() && !iv.appliesNext() && !iv.sc.credUse {
 		iv.flag(Destructive, why+" (what it prints reaches the agent and its model)")
 	}
 }
@@ -5875,12 +5889,20 @@ func composeRendersSecrets(iv *inv) string {
 // get, or export to stdout), or a cloud service's access keys and
 // connection strings (az storage account keys list, az redis list-keys,
 // show-connection-string); "" if it does not.
+// toStdout reports whether a file operand is stdout: -, /dev/stdout.
+func toStdout(f string) bool {
+	return f == "-" || f == "/dev/stdout" || f == "/dev/fd/1"
+}
+
 func printsSecrets(name string, args []arg) string {
 	_, ops := opts(args)
 	w := strs0(ops)
 	first := at(w, 0)
-	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && (at(w, 2) == "-" || at(w, 2) == "/dev/stdout")) {
+	if name == "airflow" && first == "connections" && (at(w, 1) == "get" || at(w, 1) == "export" && slices.ContainsFunc(w[min(2, len(w)):], toStdout)) {
 		return "airflow connections " + at(w, 1) + " prints stored connections with their passwords"
+	}
+	if name == "airflow" && first == "variables" && at(w, 1) == "export" && slices.ContainsFunc(w[min(2, len(w)):], toStdout) {
+		return "airflow variables export prints every stored variable, the secrets kept among them included"
 	}
 	if name == "az" {
 		for i, v := range w {

@@ -711,6 +711,7 @@ func chmodR(iv *inv) {
 	iv.flag(Write, "")
 	flags, operands := opts(iv.rest(1))
 	if !hasFlag(flags, "R", "--recursive") {
+		iv.opensSecret(operands)
 		iv.locksOut(operands)
 		iv.changesSystemFile(operands)
 		return
@@ -725,6 +726,52 @@ func chmodR(iv *inv) {
 			iv.flag(Destructive, phrase(iv.name+" -R", why)+": "+iv.c.show(t))
 		}
 	}
+}
+
+// opensSecret flags chmod making a file of secrets readable by every user
+// of the machine (644, a+r, o+r): a copy this command filled with secrets
+// (cp .env /tmp/x, tar czf /tmp/b.tgz certs/key.pem), or a secrets file
+// in a temp dir, which every user can list.
+func (iv *inv) opensSecret(operands []arg) {
+	if iv.name != "chmod" || len(operands) < 2 || !operands[0].ok || !othersRead(operands[0].s) {
+		return
+	}
+	for _, a := range operands[1:] {
+		if !a.ok {
+			continue
+		}
+		t := iv.c.resolve(iv.sc, a)
+		if t.path == "" {
+			continue
+		}
+		src, wrote := iv.c.written[t.path]
+		if wrote && src.kind == srcSecret || iv.c.inTemp(t.path) && namedSecret(t.path) {
+			iv.flag(Destructive, "chmod "+operands[0].s+" makes a copy of secrets readable by every user of the machine: "+iv.c.show(t))
+			return
+		}
+	}
+}
+
+// othersRead reports whether a chmod mode lets users other than the owner
+// and group read: an octal mode whose last digit has 4 (644, 0755), or a
+// symbolic one giving r to o or a (o+r, a+r, +r, a=rw).
+func othersRead(mode string) bool {
+	if mode == "" {
+		return false
+	}
+	if strings.Trim(mode, "01234567") == "" {
+		return len(mode) >= 3 && (mode[len(mode)-1]-'0')&4 != 0
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who, perm, ok := strings.Cut(clause, "+")
+		if !ok {
+			who, perm, ok = strings.Cut(clause, "=")
+		}
+		if ok && strings.Contains(perm, "r") && (who == "" || strings.ContainsAny(who, "oa")) {
+			return true
+		}
+	}
+	return false
 }
 
 // invokingOwner is an owner (and group) that is the user who runs the

@@ -378,8 +378,12 @@ func curl(iv *inv) {
 		if !isData {
 			continue
 		}
-		if i+1 < len(args) && !args[i+1].ok && secretSubst.MatchString(args[i+1].src) {
+		if i+1 < len(args) && !args[i+1].ok && (secretSubst.MatchString(args[i+1].src) || strings.Contains(args[i+1].src, secretItems)) { // env | xargs -I{} curl -F "c={}" …
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].shown())
+			continue
+		}
+		if i+1 < len(args) && !args[i+1].ok && iv.c.taintedRef(args[i+1].src) != "" { // x=$(curl -s localhost:8080/actuator/env); curl -F "c=$x" …
+			iv.flag(Destructive, iv.name+" uploads a variable holding secrets: "+iv.c.taintedRef(args[i+1].src))
 			continue
 		}
 		_, file, hasAt := strings.Cut(val, "@")
@@ -461,7 +465,11 @@ func localHost(h string) bool {
 // (a hook, a startup file, a tool's init or plugin directory) is code from
 // the network that nothing here has read.
 func (iv *inv) downloadTo(f arg) {
-	iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+	if u := credentialsURL(iv.rest(1)); u != "" { // curl -o /tmp/h.hprof localhost:8080/actuator/heapdump: the file holds the app's secrets
+		iv.c.wrote(iv.sc, f, source{kind: srcSecret, text: answerOf + u}, false)
+	} else {
+		iv.c.wrote(iv.sc, f, source{kind: srcDownload}, false)
+	}
 	if !f.ok || iv.sc.remote {
 		return
 	}
@@ -484,7 +492,15 @@ var secretSubst = substMatcher{}
 
 type substMatcher struct{}
 
-func (substMatcher) MatchString(src string) bool {
+func (m substMatcher) MatchString(src string) bool {
+	if !m.match(src) {
+		return substAnswersSecret(src) && substAnswersSecret(redactSubsts(src)) // not "$(terraform output -json | wc -c)"
+	}
+	r := redactSubsts(src) // $(env | cut -d= -f1): names, not values
+	return r == src || m.match(r)
+}
+
+func (substMatcher) match(src string) bool {
 	for _, m := range secretSubstRE.FindAllStringIndex(src, 4) {
 		end := m[1]
 		for end < len(src) && !strings.ContainsRune(" \t\n)`\"';|&<>", rune(src[end])) {
@@ -496,6 +512,51 @@ func (substMatcher) MatchString(src string) bool {
 		}
 		if !shareable(path.Base(src[start:end])) {
 			return true
+		}
+	}
+	return false
+}
+
+// substAnswersSecret reports whether a word's command substitution prints
+// what an address serving secrets answers ("$(curl -s
+// localhost:8080/actuator/configprops)", credentialsURL), what code
+// that looks a secret up prints ("$(python3 -c 'print(get_token())')")
+// or what a tool that prints its stored secrets does ("$(terraform output
+// -json)", printsSecrets).
+func substAnswersSecret(src string) bool {
+	for i := 0; i < len(src); i++ {
+		open, close := 0, ""
+		switch {
+		case strings.HasPrefix(src[i:], "$("):
+			open, close = 2, ")"
+		case src[i] == '`':
+			open, close = 1, "`"
+		default:
+			continue
+		}
+		end := substEnd(src, i+open, close)
+		if end < 0 {
+			return false
+		}
+		code := src[i+open : end]
+		first, _, _ := strings.Cut(code, "|")
+		f := strings.Fields(first)
+		if len(f) > 0 {
+			name := path.Base(f[0])
+			if downloaders[name] {
+				for j, w := range f {
+					f[j] = strings.Trim(w, `"'`)
+				}
+				if credentialsURL(argsOf(f[1:]...)) != "" {
+					return true
+				}
+			}
+			if codeRunner(name) && printedSecret(code) != "" || printsSecrets(name, argsOf(f[1:]...)) != "" {
+				return true // "$(terraform output -json)"
+			}
+		}
+		if close == "`" {
+			i = end // past the closing backquote
 		}
 	}
 	return false

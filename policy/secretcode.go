@@ -14,19 +14,22 @@ import (
 // credentials — prints that secret to the agent, as echo "$TOKEN" does.
 // Asking only whether it is set, or how long it is (len(…), bool(…),
 // … is None, a ternary), prints no secret; nor does code whose output
-// goes into a pipe or a file (| gh auth login --with-token), which the
-// pipeline's rules judge.
+// goes into a login that reads a credential on its stdin (| gh auth login
+// --with-token). Into a file or any other pipe it carries the secret on
+// (> /tmp/t, | nc …), as echo "$TOKEN" does.
 
 // printOpen is a call that prints what follows it.
 var printOpen = lazyRE(`\b(?:print|println|printf|puts|pp|dump|dd|var_dump|print_r|var_export|echo|say|warn|IO\.puts|IO\.inspect|console\.(?:log|info|warn|error|debug)|System\.out\.println)\b\s*\(?`)
 
 // secretLookup is a lookup of a setting by its key: the environment,
-// a framework's settings or config, Rails' credentials. The key is in
+// a framework's settings or config, Hugging Face's stored token
+// (get_token()), the keyring's passwords, Rails' credentials. The key is in
 // one of the groups; the last is Rails' credentials (the path into
 // them, maybe empty), whose store holds only secrets.
 var secretLookup = lazyRE(`os\.environ(?:\.get)?\s*[\[(]\s*['"](\w+)['"]|\b(?:os\.)?getenv\(\s*['"](\w+)['"]|\bENV(?:\.fetch)?\s*[\[(]\s*['"](\w+)['"]` +
 	`|\$_ENV\[\s*['"](\w+)['"]|process\.env\.(\w+)|process\.env\[\s*['"](\w+)['"]|\$ENV\{\s*['"]?(\w+)['"]?\s*\}|\benv\(\s*['"](\w+)['"]` +
 	`|\bconfig\(\s*['"]([\w.]+)['"]|\bsettings\.(\w+)|System\.get_?env\(\s*["'](\w+)["']|Deno\.env\.get\(\s*['"](\w+)['"]|Bun\.env\.(\w+)` +
+	`|\b(?:HfFolder\.)?get_(token)\(|\bkeyring\.get_(password)\(` +
 	`|Rails\.application\.(?:credentials|secrets)((?:\.\w+)*)`)
 
 // secretKeyName is a setting's key that names a secret.
@@ -192,4 +195,25 @@ func consoleCode(name string, args []arg) []string {
 		}
 	}
 	return out
+}
+
+// printedSecretIn is the first secret lookup that code given to a
+// command on its line prints, "" if none.
+func printedSecretIn(name string, args []arg) string {
+	for _, code := range consoleCode(name, args) {
+		if m := printedSecret(code); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// codeRunner reports whether a command runs code given on its line that
+// printedSecretIn can read: an interpreter or a framework's console.
+func codeRunner(name string) bool {
+	switch name {
+	case "node", "ruby", "perl", "php", "deno", "bun", "rails", "elixir", "mix", "julia", "Rscript":
+		return true
+	}
+	return strings.HasPrefix(name, "python")
 }

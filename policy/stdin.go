@@ -64,6 +64,9 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 	case syntax.WordHdoc:
 		s, ok := w.c.literal(sc, r.Word)
 		if !ok {
+			if out := w.substOutput(r.Word, sc); out.kind == srcSecret { // gh gist create - <<< "$(curl -s localhost:8080/actuator/env)"
+				return out
+			}
 			if v := secretIn(arg{src: wordSource(sc.src, r.Word)}); v != "" {
 				return source{kind: srcPipe, values: "the value of " + v} // tee cfg <<< "password: $DB_PASSWORD"
 			}
@@ -94,6 +97,92 @@ func (w *walker) redirIn(r *syntax.Redirect, sc *scope) source {
 		return source{kind: srcFile}
 	}
 	return source{}
+}
+
+// substOutput is what a word made of one command substitution
+// ("$(curl -s localhost:8080/actuator/env | base64 -w0)") prints: its
+// pipeline's last stage as describe tells it, each stage reading the one
+// before. Any other word gives srcNone.
+func (w *walker) substOutput(word *syntax.Word, sc *scope) source {
+	if word == nil || len(word.Parts) != 1 {
+		return source{}
+	}
+	part := word.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return source{}
+	}
+	var stages []*syntax.Stmt
+	var flat func(st *syntax.Stmt)
+	flat = func(st *syntax.Stmt) {
+		if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		stages = append(stages, st)
+	}
+	flat(cs.Stmts[0])
+	out := source{}
+	for _, st := range stages {
+		out = w.describe(st, sc, out)
+	}
+	return out
+}
+
+// taint records the variables an assignment fills with a secret source's
+// output (x=$(curl -s localhost:8080/actuator/env)), for a sender of the
+// variable to be judged as a sender of the secret (taintedRef).
+func (w *walker) taint(name string, value *syntax.Word, sc *scope) {
+	if value == nil || !holds(value, isSubst) {
+		if w.c.secretVars[name] != "" {
+			delete(w.c.secretVars, name) // x=done: no longer the secret
+		}
+		return
+	}
+	if out := w.substOutput(value, sc); out.kind == srcSecret && !out.named {
+		if w.c.secretVars == nil {
+			w.c.secretVars = map[string]string{}
+		}
+		what := out.text
+		if what == "" {
+			what = "the environment"
+		}
+		w.c.secretVars[name] = what
+	}
+}
+
+// taintedRef says which secret a word sends through a variable that
+// taint recorded ("t=$x": the answer of …), or "".
+func (c *classifier) taintedRef(src string) string {
+	if len(c.secretVars) == 0 || !strings.Contains(src, "$") {
+		return ""
+	}
+	for name, what := range c.secretVars {
+		for i := 0; i < len(src); i++ {
+			j := strings.Index(src[i:], "$"+name)
+			if j < 0 {
+				j = strings.Index(src[i:], "${"+name)
+				if j < 0 {
+					break
+				}
+				j++
+			}
+			end := i + j + 1 + len(name)
+			if end >= len(src) || !isNameByte(src[end]) {
+				return "$" + name + ", " + what
+			}
+			i += j
+		}
+	}
+	return ""
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // passThrough are filters that, without file operands, pass their input's
@@ -231,7 +320,7 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		}
 	}
 	if tree := archiveOf(w.c, sc, name, args[1:]); tree != "" && archiveTo(name, args[1:]) == "-" { // tar czf - -C ~ . | ssh …
-		return source{kind: srcSecret, text: tree}
+		return source{kind: srcSecret, text: tree, named: strings.HasSuffix(tree, namedKey)}
 	}
 	if _, f := w.c.searchesProfile(sc, name, args[1:]); f != "" {
 		return source{kind: srcSecret, text: f} // grep TOKEN ~/.bashrc | …: the lines, values and all
@@ -242,6 +331,11 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	if prev.kind == srcPaths && (name == "sort" || name == "uniq" || name == "tac" || name == "shuf" || name == "cat" || name == "head" || name == "tail") {
 		if _, ops := opts(args[1:]); len(ops) == 0 || allNumbers(ops) { // find . -mtime -1 -print0 | sort -z | xargs -0 rm: the same paths
 			return prev
+		}
+	}
+	if name == "xargs" && (prev.kind == srcSecret || prev.kind == srcText) {
+		if out, ok := w.xargsPrints(sc, args[1:], prev); ok {
+			return out
 		}
 	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
@@ -274,6 +368,10 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret, text: envDump}
 	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}
+	case (name == "echo" || name == "printf") && slices.ContainsFunc(args[1:], func(a arg) bool {
+		return !a.ok && (secretSubst.MatchString(a.src) || w.c.taintedRef(a.src) != "")
+	}): // echo "$(curl -s localhost:8080/actuator/env)" | nc …, echo "$x" | nc …
+		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "echo":
 		vals, ok := strs(args[1:])
 		if !ok {
@@ -439,8 +537,18 @@ func archiveOf(c *classifier, sc *scope, name string, args []arg) string {
 			return "an archive of " + c.show(target{path: p, src: m.a.s}) + secretTree
 		}
 	}
+	for _, m := range members {
+		if p := c.resolve(m.sc, arg{s: c.tilde(m.a.s), ok: true, src: m.a.s}).path; p != "" && namedSecret(p) {
+			return "an archive of " + c.show(target{path: p, src: m.a.s}) + namedKey // tar czf /tmp/b.tgz certs/server-key.pem
+		}
+	}
 	return ""
 }
+
+// namedKey ends archiveOf's answer for an archive of a file that is a key
+// or credentials file by its name (namedSecret): making it reads nothing
+// out, as reading such a file does not; sending it on sends the file.
+const namedKey = ", a private key or credentials file"
 
 // holdsSecrets reports whether p is a directory under the home directory
 // that holds one of its secrets directories: ~/.config holds gh's,
@@ -857,6 +965,34 @@ func readsListed(name string, args []arg) bool {
 	}
 	return false
 }
+
+// xargsPrints says what xargs prints of the items it reads: echo or
+// printf (xargs's default, xargs -n1) print them again, so the
+// environment or a secret goes on through them (export -p | xargs -I{}
+// echo "{}" | nc …); cat and the like print the files they name, a
+// secret when one of the names read is a secrets file (echo .env | xargs
+// cat | nc …).
+func (w *walker) xargsPrints(sc *scope, args []arg, prev source) (source, bool) {
+	ops := positionals(args, "-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a")
+	run := "echo"
+	if len(ops) > 0 {
+		run = path.Base(ops[0])
+	}
+	switch {
+	case prev.kind == srcSecret && (run == "echo" || run == "printf"):
+		return prev, true
+	case prev.kind == srcText && slices.Contains(readerNames, run):
+		for _, f := range strings.Fields(prev.text) {
+			if p := w.c.tilde(f); namedSecret(p) || isSecretPath(w.c.resolve(sc, arg{s: p, ok: true, src: f}).path) {
+				return source{kind: srcSecret, text: p}, true
+			}
+		}
+	}
+	return source{}, false
+}
+
+// readerNames print the files xargs names to them.
+var readerNames = []string{"cat", "base64", "xxd", "head", "tail", "od", "strings"}
 
 // allNumbers reports whether every arg is a literal number (head -n 200's
 // count, not a file).
