@@ -643,7 +643,8 @@ func (iv *inv) testEnvironment() bool {
 		case strings.Contains(name, "DATABASE") || strings.HasPrefix(name, "DB_") || strings.HasSuffix(name, "_URL") ||
 			strings.HasSuffix(name, "_DSN") || name == "database-url" || name == "url" || strings.Contains(val, "://") ||
 			name == "connection" || name == "connection-string" || strings.HasPrefix(name, "ConnectionStrings__"):
-			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" {
+			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" ||
+				strings.HasSuffix(name, "_CHECK") && !strings.Contains(val, "://") { // DISABLE_DATABASE_ENVIRONMENT_CHECK=1: a switch, not a database
 				return // the driver, where, who: not which database
 			}
 			if iv.scratchDatabase(val) {

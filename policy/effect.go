@@ -406,7 +406,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+": "+why)
 			return true
 		}
-		if migratesToNothing(args, i) {
+		if migratesToNothing(args, i) && !iv.scratchEnv() { // manage.py migrate orders zero on the test database, made again by the next run
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" migrates the schema back to nothing, dropping its tables")
 			return true
 		}
@@ -437,7 +437,7 @@ func verbEffect(iv *inv) bool {
 		if ok && strings.Contains(opt, "cache") {
 			continue // --reset-cache, --clear-cache: a cache, not what the tool manages
 		}
-		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") { // prisma db push --accept-data-loss
+		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") && !iv.scratchEnv() { // prisma db push --accept-data-loss
 			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" "+s+" applies schema changes even where they drop columns or tables, and their data")
 			return true
 		}
