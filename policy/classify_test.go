@@ -5150,6 +5150,22 @@ print(delete_old(1))"`, Write},
 		{`rclone deletefile prod:acme-site/index.html`, Destructive},
 		{`rclone lsf prod:acme-site`, Write},
 		// round r48c end
+		// round r48f: holes of the remote grid
+		{`DATABASE_URL=postgres://postgres@localhost:5432/app_test python manage.py migrate orders zero`, Write},
+		{`DATABASE_URL=postgres://app@orders.cluster-abc.us-east-1.rds.amazonaws.com:5432/orders python manage.py migrate orders zero`, Destructive},
+		{`DATABASE_URL=postgresql://postgres@localhost:5432/app_test npx prisma db push --accept-data-loss`, Write},
+		{`RAILS_ENV=test bin/rails db:drop DISABLE_DATABASE_ENVIRONMENT_CHECK=1`, Write},
+		{`RAILS_ENV=production bin/rails db:drop DISABLE_DATABASE_ENVIRONMENT_CHECK=1`, Destructive},
+		{`consul snapshot restore backup.snap`, Destructive},
+		{`consul snapshot save backup.snap`, Write},
+		{`vault operator raft snapshot restore backup.snap`, Destructive},
+		{`etcdctl --endpoints=https://etcd.prod.acme.io:2379 put /config/api/replicas 0`, Destructive},
+		{`etcdctl --endpoints=https://etcd.prod.acme.io:2379 get /config/api/replicas`, Write},
+		{`CONSUL_HTTP_ADDR=127.0.0.1:8500 consul kv put config/api/replicas 0`, Write},
+		{`heroku maintenance:on --app acme-api`, Destructive},
+		{`algolia indices clear products --confirm`, Destructive},
+		{`php artisan cache:clear`, Write},
+		// round r48f end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)

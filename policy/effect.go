@@ -251,6 +251,7 @@ func verbEffect(iv *inv) bool {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
 	n, overwrites, forced, cached, ownCache := 0, false, false, false, false
+	prevVerb := ""
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -515,6 +516,11 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if why := replacesLiveState(iv.name, prevVerb, ws); why != "" && !iv.serviceOnLoopback(args) && !dryRun(iv.name, args) {
+			iv.flag(Destructive, iv.name+" "+strings.TrimSpace(prevVerb+" "+s)+" "+why)
+			return true
+		}
+		prevVerb = s
 		if cached && slices.ContainsFunc(ws, func(w string) bool { return destroyVerbs[unabbreviated(w)] }) && !iv.sc.remote {
 			return false // pip cache purge, wp cache flush, pod cache clean: the tool's cache on this machine, fetched or computed again when next needed
 		}
@@ -568,6 +574,41 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// emptiedNouns are the kinds of shared store a clear verb empties of
+// everything it holds (algolia indices clear, a queue's clear).
+var emptiedNouns = setOf("index", "indices", "indexes", "queue", "queues", "table", "tables", "collection", "collections", "topic", "topics", "bucket", "buckets", "cache-cluster")
+
+// replacesLiveState says why a service's verb, read with the verb word
+// before it, replaces or withdraws the state a live service serves from,
+// or "": a snapshot restored over a store (consul snapshot restore, vault
+// operator raft snapshot restore, etcdctl snapshot restore), an app put
+// into maintenance (heroku maintenance:on), a store's index or queue
+// cleared of everything (algolia indices clear), a key of a cluster's
+// key-value store written (consul kv put, etcdctl put).
+func replacesLiveState(name, prev string, ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	pw := words(prev)
+	has := func(w string) bool { return contains(ws, w) || contains(pw, w) }
+	switch {
+	case contains(ws, "restore") && (has("snapshot") || has("snapshots")):
+		return "restores a snapshot over the live store, replacing what every client reads"
+	case has("maintenance") && (contains(ws, "on") || contains(ws, "enable")):
+		return "puts the live app into maintenance: its users get an error page until it is turned off"
+	case contains(ws, "clear") && slices.ContainsFunc(append(pw, ws...), func(w string) bool { return emptiedNouns[w] }):
+		return "empties what it names of everything it holds"
+	case len(ws) == 1 && (ws[0] == "put" || ws[0] == "set") && kvStores[name] && (contains(pw, "kv") || prev == ""):
+		return "writes a key of the cluster's key-value store, which every service reading it gets at once"
+	}
+	return ""
+}
+
+// kvStores are the CLIs of a cluster's configuration store, whose put
+// replaces a key in place (etcdctl put, consul kv put); vault kv put
+// writes a new version of a secret, keeping the ones before it.
+var kvStores = setOf("etcdctl", "consul")
 
 // rotatesKey says why a framework's command that writes a new
 // application key or secret over the one in place (php artisan

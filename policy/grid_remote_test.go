@@ -726,16 +726,16 @@ func gridCases() []gridCase {
 var gridHoles = []string{
 	// Rollouts whose production target only a file or a word the grid's
 	// rules do not read names, and verbs with no family yet.
-	"fly deploy -c fly.production.toml", "fly deploy --local-only -c fly.production.toml", "heroku maintenance:on", "heroku --remote production maintenance:on",
+	"fly deploy -c fly.production.toml", "fly deploy --local-only -c fly.production.toml",
 	"vercel alias set", "netlify env:set", "railway redeploy", "render deploys create", "eb abort", "pulumi refresh --yes", "az webapp deploy",
 	"SUPABASE_ACCESS_TOKEN=$PROD_TOKEN supabase db push", "SUPABASE_ACCESS_TOKEN=$PROD_TOKEN supabase functions deploy",
-	"nomad job run", "consul kv put", "consul snapshot restore", "vault operator raft snapshot restore", "etcdctl --endpoints=https://etcd.prod.acme.io:2379 put",
-	"ETCDCTL_ENDPOINTS=https://etcd-0.staging.acme.io:2379 etcdctl", "ansible -i inventories/production dbservers", "ansible -i prod.ini dbservers",
+	"nomad job run",
+	"ansible -i inventories/production dbservers", "ansible -i prod.ini dbservers",
 	// Datastores: a URL in a variable whose value is unknown, a load that
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
 	`psql "$DATABASE_URL" < dump.sql`, `psql "$DATABASE_URL" -f dump.sql`, "bq load --replace", "updateMany({}", "CONFIG SET maxmemory", "drush @prod updb", "drush @acme.live updb",
-	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia indices clear", "algolia settings import",
+	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
 	"liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update",
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
 	"huggingface-cli upload acme/detector ./out", "eas submit", "eas channel:edit", "fastlane deliver", "fastlane pilot", "stripe refunds create",
@@ -749,7 +749,7 @@ var gridHoles = []string{
 	// pg_restore -l, and dvc gc of the local cache.
 	"vault policy read", "CONSUL_HTTP_ADDR=127.0.0.1:8500 consul acl", "VAULT_ADDR=http://127.0.0.1:8200 vault secrets disable", "sqlcmd -S localhost",
 	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL", "pg_restore -h localhost -U postgres --clean", "pg_restore -h db.prod.acme.io -U app -l",
-	"localhost:5432/app_test python manage.py", "localhost:5432/app_test npx prisma db push", "RAILS_ENV=test bin/rails db:drop", "supabase stop",
+	"supabase stop",
 	"wrangler d1 execute orders --local", "wrangler d1 migrations apply orders --local", "ansible-playbook -i localhost,", "dvc gc -w --force",
 }
 
