@@ -5165,6 +5165,12 @@ print(delete_old(1))"`, Write},
 		{`heroku maintenance:on --app acme-api`, Destructive},
 		{`algolia indices clear products --confirm`, Destructive},
 		{`php artisan cache:clear`, Write},
+		{`vault policy read deploy`, Write},
+		{`vault read secret/deploy`, Destructive},
+		{`CONSUL_HTTP_ADDR=127.0.0.1:8500 consul acl token delete -id 4f6c71e2`, Write},
+		{`consul acl token delete -id 4f6c71e2`, Destructive},
+		{`consul acl token create -description ci`, Destructive},
+		{`VAULT_ADDR=http://127.0.0.1:8200 vault secrets disable database/`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

@@ -5039,6 +5039,11 @@ var credStores = map[string][]string{
 	"kwallet-query": {"-r", "--read-password"}, "keyring": {"get"},
 }
 
+// genericReads are the verbs of credStores that read whatever the words
+// before them name (vault policy read, a group's get): a secret only when
+// no other word of the tool's comes first.
+var genericReads = setOf("read", "get", "show", "cat", "lookup")
+
 // storeReveals reports whether a password store's verb, with the words
 // after it, prints a secret's value rather than what is known about it:
 // macOS's security find-generic-password prints an item's attributes,
@@ -5137,13 +5142,18 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	why, withheld := "", false // withheld: a store's verb told to print what is known of a secret, not its value
 	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
+		other := false // a word of the tool's before a generic read verb: vault policy read prints a policy, not a secret
 		for i, a := range iv.rest(1) {
-			if a.ok && contains(verbs, a.s) {
+			afterOpt := i > 0 && iv.rest(1)[i-1].ok && strings.HasPrefix(iv.rest(1)[i-1].s, "-") && !strings.Contains(iv.rest(1)[i-1].s, "=")
+			if a.ok && contains(verbs, a.s) && (!other || !genericReads[a.s]) {
 				if storeReveals(iv.name, a.s, iv.rest(1)[i+1:]) {
 					why = iv.name + " " + a.s + " prints a stored secret"
 				} else {
 					withheld = true
 				}
+			}
+			if a.ok && !strings.HasPrefix(a.s, "-") && !afterOpt && !contains(verbs, a.s) {
+				other = true
 			}
 		}
 	}
@@ -5288,6 +5298,10 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if strings.Contains(a.s, ".") {
 				continue // a file name (.secrets.baseline), not a verb
+			}
+			if !strings.HasPrefix(a.s, "-") && destroyVerbs[a.s] && a.s != "reset" {
+				why = "" // consul acl token delete, vault secrets disable: what they name goes, nothing is printed (its verb is judged as such)
+				break
 			}
 			if strings.HasPrefix(a.s, "-") && slices.ContainsFunc(words(strings.TrimLeft(a.s, "-")), func(w string) bool { return secretWords[w] }) && givesSecret(iv.rest(1), a.s) {
 				continue // docker login --password-stdin: the secret goes in, nothing comes out

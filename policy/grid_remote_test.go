@@ -747,7 +747,7 @@ var gridHoles = []string{
 	// pg_restore and Django/Prisma URLs, RAILS_ENV=test db:drop), the
 	// local stack (supabase stop, wrangler --local, ansible -c local),
 	// pg_restore -l, and dvc gc of the local cache.
-	"vault policy read", "CONSUL_HTTP_ADDR=127.0.0.1:8500 consul acl", "VAULT_ADDR=http://127.0.0.1:8200 vault secrets disable", "sqlcmd -S localhost",
+	"sqlcmd -S localhost",
 	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL", "pg_restore -h localhost -U postgres --clean", "pg_restore -h db.prod.acme.io -U app -l",
 	"supabase stop",
 	"wrangler d1 execute orders --local", "wrangler d1 migrations apply orders --local", "ansible-playbook -i localhost,", "dvc gc -w --force",
