@@ -3478,7 +3478,7 @@ func TestClassify(t *testing.T) {
 		{"pulumi up -s dev --yes", Write},
 		{"gcloud deploy targets describe prod", ReadOnly},
 		{"fly logs -a myapp-prod", Write},
-		{"fly deploy -c fly.production.toml", Write},
+		{"fly deploy -c fly.staging.toml", Write},
 		{"vagrant up prod", Write},
 		{"npx serverless package --stage prod", Write},
 		// plan files, generated sites and API docs at the top of the tree are tools' outputs
@@ -5171,6 +5171,11 @@ print(delete_old(1))"`, Write},
 		{`consul acl token delete -id 4f6c71e2`, Destructive},
 		{`consul acl token create -description ci`, Destructive},
 		{`VAULT_ADDR=http://127.0.0.1:8200 vault secrets disable database/`, Write},
+		{`fly deploy -c fly.production.toml`, Destructive},
+		{`fly deploy -c fly.toml`, Write},
+		{`wrangler deploy --config wrangler.prod.json`, Destructive},
+		{`railway redeploy -y --environment production`, Destructive},
+		{`railway redeploy -y`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

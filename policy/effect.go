@@ -778,7 +778,7 @@ func inspectsAll(args []arg) bool {
 // a release to where its users are (fly deploy, serverless deploy,
 // wrangler publish, heroku container:release, vercel promote, az webapp
 // deployment slot swap, railway up).
-var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
+var releaseWords = setOf("deploy", "redeploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
 
 // choosesTarget is a step of a command line that makes a project, alias
 // or subscription the one later commands act on (gcloud config set
@@ -818,7 +818,19 @@ func (iv *inv) chosenTarget() string {
 // or slot.
 var targetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet", "--deployment-group-name", "-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
 	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
-	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c")
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c", "--config")
+
+// liveConfig reports whether an option's value is a configuration file
+// whose name, less its extension, names production (fly deploy -c
+// fly.production.toml, --config wrangler.prod.json): the target the
+// release goes to.
+func liveConfig(v string) bool {
+	ext := path.Ext(v)
+	if ext == "" || !fileExts[strings.ToLower(ext[1:])] {
+		return false
+	}
+	return liveTarget(strings.TrimSuffix(path.Base(v), ext))
+}
 
 // fleetOpts are the options by which a job or deployment is told the
 // devices or groups of machines it runs on (aws iot create-job --targets,
@@ -861,11 +873,11 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 			if stayOpts[o] {
 				return "" // sam deploy --no-execute-changeset: nothing reaches users
 			}
-			if eq && targetOpts[o] && liveTarget(v) && target == "" {
+			if eq && targetOpts[o] && (liveTarget(v) || liveConfig(v)) && target == "" {
 				target = a.s
 			}
 		case i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "="):
-			if targetOpts[args[i-1].s] && liveTarget(a.s) && target == "" {
+			if targetOpts[args[i-1].s] && (liveTarget(a.s) || liveConfig(a.s)) && target == "" {
 				target = args[i-1].s + " " + a.s // fly deploy -a myapp-prod
 			}
 		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
