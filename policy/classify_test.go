@@ -5176,6 +5176,15 @@ print(delete_old(1))"`, Write},
 		{`wrangler deploy --config wrangler.prod.json`, Destructive},
 		{`railway redeploy -y --environment production`, Destructive},
 		{`railway redeploy -y`, Write},
+		{`wrangler d1 execute orders --local --command 'DROP TABLE users'`, Write},
+		{`wrangler d1 execute orders --remote --command 'DROP TABLE users'`, Destructive},
+		{`wrangler d1 migrations apply orders --local --env production`, Write},
+		{`wrangler d1 migrations apply orders --env production`, Destructive},
+		{`supabase stop`, Write},
+		{`pg_restore -h db.prod.acme.io -U app -l latest.dump`, Write},
+		{`pg_restore -h db.prod.acme.io -U app -d orders latest.dump`, Destructive},
+		{`pg_restore -h localhost -U postgres --clean -d app_test dump.pgc`, Write},
+		{`pg_restore -h localhost -U postgres --clean -d orders dump.pgc`, Destructive},
 		// round r48f end
 	}
 	for _, tc := range tests {

@@ -252,6 +252,12 @@ func verbEffect(iv *inv) bool {
 	}
 	n, overwrites, forced, cached, ownCache := 0, false, false, false, false
 	prevVerb := ""
+	if iv.name == "pg_restore" && hasFlag(args, "l", "--list") {
+		return false // pg_restore -l: prints the archive's table of contents, connecting to no database
+	}
+	if localOnly(args) && !iv.sc.remote && !iv.c.tunnel {
+		return false // wrangler d1 execute orders --local, supabase db push --local: the tool's emulation of its service on this machine
+	}
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -334,7 +340,7 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" "+verb+" "+opt+" deletes at the destination what the source does not have")
 		return true
 	}
-	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
+	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") && !iv.scratchEnv() && !(testDB.MatchString(optValue(args, "-d")+optValue(args, "--dbname")) && onThisMachine(args) && !iv.sc.remote && !iv.c.tunnel) { // pg_restore --clean -d app_test: the test database on this machine, made again
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
 	}
@@ -573,6 +579,25 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// localOnly reports whether a platform CLI is told to work on its local
+// emulation of the service (--local, --local=true), not on the service,
+// with nothing naming a remote one (--remote, --linked, --db-url).
+func localOnly(args []arg) bool {
+	local := false
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		switch o, v, _ := strings.Cut(a.s, "="); o {
+		case "--local":
+			local = v == "" || v == "true"
+		case "--remote", "--linked", "--db-url", "--preview", "--experimental-remote":
+			return false
+		}
+	}
+	return local
 }
 
 // emptiedNouns are the kinds of shared store a clear verb empties of

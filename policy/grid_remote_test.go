@@ -748,9 +748,9 @@ var gridHoles = []string{
 	// local stack (supabase stop, wrangler --local, ansible -c local),
 	// pg_restore -l, and dvc gc of the local cache.
 	"sqlcmd -S localhost",
-	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL", "pg_restore -h localhost -U postgres --clean", "pg_restore -h db.prod.acme.io -U app -l",
-	"supabase stop",
-	"wrangler d1 execute orders --local", "wrangler d1 migrations apply orders --local", "ansible-playbook -i localhost,", "dvc gc -w --force",
+	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL",
+
+	"ansible-playbook -i localhost,", "dvc gc -w --force",
 	// An unknown tool's last word that is a program's name is run as that
 	// program (nocache env): huggingface-cli env, its verb that reports its
 	// setup, is held as env alone (seen bare since round r48f's grid change).
