@@ -5185,6 +5185,8 @@ print(delete_old(1))"`, Write},
 		{`pg_restore -h db.prod.acme.io -U app -d orders latest.dump`, Destructive},
 		{`pg_restore -h localhost -U postgres --clean -d app_test dump.pgc`, Write},
 		{`pg_restore -h localhost -U postgres --clean -d orders dump.pgc`, Destructive},
+		{`mongosh --host mongo.prod.acme.io orders --eval 'db.users.updateMany({}, {$set: {active: false}})'`, Destructive},
+		{`mongosh --host mongo.prod.acme.io orders --eval 'db.users.updateMany({_id: 1}, {$set: {active: false}})'`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

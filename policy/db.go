@@ -561,8 +561,14 @@ func mongo(iv *inv) {
 	}
 	if m := mongoDanger.FindString(text); m != "" {
 		iv.flag(Destructive, iv.name+": "+m+" deletes data")
+	} else if mongoRewrite.MatchString(text) {
+		iv.flag(Destructive, iv.name+": updateMany({}, …) rewrites every document of the collection: its empty filter matches them all")
 	}
 }
+
+// mongoRewrite is an update or replace whose filter is empty: it matches
+// every document (db.users.updateMany({}, {$set: …})).
+var mongoRewrite = lazyRE(`(?i)updateMany\s*\(\s*\{\s*\}`)
 
 // otherMongoDB is mongo shell code that turns to another database than
 // the one it was started on (db.getSiblingDB('x'), use x), or reaches
