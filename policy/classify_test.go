@@ -5187,6 +5187,10 @@ print(delete_old(1))"`, Write},
 		{`pg_restore -h localhost -U postgres --clean -d orders dump.pgc`, Destructive},
 		{`mongosh --host mongo.prod.acme.io orders --eval 'db.users.updateMany({}, {$set: {active: false}})'`, Destructive},
 		{`mongosh --host mongo.prod.acme.io orders --eval 'db.users.updateMany({_id: 1}, {$set: {active: false}})'`, Write},
+		{`redis-cli -h redis.prod.acme.io CONFIG SET maxmemory 1mb`, Destructive},
+		{`redis-cli -h redis.prod.acme.io CONFIG GET maxmemory`, Write},
+		{`redis-cli -h 127.0.0.1 -n 15 DEL session:123`, Write},
+		{`redis-cli -h redis.prod.acme.io -n 15 DEL session:123`, Destructive},
 		// round r48f end
 	}
 	for _, tc := range tests {

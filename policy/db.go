@@ -589,10 +589,18 @@ func redis(iv *inv) {
 		iv.judged = true
 		return // docker exec api-redis-test redis-cli FLUSHALL: the Redis of a container named for tests, on its own loopback
 	}
-	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHDB") }) &&
-		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") }) && iv.in.kind != srcText {
+	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") || strings.EqualFold(w, "CONFIG") }) && iv.in.kind != srcText {
 		iv.judged = true
-		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB: the test suites' numbered database on this machine
+		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB, DEL session:1: the test suites' numbered database on this machine
+	}
+	if args := iv.rest(1); !onThisMachine(args) || iv.sc.remote || iv.c.tunnel {
+		for i, a := range args[:max(len(args)-1, 0)] {
+			if a.ok && strings.EqualFold(a.s, "CONFIG") && args[i+1].ok && strings.EqualFold(args[i+1].s, "SET") {
+				iv.flag(Destructive, "redis-cli CONFIG SET changes a shared server's settings for every client at once: "+strings.Join(strs0(args[i+2:]), " "))
+				return
+			}
+		}
 	}
 	for _, a := range iv.rest(1) {
 		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {

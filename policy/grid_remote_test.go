@@ -734,7 +734,7 @@ var gridHoles = []string{
 	// Datastores: a URL in a variable whose value is unknown, a load that
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
-	`psql "$DATABASE_URL" < dump.sql`, `psql "$DATABASE_URL" -f dump.sql`, "bq load --replace", "CONFIG SET maxmemory", "drush @prod updb", "drush @acme.live updb",
+	`psql "$DATABASE_URL" < dump.sql`, `psql "$DATABASE_URL" -f dump.sql`, "bq load --replace", "drush @prod updb", "drush @acme.live updb",
 	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
 	"liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update",
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
@@ -748,7 +748,7 @@ var gridHoles = []string{
 	// local stack (supabase stop, wrangler --local, ansible -c local),
 	// pg_restore -l, and dvc gc of the local cache.
 	"sqlcmd -S localhost",
-	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL",
+	"cqlsh 127.0.0.1",
 
 	"ansible-playbook -i localhost,", "dvc gc -w --force",
 	// An unknown tool's last word that is a program's name is run as that
