@@ -5191,6 +5191,9 @@ print(delete_old(1))"`, Write},
 		{`redis-cli -h redis.prod.acme.io CONFIG GET maxmemory`, Write},
 		{`redis-cli -h 127.0.0.1 -n 15 DEL session:123`, Write},
 		{`redis-cli -h redis.prod.acme.io -n 15 DEL session:123`, Destructive},
+		{`psql "$DATABASE_URL" -f dump.sql`, Destructive},
+		{`psql "$TEST_DATABASE_URL" -f schema.sql`, Write},
+		{`psql "$DATABASE_URL" -c 'SELECT count(*) FROM users'`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

@@ -245,6 +245,10 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		}
 		if script := unreadScript(iv, args); script != "" && !scratch && !own && !memory && (!onThisMachine(args) || hostElsewhere(iv)) {
 			iv.flag(Destructive, iv.name+" runs the SQL of "+script+", which tend does not read, on a database server off this machine, which others use: a dump or script drops, replaces or deletes what it names")
+		} else if script != "" && !scratch && !own && !memory {
+			if v := unknownConnection(args); v != "" {
+				iv.flag(Destructive, iv.name+" runs the SQL of "+script+", which tend does not read, on the database "+v+" names, which is known only when it runs and may be one others use: a dump or script drops, replaces or deletes what it names")
+			}
 		}
 		if operandSQL {
 			_, ops := opts(args)
@@ -301,6 +305,24 @@ func unreadScript(iv *inv, args []arg) string {
 			return iv.in.file
 		}
 		return "the file on its stdin"
+	}
+	return ""
+}
+
+// unknownConnection is a client's connection operand or option (psql
+// "$DATABASE_URL", -d "$DB_URL") made of a variable whose value this
+// command does not set, as written, when it names a connection (a URL, URI
+// or DSN, a database); "" if there is none.
+func unknownConnection(args []arg) string {
+	for i, a := range args {
+		if a.ok || i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && args[i-1].s != "-d" && args[i-1].s != "--dbname" && !strings.Contains(args[i-1].s, "=") {
+			continue // known, or another option's value
+		}
+		if u := strings.ToUpper(a.src); testWord(strings.ToLower(strings.Trim(a.src, `"'${}`))) || slices.ContainsFunc(words(strings.ToLower(strings.Trim(a.src, `"'${}`))), testWord) {
+			continue // "$TEST_DATABASE_URL": named for the test database
+		} else if strings.Contains(u, "URL") || strings.Contains(u, "URI") || strings.Contains(u, "DSN") || strings.Contains(u, "DATABASE") {
+			return a.shown()
+		}
 	}
 	return ""
 }

@@ -734,7 +734,7 @@ var gridHoles = []string{
 	// Datastores: a URL in a variable whose value is unknown, a load that
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
-	`psql "$DATABASE_URL" < dump.sql`, `psql "$DATABASE_URL" -f dump.sql`, "bq load --replace", "drush @prod updb", "drush @acme.live updb",
+	"bq load --replace", "drush @prod updb", "drush @acme.live updb",
 	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
 	"liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update",
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
