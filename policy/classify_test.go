@@ -5194,6 +5194,9 @@ print(delete_old(1))"`, Write},
 		{`psql "$DATABASE_URL" -f dump.sql`, Destructive},
 		{`psql "$TEST_DATABASE_URL" -f schema.sql`, Write},
 		{`psql "$DATABASE_URL" -c 'SELECT count(*) FROM users'`, Write},
+		{`liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update`, Destructive},
+		{`liquibase --url=jdbc:postgresql://localhost:5432/app_test update`, Write},
+		{`liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update-sql`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

@@ -1764,6 +1764,9 @@ func changesLive(iv *inv, args []arg) string {
 		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
 			continue // a path, or text
 		}
+		if (w == "update" || w == "updatecount" || w == "update-count" || w == "update-to-tag") && datastoreWords[iv.name] {
+			w = "migrate" // liquibase update: applies the changelog's changesets, a migration
+		}
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {
 				if !slices.ContainsFunc(append([]arg{{s: iv.name, ok: true}}, args...), func(a arg) bool { return a.ok && dbWord.MatchString(a.s) }) {

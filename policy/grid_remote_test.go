@@ -736,7 +736,7 @@ var gridHoles = []string{
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
 	"bq load --replace", "drush @prod updb", "drush @acme.live updb",
 	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
-	"liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update",
+
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
 	"huggingface-cli upload acme/detector ./out", "eas submit", "eas channel:edit", "fastlane deliver", "fastlane pilot", "stripe refunds create",
 	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys", "auth0 users blocks unblock", "cloudflared tunnel cleanup",
