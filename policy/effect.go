@@ -255,6 +255,12 @@ func verbEffect(iv *inv) bool {
 	if iv.name == "pg_restore" && hasFlag(args, "l", "--list") {
 		return false // pg_restore -l: prints the archive's table of contents, connecting to no database
 	}
+	if hasWord(args, "--replace", "--replace=true") && !dryRun(iv.name, args) {
+		if v := at(positionals(args), 0); v == "load" || v == "cp" || v == "copy" || v == "query" || v == "import" {
+			iv.flag(Destructive, iv.name+" "+v+" --replace replaces what the destination table holds with what it "+map[bool]string{true: "loads", false: "writes"}[v == "load" || v == "import"])
+			return true
+		}
+	}
 	if localOnly(args) && !iv.sc.remote && !iv.c.tunnel {
 		return false // wrangler d1 execute orders --local, supabase db push --local: the tool's emulation of its service on this machine
 	}
