@@ -5197,6 +5197,12 @@ print(delete_old(1))"`, Write},
 		{`liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update`, Destructive},
 		{`liquibase --url=jdbc:postgresql://localhost:5432/app_test update`, Write},
 		{`liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update-sql`, Write},
+		{`drush @prod updb -y`, Destructive},
+		{`drush updb -y`, Write},
+		{`drush @acme.live sql-cli < dump.sql`, Destructive},
+		{`drush @dev sql-cli < dump.sql`, Write},
+		{`bq load --replace acme:analytics.events gs://acme/events.csv`, Destructive},
+		{`bq load acme:analytics.events gs://acme/events.csv`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

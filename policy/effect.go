@@ -1711,7 +1711,7 @@ func downAgainstLive(iv *inv, args []arg) string {
 // (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
 var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune",
 	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat",
-	"stamp", "repair", "baseline"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
+	"stamp", "repair", "baseline", "updb", "updatedb"} // drush updb: runs pending database updates // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
 
 // changesLive says why a project's tool (alembic, rails, mvn exec:java, a
 // migration tool) that changes a database's schema or rows is pointed at
@@ -1772,6 +1772,9 @@ func changesLive(iv *inv, args []arg) string {
 		}
 		if (w == "update" || w == "updatecount" || w == "update-count" || w == "update-to-tag") && datastoreWords[iv.name] {
 			w = "migrate" // liquibase update: applies the changelog's changesets, a migration
+		}
+		if iv.in.kind == srcFile && (w == "sql-cli" || w == "sqlc" || w == "sql:cli" || w == "db:cli" || w == "dbconsole" || w == "db-cli") {
+			w = "import" // drush @prod sql-cli < dump.sql: a SQL shell given a script it runs, unread
 		}
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {

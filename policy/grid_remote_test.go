@@ -734,8 +734,8 @@ var gridHoles = []string{
 	// Datastores: a URL in a variable whose value is unknown, a load that
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
-	"bq load --replace", "drush @prod updb", "drush @acme.live updb",
-	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
+
+	"kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
 
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
 	"huggingface-cli upload acme/detector ./out", "eas submit", "eas channel:edit", "fastlane deliver", "fastlane pilot", "stripe refunds create",
