@@ -5203,6 +5203,12 @@ print(delete_old(1))"`, Write},
 		{`drush @dev sql-cli < dump.sql`, Write},
 		{`bq load --replace acme:analytics.events gs://acme/events.csv`, Destructive},
 		{`bq load acme:analytics.events gs://acme/events.csv`, Write},
+		{`algolia settings import products -F settings.json`, Destructive},
+		{`algolia settings get products`, Write},
+		{`cloudflared tunnel cleanup prod-tunnel`, Destructive},
+		{`cloudflared tunnel info prod-tunnel`, Write},
+		{`auth0 users blocks unblock 'auth0|123'`, Destructive},
+		{`auth0 users blocks list 'auth0|123'`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

@@ -616,7 +616,10 @@ var emptiedNouns = setOf("index", "indices", "indexes", "queue", "queues", "tabl
 // operator raft snapshot restore, etcdctl snapshot restore), an app put
 // into maintenance (heroku maintenance:on), a store's index or queue
 // cleared of everything (algolia indices clear), a key of a cluster's
-// key-value store written (consul kv put, etcdctl put).
+// key-value store written (consul kv put, etcdctl put), settings imported
+// over a search index's (algolia settings import), a tunnel's connections
+// dropped (cloudflared tunnel cleanup), blocked accounts let back in
+// (auth0 users blocks unblock).
 func replacesLiveState(name, prev string, ws []string) string {
 	if len(ws) == 0 {
 		return ""
@@ -632,6 +635,12 @@ func replacesLiveState(name, prev string, ws []string) string {
 		return "empties what it names of everything it holds"
 	case len(ws) == 1 && (ws[0] == "put" || ws[0] == "set") && kvStores[name] && (contains(pw, "kv") || prev == ""):
 		return "writes a key of the cluster's key-value store, which every service reading it gets at once"
+	case contains(ws, "import") && (has("settings") || has("rules") || has("synonyms")):
+		return "replaces the settings of what it names with the file's, for everyone using it at once"
+	case contains(ws, "cleanup") && (has("tunnel") || has("tunnels") || has("connections")):
+		return "drops the live connections of what it names, cutting off those who reach it through them"
+	case contains(ws, "unblock") || contains(ws, "unban"):
+		return "lets back in the accounts it names, whom someone blocked"
 	}
 	return ""
 }

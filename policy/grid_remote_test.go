@@ -735,11 +735,11 @@ var gridHoles = []string{
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
 
-	"kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia settings import",
+	"kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter",
 
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
 	"huggingface-cli upload acme/detector ./out", "eas submit", "eas channel:edit", "fastlane deliver", "fastlane pilot", "stripe refunds create",
-	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys", "auth0 users blocks unblock", "cloudflared tunnel cleanup",
+	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys",
 	// Safe cells held by rules of other kinds: secrets (vault policy
 	// read, consul acl token, vault secrets disable database/), test
 	// data whose names the database rules do not read (orders_test by
