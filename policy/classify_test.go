@@ -5209,6 +5209,10 @@ print(delete_old(1))"`, Write},
 		{`cloudflared tunnel info prod-tunnel`, Write},
 		{`auth0 users blocks unblock 'auth0|123'`, Destructive},
 		{`auth0 users blocks list 'auth0|123'`, Write},
+		{`eas submit -p ios --latest`, Destructive},
+		{`eas submit -p ios --latest --profile preview`, Write},
+		{`eas channel:edit production --branch v2`, Destructive},
+		{`eas channel:edit preview --branch v2`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

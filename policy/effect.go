@@ -976,7 +976,7 @@ func storeRelease(iv *inv, args []arg) string {
 	if why := replacesDownload(iv.name, args); why != "" {
 		return why
 	}
-	why, submit, verb := "", false, iv.name
+	why, submit, profiled, verb := "", false, false, iv.name
 	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
 		verb += " " + pos[0] // fastlane supply
 		if pos[0] == "run" && len(pos) > 1 && !strings.Contains(pos[1], ":") {
@@ -1032,9 +1032,18 @@ func storeRelease(iv *inv, args []arg) string {
 			set(iv.name + " submit_build submits the build for the store's review, after which it is released to the store's users")
 		case a.s == "submit":
 			submit = true
-		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-") && liveTarget(val):
-			set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-"):
+			profiled = true
+			if liveTarget(val) {
+				set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+			}
 		}
+	}
+	if submit && !profiled && iv.name == "eas" {
+		set("eas submit sends the build to the app stores under its default profile, production, from where it reaches the store's users")
+	}
+	if pos := positionals(args); iv.name == "eas" && (at(pos, 0) == "channel:edit" || at(pos, 0) == "channel:rollout") && liveTarget(at(pos, 1)) {
+		set("eas " + pos[0] + " " + pos[1] + " points the production channel at another update, which the app's users download at its next launch")
 	}
 	for _, e := range iv.environ() {
 		name, val, _ := strings.Cut(e.src, "=")
