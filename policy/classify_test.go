@@ -5213,6 +5213,9 @@ print(delete_old(1))"`, Write},
 		{`eas submit -p ios --latest --profile preview`, Write},
 		{`eas channel:edit production --branch v2`, Destructive},
 		{`eas channel:edit preview --branch v2`, Write},
+		{`stripe refunds create --charge ch_123 --live`, Destructive},
+		{`stripe refunds create --charge ch_123`, Write},
+		{`stripe refunds list --live`, Write},
 		// round r48f end
 	}
 	for _, tc := range tests {

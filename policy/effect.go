@@ -261,6 +261,10 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 	}
+	if len(args) > 1 && args[0].ok && moneyNouns[args[0].s] && args[1].ok && (args[1].s == "create" || args[1].s == "confirm" || args[1].s == "capture") && liveMode(args) {
+		iv.flag(Destructive, iv.name+" "+args[0].s+" "+args[1].s+" moves real money in live mode, which cannot be called back")
+		return true
+	}
 	if localOnly(args) && !iv.sc.remote && !iv.c.tunnel {
 		return false // wrangler d1 execute orders --local, supabase db push --local: the tool's emulation of its service on this machine
 	}
@@ -585,6 +589,19 @@ func verbEffect(iv *inv) bool {
 		}
 	}
 	return false
+}
+
+// moneyNouns are a payment CLI's resources whose create moves money
+// (stripe refunds create, payouts create, transfers create).
+var moneyNouns = setOf("refunds", "payouts", "transfers", "charges", "payment_intents", "topups", "credit_notes")
+
+// liveMode reports whether a payment CLI acts in live mode, not its test
+// mode (its default): --live, or a key that is a live one by its name or
+// text (--api-key $STRIPE_LIVE_KEY, sk_live_…).
+func liveMode(args []arg) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && a.s == "--live" || strings.Contains(a.src, "_live_") || strings.Contains(a.src, "LIVE")
+	})
 }
 
 // localOnly reports whether a platform CLI is told to work on its local

@@ -721,8 +721,9 @@ func gridCases() []gridCase {
 }
 
 // gridHoles are the cells round r48c saw and left, each for its reason;
-// a cell whose command holds one of them is logged, not failed, whether
-// or not it passes.
+// a cell whose command holds one of them (or, for an entry ending in $,
+// is it) is logged, not failed, whether or not it passes. stripe's
+// default is its test mode: a refund there moves no money (round r48f).
 var gridHoles = []string{
 	// Rollouts whose production target only a file or a word the grid's
 	// rules do not read names, and verbs with no family yet.
@@ -738,7 +739,7 @@ var gridHoles = []string{
 	"kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter",
 
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
-	"huggingface-cli upload acme/detector ./out", "fastlane deliver", "fastlane pilot", "stripe refunds create",
+	"huggingface-cli upload acme/detector ./out", "fastlane deliver", "fastlane pilot", "stripe refunds create --charge ch_123$", "stripe refunds create --charge ch_123 2>&1",
 	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys",
 	// Safe cells held by rules of other kinds: secrets (vault policy
 	// read, consul acl token, vault secrets disable database/), test
@@ -763,7 +764,7 @@ var gridDBWord = regexp.MustCompile(`(?i)db|database|migrat|schema|seed|sql|ecto
 
 func gridHole(cmd string) bool {
 	for _, h := range gridHoles {
-		if strings.Contains(cmd, h) {
+		if e, exact := strings.CutSuffix(h, "$"); exact && cmd == e || !exact && strings.Contains(cmd, h) {
 			return true
 		}
 	}
