@@ -638,8 +638,8 @@ var emptiedNouns = setOf("index", "indices", "indexes", "queue", "queues", "tabl
 // dropped (cloudflared tunnel cleanup), blocked accounts let back in
 // (auth0 users blocks unblock).
 func replacesLiveState(name, prev string, ws []string) string {
-	if len(ws) == 0 {
-		return ""
+	if !slices.ContainsFunc(ws, func(w string) bool { return stateTriggers[w] }) {
+		return "" // checked first: the word before is split only for these
 	}
 	pw := words(prev)
 	has := func(w string) bool { return contains(ws, w) || contains(pw, w) }
@@ -661,6 +661,9 @@ func replacesLiveState(name, prev string, ws []string) string {
 	}
 	return ""
 }
+
+// stateTriggers are the words replacesLiveState reads further.
+var stateTriggers = setOf("restore", "on", "enable", "clear", "put", "set", "import", "cleanup", "unblock", "unban")
 
 // kvStores are the CLIs of a cluster's configuration store, whose put
 // replaces a key in place (etcdctl put, consul kv put); vault kv put
@@ -1059,8 +1062,10 @@ func storeRelease(iv *inv, args []arg) string {
 	if submit && !profiled && iv.name == "eas" {
 		set("eas submit sends the build to the app stores under its default profile, production, from where it reaches the store's users")
 	}
-	if pos := positionals(args); iv.name == "eas" && (at(pos, 0) == "channel:edit" || at(pos, 0) == "channel:rollout") && liveTarget(at(pos, 1)) {
-		set("eas " + pos[0] + " " + pos[1] + " points the production channel at another update, which the app's users download at its next launch")
+	if iv.name == "eas" {
+		if pos := positionals(args); (at(pos, 0) == "channel:edit" || at(pos, 0) == "channel:rollout") && liveTarget(at(pos, 1)) {
+			set("eas " + pos[0] + " " + pos[1] + " points the production channel at another update, which the app's users download at its next launch")
+		}
 	}
 	for _, e := range iv.environ() {
 		name, val, _ := strings.Cut(e.src, "=")
