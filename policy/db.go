@@ -245,6 +245,10 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 		}
 		if script := unreadScript(iv, args); script != "" && !scratch && !own && !memory && (!onThisMachine(args) || hostElsewhere(iv)) {
 			iv.flag(Destructive, iv.name+" runs the SQL of "+script+", which tend does not read, on a database server off this machine, which others use: a dump or script drops, replaces or deletes what it names")
+		} else if script != "" && !scratch && !own && !memory {
+			if v := unknownConnection(args); v != "" {
+				iv.flag(Destructive, iv.name+" runs the SQL of "+script+", which tend does not read, on the database "+v+" names, which is known only when it runs and may be one others use: a dump or script drops, replaces or deletes what it names")
+			}
 		}
 		if operandSQL {
 			_, ops := opts(args)
@@ -301,6 +305,24 @@ func unreadScript(iv *inv, args []arg) string {
 			return iv.in.file
 		}
 		return "the file on its stdin"
+	}
+	return ""
+}
+
+// unknownConnection is a client's connection operand or option (psql
+// "$DATABASE_URL", -d "$DB_URL") made of a variable whose value this
+// command does not set, as written, when it names a connection (a URL, URI
+// or DSN, a database); "" if there is none.
+func unknownConnection(args []arg) string {
+	for i, a := range args {
+		if a.ok || i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && args[i-1].s != "-d" && args[i-1].s != "--dbname" && !strings.Contains(args[i-1].s, "=") {
+			continue // known, or another option's value
+		}
+		if u := strings.ToUpper(a.src); testWord(strings.ToLower(strings.Trim(a.src, `"'${}`))) || slices.ContainsFunc(words(strings.ToLower(strings.Trim(a.src, `"'${}`))), testWord) {
+			continue // "$TEST_DATABASE_URL": named for the test database
+		} else if strings.Contains(u, "URL") || strings.Contains(u, "URI") || strings.Contains(u, "DSN") || strings.Contains(u, "DATABASE") {
+			return a.shown()
+		}
 	}
 	return ""
 }
@@ -561,8 +583,14 @@ func mongo(iv *inv) {
 	}
 	if m := mongoDanger.FindString(text); m != "" {
 		iv.flag(Destructive, iv.name+": "+m+" deletes data")
+	} else if mongoRewrite.MatchString(text) {
+		iv.flag(Destructive, iv.name+": updateMany({}, …) rewrites every document of the collection: its empty filter matches them all")
 	}
 }
+
+// mongoRewrite is an update or replace whose filter is empty: it matches
+// every document (db.users.updateMany({}, {$set: …})).
+var mongoRewrite = lazyRE(`(?i)updateMany\s*\(\s*\{\s*\}`)
 
 // otherMongoDB is mongo shell code that turns to another database than
 // the one it was started on (db.getSiblingDB('x'), use x), or reaches
@@ -583,10 +611,18 @@ func redis(iv *inv) {
 		iv.judged = true
 		return // docker exec api-redis-test redis-cli FLUSHALL: the Redis of a container named for tests, on its own loopback
 	}
-	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) && slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHDB") }) &&
-		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") }) && iv.in.kind != srcText {
+	if ws := strs0(iv.rest(1)); !iv.sc.remote && !iv.c.tunnel && onThisMachine(iv.rest(1)) && redisTestNumber(iv.rest(1)) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return strings.EqualFold(w, "FLUSHALL") || strings.EqualFold(w, "CONFIG") }) && iv.in.kind != srcText {
 		iv.judged = true
-		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB: the test suites' numbered database on this machine
+		return // redis-cli -h 127.0.0.1 -n 15 FLUSHDB, DEL session:1: the test suites' numbered database on this machine
+	}
+	if args := iv.rest(1); !onThisMachine(args) || iv.sc.remote || iv.c.tunnel {
+		for i, a := range args[:max(len(args)-1, 0)] {
+			if a.ok && strings.EqualFold(a.s, "CONFIG") && args[i+1].ok && strings.EqualFold(args[i+1].s, "SET") {
+				iv.flag(Destructive, "redis-cli CONFIG SET changes a shared server's settings for every client at once: "+strings.Join(strs0(args[i+2:]), " "))
+				return
+			}
+		}
 	}
 	for _, a := range iv.rest(1) {
 		if a.ok && (strings.EqualFold(a.s, "FLUSHALL") || strings.EqualFold(a.s, "FLUSHDB")) {
@@ -643,7 +679,8 @@ func (iv *inv) testEnvironment() bool {
 		case strings.Contains(name, "DATABASE") || strings.HasPrefix(name, "DB_") || strings.HasSuffix(name, "_URL") ||
 			strings.HasSuffix(name, "_DSN") || name == "database-url" || name == "url" || strings.Contains(val, "://") ||
 			name == "connection" || name == "connection-string" || strings.HasPrefix(name, "ConnectionStrings__"):
-			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" {
+			if name == "DB_CONNECTION" || name == "DB_HOST" && loopback(val) || name == "DB_PORT" || name == "DB_USERNAME" || name == "DB_PASSWORD" ||
+				strings.HasSuffix(name, "_CHECK") && !strings.Contains(val, "://") { // DISABLE_DATABASE_ENVIRONMENT_CHECK=1: a switch, not a database
 				return // the driver, where, who: not which database
 			}
 			if iv.scratchDatabase(val) {

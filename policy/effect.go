@@ -251,6 +251,23 @@ func verbEffect(iv *inv) bool {
 		project = true // compose stop, down, rm: the project's own services (down -v is the docker handler's)
 	}
 	n, overwrites, forced, cached, ownCache := 0, false, false, false, false
+	prevVerb := ""
+	if iv.name == "pg_restore" && hasFlag(args, "l", "--list") {
+		return false // pg_restore -l: prints the archive's table of contents, connecting to no database
+	}
+	if hasWord(args, "--replace", "--replace=true") && !dryRun(iv.name, args) {
+		if v := at(positionals(args), 0); v == "load" || v == "cp" || v == "copy" || v == "query" || v == "import" {
+			iv.flag(Destructive, iv.name+" "+v+" --replace replaces what the destination table holds with what it "+map[bool]string{true: "loads", false: "writes"}[v == "load" || v == "import"])
+			return true
+		}
+	}
+	if len(args) > 1 && args[0].ok && moneyNouns[args[0].s] && args[1].ok && (args[1].s == "create" || args[1].s == "confirm" || args[1].s == "capture") && liveMode(args) {
+		iv.flag(Destructive, iv.name+" "+args[0].s+" "+args[1].s+" moves real money in live mode, which cannot be called back")
+		return true
+	}
+	if localOnly(args) && !iv.sc.remote && !iv.c.tunnel {
+		return false // wrangler d1 execute orders --local, supabase db push --local: the tool's emulation of its service on this machine
+	}
 	if why := downAgainstLive(iv, args); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -333,7 +350,7 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, iv.name+" "+verb+" "+opt+" deletes at the destination what the source does not have")
 		return true
 	}
-	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") {
+	if iv.name == "pg_restore" && hasFlag(args, "c", "--clean") && !iv.scratchEnv() && !(testDB.MatchString(optValue(args, "-d")+optValue(args, "--dbname")) && onThisMachine(args) && !iv.sc.remote && !iv.c.tunnel) { // pg_restore --clean -d app_test: the test database on this machine, made again
 		iv.flag(Destructive, "pg_restore --clean drops the database's objects before restoring")
 		return true
 	}
@@ -406,7 +423,7 @@ func verbEffect(iv *inv) bool {
 			iv.flag(Destructive, iv.name+": "+why)
 			return true
 		}
-		if migratesToNothing(args, i) {
+		if migratesToNothing(args, i) && !iv.scratchEnv() { // manage.py migrate orders zero on the test database, made again by the next run
 			iv.flag(Destructive, iv.name+" "+shownArgs(args)+" migrates the schema back to nothing, dropping its tables")
 			return true
 		}
@@ -437,7 +454,7 @@ func verbEffect(iv *inv) bool {
 		if ok && strings.Contains(opt, "cache") {
 			continue // --reset-cache, --clear-cache: a cache, not what the tool manages
 		}
-		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") { // prisma db push --accept-data-loss
+		if ok && strings.Contains(opt, "data-loss") && !strings.HasPrefix(opt, "no-") && !strings.HasSuffix(opt, "=false") && !iv.scratchEnv() { // prisma db push --accept-data-loss
 			iv.flag(Destructive, iv.name+" "+shownVerbs(args)+" "+s+" applies schema changes even where they drop columns or tables, and their data")
 			return true
 		}
@@ -515,6 +532,11 @@ func verbEffect(iv *inv) bool {
 			return true
 		}
 		ws := words(s)
+		if why := replacesLiveState(iv.name, prevVerb, ws); why != "" && !iv.serviceOnLoopback(args) && !dryRun(iv.name, args) {
+			iv.flag(Destructive, iv.name+" "+strings.TrimSpace(prevVerb+" "+s)+" "+why)
+			return true
+		}
+		prevVerb = s
 		if cached && slices.ContainsFunc(ws, func(w string) bool { return destroyVerbs[unabbreviated(w)] }) && !iv.sc.remote {
 			return false // pip cache purge, wp cache flush, pod cache clean: the tool's cache on this machine, fetched or computed again when next needed
 		}
@@ -568,6 +590,85 @@ func verbEffect(iv *inv) bool {
 	}
 	return false
 }
+
+// moneyNouns are a payment CLI's resources whose create moves money
+// (stripe refunds create, payouts create, transfers create).
+var moneyNouns = setOf("refunds", "payouts", "transfers", "charges", "payment_intents", "topups", "credit_notes")
+
+// liveMode reports whether a payment CLI acts in live mode, not its test
+// mode (its default): --live, or a key that is a live one by its name or
+// text (--api-key $STRIPE_LIVE_KEY, sk_live_…).
+func liveMode(args []arg) bool {
+	return slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && a.s == "--live" || strings.Contains(a.src, "_live_") || strings.Contains(a.src, "LIVE")
+	})
+}
+
+// localOnly reports whether a platform CLI is told to work on its local
+// emulation of the service (--local, --local=true), not on the service,
+// with nothing naming a remote one (--remote, --linked, --db-url).
+func localOnly(args []arg) bool {
+	local := false
+	for _, a := range args {
+		if !a.ok {
+			continue
+		}
+		switch o, v, _ := strings.Cut(a.s, "="); o {
+		case "--local":
+			local = v == "" || v == "true"
+		case "--remote", "--linked", "--db-url", "--preview", "--experimental-remote":
+			return false
+		}
+	}
+	return local
+}
+
+// emptiedNouns are the kinds of shared store a clear verb empties of
+// everything it holds (algolia indices clear, a queue's clear).
+var emptiedNouns = setOf("index", "indices", "indexes", "queue", "queues", "table", "tables", "collection", "collections", "topic", "topics", "bucket", "buckets", "cache-cluster")
+
+// replacesLiveState says why a service's verb, read with the verb word
+// before it, replaces or withdraws the state a live service serves from,
+// or "": a snapshot restored over a store (consul snapshot restore, vault
+// operator raft snapshot restore, etcdctl snapshot restore), an app put
+// into maintenance (heroku maintenance:on), a store's index or queue
+// cleared of everything (algolia indices clear), a key of a cluster's
+// key-value store written (consul kv put, etcdctl put), settings imported
+// over a search index's (algolia settings import), a tunnel's connections
+// dropped (cloudflared tunnel cleanup), blocked accounts let back in
+// (auth0 users blocks unblock).
+func replacesLiveState(name, prev string, ws []string) string {
+	if !slices.ContainsFunc(ws, func(w string) bool { return stateTriggers[w] }) {
+		return "" // checked first: the word before is split only for these
+	}
+	pw := words(prev)
+	has := func(w string) bool { return contains(ws, w) || contains(pw, w) }
+	switch {
+	case contains(ws, "restore") && (has("snapshot") || has("snapshots")):
+		return "restores a snapshot over the live store, replacing what every client reads"
+	case has("maintenance") && (contains(ws, "on") || contains(ws, "enable")):
+		return "puts the live app into maintenance: its users get an error page until it is turned off"
+	case contains(ws, "clear") && slices.ContainsFunc(append(pw, ws...), func(w string) bool { return emptiedNouns[w] }):
+		return "empties what it names of everything it holds"
+	case len(ws) == 1 && (ws[0] == "put" || ws[0] == "set") && kvStores[name] && (contains(pw, "kv") || prev == ""):
+		return "writes a key of the cluster's key-value store, which every service reading it gets at once"
+	case contains(ws, "import") && (has("settings") || has("rules") || has("synonyms")):
+		return "replaces the settings of what it names with the file's, for everyone using it at once"
+	case contains(ws, "cleanup") && (has("tunnel") || has("tunnels") || has("connections")):
+		return "drops the live connections of what it names, cutting off those who reach it through them"
+	case contains(ws, "unblock") || contains(ws, "unban"):
+		return "lets back in the accounts it names, whom someone blocked"
+	}
+	return ""
+}
+
+// stateTriggers are the words replacesLiveState reads further.
+var stateTriggers = setOf("restore", "on", "enable", "clear", "put", "set", "import", "cleanup", "unblock", "unban")
+
+// kvStores are the CLIs of a cluster's configuration store, whose put
+// replaces a key in place (etcdctl put, consul kv put); vault kv put
+// writes a new version of a secret, keeping the ones before it.
+var kvStores = setOf("etcdctl", "consul")
 
 // rotatesKey says why a framework's command that writes a new
 // application key or secret over the one in place (php artisan
@@ -737,7 +838,7 @@ func inspectsAll(args []arg) bool {
 // a release to where its users are (fly deploy, serverless deploy,
 // wrangler publish, heroku container:release, vercel promote, az webapp
 // deployment slot swap, railway up).
-var releaseWords = setOf("deploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
+var releaseWords = setOf("deploy", "redeploy", "up", "publish", "release", "promote", "swap", "rollout", "ship", "update")
 
 // choosesTarget is a step of a command line that makes a project, alias
 // or subscription the one later commands act on (gcloud config set
@@ -777,7 +878,19 @@ func (iv *inv) chosenTarget() string {
 // or slot.
 var targetOpts = setOf("--targets", "--target-arn", "--target-arns", "--thing-group", "--thing-group-name", "--device-group", "--fleet", "--deployment-group-name", "-a", "--app", "-s", "--stage", "--stack", "-e", "--env", "--environment", "-p", "-P", "--project",
 	"--project-id", "--project-ref", "--context", "--alias", "--target", "--to-target", "--config-env", "-d", "--destination", "--name",
-	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c")
+	"--site", "--service", "--slot", "--target-slot", "--branch", "--channel", "--release-channel", "--space", "--profile", "--aws-profile", "-c", "--config")
+
+// liveConfig reports whether an option's value is a configuration file
+// whose name, less its extension, names production (fly deploy -c
+// fly.production.toml, --config wrangler.prod.json): the target the
+// release goes to.
+func liveConfig(v string) bool {
+	ext := path.Ext(v)
+	if ext == "" || !fileExts[strings.ToLower(ext[1:])] {
+		return false
+	}
+	return liveTarget(strings.TrimSuffix(path.Base(v), ext))
+}
 
 // fleetOpts are the options by which a job or deployment is told the
 // devices or groups of machines it runs on (aws iot create-job --targets,
@@ -820,11 +933,11 @@ func releasesLive(name string, args []arg, chosen func() string) string {
 			if stayOpts[o] {
 				return "" // sam deploy --no-execute-changeset: nothing reaches users
 			}
-			if eq && targetOpts[o] && liveTarget(v) && target == "" {
+			if eq && targetOpts[o] && (liveTarget(v) || liveConfig(v)) && target == "" {
 				target = a.s
 			}
 		case i > 0 && args[i-1].ok && strings.HasPrefix(args[i-1].s, "-") && !strings.Contains(args[i-1].s, "="):
-			if targetOpts[args[i-1].s] && liveTarget(a.s) && target == "" {
+			if targetOpts[args[i-1].s] && (liveTarget(a.s) || liveConfig(a.s)) && target == "" {
 				target = args[i-1].s + " " + a.s // fly deploy -a myapp-prod
 			}
 		case readVerbs[a.s] || a.s == "describe" || a.s == "get" || a.s == "history" || a.s == "info" || a.s == "status":
@@ -883,7 +996,7 @@ func storeRelease(iv *inv, args []arg) string {
 	if why := replacesDownload(iv.name, args); why != "" {
 		return why
 	}
-	why, submit, verb := "", false, iv.name
+	why, submit, profiled, verb := "", false, false, iv.name
 	if pos := positionals(args); len(pos) > 0 && !strings.Contains(pos[0], ":") {
 		verb += " " + pos[0] // fastlane supply
 		if pos[0] == "run" && len(pos) > 1 && !strings.Contains(pos[1], ":") {
@@ -939,8 +1052,19 @@ func storeRelease(iv *inv, args []arg) string {
 			set(iv.name + " submit_build submits the build for the store's review, after which it is released to the store's users")
 		case a.s == "submit":
 			submit = true
-		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-") && liveTarget(val):
-			set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+		case submit && (key == "profile" || key == "e") && strings.HasPrefix(a.s, "-"):
+			profiled = true
+			if liveTarget(val) {
+				set(iv.name + " submit sends the build to the app stores under its production profile (" + shown + "), from where it reaches the store's users")
+			}
+		}
+	}
+	if submit && !profiled && iv.name == "eas" {
+		set("eas submit sends the build to the app stores under its default profile, production, from where it reaches the store's users")
+	}
+	if iv.name == "eas" {
+		if pos := positionals(args); (at(pos, 0) == "channel:edit" || at(pos, 0) == "channel:rollout") && liveTarget(at(pos, 1)) {
+			set("eas " + pos[0] + " " + pos[1] + " points the production channel at another update, which the app's users download at its next launch")
 		}
 	}
 	for _, e := range iv.environ() {
@@ -1627,7 +1751,7 @@ func downAgainstLive(iv *inv, args []arg) string {
 // (seed, purge, backfill). Parts of words: db:migrate, PurgeOldRecords.
 var liveVerbs = []string{"migrat", "upgrade", "downgrade", "rollback", "seed", "purge", "backfill", "truncate", "drop", "wipe", "reset", "delete", "cleanup", "prune",
 	"import", "restore", "replace", "overwrite", "sync", "deactivate", "suspend", "pause", "detach", "archive", "invalidat",
-	"stamp", "repair", "baseline"} // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
+	"stamp", "repair", "baseline", "updb", "updatedb"} // drush updb: runs pending database updates // what replaces or withdraws what is there: wp db import, drush sql-sync, search-replace
 
 // changesLive says why a project's tool (alembic, rails, mvn exec:java, a
 // migration tool) that changes a database's schema or rows is pointed at
@@ -1685,6 +1809,12 @@ func changesLive(iv *inv, args []arg) string {
 		w := strings.ToLower(a.s)
 		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
 			continue // a path, or text
+		}
+		if (w == "update" || w == "updatecount" || w == "update-count" || w == "update-to-tag") && datastoreWords[iv.name] {
+			w = "migrate" // liquibase update: applies the changelog's changesets, a migration
+		}
+		if iv.in.kind == srcFile && (w == "sql-cli" || w == "sqlc" || w == "sql:cli" || w == "db:cli" || w == "dbconsole" || w == "db-cli") {
+			w = "import" // drush @prod sql-cli < dump.sql: a SQL shell given a script it runs, unread
 		}
 		for _, v := range liveVerbs {
 			if strings.Contains(w, v) {
@@ -5033,6 +5163,11 @@ var credStores = map[string][]string{
 	"kwallet-query": {"-r", "--read-password"}, "keyring": {"get"},
 }
 
+// genericReads are the verbs of credStores that read whatever the words
+// before them name (vault policy read, a group's get): a secret only when
+// no other word of the tool's comes first.
+var genericReads = setOf("read", "get", "show", "cat", "lookup")
+
 // storeReveals reports whether a password store's verb, with the words
 // after it, prints a secret's value rather than what is known about it:
 // macOS's security find-generic-password prints an item's attributes,
@@ -5131,13 +5266,18 @@ func readsSecret(iv *inv, scanWords bool) {
 	}
 	why, withheld := "", false // withheld: a store's verb told to print what is known of a secret, not its value
 	if verbs, ok := credStores[iv.name]; ok && !listsNames(iv) {
+		other := false // a word of the tool's before a generic read verb: vault policy read prints a policy, not a secret
 		for i, a := range iv.rest(1) {
-			if a.ok && contains(verbs, a.s) {
+			afterOpt := i > 0 && iv.rest(1)[i-1].ok && strings.HasPrefix(iv.rest(1)[i-1].s, "-") && !strings.Contains(iv.rest(1)[i-1].s, "=")
+			if a.ok && contains(verbs, a.s) && (!other || !genericReads[a.s]) {
 				if storeReveals(iv.name, a.s, iv.rest(1)[i+1:]) {
 					why = iv.name + " " + a.s + " prints a stored secret"
 				} else {
 					withheld = true
 				}
+			}
+			if a.ok && !strings.HasPrefix(a.s, "-") && !afterOpt && !contains(verbs, a.s) {
+				other = true
 			}
 		}
 	}
@@ -5279,6 +5419,10 @@ func readsSecret(iv *inv, scanWords bool) {
 			}
 			if strings.Contains(a.s, ".") {
 				continue // a file name (.secrets.baseline), not a verb
+			}
+			if !strings.HasPrefix(a.s, "-") && destroyVerbs[a.s] && a.s != "reset" {
+				why = "" // consul acl token delete, vault secrets disable: what they name goes, nothing is printed (its verb is judged as such)
+				break
 			}
 			if strings.HasPrefix(a.s, "-") && slices.ContainsFunc(words(strings.TrimLeft(a.s, "-")), func(w string) bool { return secretWords[w] }) && givesSecret(iv.rest(1), a.s) {
 				continue // docker login --password-stdin: the secret goes in, nothing comes out

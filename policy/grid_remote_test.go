@@ -651,7 +651,7 @@ func rollout(fam, verb string) bool {
 		if i > 2 || strings.HasPrefix(w, "-") {
 			break
 		}
-		for _, r := range []string{"deploy", "up", "apply", "sync", "install", "upgrade", "push", "publish", "run", "redeploy", "--prod", "site.yml", "deploy.yml", "db.yml"} {
+		for _, r := range []string{"deploy", "deploys", "up", "apply", "sync", "install", "upgrade", "push", "publish", "run", "redeploy", "--prod", "site.yml", "deploy.yml", "db.yml"} {
 			if w == r || strings.HasSuffix(w, ":"+r) {
 				return true
 			}
@@ -721,25 +721,26 @@ func gridCases() []gridCase {
 }
 
 // gridHoles are the cells round r48c saw and left, each for its reason;
-// a cell whose command holds one of them is logged, not failed, whether
-// or not it passes.
+// a cell whose command holds one of them (or, for an entry ending in $,
+// is it) is logged, not failed, whether or not it passes. stripe's
+// default is its test mode: a refund there moves no money (round r48f).
 var gridHoles = []string{
 	// Rollouts whose production target only a file or a word the grid's
 	// rules do not read names, and verbs with no family yet.
-	"fly deploy -c fly.production.toml", "fly deploy --local-only -c fly.production.toml", "heroku maintenance:on", "heroku --remote production maintenance:on",
-	"vercel alias set", "netlify env:set", "railway redeploy", "render deploys create", "eb abort", "pulumi refresh --yes", "az webapp deploy",
+
+	"vercel alias set", "netlify env:set", "eb abort", "pulumi refresh --yes", "az webapp deploy",
 	"SUPABASE_ACCESS_TOKEN=$PROD_TOKEN supabase db push", "SUPABASE_ACCESS_TOKEN=$PROD_TOKEN supabase functions deploy",
-	"nomad job run", "consul kv put", "consul snapshot restore", "vault operator raft snapshot restore", "etcdctl --endpoints=https://etcd.prod.acme.io:2379 put",
-	"ETCDCTL_ENDPOINTS=https://etcd-0.staging.acme.io:2379 etcdctl", "ansible -i inventories/production dbservers", "ansible -i prod.ini dbservers",
+	"nomad job run",
+	"ansible -i inventories/production dbservers", "ansible -i prod.ini dbservers",
 	// Datastores: a URL in a variable whose value is unknown, a load that
 	// replaces a table, Mongo's update of every document, Redis's CONFIG
 	// SET, Drush's aliases, Kafka's --alter, a search index's clear.
-	`psql "$DATABASE_URL" < dump.sql`, `psql "$DATABASE_URL" -f dump.sql`, "bq load --replace", "updateMany({}", "CONFIG SET maxmemory", "drush @prod updb", "drush @acme.live updb",
-	"drush @prod sql-cli", "drush @acme.live sql-cli", "kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter", "algolia indices clear", "algolia settings import",
-	"liquibase --url=jdbc:postgresql://db.prod.acme.io:5432/orders update",
+
+	"kafka-topics --bootstrap-server kafka.prod.acme.io:9092 --alter",
+
 	// Stores, SaaS: uploads, store submissions, refunds, settings.
-	"huggingface-cli upload acme/detector ./out", "eas submit", "eas channel:edit", "fastlane deliver", "fastlane pilot", "stripe refunds create",
-	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys", "auth0 users blocks unblock", "cloudflared tunnel cleanup",
+	"huggingface-cli upload acme/detector ./out", "fastlane deliver", "fastlane pilot", "stripe refunds create --charge ch_123$", "stripe refunds create --charge ch_123 2>&1",
+	"twilio phone-numbers:update", "sentry-cli releases finalize", "sentry-cli releases deploys",
 	// Safe cells held by rules of other kinds: secrets (vault policy
 	// read, consul acl token, vault secrets disable database/), test
 	// data whose names the database rules do not read (orders_test by
@@ -747,10 +748,14 @@ var gridHoles = []string{
 	// pg_restore and Django/Prisma URLs, RAILS_ENV=test db:drop), the
 	// local stack (supabase stop, wrangler --local, ansible -c local),
 	// pg_restore -l, and dvc gc of the local cache.
-	"vault policy read", "CONSUL_HTTP_ADDR=127.0.0.1:8500 consul acl", "VAULT_ADDR=http://127.0.0.1:8200 vault secrets disable", "sqlcmd -S localhost",
-	"cqlsh 127.0.0.1", "redis-cli -h 127.0.0.1 -n 15 DEL", "pg_restore -h localhost -U postgres --clean", "pg_restore -h db.prod.acme.io -U app -l",
-	"localhost:5432/app_test python manage.py", "localhost:5432/app_test npx prisma db push", "RAILS_ENV=test bin/rails db:drop", "supabase stop",
-	"wrangler d1 execute orders --local", "wrangler d1 migrations apply orders --local", "ansible-playbook -i localhost,", "dvc gc -w --force",
+	"sqlcmd -S localhost",
+	"cqlsh 127.0.0.1",
+
+	"ansible-playbook -i localhost,", "dvc gc -w --force",
+	// An unknown tool's last word that is a program's name is run as that
+	// program (nocache env): huggingface-cli env, its verb that reports its
+	// setup, is held as env alone (seen bare since round r48f's grid change).
+	"huggingface-cli env",
 }
 
 // gridDBWord is a word of a command that says it works on a database,
@@ -759,7 +764,7 @@ var gridDBWord = regexp.MustCompile(`(?i)db|database|migrat|schema|seed|sql|ecto
 
 func gridHole(cmd string) bool {
 	for _, h := range gridHoles {
-		if strings.Contains(cmd, h) {
+		if e, exact := strings.CutSuffix(h, "$"); exact && cmd == e || !exact && strings.Contains(cmd, h) {
 			return true
 		}
 	}

@@ -1447,6 +1447,11 @@ func cloudVerb(iv *inv) {
 		iv.judged = true
 		return
 	}
+	if iv.name == "supabase" && (at(pos, 0) == "stop" || at(pos, 0) == "start") && !iv.sc.remote {
+		iv.flag(Write, "") // supabase stop: the local Docker stack, its data kept in its volumes (--no-backup drops that, still on this machine)
+		iv.judged = true
+		return
+	}
 	if iv.name == "gh" && at(pos, 0) == "cache" {
 		iv.flag(Write, "") // gh cache delete: Actions caches, which the next run rebuilds
 		iv.judged = true
