@@ -5279,6 +5279,31 @@ print(delete_old(1))"`, Write},
 		{`printf -v p '%s' rm; $p -rf ~`, Destructive},
 		{`printf -v p '%q' rm; $p -rf build`, Unparseable},
 		// round r48d end
+		// round r49b: paths whose start is known: /proc/self/cwd, $(pwd),
+		// $(git rev-parse --show-toplevel), XDG dirs with their defaults
+		{`rm -rf /proc/self/cwd/node_modules && npm ci`, Write},
+		{`rm -rf /proc/$$/cwd/dist`, Write},
+		{`rm -rf /proc/self/cwd/src`, Destructive},
+		{`rm -rf /proc/self/cwd`, Destructive},
+		{`rm -rf /proc/1/cwd/node_modules`, Destructive},
+		{`rm -rf /proc/self/root/home/user/.ssh`, Destructive},
+		{`rm -rf "$(pwd)/.venv"`, Write},
+		{`rm -rf "$(pwd)"/../`, Destructive},
+		{`rm -rf "$(pwd)/$d"`, Destructive},
+		{`rm -rf -- "$(git rev-parse --show-toplevel)/.venv" && uv sync`, Write},
+		{`rm -rf "$(git rev-parse --show-toplevel)/src"`, Destructive},
+		{`rm -rf "$(git rev-parse --show-toplevel)"`, Destructive},
+		{`cd /etc && rm -rf "$(git rev-parse --show-toplevel)/.venv"`, Destructive},
+		{`rm -rf "$(dirname "$0")/../.venv"`, Destructive},
+		{`rm -rf "${HOME}/.cache/pip" "${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit"`, Write},
+		{`rm -rf "${XDG_CACHE_HOME:-~/.cache}/pip"`, Write},
+		{`rm -rf "${XDG_CACHE_HOME-$HOME/.cache}/pip"`, Destructive},
+		{`rm -rf "$XDG_CACHE_HOME/pip"`, Destructive},
+		{`rm -rf "${XDG_CACHE_HOME:-/srv}/pip"`, Destructive},
+		{`XDG_CACHE_HOME=$(x); rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/pip"`, Destructive},
+		{`rm -rf "${XDG_CONFIG_HOME:-$HOME/.config}/nvim"`, Destructive},
+		{`rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/fish"`, Destructive},
+		// round r49b end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
