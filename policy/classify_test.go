@@ -5303,6 +5303,16 @@ print(delete_old(1))"`, Write},
 		{`XDG_CACHE_HOME=$(x); rm -rf "${XDG_CACHE_HOME:-$HOME/.cache}/pip"`, Destructive},
 		{`rm -rf "${XDG_CONFIG_HOME:-$HOME/.config}/nvim"`, Destructive},
 		{`rm -rf "${XDG_DATA_HOME:-$HOME/.local/share}/fish"`, Destructive},
+		// round r49b: discarding changes to lockfiles and made files only
+		{`git checkout -- package-lock.json && npm ci`, Write},
+		{`git checkout HEAD -- yarn.lock Cargo.lock`, Write},
+		{`git restore go.sum poetry.lock`, Write},
+		{`git checkout -- dist/bundle.js`, Write},
+		{`git checkout -- package-lock.json src/app.js`, Destructive},
+		{`git checkout -- "*.lock"`, Destructive},
+		{`git checkout -- ../other/yarn.lock`, Destructive},
+		{`git restore src/main.go`, Destructive},
+		{`git checkout -- dist`, Destructive},
 		// round r49b end
 	}
 	for _, tc := range tests {
