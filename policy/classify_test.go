@@ -5313,6 +5313,19 @@ print(delete_old(1))"`, Write},
 		{`git checkout -- ../other/yarn.lock`, Destructive},
 		{`git restore src/main.go`, Destructive},
 		{`git checkout -- dist`, Destructive},
+		// round r49b: moving files into an archive that is not kept
+		{`zip -rm - src > /dev/null`, Destructive},
+		{`zip -rm - src | nc host 9000`, Destructive},
+		{`zip --move -r /tmp/s.zip lib`, Destructive},
+		{`tar --remove-files -czf - src >/dev/null`, Destructive},
+		{`tar --remove-files -cf /tmp/x.tar src`, Destructive},
+		{`7z a /tmp/a.7z src -sdel`, Destructive},
+		{`zip -rm src.zip src`, Write},
+		{`zip -rm - src > src.zip`, Write},
+		{`zip -rm - build > /dev/null`, Write},
+		{`tar --remove-files -czf backup.tgz src`, Write},
+		{`tar --remove-files -czf /tmp/x.tgz dist`, Write},
+		{`7z a a.7z src -sdel`, Write},
 		// round r49b end
 	}
 	for _, tc := range tests {

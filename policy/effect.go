@@ -3642,6 +3642,7 @@ func (iv *inv) tarPrograms(args []arg) {
 // its operands, relative to the -C directory before them.
 func (iv *inv) tarRemoves(args []arg) {
 	sc := *iv.sc
+	lost := iv.archiveLost(arg{s: archiveTo(iv.name, args), ok: true})
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -3662,8 +3663,29 @@ func (iv *inv) tarRemoves(args []arg) {
 				iv.flag(Destructive, phrase("tar --remove-files deletes what it archives,", why)+": "+iv.c.show(t))
 				return
 			}
+			if lost {
+				save := iv.sc
+				iv.sc = &sc
+				iv.removesHere(a, true, "tar --remove-files into an archive that is not kept")
+				iv.sc = save
+			}
 		}
 	}
+}
+
+// archiveLost reports whether an archive a tool moves files into is not
+// kept: written to standard output that goes to /dev/null, to the next
+// stage of a pipeline or to the agent's terminal, or a file in the temp
+// dirs or /dev/null. What the tool moves into it is deleted as rm would.
+func (iv *inv) archiveLost(a arg) bool {
+	if !a.ok || iv.sc.remote || iv.sc.mounts != nil {
+		return false
+	}
+	if a.s == "-" {
+		return iv.sc.discards || iv.sc.next != nil || !iv.sc.piped
+	}
+	t := iv.c.resolve(iv.sc, a)
+	return t.path == "/dev/null" || t.path != "" && (iv.c.inTemp(t.path) || iv.c.isTempRoot(t.path))
 }
 
 // zip -m moves the files into the archive: they are deleted.
@@ -3679,6 +3701,12 @@ func zip(iv *inv) {
 	}
 	flags, ops := opts(iv.rest(1))
 	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
+		return
+	}
+	if iv.archiveLost(ops[0]) {
+		for _, f := range ops[1:] {
+			iv.removesHere(f, hasFlag(flags, "r", "--recurse-paths"), "zip -m into an archive that is not kept")
+		}
 		return
 	}
 	for _, f := range ops[1:] {
@@ -3734,6 +3762,13 @@ func extractor(iv *inv) {
 		}
 		valueOf("-d")
 	case sevenZip[iv.name]:
+		if (verb == "a" || verb == "u") && len(ops) > 2 && hasWord(args, "-sdel") { // 7z a arc src -sdel: deletes what it archives
+			for _, f := range ops[2:] {
+				if t := iv.c.resolve(iv.sc, f); iv.archiveLost(ops[1]) || iv.c.danger(t) != "" {
+					iv.removesHere(f, true, "7z -sdel")
+				}
+			}
+		}
 		if verb != "x" && verb != "e" {
 			return
 		}
