@@ -3575,6 +3575,11 @@ func tar(iv *inv) {
 	if hasWord(args, "--remove-files") {
 		iv.tarRemoves(args)
 	}
+	if slices.ContainsFunc(args, func(a arg) bool {
+		return a.ok && (a.s == "--create" || !strings.HasPrefix(a.s, "--") && strings.ContainsRune(a.s, 'c') && (strings.HasPrefix(a.s, "-") || a == args[0]))
+	}) {
+		iv.tarPacks(args)
+	}
 	if !extract {
 		return
 	}
@@ -3633,7 +3638,85 @@ func (iv *inv) tarPrograms(args []arg) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(code.s, prefix); ok && (prefix == "" || rest != "") {
+			in := iv.in
+			if opt == "--to-command" { // each member is piped into the command: a shell reading it runs it
+				iv.in = iv.members(args)
+			}
 			iv.shell(arg{s: rest, ok: true, src: rest}, iv.sc)
+			iv.in = in
+		}
+	}
+}
+
+// members is what tar -x --to-command pipes into the command: the text of
+// the members of an archive this command made of files it wrote with
+// known text (tarPacks), downloaded content when the archive or one of
+// its members was downloaded, else content not known (a pipe's).
+func (iv *inv) members(args []arg) source {
+	f := archiveTo(iv.name, args)
+	if f == "-" {
+		if iv.in.kind == srcDownload || iv.in.kind == srcText {
+			return iv.in
+		}
+		return source{kind: srcPipe}
+	}
+	if f != "" && !iv.sc.remote {
+		if w, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: f, ok: true, src: f}).path]; ok && (w.kind == srcText || w.kind == srcDownload) {
+			return w
+		}
+	}
+	return source{kind: srcPipe}
+}
+
+// tarPacks records what tar -c writes into an archive file: the text of
+// its members when this command wrote each with known text, downloaded
+// content when one was downloaded; so that tar --to-command=sh on it
+// later in the command runs what it holds. Other content is not known.
+func (iv *inv) tarPacks(args []arg) {
+	f := archiveTo(iv.name, args)
+	if f == "" || f == "-" || iv.sc.remote {
+		return
+	}
+	sc := *iv.sc
+	var text strings.Builder
+	kind := srcText
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			kind = max(kind, srcPipe)
+		case a.s == "-C" || a.s == "--directory":
+			if i+1 < len(args) {
+				if t := iv.c.resolve(&sc, args[i+1]); t.path != "" {
+					sc.cwd = t.path
+				}
+				i++
+			}
+		case a.s == "-f" || a.s == "--file" || (i == 0 || strings.HasPrefix(a.s, "-")) && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f"):
+			i++ // the archive
+		case strings.HasPrefix(a.s, "-") || i == 0 && !strings.Contains(a.s, "/") && strings.Trim(a.s, "crtuxzjJvpf") == "":
+		default:
+			w, ok := iv.c.written[iv.c.resolve(&sc, a).path]
+			switch {
+			case ok && w.kind == srcDownload:
+				kind = srcDownload
+			case ok && w.kind == srcText:
+				text.WriteString(w.text)
+				text.WriteByte('\n')
+			case kind != srcDownload:
+				kind = srcPipe
+			}
+		}
+	}
+	a := arg{s: f, ok: true, src: f}
+	switch kind {
+	case srcText:
+		iv.c.wrote(iv.sc, a, source{kind: srcText, text: text.String()}, false)
+	case srcDownload:
+		iv.c.wrote(iv.sc, a, source{kind: srcDownload}, false)
+	default: // content not known: what an earlier write put there is gone
+		if p := iv.c.resolve(iv.sc, a).path; iv.c.written[p].kind == srcText || iv.c.written[p].kind == srcDownload {
+			delete(iv.c.written, p)
 		}
 	}
 }
