@@ -5345,6 +5345,16 @@ print(delete_old(1))"`, Write},
 		{`python3 -c "import pathlib; [p.unlink() for p in pathlib.Path('src').rglob('*.py')]"`, Destructive},
 		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path.home().glob('.ssh')]"`, Destructive},
 		{`python3 -c "import shutil,pathlib; [shutil.rmtree(p) for p in pathlib.Path(d).glob('*')]"`, Destructive},
+		// round r49b: rm -r in a local container of its own tmp and cache dirs
+		{`docker exec api-dev sh -c 'rm -rf /app/tmp/cache/*'`, Write},
+		{`docker compose exec web rm -rf /tmp/build /root/.cache/pip`, Write},
+		{`docker exec api-dev rm -rf /var/cache/apt/archives`, Write},
+		{`docker exec api-dev rm -rf /app/tmp/../src`, Destructive},
+		{`docker exec api-dev rm -rf /app`, Destructive},
+		{`docker exec api-dev rm -rf /app/*/cache`, Destructive},
+		{`docker exec api-dev rm -rf /app/data /tmp/x`, Destructive},
+		{`docker exec api-dev rm -rf /app/tmp/cache/app.sqlite3`, Destructive},
+		{`ssh prod rm -rf /app/tmp/cache`, Destructive},
 		// round r49b end
 	}
 	for _, tc := range tests {
