@@ -123,11 +123,11 @@ func (c *classifier) knownBase(sc *scope, src string) (string, bool) {
 		}
 		name, def, ok := strings.Cut(s[2:end], ":-")
 		dir, std := xdgDefaults[name]
-		if !ok || !std || sc.vars != nil && len(sc.vars.known[name]) > 0 {
+		if !ok || !std || sc.vars != nil && (len(sc.vars.known[name]) > 0 || len(sc.vars.known["HOME"]) > 0) {
 			return "", false
 		}
 		for _, h := range []string{"$HOME", "${HOME}", "~"} {
-			if def == h+dir {
+			if def == h+dir && (h != "~" || s == src) { // "${X:-~/.cache}": no tilde expansion inside quotes
 				base = c.home + dir
 			}
 		}
