@@ -3623,6 +3623,13 @@ func (iv *inv) tarPrograms(args []arg) {
 			opt, val, eq = a.s[:2], a.s[2:], true
 		}
 		prefix, runs := tarRunOpts[opt]
+		if !runs && len(opt) > 4 && strings.HasPrefix(opt, "--") && opt != "--checkpoint" { // --to-c=sh: getopt takes an unambiguous prefix
+			for k, p := range tarRunOpts {
+				if strings.HasPrefix(k, opt) {
+					opt, prefix, runs = k, p, true
+				}
+			}
+		}
 		if !runs {
 			continue
 		}
