@@ -5328,6 +5328,8 @@ print(delete_old(1))"`, Write},
 		{`tar --remove-files -czf backup.tgz src`, Write},
 		{`tar --remove-files -czf /tmp/x.tgz dist`, Write},
 		{`7z a a.7z src -sdel`, Write},
+		{`rsync -a --remove-source-files src/ /tmp/stash/`, Destructive},
+		{`rsync -a --remove-source-files dist/ /tmp/stash/`, Write},
 		// round r49b: tar --to-command pipes each member into the command
 		{`printf 'rm -rf ~/project/.git\n' > /tmp/cmd && tar -C /tmp -cf /tmp/c.tar cmd && tar -xf /tmp/c.tar --to-command=sh`, Destructive},
 		{`printf 'go test ./...\n' > /tmp/cmd && tar -C /tmp -cf /tmp/c.tar cmd && tar -xf /tmp/c.tar --to-command=sh`, Write},

@@ -1067,6 +1067,11 @@ func rsync(iv *inv) {
 			iv.writesOver(t, "rsync copies a tree over", "replacing every file it also holds")
 		}
 	}
+	if hasFlag(flags, "", "--remove-source-files") && len(operands) > 1 && iv.archiveLost(operands[len(operands)-1]) {
+		for _, f := range operands[:len(operands)-1] { // rsync -a --remove-source-files src/ /tmp/x/: moved where it is not kept
+			iv.removesHere(f, hasFlag(flags, "ra", "--recursive", "--archive"), "rsync --remove-source-files to where it is not kept")
+		}
+	}
 	if !deletes && !hasFlag(flags, "", "--remove-source-files") || len(operands) == 0 {
 		return
 	}
