@@ -94,8 +94,8 @@ func ownProc(p, cwd string) string {
 }
 
 // knownBase is a path computed at run time whose start is known for what
-// it is: $(pwd) and `pwd` (the directory the command runs in), $(git
-// rev-parse --show-toplevel) run in the working directory (the
+// it is: $(pwd) and the like (hereSubst: the directory the command runs
+// in), $(git rev-parse --show-toplevel) run in the working directory (the
 // repository's top: the project), and an XDG base directory with its
 // standard default (${XDG_CACHE_HOME:-$HOME/.cache}: the user's cache
 // directory either way; likewise XDG_CONFIG_HOME, XDG_DATA_HOME,
@@ -106,16 +106,14 @@ func ownProc(p, cwd string) string {
 func (c *classifier) knownBase(sc *scope, src string) (string, bool) {
 	s := strings.TrimPrefix(src, "\"")
 	base, rest := "", ""
-	switch {
-	case strings.HasPrefix(s, "$(pwd)"), strings.HasPrefix(s, "`pwd`"):
-		base, rest = sc.cwd, s[len("$(pwd)"):]
-	case strings.HasPrefix(s, "$(pwd -P)"), strings.HasPrefix(s, "$(pwd -L)"):
-		base, rest = sc.cwd, s[len("$(pwd -P)"):]
-	case strings.HasPrefix(s, "$(git rev-parse --show-toplevel)"):
-		if sc.cwd == c.project {
-			base = c.project
+	if p, ok := hereSubst(s); ok {
+		base, rest = sc.cwd, s[len(p):]
+		if strings.Contains(p, "show-toplevel") && sc.cwd != c.project {
+			base = ""
 		}
-		rest = s[len("$(git rev-parse --show-toplevel)"):]
+	}
+	switch {
+	case base != "":
 	case strings.HasPrefix(s, "${XDG_"):
 		end := strings.IndexByte(s, '}')
 		if end < 0 {
@@ -141,6 +139,22 @@ func (c *classifier) knownBase(sc *scope, src string) (string, bool) {
 		return "", false
 	}
 	return base + rest, true
+}
+
+// hereSubst is the command substitution s starts with when it prints the
+// directory the command runs in ($(pwd), `pwd`, $(pwd -P), $(realpath .),
+// $(readlink -f .)) or the top of its repository ($(git rev-parse
+// --show-toplevel)).
+func hereSubst(s string) (string, bool) {
+	if len(s) < 5 || s[0] != '$' && s[0] != '`' {
+		return "", false
+	}
+	for _, p := range []string{"$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)", "$(realpath .)", "$(readlink -f .)", "$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`"} {
+		if strings.HasPrefix(s, p) {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // xdgDefaults are the XDG base directories' standard values under home.
