@@ -339,6 +339,9 @@ func find(iv *inv) {
 				continue // find ~ -xtype l -delete: links that lead nowhere
 			}
 			for _, r := range roots {
+				if iv.sc.remote && iv.sc.localContainer && containerScratch(r) {
+					continue // docker exec app find /app/tmp/cache -type f -delete: the container's scratch
+				}
 				entries := pathEntries(under(r, filtered), name, pathPat)
 				t := iv.c.resolve(iv.sc, entries) // what it deletes is under the root
 				why := iv.c.danger(t)
@@ -375,6 +378,9 @@ func find(iv *inv) {
 				continue
 			}
 			for _, r := range roots {
+				if iv.sc.remote && iv.sc.localContainer && containerScratch(r) {
+					continue // docker exec app find /app/tmp/cache -type f -delete: the container's scratch
+				}
 				entries := pathEntries(under(r, filtered), name, pathPat)
 				run, _ := replaceIn(cmd, "{}", entries)
 				iv.exec(run)
