@@ -3575,10 +3575,15 @@ func tar(iv *inv) {
 	if hasWord(args, "--remove-files") {
 		iv.tarRemoves(args)
 	}
-	if slices.ContainsFunc(args, func(a arg) bool {
-		return a.ok && (a.s == "--create" || !strings.HasPrefix(a.s, "--") && strings.ContainsRune(a.s, 'c') && (strings.HasPrefix(a.s, "-") || a == args[0]))
-	}) {
-		iv.tarPacks(args)
+	mode := func(long, short string) bool {
+		return slices.ContainsFunc(args, func(a arg) bool {
+			return a.ok && (a.s == long || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, short) && (strings.HasPrefix(a.s, "-") || a == args[0]))
+		})
+	}
+	if mode("--create", "c") {
+		iv.tarPacks(args, false)
+	} else if mode("--append", "r") || mode("--update", "u") {
+		iv.tarPacks(args, true) // tar -rf c.tar more: members added to what it held
 	}
 	if !extract {
 		return
@@ -3679,7 +3684,7 @@ func (iv *inv) members(args []arg) source {
 // its members when this command wrote each with known text, downloaded
 // content when one was downloaded; so that tar --to-command=sh on it
 // later in the command runs what it holds. Other content is not known.
-func (iv *inv) tarPacks(args []arg) {
+func (iv *inv) tarPacks(args []arg, appending bool) {
 	f := archiveTo(iv.name, args)
 	if f == "" || f == "-" || iv.sc.remote {
 		return
@@ -3718,9 +3723,9 @@ func (iv *inv) tarPacks(args []arg) {
 	a := arg{s: f, ok: true, src: f}
 	switch kind {
 	case srcText:
-		iv.c.wrote(iv.sc, a, source{kind: srcText, text: text.String()}, false)
+		iv.c.wrote(iv.sc, a, source{kind: srcText, text: text.String()}, appending)
 	case srcDownload:
-		iv.c.wrote(iv.sc, a, source{kind: srcDownload}, false)
+		iv.c.wrote(iv.sc, a, source{kind: srcDownload}, appending)
 	default: // content not known: what an earlier write put there is gone
 		if p := iv.c.resolve(iv.sc, a).path; iv.c.written[p].kind == srcText || iv.c.written[p].kind == srcDownload {
 			delete(iv.c.written, p)
