@@ -171,8 +171,10 @@ type scope struct {
 	remote bool              // runs on another machine (ssh, kubectl exec)
 	mounts map[string]string // in a container: host path by mount target ("" = a volume of unknown content); nil on the host
 	piped  bool              // its output goes into a pipe or a file, not to the agent
-	stage  int               // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
-	next   *syntax.Stmt      // the pipeline stage its output goes to, if any
+	// discards: its output goes to /dev/null.
+	discards bool
+	stage    int          // 1 + the index in cmds of its pipeline's first command; 0 outside a pipeline
+	next     *syntax.Stmt // the pipeline stage its output goes to, if any
 	// intoEnv: its output is the words of export $(…), which go into the
 	// shell's environment, not to the agent.
 	intoEnv bool

@@ -3705,6 +3705,16 @@ func tar(iv *inv) {
 	if hasWord(args, "--remove-files") {
 		iv.tarRemoves(args)
 	}
+	mode := func(long, short string) bool {
+		return slices.ContainsFunc(args, func(a arg) bool {
+			return a.ok && (a.s == long || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, short) && (strings.HasPrefix(a.s, "-") || a == args[0]))
+		})
+	}
+	if mode("--create", "c") {
+		iv.tarPacks(args, false)
+	} else if mode("--append", "r") || mode("--update", "u") {
+		iv.tarPacks(args, true) // tar -rf c.tar more: members added to what it held
+	}
 	if !extract {
 		return
 	}
@@ -3748,6 +3758,13 @@ func (iv *inv) tarPrograms(args []arg) {
 			opt, val, eq = a.s[:2], a.s[2:], true
 		}
 		prefix, runs := tarRunOpts[opt]
+		if !runs && len(opt) > 4 && strings.HasPrefix(opt, "--") && opt != "--checkpoint" { // --to-c=sh: getopt takes an unambiguous prefix
+			for k, p := range tarRunOpts {
+				if strings.HasPrefix(k, opt) {
+					opt, prefix, runs = k, p, true
+				}
+			}
+		}
 		if !runs {
 			continue
 		}
@@ -3763,7 +3780,85 @@ func (iv *inv) tarPrograms(args []arg) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(code.s, prefix); ok && (prefix == "" || rest != "") {
+			in := iv.in
+			if opt == "--to-command" { // each member is piped into the command: a shell reading it runs it
+				iv.in = iv.members(args)
+			}
 			iv.shell(arg{s: rest, ok: true, src: rest}, iv.sc)
+			iv.in = in
+		}
+	}
+}
+
+// members is what tar -x --to-command pipes into the command: the text of
+// the members of an archive this command made of files it wrote with
+// known text (tarPacks), downloaded content when the archive or one of
+// its members was downloaded, else content not known (a pipe's).
+func (iv *inv) members(args []arg) source {
+	f := archiveTo(iv.name, args)
+	if f == "-" {
+		if iv.in.kind == srcDownload || iv.in.kind == srcText {
+			return iv.in
+		}
+		return source{kind: srcPipe}
+	}
+	if f != "" && !iv.sc.remote {
+		if w, ok := iv.c.written[iv.c.resolve(iv.sc, arg{s: f, ok: true, src: f}).path]; ok && (w.kind == srcText || w.kind == srcDownload) {
+			return w
+		}
+	}
+	return source{kind: srcPipe}
+}
+
+// tarPacks records what tar -c writes into an archive file: the text of
+// its members when this command wrote each with known text, downloaded
+// content when one was downloaded; so that tar --to-command=sh on it
+// later in the command runs what it holds. Other content is not known.
+func (iv *inv) tarPacks(args []arg, appending bool) {
+	f := archiveTo(iv.name, args)
+	if f == "" || f == "-" || iv.sc.remote {
+		return
+	}
+	sc := *iv.sc
+	var text strings.Builder
+	kind := srcText
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.ok:
+			kind = max(kind, srcPipe)
+		case a.s == "-C" || a.s == "--directory":
+			if i+1 < len(args) {
+				if t := iv.c.resolve(&sc, args[i+1]); t.path != "" {
+					sc.cwd = t.path
+				}
+				i++
+			}
+		case a.s == "-f" || a.s == "--file" || (i == 0 || strings.HasPrefix(a.s, "-")) && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f"):
+			i++ // the archive
+		case strings.HasPrefix(a.s, "-") || i == 0 && !strings.Contains(a.s, "/") && strings.Trim(a.s, "crtuxzjJvpf") == "":
+		default:
+			w, ok := iv.c.written[iv.c.resolve(&sc, a).path]
+			switch {
+			case ok && w.kind == srcDownload:
+				kind = srcDownload
+			case ok && w.kind == srcText:
+				text.WriteString(w.text)
+				text.WriteByte('\n')
+			case kind != srcDownload:
+				kind = srcPipe
+			}
+		}
+	}
+	a := arg{s: f, ok: true, src: f}
+	switch kind {
+	case srcText:
+		iv.c.wrote(iv.sc, a, source{kind: srcText, text: text.String()}, appending)
+	case srcDownload:
+		iv.c.wrote(iv.sc, a, source{kind: srcDownload}, appending)
+	default: // content not known: what an earlier write put there is gone
+		if p := iv.c.resolve(iv.sc, a).path; iv.c.written[p].kind == srcText || iv.c.written[p].kind == srcDownload {
+			delete(iv.c.written, p)
 		}
 	}
 }
@@ -3772,6 +3867,7 @@ func (iv *inv) tarPrograms(args []arg) {
 // its operands, relative to the -C directory before them.
 func (iv *inv) tarRemoves(args []arg) {
 	sc := *iv.sc
+	lost := iv.archiveLost(arg{s: archiveTo(iv.name, args), ok: true})
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -3792,8 +3888,29 @@ func (iv *inv) tarRemoves(args []arg) {
 				iv.flag(Destructive, phrase("tar --remove-files deletes what it archives,", why)+": "+iv.c.show(t))
 				return
 			}
+			if lost {
+				save := iv.sc
+				iv.sc = &sc
+				iv.removesHere(a, true, "tar --remove-files into an archive that is not kept")
+				iv.sc = save
+			}
 		}
 	}
+}
+
+// archiveLost reports whether an archive a tool moves files into is not
+// kept: written to standard output that goes to /dev/null, to the next
+// stage of a pipeline or to the agent's terminal, or a file in the temp
+// dirs or /dev/null. What the tool moves into it is deleted as rm would.
+func (iv *inv) archiveLost(a arg) bool {
+	if !a.ok || iv.sc.remote || iv.sc.mounts != nil {
+		return false
+	}
+	if a.s == "-" {
+		return iv.sc.discards || iv.sc.next != nil || !iv.sc.piped
+	}
+	t := iv.c.resolve(iv.sc, a)
+	return t.path == "/dev/null" || t.path != "" && (iv.c.inTemp(t.path) || iv.c.isTempRoot(t.path))
 }
 
 // zip -m moves the files into the archive: they are deleted.
@@ -3809,6 +3926,12 @@ func zip(iv *inv) {
 	}
 	flags, ops := opts(iv.rest(1))
 	if !hasFlag(flags, "m", "--move") || len(ops) < 2 {
+		return
+	}
+	if iv.archiveLost(ops[0]) {
+		for _, f := range ops[1:] {
+			iv.removesHere(f, hasFlag(flags, "r", "--recurse-paths"), "zip -m into an archive that is not kept")
+		}
 		return
 	}
 	for _, f := range ops[1:] {
@@ -3864,6 +3987,13 @@ func extractor(iv *inv) {
 		}
 		valueOf("-d")
 	case sevenZip[iv.name]:
+		if (verb == "a" || verb == "u") && len(ops) > 2 && hasWord(args, "-sdel") { // 7z a arc src -sdel: deletes what it archives
+			for _, f := range ops[2:] {
+				if t := iv.c.resolve(iv.sc, f); iv.archiveLost(ops[1]) || iv.c.danger(t) != "" {
+					iv.removesHere(f, true, "7z -sdel")
+				}
+			}
+		}
 		if verb != "x" && verb != "e" {
 			return
 		}

@@ -172,6 +172,9 @@ func rm(iv *inv) {
 		recursive, mayBeR = true, " (which may expand to -r)"
 	}
 	if iv.sc.remote {
+		if recursive && iv.sc.localContainer && len(operands) > 0 && !slices.ContainsFunc(operands, func(a arg) bool { return !containerScratch(a) }) {
+			return // docker exec app rm -rf /app/tmp/cache/*: the container's own scratch
+		}
 		if recursive {
 			iv.flag(Destructive, verb+" on a remote host")
 		} else if what := remoteData(iv.sc, operands); what != "" {
@@ -214,6 +217,29 @@ func rm(iv *inv) {
 			iv.flagWrite(t, verb+" deletes "+what+", which no version control keeps: "+iv.c.show(t))
 		}
 	}
+}
+
+// containerScratch reports whether a path, in a container of this
+// machine's Docker, lies in scratch that what runs there makes again: a
+// temp or cache directory (/tmp/x, /app/tmp/cache/*, /root/.cache/pip,
+// /var/cache/apt, node_modules/.cache), written out and absolute, below
+// its own directory ("/app/tmp" is not /app). Mounted or not, such a
+// directory holds nothing that is not made again; a data file in one is
+// still a data file.
+func containerScratch(a arg) bool {
+	if !a.ok || !strings.HasPrefix(a.s, "/") || strings.Contains(a.s, "/../") || strings.HasSuffix(a.s, "/..") || dataFile(strings.TrimRight(a.s, "*")) {
+		return false
+	}
+	for _, part := range strings.Split(strings.Trim(path.Clean(a.s), "/"), "/") {
+		switch part {
+		case "tmp", "temp", ".tmp", "cache", ".cache", "caches", "__pycache__", ".pytest_cache":
+			return true
+		}
+		if strings.ContainsAny(part, "*?[") {
+			return false
+		}
+	}
+	return false
 }
 
 // lostSecret says what rm's operand is when it is the only copy of a
@@ -313,6 +339,9 @@ func find(iv *inv) {
 				continue // find ~ -xtype l -delete: links that lead nowhere
 			}
 			for _, r := range roots {
+				if iv.sc.remote && iv.sc.localContainer && containerScratch(r) {
+					continue // docker exec app find /app/tmp/cache -type f -delete: the container's scratch
+				}
 				entries := pathEntries(under(r, filtered), name, pathPat)
 				t := iv.c.resolve(iv.sc, entries) // what it deletes is under the root
 				why := iv.c.danger(t)
@@ -349,6 +378,9 @@ func find(iv *inv) {
 				continue
 			}
 			for _, r := range roots {
+				if iv.sc.remote && iv.sc.localContainer && containerScratch(r) {
+					continue // docker exec app find /app/tmp/cache -type f -delete: the container's scratch
+				}
 				entries := pathEntries(under(r, filtered), name, pathPat)
 				run, _ := replaceIn(cmd, "{}", entries)
 				iv.exec(run)
@@ -1086,6 +1118,11 @@ func rsync(iv *inv) {
 				continue
 			}
 			iv.writesOver(t, "rsync copies a tree over", "replacing every file it also holds")
+		}
+	}
+	if hasFlag(flags, "", "--remove-source-files") && len(operands) > 1 && iv.archiveLost(operands[len(operands)-1]) {
+		for _, f := range operands[:len(operands)-1] { // rsync -a --remove-source-files src/ /tmp/x/: moved where it is not kept
+			iv.removesHere(f, hasFlag(flags, "ra", "--recursive", "--archive"), "rsync --remove-source-files to where it is not kept")
 		}
 	}
 	if !deletes && !hasFlag(flags, "", "--remove-source-files") || len(operands) == 0 {

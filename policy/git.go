@@ -314,14 +314,14 @@ func git(iv *inv) {
 		if has("f", "--force") {
 			discard("git checkout --force discards uncommitted changes")
 		}
-		if dashdash(rest) {
+		if dashdash(rest) && !iv.onlyRemade(afterDashdash(rest)) {
 			discard("git checkout -- <paths> discards uncommitted changes")
 		} else if wholeTree(operands) {
 			discard("git checkout . discards uncommitted changes")
 		}
 		iv.branchCreated(repo, rest, "-b")
 	case "restore":
-		if (!has("S", "--staged") || has("W", "--worktree")) && len(operands) > 0 {
+		if (!has("S", "--staged") || has("W", "--worktree")) && len(operands) > 0 && !iv.onlyRemade(operands) {
 			discard("git restore discards uncommitted changes in the working tree")
 		}
 	case "switch":
@@ -974,6 +974,46 @@ func dashdash(args []arg) bool {
 		}
 	}
 	return false
+}
+
+// afterDashdash are the pathspecs after "--".
+func afterDashdash(args []arg) []arg {
+	for i, a := range args {
+		if a.ok && a.s == "--" {
+			return args[i+1:]
+		}
+	}
+	return nil
+}
+
+// onlyRemade reports whether every path is a file tools write afresh from
+// what the project declares, so that its uncommitted changes are churn,
+// not work: a dependency lockfile (package-lock.json, yarn.lock,
+// Cargo.lock, go.sum, poetry.lock, …), or a file in what tools make
+// (dist/app.js). Each must be written out, with no glob or pathspec
+// magic, and lie in the working tree.
+func (iv *inv) onlyRemade(paths []arg) bool {
+	for _, a := range paths {
+		if !a.ok || a.s == "" || strings.ContainsAny(a.s, "*?[:") || strings.HasPrefix(a.s, "-") {
+			return false
+		}
+		t := iv.c.resolve(iv.sc, a)
+		rel, ok := strings.CutPrefix(t.path, iv.c.project+"/")
+		if !ok || t.children || !lockfiles[path.Base(rel)] && (path.Dir(rel) == "." || !iv.c.madePath(path.Dir(rel))) {
+			return false
+		}
+	}
+	return len(paths) > 0
+}
+
+// lockfiles are the files package managers write to pin what they
+// resolved, made again by the next install.
+var lockfiles = map[string]bool{
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true, "bun.lock": true,
+	"deno.lock": true, "Cargo.lock": true, "go.sum": true, "go.work.sum": true, "poetry.lock": true, "Pipfile.lock": true, "uv.lock": true,
+	"pdm.lock": true, "Gemfile.lock": true, "composer.lock": true, "mix.lock": true, "pubspec.lock": true, "Podfile.lock": true,
+	"Package.resolved": true, "packages.lock.json": true, "gradle.lockfile": true, "flake.lock": true, ".terraform.lock.hcl": true,
+	"conan.lock": true, "Manifest.toml": true, "renv.lock": true, "shard.lock": true, "stack.yaml.lock": true, "cabal.project.freeze": true,
 }
 
 // wholeTree reports whether some operand names the whole tree or a path

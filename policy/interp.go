@@ -1655,6 +1655,9 @@ func loopPaths(s, rest string) (paths []string, isLoop bool) {
 			continue
 		}
 		over = strings.TrimSpace(over)
+		if g := pathGlob.FindStringSubmatch(over); g != nil {
+			return pathGlobPaths(g)
+		}
 		if g := loopGlob.FindStringSubmatch(over); g != nil {
 			if lit, ok := stringLit(g[1]); ok {
 				return []string{lit}, true
@@ -1681,6 +1684,41 @@ func loopPaths(s, rest string) (paths []string, isLoop bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+// pathGlob is pathlib's glob of a pattern under a directory:
+// Path('src').glob('*.egg-info'), Path.cwd().rglob('__pycache__'),
+// sorted(Path('.').glob(…)); groups: the directory's literal (none for
+// Path() and Path.cwd()), home for Path.home(), the method, the pattern.
+var pathGlob = lazyRE(`^(?:(?:sorted|list|set|tuple)\(\s*)?(?:pathlib\.)?(?:Pure)?(?:Posix)?Path(?:\(\s*(['"][^'"]*['"])?\s*\)|\.cwd\(\s*\)|\.(home)\(\s*\))\.(r?glob)\(\s*(['"][^'"]*['"])\s*\)`)
+
+// pathGlobPaths are the globs, as rm would be given them, that a
+// pathGlob match deletes: dir/pattern, and for rglob (or a pattern
+// starting **/) the pattern at any depth, dir/**/pattern.
+func pathGlobPaths(g []string) ([]string, bool) {
+	dir := "."
+	if g[1] != "" {
+		lit, ok := stringLit(g[1])
+		if !ok {
+			return nil, false
+		}
+		dir = strings.TrimSuffix(cmp.Or(lit, "."), "/")
+	}
+	if g[2] != "" {
+		dir = "~"
+	}
+	pat, ok := stringLit(g[4])
+	if !ok || pat == "" || strings.HasPrefix(pat, "/") {
+		return nil, false
+	}
+	pat = strings.TrimPrefix(pat, "./")
+	out := []string{dir + "/" + pat}
+	if p, deep := strings.CutPrefix(pat, "**/"); deep {
+		out = append(out, dir+"/"+p)
+	} else if g[3] == "rglob" {
+		out = append(out, dir+"/**/"+pat)
+	}
+	return out, true
 }
 
 // loopGlob is a glob call of a pattern that follows: glob.glob(…), Dir[…].

@@ -23,6 +23,8 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	if !a.ok {
 		if p, ok := c.pidPath(sc, a.src); ok {
 			a = arg{s: p, ok: true, src: a.src} // /tmp/disk-$$.img: a name in /tmp, whatever the pid
+		} else if p, ok := c.knownBase(sc, a.src); ok {
+			a = arg{s: p, ok: true, src: a.src} // "$(git rev-parse --show-toplevel)/.venv"
 		} else {
 			return t
 		}
@@ -52,6 +54,9 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 		p = c.join(sc.cwd, p)
 	}
 	t.path = path.Clean(p)
+	if strings.HasPrefix(t.path, "/proc/") && sc.mounts == nil && !sc.remote && sc.cwd != "" {
+		t.path = ownProc(t.path, sc.cwd)
+	}
 	if sc.mounts != nil {
 		if t.path = inContainer(sc, t.path); t.path == "" {
 			return t
@@ -65,6 +70,95 @@ func (c *classifier) resolve(sc *scope, a arg) target {
 	}
 	return t
 }
+
+// ownProc is where a path through the shell's own /proc entry lands:
+// /proc/self/cwd (and /proc/thread-self, /proc/$$, /proc/$BASHPID) is the
+// directory the command runs in, /proc/self/root is /. Another process's
+// entry (/proc/1/cwd) is left as it is: outside the working directory.
+func ownProc(p, cwd string) string {
+	rest := p[len("/proc/"):]
+	self, rest, _ := strings.Cut(rest, "/")
+	switch self {
+	case "self", "thread-self", "$$", "${$}", "$BASHPID", "${BASHPID}":
+	default:
+		return p
+	}
+	link, rest, _ := strings.Cut(rest, "/")
+	switch link {
+	case "cwd":
+		return path.Join(cwd, rest)
+	case "root":
+		return path.Join("/", rest)
+	}
+	return p
+}
+
+// knownBase is a path computed at run time whose start is known for what
+// it is: $(pwd) and the like (hereSubst: the directory the command runs
+// in), $(git rev-parse --show-toplevel) run in the working directory (the
+// repository's top: the project), and an XDG base directory with its
+// standard default (${XDG_CACHE_HOME:-$HOME/.cache}: the user's cache
+// directory either way; likewise XDG_CONFIG_HOME, XDG_DATA_HOME,
+// XDG_STATE_HOME) when the script does not set the variable. What
+// follows must be written out: "$(pwd)/$d" stays unknown. A default
+// other than the standard one, or ${XDG_CACHE_HOME-…} (empty gives /),
+// stays unknown.
+func (c *classifier) knownBase(sc *scope, src string) (string, bool) {
+	s := strings.TrimPrefix(src, "\"")
+	base, rest := "", ""
+	if p, ok := hereSubst(s); ok {
+		base, rest = sc.cwd, s[len(p):]
+		if strings.Contains(p, "show-toplevel") && sc.cwd != c.project {
+			base = ""
+		}
+	}
+	switch {
+	case base != "":
+	case strings.HasPrefix(s, "${XDG_"):
+		end := strings.IndexByte(s, '}')
+		if end < 0 {
+			return "", false
+		}
+		name, def, ok := strings.Cut(s[2:end], ":-")
+		dir, std := xdgDefaults[name]
+		if !ok || !std || sc.vars != nil && (len(sc.vars.known[name]) > 0 || len(sc.vars.known["HOME"]) > 0) {
+			return "", false
+		}
+		for _, h := range []string{"$HOME", "${HOME}", "~"} {
+			if def == h+dir && (h != "~" || s == src) { // "${X:-~/.cache}": no tilde expansion inside quotes
+				base = c.home + dir
+			}
+		}
+		rest = s[end+1:]
+	}
+	if base == "" || sc.remote || sc.mounts != nil {
+		return "", false
+	}
+	rest = strings.ReplaceAll(rest, "\"", "")
+	if strings.ContainsAny(rest, "$`'\\(){}") || rest != "" && rest[0] != '/' {
+		return "", false
+	}
+	return base + rest, true
+}
+
+// hereSubst is the command substitution s starts with when it prints the
+// directory the command runs in ($(pwd), `pwd`, $(pwd -P), $(realpath .),
+// $(readlink -f .)) or the top of its repository ($(git rev-parse
+// --show-toplevel)).
+func hereSubst(s string) (string, bool) {
+	if len(s) < 5 || s[0] != '$' && s[0] != '`' {
+		return "", false
+	}
+	for _, p := range []string{"$(pwd)", "`pwd`", "$(pwd -P)", "$(pwd -L)", "$(realpath .)", "$(readlink -f .)", "$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`"} {
+		if strings.HasPrefix(s, p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// xdgDefaults are the XDG base directories' standard values under home.
+var xdgDefaults = map[string]string{"XDG_CACHE_HOME": "/.cache", "XDG_CONFIG_HOME": "/.config", "XDG_DATA_HOME": "/.local/share", "XDG_STATE_HOME": "/.local/state"}
 
 // join is path.Join(dir, p), made once for each pair in a classification:
 // handler after handler resolves the same words in the same directory.

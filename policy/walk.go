@@ -75,10 +75,11 @@ func (w *walker) stmt(st *syntax.Stmt, sc *scope, in source) {
 	case nil:
 		// Only redirections, such as "> ~/.bashrc".
 	case *syntax.CallExpr:
-		piped := sc.piped
+		piped, discards := sc.piped, sc.discards
 		sc.piped = piped || toFile(st) // env > vars.txt prints nothing
+		sc.discards = discards || toNull(st)
 		idx = w.call(x, sc, in)
-		sc.piped = piped
+		sc.piped, sc.discards = piped, discards
 	case *syntax.BinaryCmd:
 		w.binary(x, sc, in)
 	case *syntax.Subshell:
@@ -131,6 +132,21 @@ func toFile(st *syntax.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// toNull reports whether st sends its standard output to /dev/null, the
+// last such redirection winning.
+func toNull(st *syntax.Stmt) bool {
+	null := false
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.RdrClob, syntax.AppOut, syntax.AppClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+			if r.N == nil || r.N.Value == "1" {
+				null = litOf(r.Word) == "/dev/null"
+			}
+		}
+	}
+	return null
 }
 
 // binary walks && || ; and pipelines. Pipeline stages run in subshells and
