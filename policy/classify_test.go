@@ -5279,6 +5279,17 @@ print(delete_old(1))"`, Write},
 		{`printf -v p '%s' rm; $p -rf ~`, Destructive},
 		{`printf -v p '%q' rm; $p -rf build`, Unparseable},
 		// round r48d end
+		// round r49a: state of live infrastructure kept on this disk
+		{"rm -rf infra/envs/staging/.terraform infra/envs/staging/terraform.tfstate*", Destructive},
+		{"rm -f *.tfstate.backup", Destructive},
+		{"find . -name '*.tfstate*' -delete", Destructive},
+		{"rm -rf .pulumi", Destructive},
+		{"rm -rf .pulumi/stacks/dev.json", Destructive},
+		{": > terraform.tfstate", Destructive},
+		{"rm -rf infra/envs/staging/.terraform", Write},
+		{"rm -rf .terraform/terraform.tfstate", Write},
+		{"rm -rf /tmp/tfplay/terraform.tfstate", Write},
+		// round r49a end
 	}
 	for _, tc := range tests {
 		got := classifyT(t, tc.cmd)
