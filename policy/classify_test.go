@@ -5289,6 +5289,18 @@ print(delete_old(1))"`, Write},
 		{"rm -rf infra/envs/staging/.terraform", Write},
 		{"rm -rf .terraform/terraform.tfstate", Write},
 		{"rm -rf /tmp/tfplay/terraform.tfstate", Write},
+		// round r49a: a trainer's checkpoint directories, under the output directory it names
+		{"rm -rf outputs/checkpoint-*", Destructive},
+		{"rm -rf outputs/checkpoint-500", Destructive},
+		{"rm -rf checkpoint-*", Destructive},
+		{"rm -rf out/run1/global_step*", Destructive},
+		{"find outputs -name 'checkpoint-*' -type d -exec rm -rf {} +", Destructive},
+		{"rm -rf mlartifacts", Destructive},
+		{"rm -rf tmp/checkpoint-*", Write},
+		{"rm -rf outputs/.ipynb_checkpoints", Write},
+		{"rm -rf .cache/checkpoint-1", Write},
+		{"rm -rf outputs/debug_run", Write},
+		{"rm -f src/checkpoint_utils.py", Write},
 		// round r49a end
 	}
 	for _, tc := range tests {
