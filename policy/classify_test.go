@@ -5301,6 +5301,22 @@ print(delete_old(1))"`, Write},
 		{"rm -rf .cache/checkpoint-1", Write},
 		{"rm -rf outputs/debug_run", Write},
 		{"rm -f src/checkpoint_utils.py", Write},
+		// round r49a: a project's own program told to undo or remake what production or staging holds
+		{`go run ./cmd/migrate -dsn "$PROD_DATABASE_URL" down -all`, Destructive},
+		{`go run ./cmd/migrate -dsn "postgres://u@db.staging.acme.io/app" down`, Destructive},
+		{`cargo run --bin migrate -- --url "$STAGING_DSN" reset`, Destructive},
+		{"python scripts/rebuild_index.py --es https://search.staging.acme.io --recreate", Destructive},
+		{"node scripts/load.js --target $LIVE_DB --mode overwrite", Destructive},
+		{"./bin/db-reset --url $PROD_DATABASE_URL", Destructive},
+		{"make db-drop DATABASE_URL=$STAGING_DATABASE_URL", Destructive},
+		{"RAILS_ENV=staging bin/rails db:reset", Destructive},
+		{`go run ./cmd/migrate -dsn "$PROD_DATABASE_URL" status`, Write},
+		{`go run ./cmd/migrate -dsn "$PROD_DATABASE_URL" down --dry-run`, Write},
+		{`go run ./cmd/migrate -dsn "$DEV_DATABASE_URL" down -all`, Write},
+		{`cargo run --bin migrate -- --url "$STAGING_DSN" up`, Write},
+		{"python manage.py seed --database $STAGING_DB", Write},
+		{"go run ./cmd/server --dsn $PROD_DATABASE_URL", Write},
+		{"python tools/download.py --url $PROD_ASSETS_URL", Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -1661,6 +1661,15 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	where := "production (" + live + ")"
 	if live == "" {
+		if live = sharedTarget(args); live == "" {
+			live = sharedEnv(iv, args) // RAILS_ENV=staging, --env staging
+		}
+		if live != "" {
+			if downWord(iv, args) != "" {
+				return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " deletes, resets or overwrites what a shared environment (" + live + ") holds, without review"
+			}
+			return "" // seeding or migrating staging forward is how it is kept up
+		}
 		if live = sshTarget(args); live != "" {
 			where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
 		} else if live = remoteDatabase(iv); live != "" {
@@ -1681,6 +1690,9 @@ func changesLive(iv *inv, args []arg) string {
 	if slices.ContainsFunc(args, liveReader) || dryRun(iv.name, args) {
 		return "" // rails db:migrate:status, liquibase update-sql, mongorestore --dryRun: it only shows what is or would be done
 	}
+	if downWord(iv, args) != "" { // go run ./cmd/migrate -dsn "$PROD_DATABASE_URL" down -all
+		return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " deletes, resets or overwrites what " + where + " holds, without review"
+	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
 		if !a.ok || strings.ContainsAny(w, "/ ") && !strings.Contains(w, "=") {
@@ -1700,6 +1712,57 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	return ""
 }
+
+// downWords are the words of a verb or mode by which a program undoes,
+// empties or remakes what it points at: migrate down, reset, recreate,
+// --mode overwrite. Whole words only (not download or shutdown).
+var downWords = setOf("down", "drop", "reset", "purge", "wipe", "truncate", "recreate", "overwrite", "destroy", "flush", "erase", "nuke",
+	"fresh", "undo", "revert", "rollback", "downgrade", "teardown", "clear", "empty", "delete")
+
+// downWord is the first word of the command's arguments (or of the
+// program it runs: ./bin/db-reset, go run ./cmd/wipe) that is one of
+// downWords, or --force beside a word that names a database; "".
+func downWord(iv *inv, args []arg) string {
+	prog, _ := programArgs(iv.name, args)
+	db := false
+	for _, a := range append([]arg{{s: path.Base(prog), ok: true}}, args...) {
+		if !a.ok || strings.Contains(a.s, " ") || strings.Contains(a.s, "/") {
+			continue // text, or a path
+		}
+		db = db || dbWord.MatchString(a.s)
+		opt, val, _ := strings.Cut(strings.ToLower(strings.TrimLeft(a.s, "-")), "=")
+		for _, w := range append(words(opt), words(val)...) {
+			if downWords[w] {
+				return a.s
+			}
+		}
+	}
+	if db && slices.ContainsFunc(args, func(a arg) bool { return a.ok && a.s == "--force" }) {
+		return "--force"
+	}
+	return ""
+}
+
+// sharedTarget is the argument that points a program at a shared
+// environment other than production: a variable named for one
+// ($STAGING_DATABASE_URL, $STG_DSN, ${UAT_DB}, $PREPROD_URL) or a URL
+// whose host names one (db.staging.acme.io); "".
+func sharedTarget(args []arg) string {
+	for _, a := range args {
+		if strings.Contains(a.src, "$") || strings.Contains(a.src, "://") || strings.Contains(a.src, "@") {
+			if sharedName.MatchString(a.src) {
+				return a.shown()
+			}
+		}
+	}
+	return ""
+}
+
+// sharedName is a variable named for a shared environment, or a URL's
+// host with a label naming one.
+var sharedName = lazyREIf(func(s string) bool {
+	return containsFold(s, "stag") || containsFold(s, "stg") || containsFold(s, "uat") || containsFold(s, "preprod") || strings.Contains(s, "QA")
+}, `\$\{?(?:[A-Z0-9]+_)*(?:STAGING|STAGE|STG|UAT|QA|PREPROD)(?:_[A-Z0-9_]*)?\}?(?:[^A-Za-z0-9_]|$)|(?i)(?:://|@)(?:[^/@\s]*[.-])?(?:staging|stg|uat|preprod)[.-]`)
 
 // stayOpts keep a release (releasesLive) from reaching users: it only
 // builds or packages (--build-only), leaves the change set or version
