@@ -5317,6 +5317,19 @@ print(delete_old(1))"`, Write},
 		{"python manage.py seed --database $STAGING_DB", Write},
 		{"go run ./cmd/server --dsn $PROD_DATABASE_URL", Write},
 		{"python tools/download.py --url $PROD_ASSETS_URL", Write},
+		// round r49a: a job told to overwrite, its output on a shared store
+		{"uv run papermill notebooks/backfill.ipynb - -p mode overwrite -p target s3://acme-analytics/labels/churn/", Destructive},
+		{"spark-submit --master yarn jobs/sessionize.py --input gs://lake/events/ --output gs://lake/sessions/ --mode overwrite", Destructive},
+		{"spark-submit job.py gs://a/in gs://a/out overwrite", Destructive},
+		{"python etl.py --output=s3://b/x --overwrite", Destructive},
+		{"python load.py --if-exists replace --db postgresql://u@warehouse.acme.io/dw", Destructive},
+		{"python export.py --dest abfss://c@acct.dfs.core.windows.net/x --write-mode truncate", Destructive},
+		{"spark-submit jobs/x.py --input gs://a/in/ --output ./out --mode overwrite", Write},
+		{"python etl.py --output s3://b/x --no-overwrite", Write},
+		{"python etl.py --output s3://b/x --mode append", Write},
+		{"python load.py --if-exists replace --db postgresql://u@localhost/dw", Write},
+		{"python train.py --data s3://b/train --overwrite_output_dir --output_dir ./out", Write},
+		{"python etl.py --output s3://b/x --overwrite --dry-run", Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -263,6 +263,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := overwritesStore(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.wipesOptionDir(args) {
 		return true
 	}
@@ -1763,6 +1767,109 @@ func sharedTarget(args []arg) string {
 var sharedName = lazyREIf(func(s string) bool {
 	return containsFold(s, "stag") || containsFold(s, "stg") || containsFold(s, "uat") || containsFold(s, "preprod") || strings.Contains(s, "QA")
 }, `\$\{?(?:[A-Z0-9]+_)*(?:STAGING|STAGE|STG|UAT|QA|PREPROD)(?:_[A-Z0-9_]*)?\}?(?:[^A-Za-z0-9_]|$)|(?i)(?:://|@)(?:[^/@\s]*[.-])?(?:staging|stg|uat|preprod)[.-]`)
+
+// storeSchemes are the URL schemes of stores many share: object
+// stores, data lakes, distributed file systems.
+var storeSchemes = setOf("s3", "s3a", "s3n", "gs", "gcs", "abfs", "abfss", "wasb", "wasbs", "az", "adl", "hdfs", "oss", "cos", "r2", "dbfs", "viewfs")
+
+// inWords are the words of an option's (or a parameter's) name that say
+// what follows is read: --input, --src, -p source_path, --train-data.
+var inWords = setOf("i", "in", "input", "inputs", "src", "source", "from", "read", "data", "dataset", "train", "eval", "validation", "config", "model", "load", "resume", "checkpoint", "weights", "pretrained")
+
+// outWords say what follows is written.
+var outWords = setOf("o", "out", "output", "outputs", "dest", "destination", "target", "sink", "to", "write", "save", "export", "table", "location")
+
+// overwritesStore says why a job (spark-submit, papermill, a project's
+// script) told to overwrite — mode overwrite, --overwrite, mode=overwrite,
+// SaveMode.Overwrite, if_exists=replace, --replace, --truncate,
+// WRITE_TRUNCATE — is given an output on a shared store (s3://, gs://,
+// abfss://, hdfs://: storeSchemes) or a database off this machine: what
+// the store held there is replaced, for everyone who reads it. A store
+// URL an option's name says is read (--input gs://…) is not its output.
+// "" if it is not.
+func overwritesStore(iv *inv, args []arg) string {
+	if infraTools[iv.name] || len(args) == 0 {
+		return ""
+	}
+	out, named, mode := "", false, ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if scheme, _, ok := strings.Cut(a.s, "://"); ok && !named && !strings.ContainsAny(scheme, "/ ") {
+			if _, v, eq := strings.Cut(scheme, "="); eq {
+				scheme = v // --output=gs://…
+			}
+			prev := ""
+			if opt, _, eq := strings.Cut(a.s, "="); eq && strings.HasPrefix(opt, "-") {
+				prev = opt
+			} else if i > 0 && args[i-1].ok {
+				prev = args[i-1].s
+			}
+			if storeSchemes[strings.ToLower(scheme)] || remoteDBURL(a.s) {
+				ws := words(strings.ToLower(strings.TrimLeft(prev, "-")))
+				named = slices.ContainsFunc(ws, func(w string) bool { return outWords[w] })
+				if named || !slices.ContainsFunc(ws, func(w string) bool { return inWords[w] }) {
+					out = a.s // the last one, unless an option names one the output
+				}
+			}
+			continue
+		}
+		if mode == "" {
+			mode = overwriteMode(args, i)
+		}
+	}
+	if out == "" || mode == "" || dryRun(iv.name, args) {
+		return ""
+	}
+	return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " writes in overwrite mode (" + mode + ") to " + out + ", a store others read: what it held there is replaced"
+}
+
+// overwriteMode is args[i] when it tells a job to replace what its output
+// holds, or "".
+func overwriteMode(args []arg, i int) string {
+	a := strings.ToLower(args[i].s)
+	if !containsFold(a, "overwrite") && !containsFold(a, "replace") && !containsFold(a, "truncate") {
+		return ""
+	}
+	ts := strings.FieldsFunc(a, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	if contains(ts, "overwrite") && !contains(ts, "no") && !contains(ts, "false") {
+		return args[i].s // --overwrite, mode=overwrite, SaveMode.Overwrite, insert_overwrite
+	}
+	if a == "--replace" || a == "--truncate" || contains(ts, "write") && contains(ts, "truncate") {
+		return args[i].s // WRITE_TRUNCATE
+	}
+	if contains(ts, "replace") || contains(ts, "truncate") {
+		named := ts
+		if len(ts) == 1 && i > 0 {
+			named = strings.FieldsFunc(strings.ToLower(args[i-1].s), func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+		}
+		if contains(named, "exists") || contains(named, "mode") || contains(named, "disposition") {
+			return args[i].s // if_exists=replace, --if-exists replace, --write-mode truncate
+		}
+	}
+	return ""
+}
+
+// remoteDBURL reports whether s is a database's URL (postgres://,
+// jdbc:mysql://, snowflake://) whose host is off this machine and its
+// private networks.
+func remoteDBURL(s string) bool {
+	scheme, rest, _ := strings.Cut(strings.TrimPrefix(strings.ToLower(s), "jdbc:"), "://")
+	switch scheme {
+	case "postgres", "postgresql", "mysql", "mariadb", "sqlserver", "mssql", "snowflake", "redshift", "bigquery", "clickhouse", "mongodb", "mongodb+srv", "oracle":
+	default:
+		return false
+	}
+	if _, h, ok := strings.Cut(rest, "@"); ok {
+		rest = h
+	}
+	h, _, _ := strings.Cut(rest, "/")
+	if strings.Count(h, ":") == 1 {
+		h, _, _ = strings.Cut(h, ":")
+	}
+	return strings.Contains(h, ".") && !loopback(h) && !strings.HasPrefix(h, "127.") && net.ParseIP(h) == nil && !lanHost(h)
+}
 
 // stayOpts keep a release (releasesLive) from reaching users: it only
 // builds or packages (--build-only), leaves the change set or version
