@@ -5330,6 +5330,10 @@ print(delete_old(1))"`, Write},
 		{"python load.py --if-exists replace --db postgresql://u@localhost/dw", Write},
 		{"python train.py --data s3://b/train --overwrite_output_dir --output_dir ./out", Write},
 		{"python etl.py --output s3://b/x --overwrite --dry-run", Write},
+		// round r49a: a local Spark session's warehouse and Derby metastore are what local runs make
+		{"rm -rf /tmp/sessionize_out spark-warehouse metastore_db derby.log", Write},
+		{"rm -rf jobs/spark-warehouse", Write},
+		{"rm -rf warehouse", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -93,6 +93,9 @@ var madeNames = map[string]bool{
 	// Perl's build and its tools' outputs: MakeMaker's and Module::Build's blib, pm_to_blib and _eumm,
 	// Devel::Cover's cover_db, NYTProf's nytprof, Inline's _Inline; opam's local switch _opam
 	"blib": true, "pm_to_blib": true, "_eumm": true, "cover_db": true, "nytprof": true, "_Inline": true, "_opam": true,
+	// what a local Spark or Hive session leaves in the directory it ran in: the default warehouse of
+	// its tables and Derby's metastore of them, made again by the next local run (not a cluster's)
+	"spark-warehouse": true, "metastore_db": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
