@@ -5334,6 +5334,15 @@ print(delete_old(1))"`, Write},
 		{"rm -rf /tmp/sessionize_out spark-warehouse metastore_db derby.log", Write},
 		{"rm -rf jobs/spark-warehouse", Write},
 		{"rm -rf warehouse", Destructive},
+		// round r49a: a schema or table named for CI, tests or scratch, dropped on this machine's server
+		{`psql -h localhost -U dbt -d analytics_dev -c "DROP SCHEMA IF EXISTS dbt_ci_pr_1203 CASCADE;"`, Write},
+		{`psql -c "DROP TABLE IF EXISTS public.tmp_orders"`, Write},
+		{`mysql -h 127.0.0.1 -e "DROP TABLE IF EXISTS scratch_x"`, Write},
+		{`psql -h localhost -d analytics_dev -c "DROP SCHEMA analytics CASCADE"`, Destructive},
+		{`psql -h db.acme.io -d analytics -c "DROP SCHEMA IF EXISTS dbt_ci_pr_1203 CASCADE;"`, Destructive},
+		{`psql "$DATABASE_URL" -c "DROP SCHEMA IF EXISTS dbt_ci_pr_1203 CASCADE;"`, Destructive},
+		{`psql -c "DROP TABLE IF EXISTS tmp_orders; DROP TABLE orders"`, Destructive},
+		{`psql -c "DROP SCHEMA dbt_ci_1 CASCADE; TRUNCATE orders"`, Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {
