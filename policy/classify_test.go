@@ -5343,6 +5343,15 @@ print(delete_old(1))"`, Write},
 		{`psql "$DATABASE_URL" -c "DROP SCHEMA IF EXISTS dbt_ci_pr_1203 CASCADE;"`, Destructive},
 		{`psql -c "DROP TABLE IF EXISTS tmp_orders; DROP TABLE orders"`, Destructive},
 		{`psql -c "DROP SCHEMA dbt_ci_1 CASCADE; TRUNCATE orders"`, Destructive},
+		// round r49a: a container named for tests on this machine's Docker, started again by the same command
+		{"docker rm -f shop-pg-test 2>/dev/null; docker run -d --name shop-pg-test -p 5433:5432 postgres:16-alpine", Write},
+		{"podman rm -f pg-test; podman run -d --name=pg-test postgres:16", Write},
+		{"docker rm -f pg-test; docker run -d --name pg-test-2 postgres:16", Destructive},
+		{"docker rm -f shop-pg; docker run -d --name shop-pg postgres:16", Destructive},
+		{"docker rm -f shop-pg", Destructive},
+		{"DOCKER_HOST=ssh://prod docker rm -f shop-pg-test", Destructive},
+		{"docker -H tcp://10.0.0.5 rm -f pg-test", Destructive},
+		{"docker rm -f pg-test shop-pg", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {
