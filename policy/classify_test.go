@@ -5352,6 +5352,14 @@ print(delete_old(1))"`, Write},
 		{"DOCKER_HOST=ssh://prod docker rm -f shop-pg-test", Destructive},
 		{"docker -H tcp://10.0.0.5 rm -f pg-test", Destructive},
 		{"docker rm -f pg-test shop-pg", Destructive},
+		// round r49a: a registration that holds no data, removed and made again under the same name
+		{"jupyter kernelspec remove -y churn-venv && uv run python -m ipykernel install --user --name churn-venv", Write},
+		{"docker network rm app-net; docker network create --driver bridge app-net", Write},
+		{"jupyter kernelspec remove -y churn-venv", Destructive},
+		{"jupyter kernelspec remove -y k && python -m ipykernel install --user --name k2", Destructive},
+		{"jupyter kernelspec remove -y k other && python -m ipykernel install --user --name k", Destructive},
+		{"docker network rm app-net", Destructive},
+		{"DOCKER_HOST=ssh://prod docker network rm app-net; docker network create app-net", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

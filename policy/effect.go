@@ -303,6 +303,9 @@ func verbEffect(iv *inv) bool {
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
 	}
+	if iv.remadeRegistration(args) {
+		return false // jupyter kernelspec remove -y k && python -m ipykernel install --user --name k
+	}
 	if why := rotatesKey(iv.name, args, answered(iv.in)); why != "" {
 		iv.flag(Destructive, why)
 		return true
@@ -1715,6 +1718,55 @@ func changesLive(iv *inv, args []arg) string {
 		}
 	}
 	return ""
+}
+
+// remadeRegistration reports whether the command removes registrations
+// that hold no data — a Jupyter kernelspec (a kernel.json naming an
+// interpreter), a Docker network on this machine — and the same command
+// makes each again under the same name (ipykernel install --name k,
+// docker network create n): a re-registration, nothing lost. The name is
+// looked for in the command's text only when such a removal is seen.
+func (iv *inv) remadeRegistration(args []arg) bool {
+	pos := positionals(args, "--network-driver")
+	var names, forms []string
+	switch {
+	case iv.name == "jupyter" && at(pos, 0) == "kernelspec" && (at(pos, 1) == "remove" || at(pos, 1) == "uninstall" || at(pos, 1) == "rm"):
+		names, forms = pos[2:], []string{"--name ", "--name=", "kernelspec install "}
+	case (iv.name == "docker" || iv.name == "podman") && at(pos, 0) == "network" && (at(pos, 1) == "rm" || at(pos, 1) == "remove") && iv.localDocker():
+		names, forms = pos[2:], []string{"network create "}
+	default:
+		return false
+	}
+	for _, n := range names {
+		if n == unknownWord || strings.ContainsAny(n, "*?[$") {
+			return false
+		}
+		found := false
+		for _, f := range forms {
+			for rest := iv.c.whole; !found; {
+				i := strings.Index(rest, f)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(f):]
+				seg := rest
+				if j := strings.IndexAny(seg, "\n;&|)"); j >= 0 {
+					seg = seg[:j]
+				}
+				for k, w := range strings.Fields(seg) {
+					w = strings.Trim(w, `"'`)
+					if k > 0 && f != "network create " {
+						break // --name k: the word right after it
+					}
+					found = found || w == n || strings.HasSuffix(w, "/"+n) // kernelspec install ./kernels/k; network create --driver bridge n
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // downWords are the words of a verb or mode by which a program undoes,
