@@ -1773,7 +1773,7 @@ func (iv *inv) remadeRegistration(args []arg) bool {
 // empties or remakes what it points at: migrate down, reset, recreate,
 // --mode overwrite. Whole words only (not download or shutdown).
 var downWords = setOf("down", "drop", "reset", "purge", "wipe", "truncate", "recreate", "overwrite", "destroy", "flush", "erase", "nuke",
-	"fresh", "undo", "revert", "rollback", "downgrade", "teardown", "clear", "empty", "delete")
+	"fresh", "undo", "revert", "rollback", "downgrade", "teardown", "clear", "delete")
 
 // downWord is the first word of the command's arguments (or of the
 // program it runs: ./bin/db-reset, go run ./cmd/wipe) that is one of
