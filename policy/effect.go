@@ -1727,7 +1727,10 @@ func changesLive(iv *inv, args []arg) string {
 // docker network create n): a re-registration, nothing lost. The name is
 // looked for in the command's text only when such a removal is seen.
 func (iv *inv) remadeRegistration(args []arg) bool {
-	pos := positionals(args, "--network-driver")
+	if iv.name != "jupyter" && iv.name != "docker" && iv.name != "podman" {
+		return false // the cheap look first: this runs for every tool
+	}
+	pos := positionals(args)
 	var names, forms []string
 	switch {
 	case iv.name == "jupyter" && at(pos, 0) == "kernelspec" && (at(pos, 1) == "remove" || at(pos, 1) == "uninstall" || at(pos, 1) == "rm"):

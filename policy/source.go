@@ -268,6 +268,19 @@ func runCheckpoint(name string) bool {
 	return name == "checkpoint*" || name == "ckpt*" || name == "checkpoints*"
 }
 
+// runCheckpointIn reports whether a directory of rel is runCheckpoint.
+func runCheckpointIn(rel string) bool {
+	if !strings.Contains(rel, "heckpoint") && !strings.Contains(rel, "ckpt") && !strings.Contains(rel, "global_step") {
+		return false // the cheap look first
+	}
+	for d := range strings.SplitSeq(rel, "/") {
+		if runCheckpoint(d) {
+			return true
+		}
+	}
+	return false
+}
+
 // scratchDir is a directory whose name says what it holds is thrown
 // away: a temp dir, a cache, a hidden one (.cache, .ipynb_checkpoints).
 func scratchDir(name string) bool {
@@ -292,7 +305,7 @@ func keptRecords(rel string) string {
 			return rel + ", which holds trained models or the records of experiments that no build makes again"
 		case keptNames[last] || runCheckpoint(last):
 			return rel + ", in " + rel[:end+len(last)] + ", which holds trained models or the records of experiments that no build makes again"
-		case made(last) && (scratchDir(last) || !slices.ContainsFunc(strings.Split(rel[end:], "/"), runCheckpoint)):
+		case made(last) && (scratchDir(last) || !runCheckpointIn(rel[end:])):
 			return ""
 		}
 	}
