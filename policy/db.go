@@ -117,6 +117,23 @@ func dropdb(iv *inv) {
 // DROP TABLE shop.orders, DELETE FROM shop.orders, UPDATE shop.t SET.
 var qualifiedName = lazyRE("(?i)\\b(?:TABLE|VIEW|FROM|INTO|UPDATE|EXISTS|JOIN|TRUNCATE|INDEX|ON)\\s+[`\"\\[]?(\\w+)[`\"\\]]?\\s*\\.\\s*[`\"\\[]?\\w")
 
+// dropScratch is a statement that drops a schema, table or view by its
+// name (group 1), which scratchObject judges.
+var dropScratch = lazyREIf(func(s string) bool { return containsFold(s, "drop") }, `(?i)\bDROP\s+(?:SCHEMA|TABLE|VIEW|MATERIALIZED\s+VIEW)\s+(?:IF\s+EXISTS\s+)?([\w"$.-]+)(?:\s+(?:CASCADE|RESTRICT))?\s*;?`)
+
+// scratchObject reports whether a schema's or table's name, or a part of
+// a qualified one, is named for tests, CI or scratch (dbt_ci_pr_1203,
+// tmp_sessionize_check, scratch.orders): a CI run or a check makes it
+// again.
+func scratchObject(name string) bool {
+	for part := range strings.SplitSeq(strings.Trim(name, `"`), ".") {
+		if testDB.MatchString(strings.Trim(part, `"`)) {
+			return true
+		}
+	}
+	return false
+}
+
 // useDatabase is a statement that switches the database the statements
 // after it act on: USE shop.
 var useDatabase = lazyRE("(?i)(?:^|;)\\s*USE\\s+([`\"\\[]?\\w+[`\"\\]]?)")
@@ -195,6 +212,11 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				}) {
 				iv.judged = true
 				return // DROP DATABASE of the one this command created, or of one named for tests (as dropdb app_test), then nothing that destroys (CREATE DATABASE app_test)
+			}
+			if ms := dropScratch.FindAllStringSubmatch(a.s, 8); ms != nil && sqlDanger(dropScratch.ReplaceAllString(a.s, "")) == "" && onThisMachine(args) &&
+				!slices.ContainsFunc(args, func(a arg) bool { return !a.ok }) && !slices.ContainsFunc(ms, func(m []string) bool { return !scratchObject(m[1]) }) {
+				iv.judged = true
+				return // DROP SCHEMA IF EXISTS dbt_ci_pr_1203 CASCADE on localhost: a CI run's or a scratch schema, made again by the next run
 			}
 			sql := a.s
 			if transactionalDDL[iv.name] {

@@ -280,6 +280,10 @@ func verbEffect(iv *inv) bool {
 		iv.flag(Destructive, why)
 		return true
 	}
+	if why := overwritesStore(iv, args); why != "" {
+		iv.flag(Destructive, why)
+		return true
+	}
 	if iv.wipesOptionDir(args) {
 		return true
 	}
@@ -315,6 +319,9 @@ func verbEffect(iv *inv) bool {
 	}
 	if dryRun(iv.name, args) {
 		return false // only says what it would do
+	}
+	if iv.remadeRegistration(args) {
+		return false // jupyter kernelspec remove -y k && python -m ipykernel install --user --name k
 	}
 	if why := rotatesKey(iv.name, args, answered(iv.in)); why != "" {
 		iv.flag(Destructive, why)
@@ -1785,6 +1792,15 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	where := "production (" + live + ")"
 	if live == "" {
+		if live = sharedTarget(args); live == "" {
+			live = sharedEnv(iv, args) // RAILS_ENV=staging, --env staging
+		}
+		if live != "" {
+			if downWord(iv, args) != "" {
+				return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " deletes, resets or overwrites what a shared environment (" + live + ") holds, without review"
+			}
+			return "" // seeding or migrating staging forward is how it is kept up
+		}
 		if live = sshTarget(args); live != "" {
 			where = "the site on another machine (" + live + ")" // wp --ssh=deploy@acme.com db import
 		} else if live = remoteDatabase(iv); live != "" {
@@ -1804,6 +1820,9 @@ func changesLive(iv *inv, args []arg) string {
 	}
 	if slices.ContainsFunc(args, liveReader) || dryRun(iv.name, args) {
 		return "" // rails db:migrate:status, liquibase update-sql, mongorestore --dryRun: it only shows what is or would be done
+	}
+	if downWord(iv, args) != "" { // go run ./cmd/migrate -dsn "$PROD_DATABASE_URL" down -all
+		return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " deletes, resets or overwrites what " + where + " holds, without review"
 	}
 	for _, a := range append([]arg{{s: iv.name, ok: true}}, args...) { // ./bin/migrate --env prod
 		w := strings.ToLower(a.s)
@@ -1829,6 +1848,212 @@ func changesLive(iv *inv, args []arg) string {
 		}
 	}
 	return ""
+}
+
+// remadeRegistration reports whether the command removes registrations
+// that hold no data — a Jupyter kernelspec (a kernel.json naming an
+// interpreter), a Docker network on this machine — and the same command
+// makes each again under the same name (ipykernel install --name k,
+// docker network create n): a re-registration, nothing lost. The name is
+// looked for in the command's text only when such a removal is seen.
+func (iv *inv) remadeRegistration(args []arg) bool {
+	if iv.name != "jupyter" && iv.name != "docker" && iv.name != "podman" {
+		return false // the cheap look first: this runs for every tool
+	}
+	pos := positionals(args)
+	var names, forms []string
+	switch {
+	case iv.name == "jupyter" && at(pos, 0) == "kernelspec" && (at(pos, 1) == "remove" || at(pos, 1) == "uninstall" || at(pos, 1) == "rm"):
+		names, forms = pos[2:], []string{"--name ", "--name=", "kernelspec install "}
+	case (iv.name == "docker" || iv.name == "podman") && at(pos, 0) == "network" && (at(pos, 1) == "rm" || at(pos, 1) == "remove") && iv.localDocker():
+		names, forms = pos[2:], []string{"network create "}
+	default:
+		return false
+	}
+	for _, n := range names {
+		if n == unknownWord || strings.ContainsAny(n, "*?[$") {
+			return false
+		}
+		found := false
+		for _, f := range forms {
+			for rest := iv.c.whole; !found; {
+				i := strings.Index(rest, f)
+				if i < 0 {
+					break
+				}
+				rest = rest[i+len(f):]
+				seg := rest
+				if j := strings.IndexAny(seg, "\n;&|)"); j >= 0 {
+					seg = seg[:j]
+				}
+				for k, w := range strings.Fields(seg) {
+					w = strings.Trim(w, `"'`)
+					if k > 0 && f != "network create " {
+						break // --name k: the word right after it
+					}
+					found = found || w == n || strings.HasSuffix(w, "/"+n) // kernelspec install ./kernels/k; network create --driver bridge n
+				}
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// downWords are the words of a verb or mode by which a program undoes,
+// empties or remakes what it points at: migrate down, reset, recreate,
+// --mode overwrite. Whole words only (not download or shutdown).
+var downWords = setOf("down", "drop", "reset", "purge", "wipe", "truncate", "recreate", "overwrite", "destroy", "flush", "erase", "nuke",
+	"fresh", "undo", "revert", "rollback", "downgrade", "teardown", "clear", "delete")
+
+// downWord is the first word of the command's arguments (or of the
+// program it runs: ./bin/db-reset, go run ./cmd/wipe) that is one of
+// downWords, or --force beside a word that names a database; "".
+func downWord(iv *inv, args []arg) string {
+	prog, _ := programArgs(iv.name, args)
+	db := false
+	for _, a := range append([]arg{{s: path.Base(prog), ok: true}}, args...) {
+		if !a.ok || strings.Contains(a.s, " ") || strings.Contains(a.s, "/") {
+			continue // text, or a path
+		}
+		db = db || dbWord.MatchString(a.s)
+		opt, val, _ := strings.Cut(strings.ToLower(strings.TrimLeft(a.s, "-")), "=")
+		for _, w := range append(words(opt), words(val)...) {
+			if downWords[w] {
+				return a.s
+			}
+		}
+	}
+	if db && slices.ContainsFunc(args, func(a arg) bool { return a.ok && a.s == "--force" }) {
+		return "--force"
+	}
+	return ""
+}
+
+// sharedTarget is the argument that points a program at a shared
+// environment other than production: a variable named for one
+// ($STAGING_DATABASE_URL, $STG_DSN, ${UAT_DB}, $PREPROD_URL) or a URL
+// whose host names one (db.staging.acme.io); "".
+func sharedTarget(args []arg) string {
+	for _, a := range args {
+		if strings.Contains(a.src, "$") || strings.Contains(a.src, "://") || strings.Contains(a.src, "@") {
+			if sharedName.MatchString(a.src) {
+				return a.shown()
+			}
+		}
+	}
+	return ""
+}
+
+// sharedName is a variable named for a shared environment, or a URL's
+// host with a label naming one.
+var sharedName = lazyREIf(func(s string) bool {
+	return containsFold(s, "stag") || containsFold(s, "stg") || containsFold(s, "uat") || containsFold(s, "preprod") || strings.Contains(s, "QA")
+}, `\$\{?(?:[A-Z0-9]+_)*(?:STAGING|STAGE|STG|UAT|QA|PREPROD)(?:_[A-Z0-9_]*)?\}?(?:[^A-Za-z0-9_]|$)|(?i)(?:://|@)(?:[^/@\s]*[.-])?(?:staging|stg|uat|preprod)[.-]`)
+
+// storeSchemes are the URL schemes of stores many share: object
+// stores, data lakes, distributed file systems.
+var storeSchemes = setOf("s3", "s3a", "s3n", "gs", "gcs", "abfs", "abfss", "wasb", "wasbs", "az", "adl", "hdfs", "oss", "cos", "r2", "dbfs", "viewfs")
+
+// inWords are the words of an option's (or a parameter's) name that say
+// what follows is read: --input, --src, -p source_path, --train-data.
+var inWords = setOf("i", "in", "input", "inputs", "src", "source", "from", "read", "data", "dataset", "train", "eval", "validation", "config", "model", "load", "resume", "checkpoint", "weights", "pretrained")
+
+// outWords say what follows is written.
+var outWords = setOf("o", "out", "output", "outputs", "dest", "destination", "target", "sink", "to", "write", "save", "export", "table", "location")
+
+// overwritesStore says why a job (spark-submit, papermill, a project's
+// script) told to overwrite — mode overwrite, --overwrite, mode=overwrite,
+// SaveMode.Overwrite, if_exists=replace, --replace, --truncate,
+// WRITE_TRUNCATE — is given an output on a shared store (s3://, gs://,
+// abfss://, hdfs://: storeSchemes) or a database off this machine: what
+// the store held there is replaced, for everyone who reads it. A store
+// URL an option's name says is read (--input gs://…) is not its output.
+// "" if it is not.
+func overwritesStore(iv *inv, args []arg) string {
+	if infraTools[iv.name] || len(args) == 0 {
+		return ""
+	}
+	out, named, mode := "", false, ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if scheme, _, ok := strings.Cut(a.s, "://"); ok && !named && !strings.ContainsAny(scheme, "/ ") {
+			if _, v, eq := strings.Cut(scheme, "="); eq {
+				scheme = v // --output=gs://…
+			}
+			prev := ""
+			if opt, _, eq := strings.Cut(a.s, "="); eq && strings.HasPrefix(opt, "-") {
+				prev = opt
+			} else if i > 0 && args[i-1].ok {
+				prev = args[i-1].s
+			}
+			if storeSchemes[strings.ToLower(scheme)] || remoteDBURL(a.s) {
+				ws := words(strings.ToLower(strings.TrimLeft(prev, "-")))
+				named = slices.ContainsFunc(ws, func(w string) bool { return outWords[w] })
+				if named || !slices.ContainsFunc(ws, func(w string) bool { return inWords[w] }) {
+					out = a.s // the last one, unless an option names one the output
+				}
+			}
+			continue
+		}
+		if mode == "" {
+			mode = overwriteMode(args, i)
+		}
+	}
+	if out == "" || mode == "" || dryRun(iv.name, args) {
+		return ""
+	}
+	return strings.Join(strings.Fields(iv.name+" "+shownVerbs(args)), " ") + " writes in overwrite mode (" + mode + ") to " + out + ", a store others read: what it held there is replaced"
+}
+
+// overwriteMode is args[i] when it tells a job to replace what its output
+// holds, or "".
+func overwriteMode(args []arg, i int) string {
+	a := strings.ToLower(args[i].s)
+	if !containsFold(a, "overwrite") && !containsFold(a, "replace") && !containsFold(a, "truncate") {
+		return ""
+	}
+	ts := strings.FieldsFunc(a, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') })
+	if contains(ts, "overwrite") && !contains(ts, "no") && !contains(ts, "false") {
+		return args[i].s // --overwrite, mode=overwrite, SaveMode.Overwrite, insert_overwrite
+	}
+	if a == "--replace" || a == "--truncate" || contains(ts, "write") && contains(ts, "truncate") {
+		return args[i].s // WRITE_TRUNCATE
+	}
+	if contains(ts, "replace") || contains(ts, "truncate") {
+		named := ts
+		if len(ts) == 1 && i > 0 {
+			named = strings.FieldsFunc(strings.ToLower(args[i-1].s), func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+		}
+		if contains(named, "exists") || contains(named, "mode") || contains(named, "disposition") {
+			return args[i].s // if_exists=replace, --if-exists replace, --write-mode truncate
+		}
+	}
+	return ""
+}
+
+// remoteDBURL reports whether s is a database's URL (postgres://,
+// jdbc:mysql://, snowflake://) whose host is off this machine and its
+// private networks.
+func remoteDBURL(s string) bool {
+	scheme, rest, _ := strings.Cut(strings.TrimPrefix(strings.ToLower(s), "jdbc:"), "://")
+	switch scheme {
+	case "postgres", "postgresql", "mysql", "mariadb", "sqlserver", "mssql", "snowflake", "redshift", "bigquery", "clickhouse", "mongodb", "mongodb+srv", "oracle":
+	default:
+		return false
+	}
+	if _, h, ok := strings.Cut(rest, "@"); ok {
+		rest = h
+	}
+	h, _, _ := strings.Cut(rest, "/")
+	if strings.Count(h, ":") == 1 {
+		h, _, _ = strings.Cut(h, ":")
+	}
+	return strings.Contains(h, ".") && !loopback(h) && !strings.HasPrefix(h, "127.") && net.ParseIP(h) == nil && !lanHost(h)
 }
 
 // stayOpts keep a release (releasesLive) from reaching users: it only

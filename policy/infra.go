@@ -31,11 +31,27 @@ func (iv *inv) ownContainers(verb string) bool {
 		}
 	}
 	for _, n := range names {
-		if !iv.ownContainer(src, n, verb) {
+		if !iv.ownContainer(src, n, verb) && !iv.remadeTestContainer(src, strings.Trim(n, `"'`)) {
 			return false
 		}
 	}
 	return len(names) > 0
+}
+
+// remadeTestContainer reports whether n, a container named for tests
+// (shop-pg-test, api-e2e), on this machine's Docker, is started again
+// under the same name by the same command (docker rm -f pg-test; docker
+// run --name pg-test …): the suite's own container, made afresh.
+func (iv *inv) remadeTestContainer(src, n string) bool {
+	if !testContainerName(n) || !iv.localDocker() {
+		return false
+	}
+	for _, form := range []string{"--name " + n, "--name=" + n, "--name '" + n + "'", `--name "` + n + `"`} {
+		if i := strings.Index(src, form); i >= 0 && (i+len(form) == len(src) || strings.IndexByte(" \t\n;&|)", src[i+len(form)]) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownContainer is ownContainers for one name n, as written.

@@ -615,9 +615,8 @@ func unrecoverable(t target) string {
 	if originalsDir(p) {
 		return originalsWhy
 	}
-	if b := path.Base(p); b == "terraform.tfstate" || b == "terraform.tfstate.backup" || b == "terraform.tfstate.d" || strings.Contains(p, "/terraform.tfstate.d/") ||
-		children && (strings.HasSuffix(t.src, ".tfstate") || strings.HasSuffix(t.glob, ".tfstate")) { // terraform.tfstate.d: each workspace's state
-		return "Terraform's local state, which nothing else keeps"
+	if why := iacState(p, t.glob); why != "" {
+		return why
 	}
 	if why := dataStore(p, children); why != "" {
 		return why
@@ -667,6 +666,40 @@ func dataStore(p string, children bool) string {
 	}
 	if top, _, _ := strings.Cut(rest, "/"); top == "cache" || children && !strings.Contains(rest, "/") && top != "tmp" {
 		return "DVC's cache, the only local copy of every version of the data it tracks"
+	}
+	return ""
+}
+
+// iacState says why p, or the glob's last part, is the state by which
+// an infrastructure tool knows what it made, kept on this disk (a local
+// backend): Terraform's and OpenTofu's terraform.tfstate, its backups
+// and each workspace's terraform.tfstate.d, any *.tfstate*
+// (terraform.tfstate*, prod.tfstate.backup), Pulumi's file backend
+// (.pulumi, its stacks and backups, not its plugins). Lose it and the
+// tool no longer knows the live resources it made. What is under
+// .terraform (providers, modules, the backend's settings) is fetched
+// again by init. "" if it is none.
+func iacState(p, glob string) string {
+	for _, s := range []string{p, glob} {
+		if s == "" || strings.Contains(s, "/.terraform/") || strings.HasPrefix(s, ".terraform/") {
+			continue
+		}
+		for seg := range strings.SplitSeq(s, "/") {
+			if strings.Contains(seg, "tfstate") {
+				return "Terraform's local state, which nothing else keeps: without it Terraform no longer knows the live resources it made"
+			}
+		}
+		if i := strings.Index(s+"/", "/.pulumi/"); i >= 0 || strings.HasPrefix(s, ".pulumi/") || s == ".pulumi" {
+			rest := ""
+			if i >= 0 {
+				rest = strings.TrimPrefix(s[i+len("/.pulumi"):], "/")
+			} else {
+				rest = strings.TrimPrefix(strings.TrimPrefix(s, ".pulumi"), "/")
+			}
+			if top, _, _ := strings.Cut(rest, "/"); rest == "" || top == "stacks" || top == "backups" || top == "history" || strings.ContainsAny(top, "*?[") {
+				return "Pulumi's local state, which nothing else keeps: without it Pulumi no longer knows the live resources it made"
+			}
+		}
 	}
 	return ""
 }

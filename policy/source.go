@@ -93,6 +93,9 @@ var madeNames = map[string]bool{
 	// Perl's build and its tools' outputs: MakeMaker's and Module::Build's blib, pm_to_blib and _eumm,
 	// Devel::Cover's cover_db, NYTProf's nytprof, Inline's _Inline; opam's local switch _opam
 	"blib": true, "pm_to_blib": true, "_eumm": true, "cover_db": true, "nytprof": true, "_Inline": true, "_opam": true,
+	// what a local Spark or Hive session leaves in the directory it ran in: the default warehouse of
+	// its tables and Derby's metastore of them, made again by the next local run (not a cluster's)
+	"spark-warehouse": true, "metastore_db": true,
 }
 
 // madeCapitalised are the names tools write capitalised: Unity's Temp,
@@ -246,7 +249,43 @@ func resultsName(d string) bool {
 // only by training, so deleting one loses that training.
 var keptNames = map[string]bool{
 	"checkpoints": true, "checkpoint": true, "ckpt": true, "ckpts": true, "saved_models": true, "trained_models": true,
-	"mlruns": true, "wandb": true, "runs": true, "lightning_logs": true,
+	"mlruns": true, "wandb": true, "runs": true, "lightning_logs": true, "mlartifacts": true,
+}
+
+// runCheckpoint reports whether a directory's name, or a glob of names,
+// is one a trainer gives each checkpoint it saves: checkpoint-500
+// (Hugging Face's Trainer), checkpoint_3, ckpt-1000, DeepSpeed's
+// global_step500; checkpoint-*, checkpoint* pick them. Unlike keptNames,
+// it counts under an output directory a tool names (outputs/,
+// results/), which is where trainers put them; not under scratch.
+func runCheckpoint(name string) bool {
+	name = strings.ToLower(name)
+	for _, p := range []string{"checkpoint-", "checkpoint_", "ckpt-", "ckpt_", "global_step"} {
+		if strings.HasPrefix(name, p) && (!strings.Contains(name, ".") || strings.ContainsAny(name, "*?[")) {
+			return true
+		}
+	}
+	return name == "checkpoint*" || name == "ckpt*" || name == "checkpoints*"
+}
+
+// runCheckpointIn reports whether a directory of rel is runCheckpoint.
+func runCheckpointIn(rel string) bool {
+	if !strings.Contains(rel, "heckpoint") && !strings.Contains(rel, "ckpt") && !strings.Contains(rel, "global_step") {
+		return false // the cheap look first
+	}
+	for d := range strings.SplitSeq(rel, "/") {
+		if runCheckpoint(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// scratchDir is a directory whose name says what it holds is thrown
+// away: a temp dir, a cache, a hidden one (.cache, .ipynb_checkpoints).
+func scratchDir(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, ".") || strings.Contains(n, "tmp") || strings.Contains(n, "temp") || strings.Contains(n, "cache") || strings.Contains(n, "scratch")
 }
 
 // scratchExts are the extensions of files a tool leaves while it works:
@@ -262,11 +301,11 @@ func keptRecords(rel string) string {
 	for end := 0; end < len(rel); end += len(last) + 1 {
 		last, _, _ = strings.Cut(rel[end:], "/")
 		switch {
-		case keptNames[last] && end+len(last) == len(rel):
+		case (keptNames[last] || runCheckpoint(last)) && end+len(last) == len(rel):
 			return rel + ", which holds trained models or the records of experiments that no build makes again"
-		case keptNames[last]:
+		case keptNames[last] || runCheckpoint(last):
 			return rel + ", in " + rel[:end+len(last)] + ", which holds trained models or the records of experiments that no build makes again"
-		case made(last):
+		case made(last) && (scratchDir(last) || !runCheckpointIn(rel[end:])):
 			return ""
 		}
 	}
@@ -531,6 +570,15 @@ func (c *classifier) ownFiles(t target, s string, one bool) string {
 	dir := t.path // the directory the files are in
 	if !t.children {
 		dir = path.Dir(t.path)
+	}
+	if t.children && runCheckpoint(path.Base(s)) {
+		rel := path.Base(s)
+		if dir != c.project {
+			rel = strings.TrimPrefix(dir, c.project+"/") + "/" + rel
+		}
+		if kept := keptRecords(rel); kept != "" {
+			return "the checkpoints " + kept // rm -rf outputs/checkpoint-*
+		}
 	}
 	if rel := strings.TrimPrefix(strings.TrimPrefix(dir, c.project), "/"); rel != "" && c.madePath(rel) {
 		return ""
