@@ -414,7 +414,7 @@ func TestGridInterp(t *testing.T) {
 		if raceEnabled && i%10 != 0 {
 			continue // a tenth of the cells, every API and road among them: the race detector slows the classifier twentyfold
 		}
-		r := Classify(c.cmd, testEnv)
+		r := classifyT(t, c.cmd)
 		held := r.Class.Held()
 		if c.bad {
 			nBad++

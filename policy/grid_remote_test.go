@@ -776,11 +776,10 @@ func gridHole(cmd string) bool {
 var gridFalseReasons = []string{"working tree"}
 
 func TestGridRemote(t *testing.T) {
-	env := Env{Cwd: "/home/user/project", Home: "/home/user"}
 	cs := gridCases()
 	var dest, destHeld, safe, safeHeld, badReason, holes int
 	for _, c := range cs {
-		r := Classify(c.cmd, env)
+		r := classifyT(t, c.cmd)
 		held := r.Class.Held()
 		if c.held {
 			dest++

@@ -166,13 +166,13 @@ func TestGridSecrets(t *testing.T) {
 	// host) has no safe counterpart: a safe source is not tried with it.
 	heldAlone := map[string]bool{}
 	for _, k := range stdinSinks {
-		heldAlone[k] = Classify("git log -1 | "+k, testEnv).Class.Held()
+		heldAlone[k] = classifyT(t, "git log -1 | "+k).Class.Held()
 	}
 	for _, k := range valueSinks {
-		heldAlone[k] = Classify(strings.ReplaceAll(k, "VAL", "$(git log -1 --format=%h)"), testEnv).Class.Held()
+		heldAlone[k] = classifyT(t, strings.ReplaceAll(k, "VAL", "$(git log -1 --format=%h)")).Class.Held()
 	}
 	for _, k := range fileSinks {
-		heldAlone[k] = Classify(strings.ReplaceAll(k, "PATH", "README.md"), testEnv).Class.Held()
+		heldAlone[k] = classifyT(t, strings.ReplaceAll(k, "PATH", "README.md")).Class.Held()
 	}
 	// Every source meets every plumbing and every sink, but not every
 	// pair of them: each source gets one in ten of the (sink, plumbing)
@@ -322,7 +322,7 @@ func TestGridSecrets(t *testing.T) {
 			skipped++
 			continue
 		}
-		r := Classify(c.cmd, testEnv)
+		r := classifyT(t, c.cmd)
 		if c.held {
 			nd++
 			if r.Class.Held() {
