@@ -1062,9 +1062,7 @@ func (w *walker) assignWords(a *syntax.Assign, sc *scope) {
 	if a.Name != nil && a.Value != nil && !a.Append && a.Index == nil && substOf(a.Value) != nil {
 		name := a.Name.Value
 		if secretVar.MatchString("$"+name) && !w.c.mentions("$"+name) && !w.c.mentions("${"+name) && !w.c.mentions("!"+name) {
-			used := *sc
-			used.credUse = true
-			w.nodeWords(a, &used)
+			w.credWords(a, sc)
 			return
 		}
 	}
@@ -1089,13 +1087,19 @@ func (w *walker) argWords(ce *syntax.CallExpr, sc *scope) {
 	hosts := clientHosts(words, known)
 	for i, a := range ce.Args {
 		if !known[i] && i > 0 && ownVendorAuth(words[i], words[i-1], hosts) {
-			used := *sc
-			used.credUse = true
-			w.nodeWords(a, &used)
+			w.credWords(a, sc)
 			continue
 		}
 		w.words(sc, a)
 	}
+}
+
+// credWords walks the substitutions of n as giving a credential to be
+// used, not shown (scope.credUse).
+func (w *walker) credWords(n syntax.Node, sc *scope) {
+	used := *sc
+	used.credUse = true
+	w.nodeWords(n, &used)
 }
 
 // funcDecl walks a function body (defining it is enough to count it) and

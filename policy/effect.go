@@ -4044,37 +4044,22 @@ func (iv *inv) tarPacks(args []arg, appending bool) {
 	if f == "" || f == "-" || iv.sc.remote {
 		return
 	}
-	sc := *iv.sc
 	var text strings.Builder
 	kind := srcText
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	iv.tarMembers(args, func(sc *scope, a arg) {
+		w, ok := iv.c.written[iv.c.resolve(sc, a).path]
 		switch {
 		case !a.ok:
 			kind = max(kind, srcPipe)
-		case a.s == "-C" || a.s == "--directory":
-			if i+1 < len(args) {
-				if t := iv.c.resolve(&sc, args[i+1]); t.path != "" {
-					sc.cwd = t.path
-				}
-				i++
-			}
-		case a.s == "-f" || a.s == "--file" || (i == 0 || strings.HasPrefix(a.s, "-")) && !strings.HasPrefix(a.s, "--") && strings.HasSuffix(a.s, "f"):
-			i++ // the archive
-		case strings.HasPrefix(a.s, "-") || i == 0 && !strings.Contains(a.s, "/") && strings.Trim(a.s, "crtuxzjJvpf") == "":
-		default:
-			w, ok := iv.c.written[iv.c.resolve(&sc, a).path]
-			switch {
-			case ok && w.kind == srcDownload:
-				kind = srcDownload
-			case ok && w.kind == srcText:
-				text.WriteString(w.text)
-				text.WriteByte('\n')
-			case kind != srcDownload:
-				kind = srcPipe
-			}
+		case ok && w.kind == srcDownload:
+			kind = srcDownload
+		case ok && w.kind == srcText:
+			text.WriteString(w.text)
+			text.WriteByte('\n')
+		case kind != srcDownload:
+			kind = srcPipe
 		}
-	}
+	})
 	a := arg{s: f, ok: true, src: f}
 	switch kind {
 	case srcText:
@@ -4091,12 +4076,37 @@ func (iv *inv) tarPacks(args []arg, appending bool) {
 // tarRemoves judges tar --remove-files, which deletes what it archives:
 // its operands, relative to the -C directory before them.
 func (iv *inv) tarRemoves(args []arg) {
-	sc := *iv.sc
 	lost := iv.archiveLost(arg{s: archiveTo(iv.name, args), ok: true})
+	flagged := false
+	iv.tarMembers(args, func(sc *scope, a arg) {
+		if !a.ok || flagged {
+			return
+		}
+		t := iv.c.resolve(sc, a)
+		if why := iv.c.danger(t); why != "" {
+			iv.flag(Destructive, phrase("tar --remove-files deletes what it archives,", why)+": "+iv.c.show(t))
+			flagged = true
+			return
+		}
+		if lost {
+			save := iv.sc
+			iv.sc = sc
+			iv.removesHere(a, true, "tar --remove-files into an archive that is not kept")
+			iv.sc = save
+		}
+	})
+}
+
+// tarMembers calls each for every member tar's words name (a word not
+// known statically included), with the scope whose directory is the -C
+// before it; options and the archive's name are passed over.
+func (iv *inv) tarMembers(args []arg, each func(sc *scope, a arg)) {
+	sc := *iv.sc
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case !a.ok:
+			each(&sc, a)
 		case a.s == "-C" || a.s == "--directory":
 			if i+1 < len(args) {
 				if t := iv.c.resolve(&sc, args[i+1]); t.path != "" {
@@ -4108,17 +4118,7 @@ func (iv *inv) tarRemoves(args []arg) {
 			i++ // the archive
 		case strings.HasPrefix(a.s, "-") || i == 0 && !strings.Contains(a.s, "/") && strings.Trim(a.s, "crtuxzjJvpf") == "":
 		default:
-			t := iv.c.resolve(&sc, a)
-			if why := iv.c.danger(t); why != "" {
-				iv.flag(Destructive, phrase("tar --remove-files deletes what it archives,", why)+": "+iv.c.show(t))
-				return
-			}
-			if lost {
-				save := iv.sc
-				iv.sc = &sc
-				iv.removesHere(a, true, "tar --remove-files into an archive that is not kept")
-				iv.sc = save
-			}
+			each(&sc, a)
 		}
 	}
 }
