@@ -5580,6 +5580,15 @@ print(delete_old(1))"`, Write},
 		{"jupyter kernelspec remove -y k other && python -m ipykernel install --user --name k", Destructive},
 		{"docker network rm app-net", Destructive},
 		{"DOCKER_HOST=ssh://prod docker network rm app-net; docker network create app-net", Destructive},
+		// round r50b: libraries' filesystem helpers are rm of their argument; an app's stored files are not cache
+		{`php -r 'require "vendor/autoload.php"; (new Symfony\Component\Filesystem\Filesystem())->remove("var/storage");'`, Destructive},
+		{`php -r '$fs = new Filesystem(); $fs->remove(["var/media/avatars"]);'`, Destructive},
+		{`php -r 'File::deleteDirectory("storage/app/public");'`, Destructive},
+		{`node -e 'require("fs-extra").removeSync("public/media")'`, Destructive},
+		{`php -r '$fs->remove("build");'`, Write},
+		{`php -r '(new Symfony\Component\Filesystem\Filesystem())->remove("var/cache");'`, Write},
+		{`php -r 'File::cleanDirectory("storage/framework/cache");'`, Write},
+		{`php -r '$cache->remove("key");'`, Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -22,7 +22,10 @@ var (
 	// follows the match.
 	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove)\s*\(\s*`)
+	// Libraries' helpers count as their language's own: fs-extra's
+	// remove, del's deleteSync, Apache Commons' FileUtils, Symfony's
+	// Filesystem->remove, Laravel's File::deleteDirectory.
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|FileUtils\.forceDelete|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove|\b(?:deleteSync|deleteAsync)|(?:Filesystem\(\)\)|\$(?:fs|filesystem|fileSystem|files))->remove|\bFile::(?:deleteDirectory|cleanDirectory))\s*\(\s*\[?\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bDeno\.truncate(?:Sync)?|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
@@ -532,7 +535,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.codeDelete(fn, lit, recursiveArg.MatchString(rest[:min(len(rest), 200)])) // unlink("data", recursive = TRUE)
 	}
 	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
-		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
+		fn := strings.TrimRight(s[m[0]:m[1]], "([ \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
 		if !ok {
