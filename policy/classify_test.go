@@ -5589,6 +5589,20 @@ print(delete_old(1))"`, Write},
 		{`php -r '(new Symfony\Component\Filesystem\Filesystem())->remove("var/cache");'`, Write},
 		{`php -r 'File::cleanDirectory("storage/framework/cache");'`, Write},
 		{`php -r '$cache->remove("key");'`, Write},
+		// round r50b: deletes on a server named only by a variable the command does not set, and rewrites of a hub's history
+		{`python -c "from huggingface_hub import HfApi; HfApi().super_squash_history(repo_id='acme/intent-classifier', commit_message='squash')"`, Destructive},
+		{`mongosh "$MONGO_URI" --eval 'db.events.deleteMany({ts: {$lt: ISODate("2024-06-01")}})'`, Destructive},
+		{`mongosh "mongodb+srv://prod.x.mongodb.net/app" --eval 'db.events.deleteOne({_id: 1})'`, Destructive},
+		{`psql "$DATABASE_URL" -c "DELETE FROM events WHERE ts < now() - interval '90 days'"`, Destructive},
+		{`mysql --host="$DB_HOST" -e "DELETE FROM t WHERE id=1"`, Destructive},
+		{`mongosh --eval 'db.events.deleteMany({ts: 1})'`, Write},
+		{`mongosh mongodb://localhost:27017/app --eval 'db.events.deleteOne({_id: 1})'`, Write},
+		{`mongosh "$MONGO_URI" --eval 'db.events.countDocuments({})'`, Write},
+		{`mongosh "$MONGO_URI" --eval 'db.users.deleteOne({_id: ObjectId("65a")})'`, Write},
+		{`psql "$DATABASE_URL" -c "DELETE FROM sessions WHERE id = 7"`, Write},
+		{`mysql --host="$DB_HOST" -e "SELECT 1"`, Write},
+		{`psql "$DATABASE_URL" -c "SELECT count(*) FROM events"`, Write},
+		{`python -c "from huggingface_hub import HfApi; print(HfApi().list_repo_commits('acme/x'))"`, Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -231,6 +231,8 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.flag(Destructive, iv.name+" changes rows or tables of production's database ("+live+") without review: "+cutText(sqlWrite.FindString(run)))
 			case sqlDelete.MatchString(run) && !scratch && !onThisMachine(args):
 				iv.flag(Destructive, iv.name+" deletes rows on a database server off this machine, which others use; deleted rows are gone: "+cutText(sqlDelete.FindString(run)))
+			case sqlDelete.MatchString(run) && !scratch && unknownConnection(args) != "" && sqlBulkDelete.MatchString(run):
+				iv.flag(Destructive, iv.name+" deletes every row a range or pattern matches on the database "+unknownConnection(args)+" names, which is known only when it runs and may be one others use; deleted rows are gone: "+cutText(sqlBulkDelete.FindString(run)))
 			}
 		}
 		queried := false
@@ -607,8 +609,32 @@ func mongo(iv *inv) {
 		iv.flag(Destructive, iv.name+": "+m+" deletes data")
 	} else if mongoRewrite.MatchString(text) {
 		iv.flag(Destructive, iv.name+": updateMany({}, …) rewrites every document of the collection: its empty filter matches them all")
+	} else if m := mongoDelete.FindString(text); m != "" {
+		switch v := unknownConnection(args); {
+		case !onThisMachine(args):
+			iv.flag(Destructive, iv.name+": "+strings.TrimRight(m, "( ")+" deletes documents on a server off this machine, which others use; deleted documents are gone")
+		case v != "" && mongoBulkDelete.MatchString(text):
+			iv.flag(Destructive, iv.name+": "+strings.TrimRight(m, "( ")+" deletes every document its filter matches on the server "+v+" names, which is known only when it runs and may be one others use; deleted documents are gone")
+		}
 	}
 }
+
+// mongoBulkDelete is a mongo shell delete of every document a filter
+// matches (deleteMany, remove without justOne, a bulkWrite's
+// deleteMany), as psql's DELETE … WHERE ts < … (sqlBulkDelete); one
+// document by its key (deleteOne, findOneAndDelete) is a pointed edit.
+var mongoBulkDelete = lazyRE(`\.(?:deleteMany|remove)\s*\(|deleteMany\s*:`)
+
+// sqlBulkDelete is a DELETE whose WHERE picks rows by a range or a
+// pattern (ts < now() - '90 days', status LIKE 'tmp%', id IN (SELECT …)),
+// not by one key: on a database tend cannot see, the rows it takes are
+// unbounded.
+var sqlBulkDelete = lazyRE(`(?is)\bDELETE\s+FROM\s+[^;]*?\bWHERE\b[^;]*?(?:[<>]|\bBETWEEN\b|\bNOT\b|\bLIKE\b|\bIN\s*\(\s*SELECT\b|\bIS\s+NULL\b)`)
+
+// mongoDelete is a mongo shell call that deletes the documents its
+// filter matches (deleteMany, deleteOne, remove, findOneAndDelete,
+// findAndModify with remove, a bulkWrite's deleteMany).
+var mongoDelete = lazyRE(`\.(?:deleteMany|deleteOne|remove|findOneAndDelete|findAndRemove)\s*\(|remove\s*:\s*true|deleteMany\s*:`)
 
 // mongoRewrite is an update or replace whose filter is empty: it matches
 // every document (db.users.updateMany({}, {$set: …})).
@@ -844,6 +870,8 @@ func onThisMachine(args []arg) bool {
 	for i, a := range args {
 		host := ""
 		switch {
+		case !a.ok && strings.HasPrefix(a.src, "--host="):
+			return false // --host="$DB_HOST", as -h "$DB_HOST": known only when it runs
 		case !a.ok:
 			continue
 		case (a.s == "-h" || a.s == "--host" || a.s == "-H") && i+1 < len(args):

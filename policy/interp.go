@@ -102,9 +102,10 @@ var (
 	recursiveArg = lazyRE(`(?i)\brecursive\s*[=:]\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
-	// bucket.delete(force=True), and an SDK's request object for it (new
+	// bucket.delete(force=True), a rewrite of a remote repository's history
+	// (HfApi().super_squash_history(…)), and an SDK's request object for it (new
 	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
-	methodDelete = lazyRE(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	methodDelete = lazyRE(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*|super_squash_history|squash_history|superSquashHistory)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
 	// computedName calls a function or loads a module whose name the code
 	// builds at run time, so what it calls cannot be read: require('child'
 	// + '_process'), obj['exec'+'Sync'](…), PHP's $f(…) after $f = "sys" .
