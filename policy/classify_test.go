@@ -5603,6 +5603,16 @@ print(delete_old(1))"`, Write},
 		{`mysql --host="$DB_HOST" -e "SELECT 1"`, Write},
 		{`psql "$DATABASE_URL" -c "SELECT count(*) FROM events"`, Write},
 		{`python -c "from huggingface_hub import HfApi; print(HfApi().list_repo_commits('acme/x'))"`, Write},
+		// round r50b: PowerShell clouds' destroying cmdlets are the platform's destroying verbs
+		{`pwsh -NoProfile -Command "Get-AzResourceGroup | Where-Object ResourceGroupName -like 'rg-acme-*' | Remove-AzResourceGroup -Force -AsJob"`, Destructive},
+		{`pwsh -c "Get-S3Object -BucketName b | Remove-S3Object -Force"`, Destructive},
+		{`powershell -Command "Stop-AzVM -Name vm1 -ResourceGroupName rg -Force"`, Destructive},
+		{`pwsh -c "Get-MgUser -All | Remove-MgUser"`, Destructive},
+		{`pwsh -c 'Remove-AzResourceGroup -Name rg-x -WhatIf:$false'`, Destructive},
+		{`pwsh -c "Remove-AzResourceGroup -Name rg-x -WhatIf; Remove-AzResourceGroup -Name rg-x -Force"`, Destructive},
+		{`pwsh -c "Remove-AzResourceGroup -Name rg-x -WhatIf"`, Write},
+		{`pwsh -c "Get-AzResourceGroup | Format-Table"`, Write},
+		{`pwsh -c "Get-S3Bucket | Select-Object BucketName"`, Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

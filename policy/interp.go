@@ -351,6 +351,9 @@ func (iv *inv) interpCode(code arg) {
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		iv.psCloudDestroys(s)
+	}
 	if iv.name == "osascript" {
 		blanked := appleString.ReplaceAllStringFunc(s, func(q string) string { return `"` + strings.Repeat("x", len(q)-2) + `"` })
 		if m := appleDelete.FindStringIndex(blanked); m != nil { // tell application "System Events" to delete every login item
@@ -3650,3 +3653,30 @@ func (iv *inv) eachDestroyed(s string) {
 
 // fileVerb are the calls that delete files, judged by their paths.
 var fileVerb = setOf("remove", "unlink", "rmdir", "removedirs", "unlinkSync", "rmSync", "rmdirSync", "rmtree", "rm", "rm_rf", "rm_f", "delete_file", "deleteSync")
+
+// psCloudVerb is a PowerShell cmdlet of a cloud's or a directory's module
+// (Az, AzureRM, AzureAD, AWS Tools' AWS/S3/EC2/RDS/IAM/…, Google Cloud's
+// Gcs/Gce/GcSql, Microsoft Graph's Mg, Exchange Online, SharePoint's PnP
+// and SPO, Teams) named with a verb that removes, stops, empties, resets,
+// revokes or disables: the platform's destroying verbs, as az, aws and
+// gcloud's delete and stop are. Group 1 is the cmdlet.
+var psCloudVerb = lazyRE(`(?i)\b((?:Remove|Stop|Clear|Reset|Revoke|Disable|Unregister|Suspend)-(?:Az|AzureRm|AzureAD|AzAD|AWS|S3|EC2|RDS|IAM|EKS|ECS|CFN|LM|DDB|SQS|SNS|KMS|SEC|R53|CW|CWL|ELB2?|ASG|EFS|ECR|Gcs|Gce|GcSql|Gc|Mg|MgBeta|Mailbox|DistributionGroup|PnP|SPO|Team|Cs|Msol|Entra)\w*)`)
+
+// psCloudDestroys holds a PowerShell statement that runs a cloud's
+// destroying cmdlet (psCloudVerb): Get-AzResourceGroup | Remove-AzResourceGroup
+// -Force, Remove-S3Bucket -DeleteBucketContent, Stop-AzVM. -WhatIf in the
+// same statement only says what it would do, unless set false
+// (-WhatIf:$false) or a later statement runs it again.
+func (iv *inv) psCloudDestroys(s string) {
+	for _, m := range psCloudVerb.FindAllStringSubmatchIndex(s, 8) {
+		stmt := s[m[1]:]
+		if i := strings.IndexAny(stmt, ";\n"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		if w := whatIf.FindStringIndex(stmt); w != nil && !strings.HasPrefix(strings.TrimLeft(stmt[w[1]:], " "), ":$false") && !strings.HasPrefix(strings.TrimLeft(stmt[w[1]:], " "), ":$0") {
+			continue
+		}
+		iv.flag(Destructive, iv.name+" one-liner runs "+s[m[2]:m[3]]+", a cloud's cmdlet that removes, stops or resets what it is given: remote state others may use")
+		return
+	}
+}
