@@ -5613,6 +5613,16 @@ print(delete_old(1))"`, Write},
 		{`pwsh -c "Remove-AzResourceGroup -Name rg-x -WhatIf"`, Write},
 		{`pwsh -c "Get-AzResourceGroup | Format-Table"`, Write},
 		{`pwsh -c "Get-S3Bucket | Select-Object BucketName"`, Write},
+		// round r50b: a package manager's cleanup that uninstalls what a manifest does not list changes the machine; a project venv's sync does not
+		{"brew bundle cleanup --force --file=Brewfile", Destructive},
+		{"brew bundle install --cleanup --file=~/Brewfile", Destructive},
+		{"brew bundle --cleanup", Destructive},
+		{"sudo apt autoremove --purge -y", Destructive},
+		{"brew bundle cleanup --file=Brewfile", Write},
+		{"brew bundle check", Write},
+		{"brew bundle --file=Brewfile", Write},
+		{"pip-sync requirements.txt", Write},
+		{"conda clean --all -y", Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

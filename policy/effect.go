@@ -4623,6 +4623,11 @@ func pkgManager(iv *inv) {
 			return
 		}
 	}
+	if _, ops := opts(iv.rest(1)); iv.name == "brew" && at(strs0(ops), 0) == "bundle" && !dryRun(iv.name, iv.rest(1)) &&
+		(at(strs0(ops), 1) == "cleanup" && hasFlag(iv.rest(1), "", "--force") || hasFlag(iv.rest(1), "", "--cleanup")) {
+		iv.flag(Destructive, "brew bundle cleanup uninstalls every formula, cask and extension of the machine's Homebrew that the Brewfile does not list")
+		return // brew bundle cleanup alone only lists them; --force or brew bundle install --cleanup removes them
+	}
 	if p := installsMachine(iv.name, iv.rest(1)); p != "" && !dryRun(iv.name, iv.rest(1)) {
 		iv.flag(Destructive, iv.name+" installs "+p+", which replaces the machine's own kernel, drivers, firmware or boot loader")
 		return
