@@ -5623,6 +5623,14 @@ print(delete_old(1))"`, Write},
 		{"brew bundle --file=Brewfile", Write},
 		{"pip-sync requirements.txt", Write},
 		{"conda clean --all -y", Write},
+		// round r50b: a generator's clean run deletes the directories it makes again, hand-written native code with them
+		{"npx expo prebuild --clean", Destructive},
+		{"cd mobile && bunx expo prebuild --clean -p android --no-install", Destructive},
+		{"npx expo prebuild --platform=ios --clean", Destructive},
+		{"pnpm exec expo prebuild --clean", Destructive},
+		{"npx expo prebuild", Write},
+		{"npx expo prebuild --platform ios", Write},
+		{"npx expo start --clear", Write},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -2677,6 +2677,7 @@ func unknownTool(iv *inv) {
 	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
+	regeneratesClean(iv) // expo prebuild --clean: rm -rf ios android
 	if backupTool(iv) {
 		return // duplicity remove-older-than without --force: it only lists
 	}
