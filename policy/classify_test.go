@@ -5631,6 +5631,15 @@ print(delete_old(1))"`, Write},
 		{"npx expo prebuild", Write},
 		{"npx expo prebuild --platform ios", Write},
 		{"npx expo start --clear", Write},
+		// round r50b: a project's package manifest edit is a write in the project; the user's global tools are not the project's
+		{"devbox rm nodejs@18 && devbox add nodejs@20", Write},
+		{"pixi remove numpy", Write},
+		{"rye remove httpx", Write},
+		{"flox uninstall nodejs", Write},
+		{"cargo remove serde && uv remove httpx && poetry remove requests", Write},
+		{"pixi global remove ruff", Destructive},
+		{"devbox global rm ripgrep", Destructive},
+		{"flox delete", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -164,6 +164,9 @@ var projectTools = map[string]bool{
 	"lerna": true, "vite": true, "next": true, "jest": true, "vitest": true, "pytest": true, "git": true,
 	"xcodebuild": true, "msbuild": true, "sbt": true, "lein": true, "stack": true, "cabal": true, "dune": true,
 	"zig": true, "meson": true, "scons": true, "bazelisk": true, "buck2": true, "flutter": true, "dart": true,
+	// environment managers whose add and rm edit the project's manifest (devbox.json, pixi.toml,
+	// pyproject.toml, .flox/env/manifest.toml, gleam.toml) and its lock, as npm rm edits package.json
+	"devbox": true, "pixi": true, "rye": true, "flox": true, "gleam": true,
 }
 
 // destroyFlags are the words that, leading an option (--drop,
@@ -498,6 +501,9 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if project && n == 1 && s == "global" {
+			project = false // pixi global remove, devbox global rm: the user's tools on the machine, not the project's manifest
+		}
 		if cacheNouns[s] {
 			cached = true // pip cache purge: what follows acts on the cache
 			continue
