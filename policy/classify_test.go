@@ -5640,6 +5640,13 @@ print(delete_old(1))"`, Write},
 		{"pixi global remove ruff", Destructive},
 		{"devbox global rm ripgrep", Destructive},
 		{"flox delete", Destructive},
+		// round r50b: a framework's graceful worker restart signal is not destroying
+		{"php bin/console messenger:stop-workers && php bin/console messenger:consume async --limit=10 --time-limit=60 -vv", Write},
+		{"php artisan horizon:terminate", Write},
+		{"php artisan queue:restart", Write},
+		{"php artisan octane:stop", Destructive},
+		{"php artisan queue:flush", Destructive},
+		{"php bin/console messenger:stop-workers; php bin/console doctrine:schema:drop --force", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

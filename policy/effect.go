@@ -153,6 +153,13 @@ func toRemote(args []arg, opts []string) bool {
 // installed stays.
 var shellEnvTools = map[string]bool{"module": true, "ml": true}
 
+// gracefulRestarts are frameworks' verbs that ask their queue workers to
+// finish the job in hand and exit, for their supervisor to start them
+// again on new code (Symfony's messenger:stop-workers, Laravel's
+// queue:restart and horizon:terminate, Octane's reload): the deploy
+// step that restarts workers, nothing deleted or left stopped.
+var gracefulRestarts = setOf("messenger:stop-workers", "queue:restart", "horizon:terminate", "octane:reload")
+
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
 	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
@@ -501,6 +508,9 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if gracefulRestarts[s] && n <= 2 {
+			continue // php bin/console messenger:stop-workers: each worker ends after its current message, and its supervisor starts it again on the new code
+		}
 		if project && n == 1 && s == "global" {
 			project = false // pixi global remove, devbox global rm: the user's tools on the machine, not the project's manifest
 		}
