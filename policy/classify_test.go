@@ -5647,6 +5647,15 @@ print(delete_old(1))"`, Write},
 		{"php artisan octane:stop", Destructive},
 		{"php artisan queue:flush", Destructive},
 		{"php bin/console messenger:stop-workers; php bin/console doctrine:schema:drop --force", Destructive},
+		// round r50b: spark-sql on this machine (local master, a warehouse in a temp dir) is judged as a local SQL client
+		{`spark-sql --conf spark.sql.warehouse.dir=/tmp/spark-wh -e "DROP TABLE IF EXISTS tmp_sessionize_check"`, Write},
+		{`spark-sql --master 'local[4]' -e "DROP TABLE IF EXISTS ci_check; SELECT 1"`, Write},
+		{`spark-sql --conf spark.sql.warehouse.dir=/tmp/spark-wh -e "DROP TABLE IF EXISTS orders"`, Destructive},
+		{`spark-sql -e "DROP TABLE IF EXISTS tmp_sessionize_check"`, Destructive},
+		{`spark-sql --master yarn -e "DROP TABLE IF EXISTS tmp_x"`, Destructive},
+		{`spark-sql --master local --conf spark.hadoop.hive.metastore.uris=thrift://meta:9083 -e "DROP TABLE tmp_x"`, Destructive},
+		{`spark-sql --conf spark.sql.warehouse.dir=s3a://lake/wh -e "DROP TABLE tmp_x"`, Destructive},
+		{`spark-sql --conf spark.sql.warehouse.dir=/tmp/wh -e "DROP DATABASE prod CASCADE"`, Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -987,3 +987,51 @@ func (iv *inv) scratchFile(file string) bool {
 	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
 	return t.path != "" && !t.children && (iv.c.scratch(t.path) || iv.c.testFixture(t.path))
 }
+
+// sparkSQLClient is spark-sql judged as the SQL client it is (-e).
+var sparkSQLClient = sqlClient([]string{"-e"}, false)
+
+// sparkSQL is spark-sql: run on this machine (--master local, or its
+// warehouse put in a temp dir or the tree by --conf
+// spark.sql.warehouse.dir, with no metastore service named), its tables
+// live here and its SQL is judged as a local server's is (sqlClient: a
+// table named for scratch or CI dropped is made again by the next run);
+// otherwise its words are (a cluster's shared metastore).
+func sparkSQL(iv *inv) {
+	local, remote := false, false
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		v := ""
+		switch {
+		case (a.s == "--master" || a.s == "--conf" || a.s == "-c") && i+1 < len(args):
+			if !args[i+1].ok {
+				remote = true
+				continue
+			}
+			v = a.s + "=" + args[i+1].s
+		case strings.HasPrefix(a.s, "--master=") || strings.HasPrefix(a.s, "--conf="):
+			v = a.s
+		default:
+			continue
+		}
+		name, val, _ := strings.Cut(v, "=")
+		switch {
+		case name == "--master":
+			local, remote = local || strings.HasPrefix(val, "local"), remote || !strings.HasPrefix(val, "local")
+		case strings.Contains(val, "metastore.uris") || strings.Contains(val, "ConnectionURL"):
+			remote = true // a metastore service or database that others may share
+		case strings.HasPrefix(val, "spark.sql.warehouse.dir="):
+			dir := strings.TrimPrefix(strings.TrimPrefix(val, "spark.sql.warehouse.dir="), "file:")
+			t := iv.c.resolve(iv.sc, arg{s: dir, ok: true, src: dir})
+			local = local || !strings.Contains(dir, "://") && (isUnder(t.path, "/tmp") || isUnder(t.path, "/var/tmp") || iv.c.danger(t) == "")
+		}
+	}
+	if local && !remote && !iv.sc.remote {
+		sparkSQLClient(iv)
+		return
+	}
+	unknownTool(iv)
+}
