@@ -5656,6 +5656,16 @@ print(delete_old(1))"`, Write},
 		{`spark-sql --master local --conf spark.hadoop.hive.metastore.uris=thrift://meta:9083 -e "DROP TABLE tmp_x"`, Destructive},
 		{`spark-sql --conf spark.sql.warehouse.dir=s3a://lake/wh -e "DROP TABLE tmp_x"`, Destructive},
 		{`spark-sql --conf spark.sql.warehouse.dir=/tmp/wh -e "DROP DATABASE prod CASCADE"`, Destructive},
+		// round r50b: containers a test framework labelled as its own, on this machine's Docker, are the suite's
+		{"docker ps -aq --filter label=org.testcontainers=true | xargs -r docker rm -f", Write},
+		{"docker rm -f $(docker ps -aq --filter label=org.testcontainers=true)", Write},
+		{`docker ps -aq --filter "label=com.docker.compose.project=shop-e2e" | xargs docker rm -f`, Write},
+		{"docker ps -q --filter label=org.testcontainers.sessionId=abc | xargs docker stop", Write},
+		{"docker ps -aq --filter label=com.docker.compose.project=shop | xargs docker rm -f", Destructive},
+		{"docker ps -aq | xargs -r docker rm -f", Destructive},
+		{"DOCKER_HOST=ssh://prod docker ps -aq --filter label=org.testcontainers=true | xargs -r docker rm -f", Destructive},
+		{"docker -H ssh://prod rm -f $(docker ps -aq --filter label=org.testcontainers=true)", Destructive},
+		{"docker ps -aq --filter label=org.testcontainers=true | xargs -r docker volume rm", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

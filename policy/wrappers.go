@@ -501,11 +501,18 @@ func xargs(iv *inv) {
 // sends them.
 const secretItems = "<secret items from stdin>"
 
+// testContainerItems marks the items xargs reads from a listing of the
+// containers a test framework labelled as its own (testLabelled).
+const testContainerItems = "<test containers from stdin>"
+
 // stdinItem is the unknown item xargs or parallel puts in its command for
 // what it reads from in.
 func stdinItem(in source) arg {
 	if in.kind == srcSecret {
 		return arg{src: secretItems, item: true}
+	}
+	if in.testContainers {
+		return arg{src: testContainerItems, item: true}
 	}
 	return arg{src: "<items from stdin>", item: true}
 }
