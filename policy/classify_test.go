@@ -5666,6 +5666,14 @@ print(delete_old(1))"`, Write},
 		{"DOCKER_HOST=ssh://prod docker ps -aq --filter label=org.testcontainers=true | xargs -r docker rm -f", Destructive},
 		{"docker -H ssh://prod rm -f $(docker ps -aq --filter label=org.testcontainers=true)", Destructive},
 		{"docker ps -aq --filter label=org.testcontainers=true | xargs -r docker volume rm", Destructive},
+		// round r50b: a dataset, bucket or namespace the same command made is its own to remove; a CLI's own rm is not the rm program
+		{"DS=tmp_it_$(date +%s) && bq mk --dataset acme-dev:$DS && uv run pytest tests/integration --bq-dataset=$DS; bq rm -r -f -d acme-dev:$DS", Write},
+		{"B=gs://ci-$$ && gsutil mb $B && pytest; gsutil rm -r $B", Write},
+		{"B=s3://ci-$RANDOM && aws s3 mb $B && pytest; aws s3 rb --force $B", Write},
+		{"kubectl create ns t-$$ && make e2e; kubectl delete ns t-$$", Write},
+		{"bq rm -r -f -d acme-dev:$DS", Destructive},
+		{"bq mk --dataset x:y; bq rm -r -f -d x:z", Destructive},
+		{"bq rm -r -f -d acme-prod:analytics", Destructive},
 		// round r49a end
 	}
 	for _, tc := range tests {

@@ -480,7 +480,8 @@ func composeName(args []arg) string {
 // madeHere reports whether what a command destroys (name, as written in
 // the command) was made or started earlier in the same command, however
 // the two are joined: createdb x && …; dropdb x, CREATE DATABASE x … DROP
-// DATABASE x, kind create cluster --name x && make e2e; kind delete
+// DATABASE x, bq mk --dataset p:ds … bq rm -r -f -d p:ds, kind create
+// cluster --name x && make e2e; kind delete
 // cluster --name x, helm install r … helm uninstall r. It is the
 // command's own to tear down. (After ;, or after a start that finds one
 // there, the teardown may reach a thing someone else had under that
@@ -502,7 +503,7 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 			return false // the name is not there to have been made: nothing to compile
 		}
 		if made == nil {
-			made = regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+			made = regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w*|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
 		}
 		return made.MatchString(c.whole[:at])
 	}
