@@ -108,6 +108,7 @@ func init() {
 		{sqlClient([]string{"-c", "--command", "-cmd"}, true), []string{"sqlite3", "sqlite", "duckdb"}},
 		{sqlClient([]string{"-q", "--query"}, false), []string{"clickhouse-client", "cockroach"}},
 		{sqlClient([]string{"-Q", "-q"}, false), []string{"sqlcmd", "osql"}},
+		{sparkSQL, []string{"spark-sql"}},
 		{mongo, []string{"mongosh", "mongo"}},
 		{dropdb, []string{"dropdb", "dropdb.exe"}},
 		{destroys("deletes a database user"), []string{"dropuser"}},

@@ -231,6 +231,8 @@ func sqlClient(queryOpts []string, operandSQL bool) handler {
 				iv.flag(Destructive, iv.name+" changes rows or tables of production's database ("+live+") without review: "+cutText(sqlWrite.FindString(run)))
 			case sqlDelete.MatchString(run) && !scratch && !onThisMachine(args):
 				iv.flag(Destructive, iv.name+" deletes rows on a database server off this machine, which others use; deleted rows are gone: "+cutText(sqlDelete.FindString(run)))
+			case sqlDelete.MatchString(run) && !scratch && unknownConnection(args) != "" && sqlBulkDelete.MatchString(run):
+				iv.flag(Destructive, iv.name+" deletes every row a range or pattern matches on the database "+unknownConnection(args)+" names, which is known only when it runs and may be one others use; deleted rows are gone: "+cutText(sqlBulkDelete.FindString(run)))
 			}
 		}
 		queried := false
@@ -607,8 +609,32 @@ func mongo(iv *inv) {
 		iv.flag(Destructive, iv.name+": "+m+" deletes data")
 	} else if mongoRewrite.MatchString(text) {
 		iv.flag(Destructive, iv.name+": updateMany({}, …) rewrites every document of the collection: its empty filter matches them all")
+	} else if m := mongoDelete.FindString(text); m != "" {
+		switch v := unknownConnection(args); {
+		case !onThisMachine(args):
+			iv.flag(Destructive, iv.name+": "+strings.TrimRight(m, "( ")+" deletes documents on a server off this machine, which others use; deleted documents are gone")
+		case v != "" && mongoBulkDelete.MatchString(text):
+			iv.flag(Destructive, iv.name+": "+strings.TrimRight(m, "( ")+" deletes every document its filter matches on the server "+v+" names, which is known only when it runs and may be one others use; deleted documents are gone")
+		}
 	}
 }
+
+// mongoBulkDelete is a mongo shell delete of every document a filter
+// matches (deleteMany, remove without justOne, a bulkWrite's
+// deleteMany), as psql's DELETE … WHERE ts < … (sqlBulkDelete); one
+// document by its key (deleteOne, findOneAndDelete) is a pointed edit.
+var mongoBulkDelete = lazyRE(`\.(?:deleteMany|remove)\s*\(|deleteMany\s*:`)
+
+// sqlBulkDelete is a DELETE whose WHERE picks rows by a range or a
+// pattern (ts < now() - '90 days', status LIKE 'tmp%', id IN (SELECT …)),
+// not by one key: on a database tend cannot see, the rows it takes are
+// unbounded.
+var sqlBulkDelete = lazyRE(`(?is)\bDELETE\s+FROM\s+[^;]*?\bWHERE\b[^;]*?(?:[<>]|\bBETWEEN\b|\bNOT\b|\bLIKE\b|\bIN\s*\(\s*SELECT\b|\bIS\s+NULL\b)`)
+
+// mongoDelete is a mongo shell call that deletes the documents its
+// filter matches (deleteMany, deleteOne, remove, findOneAndDelete,
+// findAndModify with remove, a bulkWrite's deleteMany).
+var mongoDelete = lazyRE(`\.(?:deleteMany|deleteOne|remove|findOneAndDelete|findAndRemove)\s*\(|remove\s*:\s*true|deleteMany\s*:`)
 
 // mongoRewrite is an update or replace whose filter is empty: it matches
 // every document (db.users.updateMany({}, {$set: …})).
@@ -844,6 +870,8 @@ func onThisMachine(args []arg) bool {
 	for i, a := range args {
 		host := ""
 		switch {
+		case !a.ok && strings.HasPrefix(a.src, "--host="):
+			return false // --host="$DB_HOST", as -h "$DB_HOST": known only when it runs
 		case !a.ok:
 			continue
 		case (a.s == "-h" || a.s == "--host" || a.s == "-H") && i+1 < len(args):
@@ -958,4 +986,52 @@ func (iv *inv) scratchFile(file string) bool {
 	file, _, _ = strings.Cut(file, "?")
 	t := iv.c.resolve(iv.sc, arg{s: file, ok: true, src: file})
 	return t.path != "" && !t.children && (iv.c.scratch(t.path) || iv.c.testFixture(t.path))
+}
+
+// sparkSQLClient is spark-sql judged as the SQL client it is (-e).
+var sparkSQLClient = sqlClient([]string{"-e"}, false)
+
+// sparkSQL is spark-sql: run on this machine (--master local, or its
+// warehouse put in a temp dir or the tree by --conf
+// spark.sql.warehouse.dir, with no metastore service named), its tables
+// live here and its SQL is judged as a local server's is (sqlClient: a
+// table named for scratch or CI dropped is made again by the next run);
+// otherwise its words are (a cluster's shared metastore).
+func sparkSQL(iv *inv) {
+	local, remote := false, false
+	args := iv.rest(1)
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		v := ""
+		switch {
+		case (a.s == "--master" || a.s == "--conf" || a.s == "-c") && i+1 < len(args):
+			if !args[i+1].ok {
+				remote = true
+				continue
+			}
+			v = a.s + "=" + args[i+1].s
+		case strings.HasPrefix(a.s, "--master=") || strings.HasPrefix(a.s, "--conf="):
+			v = a.s
+		default:
+			continue
+		}
+		name, val, _ := strings.Cut(v, "=")
+		switch {
+		case name == "--master":
+			local, remote = local || strings.HasPrefix(val, "local"), remote || !strings.HasPrefix(val, "local")
+		case strings.Contains(val, "metastore.uris") || strings.Contains(val, "ConnectionURL"):
+			remote = true // a metastore service or database that others may share
+		case strings.HasPrefix(val, "spark.sql.warehouse.dir="):
+			dir := strings.TrimPrefix(strings.TrimPrefix(val, "spark.sql.warehouse.dir="), "file:")
+			t := iv.c.resolve(iv.sc, arg{s: dir, ok: true, src: dir})
+			local = local || !strings.Contains(dir, "://") && (isUnder(t.path, "/tmp") || isUnder(t.path, "/var/tmp") || iv.c.danger(t) == "")
+		}
+	}
+	if local && !remote && !iv.sc.remote {
+		sparkSQLClient(iv)
+		return
+	}
+	unknownTool(iv)
 }

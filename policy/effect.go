@@ -153,6 +153,13 @@ func toRemote(args []arg, opts []string) bool {
 // installed stays.
 var shellEnvTools = map[string]bool{"module": true, "ml": true}
 
+// gracefulRestarts are frameworks' verbs that ask their queue workers to
+// finish the job in hand and exit, for their supervisor to start them
+// again on new code (Symfony's messenger:stop-workers, Laravel's
+// queue:restart and horizon:terminate, Octane's reload): the deploy
+// step that restarts workers, nothing deleted or left stopped.
+var gracefulRestarts = setOf("messenger:stop-workers", "queue:restart", "horizon:terminate", "octane:reload")
+
 // projectTools are the package managers and build tools of projectVerbs.
 var projectTools = map[string]bool{
 	"npm": true, "yarn": true, "pnpm": true, "bun": true, "npx": true, "poetry": true, "cargo": true,
@@ -164,6 +171,9 @@ var projectTools = map[string]bool{
 	"lerna": true, "vite": true, "next": true, "jest": true, "vitest": true, "pytest": true, "git": true,
 	"xcodebuild": true, "msbuild": true, "sbt": true, "lein": true, "stack": true, "cabal": true, "dune": true,
 	"zig": true, "meson": true, "scons": true, "bazelisk": true, "buck2": true, "flutter": true, "dart": true,
+	// environment managers whose add and rm edit the project's manifest (devbox.json, pixi.toml,
+	// pyproject.toml, .flox/env/manifest.toml, gleam.toml) and its lock, as npm rm edits package.json
+	"devbox": true, "pixi": true, "rye": true, "flox": true, "gleam": true,
 }
 
 // destroyFlags are the words that, leading an option (--drop,
@@ -498,6 +508,12 @@ func verbEffect(iv *inv) bool {
 			continue
 		}
 		n++
+		if gracefulRestarts[s] && n <= 2 {
+			continue // php bin/console messenger:stop-workers: each worker ends after its current message, and its supervisor starts it again on the new code
+		}
+		if project && n == 1 && s == "global" {
+			project = false // pixi global remove, devbox global rm: the user's tools on the machine, not the project's manifest
+		}
 		if cacheNouns[s] {
 			cached = true // pip cache purge: what follows acts on the cache
 			continue
@@ -2677,6 +2693,7 @@ func unknownTool(iv *inv) {
 	cleansOverRoot(iv) // make clean BUILD_DIR=.
 	generatesInto(iv)
 	scaffoldsOver(iv)
+	regeneratesClean(iv) // expo prebuild --clean: rm -rf ios android
 	if backupTool(iv) {
 		return // duplicity remove-older-than without --force: it only lists
 	}
@@ -4622,6 +4639,11 @@ func pkgManager(iv *inv) {
 			iv.flag(Destructive, "brew services "+v+" --all stops every service Homebrew runs for the user (databases, queues, servers)")
 			return
 		}
+	}
+	if _, ops := opts(iv.rest(1)); iv.name == "brew" && at(strs0(ops), 0) == "bundle" && !dryRun(iv.name, iv.rest(1)) &&
+		(at(strs0(ops), 1) == "cleanup" && hasFlag(iv.rest(1), "", "--force") || hasFlag(iv.rest(1), "", "--cleanup")) {
+		iv.flag(Destructive, "brew bundle cleanup uninstalls every formula, cask and extension of the machine's Homebrew that the Brewfile does not list")
+		return // brew bundle cleanup alone only lists them; --force or brew bundle install --cleanup removes them
 	}
 	if p := installsMachine(iv.name, iv.rest(1)); p != "" && !dryRun(iv.name, iv.rest(1)) {
 		iv.flag(Destructive, iv.name+" installs "+p+", which replaces the machine's own kernel, drivers, firmware or boot loader")

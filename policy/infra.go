@@ -31,11 +31,62 @@ func (iv *inv) ownContainers(verb string) bool {
 		}
 	}
 	for _, n := range names {
-		if !iv.ownContainer(src, n, verb) && !iv.remadeTestContainer(src, strings.Trim(n, `"'`)) {
+		if !iv.ownContainer(src, n, verb) && !iv.remadeTestContainer(src, strings.Trim(n, `"'`)) && !(testListed(n) && iv.localDocker()) {
 			return false
 		}
 	}
 	return len(names) > 0
+}
+
+// testLabelled reports whether a docker or podman listing (ps, container
+// ls) is filtered to the containers a test framework labels as its own:
+// Testcontainers' org.testcontainers labels, or a compose project named
+// for tests (label=com.docker.compose.project=shop-e2e), on this
+// machine's Docker (no -H or --context). Filters of the same listing all
+// apply, so one such label bounds it.
+func testLabelled(ws []string) bool {
+	_, rest, _ := strings.Cut(" "+strings.Join(ws, " ")+" ", " ps ")
+	if rest == "" {
+		_, rest, _ = strings.Cut(" "+strings.Join(ws, " ")+" ", " container ls ")
+	}
+	if rest == "" || slices.ContainsFunc(ws, func(w string) bool {
+		return w == "-H" || w == "--host" || w == "-c" || w == "--context" || strings.HasPrefix(w, "--host=") || strings.HasPrefix(w, "--context=")
+	}) {
+		return false
+	}
+	for i, w := range ws {
+		v := ""
+		switch {
+		case (w == "--filter" || w == "-f") && i+1 < len(ws):
+			v = ws[i+1]
+		case strings.HasPrefix(w, "--filter="):
+			v = strings.TrimPrefix(w, "--filter=")
+		}
+		v = strings.Trim(v, `"'`)
+		if strings.HasPrefix(v, "label=org.testcontainers") {
+			return true
+		}
+		if p, ok := strings.CutPrefix(v, "label=com.docker.compose.project="); ok && testContainerName(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// testListed reports whether a container operand is the items of a
+// listing of a test framework's containers: xargs's (testContainerItems)
+// or a command substitution's, $(docker ps -aq --filter
+// label=org.testcontainers=true).
+func testListed(n string) bool {
+	if n == testContainerItems {
+		return true
+	}
+	inner, ok := strings.CutPrefix(strings.Trim(n, `"`), "$(")
+	if !ok || !strings.HasSuffix(inner, ")") || strings.ContainsAny(inner[:len(inner)-1], "()|;&`$<>") {
+		return false
+	}
+	ws := strings.Fields(inner[:len(inner)-1])
+	return len(ws) > 2 && (ws[0] == "docker" || ws[0] == "podman") && testLabelled(ws[1:])
 }
 
 // remadeTestContainer reports whether n, a container named for tests
@@ -429,7 +480,8 @@ func composeName(args []arg) string {
 // madeHere reports whether what a command destroys (name, as written in
 // the command) was made or started earlier in the same command, however
 // the two are joined: createdb x && …; dropdb x, CREATE DATABASE x … DROP
-// DATABASE x, kind create cluster --name x && make e2e; kind delete
+// DATABASE x, bq mk --dataset p:ds … bq rm -r -f -d p:ds, kind create
+// cluster --name x && make e2e; kind delete
 // cluster --name x, helm install r … helm uninstall r. It is the
 // command's own to tear down. (After ;, or after a start that finds one
 // there, the teardown may reach a thing someone else had under that
@@ -451,7 +503,7 @@ func (iv *inv) madeHere(name, destroyer string) bool {
 			return false // the name is not there to have been made: nothing to compile
 		}
 		if made == nil {
-			made = regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w+|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
+			made = regexp.MustCompile(`(?i)\b(create\w*|new(?:-session)?|mk\w*|mb|start|launch|install|up|add|init|run)\b[^;&|\n]*?[\s'"=](` + regexp.QuoteMeta(name) + `)(?:[\s'";)]|$)`)
 		}
 		return made.MatchString(c.whole[:at])
 	}

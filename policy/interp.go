@@ -22,7 +22,10 @@ var (
 	// follows the match.
 	shellOut = lazyRE(`(?:\bos[:.]cmd|\bSystem\.cmd|\bSys\.command|\bUnix\.(?:system|open_process\w*)|\bdo shell script\s*|\bos\.exec[lv]p?e?|\bos\.execute|\bsystem2|\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|Popen|check_call|check_output|getoutput|getstatusoutput)|\bexecSync|\bspawnSync|\bexec|\bspawn|\bsystem|\bpopen|\bqx|%x|\bIO\.popen|\bOpen3\.\w+|\bshell_exec|\bpassthru|\bproc_open)\s*\(\s*`)
 	// treeDelete matches a recursive delete; its path argument follows.
-	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove)\s*\(\s*`)
+	// Libraries' helpers count as their language's own: fs-extra's
+	// remove, del's deleteSync, Apache Commons' FileUtils, Symfony's
+	// Filesystem->remove, Laravel's File::deleteDirectory.
+	treeDelete = lazyRE(`(?:\bos\.RemoveAll|(?:\)\.)rmSync|\bshutil\.rmtree|\brmtree|\bremove_tree|\brmSync|\bfs\.rm|\bfs\.promises\.rm|\bfsPromises\.rm|\brimraf(?:\.sync)?|\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)|\bDir\.rmdir|\bDeno\.remove(?:Sync)?|\bFile\.rm_rf!?|\bBun\.\$|\.deleteDir|\.deleteRecursively|FileUtils\.deleteDirectory|FileUtils\.cleanDirectory|FileUtils\.forceDelete|\b(?:removeSync|emptyDirSync|emptyDir)|\bfse\.remove|\b(?:deleteSync|deleteAsync)|(?:Filesystem\(\)\)|\$(?:fs|filesystem|fileSystem|files))->remove|\bFile::(?:deleteDirectory|cleanDirectory))\s*\(\s*\[?\s*`)
 	// fileDelete matches deleting or emptying one file; its path follows.
 	fileDelete = lazyRE(`(?:(?i:\bRemove-Item|\bClear-Content|\bfile\s+delete(?:\s+-force)?)|\bos\.(?:remove|unlink|rmdir|removedirs|Remove|Truncate)|(?:\bfs\.|\)\.)(?:unlinkSync|unlink|rmdirSync|rmdir|truncateSync|truncate|writeFileSync)|\brm|\bFile\.(?:delete|unlink|rm!?)|\bFileUtils\.rm(?:_f)?|\bFiles\.delete(?:IfExists)?|\bfile\.remove|\bDeno\.truncate(?:Sync)?|\bunlink|\brmdir|\btruncate)(?:\s*\(\s*|\s+)(?:glob\s*\(?\s*)?`)
 	// homeRef is a path computed from the home directory (a glob of one
@@ -99,9 +102,10 @@ var (
 	recursiveArg = lazyRE(`(?i)\brecursive\s*[=:]\s*(?:true|t)\b|^\s*['"][^'"]*['"]\s*,\s*['"]s['"]\s*\)`) // and MATLAB's and Octave's rmdir(d, 's')
 	// methodDelete is a client call that deletes what it names:
 	// HfApi().delete_repo(…), s3.deleteBucket(…), drop_database(…),
-	// bucket.delete(force=True), and an SDK's request object for it (new
+	// bucket.delete(force=True), a rewrite of a remote repository's history
+	// (HfApi().super_squash_history(…)), and an SDK's request object for it (new
 	// DeleteBucketCommand(…), TerminateInstancesRequest(…)).
-	methodDelete = lazyRE(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
+	methodDelete = lazyRE(`\.(?:(?:delete|drop|destroy|purge|wipe|terminate|truncate)_\w+|(?:delete|drop|destroy|purge|wipe|terminate)[A-Z]\w*|super_squash_history|squash_history|superSquashHistory)\s*\(|\.(?:delete|drop|destroy|purge)\s*\(\s*(?:force|recursive)|\.(?:delete|destroy|purge)\s*\(\s*\w+\s*=[^=]|\b(?:new\s+)?(?:Delete|Drop|Destroy|Purge|Wipe|Terminate|Empty|Truncate|Flush)[A-Z]\w*(?:Command|Request|Input)\s*\(`)
 	// computedName calls a function or loads a module whose name the code
 	// builds at run time, so what it calls cannot be read: require('child'
 	// + '_process'), obj['exec'+'Sync'](…), PHP's $f(…) after $f = "sys" .
@@ -347,6 +351,9 @@ func (iv *inv) interpCode(code arg) {
 	if m := windowsMachine.FindString(s); m != "" && !whatIf.MatchString(s) { // -WhatIf only says what it would do
 		iv.flag(Destructive, iv.name+" one-liner changes the Windows machine: "+m)
 	}
+	if iv.name == "pwsh" || iv.name == "powershell" {
+		iv.psCloudDestroys(s)
+	}
 	if iv.name == "osascript" {
 		blanked := appleString.ReplaceAllStringFunc(s, func(q string) string { return `"` + strings.Repeat("x", len(q)-2) + `"` })
 		if m := appleDelete.FindStringIndex(blanked); m != nil { // tell application "System Events" to delete every login item
@@ -532,7 +539,7 @@ func (iv *inv) interpCode(code arg) {
 		iv.codeDelete(fn, lit, recursiveArg.MatchString(rest[:min(len(rest), 200)])) // unlink("data", recursive = TRUE)
 	}
 	for _, m := range treeDelete.FindAllStringIndex(s, 8) {
-		fn := strings.TrimRight(s[m[0]:m[1]], "( \t")
+		fn := strings.TrimRight(s[m[0]:m[1]], "([ \t")
 		rest := s[m[1]:]
 		lit, ok := stringLit(rest)
 		if !ok {
@@ -3646,3 +3653,30 @@ func (iv *inv) eachDestroyed(s string) {
 
 // fileVerb are the calls that delete files, judged by their paths.
 var fileVerb = setOf("remove", "unlink", "rmdir", "removedirs", "unlinkSync", "rmSync", "rmdirSync", "rmtree", "rm", "rm_rf", "rm_f", "delete_file", "deleteSync")
+
+// psCloudVerb is a PowerShell cmdlet of a cloud's or a directory's module
+// (Az, AzureRM, AzureAD, AWS Tools' AWS/S3/EC2/RDS/IAM/…, Google Cloud's
+// Gcs/Gce/GcSql, Microsoft Graph's Mg, Exchange Online, SharePoint's PnP
+// and SPO, Teams) named with a verb that removes, stops, empties, resets,
+// revokes or disables: the platform's destroying verbs, as az, aws and
+// gcloud's delete and stop are. Group 1 is the cmdlet.
+var psCloudVerb = lazyRE(`(?i)\b((?:Remove|Stop|Clear|Reset|Revoke|Disable|Unregister|Suspend)-(?:Az|AzureRm|AzureAD|AzAD|AWS|S3|EC2|RDS|IAM|EKS|ECS|CFN|LM|DDB|SQS|SNS|KMS|SEC|R53|CW|CWL|ELB2?|ASG|EFS|ECR|Gcs|Gce|GcSql|Gc|Mg|MgBeta|Mailbox|DistributionGroup|PnP|SPO|Team|Cs|Msol|Entra)\w*)`)
+
+// psCloudDestroys holds a PowerShell statement that runs a cloud's
+// destroying cmdlet (psCloudVerb): Get-AzResourceGroup | Remove-AzResourceGroup
+// -Force, Remove-S3Bucket -DeleteBucketContent, Stop-AzVM. -WhatIf in the
+// same statement only says what it would do, unless set false
+// (-WhatIf:$false) or a later statement runs it again.
+func (iv *inv) psCloudDestroys(s string) {
+	for _, m := range psCloudVerb.FindAllStringSubmatchIndex(s, 8) {
+		stmt := s[m[1]:]
+		if i := strings.IndexAny(stmt, ";\n"); i >= 0 {
+			stmt = stmt[:i]
+		}
+		if w := whatIf.FindStringIndex(stmt); w != nil && !strings.HasPrefix(strings.TrimLeft(stmt[w[1]:], " "), ":$false") && !strings.HasPrefix(strings.TrimLeft(stmt[w[1]:], " "), ":$0") {
+			continue
+		}
+		iv.flag(Destructive, iv.name+" one-liner runs "+s[m[2]:m[3]]+", a cloud's cmdlet that removes, stops or resets what it is given: remote state others may use")
+		return
+	}
+}

@@ -349,6 +349,54 @@ func scaffoldsOver(iv *inv) {
 	}
 }
 
+// cleanRegens are the generators whose "clean" run deletes the
+// directories they generate and makes them again from the template
+// (expo prebuild --clean: ios/ and android/, by platform): in a project
+// that keeps hand-written native code there, that code goes with them.
+var cleanRegens = map[string]struct {
+	verb string
+	dirs map[string][]string // by --platform value; "" for all
+}{
+	"expo": {"prebuild", map[string][]string{"": {"ios", "android"}, "ios": {"ios"}, "android": {"android"}}},
+}
+
+// regeneratesClean judges a generator's clean run (cleanRegens) as rm -rf
+// of each directory it makes again: ordinary work when they are build
+// outputs (ignored by git), destructive when no build makes them.
+func regeneratesClean(iv *inv) {
+	g, ok := cleanRegens[iv.name]
+	args := iv.rest(1)
+	if !ok || at(positionals(args), 0) != g.verb || !hasWord(args, "--clean") || iv.sc.remote {
+		return
+	}
+	platform := ""
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		if (a.s == "--platform" || a.s == "-p") && i+1 < len(args) {
+			platform = args[i+1].s
+		} else if v, ok := strings.CutPrefix(a.s, "--platform="); ok {
+			platform = v
+		}
+	}
+	dirs, ok := g.dirs[platform]
+	if !ok {
+		dirs = g.dirs[""]
+	}
+	for _, d := range dirs {
+		t := iv.c.resolve(iv.sc, arg{s: d, ok: true, src: d})
+		if why := iv.c.danger(t); why != "" {
+			iv.flag(Destructive, phrase(iv.name+" "+g.verb+" --clean, which deletes and makes again", why)+": "+iv.c.show(t))
+			return
+		}
+		if iv.c.ownWork(t.path, true) != "" {
+			iv.flag(Destructive, iv.name+" "+g.verb+" --clean deletes "+d+", which the working tree keeps rather than ignores as a build output, and makes it again from the template: what was written or changed there by hand goes: "+iv.c.show(t))
+			return
+		}
+	}
+}
+
 // scaffolders are tools that make a new project from a template.
 var scaffolders = map[string]bool{
 	"degit": true, "tiged": true, "cookiecutter": true, "copier": true, "yo": true, "giget": true, "cruft": true,

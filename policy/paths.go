@@ -705,7 +705,8 @@ func iacState(p, glob string) string {
 }
 
 // uploadsDir reports whether p is or is in a web application's store of
-// what its users uploaded (uploads/, storage/app/, wp-content/uploads/),
+// what its users uploaded (uploads/, storage/app/, wp-content/uploads/,
+// var/storage/, var/media/, public/media/),
 // not a scratch or test copy of one (tmp/uploads, fixtures/uploads).
 func uploadsDir(p string) bool {
 	found, parent := false, ""
@@ -717,6 +718,8 @@ func uploadsDir(p string) bool {
 			found = true
 		case "app":
 			found = found || parent == "storage"
+		case "storage", "media", "files":
+			found = found || parent == "var" || d == "media" && parent == "public" // var/storage, var/media (Symfony's), public/media
 		}
 		parent = d
 	}

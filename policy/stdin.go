@@ -39,6 +39,10 @@ type source struct {
 	// file is the local file a srcFile is, when the command names it
 	// (< conf/app.conf, cat conf/app.conf): what publishing it sends.
 	file string
+	// testContainers says the text lists containers a test framework
+	// labelled as its own (testLabelled): docker ps -q --filter
+	// label=org.testcontainers=true.
+	testContainers bool
 }
 
 type srcKind int
@@ -278,6 +282,11 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return a.ok && (path.Base(a.s) == "npx" || path.Base(a.s) == "bunx" || path.Base(a.s) == "pnpx")
 	}) {
 		name = binOf(args[0].s) // npx netlify-cli env:list: netlify's
+	}
+	if (name == "docker" || name == "podman") && testLabelled(strs0(args[1:])) && !slices.ContainsFunc(ce.Assigns, func(a *syntax.Assign) bool {
+		return a.Name != nil && (a.Name.Value == "DOCKER_HOST" || a.Name.Value == "DOCKER_CONTEXT")
+	}) {
+		return source{kind: srcPipe, testContainers: true} // docker ps -aq --filter label=org.testcontainers=true | xargs docker rm -f
 	}
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true

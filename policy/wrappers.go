@@ -501,11 +501,18 @@ func xargs(iv *inv) {
 // sends them.
 const secretItems = "<secret items from stdin>"
 
+// testContainerItems marks the items xargs reads from a listing of the
+// containers a test framework labelled as its own (testLabelled).
+const testContainerItems = "<test containers from stdin>"
+
 // stdinItem is the unknown item xargs or parallel puts in its command for
 // what it reads from in.
 func stdinItem(in source) arg {
 	if in.kind == srcSecret {
 		return arg{src: secretItems, item: true}
+	}
+	if in.testContainers {
+		return arg{src: testContainerItems, item: true}
 	}
 	return arg{src: "<items from stdin>", item: true}
 }
@@ -938,10 +945,15 @@ func groupWord(s string) bool {
 
 // remoteOperand reports whether an operand names something a service
 // holds, by a prefix before a colon (dbfs:/mnt/data, acme:analytics,
-// prod:backups): no file of this machine, which rm or kill would be given.
+// prod:backups), written out before a part computed at run time too
+// (acme-dev:$DS): no file of this machine, which rm or kill would be given.
 func remoteOperand(a arg) bool {
-	pre, _, ok := strings.Cut(a.s, ":")
-	return a.ok && ok && pre != "" && !strings.HasPrefix(a.s, "-") && !strings.ContainsAny(pre, "/.~$")
+	s := a.s
+	if !a.ok {
+		s = strings.TrimLeft(a.src, `"'`) // acme-dev:$DS: the prefix is written out, the rest computed
+	}
+	pre, _, ok := strings.Cut(s, ":")
+	return ok && pre != "" && !strings.HasPrefix(s, "-") && !strings.ContainsAny(pre, "/.~$`\"'(){}")
 }
 
 // ownVerb reports whether a bare word a tool is given is, much more often
