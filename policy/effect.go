@@ -6426,6 +6426,9 @@ func printsSecrets(name string, args []arg) string {
 	if name == "s3cmd" && hasWord(args, "--dump-config") {
 		return "s3cmd --dump-config prints its configuration, access and secret keys included"
 	}
+	if m := mintsCredential(name, w); m != "" {
+		return m
+	}
 	if strings.HasPrefix(name, "docker-credential-") && first == "get" {
 		return name + " get prints a registry password"
 	}
