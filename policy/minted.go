@@ -175,3 +175,107 @@ func nonOpts(args []arg) []arg {
 	_, ops := opts(args)
 	return ops
 }
+
+// remoteRunners are the tools that run a command on another machine or in
+// a container (ssh, kubectl exec, docker exec, fly ssh console -C, heroku
+// run, gcloud compute ssh --command, cf ssh -c, az vm run-command), or
+// with a platform's secrets put in its environment (railway run, doppler
+// run, op run, infisical run, aws-vault exec), and give back what it
+// prints.
+var remoteRunners = setOf("ssh", "kubectl", "oc", "docker", "podman", "nerdctl", "docker-compose", "fly", "flyctl", "heroku", "dokku",
+	"gcloud", "cf", "eb", "doctl", "az", "lxc", "incus", "vagrant", "multipass", "minikube", "kamal", "gh", "railway", "doppler", "op",
+	"infisical", "aws-vault", "dotenvx", "teller", "chamber")
+
+// remoteRunVerbs are the words by which those tools run a command: exec, run,
+// ssh, shell, console, enter.
+var remoteRunVerbs = setOf("exec", "run", "ssh", "shell", "console", "enter", "run-command", "exec-env")
+
+// remoteEnvDump reports whether a command prints, through a remote shell
+// or a runner that puts secrets in the environment, every environment
+// variable where it runs: fly ssh console -C env, heroku run printenv,
+// kubectl exec pod -- env, docker exec app env, ssh host env, railway run
+// env, gcloud compute ssh vm --command 'env | sort'. A server's variables
+// are its secrets, as the local environment's are.
+func remoteEnvDump(name string, args []arg) bool {
+	if !remoteRunners[name] || len(args) == 0 {
+		return false
+	}
+	w := strs0(args)
+	if name != "ssh" && !slices.ContainsFunc(w[:min(len(w), maxVerbWords)], func(s string) bool { return remoteRunVerbs[s] }) {
+		return false // docker run alpine env: a container the command starts has the image's environment (dumpsEnvironment)
+	}
+	if slices.Contains(w, "run") && (name == "docker" || name == "podman" || name == "nerdctl") {
+		return false
+	}
+	iv := &inv{name: name, args: append([]arg{{s: name, ok: true, src: name}}, args...)}
+	if name != "aws" {
+		for _, p := range remotePayloads(iv) {
+			if dumpsEnvText(p) {
+				return true
+			}
+		}
+	}
+	last := args[len(args)-1]
+	if !last.ok {
+		return false
+	}
+	if strings.ContainsAny(last.s, " \t\n;|") {
+		return dumpsEnvText(last.s) // ssh host 'env | sort', kubectl exec pod -- sh -c 'printenv'
+	}
+	n := len(args)
+	if n >= 2 && args[n-2].ok && dumpsEnvText(args[n-2].s+" "+last.s) && !strings.HasPrefix(args[n-2].s, "-") {
+		return true // printenv -0, export -p
+	}
+	return dumpsEnvText(last.s) && (n < 2 || !args[n-2].ok || !optTakesValue(args[n-2].s))
+}
+
+// optTakesValue reports whether a word is a short or long option that
+// may take the next word as its value (-c, --command; not -- nor -it).
+func optTakesValue(s string) bool {
+	return strings.HasPrefix(s, "-") && s != "--" && !strings.Contains(s, "=") && (len(s) == 2 || strings.HasPrefix(s, "--"))
+}
+
+// envDumps are the commands that print every environment variable.
+var envDumps = setOf("env", "printenv", "env -0", "printenv -0", "env --null", "printenv --null", "export", "export -p", "declare -x",
+	"declare -p", "declare -px", "declare -xp", "typeset -x", "typeset -p", "set", "cat /proc/1/environ", "cat /proc/self/environ")
+
+// dumpsEnvText reports whether shell code prints every environment
+// variable: env, printenv, export -p, alone or through filters that keep
+// the lines (env | sort), after sh -c or bash -lc.
+func dumpsEnvText(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, sh := range []string{"sh -c ", "bash -c ", "bash -lc ", "sh -lc ", "/bin/sh -c ", "/bin/bash -c ", "bash -l -c "} {
+		s = strings.TrimSpace(strings.Trim(strings.TrimPrefix(s, sh), `"'`))
+	}
+	if len(s) > 512 {
+		return false
+	}
+	for _, seg := range strings.FieldsFunc(strings.ReplaceAll(strings.ReplaceAll(s, "&&", ";"), "||", ";"), func(r rune) bool { return r == ';' || r == '\n' }) {
+		stages := strings.Split(seg, "|")
+		if !envDumps[strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(stages[0]), "sudo ")), " ")] {
+			continue
+		}
+		if !slices.ContainsFunc(stages[1:], func(st string) bool {
+			f := strings.Fields(st)
+			return len(f) == 0 || !passesLines[f[0]] || len(f) > 1 && f[0] == "head"
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropsSecretLines reports whether a search drops the lines that name the
+// usual secrets (grep -v with a pattern naming passwords, secrets, tokens
+// and keys alike): what goes on are the variables named for none of them.
+func dropsSecretLines(name string, args []arg) bool {
+	if name != "grep" && name != "egrep" && name != "rg" {
+		return false
+	}
+	flags, ops := opts(args)
+	if !hasFlag(flags, "v", "--invert-match") || len(ops) == 0 || !ops[0].ok {
+		return false
+	}
+	p := strings.ToLower(ops[0].s)
+	return strings.Contains(p, "pass") && strings.Contains(p, "secret") && strings.Contains(p, "token") && strings.Contains(p, "key")
+}

@@ -338,6 +338,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 			return out
 		}
 	}
+	if prev.kind == srcSecret && prev.text == envDump && dropsSecretLines(name, args[1:]) {
+		return source{kind: srcPipe, text: name} // env | grep -viE 'pass|secret|token|key': the lines no secret is named in
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || programFilters[name] && !slices.ContainsFunc(ops[min(1, len(ops)):], func(a arg) bool {
 			return !a.ok || strings.Contains(a.s, "/") || len(path.Ext(a.s)) > 1 && path.Ext(a.s) != a.s
@@ -369,6 +372,8 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret}
 	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret, text: envDump}
+	case remoteEnvDump(name, args[1:]): // fly ssh console -C env > f, kubectl exec pod -- env | …: a server's variables, as env's
 		return source{kind: srcSecret, text: envDump}
 	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}
