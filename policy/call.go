@@ -312,6 +312,7 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	servesHome(iv)
 	setsRunner(iv)
 	sendsSecret(iv)
+	traceInto(iv)   // TF_LOG=DEBUG TF_LOG_PATH=tf.log terraform plan
 	keyMadeInto(iv) // gcloud iam service-accounts keys create sa.json, openssl genrsa -out k.pem: what a later command sends
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)

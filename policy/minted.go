@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Credentials a command makes (round r50a): a cloud's access key, a
@@ -278,4 +280,122 @@ func dropsSecretLines(name string, args []arg) bool {
 	}
 	p := strings.ToLower(ops[0].s)
 	return strings.Contains(p, "pass") && strings.Contains(p, "secret") && strings.Contains(p, "token") && strings.Contains(p, "key")
+}
+
+// debugEnv are the variables that turn on a tool's trace of its requests,
+// credentials among what it logs, with the values that do: terraform's
+// and OpenTofu's TF_LOG at DEBUG, TRACE or JSON (the providers' requests
+// and responses, tokens and sensitive values in them), Go's
+// GODEBUG=http2debug=2 (every header, Authorization too).
+func debugEnv(name, val string) bool {
+	v := strings.ToLower(val)
+	switch name {
+	case "TF_LOG", "TF_LOG_PROVIDER", "TF_LOG_CORE":
+		return v == "debug" || v == "trace" || v == "json"
+	case "GODEBUG":
+		return strings.Contains(v, "http2debug=2")
+	}
+	return false
+}
+
+// tracesSecrets says why what a command writes to stderr holds
+// credentials: a debug trace of its requests (debugEnv, aws --debug,
+// which logs each request's headers, a session token among them, and each
+// response's body); "" if it does not. env is what it is given, as
+// NAME=value.
+func tracesSecrets(name string, args []arg, env func(yield func(string, string) bool)) string {
+	tf := name == "terraform" || name == "tofu" || name == "terragrunt"
+	for n, v := range env {
+		if debugEnv(n, v) && (tf || n == "GODEBUG") {
+			return name + " with " + n + "=" + v + " logs its requests and responses, credentials and sensitive values among them"
+		}
+	}
+	if name == "aws" && hasWord(args, "--debug") {
+		return "aws --debug logs each request's headers, a session token among them, and each response's body"
+	}
+	return ""
+}
+
+// mergesStderr reports whether a statement sends its stderr where its
+// stdout goes: 2>&1, &> file, >& file.
+func mergesStderr(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+			return true
+		case syntax.DplOut:
+			if lit := litOf(r.Word); r.N != nil && r.N.Value == "2" && lit == "1" || r.N == nil && lit != "2" && lit != "-" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stmtEnv yields the variables a statement's command is given: its
+// assignments (TF_LOG=DEBUG terraform …), env's (env TF_LOG=DEBUG …),
+// and what the script exported before it (export TF_LOG=DEBUG; …).
+func stmtEnv(ce *syntax.CallExpr, sc *scope, wrapped []arg) func(yield func(string, string) bool) {
+	return func(yield func(string, string) bool) {
+		for _, as := range ce.Assigns {
+			if as.Name != nil && as.Value != nil && !yield(as.Name.Value, litOf(as.Value)) {
+				return
+			}
+		}
+		for _, a := range wrapped {
+			if n, v, ok := strings.Cut(a.s, "="); a.ok && ok && isAssignment(a.s) && !yield(n, v) {
+				return
+			}
+		}
+		for _, e := range sc.vars.environ(uint(ce.Pos().Offset())) {
+			if n, _, ok := strings.Cut(e.src, "="); ok && !yield(n, e.s) {
+				return
+			}
+		}
+	}
+}
+
+// debugTools are the tools tracesSecrets knows the traces of.
+var debugTools = setOf("terraform", "tofu", "terragrunt", "aws", "go", "kubectl", "helm", "gh", "docker", "vault", "consul", "nomad")
+
+// traceInto records the file a tool writes a debug trace of its requests
+// into as holding a secret: TF_LOG_PATH with TF_LOG at DEBUG or TRACE.
+func traceInto(iv *inv) {
+	if iv.name != "terraform" && iv.name != "tofu" && iv.name != "terragrunt" {
+		return
+	}
+	env := iv.environ()
+	file, on := "", false
+	for _, e := range env {
+		n, _, _ := strings.Cut(e.src, "=")
+		switch {
+		case n == "TF_LOG_PATH" && e.ok:
+			file = e.s
+		case debugEnv(n, e.s):
+			on = true
+		}
+	}
+	if on && file != "" {
+		iv.c.wrote(iv.sc, arg{s: file, ok: true, src: file}, source{kind: srcSecret, text: iv.name + " logs its requests and responses there", named: true}, true)
+	}
+}
+
+// tracedStderr says why what a simple command writes to stderr holds
+// credentials (tracesSecrets); "" if it does not.
+func (w *walker) tracedStderr(ce *syntax.CallExpr, sc *scope) string {
+	if len(ce.Args) == 0 {
+		return ""
+	}
+	if lit := litOf(ce.Args[0]); lit != "" && !debugTools[path.Base(lit)] && lit != "env" && lit != "sudo" {
+		return "" // cheap: most commands are none of these
+	}
+	all, err := w.c.fields(sc, ce.Args)
+	if err != nil || len(all) == 0 {
+		return ""
+	}
+	args := unwrapQuiet(all)
+	if len(args) == 0 || !args[0].ok || !debugTools[path.Base(args[0].s)] {
+		return ""
+	}
+	return tracesSecrets(path.Base(args[0].s), args[1:], stmtEnv(ce, sc, all[:len(all)-len(args)]))
 }

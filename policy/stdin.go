@@ -279,6 +279,11 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	}) {
 		name = binOf(args[0].s) // npx netlify-cli env:list: netlify's
 	}
+	if mergesStderr(st) && debugTools[name] {
+		if why := tracesSecrets(name, args[1:], stmtEnv(ce, sc, all[:len(all)-len(args)])); why != "" {
+			return source{kind: srcSecret, text: why, named: true} // TF_LOG=DEBUG terraform plan 2>&1 | tee plan.log
+		}
+	}
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true
 		for i, a := range args {
