@@ -399,3 +399,106 @@ func (w *walker) tracedStderr(ce *syntax.CallExpr, sc *scope) string {
 	}
 	return tracesSecrets(path.Base(args[0].s), args[1:], stmtEnv(ce, sc, all[:len(all)-len(args)]))
 }
+
+// outFileOpts are the options by which a tool is told the file to write
+// what it prints into.
+var outFileOpts = []string{"--out-file", "--output-file", "--output", "--outfile", "--file", "-o", "--out", "-out"}
+
+// outFile is the value of the first of opts a command is given, "" if
+// none.
+func outFile(args []arg, opts ...string) string {
+	for i, a := range args {
+		if !a.ok {
+			continue
+		}
+		for _, o := range opts {
+			switch {
+			case a.s == o && i+1 < len(args) && args[i+1].ok:
+				return args[i+1].s
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"="):
+				return strings.TrimPrefix(a.s, o+"=")
+			}
+		}
+	}
+	return ""
+}
+
+// exportsSecrets says which file a command writes the secrets a tool
+// keeps into, in plain text (an export, a download, a decryption to a
+// file): airflow connections or variables export FILE, gcloud secrets
+// versions access --out-file F, az keyvault secret download --file F, op
+// read --out-file F, op inject -o F, op document get -o F, bw export
+// --output F, sops -d --output F, ansible-vault decrypt [--output F]
+// FILE, infisical export --output-file F, doppler secrets download F
+// --no-encrypt, vercel env pull F, borg key export REPO F, gpg
+// --export-secret-keys -o F. "" if none, or stdout (printsSecrets judges
+// that).
+func exportsSecrets(name string, args []arg) string {
+	_, ops := opts(args)
+	w := strs0(ops)
+	f := ""
+	switch name {
+	case "airflow":
+		if (at(w, 0) == "connections" || at(w, 0) == "variables") && at(w, 1) == "export" && len(w) > 2 {
+			f = w[2]
+		}
+	case "gcloud":
+		if slices.Contains(w, "secrets") && slices.Contains(w, "access") {
+			f = outFile(args, "--out-file")
+		}
+	case "az":
+		if at(w, 0) == "keyvault" && at(w, 1) == "secret" && at(w, 2) == "download" {
+			f = outFile(args, "--file", "-f")
+		}
+	case "op":
+		if at(w, 0) == "read" || at(w, 0) == "inject" || at(w, 0) == "document" && at(w, 1) == "get" {
+			f = outFile(args, "--out-file", "--output", "-o")
+		}
+	case "bw":
+		if at(w, 0) == "export" || at(w, 0) == "get" {
+			f = outFile(args, "--output")
+		}
+	case "sops":
+		if hasWord(args, "-d", "--decrypt") || at(w, 0) == "decrypt" {
+			f = outFile(args, "--output")
+		}
+	case "ansible-vault":
+		if at(w, 0) == "decrypt" {
+			if f = outFile(args, "--output"); f == "" && len(w) > 1 {
+				f = w[1] // decrypted in place
+			}
+		}
+	case "infisical":
+		if at(w, 0) == "export" {
+			f = outFile(args, "--output-file")
+		}
+	case "doppler":
+		if at(w, 0) == "secrets" && at(w, 1) == "download" && hasWord(args, "--no-encrypt") && !hasWord(args, "--no-file") {
+			f = at(w, 2)
+		}
+	case "vercel":
+		if at(w, 0) == "env" && at(w, 1) == "pull" {
+			f = at(w, 2)
+		}
+	case "borg", "borgmatic":
+		if at(w, 0) == "key" && at(w, 1) == "export" && len(w) > 3 {
+			f = w[3]
+		}
+	case "gpg", "gpg2":
+		if hasWord(args, "--export-secret-keys", "--export-secret-subkeys") {
+			f = outFile(args, "--output", "-o")
+		}
+	}
+	if toStdout(f) {
+		return ""
+	}
+	return f
+}
+
+// exportedInto records the file a command exports secrets into
+// (exportsSecrets) as holding them: what a later command sends.
+func exportedInto(iv *inv) {
+	if f := exportsSecrets(iv.name, iv.rest(1)); f != "" {
+		iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: "the secrets " + iv.name + " exported"}, false)
+	}
+}
