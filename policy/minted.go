@@ -48,6 +48,9 @@ func mintsCredential(name string, w []string) string {
 		if v == "create-for-rbac" { // az ad sp create-for-rbac: a service principal and its password, printed
 			return name + " " + strings.Join(w[:i+1], " ") + " makes a service principal and prints its password"
 		}
+		if !mintVerbs[v] && !(strings.ContainsAny(v, "-_:") && mintShaped(v)) {
+			continue // cheap: this runs for the first words of every command
+		}
 		parts := words(strings.ToLower(v))
 		if len(parts) > 1 && (mintVerbs[parts[0]] || strings.Contains(v, ":") && mintVerbs[parts[len(parts)-1]]) && mintedNoun(parts) {
 			return name + " " + strings.Join(w[:i+1], " ") + " makes a credential and prints it" // create-access-key, tokens:create
@@ -66,6 +69,17 @@ func mintsCredential(name string, w []string) string {
 		}
 	}
 	return ""
+}
+
+// mintShaped reports whether a word may join a verb and a credential's
+// name (create-access-key, authorizations:create), before it is split.
+func mintShaped(v string) bool {
+	for _, n := range []string{"oken", "ey", "red", "uthorization"} {
+		if strings.Contains(v, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // mintedNoun reports whether the parts of a word name a credential made
@@ -168,16 +182,6 @@ func keyMadeInto(iv *inv) {
 	iv.c.wrote(iv.sc, arg{s: f, ok: true, src: f}, source{kind: srcSecret, text: "a private key " + iv.name + " made", named: true}, false)
 }
 
-// mintedOf leads the text of a source that is a credential a command
-// made and printed (mintsCredential).
-const mintedOf = "a credential made by "
-
-// nonOpts is args' operands (opts).
-func nonOpts(args []arg) []arg {
-	_, ops := opts(args)
-	return ops
-}
-
 // remoteRunners are the tools that run a command on another machine or in
 // a container (ssh, kubectl exec, docker exec, fly ssh console -C, heroku
 // run, gcloud compute ssh --command, cf ssh -c, az vm run-command), or
@@ -199,8 +203,11 @@ var remoteRunVerbs = setOf("exec", "run", "ssh", "shell", "console", "enter", "r
 // env, gcloud compute ssh vm --command 'env | sort'. A server's variables
 // are its secrets, as the local environment's are.
 func remoteEnvDump(name string, args []arg) bool {
-	if !remoteRunners[name] || len(args) == 0 {
-		return false
+	if !remoteRunners[name] || len(args) == 0 || !slices.ContainsFunc(args, func(a arg) bool {
+		return strings.Contains(a.s, "env") || strings.Contains(a.s, "export") || strings.Contains(a.s, "declare") ||
+			strings.Contains(a.s, "set") || strings.Contains(a.s, "typeset")
+	}) {
+		return false // cheap: no word that could print the environment
 	}
 	w := strs0(args)
 	if name != "ssh" && !slices.ContainsFunc(w[:min(len(w), maxVerbWords)], func(s string) bool { return remoteRunVerbs[s] }) {
@@ -434,6 +441,9 @@ func outFile(args []arg, opts ...string) string {
 // --export-secret-keys -o F. "" if none, or stdout (printsSecrets judges
 // that).
 func exportsSecrets(name string, args []arg) string {
+	if !exporters[name] {
+		return "" // cheap: this runs for every command
+	}
 	_, ops := opts(args)
 	w := strs0(ops)
 	f := ""
@@ -494,6 +504,9 @@ func exportsSecrets(name string, args []arg) string {
 	}
 	return f
 }
+
+// exporters are the tools exportsSecrets knows.
+var exporters = setOf("airflow", "gcloud", "az", "op", "bw", "sops", "ansible-vault", "infisical", "doppler", "vercel", "borg", "borgmatic", "gpg", "gpg2")
 
 // exportedInto records the file a command exports secrets into
 // (exportsSecrets) as holding them: what a later command sends.

@@ -369,8 +369,6 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret}
 	case madeKey(name, args[1:]) == "-": // openssl genrsa 2048 | …, wg genkey | tee …: a private key, new
 		return source{kind: srcSecret, text: "a private key " + name + " made", named: true}
-	case mintsCredential(name, strs0(nonOpts(args[1:]))) != "":
-		return source{kind: srcSecret, text: mintedOf + name}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "history":
