@@ -235,7 +235,8 @@ func remoteEnvDump(name string, args []arg) bool {
 	if n >= 2 && args[n-2].ok && dumpsEnvText(args[n-2].s+" "+last.s) && !strings.HasPrefix(args[n-2].s, "-") {
 		return true // printenv -0, export -p
 	}
-	return dumpsEnvText(last.s) && (n < 2 || !args[n-2].ok || !optTakesValue(args[n-2].s))
+	shell := n >= 3 && args[n-3].ok && shells[path.Base(args[n-3].s)] && args[n-2].ok && strings.HasSuffix(args[n-2].s, "c") // kubectl exec pod -- sh -c env
+	return dumpsEnvText(last.s) && (n < 2 || !args[n-2].ok || !optTakesValue(args[n-2].s) || shell)
 }
 
 // optTakesValue reports whether a word is a short or long option that

@@ -279,7 +279,7 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	}) {
 		name = binOf(args[0].s) // npx netlify-cli env:list: netlify's
 	}
-	if mergesStderr(st) && debugTools[name] {
+	if debugTools[name] && (mergesStderr(st) || w.allPiped[st]) {
 		if why := tracesSecrets(name, args[1:], stmtEnv(ce, sc, all[:len(all)-len(args)])); why != "" {
 			return source{kind: srcSecret, text: why, named: true} // TF_LOG=DEBUG terraform plan 2>&1 | tee plan.log
 		}
