@@ -312,6 +312,9 @@ func (c *classifier) run(args []arg, sc *scope, in source, depth int) int {
 	servesHome(iv)
 	setsRunner(iv)
 	sendsSecret(iv)
+	traceInto(iv)    // TF_LOG=DEBUG TF_LOG_PATH=tf.log terraform plan
+	exportedInto(iv) // airflow connections export conns.json
+	keyMadeInto(iv)  // gcloud iam service-accounts keys create sa.json, openssl genrsa -out k.pem: what a later command sends
 	readsSecret(iv, !known || credentialTools[iv.name])
 	dumpsEnvironment(iv)
 	if infraTools[iv.name] && !dbClients[iv.name] && len(args) > 1 && !args[1].ok && !args[1].item { // op=delete; kubectl $op pvc --all

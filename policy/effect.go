@@ -6448,6 +6448,9 @@ func printsSecrets(name string, args []arg) string {
 	if name == "s3cmd" && hasWord(args, "--dump-config") {
 		return "s3cmd --dump-config prints its configuration, access and secret keys included"
 	}
+	if m := mintsCredential(name, w); m != "" {
+		return m
+	}
 	if strings.HasPrefix(name, "docker-credential-") && first == "get" {
 		return name + " get prints a registry password"
 	}
@@ -6785,10 +6788,10 @@ func (iv *inv) secretUse() string {
 	case (iv.name == "npm" || iv.name == "pnpm" || iv.name == "yarn") && at(ws, 0) == "config" && strings.Contains(strings.Join(ws, " "), "_auth"):
 		return iv.name + " config prints an auth token"
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 && secretPattern.MatchString(ops[0].s) &&
-		!iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
+		!dropsSecretLines(iv.name, args) && !iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the secrets out of the environment: " + ops[0].s
 	case (iv.name == "grep" || iv.name == "egrep" || iv.name == "rg") && iv.in.kind == srcSecret && (iv.in.text == "" || iv.in.text == envDump) && len(ops) > 0 &&
-		credFamily(ops[0].s) != "" && !iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
+		credFamily(ops[0].s) != "" && !dropsSecretLines(iv.name, args) && !iv.listsFiles() && !iv.namesOnlyNext() && !matchesNamesOnly(args, ops[0].s):
 		return iv.name + " picks the variables of " + credFamily(ops[0].s) + " out of the environment, their keys and tokens with them: " + ops[0].s
 	case searchers[iv.name]:
 		return iv.searchesSecrets()

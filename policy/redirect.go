@@ -40,6 +40,11 @@ func (w *walker) redirects(st *syntax.Stmt, sc *scope, idx int, in source) {
 		if err == nil && len(fs) == 1 {
 			a = fs[0]
 		}
+		if r.N != nil && r.N.Value == "2" && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut) {
+			if ce, ok := st.Cmd.(*syntax.CallExpr); ok && w.tracedStderr(ce, sc) != "" { // TF_LOG=DEBUG terraform plan 2> debug.log
+				c.wrote(sc, a, source{kind: srcSecret, text: w.tracedStderr(ce, sc), named: true}, !truncating)
+			}
+		}
 		if r.N == nil || r.N.Value == "1" || r.Op == syntax.RdrAll || r.Op == syntax.AppAll {
 			out := w.output(st, sc, in)
 			c.wrote(sc, a, out, !truncating)

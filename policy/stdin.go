@@ -288,6 +288,11 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	}) {
 		return source{kind: srcPipe, testContainers: true} // docker ps -aq --filter label=org.testcontainers=true | xargs docker rm -f
 	}
+	if debugTools[name] && (mergesStderr(st) || w.allPiped[st]) {
+		if why := tracesSecrets(name, args[1:], stmtEnv(ce, sc, all[:len(all)-len(args)])); why != "" {
+			return source{kind: srcSecret, text: why, named: true} // TF_LOG=DEBUG terraform plan 2>&1 | tee plan.log
+		}
+	}
 	if name == "find" && len(args) > 1 && args[1].ok && !strings.HasPrefix(args[1].s, "-") {
 		pattern, every := "", true
 		for i, a := range args {
@@ -347,6 +352,9 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 			return out
 		}
 	}
+	if prev.kind == srcSecret && prev.text == envDump && dropsSecretLines(name, args[1:]) {
+		return source{kind: srcPipe, text: name} // env | grep -viE 'pass|secret|token|key': the lines no secret is named in
+	}
 	if passThrough[name] && (prev.kind == srcSecret || prev.kind == srcDownload || prev.kind == srcPipe) {
 		if _, ops := opts(args[1:]); len(ops) == 0 || programFilters[name] && !slices.ContainsFunc(ops[min(1, len(ops)):], func(a arg) bool {
 			return !a.ok || strings.Contains(a.s, "/") || len(path.Ext(a.s)) > 1 && path.Ext(a.s) != a.s
@@ -368,12 +376,16 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 		return source{kind: srcSecret, text: dumpOf + name}
 	case readsClipboard(name, args[1:]): // what was last copied: often a password or a token
 		return source{kind: srcSecret}
+	case madeKey(name, args[1:]) == "-": // openssl genrsa 2048 | …, wg genkey | tee …: a private key, new
+		return source{kind: srcSecret, text: "a private key " + name + " made", named: true}
 	case printsSecrets(name, args[1:]) != "":
 		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "history":
 		return source{kind: srcSecret}
 	case name == "env" || name == "printenv" || (name == "set" && len(args) == 1) ||
 		((name == "export" || name == "declare" || name == "typeset") && len(args) <= 2):
+		return source{kind: srcSecret, text: envDump}
+	case remoteEnvDump(name, args[1:]): // fly ssh console -C env > f, kubectl exec pod -- env | …: a server's variables, as env's
 		return source{kind: srcSecret, text: envDump}
 	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}

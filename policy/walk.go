@@ -18,6 +18,9 @@ type walker struct {
 	// twice: the statements after a cd on its own are being walked a
 	// second time, as if it failed (see stmts).
 	twice bool
+	// allPiped holds the pipeline stages whose stderr goes down the pipe
+	// too (cmd |& next): what they log is what the next stage reads.
+	allPiped map[*syntax.Stmt]bool
 }
 
 // stmts walks a list; in is the stdin they share (a block or subshell in
@@ -155,6 +158,7 @@ func (w *walker) binary(b *syntax.BinaryCmd, sc *scope, in source) {
 	switch b.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		stages := pipeline(b)
+		markPipedAll(b, w) // only its pipe operators: as cheap as pipeline
 		stdin := in
 		first := len(w.c.cmds) + 1
 		for i, st := range stages {
@@ -304,6 +308,29 @@ func (w *walker) loop(sc *scope, in source, cond, body []*syntax.Stmt) {
 }
 
 // pipeline flattens a | b | c into its stages.
+// markPipedAll records the stages of a pipeline that |& joins to the next.
+func markPipedAll(b *syntax.BinaryCmd, w *walker) {
+	if b.Op == syntax.PipeAll {
+		if w.allPiped == nil {
+			w.allPiped = map[*syntax.Stmt]bool{}
+		}
+		last := b.X
+		for {
+			x, ok := last.Cmd.(*syntax.BinaryCmd)
+			if !ok || x.Op != syntax.Pipe && x.Op != syntax.PipeAll || len(last.Redirs) > 0 {
+				break
+			}
+			last = x.Y
+		}
+		w.allPiped[last] = true
+	}
+	for _, st := range []*syntax.Stmt{b.X, b.Y} {
+		if x, ok := st.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) {
+			markPipedAll(x, w)
+		}
+	}
+}
+
 func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	var add func(st *syntax.Stmt)
