@@ -5625,6 +5625,16 @@ func assignsFile(p string) bool {
 	return envFile(p) || shellProfiles[path.Base(p)]
 }
 
+// readsBackSecret reports whether a names a file this command filled with
+// a secret, read back by a reader (tar's own archive is what it writes).
+func (iv *inv) readsBackSecret(a arg) bool {
+	if !slices.Contains(readOnlyTools, iv.name) {
+		return false
+	}
+	w := iv.c.written[iv.c.resolve(iv.sc, a).path]
+	return w.kind == srcSecret && !w.named
+}
+
 // readsSecret flags a command that reads a credential: a secrets file
 // named among its words, a secret variable it prints, a password store, or
 // a subcommand that prints a token. What it prints reaches the agent and
