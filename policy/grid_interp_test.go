@@ -35,12 +35,12 @@ type gridLang struct {
 
 // Paths as literals, quoted by each language with q.
 var (
-	gridBadDirs   = []string{"/etc/nginx", "/var/lib/postgresql", "../shared", "src", ".git", ".", "/home/user/.config", "/opt/app"}
+	gridBadDirs   = []string{"/etc/nginx", "/var/lib/postgresql", "../sibling", "src", ".git", ".", "/home/user/.config", "/opt/app"}
 	gridSafeDirs  = []string{"build", "dist", "node_modules", "__pycache__", ".pytest_cache", "target", "coverage"}
 	gridBadFiles  = []string{"/etc/hosts", "src/app.py", ".git/HEAD", "../notes.txt", "/var/log/syslog", "/home/user/.bashrc"}
 	gridSafeFiles = []string{"build/app.o", "dist/index.js", "coverage/lcov.info", "out/report.json"}
 	gridReadFiles = []string{"/etc/hosts", "src/app.py", "../notes.txt", "package.json"}
-	gridBadShell  = []string{"/etc/nginx", "~/.config", "$HOME/.ssh", "../shared", "src", ".git", ".", "/var/lib/mysql"}
+	gridBadShell  = []string{"/etc/nginx", "~/.config", "$HOME/.ssh", "../sibling", "src", ".git", ".", "/var/lib/mysql"}
 	gridSafeShell = []string{"build", "dist", "node_modules", "__pycache__", ".pytest_cache", "target/debug", "coverage"}
 )
 
