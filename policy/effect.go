@@ -4754,7 +4754,7 @@ func sendsSecret(iv *inv) {
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case a.ok && (strings.HasPrefix(a.s, "IdentityFile=") || strings.HasPrefix(a.s, "-i")) && !strings.Contains(a.s, "://"):
-		case !a.ok && (secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
+		case !a.ok && (secretSubst(a.src) || iv.substReadsSecret(a.src) || printsIndirect(a.src)):
 			iv.flag(Destructive, iv.name+" sends the environment or a secrets file over the network: "+a.shown())
 			return
 		case !a.ok && iv.c.taintedRef(a.src) != "": // x=$(curl -s localhost:8080/actuator/env); curl -d "t=$x" …
@@ -5133,7 +5133,7 @@ func storesPlain(name string, args []arg) string {
 		} else if !strings.HasPrefix(a.src, "--value=") {
 			continue
 		}
-		if s := expandsSecret(v); s != "" || !v.ok && secretSubst.MatchString(v.src) {
+		if s := expandsSecret(v); s != "" || !v.ok && secretSubst(v.src) {
 			if s == "" {
 				s = v.shown()
 			}

@@ -378,7 +378,7 @@ func curl(iv *inv) {
 		if !isData {
 			continue
 		}
-		if i+1 < len(args) && !args[i+1].ok && (secretSubst.MatchString(args[i+1].src) || strings.Contains(args[i+1].src, secretItems)) { // env | xargs -I{} curl -F "c={}" …
+		if i+1 < len(args) && !args[i+1].ok && (secretSubst(args[i+1].src) || strings.Contains(args[i+1].src, secretItems)) { // env | xargs -I{} curl -F "c={}" …
 			iv.flag(Destructive, iv.name+" uploads the environment or a secrets file: "+args[i+1].shown())
 			continue
 		}
@@ -481,26 +481,25 @@ func (iv *inv) downloadTo(f arg) {
 	iv.flag(max(class, Write), why)
 }
 
-// secretSubst matches a command substitution that reads the environment
+// secretSubstRE matches a command substitution that reads the environment
 // or a secrets file: curl -d "$(env)".
 var secretSubstRE = lazyRE(`\$\(\s*(env|printenv|set|export -p|declare -x)\s*(\)|\|)|(\$\(|\x60)\s*(cat|base64|head|tail|tar|gpg|xxd|od|gzip|sed|awk|grep|<)\b?[^)]*(\.env\b|\.ssh/|\.aws/|\.netrc|credentials|id_rsa|id_ed25519|id_ecdsa|\.gnupg|\.kube/config|\.git-credentials|\.npmrc|\.pypirc|/etc/shadow|\.docker/config|hosts\.yml)|\$\(\s*(gh auth token|aws configure export-credentials|gcloud auth print-access-token|gcloud auth print-identity-token|az account get-access-token|kubectl config view --raw)`)
 
-// secretSubst finds a command substitution that prints the environment,
-// a secrets file or a token, but not one that reads only a file made to
-// be shared ($(cat ~/.ssh/id_ed25519.pub), $(cat .env.example)).
-var secretSubst = substMatcher{}
-
-type substMatcher struct{}
-
-func (m substMatcher) MatchString(src string) bool {
-	if !m.match(src) {
+// secretSubst reports whether a word's command substitution prints the
+// environment, a secrets file or a token, but not one that reads only a
+// file made to be shared ($(cat ~/.ssh/id_ed25519.pub), $(cat
+// .env.example)), nor only names or a count of them.
+func secretSubst(src string) bool {
+	if !secretSubstMatch(src) {
 		return substAnswersSecret(src) && substAnswersSecret(redactSubsts(src)) // not "$(terraform output -json | wc -c)"
 	}
 	r := redactSubsts(src) // $(env | cut -d= -f1): names, not values
-	return r == src || m.match(r)
+	return r == src || secretSubstMatch(r)
 }
 
-func (substMatcher) match(src string) bool {
+// secretSubstMatch reports whether secretSubstRE matches src on a file
+// that is not made to be shared.
+func secretSubstMatch(src string) bool {
 	for _, m := range secretSubstRE.FindAllStringIndex(src, 4) {
 		end := m[1]
 		for end < len(src) && !strings.ContainsRune(" \t\n)`\"';|&<>", rune(src[end])) {
@@ -848,7 +847,7 @@ func (iv *inv) sendsCredential(args []arg, body bool) string {
 			continue
 		case expandsSecret(a) != "":
 			return "the value of " + expandsSecret(a)
-		case secretSubst.MatchString(a.src) || iv.substReadsSecret(a.src):
+		case secretSubst(a.src) || iv.substReadsSecret(a.src):
 			return "a secret its words read: " + a.shown()
 		case credentialOpts[opt] || authHeader.MatchString(val) || urlPassword.MatchString(a.src):
 			return "a credential computed at run time: " + a.shown()

@@ -390,7 +390,7 @@ func (w *walker) printed(st *syntax.Stmt, sc *scope, prev source) source {
 	case printsEnv(name, args[1:]): // python3 -c 'print(dict(os.environ))' | nc …: the values, as env's
 		return source{kind: srcSecret, text: envDump}
 	case (name == "echo" || name == "printf") && slices.ContainsFunc(args[1:], func(a arg) bool {
-		return !a.ok && (secretSubst.MatchString(a.src) || w.c.taintedRef(a.src) != "")
+		return !a.ok && (secretSubst(a.src) || w.c.taintedRef(a.src) != "")
 	}): // echo "$(curl -s localhost:8080/actuator/env)" | nc …, echo "$x" | nc …
 		return source{kind: srcSecret, text: "the output of " + name}
 	case name == "echo":
